@@ -1,0 +1,561 @@
+/**
+ * `McpClient`: one server, any revision, one typed API. It detects the era, negotiates the
+ * revision, gates every method on the server's capabilities, walks pages, caches lists, turns
+ * server input into handler calls in both eras, and validates structured tool output.
+ */
+import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
+import { isMcpError, McpError } from '../protocol/errors.js';
+import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
+import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InputRequiredResult,
+  LoggingLevel,
+  LoggingMessageParams,
+  Meta,
+  ProgressParams,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ResourceUpdatedParams,
+  ServerCapabilities,
+  SubscriptionFilter,
+  Tool,
+} from '../protocol/types.js';
+import { StdioTransport, type StdioServerSpec } from '../transport/stdio.js';
+import { VERSION } from '../protocol/version.js';
+import { Emitter } from './emitter.js';
+import { assertCapability, assertEra, hasCapability } from './gating.js';
+import { ListenStream } from './listen.js';
+import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
+import type { CallOptions, ClientOptions, ListOptions } from './options.js';
+import { checkStructuredContent } from './output-schema.js';
+import { ttlOf, walkPages, type Page } from './pagination.js';
+import { capabilitiesFor, fulfilInput, type ServerInputHandlers } from './server-input.js';
+
+/** What `connect` accepts: a ready transport, or the command line of a stdio server. */
+export type ConnectTarget = Transport | StdioServerSpec;
+
+/** Events of a client; `on()` returns a disposer. */
+export interface ClientEvents {
+  /** The server's tool list changed (caches already dropped). */
+  toolsChanged: () => void;
+  /** The server's resource or template list changed. */
+  resourcesChanged: () => void;
+  /** The server's prompt list changed. */
+  promptsChanged: () => void;
+  /** A subscribed resource changed. */
+  resourceUpdated: (params: ResourceUpdatedParams) => void;
+  /** A log message from the server. */
+  log: (params: LoggingMessageParams) => void;
+  /** Any progress notification (per-call callbacks get their own). */
+  progress: (params: ProgressParams) => void;
+  /** A line the stdio server wrote to stderr. */
+  stderr: (line: string) => void;
+  /** The connection closed; `error` says why when it was not the client's doing. */
+  close: (info: CloseInfo) => void;
+  /** Something non-fatal: junk on stdout, a late response, a listen stream that restarted. */
+  diagnostic: (diagnostic: TransportDiagnostic) => void;
+  /** 2025-11-25 URL-mode elicitation finished out of band. */
+  elicitationComplete: (params: { elicitationId: string }) => void;
+}
+
+type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
+interface CacheEntry {
+  items: unknown[];
+  expiresAt: number;
+}
+
+const LIST_KEYS: Record<ListMethod, string> = {
+  'tools/list': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+  'prompts/list': 'prompts',
+};
+
+/** Methods the 2026-07-28 revision removed. */
+const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+function isTransport(target: ConnectTarget): target is Transport {
+  return typeof (target as Transport).send === 'function';
+}
+
+/** A connected MCP client. Create with {@link McpClient.connect}. */
+export class McpClient {
+  /** The server's display name, used in every error. */
+  readonly name: string;
+  private connection: JsonRpcConnection;
+  private transport: Transport;
+  private negotiated!: Negotiated;
+  private meta: Meta | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private readonly events = new Emitter<ClientEvents>();
+  private readonly caches = new Map<ListMethod, CacheEntry>();
+  private toolIndex: Map<string, Tool> | undefined;
+  private readonly subscribed = new Set<string>();
+  private listen: ListenStream | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly lifetime = new AbortController();
+  private readonly declared: ClientCapabilities;
+
+  private constructor(
+    transport: Transport,
+    private readonly options: ClientOptions,
+    private readonly handlers: ServerInputHandlers,
+    private readonly clientInfo: Implementation,
+  ) {
+    this.name = options.name ?? 'server';
+    this.transport = transport;
+    this.declared = capabilitiesFor(handlers, options.elicitationModes);
+    this.logLevel = options.logLevel;
+    this.connection = this.wire(transport);
+  }
+
+  /**
+   * Starts (stdio spec) or adopts (transport) a server, detects its era and negotiates the
+   * revision. Rejects with `SPAWN_FAILED`, `VERSION_UNSUPPORTED`, `TIMEOUT`, `CONNECTION_CLOSED`
+   * or `SERVER_ERROR`; on rejection nothing is left running.
+   */
+  static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
+    const name = options.name ?? (isTransport(target) ? 'server' : target.command);
+    const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
+    const handlers = options.handlers ?? {};
+    const events: Array<(line: string) => void> = [];
+    const spawn = isTransport(target)
+      ? undefined
+      : () =>
+          StdioTransport.spawn(target, {
+            name,
+            onStderr: (line: string) => events[0]?.(line),
+            ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),
+            ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
+            ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
+          });
+    const transport = spawn ? await spawn() : (target as Transport);
+    const client = new McpClient(transport, { ...options, name }, handlers, clientInfo);
+    events.push((line) => client.events.emit('stderr', line));
+    try {
+      const { negotiated, connection } = await negotiate(client.connection, {
+        era: options.era ?? 'auto',
+        protocolVersion: options.protocolVersion,
+        clientInfo,
+        capabilities: client.declared,
+        probeTimeoutMs: options.probeTimeoutMs ?? 3_000,
+        connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+        signal: options.signal,
+        restart: spawn
+          ? async () => {
+              await client.connection.close();
+              client.transport = await spawn();
+              client.connection = client.wire(client.transport);
+              return client.connection;
+            }
+          : undefined,
+      });
+      client.connection = connection;
+      client.adopt(negotiated);
+      await client.afterHandshake();
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    return client;
+  }
+
+  /** `legacy` (initialize handshake) or `modern` (2026-07-28, stateless). */
+  get era(): Era {
+    return this.negotiated.era;
+  }
+
+  /** The negotiated revision. */
+  get protocolVersion(): ProtocolRevision {
+    return this.negotiated.protocolVersion;
+  }
+
+  /** What the server says it is. */
+  get serverInfo(): Implementation | undefined {
+    return this.negotiated.serverInfo;
+  }
+
+  /** The capabilities the server advertised. */
+  get capabilities(): ServerCapabilities {
+    return this.negotiated.capabilities;
+  }
+
+  /** The server's instructions for the model, if any. */
+  get instructions(): string | undefined {
+    return this.negotiated.instructions;
+  }
+
+  /** The capabilities this client declares (from its handlers). */
+  get clientCapabilities(): ClientCapabilities {
+    return this.declared;
+  }
+
+  /** The server's process id (stdio), for status displays and debugging. */
+  get pid(): number | undefined {
+    return (this.transport as { pid?: number }).pid;
+  }
+
+  /** Resolves when the connection is closed, whoever closed it. */
+  get closed(): Promise<CloseInfo> {
+    return this.connection.closed;
+  }
+
+  /** True once closed or closing. */
+  get isClosed(): boolean {
+    return this.connection.isClosed;
+  }
+
+  /** Subscribes to a client event; returns a disposer. */
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): Disposer {
+    return this.events.on(event, listener);
+  }
+
+  /** Liveness check: `ping` in the legacy era; `server/discover` in the modern era (which has no ping). */
+  async ping(options: CallOptions = {}): Promise<void> {
+    if (this.era === 'modern') await this.send('server/discover', undefined, options);
+    else await this.send('ping', undefined, options);
+  }
+
+  /** Every tool, walking all pages (cached while fresh: modern `ttlMs`, legacy until list_changed). */
+  async listTools(options: ListOptions = {}): Promise<Tool[]> {
+    const tools = (await this.listAll('tools/list', options)) as Tool[];
+    this.toolIndex = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools;
+  }
+
+  /** One page of tools at an explicit cursor (no cache). */
+  listToolsPage(cursor?: string, options: CallOptions = {}): Promise<ResultOf<'tools/list'>> {
+    return this.listPage('tools/list', cursor, options);
+  }
+
+  /**
+   * Calls a tool. A result with `isError: true` is returned, not thrown. Rejects with
+   * `OUTPUT_SCHEMA_MISMATCH` when `structuredContent` breaks the tool's `outputSchema`
+   * (unless `validateOutput: false`). Progress resets the idle timeout by default.
+   */
+  async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const result = (await this.withInput('tools/call', params, { trackProgress: true, ...options })) as CallToolResult;
+    if (!result.isError && this.options.validateOutput !== false) await this.validateOutput(name, result, options);
+    return result;
+  }
+
+  /** Every resource, walking all pages. */
+  async listResources(options: ListOptions = {}): Promise<Resource[]> {
+    return (await this.listAll('resources/list', options)) as Resource[];
+  }
+
+  /** One page of resources at an explicit cursor. */
+  listResourcesPage(cursor?: string, options: CallOptions = {}): Promise<ResultOf<'resources/list'>> {
+    return this.listPage('resources/list', cursor, options);
+  }
+
+  /** Every resource template, walking all pages. */
+  async listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
+    return (await this.listAll('resources/templates/list', options)) as ResourceTemplate[];
+  }
+
+  /** One page of resource templates at an explicit cursor. */
+  listResourceTemplatesPage(cursor?: string, options: CallOptions = {}): Promise<ResultOf<'resources/templates/list'>> {
+    return this.listPage('resources/templates/list', cursor, options);
+  }
+
+  /** Reads a resource. Not-found arrives as `SERVER_ERROR` with `rpcCode` -32002 (legacy) or -32602 (modern). */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return (await this.withInput('resources/read', { uri }, options)) as ReadResourceResult;
+  }
+
+  /** Every prompt, walking all pages. */
+  async listPrompts(options: ListOptions = {}): Promise<Prompt[]> {
+    return (await this.listAll('prompts/list', options)) as Prompt[];
+  }
+
+  /** One page of prompts at an explicit cursor. */
+  listPromptsPage(cursor?: string, options: CallOptions = {}): Promise<ResultOf<'prompts/list'>> {
+    return this.listPage('prompts/list', cursor, options);
+  }
+
+  /** Renders a prompt. */
+  async getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return (await this.withInput('prompts/get', params, options)) as GetPromptResult;
+  }
+
+  /** Asks for completions of a prompt or resource-template argument. */
+  async complete(ref: CompleteParams['ref'], argument: CompleteParams['argument'], options: CallOptions & { context?: CompleteParams['context'] } = {}): Promise<CompleteResult['completion']> {
+    const { context, ...rest } = options;
+    const params: CompleteParams = context ? { ref, argument, context } : { ref, argument };
+    return (await this.send('completion/complete', params, rest)).completion;
+  }
+
+  /**
+   * Sets the server's log level. Legacy: `logging/setLevel` (needs the `logging` capability).
+   * Modern: the level rides on every later request's `_meta`.
+   */
+  async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    if (this.era === 'modern') {
+      this.logLevel = level;
+      this.meta = modernMeta(this.protocolVersion, this.declared, this.clientInfo, level);
+      return;
+    }
+    await this.send('logging/setLevel', { level }, options);
+  }
+
+  /**
+   * Subscribes to updates of one resource (`resourceUpdated` events). Legacy:
+   * `resources/subscribe`; modern: the URI joins the `subscriptions/listen` filter. Resolves with
+   * an async disposer that unsubscribes. Needs the `resources.subscribe` capability.
+   */
+  async subscribeResource(uri: string, options: CallOptions = {}): Promise<() => Promise<void>> {
+    assertCapability('resources/subscribe', this.capabilities, this.protocolVersion, this.name);
+    if (this.era === 'legacy') await this.send('resources/subscribe', { uri }, options);
+    this.subscribed.add(uri);
+    if (this.era === 'modern') this.refreshListen();
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      this.subscribed.delete(uri);
+      if (this.era === 'modern') return this.refreshListen();
+      if (this.isClosed) return;
+      await this.send('resources/unsubscribe', { uri }, options).catch((error: unknown) => {
+        if (!isMcpError(error, 'CONNECTION_CLOSED')) throw error;
+      });
+    };
+  }
+
+  /** Tells a legacy server the roots changed (needs a `roots` handler). A no-op in the modern era. */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.era === 'modern' || !this.handlers.roots) return;
+    await this.connection.notify('notifications/roots/list_changed', undefined);
+  }
+
+  /**
+   * Sends any request of the method table with the era's envelope, unchecked by capability
+   * gates and unmodified otherwise. For methods this class does not wrap.
+   */
+  request<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: CallOptions = {}): Promise<ResultOf<M>> {
+    return this.send(method, params, options, false);
+  }
+
+  /** Graceful, idempotent close: ends listen streams, closes the transport (stdio: stdin EOF → SIGTERM → SIGKILL). */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.lifetime.abort(new McpError('CONNECTION_CLOSED', 'client closed', { server: this.name }));
+      this.listen?.stop();
+      this.closing = this.connection.close();
+    }
+    return this.closing;
+  }
+
+  /** `await using client = await McpClient.connect(…)` closes it at scope end. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  // ---- internals ----
+
+  private wire(transport: Transport): JsonRpcConnection {
+    const connection = new JsonRpcConnection(transport, {
+      name: this.name,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? 600_000,
+    });
+    connection.onDiagnostic((d) => this.events.emit('diagnostic', d));
+    connection.onNotification('notifications/tools/list_changed', () => {
+      this.caches.delete('tools/list');
+      this.toolIndex = undefined;
+      this.events.emit('toolsChanged');
+    });
+    connection.onNotification('notifications/resources/list_changed', () => {
+      this.caches.delete('resources/list');
+      this.caches.delete('resources/templates/list');
+      this.events.emit('resourcesChanged');
+    });
+    connection.onNotification('notifications/prompts/list_changed', () => {
+      this.caches.delete('prompts/list');
+      this.events.emit('promptsChanged');
+    });
+    connection.onNotification('notifications/resources/updated', (p) => this.events.emit('resourceUpdated', p as ResourceUpdatedParams));
+    connection.onNotification('notifications/message', (p) => this.events.emit('log', p as LoggingMessageParams));
+    connection.onNotification('notifications/progress', (p) => this.events.emit('progress', p as ProgressParams));
+    connection.onNotification('notifications/elicitation/complete', (p) => this.events.emit('elicitationComplete', p as { elicitationId: string }));
+    connection.onRequest('ping', () => ({}));
+    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const) {
+      connection.onRequest(method, (params, context) =>
+        fulfilInput({ method, ...(params ? { params } : {}) }, this.handlers, { server: this.name, era: 'legacy', signal: context.signal }, this.options.elicitationModes),
+      );
+    }
+    void connection.closed.then((info) => {
+      if (connection !== this.connection) return; // a probe connection replaced during connect
+      this.listen?.stop();
+      this.events.emit('close', info);
+    });
+    return connection;
+  }
+
+  private adopt(negotiated: Negotiated): void {
+    this.negotiated = negotiated;
+    if (negotiated.era === 'modern') {
+      this.meta = modernMeta(negotiated.protocolVersion, this.declared, this.clientInfo, this.logLevel);
+    }
+  }
+
+  private async afterHandshake(): Promise<void> {
+    if (this.era === 'legacy') {
+      if (this.logLevel !== undefined && hasCapability(this.capabilities, ['logging'])) {
+        await this.send('logging/setLevel', { level: this.logLevel }, {});
+      }
+      return;
+    }
+    if (this.options.listen !== false) {
+      this.listen = new ListenStream(
+        (filter, signal) => this.send('subscriptions/listen', { notifications: filter }, { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity }, false),
+        (message) => this.events.emit('diagnostic', { kind: 'listen', message }),
+      );
+      this.refreshListen();
+    }
+  }
+
+  private refreshListen(): void {
+    if (!this.listen) return;
+    const caps = this.capabilities;
+    const filter: SubscriptionFilter = {};
+    if (caps.tools?.listChanged) filter.toolsListChanged = true;
+    if (caps.prompts?.listChanged) filter.promptsListChanged = true;
+    if (caps.resources?.listChanged) filter.resourcesListChanged = true;
+    if (this.subscribed.size > 0) filter.resourceSubscriptions = [...this.subscribed];
+    this.listen.update(filter);
+  }
+
+  /**
+   * Sends one request with the era's envelope. Gated methods fail locally with
+   * `CAPABILITY_MISSING`. Modern: one retry on -32022 with a mutually supported revision.
+   */
+  private async send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, gate = true): Promise<ResultOf<M>> {
+    if (gate) this.gate(method);
+    if (this.era === 'legacy') return this.connection.request(method, params, options);
+    try {
+      return await this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
+    } catch (error) {
+      const other = error instanceof McpError && error.rpcCode === -32022 && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
+      if (!other || other === this.protocolVersion) throw error;
+      this.negotiated = { ...this.negotiated, protocolVersion: other };
+      this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
+      return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
+    }
+  }
+
+  private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {
+    const own = params?._meta as Meta | undefined;
+    return { ...params, _meta: own ? { ...own, ...this.meta } : this.meta };
+  }
+
+  private gate(method: string): void {
+    if (LEGACY_ONLY.has(method)) assertEra(method, this.era, 'legacy', this.name);
+    assertCapability(method, this.capabilities, this.protocolVersion, this.name);
+  }
+
+  /**
+   * Runs a request that may come back `input_required` (2026-07-28): fulfils the input
+   * requests through the handlers and retries with a new id, the original params,
+   * `inputResponses` and the untouched `requestState`, up to `maxInputRounds` times.
+   */
+  private async withInput(method: 'tools/call' | 'prompts/get' | 'resources/read', params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+    const maxRounds = this.options.maxInputRounds ?? 10;
+    let current = params;
+    for (let round = 0; ; round++) {
+      const result = (await this.send(method, current as never, options)) as Record<string, unknown>;
+      const type = result.resultType;
+      if (type === undefined || type === 'complete') return result;
+      if (type !== 'input_required') {
+        throw new McpError('PROTOCOL', `returned an unknown resultType ${JSON.stringify(type)}`, { server: this.name, method });
+      }
+      if (round >= maxRounds) {
+        throw new McpError('INPUT_ROUNDS_EXCEEDED', `still asked for input after ${maxRounds} rounds; gave up`, { server: this.name, method });
+      }
+      const { inputRequests, requestState } = result as InputRequiredResult;
+      const retry: Record<string, unknown> = { ...params };
+      if (inputRequests) retry.inputResponses = await this.fulfilAll(inputRequests, options.signal);
+      if (requestState !== undefined) retry.requestState = requestState;
+      current = retry;
+    }
+  }
+
+  private async fulfilAll(requests: NonNullable<InputRequiredResult['inputRequests']>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const context = { server: this.name, era: 'modern' as const, signal: signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal };
+    const entries = await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => [key, await fulfilInput(request, this.handlers, context, this.options.elicitationModes)] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  private async listAll(method: ListMethod, options: ListOptions): Promise<unknown[]> {
+    const fresh = options.refresh ? undefined : this.caches.get(method);
+    if (fresh && fresh.expiresAt > performance.now()) return fresh.items;
+    if (!this.gateList(method)) return [];
+    const { refresh: _refresh, ...callOptions } = options;
+    const walked = await walkPages<unknown>((cursor) => this.fetchPage(method, cursor, callOptions), this.options.maxPages ?? 64, this.name, method);
+    const expiresAt = this.cacheUntil(method, walked.ttlMs);
+    if (expiresAt > performance.now()) this.caches.set(method, { items: walked.items, expiresAt });
+    else this.caches.delete(method);
+    return walked.items;
+  }
+
+  private async fetchPage(method: ListMethod, cursor: string | undefined, options: RequestOptions): Promise<Page<unknown>> {
+    const result = await this.listPage(method, cursor, options);
+    const items = (result as Record<string, unknown>)[LIST_KEYS[method]];
+    if (!Array.isArray(items)) {
+      throw new McpError('PROTOCOL', `returned a result without a "${LIST_KEYS[method]}" array`, { server: this.name, method });
+    }
+    const next = (result as { nextCursor?: unknown }).nextCursor;
+    return { items, nextCursor: typeof next === 'string' ? next : undefined, ttlMs: (result as { ttlMs?: number }).ttlMs };
+  }
+
+  private listPage<M extends ListMethod>(method: M, cursor: string | undefined, options: RequestOptions): Promise<ResultOf<M>> {
+    return this.send(method, (cursor === undefined ? undefined : { cursor }) as ParamsOf<M>, options);
+  }
+
+  /** False (send nothing, return []) when the capability is missing and the option says `empty`. */
+  private gateList(method: ListMethod): boolean {
+    try {
+      assertCapability(method, this.capabilities, this.protocolVersion, this.name);
+      return true;
+    } catch (error) {
+      if (this.options.missingCapability === 'empty') return false;
+      throw error;
+    }
+  }
+
+  /** Legacy: cache until list_changed when the server promises to send it. Modern: `ttlMs`. */
+  private cacheUntil(method: ListMethod, ttlMs: number): number {
+    if (this.era === 'modern') return ttlMs > 0 && Number.isFinite(ttlMs) ? performance.now() + ttlOf(ttlMs) : 0;
+    const caps = this.capabilities;
+    const promised = method === 'tools/list' ? caps.tools?.listChanged : method === 'prompts/list' ? caps.prompts?.listChanged : caps.resources?.listChanged;
+    return promised ? Infinity : 0;
+  }
+
+  private async validateOutput(name: string, result: CallToolResult, options: CallOptions): Promise<void> {
+    if (this.toolIndex === undefined) {
+      // Only a result that could be checked is worth a tools/list; most calls never get here twice.
+      if (result.structuredContent === undefined) return;
+      await this.listTools({ ...(options.signal ? { signal: options.signal } : {}) });
+    }
+    const schema = this.toolIndex?.get(name)?.outputSchema;
+    if (!schema) return;
+    if (result.structuredContent === undefined) {
+      throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${name}" declares an outputSchema but returned no structuredContent`, { server: this.name, method: 'tools/call' });
+    }
+    const dialect = hasFeature(this.protocolVersion, 'icons') ? '2020-12' : 'draft-07';
+    checkStructuredContent(schema, result.structuredContent, dialect, this.name, name);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Validation of a tool result's `structuredContent` against the tool's `outputSchema`.
+ * Ajv is loaded on first use (it costs import time nobody should pay for unless a tool has an
+ * output schema) and each schema is compiled once. Network `$ref`s are never fetched.
+ */
+import { createRequire } from 'node:module';
+import { McpError } from '../protocol/errors.js';
+import type { JsonSchema } from '../protocol/types.js';
+
+type Validate = ((data: unknown) => boolean) & { errors?: Array<{ instancePath?: string; message?: string }> | null };
+interface AjvLike {
+  compile(schema: object): Validate;
+}
+
+const require = createRequire(import.meta.url);
+let draft07: AjvLike | undefined;
+let draft2020: AjvLike | undefined;
+const compiled = new WeakMap<object, Validate | Error>();
+
+function ajvFor(schema: JsonSchema, defaultDialect: '2020-12' | 'draft-07'): AjvLike {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  const use2020 = declared ? declared.includes('2020-12') || declared.includes('2019-09') : defaultDialect === '2020-12';
+  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false };
+  if (use2020) {
+    if (!draft2020) {
+      const Ajv2020 = require('ajv/dist/2020.js') as { default: new (o: object) => AjvLike };
+      draft2020 = new Ajv2020.default(options);
+    }
+    return draft2020;
+  }
+  if (!draft07) {
+    const Ajv = require('ajv') as { default: new (o: object) => AjvLike };
+    draft07 = new Ajv.default(options);
+  }
+  return draft07;
+}
+
+/**
+ * Throws `OUTPUT_SCHEMA_MISMATCH` when `value` does not satisfy `schema`, listing the first
+ * problems with their paths. A schema that does not compile is reported the same way, once per call.
+ */
+export function checkStructuredContent(schema: JsonSchema, value: unknown, defaultDialect: '2020-12' | 'draft-07', server: string, tool: string): void {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    try {
+      const { $id: _ignored, ...rest } = schema; // a server-chosen $id must not collide across tools
+      validate = ajvFor(schema, defaultDialect).compile(rest);
+    } catch (error) {
+      validate = error instanceof Error ? error : new Error(String(error));
+    }
+    compiled.set(schema, validate);
+  }
+  if (validate instanceof Error) {
+    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" has an outputSchema that does not compile: ${validate.message}`, { server, method: 'tools/call', cause: validate });
+  }
+  if (validate(value)) return;
+  const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+  throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that does not match its outputSchema: ${problems.join('; ')}`, {
+    server,
+    method: 'tools/call',
+    data: { tool, errors: validate.errors ?? [] },
+  });
+}

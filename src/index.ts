@@ -1,0 +1,44 @@
+/**
+ * mcpwire's public surface. Named exports only; `test/public-exports.test.ts` snapshots this list.
+ */
+export { McpClient } from './client/mcp-client.js';
+export type { ClientEvents, ConnectTarget } from './client/mcp-client.js';
+export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
+export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
+
+export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
+export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';
+export { McpError, isMcpError } from './protocol/errors.js';
+export type { McpErrorCode, McpErrorDetails } from './protocol/errors.js';
+export { classifyMessage, classifyPayload, makeErrorResponse, makeNotification, makeRequest, makeResponse, RpcErrorCode } from './protocol/jsonrpc.js';
+export type {
+  Classified,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from './protocol/jsonrpc.js';
+export type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from './protocol/methods.js';
+export {
+  eraOf,
+  hasFeature,
+  isSupportedRevision,
+  LATEST_LEGACY_REVISION,
+  LATEST_MODERN_REVISION,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  SUPPORTED_REVISIONS,
+} from './protocol/revisions.js';
+export type { Era, Feature, ProtocolRevision } from './protocol/revisions.js';
+export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
+export type * from './protocol/types.js';
+export { VERSION } from './protocol/version.js';
+
+export { StdioTransport, buildServerEnv } from './transport/stdio.js';
+export type { StdioServerSpec } from './transport/stdio.js';
+export { NdjsonDecoder, encodeMessage } from './transport/ndjson-framer.js';
+export { createLinkedPair } from './transport/memory.js';

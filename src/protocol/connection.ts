@@ -1,0 +1,496 @@
+/**
+ * `JsonRpcConnection`: request/response matching over a {@link Transport}.
+ *
+ * It owns the one pending-request map. Each record holds its timer, its progress callback and
+ * its abort wiring, and exactly one code path (`settle`) removes a record and clears all three.
+ * Timeout is not cancel: a timeout rejects with `TIMEOUT`, a caller's abort with `CANCELLED`;
+ * either way the record is gone at once and `notifications/cancelled` is sent without waiting.
+ */
+import { McpError } from './errors.js';
+import {
+  classifyMessage,
+  makeErrorResponse,
+  makeNotification,
+  makeRequest,
+  makeResponse,
+  RpcErrorCode,
+  type Classified,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc.js';
+import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
+import type { Meta, ProgressParams } from './types.js';
+
+/** Default idle timeout of a request: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default hard cap of a request whose idle timer progress keeps resetting: 10 min. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** Per-request options. */
+export interface RequestOptions {
+  /** Aborting rejects the request with `CANCELLED` (cause: the signal's reason) and sends a cancel notice. */
+  signal?: AbortSignal;
+  /** Idle timeout in ms: reset by every progress notification for this request. `Infinity` disables it. */
+  timeoutMs?: number;
+  /** Hard cap in ms from the moment the request is sent; progress never extends it. */
+  maxTotalTimeoutMs?: number;
+  /** Whether progress resets the idle timer (default true; works with or without `onProgress`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Receives this request's progress notifications. Implies a progress token is sent. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Ask the server for progress (send `_meta.progressToken`) even without `onProgress`. */
+  trackProgress?: boolean;
+  /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
+  sendCancelNotice?: boolean;
+}
+
+/** Context given to a handler of an inbound (server→client) request. */
+export interface InboundRequestContext {
+  /** The request's id. */
+  id: JsonRpcId;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  signal: AbortSignal;
+}
+
+/** Handles one inbound request; resolves to the result object or rejects (→ JSON-RPC error). */
+export type InboundRequestHandler = (params: Record<string, unknown> | undefined, context: InboundRequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/** Receives the params of one inbound notification. */
+export type NotificationHandler = (params: Record<string, unknown> | undefined, method: string) => void;
+
+/** Options of a connection. */
+export interface ConnectionOptions {
+  /** The server's display name, used in every error message. */
+  name?: string;
+  /** Idle timeout of requests that give none (default 30 s). */
+  defaultTimeoutMs?: number;
+  /** Hard cap of requests that give none (default 10 min). */
+  maxTotalTimeoutMs?: number;
+}
+
+/** A connection-level diagnostic: the transport's, or one the connection noticed itself. */
+export type ConnectionDiagnostic = TransportDiagnostic;
+
+interface PendingRecord {
+  readonly id: number;
+  readonly method: string;
+  readonly resolve: (result: Record<string, unknown>) => void;
+  readonly reject: (error: unknown) => void;
+  readonly idleMs: number;
+  readonly capMs: number;
+  readonly deadline: number;
+  readonly resetOnProgress: boolean;
+  readonly onProgress: ((progress: ProgressParams) => void) | undefined;
+  readonly cancelNotice: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  /** Present only on transports that cancel by aborting the request's channel. */
+  channel: AbortController | undefined;
+}
+
+const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * A JSON-RPC 2.0 endpoint over one transport. Not reusable: once closed, every request rejects
+ * with `CONNECTION_CLOSED`.
+ */
+export class JsonRpcConnection {
+  readonly name: string;
+  private readonly transport: Transport;
+  private readonly defaultTimeoutMs: number;
+  private readonly defaultMaxTotalMs: number;
+  private readonly pending = new Map<JsonRpcId, PendingRecord>();
+  private readonly requestHandlers = new Map<string, InboundRequestHandler>();
+  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
+  private readonly inbound = new Map<JsonRpcId, AbortController>();
+  private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
+  private readonly disposeTransport: Disposer[];
+  private nextId = 1;
+  private closeError: McpError | undefined;
+  private closing: Promise<void> | undefined;
+  /** Resolves once the underlying transport has closed; carries the reason. */
+  readonly closed: Promise<CloseInfo>;
+
+  constructor(transport: Transport, options: ConnectionOptions = {}) {
+    this.transport = transport;
+    this.name = options.name ?? 'server';
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.disposeTransport = [
+      transport.onMessage((value) => this.receive(value)),
+      transport.onDiagnostic((d) => this.emitDiagnostic(d)),
+    ];
+    this.closed = transport.closed.then((info) => {
+      this.shutdown(
+        new McpError('CONNECTION_CLOSED', info.error ? `connection closed: ${info.error.message}` : 'connection closed', {
+          server: this.name,
+          cause: info.error,
+        }),
+      );
+      return info;
+    });
+  }
+
+  /** Number of requests awaiting a response (for status displays and leak tests). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** True once the connection is closed or closing. */
+  get isClosed(): boolean {
+    return this.closeError !== undefined;
+  }
+
+  /**
+   * Sends a typed request and resolves with its result. Rejects with `TIMEOUT`, `CANCELLED`,
+   * `CONNECTION_CLOSED`, `TRANSPORT`, or `SERVER_ERROR` (the peer's JSON-RPC error: `rpcCode`, `data`).
+   */
+  request<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options?: RequestOptions): Promise<ResultOf<M>> {
+    return this.requestRaw(method, params as Record<string, unknown> | undefined, options) as Promise<ResultOf<M>>;
+  }
+
+  /** Untyped {@link request}, for methods outside the method table (extensions, experiments). */
+  requestRaw(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    if (this.closeError) return Promise.reject(this.closedErrorFor(method));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(this.cancelledError(method, signal));
+
+    const id = this.nextId++;
+    const wantsProgress = options.onProgress !== undefined || options.trackProgress === true;
+    const outParams = wantsProgress ? withProgressToken(params, id) : params;
+    const idleMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const capMs = options.maxTotalTimeoutMs ?? this.defaultMaxTotalMs;
+
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const record: PendingRecord = {
+        id,
+        method,
+        resolve,
+        reject,
+        idleMs,
+        capMs,
+        deadline: now() + capMs,
+        resetOnProgress: options.resetTimeoutOnProgress ?? true,
+        onProgress: options.onProgress,
+        cancelNotice: options.sendCancelNotice ?? true,
+        timer: undefined,
+        signal,
+        onAbort: undefined,
+        channel: undefined,
+      };
+      this.pending.set(id, record);
+      this.arm(record, Math.min(idleMs, capMs));
+      if (signal) {
+        record.onAbort = () => this.abandon(record, this.cancelledError(method, signal), 'cancelled by the client');
+        signal.addEventListener('abort', record.onAbort, { once: true });
+      }
+      let sendSignal = signal;
+      if (this.transport.cancelsByAbort) {
+        record.channel = new AbortController();
+        sendSignal = record.channel.signal;
+      }
+      const message = makeRequest(id, method, outParams);
+      this.transport.send(message, sendSignal ? { signal: sendSignal } : undefined).catch((error: unknown) => {
+        if (this.pending.get(id) !== record) return;
+        this.settle(record);
+        reject(asTransportError(error, this.name, method));
+      });
+    });
+  }
+
+  /** Sends a typed notification; rejects only when the transport cannot write it. */
+  notify<M extends keyof ClientNotifications>(method: M, params: ClientNotifications[M]): Promise<void> {
+    return this.notifyRaw(method, params as Record<string, unknown> | undefined);
+  }
+
+  /** Untyped {@link notify}. */
+  notifyRaw(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.closeError) return Promise.reject(this.closedErrorFor(method));
+    return this.transport.send(makeNotification(method, params));
+  }
+
+  /**
+   * Registers the handler of an inbound request method (one per method; a second registration
+   * replaces the first). Unhandled methods are answered with -32601. Returns a disposer.
+   */
+  onRequest(method: string, handler: InboundRequestHandler): Disposer {
+    this.requestHandlers.set(method, handler);
+    return () => {
+      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
+    };
+  }
+
+  /** Subscribes to an inbound notification method (`'*'` for all). Returns a disposer. */
+  onNotification(method: string, handler: NotificationHandler): Disposer {
+    let set = this.notificationHandlers.get(method);
+    if (!set) this.notificationHandlers.set(method, (set = new Set()));
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
+  }
+
+  /** Subscribes to diagnostics (junk lines, invalid messages, late responses). Returns a disposer. */
+  onDiagnostic(listener: (diagnostic: ConnectionDiagnostic) => void): Disposer {
+    this.diagnosticListeners.add(listener);
+    return () => {
+      this.diagnosticListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Closes the connection and its transport. Every pending request rejects at once with
+   * `CONNECTION_CLOSED`. Idempotent: every call returns the same promise.
+   */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.shutdown(new McpError('CONNECTION_CLOSED', 'connection closed by the client', { server: this.name }));
+      this.closing = this.transport.close().then(() => undefined);
+    }
+    return this.closing;
+  }
+
+  // ---- inbound ----
+
+  private receive(value: unknown): void {
+    if (Array.isArray(value)) {
+      // JSON-RPC batch (2025-03-26): every element is handled as if it had arrived alone.
+      if (value.length === 0) this.emitDiagnostic({ kind: 'invalid-message', message: 'received an empty batch' });
+      for (const item of value) this.dispatch(classifyMessage(item));
+      return;
+    }
+    this.dispatch(classifyMessage(value));
+  }
+
+  private dispatch(classified: Classified): void {
+    switch (classified.kind) {
+      case 'response': {
+        const record = this.pending.get(classified.message.id);
+        if (!record) return this.lateResponse(classified.message.id);
+        this.settle(record);
+        record.resolve(classified.message.result);
+        return;
+      }
+      case 'error': {
+        const { id, error } = classified.message;
+        const record = id === null ? undefined : this.pending.get(id);
+        if (!record) {
+          if (id === null) {
+            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${error.message} (${error.code})` });
+            return;
+          }
+          return this.lateResponse(id);
+        }
+        this.settle(record);
+        record.reject(
+          new McpError('SERVER_ERROR', `failed: ${error.message} (${error.code})`, {
+            server: this.name,
+            method: record.method,
+            rpcCode: error.code,
+            data: error.data,
+          }),
+        );
+        return;
+      }
+      case 'notification':
+        return this.handleNotification(classified.message.method, classified.message.params as Record<string, unknown> | undefined);
+      case 'request':
+        this.handleRequest(classified.message);
+        return;
+      case 'invalid': {
+        this.emitDiagnostic({ kind: 'invalid-message', message: classified.reason, sample: sample(classified.value) });
+        // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
+        const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
+        if (record && !('method' in (classified.value as object))) {
+          this.settle(record);
+          record.reject(new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, { server: this.name, method: record.method }));
+        }
+        return;
+      }
+    }
+  }
+
+  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    if (method === 'notifications/progress' && params) this.progress(params as ProgressParams);
+    else if (method === 'notifications/cancelled' && params) {
+      const requestId = (params as { requestId?: JsonRpcId }).requestId;
+      if (requestId !== undefined) this.inbound.get(requestId)?.abort(new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
+    }
+    const exact = this.notificationHandlers.get(method);
+    const any = this.notificationHandlers.get('*');
+    if (exact) for (const handler of exact) safeCall(handler, params, method);
+    if (any) for (const handler of any) safeCall(handler, params, method);
+  }
+
+  private progress(params: ProgressParams): void {
+    const record = this.pending.get(params.progressToken);
+    if (!record) return;
+    if (record.resetOnProgress) this.arm(record, Math.min(record.idleMs, record.deadline - now()));
+    if (record.onProgress) {
+      try {
+        record.onProgress(params);
+      } catch {
+        // A throwing progress callback must not break message dispatch.
+      }
+    }
+  }
+
+  private handleRequest(request: JsonRpcRequest): void {
+    const handler = this.requestHandlers.get(request.method);
+    if (!handler) {
+      this.reply(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      return;
+    }
+    const controller = new AbortController();
+    this.inbound.set(request.id, controller);
+    const params = Array.isArray(request.params) ? undefined : request.params;
+    Promise.resolve()
+      .then(() => handler(params, { id: request.id, signal: controller.signal }))
+      .then(
+        (result) => makeResponse(request.id, result ?? {}),
+        (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), error instanceof Error ? error.message : String(error), rpcDataOf(error)),
+      )
+      .then((response) => {
+        if (this.inbound.get(request.id) !== controller) return;
+        this.inbound.delete(request.id);
+        // A request the server cancelled gets no answer (the spec: the receiver should not respond).
+        if (!controller.signal.aborted) this.reply(response);
+      });
+  }
+
+  private reply(message: JsonRpcMessage): void {
+    if (this.closeError) return;
+    this.transport.send(message).catch((error: unknown) => {
+      this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the server: ${String(error)}` });
+    });
+  }
+
+  private lateResponse(id: JsonRpcId): void {
+    // Timed out, cancelled, or never sent: the spec says ignore it.
+    this.emitDiagnostic({ kind: 'late-response', message: `ignored a response for unknown or finished request id ${JSON.stringify(id)}` });
+  }
+
+  // ---- pending records ----
+
+  /** (Re)arms a record's single timer to fire in `ms`. */
+  private arm(record: PendingRecord, ms: number): void {
+    if (record.timer !== undefined) clearTimeout(record.timer);
+    record.timer = undefined;
+    if (!Number.isFinite(ms)) return;
+    record.timer = setTimeout(() => this.expire(record), Math.max(0, ms));
+  }
+
+  private expire(record: PendingRecord): void {
+    if (this.pending.get(record.id) !== record) return;
+    // The timer fires at min(idle, time left before the cap): whichever is due decides the message.
+    const hitCap = record.capMs <= record.idleMs || now() >= record.deadline - 1;
+    const text = hitCap ? `exceeded its total timeout of ${record.capMs} ms` : `timed out after ${record.idleMs} ms without a response`;
+    const error = new McpError('TIMEOUT', text, { server: this.name, method: record.method });
+    this.abandon(record, error, text);
+  }
+
+  /** Removes a record the client gave up on, rejects it, and tells the server (not awaited). */
+  private abandon(record: PendingRecord, error: McpError, reason: string): void {
+    if (this.pending.get(record.id) !== record) return;
+    this.settle(record);
+    record.reject(error);
+    if (record.channel) {
+      record.channel.abort(error);
+      return;
+    }
+    // The spec forbids cancelling `initialize`.
+    if (record.method === 'initialize' || !record.cancelNotice || this.closeError) return;
+    this.transport.send(makeNotification('notifications/cancelled', { requestId: record.id, reason })).catch(() => {
+      // Best effort: the connection may be going down.
+    });
+  }
+
+  /** The one place a record leaves the map: clears its timer and its abort listener. */
+  private settle(record: PendingRecord): void {
+    this.pending.delete(record.id);
+    if (record.timer !== undefined) clearTimeout(record.timer);
+    record.timer = undefined;
+    if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
+    record.onAbort = undefined;
+  }
+
+  private shutdown(error: McpError): void {
+    if (this.closeError) return;
+    this.closeError = error;
+    for (const record of [...this.pending.values()]) {
+      this.settle(record);
+      record.channel?.abort(error);
+      record.reject(this.closedErrorFor(record.method));
+    }
+    for (const controller of this.inbound.values()) controller.abort(error);
+    this.inbound.clear();
+    for (const dispose of this.disposeTransport) dispose();
+  }
+
+  private closedErrorFor(method: string): McpError {
+    const cause = this.closeError;
+    const detail = cause ? cause.message.replace(/^server "[^"]*": /, '') : 'connection closed';
+    return new McpError('CONNECTION_CLOSED', `failed: ${detail}`, { server: this.name, method, cause });
+  }
+
+  private cancelledError(method: string, signal: AbortSignal): McpError {
+    return new McpError('CANCELLED', 'was cancelled by the caller', { server: this.name, method, cause: signal.reason });
+  }
+
+  private emitDiagnostic(diagnostic: ConnectionDiagnostic): void {
+    for (const listener of this.diagnosticListeners) {
+      try {
+        listener(diagnostic);
+      } catch {
+        // Diagnostics are advisory; a throwing listener must not break the connection.
+      }
+    }
+  }
+}
+
+function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
+  const meta = (params?._meta as Meta | undefined) ?? {};
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+function safeCall(handler: NotificationHandler, params: Record<string, unknown> | undefined, method: string): void {
+  try {
+    handler(params, method);
+  } catch {
+    // One subscriber's bug must not starve the others.
+  }
+}
+
+function rpcCodeOf(error: unknown): number {
+  if (error instanceof McpError) {
+    if (error.rpcCode !== undefined) return error.rpcCode;
+    if (error.code === 'INVALID_ARGUMENT') return RpcErrorCode.InvalidParams;
+    if (error.code === 'INPUT_UNSUPPORTED') return RpcErrorCode.MethodNotFound;
+  }
+  return RpcErrorCode.InternalError;
+}
+
+function rpcDataOf(error: unknown): unknown {
+  return error instanceof McpError ? error.data : undefined;
+}
+
+function asTransportError(error: unknown, server: string, method: string): McpError {
+  if (error instanceof McpError) {
+    if (error.method !== undefined) return error;
+    return new McpError(error.code, `failed: ${error.message.replace(/^server "[^"]*": /, '')}`, { server, method, cause: error });
+  }
+  return new McpError('TRANSPORT', `could not be sent: ${error instanceof Error ? error.message : String(error)}`, { server, method, cause: error });
+}
+
+function sample(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

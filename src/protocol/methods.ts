@@ -1,0 +1,92 @@
+/**
+ * The typed method tables: method name → params and result, per direction. `request<M>()` and
+ * handler registration are typed from these; a method outside the tables goes through the
+ * untyped `requestRaw`/`onRequestRaw` escape hatches.
+ */
+import type {
+  CallToolParams,
+  CallToolResult,
+  CancelledParams,
+  CompleteParams,
+  CompleteResult,
+  CreateMessageParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitParams,
+  ElicitResult,
+  EmptyResult,
+  GetPromptParams,
+  GetPromptResult,
+  InitializeParams,
+  InitializeResult,
+  InputRequiredResult,
+  ListenParams,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListRootsResult,
+  ListToolsResult,
+  LoggingMessageParams,
+  MetaOnlyParams,
+  PaginatedParams,
+  ProgressParams,
+  ReadResourceParams,
+  ReadResourceResult,
+  ResourceUpdatedParams,
+  SetLevelParams,
+  SubscribeParams,
+  SubscriptionFilter,
+} from './types.js';
+
+/** Requests the client sends to a server. */
+export interface ClientRequests {
+  initialize: { params: InitializeParams; result: InitializeResult };
+  ping: { params: MetaOnlyParams | undefined; result: EmptyResult };
+  'server/discover': { params: MetaOnlyParams | undefined; result: DiscoverResult };
+  'tools/list': { params: PaginatedParams | undefined; result: ListToolsResult };
+  'tools/call': { params: CallToolParams; result: CallToolResult | InputRequiredResult };
+  'resources/list': { params: PaginatedParams | undefined; result: ListResourcesResult };
+  'resources/templates/list': { params: PaginatedParams | undefined; result: ListResourceTemplatesResult };
+  'resources/read': { params: ReadResourceParams; result: ReadResourceResult | InputRequiredResult };
+  'resources/subscribe': { params: SubscribeParams; result: EmptyResult };
+  'resources/unsubscribe': { params: SubscribeParams; result: EmptyResult };
+  'prompts/list': { params: PaginatedParams | undefined; result: ListPromptsResult };
+  'prompts/get': { params: GetPromptParams; result: GetPromptResult | InputRequiredResult };
+  'completion/complete': { params: CompleteParams; result: CompleteResult };
+  'logging/setLevel': { params: SetLevelParams; result: EmptyResult };
+  'subscriptions/listen': { params: ListenParams; result: EmptyResult };
+}
+
+/** Requests a legacy-era server sends to the client (modern servers send none). */
+export interface ServerRequests {
+  ping: { params: MetaOnlyParams | undefined; result: EmptyResult };
+  'sampling/createMessage': { params: CreateMessageParams; result: CreateMessageResult };
+  'elicitation/create': { params: ElicitParams; result: ElicitResult };
+  'roots/list': { params: MetaOnlyParams | undefined; result: ListRootsResult };
+}
+
+/** Notifications the client sends. */
+export interface ClientNotifications {
+  'notifications/initialized': MetaOnlyParams | undefined;
+  'notifications/cancelled': CancelledParams;
+  'notifications/progress': ProgressParams;
+  'notifications/roots/list_changed': MetaOnlyParams | undefined;
+}
+
+/** Notifications a server sends. */
+export interface ServerNotifications {
+  'notifications/cancelled': CancelledParams;
+  'notifications/progress': ProgressParams;
+  'notifications/message': LoggingMessageParams;
+  'notifications/resources/updated': ResourceUpdatedParams;
+  'notifications/resources/list_changed': MetaOnlyParams | undefined;
+  'notifications/tools/list_changed': MetaOnlyParams | undefined;
+  'notifications/prompts/list_changed': MetaOnlyParams | undefined;
+  'notifications/elicitation/complete': { elicitationId: string; [key: string]: unknown };
+  'notifications/subscriptions/acknowledged': { notifications: SubscriptionFilter; [key: string]: unknown };
+}
+
+export type ClientRequestMethod = keyof ClientRequests;
+export type ServerRequestMethod = keyof ServerRequests;
+export type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];
+export type ResultOf<M extends ClientRequestMethod> = ClientRequests[M]['result'];

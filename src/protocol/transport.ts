@@ -1,0 +1,58 @@
+/**
+ * The contract between a connection and the pipe under it. A transport moves whole messages and
+ * closes; it knows nothing of ids, timeouts, capabilities or what a method means. Implementations
+ * live in `src/transport`; the interface lives here so that the connection can depend on it
+ * without importing a layer above.
+ */
+import type { McpError } from './errors.js';
+import type { JsonRpcMessage } from './jsonrpc.js';
+
+/** Removes a registration. Calling it more than once is harmless. */
+export type Disposer = () => void;
+
+/** Options for one {@link Transport.send}. */
+export interface SendOptions {
+  /**
+   * The signal of the request this message belongs to. A transport that maps a request to its
+   * own channel (an HTTP POST) aborts that channel when the signal fires; others ignore it.
+   */
+  signal?: AbortSignal;
+}
+
+/** Why a transport closed. `error` is absent for a close the client asked for. */
+export interface CloseInfo {
+  error?: McpError;
+}
+
+/** Something the transport noticed that is not a message and not fatal (junk on stdout, an oversize line). */
+export interface TransportDiagnostic {
+  kind: 'invalid-json' | 'oversize' | 'invalid-message' | 'late-response' | (string & {});
+  message: string;
+  /** The offending text, truncated. */
+  sample?: string;
+}
+
+/** A bidirectional pipe of whole JSON-RPC messages. */
+export interface Transport {
+  /**
+   * Writes one message. Resolves when the message is handed to the OS (stdio) or accepted by the
+   * peer (HTTP); rejects with a `TRANSPORT` or `CONNECTION_CLOSED` McpError.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /**
+   * Registers the receiver of inbound decoded JSON values (one message, or a batch array).
+   * A transport buffers what arrives before the first receiver registers. Returns a disposer.
+   */
+  onMessage(listener: (value: unknown) => void): Disposer;
+  /** Registers a receiver of non-fatal diagnostics. Returns a disposer. */
+  onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer;
+  /** Graceful close; idempotent; resolves once the pipe is fully down (process exited, sockets closed). */
+  close(): Promise<void>;
+  /** Resolves (never rejects) once the transport is closed, for whatever reason. */
+  readonly closed: Promise<CloseInfo>;
+  /**
+   * True when aborting a request's `send` signal is itself the cancellation (2026 Streamable HTTP:
+   * closing the request's stream), so no `notifications/cancelled` is sent.
+   */
+  readonly cancelsByAbort?: boolean;
+}
