@@ -1,0 +1,214 @@
+/**
+ * The layer rules of STYLE.md §1, checked over whatever src/ holds when the test runs:
+ * imports only point down (protocol < transport < client < manager < cli), src/protocol uses no
+ * Node built-in, and nothing under src/ imports an MCP SDK package.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+
+/**
+ * Rank of each layer folder; a file may import only from its own rank or lower. `server` is the
+ * server kit (ARCHITECTURE.md: server → transport → protocol), beside `client`, not above it.
+ */
+const LAYERS: Record<string, number> = { protocol: 0, transport: 1, client: 2, server: 2, manager: 3, cli: 4 };
+/** Layers of equal rank that must still not import each other. */
+const SIBLINGS_APART = [['client', 'server']];
+
+const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
+
+/** Every module specifier a TypeScript source imports or re-exports, with its line. */
+function importsOf(source: string): Array<{ specifier: string; line: number }> {
+  const code = stripComments(source);
+  const patterns = [
+    /\bimport\s+(?:type\s+)?[^;'"]*?\s*from\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  const found: Array<{ specifier: string; line: number; at: number }> = [];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) {
+      const at = match.index ?? 0;
+      found.push({ specifier: match[1]!, at, line: code.slice(0, at).split('\n').length });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map(({ specifier, line }) => ({ specifier, line }));
+}
+
+/**
+ * Blanks comments (keeping newlines, so line numbers hold) so TSDoc examples are not read as
+ * imports. String-aware: a glob such as '**\/*.json' in a string does not open a comment.
+ */
+function stripComments(source: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (quote) {
+      out += c;
+      if (c === '\\') {
+        out += source[i + 1] ?? '';
+        i++;
+      } else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '/') {
+      while (i < source.length && source[i] !== '\n') i++;
+      out += '\n';
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2);
+      const stop = end === -1 ? source.length : end + 2;
+      out += source.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === '`') quote = c;
+    out += c;
+  }
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(c|m)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The layer folder of a path under src/, or undefined for files at src/ itself (the package surface). */
+function layerOf(file: string): string | undefined {
+  const parts = path.relative(SRC, file).split(path.sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+function isNodeBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || NODE_BUILTINS.has(specifier) || NODE_BUILTINS.has(specifier.split('/')[0]!);
+}
+
+/** Every violation in one file, as `src/a/b.ts:12 imports '…': why`. */
+function violationsIn(file: string, source: string): string[] {
+  const rel = path.relative(path.dirname(SRC), file).split(path.sep).join('/');
+  const from = layerOf(file);
+  const problems: string[] = [];
+  if (from !== undefined && !(from in LAYERS)) {
+    problems.push(`${rel}: folder src/${from} is not a known layer (add it to LAYERS in test/boundaries-imports.test.ts and ARCHITECTURE.md)`);
+  }
+  for (const { specifier, line } of importsOf(source)) {
+    const where = `${rel}:${line} imports '${specifier}'`;
+    if (specifier.startsWith('@modelcontextprotocol/')) problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
+    if (from === 'protocol' && isNodeBuiltin(specifier)) problems.push(`${where}: src/protocol must not import Node built-ins`);
+    if (!specifier.startsWith('.')) continue;
+    const target = path.resolve(path.dirname(file), specifier);
+    if (path.relative(SRC, target).startsWith('..')) {
+      problems.push(`${where}: points outside src/`);
+      continue;
+    }
+    const to = layerOf(target);
+    if (from === undefined || to === undefined || from === to) {
+      if (from !== undefined && to === undefined) problems.push(`${where}: a layer must not import the package surface at src/`);
+      continue;
+    }
+    if (!(to in LAYERS) || !(from in LAYERS)) continue;
+    if (LAYERS[to]! > LAYERS[from]!) problems.push(`${where}: upward import (${from} → ${to}); the order is protocol < transport < client < manager < cli`);
+    if (SIBLINGS_APART.some((pair) => pair.includes(from) && pair.includes(to))) problems.push(`${where}: ${from} and ${to} must not import each other`);
+  }
+  return problems;
+}
+
+describe('the import scanner', () => {
+  it('finds static, type-only, side-effect, re-export and dynamic imports with their lines', () => {
+    const source = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      'import {',
+      '  c,',
+      "} from \"./c.js\";",
+      "import './side-effect.js';",
+      "export { d } from './d.js';",
+      "export * from './e.js';",
+      "export * as f from './f.js';",
+      "export type { G } from './g.js';",
+      "const h = await import('./h.js');",
+      "const i = require('node:fs');",
+      "import * as j from 'node:path';",
+      "import k, { l } from 'events';",
+    ].join('\n');
+    expect(importsOf(source)).toEqual([
+      { specifier: './a.js', line: 1 },
+      { specifier: '../b.js', line: 2 },
+      { specifier: './c.js', line: 3 },
+      { specifier: './side-effect.js', line: 6 },
+      { specifier: './d.js', line: 7 },
+      { specifier: './e.js', line: 8 },
+      { specifier: './f.js', line: 9 },
+      { specifier: './g.js', line: 10 },
+      { specifier: './h.js', line: 11 },
+      { specifier: 'node:fs', line: 12 },
+      { specifier: 'node:path', line: 13 },
+      { specifier: 'events', line: 14 },
+    ]);
+  });
+
+  it('ignores imports inside comments, and strings that look like comments', () => {
+    const source = [
+      '/**',
+      " * import { McpClient } from 'mcpwire';",
+      ' */',
+      "// import fs from 'node:fs';",
+      "const text = 'nothing to import here';",
+      "export const x = 1; // import y from 'z';",
+      "const glob = '**/*.json'; import { real } from './real.js'; const url = 'https://example.com/*';",
+      '/* a block */ export { w } from "./w.js";',
+    ].join('\n');
+    expect(importsOf(source)).toEqual([
+      { specifier: './real.js', line: 7 },
+      { specifier: './w.js', line: 8 },
+    ]);
+  });
+
+  it('reports each kind of violation with the file and the import', () => {
+    const at = (p: string) => path.join(SRC, p);
+    expect(violationsIn(at('protocol/x.ts'), "import { readFile } from 'node:fs';")).toEqual([
+      "src/protocol/x.ts:1 imports 'node:fs': src/protocol must not import Node built-ins",
+    ]);
+    expect(violationsIn(at('protocol/x.ts'), "import { EventEmitter } from 'events';\nimport 'fs/promises';")).toHaveLength(2);
+    expect(violationsIn(at('transport/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
+    expect(violationsIn(at('client/x.ts'), "import { Client } from '@modelcontextprotocol/sdk/client/index.js';")).toEqual([
+      "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
+    ]);
+    expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is protocol < transport < client < manager < cli",
+    ]);
+    expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
+    expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);
+    expect(violationsIn(at('client/x.ts'), "import { S } from '../server/s.js';")).toEqual([
+      "src/client/x.ts:1 imports '../server/s.js': client and server must not import each other",
+    ]);
+    expect(violationsIn(at('client/x.ts'), "import { VERSION } from '../index.js';")).toHaveLength(1);
+    expect(violationsIn(at('cli/x.ts'), "import { a } from '../manager/a.js';\nimport { b } from '../protocol/b.js';")).toEqual([]);
+    expect(violationsIn(at('index.ts'), "export { McpClient } from './client/mcp-client.js';")).toEqual([]);
+    expect(violationsIn(at('utils/x.ts'), '')).toEqual([expect.stringContaining('src/utils is not a known layer')]);
+  });
+});
+
+describe('src/ keeps the layer rules', () => {
+  const files = sourceFiles(SRC);
+
+  it('has source files to check', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it('has no forbidden import', () => {
+    const problems = files.flatMap((file) => violationsIn(file, readFileSync(file, 'utf8')));
+    expect(problems, `layer violations:\n${problems.join('\n')}`).toEqual([]);
+  });
+});
