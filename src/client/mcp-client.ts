@@ -29,7 +29,7 @@ import type {
   SubscriptionFilter,
   Tool,
 } from '../protocol/types.js';
-import { StdioTransport, type StdioServerSpec } from '../transport/stdio.js';
+import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
 import { Emitter } from './emitter.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';
@@ -130,8 +130,9 @@ export class McpClient {
     const events: Array<(line: string) => void> = [];
     const spawn = isTransport(target)
       ? undefined
-      : () =>
-          StdioTransport.spawn(target, {
+      : async () =>
+          // Loaded on demand: a caller with its own transport never pays for child_process.
+          (await import('../transport/stdio.js')).StdioTransport.spawn(target, {
             name,
             onStderr: (line: string) => events[0]?.(line),
             ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),
