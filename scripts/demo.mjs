@@ -48,7 +48,7 @@ try {
   if (resources[0]) {
     const read = await client.readResource(resources[0].uri);
     const first = read.contents[0];
-    say(`resources/read ${resources[0].uri} -> ${first?.mimeType ?? ''} ${('text' in first ? first.text : first.blob).slice(0, 60)}…`);
+    say(`resources/read ${resources[0].uri} -> ${first?.mimeType ?? ''} ${('text' in first ? first.text : first.blob).replace(/\s+/g, ' ').slice(0, 60)}…`);
   }
   const prompt = await client.getPrompt('simple-prompt');
   say(`prompts/get simple-prompt -> ${prompt.messages.length} message(s)`);

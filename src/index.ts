@@ -38,7 +38,8 @@ export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic }
 export type * from './protocol/types.js';
 export { VERSION } from './protocol/version.js';
 
-export { StdioTransport, buildServerEnv } from './transport/stdio.js';
+export { StdioTransport } from './transport/stdio.js';
+export { buildServerEnv } from './transport/stdio-env.js';
 export type { StdioServerSpec } from './transport/stdio.js';
 export { NdjsonDecoder, encodeMessage } from './transport/ndjson-framer.js';
 export { createLinkedPair } from './transport/memory.js';

@@ -5,7 +5,7 @@
  */
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import type { Transport } from '../../src/protocol/transport.js';
-import { createLinkedPair } from './linked-pair.js';
+import { createLinkedPair } from '../../src/transport/memory.js';
 
 export type Responder = (message: { id?: string | number; method: string; params?: Record<string, unknown> }, peer: ScriptedPeer) => unknown | Promise<unknown>;
 
