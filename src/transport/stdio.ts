@@ -253,6 +253,7 @@ export class StdioTransport implements Transport {
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.stdoutEnded) return this.finish();
     // Let the last responses in the pipe arrive, but do not wait for a grandchild holding stdout.
+    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => this.finish(), STDOUT_GRACE_MS);
   }
 
@@ -261,11 +262,15 @@ export class StdioTransport implements Transport {
     this.stdoutEnded = true;
     this.decoder.end();
     if (this.exit) return this.finish();
-    if (!this.closeRequested) {
-      // The server closed stdout without exiting: the session is over; make sure it stops.
+    if (this.closeRequested || this.graceTimer !== undefined) return;
+    // Stdout usually ends a moment before the exit is reported; wait for it so the error can
+    // carry the exit code. A server that closed stdout but keeps running is stopped.
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      if (this.exit) return this.finish();
       this.finish();
       this.signalGroup('SIGTERM');
-    }
+    }, STDOUT_GRACE_MS * 5);
   }
 
   /** Settles `closed` once, with an error unless the client asked for the close. */
