@@ -243,11 +243,16 @@ export class McpClient {
    * `OUTPUT_SCHEMA_MISMATCH` when `structuredContent` breaks the tool's `outputSchema`
    * (unless `validateOutput: false`). Progress resets the idle timeout by default.
    */
-  async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    const result = (await this.withInput('tools/call', params, { trackProgress: true, ...options })) as CallToolResult;
-    if (!result.isError && this.options.validateOutput !== false) await this.validateOutput(name, result, options);
-    return result;
+    const requestOptions = options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
+    // Not async on purpose: the common path (no structured output) adds no promise layer.
+    return this.withInput('tools/call', params, requestOptions).then((raw) => {
+      const result = raw as CallToolResult;
+      if (result.isError || this.options.validateOutput === false) return result;
+      if (this.toolIndex === undefined && result.structuredContent === undefined) return result;
+      return this.validateOutput(name, result, options).then(() => result);
+    });
   }
 
   /** Every resource, walking all pages. */
@@ -442,18 +447,22 @@ export class McpClient {
    * Sends one request with the era's envelope. Gated methods fail locally with
    * `CAPABILITY_MISSING`. Modern: one retry on -32022 with a mutually supported revision.
    */
-  private async send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, gate = true): Promise<ResultOf<M>> {
-    if (gate) this.gate(method);
+  private send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, gate = true): Promise<ResultOf<M>> {
+    if (gate) {
+      try {
+        this.gate(method);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (this.era === 'legacy') return this.connection.request(method, params, options);
-    try {
-      return await this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
-    } catch (error) {
+    return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options).catch((error: unknown) => {
       const other = error instanceof McpError && error.rpcCode === -32022 && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
       return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
-    }
+    });
   }
 
   private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -471,25 +480,28 @@ export class McpClient {
    * requests through the handlers and retries with a new id, the original params,
    * `inputResponses` and the untouched `requestState`, up to `maxInputRounds` times.
    */
-  private async withInput(method: 'tools/call' | 'prompts/get' | 'resources/read', params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
-    const maxRounds = this.options.maxInputRounds ?? 10;
-    let current = params;
-    for (let round = 0; ; round++) {
-      const result = (await this.send(method, current as never, options)) as Record<string, unknown>;
+  private withInput(method: 'tools/call' | 'prompts/get' | 'resources/read', params: Record<string, unknown>, options: RequestOptions, round = 0, current = params): Promise<Record<string, unknown>> {
+    return (this.send(method, current as never, options) as Promise<Record<string, unknown>>).then((result) => {
       const type = result.resultType;
       if (type === undefined || type === 'complete') return result;
-      if (type !== 'input_required') {
-        throw new McpError('PROTOCOL', `returned an unknown resultType ${JSON.stringify(type)}`, { server: this.name, method });
-      }
-      if (round >= maxRounds) {
-        throw new McpError('INPUT_ROUNDS_EXCEEDED', `still asked for input after ${maxRounds} rounds; gave up`, { server: this.name, method });
-      }
-      const { inputRequests, requestState } = result as InputRequiredResult;
-      const retry: Record<string, unknown> = { ...params };
-      if (inputRequests) retry.inputResponses = await this.fulfilAll(inputRequests, options.signal);
-      if (requestState !== undefined) retry.requestState = requestState;
-      current = retry;
+      return this.continueWithInput(method, params, options, result, round);
+    });
+  }
+
+  private async continueWithInput(method: 'tools/call' | 'prompts/get' | 'resources/read', params: Record<string, unknown>, options: RequestOptions, result: Record<string, unknown>, round: number): Promise<Record<string, unknown>> {
+    if (result.resultType !== 'input_required') {
+      throw new McpError('PROTOCOL', `returned an unknown resultType ${JSON.stringify(result.resultType)}`, { server: this.name, method });
     }
+    const maxRounds = this.options.maxInputRounds ?? 10;
+    if (round >= maxRounds) {
+      throw new McpError('INPUT_ROUNDS_EXCEEDED', `still asked for input after ${maxRounds} rounds; gave up`, { server: this.name, method });
+    }
+    const { inputRequests, requestState } = result as InputRequiredResult;
+    // The retry carries the ORIGINAL params plus this round's answers; nothing from earlier rounds.
+    const retry: Record<string, unknown> = { ...params };
+    if (inputRequests) retry.inputResponses = await this.fulfilAll(inputRequests, options.signal);
+    if (requestState !== undefined) retry.requestState = requestState;
+    return this.withInput(method, params, options, round + 1, retry);
   }
 
   private async fulfilAll(requests: NonNullable<InputRequiredResult['inputRequests']>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {

@@ -1,8 +1,10 @@
 /**
  * `JsonRpcConnection`: request/response matching over a {@link Transport}.
  *
- * It owns the one pending-request map. Each record holds its timer, its progress callback and
- * its abort wiring, and exactly one code path (`settle`) removes a record and clears all three.
+ * It owns the one pending-request map. Each record holds its due time, its progress callback and
+ * its abort wiring, and exactly one code path (`settle`) removes a record and unhooks it. One
+ * connection-wide timer fires at the earliest due time, so a request costs no timer of its own
+ * and a progress reset is an assignment.
  * Timeout is not cancel: a timeout rejects with `TIMEOUT`, a caller's abort with `CANCELLED`;
  * either way the record is gone at once and `notifications/cancelled` is sent without waiting.
  */
@@ -84,7 +86,8 @@ interface PendingRecord {
   readonly resetOnProgress: boolean;
   readonly onProgress: ((progress: ProgressParams) => void) | undefined;
   readonly cancelNotice: boolean;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the record expires (idle timeout or hard cap, whichever is first); Infinity = never. */
+  due: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /** Present only on transports that cancel by aborting the request's channel. */
@@ -109,6 +112,9 @@ export class JsonRpcConnection {
   private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
   private readonly disposeTransport: Disposer[];
   private nextId = 1;
+  /** The one timer, armed for `sweepAt`; unref'd while nothing is pending. */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private sweepAt = Infinity;
   private closeError: McpError | undefined;
   private closing: Promise<void> | undefined;
   /** Resolves once the underlying transport has closed; carries the reason. */
@@ -176,7 +182,7 @@ export class JsonRpcConnection {
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
         onProgress: options.onProgress,
         cancelNotice: options.sendCancelNotice ?? true,
-        timer: undefined,
+        due: Infinity,
         signal,
         onAbort: undefined,
         channel: undefined,
@@ -375,12 +381,30 @@ export class JsonRpcConnection {
 
   // ---- pending records ----
 
-  /** (Re)arms a record's single timer to fire in `ms`. */
+  /** Sets a record to expire `ms` from now; arms the shared timer only if this is the new earliest. */
   private arm(record: PendingRecord, ms: number): void {
-    if (record.timer !== undefined) clearTimeout(record.timer);
-    record.timer = undefined;
-    if (!Number.isFinite(ms)) return;
-    record.timer = setTimeout(() => this.expire(record), Math.max(0, ms));
+    record.due = Number.isFinite(ms) ? now() + Math.max(0, ms) : Infinity;
+    if (this.sweepTimer !== undefined && this.pending.size === 1) (this.sweepTimer as { ref?: () => void }).ref?.();
+    if (record.due < this.sweepAt) this.schedule(record.due);
+  }
+
+  private schedule(at: number): void {
+    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
+    this.sweepAt = at;
+    this.sweepTimer = Number.isFinite(at) ? setTimeout(() => this.sweep(), Math.max(0, at - now())) : undefined;
+  }
+
+  /** Expires every record that is due and re-arms for the next one. */
+  private sweep(): void {
+    this.sweepTimer = undefined;
+    this.sweepAt = Infinity;
+    const t = now() + 1; // timers may fire a hair early
+    let next = Infinity;
+    for (const record of [...this.pending.values()]) {
+      if (record.due <= t) this.expire(record);
+      else if (record.due < next) next = record.due;
+    }
+    if (Number.isFinite(next) && !this.closeError) this.schedule(next);
   }
 
   private expire(record: PendingRecord): void {
@@ -408,11 +432,11 @@ export class JsonRpcConnection {
     });
   }
 
-  /** The one place a record leaves the map: clears its timer and its abort listener. */
+  /** The one place a record leaves the map: unhooks its abort listener. */
   private settle(record: PendingRecord): void {
     this.pending.delete(record.id);
-    if (record.timer !== undefined) clearTimeout(record.timer);
-    record.timer = undefined;
+    // Nothing pending: the shared timer must not keep the process alive on its own.
+    if (this.pending.size === 0 && this.sweepTimer !== undefined) (this.sweepTimer as { unref?: () => void }).unref?.();
     if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
     record.onAbort = undefined;
   }
@@ -425,6 +449,9 @@ export class JsonRpcConnection {
       record.channel?.abort(error);
       record.reject(this.closedErrorFor(record.method));
     }
+    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
+    this.sweepAt = Infinity;
     for (const controller of this.inbound.values()) controller.abort(error);
     this.inbound.clear();
     for (const dispose of this.disposeTransport) dispose();
