@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests spawn real servers; two cores, so keep the pool small.
     maxWorkers: 2,
+    setupFiles: ['test/setup/no-orphans.ts'],
   },
 });
