@@ -80,6 +80,10 @@ const LIST_KEYS: Record<ListMethod, string> = {
   'prompts/list': 'prompts',
 };
 
+/** Shared defaults of the hot path, so a plain call allocates no options object. */
+const NO_OPTIONS: CallOptions = Object.freeze({});
+const TRACK_PROGRESS: CallOptions = Object.freeze({ trackProgress: true });
+
 /** Methods the 2026-07-28 revision removed. */
 const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
@@ -243,9 +247,9 @@ export class McpClient {
    * `OUTPUT_SCHEMA_MISMATCH` when `structuredContent` breaks the tool's `outputSchema`
    * (unless `validateOutput: false`). Progress resets the idle timeout by default.
    */
-  callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args?: Record<string, unknown>, options: CallOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    const requestOptions = options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
+    const requestOptions = options === NO_OPTIONS ? TRACK_PROGRESS : options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
     // Not async on purpose: the common path (no structured output) adds no promise layer.
     return this.withInput('tools/call', params, requestOptions).then((raw) => {
       const result = raw as CallToolResult;

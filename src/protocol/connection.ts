@@ -479,8 +479,8 @@ export class JsonRpcConnection {
 }
 
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
-  const meta = (params?._meta as Meta | undefined) ?? {};
-  return { ...params, _meta: { ...meta, progressToken: token } };
+  const meta = params?._meta as Meta | undefined;
+  return { ...params, _meta: meta === undefined ? { progressToken: token } : { ...meta, progressToken: token } };
 }
 
 function safeCall(handler: NotificationHandler, params: Record<string, unknown> | undefined, method: string): void {
