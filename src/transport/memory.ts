@@ -6,12 +6,12 @@
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import { Inbox } from './inbox.js';
 
 class LinkedEnd implements Transport {
   peer!: LinkedEnd;
   readonly closed: Promise<CloseInfo>;
-  private readonly listeners = new Set<(value: unknown) => void>();
-  private backlog: unknown[] | undefined = [];
+  private readonly inbox = new Inbox<unknown>();
   private done = false;
   private resolveClosed!: (info: CloseInfo) => void;
 
@@ -27,15 +27,7 @@ class LinkedEnd implements Transport {
   }
 
   onMessage(listener: (value: unknown) => void): Disposer {
-    this.listeners.add(listener);
-    const backlog = this.backlog;
-    if (backlog) {
-      this.backlog = undefined;
-      for (const value of backlog) listener(value);
-    }
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.inbox.listen(listener);
   }
 
   onDiagnostic(_listener: (diagnostic: TransportDiagnostic) => void): Disposer {
@@ -50,12 +42,7 @@ class LinkedEnd implements Transport {
   }
 
   private deliver(value: unknown): void {
-    if (this.done) return;
-    if (this.backlog) {
-      this.backlog.push(value);
-      return;
-    }
-    for (const listener of this.listeners) listener(value);
+    if (!this.done) this.inbox.deliver(value);
   }
 
   private shut(): void {

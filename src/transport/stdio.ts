@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import { Inbox } from './inbox.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
 import { buildServerEnv } from './stdio-env.js';
 import { StderrLines } from './stderr-lines.js';
@@ -67,9 +68,8 @@ export class StdioTransport implements Transport {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly decoder: NdjsonDecoder;
   private readonly stderr: StderrLines;
-  private readonly listeners = new Set<(value: unknown) => void>();
+  private readonly inbox = new Inbox<unknown>();
   private readonly diagnosticListeners = new Set<(d: TransportDiagnostic) => void>();
-  private backlog: unknown[] | undefined = [];
   private resolveClosed!: (info: CloseInfo) => void;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private exitWaiters: Array<() => void> = [];
@@ -92,7 +92,7 @@ export class StdioTransport implements Transport {
     this.stderr = new StderrLines(options.stderrLines ?? 50, options.onStderr);
     this.decoder = new NdjsonDecoder(
       {
-        message: (value) => this.deliver(value),
+        message: (value) => this.inbox.deliver(value),
         diagnostic: (d) => this.diagnose(d),
       },
       options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
@@ -177,15 +177,7 @@ export class StdioTransport implements Transport {
   }
 
   onMessage(listener: (value: unknown) => void): Disposer {
-    this.listeners.add(listener);
-    const backlog = this.backlog;
-    if (backlog) {
-      this.backlog = undefined;
-      for (const value of backlog) listener(value);
-    }
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.inbox.listen(listener);
   }
 
   onDiagnostic(listener: (d: TransportDiagnostic) => void): Disposer {
@@ -229,14 +221,6 @@ export class StdioTransport implements Transport {
   }
 
   // ---- internals ----
-
-  private deliver(value: unknown): void {
-    if (this.backlog) {
-      this.backlog.push(value);
-      return;
-    }
-    for (const listener of this.listeners) listener(value);
-  }
 
   private diagnose(diagnostic: TransportDiagnostic): void {
     for (const listener of this.diagnosticListeners) {
