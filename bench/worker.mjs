@@ -8,7 +8,7 @@ const quick = process.argv.includes('--quick');
 const adapter = CLIENTS[name];
 if (!adapter) throw new Error(`unknown client ${name}`);
 const serverArgs = [fileURLToPath(new URL('./server.mjs', import.meta.url)), '--tools', '100'];
-const N_SEQ = quick ? 300 : 2000;
+const N_SEQ = quick ? 300 : 10000;
 const N_PAR = quick ? 2000 : 10000;
 const N_BLOB = quick ? 10 : 50;
 const N_LIST = quick ? 40 : 200;
