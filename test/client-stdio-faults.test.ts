@@ -71,6 +71,15 @@ describe('a stdio server that misbehaves', () => {
   });
 });
 
+describe('stderr', () => {
+  it('reaches onStderr from the first line, before connect resolves', async () => {
+    const lines: string[] = [];
+    await connect(['--banner'], { onStderr: (line) => lines.push(line) });
+    await eventually(() => (lines.length ? true : undefined));
+    expect(lines[0]).toBe('scripted server starting up');
+  });
+});
+
 describe('era detection against real processes', () => {
   for (const mode of ['method-not-found', 'invalid-params', 'silent'] as const) {
     it(`goes legacy when the probe is answered with ${mode}`, async () => {

@@ -145,7 +145,10 @@ export class McpClient {
           });
     const transport = spawn ? await spawn() : (target as Transport);
     const client = new McpClient(transport, { ...options, name }, handlers, clientInfo);
-    events.push((line) => client.events.emit('stderr', line));
+    events.push((line) => {
+      options.onStderr?.(line);
+      client.events.emit('stderr', line);
+    });
     try {
       const { negotiated, connection } = await negotiate(client.connection, {
         era: options.era ?? 'auto',
@@ -325,21 +328,35 @@ export class McpClient {
    * `resources/subscribe`; modern: the URI joins the `subscriptions/listen` filter. Resolves with
    * an async disposer that unsubscribes. Needs the `resources.subscribe` capability.
    */
-  async subscribeResource(uri: string, options: CallOptions = {}): Promise<() => Promise<void>> {
+  async subscribeResource(uri: string, options: CallOptions = {}): Promise<(options?: CallOptions) => Promise<void>> {
     assertCapability('resources/subscribe', this.capabilities, this.protocolVersion, this.name);
     if (this.era === 'legacy') await this.send('resources/subscribe', { uri }, options);
     this.subscribed.add(uri);
     if (this.era === 'modern') this.refreshListen();
     let done = false;
-    return async () => {
+    // The unsubscribe request gets its own options: the subscribe call's signal may long be aborted.
+    return async (unsubscribeOptions: CallOptions = {}) => {
       if (done) return;
-      done = true;
       this.subscribed.delete(uri);
-      if (this.era === 'modern') return this.refreshListen();
-      if (this.isClosed) return;
-      await this.send('resources/unsubscribe', { uri }, options).catch((error: unknown) => {
-        if (!isMcpError(error, 'CONNECTION_CLOSED')) throw error;
-      });
+      if (this.era === 'modern') {
+        done = true;
+        return this.refreshListen();
+      }
+      if (this.isClosed) {
+        done = true;
+        return;
+      }
+      try {
+        await this.send('resources/unsubscribe', { uri }, unsubscribeOptions);
+        done = true;
+      } catch (error) {
+        if (isMcpError(error, 'CONNECTION_CLOSED')) {
+          done = true;
+          return;
+        }
+        this.subscribed.add(uri); // still subscribed on the server: a retry must be possible
+        throw error;
+      }
     };
   }
 

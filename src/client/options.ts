@@ -55,6 +55,8 @@ export interface ClientOptions {
     /** Lines of stderr kept for error messages (default 50). */
     stderrLines?: number;
   };
+  /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
+  onStderr?: (line: string) => void;
   /** Aborts the connect (handshake and spawn). */
   signal?: AbortSignal;
 }

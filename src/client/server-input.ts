@@ -22,7 +22,11 @@ export interface ServerInputContext {
   server: string;
   /** Which era delivered the request. */
   era: Era;
-  /** Aborted when the server cancels, the originating call is aborted, or the connection closes. */
+  /**
+   * Aborted when the connection closes, and: legacy era, when the server cancels its request
+   * (a legacy server request carries no link to the call that caused it, so aborting that call
+   * does not reach the handler); modern era, when the originating call's signal aborts.
+   */
   signal: AbortSignal;
 }
 

@@ -62,23 +62,3 @@ export function invalidClientTraffic(peer: ScriptedPeer, revision: string): stri
   return problems;
 }
 
-/**
- * Like {@link invalidClientTraffic}, for a recording transport: every message the client sent,
- * the dual-era probe against 2026-07-28 and the rest against `revision`.
- */
-export function invalidRecordedTraffic(recording: { log: Array<{ direction: string; message: unknown }> }, revision: string): string[] {
-  const requestMethods = new Map<string | number, string>();
-  const problems: string[] = [];
-  for (const entry of recording.log) {
-    const m = entry.message as Record<string, unknown>;
-    if (entry.direction === 'received') {
-      if (m && typeof m.method === 'string' && 'id' in m) requestMethods.set(m.id as string | number, m.method);
-      continue;
-    }
-    const rev = m.method === 'server/discover' ? '2026-07-28' : revision;
-    if (!hasSchema(rev)) continue;
-    const outcome = validateMessage(rev, m, 'client', { requestMethods });
-    if (!outcome.ok) problems.push(`${JSON.stringify(m).slice(0, 200)}: ${outcome.errors}`);
-  }
-  return problems;
-}

@@ -8,6 +8,7 @@
 //   --die-before-initialize    writes a stderr line and exits 1 on initialize
 //   --die-on-call <tool>       exits 1 (after a stderr line) when that tool is called
 //   --record <file>            appends every received message to <file> as JSONL
+//   --banner                   writes a startup line to stderr before reading anything
 // Tools: echo {text}; never-answer (never responds; logs `cancelled <id>` to stderr when it is
 // cancelled); slow {ms, steps} (progress notifications, then an answer); crash (exits 1).
 // Exits on stdin EOF.
@@ -38,6 +39,8 @@ const tools = [
   { name: 'never-answer', inputSchema: { type: 'object' } },
   { name: 'slow', inputSchema: { type: 'object', properties: { ms: { type: 'number' }, steps: { type: 'number' } } } },
 ];
+
+if (flag('--banner')) process.stderr.write('scripted server starting up\n');
 
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
