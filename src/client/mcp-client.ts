@@ -253,13 +253,19 @@ export class McpClient {
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
     const requestOptions = options === NO_OPTIONS ? TRACK_PROGRESS : options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
-    // Not async on purpose: the common path (no structured output) adds no promise layer.
-    return this.withInput('tools/call', params, requestOptions).then((raw) => {
-      const result = raw as CallToolResult;
-      if (result.isError || this.options.validateOutput === false) return result;
-      if (this.toolIndex === undefined && result.structuredContent === undefined) return result;
-      return this.validateOutput(name, result, options).then(() => result);
+    // Not async on purpose: a plain call costs the connection's promise and this one `then`.
+    return (this.send('tools/call', params, requestOptions) as Promise<Record<string, unknown>>).then((raw) => {
+      const type = raw.resultType;
+      if (type === undefined || type === 'complete') return this.checkedResult(name, raw as CallToolResult, options);
+      return this.continueWithInput('tools/call', params, requestOptions, raw, 0).then((done) => this.checkedResult(name, done as CallToolResult, options));
     });
+  }
+
+  /** Applies output validation where it can apply; returns the result itself when it cannot. */
+  private checkedResult(name: string, result: CallToolResult, options: CallOptions): CallToolResult | Promise<CallToolResult> {
+    if (result.isError || this.options.validateOutput === false) return result;
+    if (this.toolIndex === undefined && result.structuredContent === undefined) return result;
+    return this.validateOutput(name, result, options).then(() => result);
   }
 
   /** Every resource, walking all pages. */

@@ -199,11 +199,14 @@ export class JsonRpcConnection {
         sendSignal = record.channel.signal;
       }
       const message = makeRequest(id, method, outParams);
-      this.transport.send(message, sendSignal ? { signal: sendSignal } : undefined).catch((error: unknown) => {
-        if (this.pending.get(id) !== record) return;
-        this.settle(record);
-        reject(asTransportError(error, this.name, method));
-      });
+      const sent = this.transport.send(message, sendSignal ? { signal: sendSignal } : undefined);
+      if (sent) {
+        sent.catch((error: unknown) => {
+          if (this.pending.get(id) !== record) return;
+          this.settle(record);
+          reject(asTransportError(error, this.name, method));
+        });
+      }
     });
   }
 
@@ -215,7 +218,7 @@ export class JsonRpcConnection {
   /** Untyped {@link notify}. */
   notifyRaw(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closeError) return Promise.reject(this.closedErrorFor(method));
-    return this.transport.send(makeNotification(method, params));
+    return Promise.resolve(this.transport.send(makeNotification(method, params)));
   }
 
   /**
@@ -369,7 +372,7 @@ export class JsonRpcConnection {
 
   private reply(message: JsonRpcMessage): void {
     if (this.closeError) return;
-    this.transport.send(message).catch((error: unknown) => {
+    this.transport.send(message)?.catch((error: unknown) => {
       this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the server: ${String(error)}` });
     });
   }
@@ -427,7 +430,7 @@ export class JsonRpcConnection {
     }
     // The spec forbids cancelling `initialize`.
     if (record.method === 'initialize' || !record.cancelNotice || this.closeError) return;
-    this.transport.send(makeNotification('notifications/cancelled', { requestId: record.id, reason })).catch(() => {
+    this.transport.send(makeNotification('notifications/cancelled', { requestId: record.id, reason }))?.catch(() => {
       // Best effort: the connection may be going down.
     });
   }

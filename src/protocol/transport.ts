@@ -35,10 +35,12 @@ export interface TransportDiagnostic {
 /** A bidirectional pipe of whole JSON-RPC messages. */
 export interface Transport {
   /**
-   * Writes one message. Resolves when the message is handed to the OS (stdio) or accepted by the
-   * peer (HTTP); rejects with a `TRANSPORT` or `CONNECTION_CLOSED` McpError.
+   * Writes one message. Returns nothing when the message was written synchronously (the stdio
+   * fast path: no promise per message); otherwise a promise that resolves when the message is
+   * handed to the OS or accepted by the peer (HTTP). Failures are a rejected promise with a
+   * `TRANSPORT` or `CONNECTION_CLOSED` McpError, never a throw.
    */
-  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> | void;
   /**
    * Registers the receiver of inbound decoded JSON values (one message, or a batch array).
    * A transport buffers what arrives before the first receiver registers. Returns a disposer.

@@ -156,7 +156,7 @@ export class StdioTransport implements Transport {
     return this.stderr.tail();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> | undefined {
     if (this.finished || this.closeRequested || this.writeError) {
       return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name }));
     }
@@ -167,7 +167,7 @@ export class StdioTransport implements Transport {
       stdin.cork();
       process.nextTick(this.uncork);
     }
-    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return undefined;
     // Back-pressure: resolve when the pipe drains, or fail if the process goes away first.
     return new Promise((resolve, reject) => {
       const onDrain = () => {

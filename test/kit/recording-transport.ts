@@ -51,7 +51,7 @@ export class RecordingTransport implements Transport {
     return this.inner.cancelsByAbort;
   }
 
-  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> | void {
     this.record('sent', message);
     return this.inner.send(message, options);
   }

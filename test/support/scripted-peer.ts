@@ -35,7 +35,7 @@ export class ScriptedPeer {
   /** Sends any message (or raw value) to the client. */
   send(message: JsonRpcMessage | unknown): Promise<void> {
     this.sent.push(message);
-    return this.transport.send(message as JsonRpcMessage);
+    return Promise.resolve(this.transport.send(message as JsonRpcMessage));
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
