@@ -19,6 +19,8 @@ export class ScriptedPeer {
   readonly received: Array<Record<string, unknown>> = [];
   /** Everything the peer sent to the client. */
   readonly sent: unknown[] = [];
+  /** Both directions in wire order, in the transcript format (`c2s` = client to server). */
+  readonly wire: Array<{ dir: 'c2s' | 's2c'; msg: unknown }> = [];
   private readonly responders = new Map<string, Responder>();
   private waiters: Array<{ match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
 
@@ -35,6 +37,7 @@ export class ScriptedPeer {
   /** Sends any message (or raw value) to the client. */
   send(message: JsonRpcMessage | unknown): Promise<void> {
     this.sent.push(message);
+    this.wire.push({ dir: 's2c', msg: message });
     return Promise.resolve(this.transport.send(message as JsonRpcMessage));
   }
 
@@ -65,6 +68,7 @@ export class ScriptedPeer {
 
   private onMessage(message: Record<string, unknown>): void {
     this.received.push(message);
+    this.wire.push({ dir: 'c2s', msg: message });
     for (const waiter of [...this.waiters]) {
       if (waiter.match(message)) {
         this.waiters = this.waiters.filter((w) => w !== waiter);
