@@ -17,13 +17,7 @@ const say = (text) => console.log(`${ms()}  ${text}`);
 say(`spawning: node ${path.relative(process.cwd(), server)} stdio`);
 const client = await McpClient.connect(
   { command: process.execPath, args: [server, 'stdio'] },
-  {
-    name: 'everything',
-    handlers: {
-      // The server asks for roots right after the handshake; answer with this directory.
-      roots: () => [{ uri: `file://${process.cwd()}`, name: 'demo cwd' }],
-    },
-  },
+  { name: 'everything', onStderr: (line) => say(`server stderr: ${line}`) },
 );
 try {
   say(`connected: era ${client.era}, protocol ${client.protocolVersion}, pid ${client.pid}`);
