@@ -32,53 +32,20 @@ import type {
 import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
 import { Emitter } from './emitter.js';
+import type { ClientEvents } from './events.js';
+import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
 import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
-import { ttlOf, walkPages, type Page } from './pagination.js';
+import { walkPages, type Page } from './pagination.js';
 import { capabilitiesFor, fulfilInput, type ServerInputHandlers } from './server-input.js';
+
+export type { ClientEvents } from './events.js';
 
 /** What `connect` accepts: a ready transport, or the command line of a stdio server. */
 export type ConnectTarget = Transport | StdioServerSpec;
-
-/** Events of a client; `on()` returns a disposer. */
-export interface ClientEvents {
-  /** The server's tool list changed (caches already dropped). */
-  toolsChanged: () => void;
-  /** The server's resource or template list changed. */
-  resourcesChanged: () => void;
-  /** The server's prompt list changed. */
-  promptsChanged: () => void;
-  /** A subscribed resource changed. */
-  resourceUpdated: (params: ResourceUpdatedParams) => void;
-  /** A log message from the server. */
-  log: (params: LoggingMessageParams) => void;
-  /** Any progress notification (per-call callbacks get their own). */
-  progress: (params: ProgressParams) => void;
-  /** A line the stdio server wrote to stderr. */
-  stderr: (line: string) => void;
-  /** The connection closed; `error` says why when it was not the client's doing. */
-  close: (info: CloseInfo) => void;
-  /** Something non-fatal: junk on stdout, a late response, a listen stream that restarted. */
-  diagnostic: (diagnostic: TransportDiagnostic) => void;
-  /** 2025-11-25 URL-mode elicitation finished out of band. */
-  elicitationComplete: (params: { elicitationId: string }) => void;
-}
-
-type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
-interface CacheEntry {
-  items: unknown[];
-  expiresAt: number;
-}
-
-const LIST_KEYS: Record<ListMethod, string> = {
-  'tools/list': 'tools',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-  'prompts/list': 'prompts',
-};
 
 /** Shared defaults of the hot path, so a plain call allocates no options object. */
 const NO_OPTIONS: CallOptions = Object.freeze({});
@@ -101,7 +68,7 @@ export class McpClient {
   private meta: Meta | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly events = new Emitter<ClientEvents>();
-  private readonly caches = new Map<ListMethod, CacheEntry>();
+  private readonly caches = new ListCache();
   private toolIndex: Map<string, Tool> | undefined;
   private readonly subscribed = new Set<string>();
   private listen: ListenStream | undefined;
@@ -410,8 +377,7 @@ export class McpClient {
       this.events.emit('toolsChanged');
     });
     connection.onNotification('notifications/resources/list_changed', () => {
-      this.caches.delete('resources/list');
-      this.caches.delete('resources/templates/list');
+      this.caches.delete('resources/list', 'resources/templates/list');
       this.events.emit('resourcesChanged');
     });
     connection.onNotification('notifications/prompts/list_changed', () => {
@@ -541,13 +507,11 @@ export class McpClient {
 
   private async listAll(method: ListMethod, options: ListOptions): Promise<unknown[]> {
     const fresh = options.refresh ? undefined : this.caches.get(method);
-    if (fresh && fresh.expiresAt > performance.now()) return fresh.items;
+    if (fresh) return fresh;
     if (!this.gateList(method)) return [];
     const { refresh: _refresh, ...callOptions } = options;
     const walked = await walkPages<unknown>((cursor) => this.fetchPage(method, cursor, callOptions), this.options.maxPages ?? 64, this.name, method);
-    const expiresAt = this.cacheUntil(method, walked.ttlMs);
-    if (expiresAt > performance.now()) this.caches.set(method, { items: walked.items, expiresAt });
-    else this.caches.delete(method);
+    this.caches.store(method, walked.items, cacheLifetime(this.era, this.capabilities, method, walked.ttlMs));
     return walked.items;
   }
 
@@ -574,14 +538,6 @@ export class McpClient {
       if (this.options.missingCapability === 'empty') return false;
       throw error;
     }
-  }
-
-  /** Legacy: cache until list_changed when the server promises to send it. Modern: `ttlMs`. */
-  private cacheUntil(method: ListMethod, ttlMs: number): number {
-    if (this.era === 'modern') return ttlMs > 0 && Number.isFinite(ttlMs) ? performance.now() + ttlOf(ttlMs) : 0;
-    const caps = this.capabilities;
-    const promised = method === 'tools/list' ? caps.tools?.listChanged : method === 'prompts/list' ? caps.prompts?.listChanged : caps.resources?.listChanged;
-    return promised ? Infinity : 0;
   }
 
   private async validateOutput(name: string, result: CallToolResult, options: CallOptions): Promise<void> {

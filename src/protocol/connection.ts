@@ -8,72 +8,32 @@
  * Timeout is not cancel: a timeout rejects with `TIMEOUT`, a caller's abort with `CANCELLED`;
  * either way the record is gone at once and `notifications/cancelled` is sent without waiting.
  */
+import {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ConnectionDiagnostic,
+  type ConnectionOptions,
+  type NotificationHandler,
+  type RequestOptions,
+} from './connection-options.js';
+import { DeadlineTimer, now } from './deadline-timer.js';
 import { McpError } from './errors.js';
 import {
   classifyMessage,
-  makeErrorResponse,
   makeNotification,
   makeRequest,
-  makeResponse,
-  RpcErrorCode,
   type Classified,
   type JsonRpcId,
   type JsonRpcMessage,
-  type JsonRpcRequest,
 } from './jsonrpc.js';
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
+import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 
-/** Default idle timeout of a request: 30 s. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Default hard cap of a request whose idle timer progress keeps resetting: 10 min. */
-export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
-
-/** Per-request options. */
-export interface RequestOptions {
-  /** Aborting rejects the request with `CANCELLED` (cause: the signal's reason) and sends a cancel notice. */
-  signal?: AbortSignal;
-  /** Idle timeout in ms: reset by every progress notification for this request. `Infinity` disables it. */
-  timeoutMs?: number;
-  /** Hard cap in ms from the moment the request is sent; progress never extends it. */
-  maxTotalTimeoutMs?: number;
-  /** Whether progress resets the idle timer (default true; works with or without `onProgress`). */
-  resetTimeoutOnProgress?: boolean;
-  /** Receives this request's progress notifications. Implies a progress token is sent. */
-  onProgress?: (progress: ProgressParams) => void;
-  /** Ask the server for progress (send `_meta.progressToken`) even without `onProgress`. */
-  trackProgress?: boolean;
-  /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
-  sendCancelNotice?: boolean;
-}
-
-/** Context given to a handler of an inbound (server→client) request. */
-export interface InboundRequestContext {
-  /** The request's id. */
-  id: JsonRpcId;
-  /** Aborted when the peer cancels the request or the connection closes. */
-  signal: AbortSignal;
-}
-
-/** Handles one inbound request; resolves to the result object or rejects (→ JSON-RPC error). */
-export type InboundRequestHandler = (params: Record<string, unknown> | undefined, context: InboundRequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-/** Receives the params of one inbound notification. */
-export type NotificationHandler = (params: Record<string, unknown> | undefined, method: string) => void;
-
-/** Options of a connection. */
-export interface ConnectionOptions {
-  /** The server's display name, used in every error message. */
-  name?: string;
-  /** Idle timeout of requests that give none (default 30 s). */
-  defaultTimeoutMs?: number;
-  /** Hard cap of requests that give none (default 10 min). */
-  maxTotalTimeoutMs?: number;
-}
-
-/** A connection-level diagnostic: the transport's, or one the connection noticed itself. */
-export type ConnectionDiagnostic = TransportDiagnostic;
+export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
+export type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
+export type { InboundRequestContext, InboundRequestHandler } from './inbound-requests.js';
 
 interface PendingRecord {
   readonly id: number;
@@ -94,7 +54,6 @@ interface PendingRecord {
   channel: AbortController | undefined;
 }
 
-const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 /**
  * A JSON-RPC 2.0 endpoint over one transport. Not reusable: once closed, every request rejects
@@ -106,15 +65,13 @@ export class JsonRpcConnection {
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalMs: number;
   private readonly pending = new Map<JsonRpcId, PendingRecord>();
-  private readonly requestHandlers = new Map<string, InboundRequestHandler>();
+  private readonly inbound: InboundRequests;
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
-  private readonly inbound = new Map<JsonRpcId, AbortController>();
   private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
   private readonly disposeTransport: Disposer[];
   private nextId = 1;
-  /** The one timer, armed for `sweepAt`; unref'd while nothing is pending. */
-  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
-  private sweepAt = Infinity;
+  /** The one timer of all pending records; unref'd while nothing is pending. */
+  private readonly timer = new DeadlineTimer(() => this.sweep());
   private closeError: McpError | undefined;
   private closing: Promise<void> | undefined;
   /** Resolves once the underlying transport has closed; carries the reason. */
@@ -125,6 +82,7 @@ export class JsonRpcConnection {
     this.name = options.name ?? 'server';
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.inbound = new InboundRequests((message) => this.reply(message));
     this.disposeTransport = [
       transport.onMessage((value) => this.receive(value)),
       transport.onDiagnostic((d) => this.emitDiagnostic(d)),
@@ -226,10 +184,7 @@ export class JsonRpcConnection {
    * replaces the first). Unhandled methods are answered with -32601. Returns a disposer.
    */
   onRequest(method: string, handler: InboundRequestHandler): Disposer {
-    this.requestHandlers.set(method, handler);
-    return () => {
-      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
-    };
+    return this.inbound.register(method, handler);
   }
 
   /** Subscribes to an inbound notification method (`'*'` for all). Returns a disposer. */
@@ -307,7 +262,7 @@ export class JsonRpcConnection {
       case 'notification':
         return this.handleNotification(classified.message.method, classified.message.params as Record<string, unknown> | undefined);
       case 'request':
-        this.handleRequest(classified.message);
+        this.inbound.handle(classified.message);
         return;
       case 'invalid': {
         this.emitDiagnostic({ kind: 'invalid-message', message: classified.reason, sample: sample(classified.value) });
@@ -326,7 +281,7 @@ export class JsonRpcConnection {
     if (method === 'notifications/progress' && params) this.progress(params as ProgressParams);
     else if (method === 'notifications/cancelled' && params) {
       const requestId = (params as { requestId?: JsonRpcId }).requestId;
-      if (requestId !== undefined) this.inbound.get(requestId)?.abort(new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
+      if (requestId !== undefined) this.inbound.cancel(requestId, new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
     }
     const exact = this.notificationHandlers.get(method);
     const any = this.notificationHandlers.get('*');
@@ -347,29 +302,6 @@ export class JsonRpcConnection {
     }
   }
 
-  private handleRequest(request: JsonRpcRequest): void {
-    const handler = this.requestHandlers.get(request.method);
-    if (!handler) {
-      this.reply(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
-      return;
-    }
-    const controller = new AbortController();
-    this.inbound.set(request.id, controller);
-    const params = Array.isArray(request.params) ? undefined : request.params;
-    Promise.resolve()
-      .then(() => handler(params, { id: request.id, signal: controller.signal }))
-      .then(
-        (result) => makeResponse(request.id, result ?? {}),
-        (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), error instanceof Error ? error.message : String(error), rpcDataOf(error)),
-      )
-      .then((response) => {
-        if (this.inbound.get(request.id) !== controller) return;
-        this.inbound.delete(request.id);
-        // A request the server cancelled gets no answer (the spec: the receiver should not respond).
-        if (!controller.signal.aborted) this.reply(response);
-      });
-  }
-
   private reply(message: JsonRpcMessage): void {
     if (this.closeError) return;
     this.transport.send(message)?.catch((error: unknown) => {
@@ -384,30 +316,22 @@ export class JsonRpcConnection {
 
   // ---- pending records ----
 
-  /** Sets a record to expire `ms` from now; arms the shared timer only if this is the new earliest. */
+  /** Sets a record to expire `ms` from now; the shared timer is re-armed only for a new earliest. */
   private arm(record: PendingRecord, ms: number): void {
     record.due = Number.isFinite(ms) ? now() + Math.max(0, ms) : Infinity;
-    if (this.sweepTimer !== undefined && this.pending.size === 1) (this.sweepTimer as { ref?: () => void }).ref?.();
-    if (record.due < this.sweepAt) this.schedule(record.due);
+    if (this.pending.size === 1) this.timer.ref();
+    this.timer.atMost(record.due);
   }
 
-  private schedule(at: number): void {
-    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
-    this.sweepAt = at;
-    this.sweepTimer = Number.isFinite(at) ? setTimeout(() => this.sweep(), Math.max(0, at - now())) : undefined;
-  }
-
-  /** Expires every record that is due and re-arms for the next one. */
-  private sweep(): void {
-    this.sweepTimer = undefined;
-    this.sweepAt = Infinity;
+  /** Expires every record that is due; returns the next due time. */
+  private sweep(): number {
     const t = now() + 1; // timers may fire a hair early
     let next = Infinity;
     for (const record of [...this.pending.values()]) {
       if (record.due <= t) this.expire(record);
       else if (record.due < next) next = record.due;
     }
-    if (Number.isFinite(next) && !this.closeError) this.schedule(next);
+    return this.closeError ? Infinity : next;
   }
 
   private expire(record: PendingRecord): void {
@@ -439,7 +363,7 @@ export class JsonRpcConnection {
   private settle(record: PendingRecord): void {
     this.pending.delete(record.id);
     // Nothing pending: the shared timer must not keep the process alive on its own.
-    if (this.pending.size === 0 && this.sweepTimer !== undefined) (this.sweepTimer as { unref?: () => void }).unref?.();
+    if (this.pending.size === 0) this.timer.unref();
     if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
     record.onAbort = undefined;
   }
@@ -452,11 +376,8 @@ export class JsonRpcConnection {
       record.channel?.abort(error);
       record.reject(this.closedErrorFor(record.method));
     }
-    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
-    this.sweepTimer = undefined;
-    this.sweepAt = Infinity;
-    for (const controller of this.inbound.values()) controller.abort(error);
-    this.inbound.clear();
+    this.timer.stop();
+    this.inbound.abortAll(error);
     for (const dispose of this.disposeTransport) dispose();
   }
 
@@ -492,19 +413,6 @@ function safeCall(handler: NotificationHandler, params: Record<string, unknown> 
   } catch {
     // One subscriber's bug must not starve the others.
   }
-}
-
-function rpcCodeOf(error: unknown): number {
-  if (error instanceof McpError) {
-    if (error.rpcCode !== undefined) return error.rpcCode;
-    if (error.code === 'INVALID_ARGUMENT') return RpcErrorCode.InvalidParams;
-    if (error.code === 'INPUT_UNSUPPORTED') return RpcErrorCode.MethodNotFound;
-  }
-  return RpcErrorCode.InternalError;
-}
-
-function rpcDataOf(error: unknown): unknown {
-  return error instanceof McpError ? error.data : undefined;
 }
 
 function asTransportError(error: unknown, server: string, method: string): McpError {

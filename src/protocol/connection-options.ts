@@ -1,0 +1,45 @@
+/**
+ * Options and callback types of {@link JsonRpcConnection}, and its default timeouts.
+ */
+import type { TransportDiagnostic } from './transport.js';
+import type { ProgressParams } from './types.js';
+
+/** Default idle timeout of a request: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default hard cap of a request whose idle timer progress keeps resetting: 10 min. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** Per-request options. */
+export interface RequestOptions {
+  /** Aborting rejects the request with `CANCELLED` (cause: the signal's reason) and sends a cancel notice. */
+  signal?: AbortSignal;
+  /** Idle timeout in ms: reset by every progress notification for this request. `Infinity` disables it. */
+  timeoutMs?: number;
+  /** Hard cap in ms from the moment the request is sent; progress never extends it. */
+  maxTotalTimeoutMs?: number;
+  /** Whether progress resets the idle timer (default true; works with or without `onProgress`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Receives this request's progress notifications. Implies a progress token is sent. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Ask the server for progress (send `_meta.progressToken`) even without `onProgress`. */
+  trackProgress?: boolean;
+  /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
+  sendCancelNotice?: boolean;
+}
+
+/** Receives the params of one inbound notification. */
+export type NotificationHandler = (params: Record<string, unknown> | undefined, method: string) => void;
+
+/** Options of a connection. */
+export interface ConnectionOptions {
+  /** The server's display name, used in every error message. */
+  name?: string;
+  /** Idle timeout of requests that give none (default 30 s). */
+  defaultTimeoutMs?: number;
+  /** Hard cap of requests that give none (default 10 min). */
+  maxTotalTimeoutMs?: number;
+}
+
+/** A connection-level diagnostic: the transport's, or one the connection noticed itself. */
+export type ConnectionDiagnostic = TransportDiagnostic;
+
