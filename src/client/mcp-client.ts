@@ -40,7 +40,7 @@ import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
-import { capabilitiesFor, fulfilInput, type ServerInputHandlers } from './server-input.js';
+import { capabilitiesFor, fulfilAll, fulfilInput, type ServerInputHandlers } from './server-input.js';
 
 export type { ClientEvents } from './events.js';
 
@@ -492,17 +492,12 @@ export class McpClient {
     const { inputRequests, requestState } = result as InputRequiredResult;
     // The retry carries the ORIGINAL params plus this round's answers; nothing from earlier rounds.
     const retry: Record<string, unknown> = { ...params };
-    if (inputRequests) retry.inputResponses = await this.fulfilAll(inputRequests, options.signal);
+    if (inputRequests) {
+      const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+      retry.inputResponses = await fulfilAll(inputRequests, this.handlers, { server: this.name, era: 'modern', signal }, this.options.elicitationModes);
+    }
     if (requestState !== undefined) retry.requestState = requestState;
     return this.withInput(method, params, options, round + 1, retry);
-  }
-
-  private async fulfilAll(requests: NonNullable<InputRequiredResult['inputRequests']>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    const context = { server: this.name, era: 'modern' as const, signal: signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal };
-    const entries = await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => [key, await fulfilInput(request, this.handlers, context, this.options.elicitationModes)] as const),
-    );
-    return Object.fromEntries(entries);
   }
 
   private async listAll(method: ListMethod, options: ListOptions): Promise<unknown[]> {

@@ -82,3 +82,17 @@ export async function fulfilInput(
   }
   throw new McpError('INPUT_UNSUPPORTED', `asked for "${request.method}", which this client did not declare`, { server: context.server, rpcCode: -32601 });
 }
+
+/**
+ * Fulfils every input request of a 2026 `input_required` result at once, keyed as the server
+ * keyed them (the retry's `inputResponses`). Rejects as soon as one of them cannot be served.
+ */
+export async function fulfilAll(
+  requests: Record<string, InputRequest>,
+  handlers: ServerInputHandlers,
+  context: ServerInputContext,
+  modes?: readonly ElicitationMode[],
+): Promise<Record<string, unknown>> {
+  const entries = await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await fulfilInput(request, handlers, context, modes)] as const));
+  return Object.fromEntries(entries);
+}
