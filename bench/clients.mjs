@@ -1,85 +1,141 @@
 // One adapter per client under test, all with the same shape:
-//   load() → the module(s), timed by the caller as import cost
-//   connect(mod, command, args) → { call(name, args), list(), close() }
+//   load()                        → the client module(s); the caller times this as import cost
+//   connect(mod, command, args)   → { call(name, args), list(), close() } after the handshake
+// Every client is pinned to the legacy (2025-11-25) initialize handshake, so all four drive the
+// same server code path.
 import { spawn } from 'node:child_process';
 
-/** The floor: newline JSON over the child's pipes, ids in a Map, no validation. */
+/**
+ * What the raw floor passes to the server: the variables the SDKs' and mcpwire's own allowlists
+ * all inherit. Passing the whole environment would hand the server e.g. NODE_EXTRA_CA_CERTS,
+ * which alone adds ~50 ms to its start and would skew the floor's cold figure.
+ */
+const RAW_ENV = Object.fromEntries(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+
+/** Names in the order the tables print them. */
+export const CLIENT_NAMES = ['raw', 'mcpwire', 'sdk-v1', 'sdk-v2'];
+
+/**
+ * The floor: newline-delimited JSON over the child's pipes, ids matched in a Map; no validation,
+ * no timeouts, no cancellation. Its splitter scans each chunk once (not the whole buffer per
+ * chunk), so it is a fair floor for large results too.
+ */
 const raw = {
   async load() {
-    return {};
+    return import('node:child_process');
   },
   async connect(_mod, command, args) {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { env: RAW_ENV, stdio: ['pipe', 'pipe', 'inherit'] });
     const pending = new Map();
     let nextId = 1;
-    let buffer = '';
+    let partial = [];
+    const onLine = (line) => {
+      const msg = JSON.parse(line);
+      const waiter = pending.get(msg.id);
+      if (waiter === undefined) return;
+      pending.delete(msg.id);
+      if (msg.error) waiter.reject(new Error(`${msg.error.code}: ${msg.error.message}`));
+      else waiter.resolve(msg.result);
+    };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
-      buffer += chunk;
+      let start = 0;
       let nl;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const msg = JSON.parse(line);
-        const resolve = pending.get(msg.id);
-        if (resolve) {
-          pending.delete(msg.id);
-          resolve(msg.result);
+      while ((nl = chunk.indexOf('\n', start)) !== -1) {
+        let line = chunk.slice(start, nl);
+        if (partial.length > 0) {
+          partial.push(line);
+          line = partial.join('');
+          partial = [];
         }
+        start = nl + 1;
+        onLine(line);
       }
+      if (start < chunk.length) partial.push(chunk.slice(start));
     });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const fail = (error) => {
+      for (const waiter of pending.values()) waiter.reject(error);
+      pending.clear();
+    };
+    child.once('error', fail);
+    exited.then(() => fail(new Error('raw: server exited')));
     const request = (method, params) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, resolve);
+        pending.set(id, { resolve, reject });
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
     await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
-    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     return {
-      call: (name, args) => request('tools/call', { name, arguments: args }),
+      call: (name, a) => request('tools/call', { name, arguments: a }),
       list: async () => (await request('tools/list', {})).tools,
-      close: async () => {
+      async close() {
         child.stdin.end();
-        await new Promise((r) => child.once('exit', r));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+        await exited;
+        clearTimeout(timer);
       },
     };
   },
 };
 
+/** mcpwire from dist/ (built by `npm run build`), pinned to the legacy era. */
 const mcpwire = {
   async load() {
-    return import('../dist/index.js');
+    const mod = await import('../dist/index.js');
+    if (typeof mod.McpClient?.connect !== 'function') throw new Error('dist/index.js has no McpClient.connect');
+    return mod;
   },
-  async connect(mod, command, args) {
-    const client = await mod.McpClient.connect({ command, args }, { era: 'legacy', name: 'bench' });
-    return { call: (name, a) => client.callTool(name, a), list: () => client.listTools({ refresh: true }), close: () => client.close() };
+  async connect({ McpClient }, command, args) {
+    const client = await McpClient.connect({ command, args }, { era: 'legacy' });
+    return {
+      call: (name, a) => client.callTool(name, a),
+      // refresh: every list goes to the wire, as it does for the other clients (no list cache).
+      list: () => client.listTools({ refresh: true }),
+      close: () => client.close(),
+    };
   },
 };
 
+/** The official SDK v1 (`@modelcontextprotocol/sdk` 1.32.x): legacy initialize only. */
 const sdkV1 = {
   async load() {
-    const [{ Client }, { StdioClientTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js')]);
+    const [{ Client }, { StdioClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+    ]);
     return { Client, StdioClientTransport };
   },
   async connect({ Client, StdioClientTransport }, command, args) {
     const client = new Client({ name: 'bench', version: '0' });
     await client.connect(new StdioClientTransport({ command, args, stderr: 'inherit' }));
-    return { call: (name, a) => client.callTool({ name, arguments: a }), list: async () => (await client.listTools()).tools, close: () => client.close() };
+    return {
+      call: (name, a) => client.callTool({ name, arguments: a }),
+      list: async () => (await client.listTools()).tools,
+      close: () => client.close(),
+    };
   },
 };
 
+/** The official SDK v2 (`@modelcontextprotocol/client` 2.x), pinned with versionNegotiation 'legacy'. */
 const sdkV2 = {
   async load() {
     const [{ Client }, { StdioClientTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
     return { Client, StdioClientTransport };
   },
   async connect({ Client, StdioClientTransport }, command, args) {
-    // versionNegotiation 'legacy' (its default): the same initialize path as every other client here.
+    // 'legacy' is also its default today; stated so a changed default cannot move it off this path.
     const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
     await client.connect(new StdioClientTransport({ command, args, stderr: 'inherit' }));
-    return { call: (name, a) => client.callTool({ name, arguments: a }), list: async () => (await client.listTools()).tools, close: () => client.close() };
+    return {
+      call: (name, a) => client.callTool({ name, arguments: a }),
+      list: async () => (await client.listTools()).tools,
+      close: () => client.close(),
+    };
   },
 };
 
+/** Adapters by client name. */
 export const CLIENTS = { raw, mcpwire, 'sdk-v1': sdkV1, 'sdk-v2': sdkV2 };

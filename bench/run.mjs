@@ -1,72 +1,171 @@
 #!/usr/bin/env node
-// `npm run bench [-- --rounds N] [-- --quick]`: the same stdio server driven by the raw floor,
-// mcpwire and both official SDK clients, each in its own fresh worker process, interleaved
-// round by round (rotating the order), reporting medians and ratios to the floor.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// `npm run bench [-- --rounds N] [-- --quick]` (or `node bench/run.mjs …` after `npm run build`):
+// the same stdio server driven by the raw floor, mcpwire and both official SDK clients. Each
+// (client, scenario) sample runs in its own fresh worker process; clients are interleaved per
+// scenario in an order that rotates every round. Prints medians, ratios to the floor and the
+// targets, and writes bench/results/latest.json. Every worker is killed on exit, even on error.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { CLIENT_NAMES } from './clients.mjs';
+import { METRICS, ratios, render, summarize, targets } from './report.mjs';
 
-const quick = process.argv.includes('--quick');
-const roundsArg = process.argv.indexOf('--rounds');
-const rounds = roundsArg === -1 ? (quick ? 1 : 3) : Number(process.argv[roundsArg + 1]);
-const worker = fileURLToPath(new URL('./worker.mjs', import.meta.url));
-const names = ['raw', 'mcpwire', 'sdk-v1', 'sdk-v2'];
-const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const roundsAt = argv.indexOf('--rounds');
+const rounds = roundsAt === -1 ? (quick ? 1 : 3) : Number(argv[roundsAt + 1]);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error('usage: node bench/run.mjs [--rounds N] [--quick]');
+  process.exit(2);
+}
+/** import and cold are one sample per fresh process: at least 5 in all, spread over the rounds. */
+const perRound = { import: Math.ceil(5 / rounds), cold: Math.ceil(5 / rounds) };
+const SCENARIOS = ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss'];
+const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+const WORKER_TIMEOUT_MS = 120_000;
 
-function runWorker(name) {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [worker, name, ...(quick ? ['--quick'] : [])], { timeout: 180_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) return resolve({ error: (stderr || error.message).trim().split('\n').slice(-3).join(' ') });
-      resolve(JSON.parse(stdout.trim().split('\n').pop()));
-    });
+// ---- child bookkeeping: every worker leads its own process group, killed as a group ----------
+const live = new Set();
+function killAll() {
+  for (const child of live) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  live.clear();
+}
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(128 + os.constants.signals[signal]);
   });
 }
 
-const samples = Object.fromEntries(names.map((n) => [n, []]));
-for (let round = 0; round < rounds; round++) {
-  const order = names.map((_, i) => names[(i + round) % names.length]);
-  for (const name of order) {
-    if (name === 'mcpwire' && !built) continue;
-    const result = await runWorker(name);
-    if (result.error) console.error(`${name}: ${result.error}`);
-    else samples[name].push(result);
-    process.stderr.write('.');
+/** Runs one worker; resolves to its result object or `{ error }`. Never rejects. */
+function runWorker(client, scenario) {
+  return new Promise((resolve) => {
+    const args = [WORKER, client, scenario, ...(quick ? ['--quick'] : [])];
+    // detached: its own process group, so a timeout kills the worker and whatever it spawned.
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    live.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+    const timer = setTimeout(() => {
+      stderr += `\ntimed out after ${WORKER_TIMEOUT_MS} ms`;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, WORKER_TIMEOUT_MS);
+    const done = (error) => {
+      clearTimeout(timer);
+      live.delete(child);
+      const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+      if (!error && line) return resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
+      const reported = stdout.split('\n').find((l) => l.startsWith('BENCH_ERROR '))?.slice('BENCH_ERROR '.length);
+      const tail = reported ? `${reported} (${error?.message})` : `${stderr}\n${error?.message ?? ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
+      resolve({ error: tail || 'no result' });
+    };
+    child.once('error', done);
+    child.once('close', (code, signal) => done(code === 0 ? undefined : new Error(`exit ${code ?? signal}`)));
+  });
+}
+
+/** Whether dist/ has a usable McpClient; the reason when not. */
+async function mcpwireBuilt() {
+  const entry = new URL('../dist/index.js', import.meta.url);
+  if (!existsSync(entry)) return 'dist/index.js missing (run `npm run build`)';
+  try {
+    const mod = await import(entry.href);
+    return typeof mod.McpClient?.connect === 'function' ? undefined : 'dist/index.js exports no McpClient.connect';
+  } catch (error) {
+    return `dist/index.js does not load: ${String(error?.message ?? error).split('\n')[0]}`;
   }
 }
-process.stderr.write('\n');
 
-const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : undefined);
-const metrics = [
-  ['importMs', 'import the client module (ms)', 'lower'],
-  ['coldMs', 'cold: spawn + initialize + tools/list (ms)', 'lower'],
-  ['seqP50Us', 'sequential echo p50 (µs)', 'lower'],
-  ['seqP99Us', 'sequential echo p99 (µs)', 'lower'],
-  ['seqCallsPerSec', 'sequential echo (calls/s)', 'higher'],
-  ['seqCpuUsPerCall', 'sequential: client CPU per call (µs)', 'lower'],
-  ['parCallsPerSec', '64 in flight (calls/s)', 'higher'],
-  ['parCpuUsPerCall', '64 in flight: client CPU per call (µs)', 'lower'],
-  ['blobMiBPerSec', '1 MiB results (MiB/s)', 'higher'],
-  ['list100Ms', 'tools/list of 100 tools (ms)', 'lower'],
-  ['peakRssMiB', 'peak RSS (MiB)', 'lower'],
-];
-const table = {};
-for (const [key] of metrics) table[key] = Object.fromEntries(names.map((n) => [n, median(samples[n].map((s) => s[key]))]));
-
-const fmt = (v) => (v === undefined ? 'n/a' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const lines = [];
-lines.push(`mcpwire benchmark — ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, ${rounds} round(s)${quick ? ', quick' : ''}`);
-lines.push('', `| metric | ${names.join(' | ')} |`, `| --- | ${names.map(() => '---:').join(' | ')} |`);
-for (const [key, label] of metrics) lines.push(`| ${label} | ${names.map((n) => fmt(table[key][n])).join(' | ')} |`);
-lines.push('', 'Ratio to the raw floor (for "lower" metrics: client ÷ raw, 1.00 = as cheap as the floor; for "higher": client ÷ raw, 1.00 = as fast):', '');
-lines.push(`| metric | better | ${names.slice(1).join(' | ')} |`, `| --- | --- | ${names.slice(1).map(() => '---:').join(' | ')} |`);
-for (const [key, label, better] of metrics) {
-  if (key === 'importMs') continue;
-  lines.push(`| ${label} | ${better} | ${names.slice(1).map((n) => (table[key][n] && table[key].raw ? (table[key][n] / table[key].raw).toFixed(2) : 'n/a')).join(' | ')} |`);
+function machine() {
+  const version = (pkg) => {
+    try {
+      return JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+    } catch {
+      return '?';
+    }
+  };
+  const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  return {
+    date: new Date().toISOString(),
+    cpu: os.cpus()[0]?.model ?? 'unknown cpu',
+    cores: os.cpus().length,
+    memGiB: (os.totalmem() / 2 ** 30).toFixed(1),
+    platform: `${process.platform} ${os.release()} ${process.arch}`,
+    node: process.version,
+    versions: `mcpwire ${own}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/client ${version('@modelcontextprotocol/client')}`,
+  };
 }
-if (!built) lines.push('', 'mcpwire: not built (run `npm run build`)');
-console.log(lines.join('\n'));
 
-const dir = fileURLToPath(new URL('./results/', import.meta.url));
-mkdirSync(dir, { recursive: true });
-writeFileSync(`${dir}latest.json`, JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, quick, table, samples }, null, 2));
+async function main() {
+  const started = performance.now();
+  const notBuilt = await mcpwireBuilt();
+  const clients = CLIENT_NAMES.filter((c) => !(c === 'mcpwire' && notBuilt));
+  const samples = Object.fromEntries(CLIENT_NAMES.map((c) => [c, {}]));
+  const unavailable = Object.fromEntries(CLIENT_NAMES.map((c) => [c, {}]));
+  const errors = [];
+  if (notBuilt) {
+    for (const s of SCENARIOS) unavailable.mcpwire[s] = 'not built';
+    errors.push(`mcpwire: not built — ${notBuilt}`);
+  }
+
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of SCENARIOS) {
+      process.stderr.write(`round ${round + 1}/${rounds} ${scenario.padEnd(7)}`);
+      for (let rep = 0; rep < (perRound[scenario] ?? 1); rep++) {
+        // Rotate per round and per repetition, so no client always runs first (cold caches) or last.
+        const shift = round + rep;
+        const order = clients.map((_, i) => clients[(i + shift) % clients.length]);
+        for (const client of order) {
+          const result = await runWorker(client, scenario);
+          if (result.error) {
+            unavailable[client][scenario] = 'error';
+            errors.push(`${client} ${scenario} (round ${round + 1}): ${result.error}`);
+            process.stderr.write('E');
+            continue;
+          }
+          for (const [key, value] of Object.entries(result)) (samples[client][key] ??= []).push(value);
+          process.stderr.write('.');
+        }
+      }
+      process.stderr.write('\n');
+    }
+  }
+
+  const table = summarize(samples, unavailable);
+  const ratio = ratios(table);
+  const checks = targets(table, ratio);
+  const info = machine();
+  const report = render({ machine: info, options: { rounds, quick }, table, ratio, checks, errors });
+  console.log(report);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\n(${seconds.toFixed(0)} s)`);
+
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const json = { machine: info, options: { rounds, quick, perRound }, seconds, metrics: METRICS, table, ratio, targets: checks, errors, samples };
+  writeFileSync(`${dir}latest.json`, `${JSON.stringify(json, null, 2)}\n`);
+  return errors.length > (notBuilt ? 1 : 0) ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  killAll();
+}
