@@ -1,7 +1,8 @@
 /**
  * An in-memory linked transport pair, for tests and for running a client and a server in one
- * process. Messages arrive on the other end asynchronously (a microtask later) as deep copies,
- * as if they had crossed a wire. Closing either end closes both.
+ * process. A message arrives on the other end a microtask later, as a JSON round-trip copy — what
+ * a wire would deliver (`undefined` members dropped, no shared references). Closing either end
+ * closes both.
  */
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -21,8 +22,17 @@ class LinkedEnd implements Transport {
 
   send(message: JsonRpcMessage): Promise<void> {
     if (this.done) return Promise.reject(new McpError('CONNECTION_CLOSED', 'cannot send: the linked transport is closed'));
-    const copy = structuredClone(message);
-    queueMicrotask(() => this.peer.deliver(copy));
+    let copy: unknown;
+    try {
+      const text = JSON.stringify(message);
+      if (text === undefined) throw new TypeError(`${typeof message} is not JSON`);
+      copy = JSON.parse(text);
+    } catch (error) {
+      return Promise.reject(new McpError('TRANSPORT', 'cannot send: the message is not serialisable as JSON', { cause: error }));
+    }
+    // Sent before a close, so it is on the wire: delivered even if either end closes meanwhile.
+    const peer = this.peer;
+    queueMicrotask(() => peer.inbox.deliver(copy));
     return Promise.resolve();
   }
 
@@ -41,10 +51,6 @@ class LinkedEnd implements Transport {
     return Promise.resolve();
   }
 
-  private deliver(value: unknown): void {
-    if (!this.done) this.inbox.deliver(value);
-  }
-
   private shut(): void {
     if (this.done) return;
     this.done = true;
@@ -52,7 +58,12 @@ class LinkedEnd implements Transport {
   }
 }
 
-/** Two transports wired to each other: what one sends, the other receives. */
+/**
+ * Two transports wired to each other: what one sends, the other receives, asynchronously and as
+ * a copy, in order. `close()` on either end closes both (idempotent); `closed` then resolves on
+ * both with no error, and `send` on either rejects with `CONNECTION_CLOSED`. Messages sent before
+ * the close are still delivered.
+ */
 export function createLinkedPair(): [Transport, Transport] {
   const a = new LinkedEnd();
   const b = new LinkedEnd();

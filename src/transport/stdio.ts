@@ -4,161 +4,171 @@
  *
  * The child leads its own process group (POSIX), so closing stops its whole tree — `npx` and the
  * node it starts, and whatever helpers the server spawned. Close is graceful and bounded:
- * stdin EOF, wait, SIGTERM, wait, SIGKILL.
+ * stdin EOF, wait, SIGTERM, wait, SIGKILL. On Windows only the direct child is signalled.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { Inbox } from './inbox.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
-import { buildServerEnv } from './stdio-env.js';
+import { killTreeOnExit, signalTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
+import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
 
-/** How to start a stdio server. Arguments are an array: no shell is involved. */
-export interface StdioServerSpec {
-  command: string;
-  args?: string[];
-  /** Added to the inherited allowlist (or to the whole environment with `inheritEnv`). */
-  env?: Record<string, string>;
-  cwd?: string;
-  /** Pass this process's whole environment instead of the safe allowlist. */
-  inheritEnv?: boolean;
-}
+export type { StdioServerSpec } from './stdio-spawn.js';
 
 /** Options of {@link StdioTransport.spawn}. */
 export interface StdioTransportOptions {
   /** Display name in errors (default: the command). */
   name?: string;
-  /** Largest accepted message (default 16 MiB). */
+  /** Largest accepted message in bytes (default 16 MiB); larger lines are reported and skipped. */
   maxMessageBytes?: number;
-  /** Lines of stderr kept for error messages (default 50). */
+  /** Lines of stderr kept for {@link StdioTransport.stderrTail} and error messages (default 50). */
   stderrLines?: number;
-  /** Receives each stderr line as it arrives. */
+  /** Receives each stderr line as it arrives. A throw is ignored. */
   onStderr?: (line: string) => void;
   /** Overrides `spec.inheritEnv`. */
   inheritEnv?: boolean;
   /** Bounds of the graceful close. */
-  closeTimeouts?: { stdinEndMs?: number; sigtermMs?: number };
+  closeTimeouts?: {
+    /** How long the server may take to exit after stdin EOF before SIGTERM (default 2000 ms). */
+    stdinEndMs?: number;
+    /** How long it may take after SIGTERM before SIGKILL (default 2000 ms). */
+    sigtermMs?: number;
+  };
 }
 
-const IS_WINDOWS = process.platform === 'win32';
-/** How long stdout may stay open after the server exited (a grandchild holding it) before we stop waiting. */
-const STDOUT_GRACE_MS = 100;
-
-/** Transports whose process still runs: killed synchronously if this process exits first. */
-const live = new Set<StdioTransport>();
-let exitHookInstalled = false;
-function trackLive(transport: StdioTransport): void {
-  live.add(transport);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const t of live) t.destroy();
-  });
-}
+/** How long the pipes may stay open after the server exited (a grandchild holding them) before we stop waiting. */
+const PIPE_GRACE_MS = 100;
+/** How long a server that closed stdout gets to exit by itself before it is called broken and stopped. */
+const STDOUT_EOF_GRACE_MS = 500;
+/** How long to wait for the exit after SIGKILL, and for the pipes to close after the exit. */
+const KILL_WAIT_MS = 5_000;
 
 /** A child-process transport. Create with {@link StdioTransport.spawn}. */
 export class StdioTransport implements Transport {
-  /** The server's process id. */
+  /** The server's process id (on POSIX also its process group id). */
   readonly pid: number;
   readonly closed: Promise<CloseInfo>;
   private readonly name: string;
+  private readonly options: StdioTransportOptions;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly decoder: NdjsonDecoder;
   private readonly stderr: StderrLines;
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnosticListeners = new Set<(d: TransportDiagnostic) => void>();
+  private readonly untrack: () => void;
   private resolveClosed!: (info: CloseInfo) => void;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private exitWaiters: Array<() => void> = [];
+  private pipesClosed = false;
+  private pipesWaiters: Array<() => void> = [];
   private stdoutEnded = false;
+  private stderrEnded = false;
+  /** `closed` has settled. */
   private finished = false;
+  /** The client asked for the end (close or destroy): `closed` carries no crash error. */
   private closeRequested = false;
+  private destroyError: McpError | undefined;
   private closing: Promise<void> | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private writeError: Error | undefined;
   private corked = false;
+
+  // Handlers as fields, so that detach() removes exactly these and nothing of Node's own.
+  private readonly onStdout = (chunk: Buffer): void => this.decoder.push(chunk);
+  private readonly onStdoutEnd = (): void => {
+    if (this.stdoutEnded) return;
+    this.stdoutEnded = true;
+    this.decoder.end();
+    this.settleSoon();
+  };
+  private readonly onStderr = (chunk: Buffer): void => this.stderr.push(chunk);
+  private readonly onStderrEnd = (): void => {
+    if (this.stderrEnded) return;
+    this.stderrEnded = true;
+    this.settleSoon();
+  };
+  private readonly onStdinError = (error: Error): void => {
+    // EPIPE once the server is gone: reported through send(), never as an uncaught error.
+    this.writeError ??= error;
+  };
+  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.exit = { code, signal };
+    this.untrack();
+    for (const wake of this.exitWaiters.splice(0)) wake();
+    // An exit overrides the longer stdout-EOF grace: from now on only the pipes are awaited.
+    this.clearGrace();
+    this.settleSoon();
+  };
+  private readonly onChildClose = (): void => {
+    this.pipesClosed = true;
+    for (const wake of this.pipesWaiters.splice(0)) wake();
+    this.finish();
+    this.detach();
+  };
+  private readonly ignoreError = (): void => undefined;
   private readonly uncork = (): void => {
     this.corked = false;
     this.child.stdin.uncork();
   };
 
-  private constructor(
-    child: ChildProcessWithoutNullStreams,
-    private readonly options: StdioTransportOptions,
-    command: string,
-  ) {
+  private constructor(child: ChildProcessWithoutNullStreams, options: StdioTransportOptions, name: string) {
     this.child = child;
+    this.options = options;
     this.pid = child.pid!;
-    this.name = options.name ?? command;
+    this.name = name;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     this.stderr = new StderrLines(options.stderrLines ?? 50, options.onStderr);
     this.decoder = new NdjsonDecoder(
-      {
-        message: (value) => this.inbox.deliver(value),
-        diagnostic: (d) => this.diagnose(d),
-      },
+      { message: (value) => this.inbox.deliver(value), diagnostic: (d) => this.diagnose(d) },
       options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
     );
-    child.stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
-    child.stdout.on('end', () => this.onStdoutEnd());
-    child.stdout.on('error', () => this.onStdoutEnd());
-    child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
-    child.stderr.on('error', () => undefined);
-    // EPIPE when the server is gone: reported through send(), never as an uncaught error.
-    child.stdin.on('error', (error) => {
-      this.writeError = error;
-    });
-    child.on('exit', (code, signal) => this.onExit(code, signal));
-    trackLive(this);
+    child.stdout.on('data', this.onStdout);
+    child.stdout.on('end', this.onStdoutEnd);
+    child.stdout.on('close', this.onStdoutEnd);
+    child.stdout.on('error', this.ignoreError);
+    child.stderr.on('data', this.onStderr);
+    child.stderr.on('end', this.onStderrEnd);
+    child.stderr.on('close', this.onStderrEnd);
+    child.stderr.on('error', this.ignoreError);
+    child.stdin.on('error', this.onStdinError);
+    child.on('exit', this.onExit);
+    child.on('close', this.onChildClose);
+    // After 'spawn', a ChildProcess emits 'error' only when signalling fails (Windows); never fatal.
+    child.on('error', this.ignoreError);
+    this.untrack = killTreeOnExit(child);
   }
 
   /**
    * Starts the server. Resolves once the process is running; rejects with `SPAWN_FAILED` naming
    * the command and the reason (command not found, permission denied, missing cwd, …).
    */
-  static spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
+  static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
     const name = options.name ?? spec.command;
-    if (spec.cwd !== undefined && !existsSync(spec.cwd)) {
-      return Promise.reject(new McpError('SPAWN_FAILED', `could not start "${spec.command}": working directory ${spec.cwd} does not exist`, { server: name }));
-    }
-    let child: ChildProcessWithoutNullStreams;
-    try {
-      child = spawn(spec.command, spec.args ?? [], {
-        cwd: spec.cwd,
-        env: buildServerEnv(spec.env, options.inheritEnv ?? spec.inheritEnv ?? false),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        // Its own process group, so close() can stop the whole tree (POSIX only).
-        detached: !IS_WINDOWS,
-        windowsHide: true,
-      });
-    } catch (error) {
-      return Promise.reject(spawnError(spec.command, name, error));
-    }
-    return new Promise((resolve, reject) => {
-      const onSpawn = () => {
-        child.off('error', onError);
-        resolve(new StdioTransport(child, options, spec.command));
-      };
-      const onError = (error: Error) => {
-        child.off('spawn', onSpawn);
-        reject(spawnError(spec.command, name, error));
-      };
-      child.once('spawn', onSpawn);
-      child.once('error', onError);
-    });
+    const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false);
+    return new StdioTransport(child, options, name);
   }
 
-  /** The last lines the server wrote to stderr (bounded). */
+  /** The last lines the server wrote to stderr (at most `stderrLines`), oldest first. */
   stderrTail(): string[] {
     return this.stderr.tail();
   }
 
+  /**
+   * Writes one message. Returns nothing when the pipe took it (the usual case: no promise per
+   * message); a promise when the pipe is full, resolved on drain. Messages sent in one tick leave
+   * in one write. Rejects with `CONNECTION_CLOSED` once the transport is closing or the server is
+   * gone, and with `TRANSPORT` for a message JSON cannot serialise; never throws.
+   */
   send(message: JsonRpcMessage): Promise<void> | undefined {
-    if (this.finished || this.closeRequested || this.writeError) {
-      return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name }));
+    if (this.finished || this.closeRequested || this.writeError !== undefined) return Promise.reject(this.sendError());
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(new McpError('TRANSPORT', `cannot send: the message is not serialisable as JSON`, { server: this.name, cause: error }));
     }
     const stdin = this.child.stdin;
     if (!this.corked) {
@@ -167,8 +177,9 @@ export class StdioTransport implements Transport {
       stdin.cork();
       process.nextTick(this.uncork);
     }
-    if (stdin.write(`${JSON.stringify(message)}\n`)) return undefined;
-    // Back-pressure: resolve when the pipe drains, or fail if the process goes away first.
+    if (stdin.write(line)) return undefined;
+    if (stdin.destroyed) return Promise.reject(this.sendError());
+    // Back-pressure: resolve when the pipe drains, or fail if it goes away first.
     return new Promise((resolve, reject) => {
       const onDrain = () => {
         cleanup();
@@ -176,7 +187,7 @@ export class StdioTransport implements Transport {
       };
       const onGone = () => {
         cleanup();
-        reject(new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name }));
+        reject(this.sendError());
       };
       const cleanup = () => {
         stdin.off('drain', onDrain);
@@ -187,10 +198,12 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /** Registers the receiver of inbound values; the first one also gets what arrived before it. */
   onMessage(listener: (value: unknown) => void): Disposer {
     return this.inbox.listen(listener);
   }
 
+  /** Registers a receiver of framing diagnostics (junk and oversized stdout lines). */
   onDiagnostic(listener: (d: TransportDiagnostic) => void): Disposer {
     this.diagnosticListeners.add(listener);
     return () => {
@@ -200,38 +213,58 @@ export class StdioTransport implements Transport {
 
   /**
    * Graceful close: end stdin, wait `stdinEndMs` (default 2 s) for the server to exit, SIGTERM the
-   * process group, wait `sigtermMs` (default 2 s), SIGKILL it; then SIGKILL the group once more
-   * so no grandchild survives. Idempotent; resolves when the process has exited.
+   * process group, wait `sigtermMs` (default 2 s), SIGKILL it; once the server has exited, SIGKILL
+   * the group once more so no grandchild survives. Resolves when the process has exited and its
+   * pipes are closed, with every listener and timer of this transport removed. Idempotent: every
+   * call returns the same promise. Never rejects.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
     this.closeRequested = true;
-    const { stdinEndMs = 2_000, sigtermMs = 2_000 } = this.options.closeTimeouts ?? {};
-    this.closing = (async () => {
-      if (!this.exit) {
-        this.child.stdin.end();
-        if (!(await this.waitForExit(stdinEndMs))) {
-          this.signalGroup('SIGTERM');
-          if (!(await this.waitForExit(sigtermMs))) {
-            this.signalGroup('SIGKILL');
-            await this.waitForExit(5_000);
-          }
-        }
-      }
-      this.signalGroup('SIGKILL');
-      this.finish();
-    })();
+    this.closing = this.shutDown(true);
     return this.closing;
   }
 
-  /** Immediate stop: SIGKILL to the whole process group. Synchronous; safe to call at any time. */
-  destroy(): void {
-    this.closeRequested = true;
-    this.signalGroup('SIGKILL');
+  /**
+   * Immediate stop: SIGKILL to the whole process group. `closed` then resolves with `error` (or
+   * with no error when none is given). Synchronous; safe to call at any time, also after close().
+   */
+  destroy(error?: McpError): void {
+    if (!this.closeRequested) {
+      this.closeRequested = true;
+      this.destroyError = error;
+    }
+    signalTree(this.child, 'SIGKILL');
+    // Nothing more is wanted from the server; the exit follows at once and settles `closed`.
+    this.child.stdin.destroy();
     if (this.exit) this.finish();
   }
 
   // ---- internals ----
+
+  /** The close sequence; `politely` starts it with stdin EOF and a wait, else with SIGTERM. */
+  private async shutDown(politely: boolean): Promise<void> {
+    const { stdinEndMs = 2_000, sigtermMs = 2_000 } = this.options.closeTimeouts ?? {};
+    if (!this.exit) {
+      this.child.stdin.end();
+      if (!politely || !(await this.waitFor(this.exitWaiters, () => this.exit !== undefined, stdinEndMs))) {
+        signalTree(this.child, 'SIGTERM');
+        if (!(await this.waitFor(this.exitWaiters, () => this.exit !== undefined, sigtermMs))) {
+          signalTree(this.child, 'SIGKILL');
+          await this.waitFor(this.exitWaiters, () => this.exit !== undefined, KILL_WAIT_MS);
+        }
+      }
+    }
+    // The leader is gone; helpers in its group that ignored stdin EOF or SIGTERM may not be.
+    signalTree(this.child, 'SIGKILL');
+    this.finish();
+    await this.waitFor(this.pipesWaiters, () => this.pipesClosed, KILL_WAIT_MS);
+    this.detach();
+    // The process handle and stdin are closed asynchronously by libuv, in the close phase of
+    // this loop turn; two check phases later they are gone, so close() leaves no handle behind.
+    await nextCheckPhase();
+    await nextCheckPhase();
+  }
 
   private diagnose(diagnostic: TransportDiagnostic): void {
     for (const listener of this.diagnosticListeners) {
@@ -243,100 +276,99 @@ export class StdioTransport implements Transport {
     }
   }
 
-  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.exit = { code, signal };
-    for (const wake of this.exitWaiters.splice(0)) wake();
-    if (this.stdoutEnded) return this.finish();
-    // Let the last responses in the pipe arrive, but do not wait for a grandchild holding stdout.
+  /** Settles `closed` once the exit and both pipe ends are in, or after a short grace. */
+  private settleSoon(): void {
+    if (this.finished) return;
+    if (this.exit && this.stdoutEnded && this.stderrEnded) return this.finish();
+    if (this.graceTimer !== undefined) return;
+    if (this.exit) {
+      // Let the last output in the pipes arrive, but do not wait for a grandchild holding them.
+      this.graceTimer = setTimeout(() => this.finish(), PIPE_GRACE_MS);
+    } else if (this.stdoutEnded && !this.closeRequested) {
+      // Stdout usually ends a moment before the exit is reported; wait for it so the error can
+      // carry the exit code. A server that closed stdout but keeps running is broken: stop it.
+      this.graceTimer = setTimeout(() => {
+        this.graceTimer = undefined;
+        this.finish();
+        if (this.exit || this.closing) return;
+        // No stdin EOF step: a server without stdout is not going to shut down politely.
+        this.closeRequested = true;
+        this.closing = this.shutDown(false);
+      }, STDOUT_EOF_GRACE_MS);
+    }
+  }
+
+  private clearGrace(): void {
     if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
-    this.graceTimer = setTimeout(() => this.finish(), STDOUT_GRACE_MS);
+    this.graceTimer = undefined;
   }
 
-  private onStdoutEnd(): void {
-    if (this.stdoutEnded) return;
-    this.stdoutEnded = true;
-    this.decoder.end();
-    if (this.exit) return this.finish();
-    if (this.closeRequested || this.graceTimer !== undefined) return;
-    // Stdout usually ends a moment before the exit is reported; wait for it so the error can
-    // carry the exit code. A server that closed stdout but keeps running is stopped.
-    this.graceTimer = setTimeout(() => {
-      this.graceTimer = undefined;
-      if (this.exit) return this.finish();
-      this.finish();
-      this.signalGroup('SIGTERM');
-    }, STDOUT_GRACE_MS * 5);
-  }
-
-  /** Settles `closed` once, with an error unless the client asked for the close. */
+  /** Settles `closed` once: with a crash error unless the client asked for the end. */
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
+    this.clearGrace();
     this.stderr.flush();
-    live.delete(this);
-    if (!this.closeRequested && this.exit) {
+    if (this.exit) {
       // A crashed server's own children would otherwise outlive it.
-      this.signalGroup('SIGKILL');
+      if (!this.closeRequested) signalTree(this.child, 'SIGKILL');
+      this.child.stdin.destroy();
+      this.child.stderr.destroy();
     }
-    if (!this.child.stdout.destroyed) this.child.stdout.destroy();
-    if (!this.child.stderr.destroyed && this.exit) this.child.stderr.destroy();
-    if (!this.child.stdin.destroyed && this.exit) this.child.stdin.destroy();
-    this.resolveClosed(
-      this.closeRequested ? {} : { error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) },
-    );
+    this.child.stdout.destroy();
+    let info: CloseInfo;
+    if (!this.closeRequested) info = { error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) };
+    else info = this.destroyError ? { error: this.destroyError } : {};
+    this.resolveClosed(info);
+  }
+
+  /** Removes every listener this transport added; runs once the child and its pipes are closed. */
+  private detach(): void {
+    const { child } = this;
+    child.stdout.off('data', this.onStdout);
+    child.stdout.off('end', this.onStdoutEnd);
+    child.stdout.off('close', this.onStdoutEnd);
+    child.stderr.off('data', this.onStderr);
+    child.stderr.off('end', this.onStderrEnd);
+    child.stderr.off('close', this.onStderrEnd);
+    child.off('exit', this.onExit);
+    child.off('close', this.onChildClose);
+    // The 'error' listeners stay: a late EPIPE on a closing pipe must not become an uncaught error.
+  }
+
+  private sendError(): McpError {
+    return new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name, cause: this.writeError });
   }
 
   private describeEnd(): string {
+    if (this.closeRequested) return this.finished ? 'the connection is closed' : 'the connection is closing';
     let text: string;
-    if (!this.exit) text = this.closeRequested ? 'the connection is closed' : 'the server closed its stdout';
-    else if (this.exit.signal) text = `the server was killed by ${this.exit.signal}`;
-    else text = `the server exited with code ${this.exit.code}`;
+    if (this.exit?.signal) text = `the server was killed by ${this.exit.signal}`;
+    else if (this.exit) text = `the server exited with code ${this.exit.code}`;
+    else if (this.writeError) text = `writing to the server failed (${this.writeError.message})`;
+    else text = 'the server closed its stdout';
     const tail = this.stderr.tail().slice(-5);
-    return tail.length > 0 && !this.closeRequested ? `${text}; last stderr: ${tail.join(' | ')}` : text;
+    return tail.length > 0 ? `${text}; last stderr: ${tail.join(' | ')}` : text;
   }
 
-  private waitForExit(ms: number): Promise<boolean> {
-    if (this.exit) return Promise.resolve(true);
+  /** Resolves true once `done()` holds (woken through `waiters`), false after `ms`. */
+  private waitFor(waiters: Array<() => void>, done: () => boolean, ms: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.exitWaiters = this.exitWaiters.filter((w) => w !== wake);
+        const at = waiters.indexOf(wake);
+        if (at !== -1) waiters.splice(at, 1);
         resolve(false);
       }, ms);
       const wake = () => {
         clearTimeout(timer);
         resolve(true);
       };
-      this.exitWaiters.push(wake);
+      waiters.push(wake);
     });
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    try {
-      if (IS_WINDOWS) {
-        // No process groups: this reaches the direct child only.
-        if (!this.exit) this.child.kill(signal);
-      } else {
-        process.kill(-this.pid, signal);
-      }
-    } catch {
-      // ESRCH: the group is already gone.
-    }
   }
 }
 
-function spawnError(command: string, server: string, error: unknown): McpError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'command not found'
-      : code === 'EACCES'
-        ? 'permission denied (is it executable?)'
-        : code === 'ENOTDIR'
-          ? 'a path component is not a directory'
-          : error instanceof Error
-            ? error.message
-            : String(error);
-  return new McpError('SPAWN_FAILED', `could not start "${command}": ${reason}${code ? ` (${code})` : ''}`, { server, cause: error });
+function nextCheckPhase(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

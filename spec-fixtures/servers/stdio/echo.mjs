@@ -1,15 +1,19 @@
-// Minimal NDJSON server: answers every request with {result:{echo: params}}; exits on stdin EOF.
-// With JUNK=1 it also prints non-JSON lines and, if OVERSIZE=<bytes>, one oversized line before each answer.
+// Minimal NDJSON echo server (no SDK): answers every request with {result:{echo: params}}, ignores
+// notifications, and on stdin EOF writes `stdin closed` to stderr and exits with code 0.
+// A request with method `env` is answered with {result:{echo: params, env: process.env}}, so tests can
+// see the environment the server was given.
 import { createInterface } from 'node:readline';
-const rl = createInterface({ input: process.stdin });
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('line', (line) => {
+  if (line.trim() === '') return;
   const msg = JSON.parse(line);
   if (msg.id === undefined) return;
-  if (process.env.JUNK === '1') {
-    process.stdout.write('Server starting... (this is not JSON)\n');
-    process.stdout.write('{"half": \n');
-    if (process.env.OVERSIZE) process.stdout.write(`{"pad":"${'x'.repeat(Number(process.env.OVERSIZE))}"}\n`);
-  }
-  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { echo: msg.params ?? null, env: msg.method === 'env' ? process.env : undefined } }) + '\n');
+  const result = { echo: msg.params ?? null };
+  if (msg.method === 'env') result.env = process.env;
+  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result })}\n`);
 });
-rl.on('close', () => process.exit(0));
+rl.on('close', () => {
+  process.stderr.write('stdin closed\n');
+  process.exit(0);
+});
