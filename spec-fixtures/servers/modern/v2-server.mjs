@@ -1,33 +1,90 @@
 #!/usr/bin/env node
 // A real 2026-07-28 server built on the official v2 server package (`@modelcontextprotocol/server`),
-// served over stdio by `serveStdio`. Dual-era by default; `--legacy reject` makes it modern-only.
-// Test fixture only: nothing under src/ may import an SDK.
+// served over stdio by `serveStdio`. Test fixture only: nothing under src/ may import an SDK.
+// The wire shapes it produces are written down in ../README.md.
 //
-// Tools: echo {text}; add {a,b} (outputSchema + structuredContent); confirm {what} (asks for a
-// form elicitation through an input_required result, then answers with the decision);
-// ask-model {question} (asks for sampling the same way); where (asks for roots); add-tool (adds a
-// tool `extra` and announces the list change).
-// Resources: test://static/hello (text); template test://items/{id}. Prompts: greet {name}.
-import { inputRequired, inputResponse, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+// Flags:
+//   --legacy serve|reject   how a 2025-era opening (`initialize`) is handled: `serve` (default,
+//                           dual-era: the connection is pinned to a 2025-era session) or
+//                           `reject` (modern-only: -32022 naming the supported revisions)
+//
+// Tools:
+//   echo {text}              text content
+//   add {a,b}                structuredContent {sum}, with an outputSchema
+//   fails                    isError: true
+//   slow {ms,steps}          `steps` notifications/progress (with the request's progressToken),
+//                            ms/steps apart, then "done after <steps> steps"
+//   never-answer             never answers; writes `waiting <id>` to stderr once its handler runs
+//                            and `cancelled <id>` when cancelled (the SDK ignores a cancel that
+//                            arrives before the handler started)
+//   log {level,message}      notifications/message, sent only when the request's
+//                            _meta["io.modelcontextprotocol/logLevel"] lets it through
+//   confirm {what}           input_required with a form elicitation (`ok`) and requestState
+//                            `confirm:<what>`; on retry "<action>:<content JSON>:<requestState>"
+//   ask-model {question}     input_required with a sampling request (`llm`)
+//   where                    input_required with a roots request (`roots`)
+//   open-url {url}           input_required with a URL-mode elicitation (`visit`)
+//   two-rounds               two input rounds: elicits `name`, then `sure`; requestState carries
+//                            the first answer; answers "<name>:<sure>"
+//   add-tool                 registers tool `extra` (idempotent), which announces tools/list_changed
+//   touch {uri}              notifications/resources/updated for that URI: to listen streams
+//                            naming it; on a legacy session only after resources/subscribe
+// Resources: test://static/hello (text), test://static/blob (blob); template test://items/{id}
+//   (completes `id` from 1..12). Prompts: greet {name} (completes `name`), plain,
+//   personal (input_required: elicits `name`, then greets it).
+// With the 2026 era the SDK serves `subscriptions/listen` itself (stdio listen router).
+import { completable, inputRequired, inputResponse, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 
 const argv = process.argv.slice(2);
 const legacyIndex = argv.indexOf('--legacy');
 const legacy = legacyIndex === -1 ? 'serve' : argv[legacyIndex + 1];
+if (legacy !== 'serve' && legacy !== 'reject') {
+  process.stderr.write(`--legacy must be serve or reject, not ${legacy}\n`);
+  process.exit(2);
+}
 
-function build() {
-  const server = new McpServer({ name: 'modern-fixture', version: '2.0.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } }, instructions: 'A modern fixture.' });
+const NAMES = ['Ada', 'Alan', 'Alice', 'Bob', 'Grace'];
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const sleep = (ms, signal) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+});
 
-  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+function registerTools(server) {
+  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) => text(value));
 
   server.registerTool(
     'add',
     { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }), outputSchema: z.object({ sum: z.number() }) },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
   );
+
+  server.registerTool('fails', { description: 'Always fails', inputSchema: z.object({}) }, async () => ({ ...text('it failed'), isError: true }));
+
+  server.registerTool('slow', { description: 'Reports progress', inputSchema: z.object({ ms: z.number().optional(), steps: z.number().optional() }) }, async ({ ms = 300, steps = 3 }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    for (let done = 1; done <= steps; done++) {
+      await sleep(ms / steps, ctx.mcpReq.signal);
+      if (ctx.mcpReq.signal.aborted) break;
+      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: done, total: steps } });
+    }
+    return text(`done after ${steps} steps`);
+  });
+
+  server.registerTool('never-answer', { description: 'Never answers', inputSchema: z.object({}) }, async (_args, ctx) => {
+    // The SDK drops a cancel for a request whose handler has not started yet: say when it has.
+    process.stderr.write(`waiting ${ctx.mcpReq.id}\n`);
+    await new Promise((resolve) => ctx.mcpReq.signal.addEventListener('abort', resolve, { once: true }));
+    process.stderr.write(`cancelled ${ctx.mcpReq.id}\n`);
+    return text('cancelled');
+  });
+
+  server.registerTool('log', { description: 'Logs a message', inputSchema: z.object({ level: z.string(), message: z.string() }) }, async ({ level, message }, ctx) => {
+    await ctx.mcpReq.log(level, message, 'fixture');
+    return text('logged');
+  });
 
   server.registerTool('confirm', { description: 'Asks the user to confirm', inputSchema: z.object({ what: z.string() }) }, async ({ what }, ctx) => {
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'ok');
@@ -37,7 +94,7 @@ function build() {
         requestState: `confirm:${what}`,
       });
     }
-    return { content: [{ type: 'text', text: `${answer.action}:${JSON.stringify(answer.content ?? null)}:${ctx.mcpReq.requestState?.() ?? ''}` }] };
+    return text(`${answer.action}:${JSON.stringify(answer.content ?? null)}:${ctx.mcpReq.requestState() ?? ''}`);
   });
 
   server.registerTool('ask-model', { description: 'Asks the client LLM', inputSchema: z.object({ question: z.string() }) }, async ({ question }, ctx) => {
@@ -45,28 +102,100 @@ function build() {
     if (answer.kind !== 'sampling') {
       return inputRequired({ inputRequests: { llm: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 50 }) } });
     }
-    return { content: [{ type: 'text', text: `model said: ${JSON.stringify(answer.result.content)}` }] };
+    return text(`model said: ${JSON.stringify(answer.result.content)}`);
   });
 
   server.registerTool('where', { description: 'Lists client roots', inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
     if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
-    return { content: [{ type: 'text', text: answer.roots.map((r) => r.uri).join(',') }] };
+    return text(answer.roots.map((r) => r.uri).join(','));
+  });
+
+  server.registerTool('open-url', { description: 'Sends the user to a URL', inputSchema: z.object({ url: z.string() }) }, async ({ url }, ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'visit');
+    if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { visit: inputRequired.elicitUrl({ message: 'Please sign in', url }) } });
+    return text(`url ${answer.action}`);
+  });
+
+  server.registerTool('two-rounds', { description: 'Asks twice', inputSchema: z.object({}) }, async (_args, ctx) => {
+    const state = ctx.mcpReq.requestState();
+    const answer = inputResponse(ctx.mcpReq.inputResponses, state === undefined ? 'name' : 'sure');
+    if (state === undefined) {
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) } });
+      return inputRequired({
+        inputRequests: { sure: inputRequired.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] } }) },
+        requestState: `name=${String(answer.content?.name)}`,
+      });
+    }
+    if (answer.kind !== 'elicit') return inputRequired({ requestState: state });
+    return text(`${state.slice('name='.length)}:${String(answer.content?.sure)}`);
   });
 
   server.registerTool('add-tool', { description: 'Adds a tool', inputSchema: z.object({}) }, async () => {
-    server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'extra' }] }));
-    return { content: [{ type: 'text', text: 'added' }] };
+    if (!extraTools.has(server)) {
+      extraTools.add(server);
+      server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () => text('extra'));
+    }
+    return text('added');
   });
 
-  server.registerResource('hello', 'test://static/hello', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello world' }] }));
-  server.registerResource('item', new ResourceTemplate('test://items/{id}', { list: undefined }), { mimeType: 'text/plain' }, async (uri, { id }) => ({
-    contents: [{ uri: uri.href, text: `item ${id}` }],
-  }));
+  server.registerTool('touch', { description: 'Announces a resource update', inputSchema: z.object({ uri: z.string() }) }, async ({ uri }, ctx) => {
+    // Modern requests carry the _meta envelope and the SDK's listen router filters by URI; a
+    // legacy session gets the notice only after resources/subscribe, as the spec says.
+    const modern = ctx.mcpReq.envelope !== undefined;
+    if (!modern && !subscribed(server).has(uri)) return text(`not subscribed ${uri}`);
+    await server.server.sendResourceUpdated({ uri });
+    return text(`touched ${uri}`);
+  });
+}
+const extraTools = new WeakSet();
+const subscriptions = new WeakMap();
+const subscribed = (server) => subscriptions.get(server) ?? subscriptions.set(server, new Set()).get(server);
 
-  server.registerPrompt('greet', { description: 'Greets someone', argsSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}` } }],
+// McpServer advertises resources.subscribe but registers no legacy resources/subscribe handler
+// (it answers -32601); a 2025-era client of this dual-era fixture needs one.
+function registerLegacySubscribe(server) {
+  server.server.setRequestHandler('resources/subscribe', async (request) => (subscribed(server).add(request.params.uri), {}));
+  server.server.setRequestHandler('resources/unsubscribe', async (request) => (subscribed(server).delete(request.params.uri), {}));
+}
+
+function registerResources(server) {
+  server.registerResource('hello', 'test://static/hello', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello world' }] }));
+  server.registerResource('blob', 'test://static/blob', { mimeType: 'application/octet-stream' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3]).toString('base64') }],
   }));
+  const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+  const items = new ResourceTemplate('test://items/{id}', { list: undefined, complete: { id: (value) => ids.filter((id) => id.startsWith(value)) } });
+  server.registerResource('item', items, { mimeType: 'text/plain' }, async (uri, { id }) => ({ contents: [{ uri: uri.href, text: `item ${id}` }] }));
+}
+
+function registerPrompts(server) {
+  const name = completable(z.string(), (value) => NAMES.filter((n) => n.toLowerCase().startsWith(String(value).toLowerCase())));
+  server.registerPrompt('greet', { description: 'Greets someone', argsSchema: z.object({ name }) }, async ({ name: who }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${who}` } }],
+  }));
+  server.registerPrompt('plain', { description: 'No arguments' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'plain prompt' } }] }));
+  server.registerPrompt('personal', { description: 'Asks who to greet' }, async (ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'who');
+    if (answer.kind !== 'elicit' || answer.action !== 'accept') {
+      return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) } });
+    }
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${String(answer.content?.name)}` } }] };
+  });
+}
+
+function build() {
+  const server = new McpServer(
+    { name: 'modern-fixture', version: '2.0.0' },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      instructions: 'A modern fixture.',
+    },
+  );
+  registerTools(server);
+  registerResources(server);
+  registerPrompts(server);
+  registerLegacySubscribe(server);
   return server;
 }
 
