@@ -31,6 +31,7 @@ import type {
 } from '../protocol/types.js';
 import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
+import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
 import { Emitter } from './emitter.js';
 import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
@@ -44,8 +45,8 @@ import { capabilitiesFor, fulfilAll, fulfilInput, type ServerInputHandlers } fro
 
 export type { ClientEvents } from './events.js';
 
-/** What `connect` accepts: a ready transport, or the command line of a stdio server. */
-export type ConnectTarget = Transport | StdioServerSpec;
+/** What `connect` accepts: a ready transport, the command line of a stdio server, or a URL. */
+export type ConnectTarget = Transport | StdioServerSpec | HttpServerSpec;
 
 /** Shared defaults of the hot path, so a plain call allocates no options object. */
 const NO_OPTIONS: CallOptions = Object.freeze({});
@@ -95,7 +96,8 @@ export class McpClient {
    * or `SERVER_ERROR`; on rejection nothing is left running.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
-    const name = options.name ?? (isTransport(target) ? 'server' : target.command);
+    if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
+    const name = options.name ?? (isTransport(target) ? 'server' : (target as StdioServerSpec).command);
     const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
     const handlers = options.handlers ?? {};
     const events: Array<(line: string) => void> = [];
@@ -103,7 +105,7 @@ export class McpClient {
       ? undefined
       : async () =>
           // Loaded on demand: a caller with its own transport never pays for child_process.
-          (await import('../transport/stdio.js')).StdioTransport.spawn(target, {
+          (await import('../transport/stdio.js')).StdioTransport.spawn(target as StdioServerSpec, {
             name,
             onStderr: (line: string) => events[0]?.(line),
             ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),

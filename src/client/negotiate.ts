@@ -80,7 +80,7 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
       ...(input.signal ? { signal: input.signal } : {}),
     });
   } catch (error) {
-    if (isMcpError(error, 'CANCELLED')) throw error;
+    if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED')) throw error;
     const retryWith = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion ? pickModern(supportedOf(error.data)) : undefined;
     if (retryWith) return { negotiated: await discover(connection, input, retryWith, input.connectTimeoutMs), connection };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {

@@ -25,6 +25,8 @@ export interface RequestOptions {
   trackProgress?: boolean;
   /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
   sendCancelNotice?: boolean;
+  /** Transport-level metadata of this request (HTTP: extra headers such as `Mcp-Param-*`). */
+  headers?: Record<string, string>;
 }
 
 /** Receives the params of one inbound notification. */

@@ -152,12 +152,13 @@ export class JsonRpcConnection {
         signal.addEventListener('abort', record.onAbort, { once: true });
       }
       let sendSignal = signal;
-      if (this.transport.cancelsByAbort) {
+      if (this.transport.cancelsByAbort || this.transport.requestChannels) {
         record.channel = new AbortController();
         sendSignal = record.channel.signal;
       }
       const message = makeRequest(id, method, outParams);
-      const sent = this.transport.send(message, sendSignal ? { signal: sendSignal } : undefined);
+      const sendOptions = sendSignal || options.headers ? { ...(sendSignal ? { signal: sendSignal } : {}), ...(options.headers ? { headers: options.headers } : {}) } : undefined;
+      const sent = this.transport.send(message, sendOptions);
       if (sent) {
         sent.catch((error: unknown) => {
           if (this.pending.get(id) !== record) return;
@@ -350,7 +351,8 @@ export class JsonRpcConnection {
     record.reject(error);
     if (record.channel) {
       record.channel.abort(error);
-      return;
+      // Closing the request's own stream is the whole cancellation there (2026 HTTP).
+      if (this.transport.cancelsByAbort) return;
     }
     // The spec forbids cancelling `initialize`.
     if (record.method === 'initialize' || !record.cancelNotice || this.closeError) return;

@@ -17,6 +17,11 @@ export interface SendOptions {
    * own channel (an HTTP POST) aborts that channel when the signal fires; others ignore it.
    */
   signal?: AbortSignal;
+  /**
+   * Extra transport-level metadata of this one message (2026 HTTP: the `Mcp-Param-*` headers of
+   * a tool call). HTTP transports send them as headers; others ignore them.
+   */
+  headers?: Record<string, string>;
 }
 
 /** Why a transport closed. `error` is absent for a close the client asked for. */
@@ -57,4 +62,10 @@ export interface Transport {
    * closing the request's stream), so no `notifications/cancelled` is sent.
    */
   readonly cancelsByAbort?: boolean;
+  /**
+   * True when each request should get a signal of its own that the connection aborts when it
+   * gives up on the request (timeout, abort, close), so the transport can release that request's
+   * channel (an HTTP response stream). Implied by `cancelsByAbort`.
+   */
+  readonly requestChannels?: boolean;
 }

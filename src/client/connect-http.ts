@@ -1,0 +1,103 @@
+/**
+ * Reaching a server by URL: which of the three HTTP shapes it speaks, found as the 2026-07-28
+ * backward-compatibility rules say (`basic/transports/streamable-http.mdx`): POST
+ * `server/discover` (modern) → POST `initialize` (legacy Streamable HTTP) → when that fails with
+ * 400/404/405, GET the URL for an `endpoint` event (2024-11-05 HTTP+SSE). The verdict is kept
+ * per URL for the life of the process and tried first next time; a route that fails is
+ * forgotten and the URL probed afresh.
+ */
+import { McpError } from '../protocol/errors.js';
+import type { Transport } from '../protocol/transport.js';
+import type { ClientOptions } from './options.js';
+
+/** A server reached over HTTP. */
+export interface HttpServerSpec {
+  /** The MCP endpoint (Streamable HTTP) or the SSE URL (HTTP+SSE). */
+  url: string | URL;
+  /** Sent on every request (e.g. `Authorization`); their values never appear in errors. */
+  headers?: Record<string, string>;
+  /** Skip detection: `http` = Streamable HTTP (either era), `sse` = 2024-11-05 HTTP+SSE. */
+  transport?: 'http' | 'sse' | 'auto';
+}
+
+type Route = 'modern' | 'legacy' | 'sse';
+
+const routes = new Map<string, Route>();
+
+/** True when `target` names a URL rather than a command or a transport. */
+export function isHttpSpec(target: unknown): target is HttpServerSpec {
+  return typeof target === 'object' && target !== null && 'url' in target && typeof (target as { send?: unknown }).send !== 'function';
+}
+
+/** Forgets every cached route verdict (tests; a user who moved servers around). */
+export function clearHttpRoutes(): void {
+  routes.clear();
+}
+
+/**
+ * Connects to `spec` with `open` (McpClient's own connect over a transport) and returns what
+ * it returns. Rejects with the error of the last route tried; when neither Streamable HTTP nor
+ * HTTP+SSE answers, the error says both.
+ */
+export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
+  spec: HttpServerSpec,
+  options: ClientOptions,
+  open: (transport: Transport, options: ClientOptions) => Promise<C>,
+): Promise<C> {
+  const url = new URL(String(spec.url));
+  const key = url.toString();
+  const name = options.name ?? url.host;
+  const headers = spec.headers ?? {};
+  const http = await import('../transport/http/index.js');
+  const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
+  const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
+  const base: ClientOptions = { ...options, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
+
+  const viaSse = async (): Promise<C> => {
+    const transport = await http.LegacySseTransport.connect(url, { name, headers, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) });
+    const client = await open(transport, { ...base, era: 'legacy' });
+    routes.set(key, 'sse');
+    return client;
+  };
+  const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
+    const transport = new http.StreamableHttpTransport(url, { name, headers });
+    const client = await open(transport, era === undefined ? base : { ...base, era });
+    routes.set(key, client.era);
+    return client;
+  };
+
+  if (pinned === 'sse') return viaSse();
+  const cached = pinned === undefined && !eraPinned ? routes.get(key) : undefined;
+  if (cached !== undefined) {
+    try {
+      return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
+    } catch (error) {
+      if (error instanceof McpError && (error.code === 'AUTH_REQUIRED' || error.code === 'CANCELLED')) throw error;
+      routes.delete(key); // the server changed: probe from scratch
+    }
+  }
+  try {
+    return await viaStreamable(undefined);
+  } catch (error) {
+    if (pinned === 'http' || !isNotStreamableHttp(error)) throw error;
+    try {
+      return await viaSse();
+    } catch (sseError) {
+      const first = error as McpError;
+      const second = sseError instanceof Error ? sseError.message.replace(/^server "[^"]*": /, '') : String(sseError);
+      throw new McpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.message.replace(/^server "[^"]*": /, '')}) nor an HTTP+SSE one (${second})`, {
+        server: name,
+        method: 'initialize',
+        cause: error,
+        data: first.data,
+      });
+    }
+  }
+}
+
+/** `initialize` refused with 400/404/405 and no JSON-RPC answer: the URL may be an HTTP+SSE server. */
+function isNotStreamableHttp(error: unknown): boolean {
+  if (!(error instanceof McpError) || error.code !== 'TRANSPORT' || error.method !== 'initialize') return false;
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  return status === 400 || status === 404 || status === 405;
+}

@@ -1,0 +1,82 @@
+/**
+ * Reading undici response bodies under the rules the HTTP transports share: a size cap for
+ * whole bodies, SSE fed to a decoder chunk by chunk as text (no web-stream pipeline), and
+ * bodies nobody wants released at once so the socket goes back to the pool.
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { McpError } from '../../protocol/errors.js';
+import type { SseDecoder } from './sse-decoder.js';
+
+/** A response body as undici hands it over: a Node readable. */
+export type Body = Readable;
+
+/**
+ * Reads a whole body as UTF-8 text. Rejects with `TRANSPORT` (data `{ oversize: true }`) as soon
+ * as it passes `maxBytes`, destroying the stream; rejects with the stream's error otherwise.
+ */
+export function readText(body: Body, maxBytes: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        body.destroy();
+        reject(new McpError('TRANSPORT', `response body exceeds ${maxBytes} bytes`, { data: { oversize: true, maxBytes } }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    body.once('error', reject);
+  });
+}
+
+/**
+ * Feeds an SSE body to `decoder` until the stream ends (`'ended'`), `stop()` says the wanted
+ * message arrived (`'stopped'`: the body is destroyed, no waiting for the server to close), or
+ * the stream fails (`'broken'`, with the error). Never rejects.
+ */
+export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean): Promise<{ end: 'ended' | 'stopped' | 'broken'; error?: unknown }> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (end: 'ended' | 'stopped' | 'broken', error?: unknown): void => {
+      if (done) return;
+      done = true;
+      decoder.end();
+      body.removeListener('data', onData);
+      resolve(error === undefined ? { end } : { end, error });
+    };
+    // undici's body ignores setEncoding; a StringDecoder joins UTF-8 sequences split across chunks.
+    const text = new StringDecoder('utf8');
+    const onData = (chunk: Buffer): void => {
+      decoder.push(text.write(chunk));
+      if (stopped()) {
+        finish('stopped');
+        body.destroy();
+      }
+    };
+    body.on('data', onData);
+    body.once('end', () => finish('ended'));
+    body.once('error', (error: unknown) => finish('broken', error));
+    body.once('close', () => finish('broken', new Error('stream closed before it ended')));
+  });
+}
+
+/** Releases a body nobody reads (errors ignored: the exchange is over either way). */
+export function discard(body: Body): void {
+  body.on('error', () => {});
+  body.resume();
+}
+
+/** The first value of a header that undici may give as a string or a list. */
+export function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export function mediaType(headers: Record<string, string | string[] | undefined>): string {
+  return (headerOf(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}

@@ -1,0 +1,91 @@
+/**
+ * The McpErrors of HTTP exchanges. Every message names the URL (redacted) and, through the
+ * error's prefix, the server and the method; `data` carries what a program needs to decide
+ * (`status`, `wwwAuthenticate`, `body`, `retryable`), `cause` the underlying error.
+ */
+import { McpError } from '../../protocol/errors.js';
+import { redactUrl, scrubSecrets } from './header-values.js';
+
+/** What one failing exchange was about. */
+export interface ExchangeContext {
+  server: string;
+  /** The JSON-RPC method of the message, or a label such as `GET stream`. */
+  method: string | undefined;
+  url: string;
+  /** Values that must never appear in an error (configured header values). */
+  secrets: readonly string[];
+}
+
+/** Longest response body quoted in an error. */
+const BODY_QUOTE = 300;
+
+/**
+ * The error for a response with a failing status. 401/403 give `AUTH_REQUIRED` with the
+ * `WWW-Authenticate` challenge; everything else `TRANSPORT` with the status and a quote of the
+ * body (JSON-RPC error text when the body is one).
+ */
+export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string): McpError {
+  const url = redactUrl(ctx.url);
+  const quoted = quoteBody(body, ctx.secrets);
+  if (status === 401 || status === 403) {
+    const challenge = wwwAuthenticate ? scrubSecrets(wwwAuthenticate, ctx.secrets) : undefined;
+    const what = status === 401 ? 'authorization required' : 'forbidden (insufficient scope or credentials)';
+    return new McpError('AUTH_REQUIRED', `HTTP ${status} from ${url}: ${what}${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}`, {
+      server: ctx.server,
+      method: ctx.method,
+      data: { status, url, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(quoted ? { body: quoted } : {}) },
+    });
+  }
+  return new McpError('TRANSPORT', `HTTP ${status} from ${url}${quoted ? `: ${quoted}` : ''}`, {
+    server: ctx.server,
+    method: ctx.method,
+    data: { status, url, ...(quoted ? { body: quoted } : {}) },
+  });
+}
+
+/** The error for a request that never got a response: refused, DNS, TLS, reset. */
+export function networkError(ctx: ExchangeContext, error: unknown): McpError {
+  const url = redactUrl(ctx.url);
+  const detail = describeNetworkError(error);
+  return new McpError('TRANSPORT', `cannot reach ${url}: ${scrubSecrets(detail, ctx.secrets)}`, {
+    server: ctx.server,
+    method: ctx.method,
+    cause: error,
+    data: { url, retryable: true },
+  });
+}
+
+/** The error for a response that broke the rules: not JSON, wrong content type, oversize, cut short. */
+export function responseError(ctx: ExchangeContext, what: string, extra: Record<string, unknown> = {}): McpError {
+  const url = redactUrl(ctx.url);
+  return new McpError('TRANSPORT', `${what} (${url})`, { server: ctx.server, method: ctx.method, data: { url, ...extra } });
+}
+
+function quoteBody(body: string, secrets: readonly string[]): string {
+  const trimmed = body.trim();
+  if (trimmed === '') return '';
+  let text = trimmed;
+  try {
+    const parsed = JSON.parse(trimmed) as { error?: { code?: unknown; message?: unknown } };
+    if (parsed && typeof parsed.error === 'object' && parsed.error !== null && typeof parsed.error.message === 'string') {
+      text = `${parsed.error.message}${typeof parsed.error.code === 'number' ? ` (${parsed.error.code})` : ''}`;
+    }
+  } catch {
+    // Not JSON: quote the text.
+  }
+  text = scrubSecrets(text, secrets).replace(/\s+/g, ' ');
+  return text.length > BODY_QUOTE ? `${text.slice(0, BODY_QUOTE)}…` : text;
+}
+
+/** Turns undici / Node socket errors into one readable line: `connect ECONNREFUSED 127.0.0.1:9`. */
+function describeNetworkError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    const line = current.message || String(code ?? current.name);
+    if (!parts.includes(line)) parts.push(typeof code === 'string' && !line.includes(code) ? `${line} (${code})` : line);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.length > 0 ? parts.join(': ') : String(error);
+}

@@ -1,0 +1,8 @@
+/** The HTTP transports, loaded on demand by the client (undici is imported only when a URL is used). */
+export { LegacySseTransport } from './legacy-sse.js';
+export type { LegacySseOptions } from './legacy-sse.js';
+export { StreamableHttpTransport } from './streamable-http.js';
+export type { StreamableHttpOptions } from './streamable-http.js';
+export { decodeHeaderValue, encodeHeaderValue, redactHeaders, redactHeaderValue, redactUrl } from './header-values.js';
+export { SseDecoder } from './sse-decoder.js';
+export type { SseEvent, SseSink } from './sse-decoder.js';

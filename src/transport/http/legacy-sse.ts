@@ -1,0 +1,234 @@
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05 (`D/2024-11-05/basic/transports.mdx`): the
+ * client GETs an SSE stream whose first event, `endpoint`, names the URI to POST messages to;
+ * every server message (responses included) arrives as a `message` event on that one stream.
+ * The stream is the connection: when it ends, the transport is closed and every pending request
+ * fails at once.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { McpError } from '../../protocol/errors.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import { Inbox } from '../inbox.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
+import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
+import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import { redactUrl } from './header-values.js';
+import { SseDecoder } from './sse-decoder.js';
+import { sleep } from './sleep.js';
+
+/** Options of {@link LegacySseTransport.connect}. */
+export interface LegacySseOptions {
+  name?: string;
+  /** Headers sent on the GET and every POST; their values never appear in errors. */
+  headers?: Record<string, string>;
+  maxMessageBytes?: number;
+  /** How long to wait for the stream and its `endpoint` event (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Time allowed for each POST to be accepted (default 30 s). */
+  postTimeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+/** A 2024-11-05 HTTP+SSE transport. Create it with {@link LegacySseTransport.connect}. */
+export class LegacySseTransport implements Transport {
+  readonly closed: Promise<CloseInfo>;
+  /** Where messages are POSTed, as the server's `endpoint` event said. */
+  readonly endpoint: URL;
+  readonly url: URL;
+  private readonly name: string;
+  private readonly headers: Record<string, string>;
+  private readonly secrets: string[];
+  private readonly postTimeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly inbox = new Inbox<unknown>();
+  private readonly diagnostics = new Set<(diagnostic: TransportDiagnostic) => void>();
+  private readonly life: AbortController;
+  private readonly posts = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+  private closeInfo: CloseInfo | undefined;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  private constructor(url: URL, endpoint: URL, life: AbortController, options: LegacySseOptions, dispatcher: Dispatcher, ownsDispatcher: boolean, headers: Record<string, string>) {
+    this.url = url;
+    this.endpoint = endpoint;
+    this.life = life;
+    this.name = options.name ?? url.host;
+    this.headers = headers;
+    this.secrets = Object.values(headers);
+    this.postTimeoutMs = options.postTimeoutMs ?? 30_000;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.dispatcher = dispatcher;
+    this.ownsDispatcher = ownsDispatcher;
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  /**
+   * Opens the SSE stream and waits for its `endpoint` event. Rejects with `TRANSPORT` (not an
+   * SSE stream, no endpoint in time, an endpoint on another origin), `AUTH_REQUIRED`, or a
+   * network error naming the URL; nothing stays open after a rejection.
+   */
+  static async connect(url: string | URL, options: LegacySseOptions = {}): Promise<LegacySseTransport> {
+    const target = new URL(String(url));
+    const name = options.name ?? target.host;
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
+    const ctx: ExchangeContext = { server: name, method: 'GET (HTTP+SSE)', url: target.toString(), secrets: Object.values(headers) };
+    const ownsDispatcher = options.dispatcher === undefined;
+    const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    const life = new AbortController();
+    const timeoutMs = options.connectTimeoutMs ?? 10_000;
+    const giveUp = async (error: McpError): Promise<never> => {
+      life.abort(error);
+      if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
+      throw error;
+    };
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(target, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, dispatcher, signal: life.signal, headersTimeout: timeoutMs, bodyTimeout: 0 });
+    } catch (error) {
+      return giveUp(networkError(ctx, error));
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const text = await readText(response.body, 64 * 1024).catch(() => '');
+      return giveUp(statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text));
+    }
+    if (mediaType(response.headers) !== 'text/event-stream') {
+      discard(response.body);
+      return giveUp(responseError(ctx, `expected an SSE stream, got Content-Type ${JSON.stringify(headerOf(response.headers, 'content-type') ?? '')}`));
+    }
+
+    // Events before `endpoint` are kept and replayed once the transport exists.
+    let endpoint: URL | undefined;
+    let transport: LegacySseTransport | undefined;
+    const early: unknown[] = [];
+    let endpointError: McpError | undefined;
+    let settleEndpoint!: () => void;
+    const endpointSettled = new Promise<void>((resolve) => (settleEndpoint = resolve));
+    const decoder = new SseDecoder(
+      {
+        event: (event) => {
+          if (event.event === 'endpoint' && endpoint === undefined) {
+            try {
+              const resolved = new URL(event.data.trim(), target);
+              if (resolved.origin !== target.origin) endpointError = responseError(ctx, `the endpoint event points to another origin (${redactUrl(resolved)}); refusing to send messages there`);
+              else endpoint = resolved;
+            } catch {
+              endpointError = responseError(ctx, `the endpoint event is not a URI: ${JSON.stringify(event.data.slice(0, 100))}`);
+            }
+            settleEndpoint();
+            return;
+          }
+          if (event.event !== 'message') return;
+          let value: unknown;
+          try {
+            value = JSON.parse(event.data);
+          } catch {
+            transport?.diagnostic('invalid-json', 'an SSE message event is not JSON');
+            return;
+          }
+          if (transport) transport.inbox.deliver(value);
+          else early.push(value);
+        },
+      },
+      { maxEventChars: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
+    );
+    const pumped = pumpSse(response.body, decoder, () => life.signal.aborted);
+    const onAbort = (): void => void response.body.destroy();
+    life.signal.addEventListener('abort', onAbort, { once: true });
+    let ended = false;
+    const waiting = new AbortController();
+    await Promise.race([endpointSettled, pumped.then(() => void (ended = true)), sleep(timeoutMs, waiting.signal)]);
+    waiting.abort();
+    if (endpoint === undefined) {
+      return giveUp(endpointError ?? responseError(ctx, ended ? 'the SSE stream ended before its endpoint event' : `no endpoint event within ${timeoutMs} ms`));
+    }
+    transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
+    for (const value of early) transport.inbox.deliver(value);
+    const live = transport;
+    void pumped.then((outcome) => {
+      life.signal.removeEventListener('abort', onAbort);
+      if (live.closing) return;
+      const why = outcome.error instanceof Error ? `: ${outcome.error.message}` : '';
+      void live.shutdown({ error: new McpError('CONNECTION_CLOSED', `the SSE stream from ${redactUrl(target)} ended${why}`, { server: name }) });
+    });
+    return transport;
+  }
+
+  send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
+    if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the SSE transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
+    const task = this.post(message).finally(() => this.posts.delete(task));
+    this.posts.add(task);
+    task.catch(() => {});
+    return task;
+  }
+
+  onMessage(listener: (value: unknown) => void): Disposer {
+    return this.inbox.listen(listener);
+  }
+
+  onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer {
+    this.diagnostics.add(listener);
+    return () => {
+      this.diagnostics.delete(listener);
+    };
+  }
+
+  /** Closes the stream and the sockets. Idempotent. */
+  close(): Promise<void> {
+    return this.shutdown({});
+  }
+
+  private async post(message: JsonRpcMessage): Promise<void> {
+    const method = 'method' in message ? message.method : undefined;
+    const ctx: ExchangeContext = { server: this.name, method, url: this.endpoint.toString(), secrets: this.secrets };
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.endpoint, {
+        method: 'POST',
+        headers: { ...this.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        dispatcher: this.dispatcher,
+        signal: this.life.signal,
+        headersTimeout: this.postTimeoutMs,
+        bodyTimeout: this.postTimeoutMs,
+      });
+    } catch (error) {
+      if (this.life.signal.aborted) throw new McpError('CONNECTION_CLOSED', 'the SSE transport was closed', { server: this.name, method });
+      throw networkError(ctx, error);
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const text = await readText(response.body, 64 * 1024).catch(() => '');
+      throw statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text);
+    }
+    // The answer travels on the SSE stream; the POST's own body ("Accepted") means nothing.
+    await readText(response.body, this.maxBytes).catch(() => '');
+  }
+
+  private diagnostic(kind: string, message: string): void {
+    for (const listener of this.diagnostics) {
+      try {
+        listener({ kind, message });
+      } catch {
+        // Advisory.
+      }
+    }
+  }
+
+  private shutdown(info: CloseInfo): Promise<void> {
+    this.closing ??= (async () => {
+      this.closeInfo = info;
+      this.life.abort(info.error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
+      await Promise.allSettled([...this.posts]);
+      if (this.ownsDispatcher) {
+        await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+        await this.dispatcher.destroy().catch(() => {});
+      }
+      this.resolveClosed(this.closeInfo);
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Server-Sent Events parsing as a pure class: decoded text chunks in, events out, no I/O and no
+ * `node:*` import. Follows the WHATWG event-stream rules the MCP transports rely on: lines end in
+ * CRLF, LF or CR (a CR at the end of a chunk may be the first half of a CRLF), `:` lines are
+ * comments (keep-alives), `data` lines join with `\n`, `id` sets the last event id (ignored when
+ * it contains NUL), `retry` takes only ASCII digits, and an event is dispatched on a blank line.
+ * An event with an empty data buffer is not dispatched, but its `id` and `retry` still count:
+ * that is exactly the 2025-11-25 "priming event".
+ */
+
+/** One dispatched event. `event` defaults to `message`. */
+export interface SseEvent {
+  event: string;
+  data: string;
+  /** The last event id in effect when this event was dispatched (the stream's cursor). */
+  id: string | undefined;
+}
+
+/** Where the decoder delivers what it finds. */
+export interface SseSink {
+  event(event: SseEvent): void;
+  /** A new `retry` value in ms. */
+  retry?(ms: number): void;
+  /** The cursor moved (an `id` field), whether or not an event followed. */
+  id?(id: string): void;
+  /** An event over the size cap was dropped. */
+  oversize?(bytes: number): void;
+}
+
+/** Default cap of one event's data, in UTF-16 code units (about the byte count for JSON): 16 MiB. */
+export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Decodes one SSE stream. Feed it text with {@link SseDecoder.push} (decoding bytes to text,
+ * including split UTF-8 sequences, is the caller's stream decoder's job) and call
+ * {@link SseDecoder.end} when the stream ends: a half-written event at the end is discarded,
+ * as the SSE rules say. Work is linear in the input.
+ */
+export class SseDecoder {
+  /** The last event id seen on this stream (survives across events, as the standard says). */
+  lastEventId: string | undefined;
+  private readonly sink: SseSink;
+  private readonly maxChars: number;
+  private line = '';
+  private data: string[] = [];
+  private dataChars = 0;
+  private eventType = '';
+  private dropping = false;
+  /** The previous chunk ended in CR: a leading LF of the next chunk belongs to that line end. */
+  private pendingCr = false;
+  private sawBom = false;
+  /** The rest of an over-long line is being discarded up to its line end. */
+  private skipLine = false;
+
+  constructor(sink: SseSink, options: { maxEventChars?: number; lastEventId?: string } = {}) {
+    this.sink = sink;
+    this.maxChars = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
+    this.lastEventId = options.lastEventId;
+  }
+
+  /** Consumes a chunk of text; dispatches every event it completes, synchronously. */
+  push(chunk: string): void {
+    let start = 0;
+    if (!this.sawBom && chunk.length > 0) {
+      this.sawBom = true;
+      if (chunk.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    if (this.pendingCr) {
+      this.pendingCr = false;
+      if (chunk.charCodeAt(start) === 0x0a) start++;
+    }
+    const length = chunk.length;
+    let i = start;
+    while (i < length) {
+      const c = chunk.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) {
+        i++;
+        continue;
+      }
+      if (this.skipLine) this.skipLine = false;
+      else this.takeLine(this.line.length === 0 ? chunk.slice(start, i) : this.line + chunk.slice(start, i));
+      this.line = '';
+      if (c === 0x0d) {
+        if (i + 1 === length) this.pendingCr = true;
+        else if (chunk.charCodeAt(i + 1) === 0x0a) i++;
+      }
+      i++;
+      start = i;
+    }
+    if (start < length && !this.skipLine) {
+      this.line += chunk.slice(start);
+      if (this.line.length > this.maxChars + 16) {
+        this.overflow();
+        this.skipLine = true;
+      }
+    }
+  }
+
+  /** The stream ended: an unterminated event is discarded. Idempotent. */
+  end(): void {
+    this.line = '';
+    this.resetEvent();
+    this.dropping = false;
+    this.skipLine = false;
+    this.pendingCr = false;
+  }
+
+  private takeLine(line: string): void {
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    if (line.charCodeAt(0) === 0x3a) return; // `:` comment, e.g. a keep-alive
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    switch (field) {
+      case 'data':
+        if (this.dropping) return;
+        this.dataChars += value.length + 1;
+        if (this.dataChars > this.maxChars) {
+          this.overflow();
+          return;
+        }
+        this.data.push(value);
+        return;
+      case 'event':
+        this.eventType = value;
+        return;
+      case 'id':
+        if (value.includes('\0')) return;
+        this.lastEventId = value;
+        this.sink.id?.(value);
+        return;
+      case 'retry':
+        if (/^\d+$/.test(value)) this.sink.retry?.(Number(value));
+        return;
+      default:
+      // Unknown fields are ignored.
+    }
+  }
+
+  private dispatch(): void {
+    if (this.dropping) {
+      this.dropping = false;
+      this.resetEvent();
+      return;
+    }
+    // An empty data buffer (no `data` line, or only `data:` with nothing) dispatches nothing.
+    if (this.data.length === 0 || (this.data.length === 1 && this.data[0] === '')) {
+      this.resetEvent();
+      return;
+    }
+    const data = this.data.length === 1 ? this.data[0]! : this.data.join('\n');
+    const event = this.eventType === '' ? 'message' : this.eventType;
+    this.resetEvent();
+    this.sink.event({ event, data, id: this.lastEventId });
+  }
+
+  private overflow(): void {
+    if (!this.dropping) this.sink.oversize?.(this.dataChars + this.line.length);
+    this.dropping = true;
+    this.line = '';
+    this.data = [];
+    this.dataChars = 0;
+  }
+
+  private resetEvent(): void {
+    this.data = [];
+    this.dataChars = 0;
+    this.eventType = '';
+  }
+}

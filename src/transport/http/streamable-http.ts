@@ -1,0 +1,586 @@
+/**
+ * Streamable HTTP, both eras, as one pipe: every outgoing message is one POST; what comes back
+ * (a JSON body, or an SSE stream of messages ending with the response) is handed to the
+ * connection as decoded values. The transport reads only what the HTTP mapping needs from a
+ * message — its kind, method, id, `_meta` version, `params.name`/`uri` — never its meaning.
+ *
+ * Legacy shape (2025-03-26 … 2025-11-25, `D/2025-11-25/basic/transports.mdx`): the session id
+ * from the initialize response goes on every later request; `MCP-Protocol-Version` from
+ * 2025-06-18 on; a 404 on a request carrying the session means the session is gone, so the
+ * transport replays the `initialize` it saw, then re-sends the message once (the server never
+ * ran it); an optional GET stream carries server-initiated messages; SSE streams that drop are
+ * resumed with GET + `Last-Event-ID` after the server's `retry`; DELETE ends the session on close.
+ *
+ * Modern shape (2026-07-28, `basic/transports/streamable-http.mdx`): no session, no GET, no
+ * resumption; `MCP-Protocol-Version` (from the request's `_meta`), `Mcp-Method` and `Mcp-Name`
+ * on every request; aborting a request's signal closes its stream, which is the cancellation.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { McpError } from '../../protocol/errors.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import { Inbox } from '../inbox.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
+import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
+import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import { encodeHeaderValue, redactUrl } from './header-values.js';
+import { SseDecoder } from './sse-decoder.js';
+import { GetStream } from './get-stream.js';
+import { sleep } from './sleep.js';
+
+const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** Revisions that carry `MCP-Protocol-Version` on every request after initialize. */
+const LEGACY_WITH_VERSION_HEADER = new Set(['2025-06-18', '2025-11-25']);
+
+/** Options of {@link StreamableHttpTransport}. */
+export interface StreamableHttpOptions {
+  /** The server's display name, used in every error message. */
+  name?: string;
+  /** Headers sent on every request (e.g. `Authorization`); their values never appear in errors. */
+  headers?: Record<string, string>;
+  /** Largest accepted JSON body or SSE event, in bytes (default 16 MiB, like stdio). */
+  maxMessageBytes?: number;
+  /** TCP/TLS connect timeout in ms (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Time allowed for a notification or response POST to be answered (default 30 s). */
+  notificationTimeoutMs?: number;
+  /** Legacy era: open the optional GET stream for server-initiated messages (default true). */
+  getStream?: boolean;
+  /** Wait before resuming a dropped SSE stream when the server sent no `retry` (default 1000 ms). */
+  defaultRetryMs?: number;
+  /** Consecutive resumption attempts without progress before a stream is given up (default 5). */
+  maxResumeAttempts?: number;
+  /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
+  dispatcher?: Dispatcher;
+}
+
+type Era = 'unknown' | 'legacy' | 'modern';
+
+/** Per-request POST outcome of {@link StreamableHttpTransport.exchange}. */
+interface Awaited {
+  id: string | number;
+  got: boolean;
+  /** The request is `initialize`: its result's `protocolVersion` sets the version header. */
+  initialize: boolean;
+}
+
+/**
+ * A Streamable HTTP transport to one MCP endpoint. `send` resolves when the POST's exchange is
+ * over (the response delivered, or 202 for a notification) and rejects with `TRANSPORT`,
+ * `AUTH_REQUIRED` or `CONNECTION_CLOSED` — the connection turns that into the request's error.
+ * `close()` aborts every exchange, ends a legacy session with DELETE, and closes the sockets.
+ */
+export class StreamableHttpTransport implements Transport {
+  readonly url: URL;
+  readonly closed: Promise<CloseInfo>;
+  /** Every request gets its own signal from the connection, aborted when the request is abandoned. */
+  readonly requestChannels = true;
+  /** The legacy session id, once the server assigned one. */
+  sessionId: string | undefined;
+  /** The legacy revision the server answered to `initialize` (sets `MCP-Protocol-Version`). */
+  protocolVersion: string | undefined;
+
+  private readonly name: string;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly secrets: string[];
+  private readonly maxBytes: number;
+  private readonly notificationTimeoutMs: number;
+  private readonly wantsGetStream: boolean;
+  private readonly defaultRetryMs: number;
+  private readonly maxResumeAttempts: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly inbox = new Inbox<unknown>();
+  private readonly diagnostics = new Set<(diagnostic: TransportDiagnostic) => void>();
+  private readonly life = new AbortController();
+  private readonly exchanges = new Set<Promise<unknown>>();
+  private era: Era = 'unknown';
+  private initializeParams: Record<string, unknown> | undefined;
+  private reinitializing: Promise<void> | undefined;
+  private getStream: GetStream | undefined;
+  private closing: Promise<void> | undefined;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    this.url = new URL(String(url));
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
+      throw new McpError('INVALID_ARGUMENT', `MCP HTTP URL must be http: or https:, got ${redactUrl(this.url)}`);
+    }
+    this.name = options.name ?? this.url.host;
+    this.baseHeaders = lowerKeys(options.headers ?? {});
+    this.secrets = Object.values(this.baseHeaders).flatMap(secretParts);
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.notificationTimeoutMs = options.notificationTimeoutMs ?? 30_000;
+    this.wantsGetStream = options.getStream ?? true;
+    this.defaultRetryMs = options.defaultRetryMs ?? 1_000;
+    this.maxResumeAttempts = options.maxResumeAttempts ?? 5;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  /** True in the modern era: closing a request's stream is its cancellation (no notice is sent). */
+  get cancelsByAbort(): boolean {
+    return this.era === 'modern';
+  }
+
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
+    return this.track(this.post(message, options?.signal, options?.headers, false));
+  }
+
+  onMessage(listener: (value: unknown) => void): Disposer {
+    return this.inbox.listen(listener);
+  }
+
+  onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer {
+    this.diagnostics.add(listener);
+    return () => {
+      this.diagnostics.delete(listener);
+    };
+  }
+
+  /** Aborts every exchange, ends a legacy session (DELETE; 405 tolerated), closes sockets. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  // ---- POST ----
+
+  private async post(message: JsonRpcMessage, signal: AbortSignal | undefined, extra: Record<string, string> | undefined, isRetry: boolean): Promise<void> {
+    const method = 'method' in message ? message.method : undefined;
+    const isRequest = method !== undefined && 'id' in message;
+    const ctx = this.context(method);
+    if (isRequest && method === 'initialize' && !isRetry) {
+      this.era = 'legacy';
+      this.initializeParams = (message as { params?: Record<string, unknown> }).params;
+    }
+    // A re-initialize in progress owns the session: wait for it so this message carries the new id.
+    if (this.reinitializing && method !== 'initialize') await this.reinitializing.catch(() => {});
+    const headers = this.headersFor(message, method, isRequest, extra);
+    const abort = signal ? AbortSignal.any([this.life.signal, signal]) : this.life.signal;
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        dispatcher: this.dispatcher,
+        signal: abort,
+        // A request's lifetime is the connection's business (timeouts, progress resets); an idle
+        // SSE stream must never be cut by a default body timeout while its request is pending.
+        headersTimeout: isRequest ? 0 : this.notificationTimeoutMs,
+        bodyTimeout: 0,
+      });
+    } catch (error) {
+      return this.failed(error, abort, signal, ctx);
+    }
+    const { statusCode: status, headers: responseHeaders, body } = response;
+
+    if (status === 404 && headers['mcp-session-id'] !== undefined && method !== 'initialize' && !isRetry && this.initializeParams) {
+      // The session is gone and the server never ran this message: new session, then once more.
+      discard(body);
+      this.diagnostic('session-expired', `session ${headers['mcp-session-id']} expired (HTTP 404); re-initializing`);
+      await this.reinitialize(signal);
+      return this.post(message, signal, extra, true);
+    }
+    if (status < 200 || status >= 300) return this.rejectStatus(message, status, responseHeaders, body, ctx);
+
+    if (isRequest && method === 'initialize') {
+      const session = headerOf(responseHeaders, 'mcp-session-id');
+      if (session !== undefined) this.sessionId = session;
+    }
+    if (!isRequest) {
+      await this.readStray(body, responseHeaders, ctx);
+      if (method === 'notifications/initialized') this.startGetStream();
+      return;
+    }
+    const id = (message as { id: string | number }).id;
+    if (status === 202 || status === 204) {
+      discard(body);
+      this.diagnostic('no-response-body', `${method} was answered with HTTP ${status} and no body; waiting for the response on another stream`);
+      return;
+    }
+    const type = mediaType(responseHeaders);
+    const awaited: Awaited = { id, got: false, initialize: method === 'initialize' };
+    if (type === 'application/json') {
+      await this.readJson(body, ctx, awaited);
+      return;
+    }
+    if (type === 'text/event-stream') {
+      await this.readPostStream(body, awaited, abort, signal, ctx);
+      return;
+    }
+    discard(body);
+    throw responseError(ctx, `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`, { status });
+  }
+
+  /** Legacy: replays the `initialize` this transport saw, without the dead session id. Shared by concurrent callers. */
+  private reinitialize(signal: AbortSignal | undefined): Promise<void> {
+    this.reinitializing ??= (async () => {
+      this.sessionId = undefined;
+      this.getStream?.stop();
+      this.getStream = undefined;
+      const id = `mcpwire-reinitialize-${Date.now()}`;
+      const replies: unknown[] = [];
+      // The replayed handshake's answers are the transport's own business, not the connection's.
+      const capture = (value: unknown): void => void replies.push(value);
+      await this.exchangeOwn({ jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams ?? {} }, capture, signal);
+      const answer = replies.find((value) => (value as { id?: unknown }).id === id) as { result?: { protocolVersion?: unknown } } | undefined;
+      if (!answer?.result) throw responseError(this.context('initialize'), 'the server did not accept a new session after the old one expired');
+      if (typeof answer.result.protocolVersion === 'string') this.protocolVersion = answer.result.protocolVersion;
+      await this.exchangeOwn({ jsonrpc: '2.0', method: 'notifications/initialized' }, () => {}, signal);
+      this.startGetStream();
+    })().finally(() => {
+      this.reinitializing = undefined;
+    });
+    return this.reinitializing;
+  }
+
+  /** One POST whose answers go to `sink` instead of the connection (session replay). */
+  private async exchangeOwn(message: JsonRpcMessage, sink: (value: unknown) => void, signal: AbortSignal | undefined): Promise<void> {
+    const method = (message as { method: string }).method;
+    const ctx = this.context(method);
+    const abort = signal ? AbortSignal.any([this.life.signal, signal]) : this.life.signal;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.url, {
+        method: 'POST',
+        headers: this.headersFor(message, method, 'id' in message, undefined),
+        body: JSON.stringify(message),
+        dispatcher: this.dispatcher,
+        signal: abort,
+        headersTimeout: this.notificationTimeoutMs,
+        bodyTimeout: this.notificationTimeoutMs,
+      });
+    } catch (error) {
+      return this.failed(error, abort, signal, ctx);
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const text = await readText(response.body, 64 * 1024).catch(() => '');
+      throw statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text);
+    }
+    if (method === 'initialize') this.sessionId = headerOf(response.headers, 'mcp-session-id') ?? this.sessionId;
+    const type = mediaType(response.headers);
+    if (type === 'text/event-stream') {
+      const id = (message as { id?: string | number }).id;
+      let got = false;
+      const decoder = new SseDecoder({
+        event: (event) => {
+          const value = parseEventData(event.data);
+          if (value === undefined) return;
+          if ((value as { id?: unknown }).id === id) got = true;
+          sink(value);
+        },
+      });
+      await pumpSse(response.body, decoder, () => got);
+    } else if (type === 'application/json') {
+      const text = await readText(response.body, this.maxBytes);
+      const value = text.trim() === '' ? undefined : safeParse(text);
+      if (value !== undefined) sink(value);
+    } else {
+      discard(response.body);
+    }
+  }
+
+  private async rejectStatus(message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: ExchangeContext): Promise<void> {
+    const text = await readText(body, 64 * 1024).catch(() => '');
+    // A modern server answers with the request's JSON-RPC error (unsupported version, header
+    // mismatch, unknown method): that is the request's answer, not a transport failure.
+    const value = text.trim() === '' ? undefined : safeParse(text);
+    const id = 'id' in message ? message.id : undefined;
+    if (id !== undefined && id !== null && isResponseTo(value, id)) {
+      this.inbox.deliver(value);
+      return;
+    }
+    if (status >= 300 && status < 400) {
+      const location = headerOf(headers, 'location');
+      throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, this.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
+    }
+    throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text);
+  }
+
+  /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */
+  private async readStray(body: Body, headers: Record<string, string | string[] | undefined>, ctx: ExchangeContext): Promise<void> {
+    if (mediaType(headers) !== 'application/json') {
+      discard(body);
+      return;
+    }
+    const text = await readText(body, this.maxBytes).catch(() => '');
+    const value = text.trim() === '' ? undefined : safeParse(text);
+    // Only JSON-RPC messages are passed on; anything else (`{}`, `"ok"`) is tolerated silently.
+    if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value) this.inbox.deliver(value);
+    void ctx;
+  }
+
+  private async readJson(body: Body, ctx: ExchangeContext, awaited: Awaited): Promise<void> {
+    let text: string;
+    try {
+      text = await readText(body, this.maxBytes);
+    } catch (error) {
+      if (error instanceof McpError) throw responseError(ctx, error.message, { oversize: true });
+      throw responseError(ctx, `the response body broke off: ${String(error)}`, { retryable: true, streamBroken: true });
+    }
+    const value = safeParse(text);
+    if (value === undefined) throw responseError(ctx, `the response is not JSON: ${quote(text)}`, { notJson: true });
+    this.noteInitialize(value, awaited);
+    this.inbox.deliver(value);
+  }
+
+  /**
+   * Reads a request's SSE stream, resuming it (legacy, when the server gave event ids) after
+   * drops until the response arrives. Rejects with a `streamBroken` `TRANSPORT` error when the
+   * response cannot arrive any more.
+   */
+  private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<void> {
+    const cursor: { lastEventId: string | undefined; retryMs: number | undefined } = { lastEventId: undefined, retryMs: undefined };
+    let progress = false;
+    const decoder = new SseDecoder(
+      {
+        event: (event) => {
+          progress = true;
+          this.takeEvent(event.event, event.data, ctx, awaited);
+        },
+        id: (id) => {
+          cursor.lastEventId = id;
+        },
+        retry: (ms) => {
+          cursor.retryMs = ms;
+        },
+        oversize: (chars) => this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`),
+      },
+      { maxEventChars: this.maxBytes },
+    );
+    let outcome: { end: string; error?: unknown } = await pumpSse(body, decoder, () => awaited.got);
+    let attempts = 0;
+    while (!awaited.got) {
+      if (abort.aborted) return this.aborted(abort, signal, ctx);
+      const resumable = this.era !== 'modern' && cursor.lastEventId !== undefined;
+      if (!resumable) {
+        const why = outcome.error ? `: ${describe(outcome.error)}` : '';
+        throw responseError(ctx, `the SSE stream ended before the response arrived${why}`, { retryable: true, streamBroken: true });
+      }
+      if (progress) attempts = 0;
+      progress = false;
+      if (++attempts > this.maxResumeAttempts) {
+        throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { streamBroken: true });
+      }
+      const wait = cursor.retryMs ?? this.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
+      if (!(await sleep(wait, abort))) return this.aborted(abort, signal, ctx);
+      outcome = await this.resume(cursor, decoder, awaited, abort, ctx);
+    }
+  }
+
+  /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
+  private async resume(cursor: { lastEventId: string | undefined }, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.url, {
+        method: 'GET',
+        headers: { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! },
+        dispatcher: this.dispatcher,
+        signal: abort,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+    } catch (error) {
+      if (abort.aborted) return { end: 'aborted' };
+      return { end: 'broken', error };
+    }
+    const { statusCode: status, body } = response;
+    if (status === 404 && this.sessionId !== undefined) {
+      discard(body);
+      throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status, sessionExpired: true });
+    }
+    if (status < 200 || status >= 300 || mediaType(response.headers) !== 'text/event-stream') {
+      const text = await readText(body, 64 * 1024).catch(() => '');
+      throw statusError({ ...ctx, method: `${ctx.method} (resuming its stream)` }, status, headerOf(response.headers, 'www-authenticate'), text);
+    }
+    return pumpSse(body, decoder, () => awaited.got);
+  }
+
+  /** One SSE event of a request stream or the GET stream: a JSON-RPC message or a priming event. */
+  private takeEvent(type: string, data: string, ctx: ExchangeContext, awaited: Awaited | undefined): void {
+    if (type !== 'message') return;
+    const value = parseEventData(data);
+    if (value === undefined) {
+      this.diagnostic('invalid-json', `${ctx.method ?? 'stream'}: an SSE event is not JSON`, data);
+      return;
+    }
+    if (awaited) {
+      this.noteInitialize(value, awaited);
+      if (isResponseTo(value, awaited.id)) awaited.got = true;
+    }
+    this.inbox.deliver(value);
+  }
+
+  // ---- the legacy GET stream ----
+
+  private startGetStream(): void {
+    if (!this.wantsGetStream || this.era !== 'legacy' || this.getStream || this.closing) return;
+    const stream = new GetStream({
+      open: (lastEventId, signal) =>
+        request(this.url, {
+          method: 'GET',
+          headers: { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
+          dispatcher: this.dispatcher,
+          signal,
+          headersTimeout: this.notificationTimeoutMs,
+          bodyTimeout: 0,
+        }),
+      event: (type, data) => this.takeEvent(type, data, this.context('GET stream'), undefined),
+      diagnostic: (kind, text) => this.diagnostic(kind, text),
+      defaultRetryMs: this.defaultRetryMs,
+      maxEventChars: this.maxBytes,
+      parent: this.life.signal,
+    });
+    this.getStream = stream;
+    this.track(stream.run());
+  }
+
+  // ---- headers ----
+
+  private headersFor(message: JsonRpcMessage, method: string | undefined, isRequest: boolean, extra: Record<string, string> | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      ...this.baseHeaders,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const params = (message as { params?: Record<string, unknown> }).params;
+    const modernVersion = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_VERSION_KEY];
+    if (typeof modernVersion === 'string') {
+      this.era = 'modern';
+      headers['mcp-protocol-version'] = modernVersion;
+      if (isRequest && method !== undefined) {
+        headers['mcp-method'] = method;
+        const name = method === 'resources/read' ? params?.uri : method === 'tools/call' || method === 'prompts/get' ? params?.name : undefined;
+        if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+      }
+    } else if (method !== 'initialize') {
+      Object.assign(headers, this.sessionHeaders());
+    }
+    if (extra) for (const [key, value] of Object.entries(extra)) headers[key.toLowerCase()] = value;
+    return headers;
+  }
+
+  /** Session id and negotiated version, for every legacy request after initialize. */
+  private sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { ...this.baseHeaders };
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined && LEGACY_WITH_VERSION_HEADER.has(this.protocolVersion)) headers['mcp-protocol-version'] = this.protocolVersion;
+    return headers;
+  }
+
+  // ---- helpers ----
+
+  /** Remembers the legacy revision from the initialize response (for `MCP-Protocol-Version`). */
+  private noteInitialize(value: unknown, awaited: Awaited): void {
+    if (!awaited.initialize || !isResponseTo(value, awaited.id)) return;
+    const version = (value as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    if (typeof version === 'string') this.protocolVersion = version;
+  }
+
+  private failed(error: unknown, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
+    if (abort.aborted) return this.aborted(abort, signal, ctx);
+    throw networkError(ctx, error);
+  }
+
+  /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
+  private aborted(abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
+    if (signal?.aborted) return undefined;
+    void abort;
+    throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(this.url)} was closed`, { server: ctx.server, method: ctx.method });
+  }
+
+  private context(method: string | undefined): ExchangeContext {
+    return { server: this.name, method, url: this.url.toString(), secrets: this.secrets };
+  }
+
+  private track<T>(task: Promise<T>): Promise<T> {
+    const tracked = task.finally(() => this.exchanges.delete(tracked));
+    this.exchanges.add(tracked);
+    tracked.catch(() => {});
+    return tracked;
+  }
+
+  private diagnostic(kind: TransportDiagnostic['kind'], message: string, sample?: string): void {
+    const diagnostic: TransportDiagnostic = sample === undefined ? { kind, message } : { kind, message, sample: quote(sample) };
+    for (const listener of this.diagnostics) {
+      try {
+        listener(diagnostic);
+      } catch {
+        // Diagnostics are advisory.
+      }
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    this.getStream?.stop();
+    this.life.abort(new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
+    await Promise.allSettled([...this.exchanges]);
+    if (this.era === 'legacy' && this.sessionId !== undefined) {
+      // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
+      try {
+        const response = await request(this.url, {
+          method: 'DELETE',
+          headers: this.sessionHeaders(),
+          dispatcher: this.dispatcher,
+          signal: AbortSignal.timeout(2_000),
+          headersTimeout: 2_000,
+          bodyTimeout: 2_000,
+        });
+        discard(response.body);
+      } catch {
+        // Unreachable server: nothing more to end.
+      }
+    }
+    if (this.ownsDispatcher) {
+      await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+      await this.dispatcher.destroy().catch(() => {});
+    }
+    this.resolveClosed({});
+  }
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
+  return out;
+}
+
+/** The parts of a header value that are secret: the whole value and, for `Scheme token`, the token. */
+function secretParts(value: string): string[] {
+  const token = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value)?.[1];
+  return token ? [value, token] : [value];
+}
+
+function parseEventData(data: string): unknown {
+  if (data.trim() === '') return undefined;
+  return safeParse(data);
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isResponseTo(value: unknown, id: string | number): boolean {
+  if (Array.isArray(value)) return value.some((entry) => isResponseTo(entry, id));
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as { id?: unknown; result?: unknown; error?: unknown };
+  return message.id === id && ('result' in message || 'error' in message);
+}
+
+function quote(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
