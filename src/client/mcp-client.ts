@@ -5,6 +5,7 @@
  */
 import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
+import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
@@ -41,6 +42,7 @@ import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
+import { paramHeaders, planParamHeaders } from './x-mcp-header.js';
 import { capabilitiesFor, fulfilAll, fulfilInput, type ServerInputHandlers } from './server-input.js';
 
 export type { ClientEvents } from './events.js';
@@ -51,6 +53,9 @@ export type ConnectTarget = Transport | StdioServerSpec | HttpServerSpec;
 /** Shared defaults of the hot path, so a plain call allocates no options object. */
 const NO_OPTIONS: CallOptions = Object.freeze({});
 const TRACK_PROGRESS: CallOptions = Object.freeze({ trackProgress: true });
+
+/** Methods without side effects: re-sent once when an HTTP stream broke before their response. */
+const RESENDABLE = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover', 'ping']);
 
 /** Methods the 2026-07-28 revision removed. */
 const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
@@ -204,9 +209,30 @@ export class McpClient {
 
   /** Every tool, walking all pages (cached while fresh: modern `ttlMs`, legacy until list_changed). */
   async listTools(options: ListOptions = {}): Promise<Tool[]> {
-    const tools = (await this.listAll('tools/list', options)) as Tool[];
+    let tools = (await this.listAll('tools/list', options)) as Tool[];
+    if (this.mirrorsHeaders) tools = this.withValidHeaderMarkings(tools);
     this.toolIndex = new Map(tools.map((tool) => [tool.name, tool]));
     return tools;
+  }
+
+  /** 2026 HTTP: a tool whose `x-mcp-header` markings break the rules is left out, with a diagnostic. */
+  private withValidHeaderMarkings(tools: Tool[]): Tool[] {
+    let kept: Tool[] | undefined;
+    for (let i = 0; i < tools.length; i++) {
+      const plan = planParamHeaders(tools[i]!);
+      if (plan.ok) {
+        kept?.push(tools[i]!);
+        continue;
+      }
+      kept ??= tools.slice(0, i);
+      this.events.emit('diagnostic', { kind: 'invalid-tool', message: `tool ${JSON.stringify(tools[i]!.name)} left out: ${plan.reason}` });
+    }
+    return kept ?? tools;
+  }
+
+  /** True in the 2026 era over a transport that mirrors request fields into HTTP headers. */
+  private get mirrorsHeaders(): boolean {
+    return this.era === 'modern' && this.transport.mirrorsHeaders === true;
   }
 
   /** One page of tools at an explicit cursor (no cache). */
@@ -222,12 +248,39 @@ export class McpClient {
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
     const requestOptions = options === NO_OPTIONS ? TRACK_PROGRESS : options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
+    if (this.mirrorsHeaders) return this.callToolWithHeaders(name, args, params, options, requestOptions);
     // Not async on purpose: a plain call costs the connection's promise and this one `then`.
     return (this.send('tools/call', params, requestOptions) as Promise<Record<string, unknown>>).then((raw) => {
       const type = raw.resultType;
       if (type === undefined || type === 'complete') return this.checkedResult(name, raw as CallToolResult, options);
       return this.continueWithInput('tools/call', params, requestOptions, raw, 0).then((done) => this.checkedResult(name, done as CallToolResult, options));
     });
+  }
+
+  /**
+   * 2026 HTTP: the call carries the `Mcp-Param-*` headers of the tool's `x-mcp-header` markings;
+   * on -32020 (headers and body disagree, e.g. the tool's schema changed) the tool list is
+   * fetched again and the call retried once, as the transport spec advises.
+   */
+  private async callToolWithHeaders(name: string, args: Record<string, unknown> | undefined, params: ParamsOf<'tools/call'>, options: CallOptions, requestOptions: RequestOptions): Promise<CallToolResult> {
+    const withHeaders = (): RequestOptions => {
+      const tool = this.toolIndex?.get(name);
+      const headers = tool ? paramHeaders(planParamHeaders(tool), args) : undefined;
+      return headers ? { ...requestOptions, headers } : requestOptions;
+    };
+    let callOptions = withHeaders();
+    let raw: Record<string, unknown>;
+    try {
+      raw = (await this.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof McpError) || error.rpcCode !== RpcErrorCode.HeaderMismatch) throw error;
+      await this.listTools({ refresh: true, ...(options.signal ? { signal: options.signal } : {}) });
+      callOptions = withHeaders();
+      raw = (await this.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    }
+    const type = raw.resultType;
+    const done = type === undefined || type === 'complete' ? raw : await this.continueWithInput('tools/call', params, callOptions, raw, 0);
+    return this.checkedResult(name, done as CallToolResult, options);
   }
 
   /** Applies output validation where it can apply; returns the result itself when it cannot. */
@@ -450,13 +503,29 @@ export class McpClient {
         return Promise.reject(error);
       }
     }
-    if (this.era === 'legacy') return this.connection.request(method, params, options);
-    return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options).catch((error: unknown) => {
+    if (this.era === 'legacy') return this.retriedIfLost(method, this.connection.request(method, params, options), () => this.connection.request(method, params, options));
+    const sent = this.retriedIfLost(method, this.connection.request(method, this.envelope(params) as ParamsOf<M>, options), () =>
+      this.connection.request(method, this.envelope(params) as ParamsOf<M>, options),
+    );
+    return sent.catch((error: unknown) => {
       const other = error instanceof McpError && error.rpcCode === -32022 && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
       return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
+    });
+  }
+
+  /**
+   * A request whose HTTP stream broke before its response is lost; a method without side effects
+   * (lists, reads, discover, ping) is sent once more, as a new request. Others keep the error.
+   */
+  private retriedIfLost<T>(method: string, sent: Promise<T>, again: () => Promise<T>): Promise<T> {
+    if (!RESENDABLE.has(method)) return sent;
+    return sent.catch((error: unknown) => {
+      if (!(error instanceof McpError) || error.code !== 'TRANSPORT' || (error.data as { streamBroken?: unknown } | undefined)?.streamBroken !== true) throw error;
+      this.events.emit('diagnostic', { kind: 'resent', message: `${method}: ${error.message}; sent again (no side effects)` });
+      return again();
     });
   }
 

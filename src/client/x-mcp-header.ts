@@ -29,6 +29,15 @@ const NO_HEADERS: ParamHeaderPlan = Object.freeze({ ok: true, headers: Object.fr
  * reached through `properties` keys only). Never throws.
  */
 export function planParamHeaders(tool: Tool): ParamHeaderPlan {
+  let plan = plans.get(tool);
+  if (plan === undefined) plans.set(tool, (plan = computePlan(tool)));
+  return plan;
+}
+
+/** Plans per tool object: a cached tool list is checked once, not on every call. */
+const plans = new WeakMap<Tool, ParamHeaderPlan>();
+
+function computePlan(tool: Tool): ParamHeaderPlan {
   const schema = tool.inputSchema as unknown;
   if (!schema || typeof schema !== 'object' || !JSON.stringify(schema).includes('"x-mcp-header"')) return NO_HEADERS;
   const headers: ParamHeader[] = [];

@@ -68,4 +68,10 @@ export interface Transport {
    * channel (an HTTP response stream). Implied by `cancelsByAbort`.
    */
   readonly requestChannels?: boolean;
+  /**
+   * True for transports that mirror request fields into HTTP headers (Streamable HTTP): in the
+   * 2026 era the client then sends `Mcp-Param-*` headers and drops tools whose `x-mcp-header`
+   * markings are invalid, as the spec requires of HTTP clients.
+   */
+  readonly mirrorsHeaders?: boolean;
 }

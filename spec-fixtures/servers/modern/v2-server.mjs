@@ -5,8 +5,13 @@
 //
 // Flags:
 //   --legacy serve|reject   how a 2025-era opening (`initialize`) is handled: `serve` (default,
-//                           dual-era: the connection is pinned to a 2025-era session) or
-//                           `reject` (modern-only: -32022 naming the supported revisions)
+//                           dual-era: the connection is pinned to a 2025-era session; over HTTP
+//                           the SDK's stateless legacy fallback) or `reject` (modern-only: -32022
+//                           naming the supported revisions)
+//   --http                  serve Streamable HTTP (the SDK's createMcpHandler behind a plain
+//                           node:http adapter) on 127.0.0.1, port 0, and print {"port":N} on
+//                           stdout; the endpoint is /mcp. Otherwise stdio.
+//   --response-mode auto|sse|json   (HTTP) how modern answers are shaped (default auto)
 //
 // Tools:
 //   echo {text}              text content
@@ -27,6 +32,11 @@
 //   two-rounds               two input rounds: elicits `name`, then `sure`; requestState carries
 //                            the first answer; answers "<name>:<sure>"
 //   add-tool                 registers tool `extra` (idempotent), which announces tools/list_changed
+//   region-query {region, query, limit?, flags:{dry}}  x-mcp-header markings on region (Region),
+//                           limit (Limit) and flags.dry (Dry); answers the Mcp-Param-* headers it
+//                           saw (HTTP) as "region=<v> limit=<v> dry=<v>"
+//   bad-header-tool         an invalid x-mcp-header marking (on an array item): clients on HTTP
+//                           must leave it out of their tool list
 //   touch {uri}              notifications/resources/updated for that URI: to listen streams
 //                            naming it; on a legacy session only after resources/subscribe
 // Resources: test://static/hello (text), test://static/blob (blob); template test://items/{id}
@@ -139,12 +149,38 @@ function registerTools(server) {
     return text('added');
   });
 
+  server.registerTool(
+    'region-query',
+    {
+      description: 'Mirrors parameters into Mcp-Param headers',
+      inputSchema: z.object({
+        region: z.string().meta({ 'x-mcp-header': 'Region' }),
+        query: z.string(),
+        limit: z.number().int().optional().meta({ 'x-mcp-header': 'Limit' }),
+        flags: z.object({ dry: z.boolean().meta({ 'x-mcp-header': 'Dry' }) }).optional(),
+      }),
+    },
+    async (_args, ctx) => {
+      const headers = ctx.http?.req?.headers;
+      const get = (name) => (headers && typeof headers.get === 'function' ? headers.get(name) : headers?.[name]) ?? '-';
+      return text(`region=${get('mcp-param-region')} limit=${get('mcp-param-limit')} dry=${get('mcp-param-dry')}`);
+    },
+  );
+
+  server.registerTool(
+    'bad-header-tool',
+    { description: 'Invalid x-mcp-header marking', inputSchema: z.object({ items: z.array(z.string().meta({ 'x-mcp-header': 'Item' })) }) },
+    async () => text('should never be listed by an HTTP client'),
+  );
+
   server.registerTool('touch', { description: 'Announces a resource update', inputSchema: z.object({ uri: z.string() }) }, async ({ uri }, ctx) => {
     // Modern requests carry the _meta envelope and the SDK's listen router filters by URI; a
     // legacy session gets the notice only after resources/subscribe, as the spec says.
     const modern = ctx.mcpReq.envelope !== undefined;
     if (!modern && !subscribed(server).has(uri)) return text(`not subscribed ${uri}`);
     await server.server.sendResourceUpdated({ uri });
+    // Over HTTP every request has its own instance: listen streams hear it through the bus.
+    httpHandler?.notify.resourceUpdated(uri);
     return text(`touched ${uri}`);
   });
 }
@@ -199,4 +235,53 @@ function build() {
   return server;
 }
 
-serveStdio(build, { legacy });
+let httpHandler;
+if (argv.includes('--http')) {
+  const { createServer } = await import('node:http');
+  const { createMcpHandler } = await import('@modelcontextprotocol/server');
+  const modeIndex = argv.indexOf('--response-mode');
+  const responseMode = modeIndex === -1 ? 'auto' : argv[modeIndex + 1];
+  httpHandler = createMcpHandler(build, { legacy: legacy === 'serve' ? 'stateless' : 'reject', responseMode, keepAliveMs: 0 });
+  const http = createServer(async (req, res) => {
+    if (new URL(req.url, 'http://x').pathname !== '/mcp') {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+      signal: abort.signal,
+    });
+    let response;
+    try {
+      response = await httpHandler.fetch(request);
+    } catch (error) {
+      res.writeHead(500).end(String(error));
+      return;
+    }
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    try {
+      for await (const chunk of response.body) res.write(chunk);
+    } catch {
+      // The client went away.
+    }
+    res.end();
+  });
+  http.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: http.address().port })}\n`));
+  process.on('SIGTERM', () => {
+    http.closeAllConnections();
+    http.close();
+    void httpHandler.close();
+    process.exit(0);
+  });
+} else {
+  serveStdio(build, { legacy });
+}

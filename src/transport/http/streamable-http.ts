@@ -75,6 +75,8 @@ export class StreamableHttpTransport implements Transport {
   readonly closed: Promise<CloseInfo>;
   /** Every request gets its own signal from the connection, aborted when the request is abandoned. */
   readonly requestChannels = true;
+  /** Request fields are mirrored into headers (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
+  readonly mirrorsHeaders = true;
   /** The legacy session id, once the server assigned one. */
   sessionId: string | undefined;
   /** The legacy revision the server answered to `initialize` (sets `MCP-Protocol-Version`). */
