@@ -80,7 +80,8 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
       ...(input.signal ? { signal: input.signal } : {}),
     });
   } catch (error) {
-    if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED')) throw error;
+    // Nothing to learn from a server that cannot be reached or refuses the credentials.
+    if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
     const retryWith = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion ? pickModern(supportedOf(error.data)) : undefined;
     if (retryWith) return { negotiated: await discover(connection, input, retryWith, input.connectTimeoutMs), connection };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
@@ -160,6 +161,10 @@ async function initialize(connection: JsonRpcConnection, input: NegotiateInput):
     serverInfo: result.serverInfo,
     instructions: result.instructions,
   };
+}
+
+function isUnreachable(error: unknown): boolean {
+  return error instanceof McpError && (error.data as { unreachable?: unknown } | undefined)?.unreachable === true;
 }
 
 function supportedOf(data: unknown): unknown {

@@ -51,7 +51,8 @@ export function networkError(ctx: ExchangeContext, error: unknown): McpError {
     server: ctx.server,
     method: ctx.method,
     cause: error,
-    data: { url, retryable: true },
+    // `unreachable`: no HTTP exchange happened at all (refused, DNS, TLS, reset before a status).
+    data: { url, retryable: true, unreachable: true },
   });
 }
 
