@@ -51,6 +51,14 @@ export class RecordingTransport implements Transport {
     return this.inner.cancelsByAbort;
   }
 
+  get requestChannels(): boolean | undefined {
+    return this.inner.requestChannels;
+  }
+
+  get mirrorsHeaders(): boolean | undefined {
+    return this.inner.mirrorsHeaders;
+  }
+
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void> | void {
     this.record('sent', message);
     return this.inner.send(message, options);

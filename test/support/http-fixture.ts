@@ -186,7 +186,7 @@ export function legacyServer(options: LegacyServerOptions = {}): Route & { live:
       default:
         return json(res, rpcError(seen, -32601, `Method not found: ${seen.rpc}`));
     }
-  }) as Route & { live: Set<string>; getStreams: ServerResponse[]; expire(): void };
+  }) as unknown as Route & { live: Set<string>; getStreams: ServerResponse[]; expire(): void };
   route.live = live;
   route.getStreams = getStreams;
   route.expire = () => live.clear();
