@@ -3,6 +3,7 @@
  */
 export { McpClient } from './client/mcp-client.js';
 export type { ClientEvents, ConnectTarget } from './client/mcp-client.js';
+export type { HttpServerSpec } from './client/connect-http.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
 
@@ -43,3 +44,5 @@ export { buildServerEnv } from './transport/stdio-env.js';
 export type { StdioServerSpec } from './transport/stdio.js';
 export { NdjsonDecoder, encodeMessage } from './transport/ndjson-framer.js';
 export { createLinkedPair } from './transport/memory.js';
+// The HTTP transports (and undici) load only when a URL is used; import them from `mcpwire/http`.
+export type { LegacySseOptions, StreamableHttpOptions } from './transport/http/index.js';

@@ -1,8 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
+import * as http from '../src/transport/http/index.js';
 
 describe('the public surface', () => {
+  it('mcpwire/http exports exactly this list of runtime names', () => {
+    expect(Object.keys(http).sort()).toMatchInlineSnapshot(`
+      [
+        "LegacySseTransport",
+        "SseDecoder",
+        "StreamableHttpTransport",
+        "decodeHeaderValue",
+        "encodeHeaderValue",
+        "redactHeaderValue",
+        "redactHeaders",
+        "redactUrl",
+      ]
+    `);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
+    expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
+  });
+
+  it('the main entry re-exports nothing at runtime from the HTTP transports (undici loads on demand)', () => {
+    const index = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
+    expect(index).not.toMatch(/^export \{[^}]*\} from '\.\/transport\/http\//m);
+  });
+
   it('exports exactly this list of runtime names', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [

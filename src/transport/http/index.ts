@@ -1,4 +1,7 @@
-/** The HTTP transports, loaded on demand by the client (undici is imported only when a URL is used). */
+/**
+ * The HTTP transports, published as `mcpwire/http` and loaded on demand by the client: undici is
+ * imported only when a URL is used.
+ */
 export { LegacySseTransport } from './legacy-sse.js';
 export type { LegacySseOptions } from './legacy-sse.js';
 export { StreamableHttpTransport } from './streamable-http.js';
