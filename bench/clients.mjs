@@ -1,9 +1,11 @@
 // One adapter per client under test, all with the same shape:
-//   load()                        → the client module(s); the caller times this as import cost
-//   connect(mod, command, args)   → { call(name, args), list(), close() } after the handshake
+//   load(transport)               → the client module(s); the caller times this as import cost
+//   connect(mod, command, args)   → { call(name, args), list(), close() } after the handshake (stdio)
+//   connectHttp(mod, url)         → the same over Streamable HTTP (legacy shape, no session)
 // Every client is pinned to the legacy (2025-11-25) initialize handshake, so all four drive the
 // same server code path.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 
 /**
  * What the raw floor passes to the server: the variables the SDKs' and mcpwire's own allowlists
@@ -81,6 +83,48 @@ const raw = {
   },
 };
 
+/**
+ * The HTTP floor: one keep-alive `node:http` Agent, a POST per request, the body parsed once
+ * (a one-event SSE body is unwrapped by slicing its data line); no validation, no timeouts.
+ */
+raw.connectHttp = async (_mod, url) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const target = new URL(url);
+  let nextId = 1;
+  const post = (message) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(message);
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode === 202) return resolve(undefined);
+            let text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+            if ((res.headers['content-type'] ?? '').startsWith('text/event-stream')) text = text.slice(text.indexOf('data: ') + 6, text.lastIndexOf('\n\n'));
+            const msg = JSON.parse(text);
+            if (msg.error) reject(new Error(`${msg.error.code}: ${msg.error.message}`));
+            else resolve(msg.result);
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const request = (method, params) => post({ jsonrpc: '2.0', id: nextId++, method, params });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return {
+    call: (name, a) => request('tools/call', { name, arguments: a }),
+    list: async () => (await request('tools/list', {})).tools,
+    async close() {
+      agent.destroy();
+    },
+  };
+};
+
 /** mcpwire from dist/ (built by `npm run build`), pinned to the legacy era. */
 const mcpwire = {
   async load() {
@@ -97,6 +141,15 @@ const mcpwire = {
       close: () => client.close(),
     };
   },
+};
+
+mcpwire.connectHttp = async ({ McpClient }, url) => {
+  const client = await McpClient.connect({ url, transport: 'http' }, { era: 'legacy' });
+  return {
+    call: (name, a) => client.callTool(name, a),
+    list: () => client.listTools({ refresh: true }),
+    close: () => client.close(),
+  };
 };
 
 /** The official SDK v1 (`@modelcontextprotocol/sdk` 1.32.x): legacy initialize only. */
@@ -119,6 +172,17 @@ const sdkV1 = {
   },
 };
 
+sdkV1.connectHttp = async ({ Client }, url) => {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    call: (name, a) => client.callTool({ name, arguments: a }),
+    list: async () => (await client.listTools()).tools,
+    close: () => client.close(),
+  };
+};
+
 /** The official SDK v2 (`@modelcontextprotocol/client` 2.x), pinned with versionNegotiation 'legacy'. */
 const sdkV2 = {
   async load() {
@@ -135,6 +199,17 @@ const sdkV2 = {
       close: () => client.close(),
     };
   },
+};
+
+sdkV2.connectHttp = async ({ Client }, url) => {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    call: (name, a) => client.callTool({ name, arguments: a }),
+    list: async () => (await client.listTools()).tools,
+    close: () => client.close(),
+  };
 };
 
 /** Adapters by client name. */

@@ -59,11 +59,27 @@ export function ratios(table) {
   return out;
 }
 
-/** The targets from the issue, each with the figures it was judged on and pass/fail/n-a. */
-export function targets(table, ratio) {
+/** The targets from the issues (stdio: core issue; HTTP: the HTTP issue), judged on the figures. */
+export function targets(table, ratio, transport = 'stdio') {
   const num = (v) => (typeof v === 'number' ? v : undefined);
   const check = (label, ok, detail) => ({ label, status: ok === undefined ? 'n/a' : ok ? 'pass' : 'FAIL', detail });
   const out = [];
+  if (transport !== 'stdio') {
+    const cpu = num(ratio.seqCpuUsPerCall?.mcpwire);
+    out.push(check('client CPU per call (sequential): mcpwire ≤ 1.5× raw', cpu === undefined ? undefined : cpu <= 1.5, cpu === undefined ? '' : `${cpu.toFixed(2)}×`));
+    const par = num(ratio.parCallsPerSec?.mcpwire);
+    out.push(check('calls/s with 64 in flight: mcpwire ≥ 0.8× raw', par === undefined ? undefined : par >= 0.8, par === undefined ? '' : `${par.toFixed(2)}×`));
+    const m = num(table.peakRssMiB.mcpwire);
+    const r = num(table.peakRssMiB.raw);
+    const rss = m === undefined || r === undefined ? undefined : m / r;
+    out.push(check('peak RSS: mcpwire ≤ 1.3× raw', rss === undefined ? undefined : rss <= 1.3, rss === undefined ? '' : `${rss.toFixed(2)}× (${fmt(m)} vs ${fmt(r)} MiB)`));
+    const mc = num(table.seqCpuUsPerCall.mcpwire);
+    const v1 = num(table.seqCpuUsPerCall['sdk-v1']);
+    const v2 = num(table.seqCpuUsPerCall['sdk-v2']);
+    const below = mc === undefined || v1 === undefined || v2 === undefined ? undefined : mc < v1 && mc < v2;
+    out.push(check('client CPU per call: mcpwire below sdk-v1 and sdk-v2', below, mc === undefined ? '' : `${fmt(mc)} vs ${fmt(v1)} / ${fmt(v2)} µs`));
+    return out;
+  }
   for (const [key, what] of [
     ['seqCpuUsPerCall', 'sequential'],
     ['parCpuUsPerCall', '64 in flight'],
@@ -94,10 +110,14 @@ export function fmt(v) {
 /** The whole printed report as markdown. */
 export function render({ machine, options, table, ratio, checks, errors }) {
   const lines = [];
-  lines.push(`## mcpwire benchmark — ${machine.date}`);
+  lines.push(`## mcpwire benchmark (${options.transport ?? 'stdio'}) — ${machine.date}`);
   lines.push('');
   lines.push(`${machine.cpu} ×${machine.cores}, ${machine.memGiB} GiB, ${machine.platform}; node ${machine.node}; ${machine.versions}`);
-  lines.push(`${options.rounds} round(s)${options.quick ? ', --quick' : ''}; medians of all samples; server: bench/server.mjs --tools 100 (legacy 2025-11-25)`);
+  const server =
+    options.transport === undefined || options.transport === 'stdio'
+      ? 'bench/server.mjs --tools 100 over stdio'
+      : `bench/http-server.mjs --tools 100 over Streamable HTTP on loopback, ${options.transport === 'http-sse' ? 'SSE' : 'JSON'} answers (cold: the server is already listening)`;
+  lines.push(`${options.rounds} round(s)${options.quick ? ', --quick' : ''}; medians of all samples; server: ${server} (legacy 2025-11-25)`);
   lines.push('');
   lines.push(`| metric | better | ${CLIENT_NAMES.join(' | ')} |`);
   lines.push(`| --- | --- | ${CLIENT_NAMES.map(() => '---:').join(' | ')} |`);

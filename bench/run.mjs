@@ -13,6 +13,13 @@ import { METRICS, ratios, render, summarize, targets } from './report.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
+const transportAt = argv.indexOf('--transport');
+/** stdio (default), http-json or http-sse: the same server logic behind each. */
+const transport = transportAt === -1 ? 'stdio' : argv[transportAt + 1];
+if (!['stdio', 'http-json', 'http-sse'].includes(transport)) {
+  console.error('usage: node bench/run.mjs [--rounds N] [--quick] [--transport stdio|http-json|http-sse]');
+  process.exit(2);
+}
 const roundsAt = argv.indexOf('--rounds');
 const rounds = roundsAt === -1 ? (quick ? 1 : 3) : Number(argv[roundsAt + 1]);
 if (!Number.isInteger(rounds) || rounds < 1) {
@@ -21,7 +28,8 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 }
 /** import and cold are one sample per fresh process: at least 5 in all, spread over the rounds. */
 const perRound = { import: Math.ceil(5 / rounds), cold: Math.ceil(5 / rounds) };
-const SCENARIOS = ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss'];
+// Over HTTP, import cost is the stdio run's figure (same modules), so it is not measured again.
+const SCENARIOS = transport === 'stdio' ? ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss'] : ['cold', 'seq', 'par', 'blob', 'list', 'rss'];
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const WORKER_TIMEOUT_MS = 120_000;
 
@@ -48,7 +56,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 /** Runs one worker; resolves to its result object or `{ error }`. Never rejects. */
 function runWorker(client, scenario) {
   return new Promise((resolve) => {
-    const args = [WORKER, client, scenario, ...(quick ? ['--quick'] : [])];
+    const args = [WORKER, client, scenario, ...(quick ? ['--quick'] : []), '--transport', transport];
     // detached: its own process group, so a timeout kills the worker and whatever it spawned.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     live.add(child);
@@ -147,17 +155,17 @@ async function main() {
 
   const table = summarize(samples, unavailable);
   const ratio = ratios(table);
-  const checks = targets(table, ratio);
+  const checks = targets(table, ratio, transport);
   const info = machine();
-  const report = render({ machine: info, options: { rounds, quick }, table, ratio, checks, errors });
+  const report = render({ machine: info, options: { rounds, quick, transport }, table, ratio, checks, errors });
   console.log(report);
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n(${seconds.toFixed(0)} s)`);
 
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const json = { machine: info, options: { rounds, quick, perRound }, seconds, metrics: METRICS, table, ratio, targets: checks, errors, samples };
-  writeFileSync(`${dir}latest.json`, `${JSON.stringify(json, null, 2)}\n`);
+  const json = { machine: info, options: { rounds, quick, perRound, transport }, seconds, metrics: METRICS, table, ratio, targets: checks, errors, samples };
+  writeFileSync(`${dir}latest${transport === 'stdio' ? '' : `-${transport}`}.json`, `${JSON.stringify(json, null, 2)}\n`);
   return errors.length > (notBuilt ? 1 : 0) ? 1 : 0;
 }
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// One client, one scenario, one fresh process: `node bench/worker.mjs <client> <scenario> [--quick]`.
+// One client, one scenario, one fresh process:
+//   node bench/worker.mjs <client> <scenario> [--quick] [--transport stdio|http-json|http-sse]
 // Prints one line `BENCH_RESULT {json}` on stdout. CPU figures are this process's own
 // process.cpuUsage() (all its threads), so the server — another process — is excluded.
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLIENTS } from './clients.mjs';
 
 const [name, scenario] = process.argv.slice(2);
 const quick = process.argv.includes('--quick');
+const transportAt = process.argv.indexOf('--transport');
+const transport = transportAt === -1 ? 'stdio' : process.argv[transportAt + 1];
 const adapter = CLIENTS[name];
 
 /**
@@ -21,6 +25,24 @@ const SIZES = quick
   : { seqWarmup: 5000, seq: 2000, parWarmup: 12000, par: 10000, inFlight: 64, blobWarmup: 3, blob: 50, blobBytes: 1 << 20, listWarmup: 20, list: 200 };
 
 const SERVER = [fileURLToPath(new URL('./server.mjs', import.meta.url)), '--tools', '100'];
+const HTTP_SERVER = fileURLToPath(new URL('./http-server.mjs', import.meta.url));
+
+/**
+ * Starts the HTTP server (JSON or SSE answers) and resolves with its URL. Its stdin is our pipe:
+ * when this worker dies, the server sees EOF and exits.
+ */
+function startHttpServer(sse) {
+  const child = spawn(process.execPath, [HTTP_SERVER, '--tools', '100', ...(sse ? ['--sse'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      out += c;
+      const line = out.split('\n').find((l) => l.startsWith('{"port":'));
+      if (line) resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}/mcp`, stop: () => child.kill('SIGTERM') });
+    });
+    child.once('exit', (code) => reject(new Error(`http server exited with ${code}`)));
+  });
+}
 const cpuMicros = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -113,8 +135,10 @@ async function main() {
   const importMs = performance.now() - importStart;
   if (scenario === 'import') return { importMs };
 
+  // Over HTTP the server runs before the clock starts: cold = connect + first list, no spawn.
+  const server = transport === 'stdio' ? undefined : await startHttpServer(transport === 'http-sse');
   const coldStart = performance.now();
-  const client = await adapter.connect(mod, process.execPath, SERVER);
+  const client = server ? await adapter.connectHttp(mod, server.url) : await adapter.connect(mod, process.execPath, SERVER);
   try {
     const tools = await client.list();
     const coldMs = performance.now() - coldStart;
@@ -126,6 +150,7 @@ async function main() {
   } finally {
     // Bounded: a client whose close hangs must not keep the worker (and its server) alive.
     await Promise.race([client.close(), new Promise((r) => setTimeout(r, 5000).unref())]);
+    server?.stop();
   }
 }
 

@@ -84,7 +84,7 @@ export class GetStream {
       const stopped = (): boolean => this.signal.aborted;
       const onAbort = (): void => void body.destroy();
       this.signal.addEventListener('abort', onAbort, { once: true });
-      await pumpSse(body, decoder, stopped);
+      await pumpSse(body, decoder, stopped, false);
       this.signal.removeEventListener('abort', onAbort);
       lastEventId = decoder.lastEventId;
       if (!(await sleep(retryMs ?? this.hooks.defaultRetryMs, this.signal))) return;

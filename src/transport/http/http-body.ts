@@ -33,12 +33,18 @@ export function readText(body: Body, maxBytes: number): Promise<string> {
   });
 }
 
+/** How long a server may take to end a stream after the response it was waiting for. */
+const DRAIN_GRACE_MS = 2_000;
+
 /**
  * Feeds an SSE body to `decoder` until the stream ends (`'ended'`), `stop()` says the wanted
- * message arrived (`'stopped'`: the body is destroyed, no waiting for the server to close), or
- * the stream fails (`'broken'`, with the error). Never rejects.
+ * message arrived (`'stopped'`, resolved at once), or the stream fails (`'broken'`, with the
+ * error). Never rejects. After a stop the rest of the body is drained, not destroyed, so the
+ * keep-alive socket goes back to the pool (destroying it would cost a new connection per
+ * request); a server that does not end the stream within a grace period gets it destroyed.
+ * With `drain: false` a stop destroys the body at once (streams nobody waits on any more).
  */
-export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean): Promise<{ end: 'ended' | 'stopped' | 'broken'; error?: unknown }> {
+export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean, drain = true): Promise<{ end: 'ended' | 'stopped' | 'broken'; error?: unknown }> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (end: 'ended' | 'stopped' | 'broken', error?: unknown): void => {
@@ -54,7 +60,15 @@ export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean)
       decoder.push(text.write(chunk));
       if (stopped()) {
         finish('stopped');
-        body.destroy();
+        if (!drain) {
+          body.destroy();
+          return;
+        }
+        const grace = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
+        grace.unref();
+        body.once('close', () => clearTimeout(grace));
+        body.on('error', () => {});
+        body.resume();
       }
     };
     body.on('data', onData);

@@ -136,7 +136,7 @@ export class LegacySseTransport implements Transport {
       },
       { maxEventChars: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
     );
-    const pumped = pumpSse(response.body, decoder, () => life.signal.aborted);
+    const pumped = pumpSse(response.body, decoder, () => life.signal.aborted, false);
     const onAbort = (): void => void response.body.destroy();
     life.signal.addEventListener('abort', onAbort, { once: true });
     let ended = false;

@@ -96,6 +96,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly diagnostics = new Set<(diagnostic: TransportDiagnostic) => void>();
   private readonly life = new AbortController();
   private readonly exchanges = new Set<Promise<unknown>>();
+  /** Per-exchange controllers of requests in flight, aborted by close(). */
+  private readonly linked = new Set<AbortController>();
   private era: Era = 'unknown';
   private initializeParams: Record<string, unknown> | undefined;
   private reinitializing: Promise<void> | undefined;
@@ -161,7 +163,25 @@ export class StreamableHttpTransport implements Transport {
     // A re-initialize in progress owns the session: wait for it so this message carries the new id.
     if (this.reinitializing && method !== 'initialize') await this.reinitializing.catch(() => {});
     const headers = this.headersFor(message, method, isRequest, extra);
-    const abort = signal ? AbortSignal.any([this.life.signal, signal]) : this.life.signal;
+    const link = this.link(signal);
+    try {
+      return await this.exchange(message, method, isRequest, signal, link.signal, headers, extra, isRetry, ctx);
+    } finally {
+      link.release();
+    }
+  }
+
+  private async exchange(
+    message: JsonRpcMessage,
+    method: string | undefined,
+    isRequest: boolean,
+    signal: AbortSignal | undefined,
+    abort: AbortSignal,
+    headers: Record<string, string>,
+    extra: Record<string, string> | undefined,
+    isRetry: boolean,
+    ctx: ExchangeContext,
+  ): Promise<void> {
 
     let response: Dispatcher.ResponseData;
     try {
@@ -245,7 +265,15 @@ export class StreamableHttpTransport implements Transport {
   private async exchangeOwn(message: JsonRpcMessage, sink: (value: unknown) => void, signal: AbortSignal | undefined): Promise<void> {
     const method = (message as { method: string }).method;
     const ctx = this.context(method);
-    const abort = signal ? AbortSignal.any([this.life.signal, signal]) : this.life.signal;
+    const link = this.link(signal);
+    try {
+      await this.ownExchange(message, method, sink, signal, link.signal, ctx);
+    } finally {
+      link.release();
+    }
+  }
+
+  private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: AbortSignal, ctx: ExchangeContext): Promise<void> {
     let response: Dispatcher.ResponseData;
     try {
       response = await request(this.url, {
@@ -496,6 +524,27 @@ export class StreamableHttpTransport implements Transport {
     throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(this.url)} was closed`, { server: ctx.server, method: ctx.method });
   }
 
+  /**
+   * The signal of one exchange: the transport's lifetime alone for messages without a request
+   * signal; otherwise a controller of its own that follows the request's signal and that close()
+   * aborts. (Cheaper than `AbortSignal.any`, whose dependants linger on the parent until GC.)
+   */
+  private link(signal: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+    if (signal === undefined) return { signal: this.life.signal, release: noop };
+    const controller = new AbortController();
+    if (signal.aborted) controller.abort(signal.reason);
+    const follow = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', follow, { once: true });
+    this.linked.add(controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        signal.removeEventListener('abort', follow);
+        this.linked.delete(controller);
+      },
+    };
+  }
+
   private context(method: string | undefined): ExchangeContext {
     return { server: this.name, method, url: this.url.toString(), secrets: this.secrets };
   }
@@ -520,7 +569,9 @@ export class StreamableHttpTransport implements Transport {
 
   private async shutdown(): Promise<void> {
     this.getStream?.stop();
-    this.life.abort(new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
+    const closing = new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name });
+    this.life.abort(closing);
+    for (const controller of this.linked) controller.abort(closing);
     await Promise.allSettled([...this.exchanges]);
     if (this.era === 'legacy' && this.sessionId !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
@@ -545,6 +596,8 @@ export class StreamableHttpTransport implements Transport {
     this.resolveClosed({});
   }
 }
+
+function noop(): void {}
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
