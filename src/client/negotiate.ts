@@ -110,9 +110,12 @@ async function discover(connection: JsonRpcConnection, input: NegotiateInput, ve
     }
     return fromDiscover(result, chosen);
   } catch (error) {
-    if (!retried && error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion && input.protocolVersion === undefined) {
-      const other = pickModern(supportedOf(error.data));
-      if (other && other !== version) return discover(connection, input, other, timeoutMs, true);
+    // One retry with a revision from the server's `supported` list (the pin, when there is one).
+    // The same revision again is allowed: a server may reject a first request to test exactly this.
+    if (!retried && error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion) {
+      const offered = supportedOf(error.data);
+      const other = input.protocolVersion === undefined ? pickModern(offered) : Array.isArray(offered) && offered.includes(input.protocolVersion) ? input.protocolVersion : undefined;
+      if (other) return discover(connection, input, other, timeoutMs, true);
     }
     throw error;
   }

@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+/**
+ * mcpwire's client for the official conformance suite (@modelcontextprotocol/conformance):
+ * `MCP_CONFORMANCE_SCENARIO=<name> node test/conformance/client.mjs <server URL>`. The suite
+ * puts the URL last and names the scenario in the environment; this client does what the
+ * scenario's server expects a client to do, through mcpwire's public API only (dist/, built by
+ * `npm run build`). Exit code 0 on success, 1 with a message otherwise.
+ */
+import { McpClient } from '../../dist/index.js';
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+/** Set by newer suites: the revision the scenario runs at. */
+const pinned = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+
+/** An elicitation answer that takes every field's `default`, or a plausible value of its type. */
+function fromDefaults(schema) {
+  const content = {};
+  for (const [key, property] of Object.entries(schema?.properties ?? {})) {
+    if (property.default !== undefined) content[key] = property.default;
+    else if (Array.isArray(property.enum) && property.enum.length > 0) content[key] = property.enum[0];
+    else if (property.type === 'boolean') content[key] = true;
+    else if (property.type === 'integer' || property.type === 'number') content[key] = 1;
+    else if (property.type === 'string') content[key] = 'conformance';
+  }
+  return content;
+}
+
+const handlers = {
+  elicitation: async (params) => (params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: fromDefaults(params.requestedSchema) }),
+  sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance sample' }, model: 'mcpwire-conformance' }),
+  roots: async () => [{ uri: 'file:///tmp/conformance', name: 'conformance' }],
+};
+
+/** Values for a tool's arguments: what each property's name and type ask for (header scenarios). */
+function argumentsFor(tool) {
+  const out = {};
+  const properties = tool.inputSchema?.properties ?? {};
+  for (const [key, property] of Object.entries(properties)) {
+    const type = Array.isArray(property.type) ? property.type.find((t) => t !== 'null') : property.type;
+    if (/non_?ascii/i.test(key)) out[key] = 'Hello, 世界';
+    else if (/^whitespace/i.test(key)) out[key] = ' padded ';
+    else if (/leading_space/i.test(key)) out[key] = ' leading';
+    else if (/trailing_space/i.test(key)) out[key] = 'trailing ';
+    else if (/internal_space/i.test(key)) out[key] = 'us west 1';
+    else if (/control_char/i.test(key)) out[key] = 'a\u0001b';
+    else if (/crlf/i.test(key)) out[key] = 'line1\r\nline2';
+    else if (/^tab/i.test(key)) out[key] = '\tindented';
+    else if (/^empty/i.test(key)) out[key] = '';
+    else if (/verbose/i.test(key) && tool.name.endsWith('_null')) out[key] = null;
+    else if (type === 'integer') out[key] = key === 'a' || key === 'b' ? 2 : 42;
+    else if (type === 'number') out[key] = key === 'a' || key === 'b' ? 3 : 1.5;
+    else if (type === 'boolean') out[key] = true;
+    else if (type === 'string') out[key] = key === 'region' ? 'us-west1' : `value-${key}`;
+    else if (type === 'object') out[key] = {};
+    else if (type === 'array') out[key] = [];
+  }
+  return out;
+}
+
+async function connect(options = {}) {
+  return McpClient.connect({ url }, { name: 'conformance', handlers, missingCapability: 'empty', ...(pinned ? { protocolVersion: pinned } : {}), ...options });
+}
+
+/** Lists and calls every tool, reads every resource, gets every prompt. */
+async function exercise(client, { callTools = true } = {}) {
+  const tools = await client.listTools();
+  if (callTools) for (const tool of tools) await client.callTool(tool.name, argumentsFor(tool)).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
+  if (client.capabilities.resources) {
+    for (const resource of await client.listResources().catch(() => [])) await client.readResource(resource.uri).catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
+  }
+  if (client.capabilities.prompts) {
+    for (const prompt of await client.listPrompts().catch(() => [])) {
+      const args = Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, `value-${a.name}`]));
+      await client.getPrompt(prompt.name, args).catch((e) => console.error(`prompts/get ${prompt.name}: ${e.message}`));
+    }
+  }
+}
+
+const SCENARIOS = {
+  async initialize() {
+    const client = await connect();
+    await client.listTools();
+    await client.close();
+  },
+  async tools_call() {
+    const client = await connect();
+    const [tool] = await client.listTools();
+    if (tool) await client.callTool(tool.name, { a: 2, b: 3 });
+    await client.close();
+  },
+  async 'elicitation-sep1034-client-defaults'() {
+    const client = await connect();
+    await client.listTools();
+    await client.callTool('test_client_elicitation_defaults', {});
+    await client.close();
+  },
+  async 'sse-retry'() {
+    const client = await connect();
+    await client.listTools();
+    await client.callTool('test_reconnection', {});
+    await client.close();
+  },
+  async 'request-metadata'() {
+    const client = await connect();
+    await client.ping();
+    await client.listTools();
+    await client.close();
+  },
+  async 'sep-2322-client-request-state'() {
+    const client = await connect();
+    const names = (await client.listTools()).map((t) => t.name);
+    // The isolation check wants an unrelated call beside a multi-round one.
+    const order = ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type'];
+    for (const name of [...order.filter((n) => names.includes(n)), ...names.filter((n) => !order.includes(n))]) {
+      await client.callTool(name, {}).catch((e) => console.error(`tools/call ${name}: ${e.message}`));
+    }
+    await client.close();
+  },
+  async 'http-standard-headers'() {
+    const client = await connect();
+    await exercise(client);
+    await client.close();
+  },
+  async 'http-custom-headers'() {
+    const client = await connect();
+    await exercise(client);
+    await client.close();
+  },
+  async 'http-invalid-tool-headers'() {
+    const client = await connect();
+    // Every tool the client keeps is called; the invalid ones must not be in the list.
+    await exercise(client);
+    await client.close();
+  },
+  async 'json-schema-ref-no-deref'() {
+    const client = await connect();
+    await client.listTools();
+    await client.close();
+  },
+  async 'json-schema-2020-12-preservation'() {
+    const client = await connect();
+    const tools = await client.listTools();
+    const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('json_schema_2020_12_tool not listed');
+    await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+    await client.close();
+  },
+};
+SCENARIOS['tools-call'] = SCENARIOS.tools_call;
+SCENARIOS['elicitation-defaults'] = SCENARIOS['elicitation-sep1034-client-defaults'];
+
+const run = SCENARIOS[scenario];
+if (!run || !url) {
+  console.error(`usage: MCP_CONFORMANCE_SCENARIO=<scenario> node test/conformance/client.mjs <url>\nunknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  process.exit(1);
+}
+try {
+  await run();
+  process.exit(0);
+} catch (error) {
+  console.error(`${scenario}: ${error?.stack ?? error}`);
+  process.exit(1);
+}
