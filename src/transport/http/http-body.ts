@@ -8,8 +8,19 @@ import { StringDecoder } from 'node:string_decoder';
 import { McpError } from '../../protocol/errors.js';
 import type { SseDecoder } from './sse-decoder.js';
 
-/** A response body as undici hands it over: a Node readable. */
-export type Body = Readable;
+/**
+ * A response body: undici's Readable, or the lighter {@link LiteBody} of `dispatch.ts` — the
+ * part of the stream surface both have.
+ */
+export interface Body {
+  on(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
+  once(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
+  removeListener(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
+  destroy(): unknown;
+  resume(): unknown;
+}
+/** Undici's own body type satisfies {@link Body}. */
+export type NodeBody = Readable;
 
 /**
  * Reads a whole body as UTF-8 text. Rejects with `TRANSPORT` (data `{ oversize: true }`) as soon

@@ -24,6 +24,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue, redactUrl } from './header-values.js';
+import { exchange, type LiteResponse } from './dispatch.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
 import { sleep } from './sleep.js';
@@ -183,13 +184,12 @@ export class StreamableHttpTransport implements Transport {
     ctx: ExchangeContext,
   ): Promise<void> {
 
-    let response: Dispatcher.ResponseData;
+    let response: LiteResponse;
     try {
-      response = await request(this.url, {
+      response = await exchange(this.dispatcher, this.url, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        dispatcher: this.dispatcher,
         signal: abort,
         // A request's lifetime is the connection's business (timeouts, progress resets); an idle
         // SSE stream must never be cut by a default body timeout while its request is pending.
@@ -274,13 +274,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: AbortSignal, ctx: ExchangeContext): Promise<void> {
-    let response: Dispatcher.ResponseData;
+    let response: LiteResponse;
     try {
-      response = await request(this.url, {
+      response = await exchange(this.dispatcher, this.url, {
         method: 'POST',
         headers: this.headersFor(message, method, 'id' in message, undefined),
         body: JSON.stringify(message),
-        dispatcher: this.dispatcher,
         signal: abort,
         headersTimeout: this.notificationTimeoutMs,
         bodyTimeout: this.notificationTimeoutMs,
@@ -405,12 +404,11 @@ export class StreamableHttpTransport implements Transport {
 
   /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
   private async resume(cursor: { lastEventId: string | undefined }, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
-    let response: Dispatcher.ResponseData;
+    let response: LiteResponse;
     try {
-      response = await request(this.url, {
+      response = await exchange(this.dispatcher, this.url, {
         method: 'GET',
         headers: { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! },
-        dispatcher: this.dispatcher,
         signal: abort,
         headersTimeout: 0,
         bodyTimeout: 0,
