@@ -8,7 +8,7 @@ import { CLIENT_NAMES } from './clients.mjs';
  */
 export const METRICS = [
   { key: 'importMs', scenario: 'import', label: 'import the client module(s) (ms)', better: 'lower' },
-  { key: 'coldMs', scenario: 'cold', label: 'cold: spawn + initialize + tools/list (ms)', better: 'lower' },
+  { key: 'coldMs', scenario: 'cold', label: 'cold: connect (stdio: spawn) + initialize + tools/list (ms)', better: 'lower' },
   { key: 'seqP50Us', scenario: 'seq', label: 'sequential echo: p50 latency (µs)', better: 'lower', ratio: true },
   { key: 'seqP99Us', scenario: 'seq', label: 'sequential echo: p99 latency (µs)', better: 'lower', ratio: true },
   { key: 'seqCallsPerSec', scenario: 'seq', label: 'sequential echo: calls/s', better: 'higher', ratio: true },

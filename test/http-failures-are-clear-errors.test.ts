@@ -6,22 +6,14 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { clearHttpRoutes } from '../src/client/connect-http.js';
 import { isMcpError, McpError } from '../src/protocol/errors.js';
-import { json, legacyServer, openSse, result, sse, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture, until } from './support/http-fixture.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  if (fixture) expect(await fixture.socketsDrained()).toBe(0);
-  await fixture?.close();
-  fixture = undefined;
-  clearHttpRoutes();
-});
+afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 /** A legacy server that misbehaves on `tools/call` only, as `fault` says. */
 async function faultyOnCall(fault: Parameters<typeof startHttpFixture>[0]): Promise<McpClient> {
@@ -145,7 +137,7 @@ describe('HTTP failures', () => {
     });
     const error = await client!.callTool('echo', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TIMEOUT')).toBe(true);
-    await eventually(() => fixture!.seen('notifications/cancelled').length === 1);
+    await until(() => fixture!.seen('notifications/cancelled').length === 1);
     expect(fixture!.seen('notifications/cancelled')[0]!.json!.params).toMatchObject({ requestId: fixture!.seen('tools/call')[0]!.json!.id });
   });
 
@@ -168,11 +160,11 @@ describe('HTTP failures', () => {
     });
     const controller = new AbortController();
     const pending = client!.callTool('echo', {}, { signal: controller.signal });
-    await eventually(() => fixture!.seen('tools/call').length === 1);
+    await until(() => fixture!.seen('tools/call').length === 1);
     controller.abort(new Error('user pressed stop'));
     const error = await pending.catch((e: unknown) => e);
     expect(isMcpError(error, 'CANCELLED')).toBe(true);
-    await eventually(() => fixture!.seen('notifications/cancelled').length === 1);
+    await until(() => fixture!.seen('notifications/cancelled').length === 1);
     expect(fixture!.seen('notifications/cancelled')[0]!.headers['mcp-session-id']).toBe('s1');
   });
 
@@ -182,7 +174,7 @@ describe('HTTP failures', () => {
       return true;
     });
     const settled = Promise.allSettled([client!.callTool('a', {}), client!.callTool('b', {})]);
-    await eventually(() => fixture!.seen('tools/call').length === 2);
+    await until(() => fixture!.seen('tools/call').length === 2);
     await client!.close();
     for (const r of await settled) {
       expect(isMcpError((r as PromiseRejectedResult).reason, 'CONNECTION_CLOSED')).toBe(true);
@@ -196,12 +188,4 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -5,20 +5,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { clearHttpRoutes } from '../src/client/connect-http.js';
-import { json, legacyServer, openSse, result, sse, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture, until } from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  if (fixture) expect(await fixture.socketsDrained()).toBe(0);
-  await fixture?.close();
-  fixture = undefined;
-  clearHttpRoutes();
-});
+afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 describe('legacy Streamable HTTP sessions', () => {
   it('captures the session id from initialize and sends it with the negotiated version on every later request', async () => {
@@ -103,7 +95,7 @@ describe('legacy Streamable HTTP sessions', () => {
     client = await McpClient.connect({ url: fixture.url });
     const diagnostics: string[] = [];
     client.on('diagnostic', (d) => diagnostics.push(d.message));
-    await eventually(() => fixture!.seen('GET').length === 1);
+    await until(() => fixture!.seen('GET').length === 1);
     expect(fixture.seen('GET')[0]!.headers.accept).toBe('text/event-stream');
     expect(fixture.seen('GET')[0]!.headers['mcp-session-id']).toBe('s1');
     await client.listTools();
@@ -118,11 +110,11 @@ describe('legacy Streamable HTTP sessions', () => {
       { handlers: { roots: async () => [{ uri: 'file:///work', name: 'work' }] } },
     );
     const changed = new Promise<void>((resolve) => client!.on('toolsChanged', () => resolve()));
-    await eventually(() => server.getStreams.length === 1);
+    await until(() => server.getStreams.length === 1);
     sse(server.getStreams[0]!, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, { id: 'g1' });
     sse(server.getStreams[0]!, { jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' }, { id: 'g2' });
     await changed;
-    await eventually(() => fixture!.requests.some((r) => r.json?.id === 'srv-1' && 'result' in (r.json ?? {})));
+    await until(() => fixture!.requests.some((r) => r.json?.id === 'srv-1' && 'result' in (r.json ?? {})));
     const answer = fixture.requests.find((r) => r.json?.id === 'srv-1')!;
     expect(answer.json).toEqual({ jsonrpc: '2.0', id: 'srv-1', result: { roots: [{ uri: 'file:///work', name: 'work' }] } });
     expect(answer.headers['mcp-session-id']).toBe('s1');
@@ -132,11 +124,11 @@ describe('legacy Streamable HTTP sessions', () => {
     const server = legacyServer({ get: 'sse' });
     fixture = await startHttpFixture(() => false, server);
     client = await McpClient.connect({ url: fixture.url });
-    await eventually(() => server.getStreams.length === 1);
+    await until(() => server.getStreams.length === 1);
     const first = server.getStreams[0]!;
     first.write('id: g7\nretry: 50\ndata: \n\n');
     first.end();
-    await eventually(() => server.getStreams.length === 2);
+    await until(() => server.getStreams.length === 2);
     expect(fixture.seen('GET')[1]!.headers['last-event-id']).toBe('g7');
   });
 
@@ -165,14 +157,6 @@ describe('legacy Streamable HTTP sessions', () => {
     const answer = await client.callTool('echo', {});
     expect(answer.content).toEqual([{ type: 'text', text: 'streamed' }]);
     expect(logs).toEqual(['working']);
-    await eventually(() => held!.destroyed || held!.writableEnded || held!.socket === null || held!.closed);
+    await until(() => held!.destroyed || held!.writableEnded || held!.socket === null || held!.closed);
   });
 });
-
-async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -6,22 +6,14 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { clearHttpRoutes } from '../src/client/connect-http.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { json, legacyServer, openSse, result, rpcError, sse, startHttpFixture, type HttpFixture, type Route, type Seen } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, type Route, rpcError, type Seen, sse, startHttpFixture, until } from './support/http-fixture.js';
 import { assertValidClientMessage } from './kit/spec-schemas.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  if (fixture) expect(await fixture.socketsDrained()).toBe(0);
-  await fixture?.close();
-  fixture = undefined;
-  clearHttpRoutes();
-});
+afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -144,7 +136,7 @@ describe('2026-07-28 Streamable HTTP', () => {
     client = await McpClient.connect({ url: fixture.url });
     const controller = new AbortController();
     const pending = client.callTool('query', { sql: 'slow' }, { signal: controller.signal });
-    await eventually(() => stream !== undefined);
+    await until(() => stream !== undefined);
     const closed = new Promise<void>((resolve) => stream!.on('close', () => resolve()));
     controller.abort();
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
@@ -237,7 +229,7 @@ describe('era and transport detection for a URL', () => {
     await client.close();
     client = undefined;
     // Closing ends the SSE stream: the server sees its response close.
-    await eventually(() => streams[0]!.closed);
+    await until(() => streams[0]!.closed);
   });
 
   it('neither shape: one error that says what each attempt got', async () => {
@@ -269,11 +261,3 @@ describe('era and transport detection for a URL', () => {
     expect(fixture.seen('GET')).toHaveLength(0);
   });
 });
-
-async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

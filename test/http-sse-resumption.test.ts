@@ -6,21 +6,13 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { clearHttpRoutes } from '../src/client/connect-http.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { legacyServer, openSse, result, sse, startHttpFixture, type HttpFixture, type Seen } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, legacyServer, openSse, result, type Seen, sse, startHttpFixture } from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  if (fixture) expect(await fixture.socketsDrained()).toBe(0);
-  await fixture?.close();
-  fixture = undefined;
-  clearHttpRoutes();
-});
+afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 describe('SSE resumption (legacy era)', () => {
   it('polls after a priming event: waits the retry delay, then GETs with Last-Event-ID and reads the response there', async () => {

@@ -11,6 +11,7 @@ import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { Inbox } from './inbox.js';
+import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
 import { killTreeOnExit, signalTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
@@ -57,7 +58,7 @@ export class StdioTransport implements Transport {
   private readonly decoder: NdjsonDecoder;
   private readonly stderr: StderrLines;
   private readonly inbox = new Inbox<unknown>();
-  private readonly diagnosticListeners = new Set<(d: TransportDiagnostic) => void>();
+  private readonly diagnosticListeners = new Listeners<TransportDiagnostic>();
   private readonly untrack: () => void;
   private resolveClosed!: (info: CloseInfo) => void;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -205,10 +206,7 @@ export class StdioTransport implements Transport {
 
   /** Registers a receiver of framing diagnostics (junk and oversized stdout lines). */
   onDiagnostic(listener: (d: TransportDiagnostic) => void): Disposer {
-    this.diagnosticListeners.add(listener);
-    return () => {
-      this.diagnosticListeners.delete(listener);
-    };
+    return this.diagnosticListeners.add(listener);
   }
 
   /**
@@ -267,13 +265,7 @@ export class StdioTransport implements Transport {
   }
 
   private diagnose(diagnostic: TransportDiagnostic): void {
-    for (const listener of this.diagnosticListeners) {
-      try {
-        listener(diagnostic);
-      } catch {
-        // Advisory only.
-      }
-    }
+    this.diagnosticListeners.emit(diagnostic);
   }
 
   /** Settles `closed` once the exit and both pipe ends are in, or after a short grace. */

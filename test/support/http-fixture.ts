@@ -6,6 +6,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { expect } from 'vitest';
+import { clearHttpRoutes } from '../../src/client/connect-http.js';
 
 /** One recorded HTTP request. */
 export interface Seen {
@@ -191,4 +193,26 @@ export function legacyServer(options: LegacyServerOptions = {}): Route & { live:
   route.getStreams = getStreams;
   route.expire = () => live.clear();
   return route;
+}
+
+/**
+ * The shared end of an HTTP test: closes the client, asserts the client left no socket open on
+ * the fixture, closes the fixture, forgets cached route verdicts. Returns `[undefined, undefined]`
+ * so `[client, fixture] = await cleanUp(client, fixture)` resets both.
+ */
+export async function cleanUp(client: { close(): Promise<void> } | undefined, fixture: HttpFixture | undefined): Promise<[undefined, undefined]> {
+  await client?.close();
+  if (fixture) expect(await fixture.socketsDrained()).toBe(0);
+  await fixture?.close();
+  clearHttpRoutes();
+  return [undefined, undefined];
+}
+
+/** Waits (polling, bounded) until `check` holds; throws after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

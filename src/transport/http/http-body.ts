@@ -75,17 +75,30 @@ export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean,
           body.destroy();
           return;
         }
-        const grace = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
-        grace.unref();
-        body.once('close', () => clearTimeout(grace));
+        // Usually the end arrives in the same read as the response: arm the grace timer only
+        // when the stream is still open after this turn (a timer per request costs real CPU).
+        let closed = false;
+        let grace: ReturnType<typeof setTimeout> | undefined;
+        body.once('close', () => {
+          closed = true;
+          if (grace) clearTimeout(grace);
+        });
         body.on('error', () => {});
         body.resume();
+        queueMicrotask(() => {
+          if (closed) return;
+          grace = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
+          grace.unref();
+        });
       }
     };
     body.on('data', onData);
     body.once('end', () => finish('ended'));
     body.once('error', (error: unknown) => finish('broken', error));
-    body.once('close', () => finish('broken', new Error('stream closed before it ended')));
+    // Built only when it applies: an Error (and its stack) per normal close is measurable.
+    body.once('close', () => {
+      if (!done) finish('broken', new Error('stream closed before it ended'));
+    });
   });
 }
 

@@ -10,6 +10,7 @@ import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
+import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
@@ -44,7 +45,7 @@ export class LegacySseTransport implements Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly inbox = new Inbox<unknown>();
-  private readonly diagnostics = new Set<(diagnostic: TransportDiagnostic) => void>();
+  private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly life: AbortController;
   private readonly posts = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
@@ -171,10 +172,7 @@ export class LegacySseTransport implements Transport {
   }
 
   onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer {
-    this.diagnostics.add(listener);
-    return () => {
-      this.diagnostics.delete(listener);
-    };
+    return this.diagnostics.add(listener);
   }
 
   /** Closes the stream and the sockets. Idempotent. */
@@ -209,13 +207,7 @@ export class LegacySseTransport implements Transport {
   }
 
   private diagnostic(kind: string, message: string): void {
-    for (const listener of this.diagnostics) {
-      try {
-        listener({ kind, message });
-      } catch {
-        // Advisory.
-      }
-    }
+    this.diagnostics.emit({ kind, message });
   }
 
   private shutdown(info: CloseInfo): Promise<void> {

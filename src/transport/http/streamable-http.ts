@@ -20,6 +20,7 @@ import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
+import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
@@ -94,7 +95,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly inbox = new Inbox<unknown>();
-  private readonly diagnostics = new Set<(diagnostic: TransportDiagnostic) => void>();
+  private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly life = new AbortController();
   private readonly exchanges = new Set<Promise<unknown>>();
   /** Per-exchange controllers of requests in flight, aborted by close(). */
@@ -139,10 +140,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer {
-    this.diagnostics.add(listener);
-    return () => {
-      this.diagnostics.delete(listener);
-    };
+    return this.diagnostics.add(listener);
   }
 
   /** Aborts every exchange, ends a legacy session (DELETE; 405 tolerated), closes sockets. Idempotent. */
@@ -204,7 +202,8 @@ export class StreamableHttpTransport implements Transport {
     if (status === 404 && headers['mcp-session-id'] !== undefined && method !== 'initialize' && !isRetry && this.initializeParams) {
       // The session is gone and the server never ran this message: new session, then once more.
       discard(body);
-      this.diagnostic('session-expired', `session ${headers['mcp-session-id']} expired (HTTP 404); re-initializing`);
+      // The session id is a credential of sorts (spec: handle it securely): not repeated in logs.
+      this.diagnostic('session-expired', 'the session expired (HTTP 404 for its id); re-initializing and re-sending once');
       await this.reinitialize(signal);
       return this.post(message, signal, extra, true);
     }
@@ -555,14 +554,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private diagnostic(kind: TransportDiagnostic['kind'], message: string, sample?: string): void {
-    const diagnostic: TransportDiagnostic = sample === undefined ? { kind, message } : { kind, message, sample: quote(sample) };
-    for (const listener of this.diagnostics) {
-      try {
-        listener(diagnostic);
-      } catch {
-        // Diagnostics are advisory.
-      }
-    }
+    this.diagnostics.emit(sample === undefined ? { kind, message } : { kind, message, sample: quote(sample) });
   }
 
   private async shutdown(): Promise<void> {

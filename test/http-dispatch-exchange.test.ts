@@ -1,0 +1,114 @@
+/**
+ * The lightweight exchange under the Streamable HTTP transport: a body that loses nothing when
+ * its reader attaches late, ends exactly once, and releases the request on destroy or abort.
+ */
+import { createServer, type Server } from 'node:http';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exchange, LiteBody } from '../src/transport/http/dispatch.js';
+import { readText } from '../src/transport/http/http-body.js';
+
+describe('LiteBody', () => {
+  it('buffers chunks that arrive before the first data listener and hands them over in order', () => {
+    const body = new LiteBody();
+    body.push(Buffer.from('a'));
+    body.push(Buffer.from('b'));
+    const seen: string[] = [];
+    body.on('data', (chunk: Buffer) => seen.push(chunk.toString()));
+    body.push(Buffer.from('c'));
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('emits end once, after the buffered data, even when the end came before any listener', async () => {
+    const body = new LiteBody();
+    body.push(Buffer.from('x'));
+    body.finish(undefined, true);
+    const events: string[] = [];
+    body.once('end', () => events.push('end'));
+    body.once('close', () => events.push('close'));
+    body.on('data', () => events.push('data'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(events).toEqual(['data', 'end', 'close']);
+  });
+
+  it('replays end to a listener that registers after the body closed', async () => {
+    const body = new LiteBody();
+    body.resume();
+    body.finish(undefined, true);
+    const ended = await new Promise<boolean>((resolve) => {
+      body.once('end', () => resolve(true));
+      setTimeout(() => resolve(false), 100);
+    });
+    expect(ended).toBe(true);
+  });
+
+  it('destroy aborts the exchange, emits close (not end), and is idempotent', () => {
+    const body = new LiteBody();
+    const reasons: string[] = [];
+    body.abortExchange = (reason) => reasons.push(reason.message);
+    const events: string[] = [];
+    body.once('end', () => events.push('end'));
+    body.once('close', () => events.push('close'));
+    body.destroy();
+    body.destroy();
+    expect(events).toEqual(['close']);
+    expect(reasons).toEqual(['response body destroyed']);
+  });
+});
+
+describe('exchange over a real socket', () => {
+  let server: Server | undefined;
+  let agent: Agent | undefined;
+  afterEach(async () => {
+    await agent?.destroy();
+    agent = undefined;
+    if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+  });
+
+  async function listen(handler: Parameters<typeof createServer>[1]): Promise<URL> {
+    server = createServer(handler);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    agent = new Agent();
+    return new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
+  }
+
+  it('resolves at the headers and reads a body written in the same packet', async () => {
+    const url = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'x-extra': 'yes' }).end('{"ok":true}');
+    });
+    const response = await exchange(agent!, url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-extra']).toBe('yes');
+    expect(await readText(response.body, 1024)).toBe('{"ok":true}');
+  });
+
+  it('rejects with the signal reason when aborted before the response starts', async () => {
+    const url = await listen(() => {
+      // never answers
+    });
+    const controller = new AbortController();
+    const pending = exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
+    setTimeout(() => controller.abort(new Error('stop')), 30);
+    await expect(pending).rejects.toThrow('stop');
+  });
+
+  it('fails the body with an error when the server drops the connection mid-body', async () => {
+    const url = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const response = await exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 });
+    await expect(readText(response.body, 1024)).rejects.toBeInstanceOf(Error);
+  });
+
+  it('rejects with the network error when nothing listens', async () => {
+    const url = await listen(() => {});
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    await expect(exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
