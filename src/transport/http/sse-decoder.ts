@@ -70,22 +70,24 @@ export class SseDecoder {
       if (chunk.charCodeAt(start) === 0x0a) start++;
     }
     const length = chunk.length;
-    let i = start;
-    while (i < length) {
-      const c = chunk.charCodeAt(i);
-      if (c !== 0x0a && c !== 0x0d) {
-        i++;
-        continue;
-      }
+    // Line ends found with indexOf (memchr-fast) rather than a per-character loop; each search
+    // result is reused until the scan passes it, so many lines per chunk stay linear.
+    let nextLf = chunk.indexOf('\n', start);
+    let nextCr = chunk.indexOf('\r', start);
+    while (start < length) {
+      if (nextLf !== -1 && nextLf < start) nextLf = chunk.indexOf('\n', start);
+      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf('\r', start);
+      const end = nextCr === -1 ? nextLf : nextLf === -1 ? nextCr : Math.min(nextCr, nextLf);
+      if (end === -1) break;
       if (this.skipLine) this.skipLine = false;
-      else this.takeLine(this.line.length === 0 ? chunk.slice(start, i) : this.line + chunk.slice(start, i));
+      else this.takeLine(this.line.length === 0 ? chunk.slice(start, end) : this.line + chunk.slice(start, end));
       this.line = '';
-      if (c === 0x0d) {
-        if (i + 1 === length) this.pendingCr = true;
-        else if (chunk.charCodeAt(i + 1) === 0x0a) i++;
+      let next = end + 1;
+      if (end === nextCr) {
+        if (next === length) this.pendingCr = true;
+        else if (chunk.charCodeAt(next) === 0x0a) next++;
       }
-      i++;
-      start = i;
+      start = next;
     }
     if (start < length && !this.skipLine) {
       this.line += chunk.slice(start);
