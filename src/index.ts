@@ -7,6 +7,11 @@ export type { HttpServerSpec } from './client/connect-http.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
 
+export { McpManager } from './manager/mcp-manager.js';
+export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerStatus, ServerStatusReport } from './manager/mcp-manager.js';
+export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
+export type { ServerStatus, StatusChange } from './manager/server-slot.js';
+
 export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
 export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';
 export { McpError, isMcpError } from './protocol/errors.js';

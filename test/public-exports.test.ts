@@ -38,6 +38,7 @@ describe('the public surface', () => {
         "MODERN_REVISIONS",
         "McpClient",
         "McpError",
+        "McpManager",
         "NdjsonDecoder",
         "RpcErrorCode",
         "SUPPORTED_REVISIONS",

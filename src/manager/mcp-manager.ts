@@ -1,0 +1,286 @@
+/**
+ * `McpManager`: every configured server connected, supervised and exposed as one catalogue of
+ * namespaced tools (`mcp__<server>__<tool>`). One instance per process through
+ * {@link McpManager.getInstance}; {@link McpManager.create} makes isolated ones (tests, hosts
+ * that run several agents). Servers start in parallel and one failing server never blocks the
+ * others.
+ */
+import type { McpClient } from '../client/mcp-client.js';
+import type { CallOptions, ClientOptions } from '../client/options.js';
+import { Emitter } from '../client/emitter.js';
+import { McpError } from '../protocol/errors.js';
+import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { Disposer } from '../protocol/transport.js';
+import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
+import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
+
+/** Options of a manager. */
+export interface ManagerOptions {
+  /** The servers to manage (the config layer's output, or objects of your own). */
+  servers?: ManagedServer[];
+  /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
+  client?: ClientOptions;
+}
+
+/** One tool of the catalogue. */
+export interface CatalogTool {
+  /** `mcp__<server>__<tool>`. */
+  name: string;
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  definition: Tool;
+}
+
+/** Per-server line of {@link McpManager.getStatus}. */
+export interface ServerStatusReport {
+  name: string;
+  status: ServerStatus;
+  transport: ManagedServer['transport'];
+  enabled: boolean;
+  era: Era | undefined;
+  protocolVersion: ProtocolRevision | undefined;
+  toolCount: number;
+  lastError: string | undefined;
+  restarts: number;
+  circuitOpen: boolean;
+  provenance: Provenance | undefined;
+}
+
+/** What {@link McpManager.getStatus} returns. */
+export interface ManagerStatus {
+  configuredServers: number;
+  connectedServers: number;
+  servers: ServerStatusReport[];
+}
+
+/** Events of a manager; `on()` returns a disposer. */
+export interface ManagerEvents {
+  status: (change: StatusChange) => void;
+  /** The tool catalogue changed (a server connected, disconnected, or announced list_changed). */
+  catalogChanged: () => void;
+}
+
+const PREFIX = 'mcp__';
+const SEPARATOR = '__';
+let instance: McpManager | undefined;
+
+export class McpManager {
+  private readonly slots = new Map<string, ServerSlot>();
+  private readonly tools = new Map<string, CatalogTool[]>();
+  private readonly events = new Emitter<ManagerEvents>();
+  private readonly clientOptions: ClientOptions;
+
+  private constructor(options: ManagerOptions) {
+    this.clientOptions = options.client ?? {};
+    for (const server of options.servers ?? []) this.addServer(server);
+  }
+
+  /**
+   * The process's manager: created by the first call (with its options), returned as is by every
+   * later call (their options are ignored; use {@link McpManager.create} for another one).
+   */
+  static getInstance(options: ManagerOptions = {}): McpManager {
+    instance ??= new McpManager(options);
+    return instance;
+  }
+
+  /** An isolated manager, not the process's singleton. */
+  static create(options: ManagerOptions = {}): McpManager {
+    return new McpManager(options);
+  }
+
+  /** Forgets the singleton after disconnecting it (tests; a host that reloads from scratch). */
+  static async resetInstance(): Promise<void> {
+    const current = instance;
+    instance = undefined;
+    await current?.disconnectAll();
+  }
+
+  /** Registers a listener; returns a disposer. */
+  on<E extends keyof ManagerEvents>(event: E, listener: ManagerEvents[E]): Disposer {
+    return this.events.on(event, listener);
+  }
+
+  /** Adds (or replaces the definition of) a server; a replaced one is disconnected first. */
+  async setServer(server: ManagedServer): Promise<void> {
+    const old = this.slots.get(server.name);
+    if (old) {
+      await old.disconnect();
+      this.dropTools(server.name);
+    }
+    this.addServer(server);
+  }
+
+  /** Disconnects and forgets a server. Unknown names are ignored. */
+  async removeServer(name: string): Promise<void> {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    this.slots.delete(name);
+    await slot.disconnect();
+    this.dropTools(name);
+  }
+
+  /** Names of every configured server, in configuration order. */
+  listServers(): string[] {
+    return [...this.slots.keys()];
+  }
+
+  /** The definition of a configured server, or undefined. */
+  getServer(name: string): ManagedServer | undefined {
+    return this.slots.get(name)?.spec;
+  }
+
+  /** Connects one server. Rejects with `INVALID_ARGUMENT` for an unknown name, or the connect error. */
+  async connect(name: string): Promise<McpClient> {
+    return this.slot(name).connect();
+  }
+
+  /**
+   * Connects every enabled server with `autoConnect` (default true), in parallel. Never rejects:
+   * resolves with the servers that connected and those that failed (with their errors).
+   */
+  async connectAll(): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }> }> {
+    const chosen = [...this.slots.values()].filter((slot) => slot.spec.enabled !== false && slot.spec.autoConnect !== false);
+    const outcomes = await Promise.allSettled(chosen.map((slot) => slot.connect()));
+    const connected: string[] = [];
+    const failed: Array<{ server: string; error: McpError }> = [];
+    outcomes.forEach((outcome, i) => {
+      const server = chosen[i]!.spec.name;
+      if (outcome.status === 'fulfilled') connected.push(server);
+      else failed.push({ server, error: outcome.reason instanceof McpError ? outcome.reason : new McpError('TRANSPORT', String(outcome.reason), { server }) });
+    });
+    return { connected, failed };
+  }
+
+  /** Disconnects one server (its tools leave the catalogue). Unknown names reject with `INVALID_ARGUMENT`. */
+  async disconnect(name: string): Promise<void> {
+    await this.slot(name).disconnect();
+    this.dropTools(name);
+  }
+
+  /** Disconnects every server. Never rejects. */
+  async disconnectAll(): Promise<void> {
+    await Promise.allSettled([...this.slots.keys()].map((name) => this.disconnect(name)));
+  }
+
+  /** Disconnects and connects again (a new process for stdio). */
+  async reconnect(name: string): Promise<McpClient> {
+    await this.disconnect(name);
+    return this.connect(name);
+  }
+
+  /** Names of the servers that are connected now. */
+  listConnections(): string[] {
+    return [...this.slots.values()].filter((slot) => slot.status === 'connected').map((slot) => slot.spec.name);
+  }
+
+  /** The connected client of `name`, or undefined (unknown or not connected). */
+  getConnection(name: string): McpClient | undefined {
+    const slot = this.slots.get(name);
+    return slot?.status === 'connected' ? slot.client : undefined;
+  }
+
+  isConnected(name: string): boolean {
+    return this.slots.get(name)?.status === 'connected';
+  }
+
+  /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
+  getAllTools(): CatalogTool[] {
+    return [...this.tools.values()].flat();
+  }
+
+  /** Every resource of every connected server (servers without resources contribute none). */
+  async getAllResources(): Promise<Array<Resource & { server: string }>> {
+    return this.gather(async (client, server) => (client.capabilities.resources ? (await client.listResources()).map((r) => ({ ...r, server })) : []));
+  }
+
+  /** Every prompt of every connected server. */
+  async getAllPrompts(): Promise<Array<Prompt & { server: string }>> {
+    return this.gather(async (client, server) => (client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : []));
+  }
+
+  /**
+   * Calls a namespaced tool. Rejects with `INVALID_ARGUMENT` ("tool not found") for a name the
+   * catalogue does not hold, before anything is sent; otherwise as `McpClient.callTool`.
+   */
+  async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const entry = this.getAllTools().find((tool) => tool.name === name);
+    if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
+    const client = this.getConnection(entry.server);
+    if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
+    const timeout = this.slots.get(entry.server)!.spec.toolTimeoutMs;
+    return client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
+  }
+
+  /** Status of every configured server, with provenance. */
+  getStatus(): ManagerStatus {
+    const servers = [...this.slots.values()].map((slot): ServerStatusReport => {
+      const client = slot.status === 'connected' ? slot.client : undefined;
+      return {
+        name: slot.spec.name,
+        status: slot.status,
+        transport: slot.spec.transport,
+        enabled: slot.spec.enabled !== false,
+        era: client?.era,
+        protocolVersion: client?.protocolVersion,
+        toolCount: this.tools.get(slot.spec.name)?.length ?? 0,
+        lastError: slot.lastError?.message,
+        restarts: slot.restarts,
+        circuitOpen: slot.circuitOpen,
+        provenance: slot.spec.provenance,
+      };
+    });
+    return { configuredServers: servers.length, connectedServers: servers.filter((s) => s.status === 'connected').length, servers };
+  }
+
+  // ---- internals ----
+
+  private addServer(server: ManagedServer): void {
+    if (server.name.includes(SEPARATOR)) throw new McpError('CONFIG_INVALID', `server name must not contain "${SEPARATOR}" (it separates namespaced tool names)`, { server: server.name });
+    this.slots.set(
+      server.name,
+      new ServerSlot(server, {
+        clientOptions: this.clientOptions,
+        changed: (change) => {
+          if (change.status !== 'connected') this.dropTools(change.server);
+          this.events.emit('status', change);
+        },
+        toolsChanged: (name) => this.refreshTools(name),
+      }),
+    );
+  }
+
+  private slot(name: string): ServerSlot {
+    const slot = this.slots.get(name);
+    if (!slot) throw new McpError('INVALID_ARGUMENT', `unknown server "${name}" (configured: ${[...this.slots.keys()].join(', ') || 'none'})`);
+    return slot;
+  }
+
+  private async refreshTools(name: string): Promise<void> {
+    const slot = this.slots.get(name);
+    const client = slot?.client;
+    if (!slot || !client || slot.status !== 'connected') return;
+    let tools: Tool[];
+    try {
+      tools = client.capabilities.tools ? await client.listTools({ refresh: true }) : [];
+    } catch {
+      return; // the slot's status reports a broken connection; nothing to catalogue
+    }
+    if (slot.client !== client) return;
+    const entries = tools.filter((tool) => toolAllowed(slot.spec, tool.name)).map((tool) => ({ name: `${PREFIX}${name}${SEPARATOR}${tool.name}`, server: name, tool: tool.name, definition: tool }));
+    this.tools.set(name, entries);
+    this.events.emit('catalogChanged');
+  }
+
+  private dropTools(name: string): void {
+    if (this.tools.delete(name)) this.events.emit('catalogChanged');
+  }
+
+  private async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
+    const connected = [...this.slots.values()].filter((slot) => slot.status === 'connected' && slot.client);
+    const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
+    return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
+  }
+}

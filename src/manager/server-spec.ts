@@ -1,0 +1,70 @@
+/**
+ * What the manager needs to know of one configured server: how to reach it, how to supervise
+ * it, and where its definition came from. The config layer produces these (files, variables,
+ * merge); the manager only consumes them.
+ */
+
+/** Where an effective server definition came from. */
+export interface Provenance {
+  /** The config file, or `inline` for an in-memory object. */
+  file: string;
+  scope: 'user' | 'project' | 'explicit' | 'inline' | 'import';
+}
+
+/** How a crashed server is restarted: capped exponential backoff, then a circuit breaker. */
+export interface RestartPolicy {
+  /** Restarts in a row (without a stable period between them) before giving up (default 5). */
+  maxRestarts?: number;
+  /** First delay (default 500 ms); doubles per attempt. */
+  initialDelayMs?: number;
+  /** Ceiling of the delay (default 30 s). */
+  maxDelayMs?: number;
+  /** A connection that stays up this long resets the count (default 60 s). */
+  resetAfterMs?: number;
+}
+
+/** One server as the manager runs it. */
+export interface ManagedServer {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  /** false: configured but never connected (default true). */
+  enabled?: boolean;
+  /** false: connected only on demand, not by `connectAll` (default true). */
+  autoConnect?: boolean;
+  /** Default idle timeout of this server's requests. */
+  timeoutMs?: number;
+  /** Time allowed for connect (spawn/handshake). */
+  startupTimeoutMs?: number;
+  /** Idle timeout of tool calls (overrides `timeoutMs` for them). */
+  toolTimeoutMs?: number;
+  /** Only these tools (globs with `*`) are exposed. */
+  includeTools?: string[];
+  /** These tools (globs with `*`) are hidden. */
+  excludeTools?: string[];
+  /** `false` never restarts; default: the {@link RestartPolicy} defaults. */
+  restart?: RestartPolicy | false;
+  provenance?: Provenance;
+}
+
+/** True when `name` passes the include/exclude globs of `server`. */
+export function toolAllowed(server: ManagedServer, name: string): boolean {
+  if (server.includeTools && !server.includeTools.some((glob) => globMatch(glob, name))) return false;
+  if (server.excludeTools?.some((glob) => globMatch(glob, name))) return false;
+  return true;
+}
+
+/** `*` matches any run of characters; everything else is literal. */
+export function globMatch(glob: string, text: string): boolean {
+  const pattern = new RegExp(`^${glob.split('*').map(escapeRegExp).join('.*')}$`);
+  return pattern.test(text);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
