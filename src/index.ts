@@ -7,8 +7,8 @@ export type { HttpServerSpec } from './client/connect-http.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
 
-export { McpManager } from './manager/mcp-manager.js';
-export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerStatus, ServerStatusReport } from './manager/mcp-manager.js';
+export { McpManager, fingerprint } from './manager/mcp-manager.js';
+export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager/mcp-manager.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 

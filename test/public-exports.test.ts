@@ -50,6 +50,7 @@ describe('the public surface', () => {
         "createLinkedPair",
         "encodeMessage",
         "eraOf",
+        "fingerprint",
         "hasFeature",
         "isMcpError",
         "isSupportedRevision",

@@ -62,6 +62,41 @@ export interface ManagerEvents {
   catalogChanged: () => void;
 }
 
+/** What {@link McpManager.reconcile} did. */
+export interface ReconcileResult {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  unchanged: string[];
+  failed: Array<{ server: string; error: McpError }>;
+}
+
+/** The record of {@link McpManager.saveState}: plain JSON. */
+export interface ManagerState {
+  version: 1;
+  savedAt: string;
+  servers: Array<{ name: string; era: Era; protocolVersion: ProtocolRevision; fingerprint: string }>;
+}
+
+/**
+ * A stable identity of a server's effective definition (keys sorted, provenance left out): equal
+ * fingerprints mean a reload must not touch the connection.
+ */
+export function fingerprint(server: ManagedServer): string {
+  const { provenance: _where, ...definition } = server;
+  return stableJson(definition);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 const PREFIX = 'mcp__';
 const SEPARATOR = '__';
 let instance: McpManager | undefined;
@@ -71,6 +106,8 @@ export class McpManager {
   private readonly tools = new Map<string, CatalogTool[]>();
   private readonly events = new Emitter<ManagerEvents>();
   private readonly clientOptions: ClientOptions;
+  /** >0 while a reconcile runs: catalogue events are folded into one at its end. */
+  private batching = 0;
 
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
@@ -214,6 +251,95 @@ export class McpManager {
     return client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
   }
 
+  /**
+   * Makes `servers` the configuration (hot reload): a server whose effective definition changed
+   * is replaced (disconnected, and connected again if it was live or should auto-connect); an
+   * unchanged one keeps its connection untouched (same process); removed ones are disconnected
+   * and their tools leave the catalogue; added ones connect (when enabled and auto-connecting).
+   * Emits one `catalogChanged` at the end. Never rejects: per-server failures are in the result
+   * (and in `getStatus()`).
+   */
+  async reconcile(servers: ManagedServer[]): Promise<ReconcileResult> {
+    const next = new Map(servers.map((server) => [server.name, server]));
+    const result: ReconcileResult = { added: [], removed: [], changed: [], unchanged: [], failed: [] };
+    this.batching++;
+    try {
+      for (const name of [...this.slots.keys()]) {
+        if (!next.has(name)) {
+          result.removed.push(name);
+          await this.removeServer(name);
+        }
+      }
+      const starts: Array<Promise<void>> = [];
+      for (const server of servers) {
+        const slot = this.slots.get(server.name);
+        if (slot && fingerprint(slot.spec) === fingerprint(server)) {
+          result.unchanged.push(server.name);
+          slot.spec.provenance = server.provenance; // where it is defined may move without a restart
+          continue;
+        }
+        const wasLive = slot !== undefined && (slot.status === 'connected' || slot.status === 'connecting');
+        (slot ? result.changed : result.added).push(server.name);
+        await this.setServer(server);
+        if (server.enabled !== false && (wasLive || server.autoConnect !== false)) {
+          starts.push(
+            this.connect(server.name).then(
+              () => undefined,
+              (error: unknown) => void result.failed.push({ server: server.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: server.name }) }),
+            ),
+          );
+        }
+      }
+      await Promise.all(starts);
+    } finally {
+      this.batching--;
+    }
+    this.events.emit('catalogChanged');
+    return result;
+  }
+
+  /** A serialisable record of which servers are connected (and their eras), for {@link restoreState}. */
+  saveState(): ManagerState {
+    return {
+      version: 1,
+      savedAt: new Date().toISOString(),
+      servers: [...this.slots.values()]
+        .filter((slot) => slot.status === 'connected' && slot.client)
+        .map((slot) => ({ name: slot.spec.name, era: slot.client!.era, protocolVersion: slot.client!.protocolVersion, fingerprint: fingerprint(slot.spec) })),
+    };
+  }
+
+  /**
+   * Reconnects the servers a {@link saveState} record says were connected, pinned to the revision
+   * they spoke (no era probe) when their definition is unchanged. Unknown servers are skipped.
+   */
+  async restoreState(state: ManagerState): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }>; skipped: string[] }> {
+    const connected: string[] = [];
+    const failed: Array<{ server: string; error: McpError }> = [];
+    const skipped: string[] = [];
+    await Promise.all(
+      state.servers.map(async (saved) => {
+        const slot = this.slots.get(saved.name);
+        if (!slot || slot.spec.enabled === false) {
+          skipped.push(saved.name);
+          return;
+        }
+        if (fingerprint(slot.spec) === saved.fingerprint) slot.pinnedVersion = saved.protocolVersion;
+        try {
+          await slot.connect().catch((error: unknown) => {
+            if (slot.pinnedVersion === undefined) throw error;
+            slot.pinnedVersion = undefined; // the server moved on: probe afresh, once
+            return slot.connect();
+          });
+          connected.push(saved.name);
+        } catch (error) {
+          failed.push({ server: saved.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: saved.name }) });
+        }
+      }),
+    );
+    return { connected, failed, skipped };
+  }
+
   /** Status of every configured server, with provenance. */
   getStatus(): ManagerStatus {
     const servers = [...this.slots.values()].map((slot): ServerStatusReport => {
@@ -271,11 +397,11 @@ export class McpManager {
     if (slot.client !== client) return;
     const entries = tools.filter((tool) => toolAllowed(slot.spec, tool.name)).map((tool) => ({ name: `${PREFIX}${name}${SEPARATOR}${tool.name}`, server: name, tool: tool.name, definition: tool }));
     this.tools.set(name, entries);
-    this.events.emit('catalogChanged');
+    if (this.batching === 0) this.events.emit('catalogChanged');
   }
 
   private dropTools(name: string): void {
-    if (this.tools.delete(name)) this.events.emit('catalogChanged');
+    if (this.tools.delete(name) && this.batching === 0) this.events.emit('catalogChanged');
   }
 
   private async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {

@@ -9,6 +9,7 @@
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
+import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
 
 export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
@@ -40,6 +41,8 @@ export class ServerSlot {
   restarts = 0;
   /** True once the breaker opened after repeated failures. */
   circuitOpen = false;
+  /** A revision to pin on the next connect (restored state: no era probe). */
+  pinnedVersion: ProtocolRevision | undefined;
   private readonly hooks: SlotHooks;
   private starting: Promise<McpClient> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -181,6 +184,7 @@ export class ServerSlot {
       name: spec.name,
       ...(spec.timeoutMs !== undefined ? { requestTimeoutMs: spec.timeoutMs } : {}),
       ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
+      ...(this.pinnedVersion !== undefined ? { protocolVersion: this.pinnedVersion } : {}),
     };
   }
 
