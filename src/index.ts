@@ -10,6 +10,10 @@ export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from '.
 export { McpManager, fingerprint } from './manager/mcp-manager.js';
 export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager/mcp-manager.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
+export { handleCommand } from './manager/commands.js';
+export type { CommandResult } from './manager/commands.js';
+export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
+export type { McpStep, McpStepResult } from './manager/workflow-step.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 
 export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';

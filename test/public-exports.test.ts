@@ -39,6 +39,7 @@ describe('the public surface', () => {
         "McpClient",
         "McpError",
         "McpManager",
+        "McpStepRunner",
         "NdjsonDecoder",
         "RpcErrorCode",
         "SUPPORTED_REVISIONS",
@@ -51,6 +52,7 @@ describe('the public surface', () => {
         "encodeMessage",
         "eraOf",
         "fingerprint",
+        "handleCommand",
         "hasFeature",
         "isMcpError",
         "isSupportedRevision",
@@ -58,6 +60,9 @@ describe('the public surface', () => {
         "makeNotification",
         "makeRequest",
         "makeResponse",
+        "renderTemplate",
+        "resetMcpSteps",
+        "runMcpStep",
       ]
     `);
   });

@@ -21,6 +21,11 @@ export interface ManagerOptions {
   servers?: ManagedServer[];
   /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
   client?: ClientOptions;
+  /**
+   * Where the configuration comes from, for {@link McpManager.reloadConfig} and `/mcp reload`
+   * (the config layer: read, expand, validate, merge the files). Without it, reload is refused.
+   */
+  load?: () => Promise<ManagedServer[]>;
 }
 
 /** One tool of the catalogue. */
@@ -109,8 +114,11 @@ export class McpManager {
   /** >0 while a reconcile runs: catalogue events are folded into one at its end. */
   private batching = 0;
 
+  private readonly load: (() => Promise<ManagedServer[]>) | undefined;
+
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
+    this.load = options.load;
     for (const server of options.servers ?? []) this.addServer(server);
   }
 
@@ -296,6 +304,15 @@ export class McpManager {
     }
     this.events.emit('catalogChanged');
     return result;
+  }
+
+  /**
+   * Reads the configuration again (the `load` option) and {@link reconcile}s to it. Rejects with
+   * `INVALID_STATE` when the manager has no `load`, or with the loader's error (nothing changes).
+   */
+  async reloadConfig(): Promise<ReconcileResult> {
+    if (!this.load) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load)');
+    return this.reconcile(await this.load());
   }
 
   /** A serialisable record of which servers are connected (and their eras), for {@link restoreState}. */

@@ -1,0 +1,153 @@
+/**
+ * The MCP step for recipe and workflow engines: call one tool of one server with arguments
+ * rendered from the run's context, and store the result under a key of that context. The step
+ * keeps no state between runs; connections are cached per server definition (same definition ⇒
+ * same connection) until {@link McpStepRunner.reset}.
+ */
+import { McpError } from '../protocol/errors.js';
+import type { CallToolResult } from '../protocol/types.js';
+import { fingerprint, McpManager } from './mcp-manager.js';
+import type { ManagedServer } from './server-spec.js';
+
+/** One step's configuration. String values anywhere in it are templates. */
+export interface McpStep {
+  /** A server name from the manager's config, or an inline server definition. */
+  server: string | (Omit<ManagedServer, 'name' | 'transport'> & { name?: string; transport?: ManagedServer['transport'] });
+  /** The tool's name on that server (not namespaced). */
+  tool: string;
+  arguments?: Record<string, unknown>;
+  /** Where the result goes in the context (overwriting). */
+  resultKey: string;
+}
+
+/** What is stored under `resultKey`. */
+export interface McpStepResult {
+  server: string;
+  tool: string;
+  /** The `CallToolResult` as a plain object. */
+  result: CallToolResult;
+  /** The text content blocks joined with newlines (for the next step's templates). */
+  text: string;
+  isError: boolean;
+}
+
+/**
+ * Renders `{{ path.to.value }}` and `$path.to.value` references against `context`. A string that
+ * is exactly one reference takes the value itself (numbers, objects stay typed); references
+ * inside longer strings are stringified. An unknown path is an `INVALID_ARGUMENT` error naming it.
+ */
+export function renderTemplate(value: unknown, context: Record<string, unknown>, where = 'step'): unknown {
+  if (typeof value === 'string') return renderString(value, context, where);
+  if (Array.isArray(value)) return value.map((item, i) => renderTemplate(item, context, `${where}[${i}]`));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderTemplate(v, context, `${where}.${k}`)]));
+  }
+  return value;
+}
+
+const WHOLE = /^\s*(?:\{\{\s*([A-Za-z_][\w.]*)\s*\}\}|\$([A-Za-z_][\w.]*))\s*$/;
+const INNER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}|\$([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)/g;
+
+function renderString(text: string, context: Record<string, unknown>, where: string): unknown {
+  const whole = WHOLE.exec(text);
+  if (whole) return lookup(context, (whole[1] ?? whole[2])!, where);
+  return text.replace(INNER, (_m, a: string | undefined, b: string | undefined) => {
+    const found = lookup(context, (a ?? b)!, where);
+    return typeof found === 'string' ? found : JSON.stringify(found);
+  });
+}
+
+function lookup(context: Record<string, unknown>, path: string, where: string): unknown {
+  let value: unknown = context;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !(key in value)) {
+      throw new McpError('INVALID_ARGUMENT', `${where}: template reference "${path}" is not in the context`);
+    }
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** Runs MCP steps; one runner per engine (or per test). */
+export class McpStepRunner {
+  private readonly manager: McpManager | undefined;
+  /** Inline servers by definition fingerprint, each in a private manager. */
+  private readonly inline = new Map<string, { manager: McpManager; name: string }>();
+
+  /** `manager`: where named servers come from (default: none; inline definitions only). */
+  constructor(options: { manager?: McpManager } = {}) {
+    this.manager = options.manager;
+  }
+
+  /**
+   * Renders the step against `context`, calls the tool and stores the result under
+   * `context[resultKey]`. Rejects with `INVALID_ARGUMENT` for a bad template or an unknown tool
+   * ("tool not found: <name>", before any call) and with an error naming the tool and the server
+   * when the call fails or returns `isError` (the result is still stored).
+   */
+  async run(step: McpStep, context: Record<string, unknown>): Promise<McpStepResult> {
+    const rendered = renderTemplate({ server: step.server, tool: step.tool, arguments: step.arguments ?? {} }, context) as { server: McpStep['server']; tool: string; arguments: Record<string, unknown> };
+    if (typeof rendered.tool !== 'string' || rendered.tool === '') throw new McpError('INVALID_ARGUMENT', 'step.tool must be a non-empty string');
+    const { manager, name } = await this.serverFor(rendered.server);
+    if (!manager.isConnected(name)) await manager.connect(name);
+    const namespaced = manager.getAllTools().find((t) => t.server === name && t.tool === rendered.tool)?.name;
+    if (!namespaced) throw new McpError('INVALID_ARGUMENT', `tool not found: ${rendered.tool}`, { server: name, method: 'tools/call' });
+    let result: CallToolResult;
+    try {
+      result = await manager.callTool(namespaced, rendered.arguments);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `tool "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method: 'tools/call', cause: error });
+    }
+    const plain = JSON.parse(JSON.stringify(result)) as CallToolResult;
+    const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
+    context[step.resultKey] = stored;
+    if (stored.isError) throw new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text || '(no text)'}`, { server: name, method: 'tools/call', data: plain });
+    return stored;
+  }
+
+  /** Closes every inline server and forgets them. Named servers belong to the manager and stay. */
+  async reset(): Promise<void> {
+    const all = [...this.inline.values()];
+    this.inline.clear();
+    await Promise.allSettled(all.map((entry) => entry.manager.disconnectAll()));
+  }
+
+  private async serverFor(server: McpStep['server']): Promise<{ manager: McpManager; name: string }> {
+    if (typeof server === 'string') {
+      if (!this.manager?.getServer(server)) {
+        throw new McpError('INVALID_ARGUMENT', `unknown server "${server}" (configured: ${this.manager?.listServers().join(', ') || 'none'})`);
+      }
+      return { manager: this.manager, name: server };
+    }
+    const transport = server.transport ?? (server.url ? 'http' : 'stdio');
+    const name = server.name ?? (server.command ? server.command.split('/').pop()! : new URL(String(server.url)).host).replace(/__/g, '_');
+    const definition: ManagedServer = { ...server, name, transport, restart: false };
+    const key = fingerprint(definition);
+    let entry = this.inline.get(key);
+    if (!entry) {
+      entry = { manager: McpManager.create({ servers: [definition] }), name };
+      this.inline.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+let defaultRunner: McpStepRunner | undefined;
+
+/**
+ * Runs one MCP step with the process's runner (named servers from `McpManager.getInstance()`),
+ * or with `options.runner`. See {@link McpStepRunner.run}.
+ */
+export function runMcpStep(step: McpStep, context: Record<string, unknown>, options: { runner?: McpStepRunner } = {}): Promise<McpStepResult> {
+  const runner = options.runner ?? (defaultRunner ??= new McpStepRunner({ manager: McpManager.getInstance() }));
+  return runner.run(step, context);
+}
+
+/** Clears the process runner's connection cache (closing its inline servers). */
+export async function resetMcpSteps(): Promise<void> {
+  const runner = defaultRunner;
+  defaultRunner = undefined;
+  await runner?.reset();
+}
