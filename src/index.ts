@@ -11,6 +11,8 @@ export { McpManager, fingerprint } from './manager/mcp-manager.js';
 export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager/mcp-manager.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
 export { handleCommand } from './manager/commands.js';
+export { watchConfigFiles } from './manager/config-watcher.js';
+export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
 export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
 export type { McpStep, McpStepResult } from './manager/workflow-step.js';

@@ -63,6 +63,7 @@ describe('the public surface', () => {
         "renderTemplate",
         "resetMcpSteps",
         "runMcpStep",
+        "watchConfigFiles",
       ]
     `);
   });

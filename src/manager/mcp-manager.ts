@@ -12,6 +12,7 @@ import { McpError } from '../protocol/errors.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
 import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
 
@@ -65,6 +66,8 @@ export interface ManagerEvents {
   status: (change: StatusChange) => void;
   /** The tool catalogue changed (a server connected, disconnected, or announced list_changed). */
   catalogChanged: () => void;
+  /** A watched config file changed and was reloaded (`result`), or the reload failed (`error`). */
+  reload: (outcome: { files: string[]; result?: ReconcileResult; error?: McpError }) => void;
 }
 
 /** What {@link McpManager.reconcile} did. */
@@ -111,6 +114,7 @@ export class McpManager {
   private readonly tools = new Map<string, CatalogTool[]>();
   private readonly events = new Emitter<ManagerEvents>();
   private readonly clientOptions: ClientOptions;
+  private readonly watches = new Set<ConfigWatch>();
   /** >0 while a reconcile runs: catalogue events are folded into one at its end. */
   private batching = 0;
 
@@ -205,8 +209,10 @@ export class McpManager {
     this.dropTools(name);
   }
 
-  /** Disconnects every server. Never rejects. */
+  /** Disconnects every server and stops every config watch. Never rejects. */
   async disconnectAll(): Promise<void> {
+    for (const watch of this.watches) watch.close();
+    this.watches.clear();
     await Promise.allSettled([...this.slots.keys()].map((name) => this.disconnect(name)));
   }
 
@@ -304,6 +310,34 @@ export class McpManager {
     }
     this.events.emit('catalogChanged');
     return result;
+  }
+
+  /**
+   * Reloads (see {@link reloadConfig}) whenever one of `files` changes, debounced; survives
+   * editors that replace files. Each reload's outcome is reported through the `reload` event.
+   * Returns a disposer that stops watching (also done by {@link disconnectAll}'s caller: call it).
+   */
+  watchConfig(files: readonly string[], options: WatchOptions = {}): Disposer {
+    let running: Promise<unknown> = Promise.resolve();
+    const watch = watchConfigFiles(
+      files,
+      (changed) => {
+        // Reloads run one after another: a save during a reload gets its own pass afterwards.
+        running = running.then(async () => {
+          try {
+            this.events.emit('reload', { files: changed, result: await this.reloadConfig() });
+          } catch (error) {
+            this.events.emit('reload', { files: changed, error: error instanceof McpError ? error : new McpError('CONFIG_INVALID', String(error)) });
+          }
+        });
+      },
+      options,
+    );
+    this.watches.add(watch);
+    return () => {
+      watch.close();
+      this.watches.delete(watch);
+    };
   }
 
   /**

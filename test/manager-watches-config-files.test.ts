@@ -1,0 +1,108 @@
+/**
+ * Hot reload from real files: the watcher notices in-place writes, editor-style atomic replaces
+ * (write a temp file, rename it over) and files that appear later; bursts become one reload;
+ * closing leaves nothing behind. The manager reloads on change and keeps unchanged servers.
+ */
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { watchConfigFiles } from '../src/manager/config-watcher.js';
+import { McpManager, type ReconcileResult } from '../src/manager/mcp-manager.js';
+import type { ManagedServer } from '../src/manager/server-spec.js';
+import { FIXTURES, eventually } from './support/processes.js';
+
+const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
+let dir: string;
+let cleanups: Array<() => unknown> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-watch-'));
+  return dir;
+}
+
+function atomicWrite(file: string, text: string): void {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+describe('watchConfigFiles', () => {
+  it('reports an in-place write, an atomic replace, and a file that appears later — one call per burst', async () => {
+    const root = tempDir();
+    const existing = path.join(root, '.mcp.json');
+    const later = path.join(root, 'mcp.yaml');
+    writeFileSync(existing, '{}');
+    const calls: string[][] = [];
+    const watch = watchConfigFiles([existing, later], (changed) => calls.push(changed), { debounceMs: 60 });
+    cleanups.push(() => watch.close());
+
+    writeFileSync(existing, '{"a":1}');
+    writeFileSync(existing, '{"a":2}');
+    writeFileSync(existing, '{"a":3}');
+    await eventually(() => (calls.length === 1 ? true : undefined));
+    expect(calls[0]).toEqual([existing]);
+
+    atomicWrite(existing, '{"a":4}');
+    await eventually(() => (calls.length === 2 ? true : undefined));
+    expect(calls[1]).toEqual([existing]);
+
+    writeFileSync(later, 'servers: {}');
+    await eventually(() => (calls.length === 3 ? true : undefined));
+    expect(calls[2]).toEqual([later]);
+
+    writeFileSync(path.join(root, 'unrelated.txt'), 'x');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toHaveLength(3);
+  });
+
+  it('close() stops reporting and is idempotent; an unwatchable directory goes to onError', async () => {
+    const root = tempDir();
+    const file = path.join(root, 'c.json');
+    writeFileSync(file, '{}');
+    const calls: string[][] = [];
+    const errors: string[] = [];
+    const watch = watchConfigFiles([file, '/definitely/missing/dir/x.json'], (changed) => calls.push(changed), { debounceMs: 20, onError: (_e, d) => errors.push(d) });
+    expect(errors).toEqual(['/definitely/missing/dir']);
+    watch.close();
+    watch.close();
+    writeFileSync(file, '{"b":1}');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('McpManager.watchConfig', () => {
+  it('reloads when the file is replaced by an editor: added server connects, unchanged keeps its pid', async () => {
+    const root = tempDir();
+    const file = path.join(root, '.mcp.json');
+    const server = (name: string): ManagedServer => ({ name, transport: 'stdio', command: process.execPath, args: [SCRIPTED], provenance: { file, scope: 'project' } });
+    const write = (names: string[]): void => atomicWrite(file, JSON.stringify({ servers: names }));
+    // The test's loader reads the real file; the config layer proper plugs in the same way.
+    const load = async (): Promise<ManagedServer[]> => (JSON.parse(readFileSync(file, 'utf8')) as { servers: string[] }).servers.map(server);
+    write(['one']);
+    const manager = McpManager.create({ servers: await load(), load });
+    cleanups.push(() => manager.disconnectAll());
+    await manager.connectAll();
+    const pid = manager.getConnection('one')!.pid;
+
+    const outcomes: Array<ReconcileResult | undefined> = [];
+    manager.on('reload', (outcome) => outcomes.push(outcome.result));
+    manager.watchConfig([file], { debounceMs: 50 });
+    write(['one', 'two']);
+    await eventually(() => (manager.isConnected('two') ? true : undefined), 10_000);
+    expect(manager.getConnection('one')!.pid).toBe(pid);
+    expect(outcomes[0]).toMatchObject({ added: ['two'], unchanged: ['one'] });
+
+    writeFileSync(file, '{ broken json');
+    await eventually(() => (outcomes.length === 2 ? true : undefined));
+    expect(outcomes[1]).toBeUndefined();
+    expect(manager.isConnected('two')).toBe(true);
+  });
+});
