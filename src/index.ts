@@ -10,6 +10,9 @@ export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from '.
 export { McpManager, fingerprint } from './manager/mcp-manager.js';
 export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager/mcp-manager.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
+export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
+export type { ConfigOptions, LoadedConfig, PermissionBlock } from './manager/config/load-config.js';
+export { redactServer } from './manager/config/redact.js';
 export { handleCommand } from './manager/commands.js';
 export { watchConfigFiles } from './manager/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';

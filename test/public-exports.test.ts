@@ -29,6 +29,7 @@ describe('the public surface', () => {
   it('exports exactly this list of runtime names', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "ConfigLoader",
         "DEFAULT_MAX_TOTAL_TIMEOUT_MS",
         "DEFAULT_REQUEST_TIMEOUT_MS",
         "JsonRpcConnection",
@@ -56,10 +57,12 @@ describe('the public surface', () => {
         "hasFeature",
         "isMcpError",
         "isSupportedRevision",
+        "loadConfig",
         "makeErrorResponse",
         "makeNotification",
         "makeRequest",
         "makeResponse",
+        "redactServer",
         "renderTemplate",
         "resetMcpSteps",
         "runMcpStep",

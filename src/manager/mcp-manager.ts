@@ -9,9 +9,11 @@ import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../client/emitter.js';
 import { McpError } from '../protocol/errors.js';
+import { scrubSecrets } from '../transport/http/header-values.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
 import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
@@ -27,6 +29,11 @@ export interface ManagerOptions {
    * (the config layer: read, expand, validate, merge the files). Without it, reload is refused.
    */
   load?: () => Promise<ManagedServer[]>;
+  /**
+   * Read the layered config files (user, project, explicit, inline) instead of `servers`/`load`.
+   * The files are read by the first `connectAll()`, `connect()` or `reloadConfig()`.
+   */
+  config?: ConfigOptions;
 }
 
 /** One tool of the catalogue. */
@@ -59,6 +66,10 @@ export interface ManagerStatus {
   configuredServers: number;
   connectedServers: number;
   servers: ServerStatusReport[];
+  /** Broken config files and entries of the last load (each names its file); they were skipped. */
+  configErrors: string[];
+  /** Unknown keys and other things worth a look. */
+  configWarnings: string[];
 }
 
 /** Events of a manager; `on()` returns a disposer. */
@@ -91,7 +102,7 @@ export interface ManagerState {
  * fingerprints mean a reload must not touch the connection.
  */
 export function fingerprint(server: ManagedServer): string {
-  const { provenance: _where, ...definition } = server;
+  const { provenance: _where, secrets: _secrets, ...definition } = server;
   return stableJson(definition);
 }
 
@@ -119,10 +130,28 @@ export class McpManager {
   private batching = 0;
 
   private readonly load: (() => Promise<ManagedServer[]>) | undefined;
+  private readonly loader: ConfigLoader | undefined;
+  private initialLoad: Promise<void> | undefined;
+  /** What the last config load reported: broken files and entries (each names its file). */
+  private configErrors: McpError[] = [];
+  private configWarnings: string[] = [];
 
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
-    this.load = options.load;
+    if (options.config) {
+      const loader = new ConfigLoader(options.config);
+      this.loader = loader;
+      this.load = async () => {
+        const loaded = await loader.load();
+        this.configErrors = loaded.errors;
+        this.configWarnings = loaded.warnings;
+        return loaded.servers;
+      };
+      this.initialLoad = undefined;
+    } else {
+      this.load = options.load;
+      this.initialLoad = Promise.resolve();
+    }
     for (const server of options.servers ?? []) this.addServer(server);
   }
 
@@ -183,7 +212,21 @@ export class McpManager {
 
   /** Connects one server. Rejects with `INVALID_ARGUMENT` for an unknown name, or the connect error. */
   async connect(name: string): Promise<McpClient> {
+    await this.ensureLoaded();
     return this.slot(name).connect();
+  }
+
+  /** The config files this manager reads (empty without `config`), for watching. */
+  configFiles(): string[] {
+    return this.loader?.files() ?? [];
+  }
+
+  /** Reads the config files once, on first need. */
+  private ensureLoaded(): Promise<void> {
+    this.initialLoad ??= (async () => {
+      for (const server of await this.load!()) this.addServer(server);
+    })();
+    return this.initialLoad;
   }
 
   /**
@@ -191,6 +234,7 @@ export class McpManager {
    * resolves with the servers that connected and those that failed (with their errors).
    */
   async connectAll(): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }> }> {
+    await this.ensureLoaded();
     const chosen = [...this.slots.values()].filter((slot) => slot.spec.enabled !== false && slot.spec.autoConnect !== false);
     const outcomes = await Promise.allSettled(chosen.map((slot) => slot.connect()));
     const connected: string[] = [];
@@ -345,8 +389,10 @@ export class McpManager {
    * `INVALID_STATE` when the manager has no `load`, or with the loader's error (nothing changes).
    */
   async reloadConfig(): Promise<ReconcileResult> {
-    if (!this.load) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load)');
-    return this.reconcile(await this.load());
+    if (!this.load) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load or .config)');
+    const servers = await this.load();
+    this.initialLoad ??= Promise.resolve();
+    return this.reconcile(servers);
   }
 
   /** A serialisable record of which servers are connected (and their eras), for {@link restoreState}. */
@@ -403,13 +449,19 @@ export class McpManager {
         era: client?.era,
         protocolVersion: client?.protocolVersion,
         toolCount: this.tools.get(slot.spec.name)?.length ?? 0,
-        lastError: slot.lastError?.message,
+        lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.spec.secrets ?? []) : undefined,
         restarts: slot.restarts,
         circuitOpen: slot.circuitOpen,
         provenance: slot.spec.provenance,
       };
     });
-    return { configuredServers: servers.length, connectedServers: servers.filter((s) => s.status === 'connected').length, servers };
+    return {
+      configuredServers: servers.length,
+      connectedServers: servers.filter((s) => s.status === 'connected').length,
+      servers,
+      configErrors: this.configErrors.map((e) => e.message),
+      configWarnings: [...this.configWarnings],
+    };
   }
 
   // ---- internals ----

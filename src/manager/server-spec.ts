@@ -50,6 +50,11 @@ export interface ManagedServer {
   /** `false` never restarts; default: the {@link RestartPolicy} defaults. */
   restart?: RestartPolicy | false;
   provenance?: Provenance;
+  /**
+   * Values that came from variables (tokens, keys): never shown in status output, logs or
+   * errors. Not part of the definition's identity.
+   */
+  secrets?: string[];
 }
 
 /** True when `name` passes the include/exclude globs of `server`. */

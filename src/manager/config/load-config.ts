@@ -1,0 +1,215 @@
+/**
+ * The layered configuration: the user file (`~/.mcpwire/config.json|yaml|yml`), the project
+ * files (`.mcp.json`, `mcp.yaml`, `.mcp.yaml` in the working directory), explicit paths and
+ * in-memory objects, each with servers under `mcpServers` (Claude Code / Desktop, Cursor) or
+ * `servers` (VS Code). Later layers win by server name, whole entry (project over user,
+ * explicit over both, inline over all); every effective server records its provenance. A broken
+ * file or entry is reported with file (and line) and skipped: the rest loads. On reload a file
+ * that broke keeps its last good contents ({@link ConfigLoader}).
+ */
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { McpError } from '../../protocol/errors.js';
+import type { ManagedServer, Provenance } from '../server-spec.js';
+import { toManagedServer } from './server-entry.js';
+import { parseConfigText } from './text-formats.js';
+import { expandServer } from './variables.js';
+
+/** Permission rules of one file, as written (evaluated by the permission layer). */
+export interface PermissionBlock {
+  file: string;
+  scope: Provenance['scope'];
+  allow: string[];
+  deny: string[];
+  ask: string[];
+  defaultMode?: 'allow' | 'ask' | 'deny';
+}
+
+/** Where to look, and with what variables. */
+export interface ConfigOptions {
+  /** Project directory (default `process.cwd()`). */
+  cwd?: string;
+  /** Home directory for the user file (default `os.homedir()`). */
+  homeDir?: string;
+  /** The user file itself, instead of `~/.mcpwire/config.{json,yaml,yml}`; `false` for none. */
+  userConfigPath?: string | false;
+  /** `false` skips the project files. */
+  project?: boolean;
+  /** More files, above user and project. */
+  configPaths?: string[];
+  /** In-memory configs (`{ mcpServers: {…} }` or `{ servers: {…} }`), above everything. */
+  inline?: object[];
+  /** Variables for `${VAR}` (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The effective configuration and everything noticed while building it. */
+export interface LoadedConfig {
+  servers: ManagedServer[];
+  /** Files that could not be read or parsed, and entries that were invalid: each names its file. */
+  errors: McpError[];
+  warnings: string[];
+  permissions: PermissionBlock[];
+  /** Every file considered, whether it existed and loaded. */
+  files: Array<{ file: string; scope: Provenance['scope']; status: 'loaded' | 'missing' | 'error' | 'last-good' }>;
+}
+
+interface Source {
+  file: string;
+  scope: Provenance['scope'];
+  /** Inline objects need no reading. */
+  value?: unknown;
+  optional: boolean;
+}
+
+/** Loads the configuration once. Never rejects for a bad file: see `errors`. */
+export function loadConfig(options: ConfigOptions = {}): Promise<LoadedConfig> {
+  return new ConfigLoader(options).load();
+}
+
+/**
+ * A loader that remembers each file's last good contents: a reload that meets a broken file keeps
+ * using what that file said before, and reports the error.
+ */
+export class ConfigLoader {
+  private readonly options: ConfigOptions;
+  private readonly lastGood = new Map<string, unknown>();
+
+  constructor(options: ConfigOptions = {}) {
+    this.options = options;
+  }
+
+  /** The files this loader reads (for a watcher), in layer order. */
+  files(): string[] {
+    return this.sources().flatMap((source) => (source.value === undefined ? [source.file] : []));
+  }
+
+  async load(): Promise<LoadedConfig> {
+    const env = this.options.env ?? process.env;
+    const result: LoadedConfig = { servers: [], errors: [], warnings: [], permissions: [], files: [] };
+    const merged = new Map<string, ManagedServer>();
+    for (const source of this.sources()) {
+      const value = await this.read(source, result);
+      if (value === undefined) continue;
+      if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: the top level must be an object with "mcpServers" or "servers"`, { data: { file: source.file } }));
+        continue;
+      }
+      const document = value as Record<string, unknown>;
+      const permissions = readPermissions(document.permissions, source, result);
+      if (permissions) result.permissions.push(permissions);
+      const entries = document.mcpServers ?? document.servers;
+      if (entries === undefined) continue;
+      if (!entries || typeof entries !== 'object' || Array.isArray(entries)) {
+        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "${document.mcpServers !== undefined ? 'mcpServers' : 'servers'}" must be an object of servers by name`, { data: { file: source.file } }));
+        continue;
+      }
+      if (document.inputs !== undefined) result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
+      for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
+        const provenance: Provenance = { file: source.file, scope: source.scope };
+        try {
+          const server = await this.build(name, raw, provenance, env, result.warnings);
+          merged.set(name, server);
+        } catch (error) {
+          result.errors.push(error instanceof McpError ? error : new McpError('CONFIG_INVALID', `${source.file}: server "${name}": ${String(error)}`));
+        }
+      }
+    }
+    result.servers = [...merged.values()];
+    return result;
+  }
+
+  private async build(name: string, raw: unknown, provenance: Provenance, env: Record<string, string | undefined>, warnings: string[]): Promise<ManagedServer> {
+    const secrets = new Set<string>();
+    let entry = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+    if (entry && typeof entry.envFile === 'string') {
+      const fileEnv = await readEnvFile(path.resolve(path.dirname(provenance.file), entry.envFile), provenance, name);
+      for (const value of Object.values(fileEnv)) secrets.add(value);
+      entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
+    }
+    const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
+    return toManagedServer(name, expanded, provenance, warnings, secrets);
+  }
+
+  private sources(): Source[] {
+    const cwd = this.options.cwd ?? process.cwd();
+    const home = this.options.homeDir ?? os.homedir();
+    const out: Source[] = [];
+    if (this.options.userConfigPath !== false) {
+      if (this.options.userConfigPath) out.push({ file: path.resolve(this.options.userConfigPath), scope: 'user', optional: false });
+      else for (const name of ['config.json', 'config.yaml', 'config.yml']) out.push({ file: path.join(home, '.mcpwire', name), scope: 'user', optional: true });
+    }
+    if (this.options.project !== false) for (const name of ['.mcp.json', 'mcp.yaml', '.mcp.yaml']) out.push({ file: path.join(cwd, name), scope: 'project', optional: true });
+    for (const file of this.options.configPaths ?? []) out.push({ file: path.resolve(cwd, file), scope: 'explicit', optional: false });
+    (this.options.inline ?? []).forEach((value, i) => out.push({ file: `inline[${i}]`, scope: 'inline', value, optional: false }));
+    return out;
+  }
+
+  private async read(source: Source, result: LoadedConfig): Promise<unknown> {
+    if (source.value !== undefined) {
+      result.files.push({ file: source.file, scope: source.scope, status: 'loaded' });
+      return source.value;
+    }
+    let text: string;
+    try {
+      text = await readFile(source.file, 'utf8');
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (missing && source.optional) return undefined;
+      result.files.push({ file: source.file, scope: source.scope, status: missing ? 'missing' : 'error' });
+      result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: ${missing ? 'no such file' : `cannot read: ${(error as Error).message}`}`, { data: { file: source.file } }));
+      return this.lastGood.get(source.file);
+    }
+    try {
+      const value = parseConfigText(source.file, text);
+      this.lastGood.set(source.file, value);
+      result.files.push({ file: source.file, scope: source.scope, status: 'loaded' });
+      return value;
+    } catch (error) {
+      result.errors.push(error as McpError);
+      const previous = this.lastGood.get(source.file);
+      result.files.push({ file: source.file, scope: source.scope, status: previous === undefined ? 'error' : 'last-good' });
+      return previous;
+    }
+  }
+}
+
+function readPermissions(value: unknown, source: Source, result: LoadedConfig): PermissionBlock | undefined {
+  if (value === undefined) return undefined;
+  const list = (key: string): string[] => {
+    const items = (value as Record<string, unknown>)[key];
+    if (items === undefined) return [];
+    if (Array.isArray(items) && items.every((item) => typeof item === 'string')) return items as string[];
+    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: permissions.${key} must be a list of strings`, { data: { file: source.file } }));
+    return [];
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "permissions" must be an object with allow / deny / ask lists`, { data: { file: source.file } }));
+    return undefined;
+  }
+  const mode = (value as Record<string, unknown>).defaultMode;
+  if (mode !== undefined && mode !== 'allow' && mode !== 'ask' && mode !== 'deny') {
+    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: permissions.defaultMode must be "allow", "ask" or "deny"`, { data: { file: source.file } }));
+  }
+  return { file: source.file, scope: source.scope, allow: list('allow'), deny: list('deny'), ask: list('ask'), ...(mode === 'allow' || mode === 'ask' || mode === 'deny' ? { defaultMode: mode } : {}) };
+}
+
+/** `KEY=VALUE` lines (`#` comments, optional quotes, `export ` prefix). */
+async function readEnvFile(file: string, provenance: Provenance, server: string): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new McpError('CONFIG_INVALID', `${provenance.file}: server "${server}": envFile ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith('#')) continue;
+    let value = match[2]!;
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) value = value.slice(1, -1);
+    out[match[1]!] = value;
+  }
+  return out;
+}

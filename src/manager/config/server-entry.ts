@@ -1,0 +1,106 @@
+/**
+ * One raw server entry (as a host's config file holds it) → a {@link ManagedServer}: the
+ * transport inferred or mapped from the names hosts use, types checked with an ajv schema of our
+ * own, required fields named in the error ("command" for stdio, "url" for http/sse), unknown
+ * keys reported as warnings. Variables are expanded before this step.
+ */
+import { createRequire } from 'node:module';
+import { McpError } from '../../protocol/errors.js';
+import type { ManagedServer, Provenance } from '../server-spec.js';
+
+const KNOWN = new Set([
+  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'enabled', 'disabled', 'autoConnect',
+  'timeoutMs', 'startupTimeoutMs', 'toolTimeoutMs', 'includeTools', 'excludeTools', 'restart',
+  // Fields other hosts write that mean nothing here but are not mistakes.
+  'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',
+]);
+
+const stringArray = { type: 'array', items: { type: 'string' } };
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+/** The shape of an entry after transport mapping; our own schema, not a host's. */
+export const SERVER_ENTRY_SCHEMA = {
+  type: 'object',
+  properties: {
+    transport: { enum: ['stdio', 'http', 'sse'] },
+    command: { type: 'string', minLength: 1 },
+    args: stringArray,
+    env: stringMap,
+    cwd: { type: 'string' },
+    url: { type: 'string', pattern: '^https?://' },
+    headers: stringMap,
+    enabled: { type: 'boolean' },
+    autoConnect: { type: 'boolean' },
+    timeoutMs: { type: 'integer', minimum: 1 },
+    startupTimeoutMs: { type: 'integer', minimum: 1 },
+    toolTimeoutMs: { type: 'integer', minimum: 1 },
+    includeTools: stringArray,
+    excludeTools: stringArray,
+    restart: {
+      anyOf: [
+        { const: false },
+        { const: 'never' },
+        {
+          type: 'object',
+          properties: { maxRestarts: { type: 'integer', minimum: 0 }, initialDelayMs: { type: 'integer', minimum: 0 }, maxDelayMs: { type: 'integer', minimum: 0 }, resetAfterMs: { type: 'integer', minimum: 0 } },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
+} as const;
+
+interface Validator {
+  (value: unknown): boolean;
+  errors?: Array<{ instancePath: string; message?: string; keyword: string; params?: Record<string, unknown> }> | null;
+}
+let validate: Validator | undefined;
+
+/** Ajv, loaded on first use (a config with no servers never pays for it). */
+function compile(schema: object): Validator {
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv') as { default: new (o: object) => { compile(s: object): Validator } };
+  return new Ajv.default({ allErrors: true, strict: false }).compile(schema);
+}
+
+/** Maps host transport names: VS Code `streamable-http`/`streamableHttp`, `local` ⇒ stdio, … */
+function transportOf(entry: Record<string, unknown>): unknown {
+  const named = entry.type ?? entry.transport;
+  if (named === undefined) return entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined;
+  if (typeof named !== 'string') return named;
+  const key = named.toLowerCase().replace(/[-_]/g, '');
+  if (key === 'stdio' || key === 'local' || key === 'process') return 'stdio';
+  if (key === 'http' || key === 'streamablehttp' || key === 'streamable') return 'http';
+  if (key === 'sse') return 'sse';
+  return named;
+}
+
+/**
+ * Checks and converts one expanded entry. Throws `CONFIG_INVALID` naming file, server and the
+ * field (JSON path) at fault; pushes unknown keys to `warnings`.
+ */
+export function toManagedServer(name: string, raw: unknown, provenance: Provenance, warnings: string[], secrets: Set<string>): ManagedServer {
+  const where = `${provenance.file}: server "${name}"`;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpError('CONFIG_INVALID', `${where}: must be an object`, { data: { file: provenance.file, server: name } });
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!KNOWN.has(key)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
+  const transport = transportOf(entry);
+  if (transport === undefined) throw new McpError('CONFIG_INVALID', `${where}: needs a "command" (stdio) or a "url" (http, sse)`, { data: { file: provenance.file, server: name } });
+  if (transport === 'stdio' && typeof entry.command !== 'string') throw new McpError('CONFIG_INVALID', `${where}: a stdio server needs a "command"`, { data: { file: provenance.file, server: name, field: 'command' } });
+  if ((transport === 'http' || transport === 'sse') && typeof entry.url !== 'string') throw new McpError('CONFIG_INVALID', `${where}: an ${transport} server needs a "url"`, { data: { file: provenance.file, server: name, field: 'url' } });
+  const candidate: Record<string, unknown> = { ...entry, transport };
+  delete candidate.type;
+  if (candidate.disabled === true) candidate.enabled = false;
+  for (const key of Object.keys(candidate)) if (!(key in SERVER_ENTRY_SCHEMA.properties)) delete candidate[key];
+  validate ??= compile(SERVER_ENTRY_SCHEMA);
+  if (!validate(candidate)) {
+    const first = validate.errors![0]!;
+    const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(first.params?.missingProperty ?? '(entry)');
+    throw new McpError('CONFIG_INVALID', `${where}: ${field} ${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}`, {
+      data: { file: provenance.file, server: name, field },
+    });
+  }
+  const restart = candidate.restart === 'never' ? false : (candidate.restart as ManagedServer['restart']);
+  const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
+  if (secrets.size > 0) server.secrets = [...secrets];
+  return server;
+}

@@ -1,0 +1,58 @@
+/**
+ * `${VAR}`, `${VAR:-default}` and `${env:VAR}` in the fields where users put them (command,
+ * args, env values, cwd, url, headers). Expansion records every value that came from a
+ * variable, so the layers above can keep expanded secrets out of status output, logs and errors.
+ * `$${…}` stands for a literal `${…}`.
+ */
+import { McpError } from '../../protocol/errors.js';
+
+const REFERENCE = /\$\$\{[^}]*\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Where a string being expanded sits, for the error message. */
+export interface ExpandSite {
+  file: string;
+  server: string;
+  field: string;
+}
+
+/**
+ * Expands the references in `text`. Rejects (throws `CONFIG_INVALID`) on an unset variable
+ * without a default, naming file, server, field and variable. Values taken from variables are
+ * added to `secrets`.
+ */
+export function expandString(text: string, env: Record<string, string | undefined>, site: ExpandSite, secrets: Set<string>): string {
+  return text.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
+    if (name === undefined) return match.slice(1); // `$${X}` ⇒ literal `${X}`
+    const value = env[name];
+    if (value !== undefined && value !== '') {
+      secrets.add(value);
+      return value;
+    }
+    if (fallback !== undefined) return fallback;
+    throw new McpError('CONFIG_INVALID', `${site.file}: server "${site.server}": ${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, {
+      data: { file: site.file, server: site.server, field: site.field, variable: name },
+    });
+  });
+}
+
+/** The fields of a raw server entry that take variables. */
+export const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
+
+/**
+ * Expands every variable in the expandable fields of `entry` (a raw server object), returning a
+ * new object; other fields are copied as they are.
+ */
+export function expandServer(entry: Record<string, unknown>, env: Record<string, string | undefined>, site: Omit<ExpandSite, 'field'>, secrets: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...entry };
+  for (const field of EXPANDED_FIELDS) {
+    const value = entry[field];
+    if (typeof value === 'string') out[field] = expandString(value, env, { ...site, field }, secrets);
+    else if (Array.isArray(value)) out[field] = value.map((item, i) => (typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}[${i}]` }, secrets) : item));
+    else if (value && typeof value === 'object') {
+      out[field] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}.${key}` }, secrets) : item]),
+      );
+    }
+  }
+  return out;
+}
