@@ -13,6 +13,7 @@ import { scrubSecrets } from '../transport/http/header-values.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import { configFingerprint } from './config/fingerprint.js';
 import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
@@ -98,22 +99,12 @@ export interface ManagerState {
 }
 
 /**
- * A stable identity of a server's effective definition (keys sorted, provenance left out): equal
+ * A stable identity of a server's effective definition (a hash: key order, provenance and
+ * secrets do not count; a saved state can hold it without revealing expanded secrets). Equal
  * fingerprints mean a reload must not touch the connection.
  */
 export function fingerprint(server: ManagedServer): string {
-  const { provenance: _where, secrets: _secrets, ...definition } = server;
-  return stableJson(definition);
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return configFingerprint(server);
 }
 
 const PREFIX = 'mcp__';
