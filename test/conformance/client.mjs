@@ -6,12 +6,16 @@
  * scenario's server expects a client to do, through mcpwire's public API only (dist/, built by
  * `npm run build`). Exit code 0 on success, 1 with a message otherwise.
  */
+import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
 import { McpClient } from '../../dist/index.js';
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
 /** Set by newer suites: the revision the scenario runs at. */
 const pinned = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+/** Scenario data some scenarios hand over (http-custom-headers: the exact tool arguments to send). */
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
 /** An elicitation answer that takes every field's `default`, or a plausible value of its type. */
 function fromDefaults(schema) {
@@ -62,10 +66,11 @@ async function connect(options = {}) {
   return McpClient.connect({ url }, { name: 'conformance', handlers, missingCapability: 'empty', ...(pinned ? { protocolVersion: pinned } : {}), ...options });
 }
 
-/** Lists and calls every tool, reads every resource, gets every prompt. */
+/** Lists and calls every tool (with the suite's arguments when it gives them), reads every resource, gets every prompt. */
 async function exercise(client, { callTools = true } = {}) {
   const tools = await client.listTools();
-  if (callTools) for (const tool of tools) await client.callTool(tool.name, argumentsFor(tool)).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
+  const given = new Map((context.toolCalls ?? []).map((call) => [call.name, call.arguments]));
+  if (callTools) for (const tool of tools) await client.callTool(tool.name, given.get(tool.name) ?? argumentsFor(tool)).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
   if (client.capabilities.resources) {
     for (const resource of await client.listResources().catch(() => [])) await client.readResource(resource.uri).catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
   }
@@ -75,6 +80,51 @@ async function exercise(client, { callTools = true } = {}) {
       await client.getPrompt(prompt.name, args).catch((e) => console.error(`prompts/get ${prompt.name}: ${e.message}`));
     }
   }
+}
+
+/**
+ * A minimal skills host (SEP-2640, extension io.modelcontextprotocol/skills), built on
+ * `client.request` since mcpwire has no skills API: `skills/list` gives entries; loading a skill
+ * reads its SKILL.md and verifies it against the entry (byte size, sha256 digest, frontmatter
+ * field by field) before anything else of the skill is read. A skill that fails is rejected.
+ */
+const sha256 = (text) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+
+async function listSkills(client) {
+  const result = await client.request('skills/list', {});
+  return result.skills ?? [];
+}
+
+/** Reads one file of a skill and checks it against its `resources` entry; throws on a mismatch. */
+async function readVerified(client, entry, uri) {
+  const listed = (entry.resources ?? []).find((r) => r.uri === uri);
+  if (!listed) throw new Error(`${uri} is not listed in the skill's resources`);
+  const { contents } = await client.readResource(uri);
+  const text = contents?.[0]?.text ?? (contents?.[0]?.blob !== undefined ? Buffer.from(contents[0].blob, 'base64').toString('utf8') : undefined);
+  if (typeof text !== 'string') throw new Error(`${uri}: no content`);
+  if (typeof listed.size === 'number' && Buffer.byteLength(text, 'utf8') !== listed.size) throw new Error(`${uri}: ${Buffer.byteLength(text, 'utf8')} bytes, the entry says ${listed.size}`);
+  if (typeof listed.digest === 'string' && sha256(text) !== listed.digest) throw new Error(`${uri}: digest ${sha256(text)}, the entry says ${listed.digest}`);
+  return text;
+}
+
+/** Loads a skill: SKILL.md verified and its frontmatter compared, then its other files, each verified. */
+async function loadSkill(client, entry) {
+  const skillMd = await readVerified(client, entry, entry.uri);
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(skillMd);
+  const frontmatter = match ? parseYaml(match[1]) : undefined;
+  for (const [key, value] of Object.entries(entry.frontmatter ?? {})) {
+    if (JSON.stringify(frontmatter?.[key]) !== JSON.stringify(value)) throw new Error(`${entry.uri}: frontmatter "${key}" is ${JSON.stringify(frontmatter?.[key])}, the entry says ${JSON.stringify(value)}`);
+  }
+  for (const resource of entry.resources ?? []) if (resource.uri !== entry.uri) await readVerified(client, entry, resource.uri);
+}
+
+async function loadEverySkill() {
+  const client = await connect();
+  for (const entry of await listSkills(client)) {
+    // A skill that fails verification is not loaded; the scenario wants exactly that refusal.
+    await loadSkill(client, entry).catch((e) => console.error(`skill ${entry.uri} rejected: ${e.message}`));
+  }
+  await client.close();
 }
 
 const SCENARIOS = {
@@ -146,6 +196,15 @@ const SCENARIOS = {
     await client.callTool('json_schema_echo', { schema: focal.inputSchema });
     await client.close();
   },
+  async 'sep-2640-client-no-prefetch'() {
+    // Listing skills must not read any of their files: nothing is loaded here.
+    const client = await connect();
+    await listSkills(client);
+    await client.close();
+  },
+  'sep-2640-client-verify-digest': loadEverySkill,
+  'sep-2640-client-verify-size': loadEverySkill,
+  'sep-2640-client-verify-frontmatter': loadEverySkill,
 };
 SCENARIOS['tools-call'] = SCENARIOS.tools_call;
 SCENARIOS['elicitation-defaults'] = SCENARIOS['elicitation-sep1034-client-defaults'];
