@@ -40,9 +40,10 @@ describe('loadConfig', () => {
     const loaded = await loadConfig(options({ configPaths: [explicit], inline: [{ servers: { mem: { command: 'node', args: ['m.js'] } } }] }));
     expect(loaded.errors).toEqual([]);
     const byName = Object.fromEntries(loaded.servers.map((s) => [s.name, s]));
-    expect(byName.shared).toEqual({ name: 'shared', transport: 'stdio', command: 'project-cmd', args: ['x'], provenance: { file: proj, scope: 'project' } });
+    expect(byName.shared).toEqual({ name: 'shared', transport: 'stdio', command: 'project-cmd', args: ['x'], provenance: { file: proj, scope: 'project', overrides: [{ file: user, scope: 'user' }] }, trusted: false });
     expect(byName.mine!.provenance).toEqual({ file: user, scope: 'user' });
-    expect(byName.proj).toMatchObject({ transport: 'sse', url: 'https://e.example/sse', provenance: { file: explicit, scope: 'explicit' } });
+    expect(byName.mine!.trusted).toBe(true);
+    expect(byName.proj).toMatchObject({ transport: 'sse', url: 'https://e.example/sse', provenance: { file: explicit, scope: 'explicit', overrides: [{ file: proj, scope: 'project' }] }, trusted: true });
     expect(byName.mem!.provenance).toEqual({ file: 'inline[0]', scope: 'inline' });
   });
 
@@ -50,7 +51,7 @@ describe('loadConfig', () => {
     write(path.join(project, '.mcp.json'), '{\n  // a comment\n  "servers": {\n    "api": { "type": "streamable-http", "url": "https://a.example/mcp", /* inline */ },\n  },\n}\n');
     const loaded = await loadConfig(options());
     expect(loaded.errors).toEqual([]);
-    expect(loaded.servers).toEqual([{ name: 'api', transport: 'http', url: 'https://a.example/mcp', provenance: expect.any(Object) }]);
+    expect(loaded.servers).toEqual([{ name: 'api', transport: 'http', url: 'https://a.example/mcp', provenance: expect.any(Object), trusted: false }]);
     expect(stripJsonComments('{"a": "// not a comment", }')).toBe('{"a": "// not a comment"  }');
   });
 

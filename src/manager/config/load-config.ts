@@ -5,13 +5,16 @@
  * `servers` (VS Code). Later layers win by server name, whole entry (project over user,
  * explicit over both, inline over all); every effective server records its provenance. A broken
  * file or entry is reported with file (and line) and skipped: the rest loads. On reload a file
- * that broke keeps its last good contents ({@link ConfigLoader}).
+ * that broke keeps its last good contents ({@link ConfigLoader}). Servers imported read-only from
+ * other hosts (`import`) form the lowest layer. Servers from project files (and from host files
+ * inside the project) are marked untrusted: they need the user's approval before they run.
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
+import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
 import { expandServer } from './variables.js';
@@ -42,11 +45,35 @@ export interface ConfigOptions {
   inline?: object[];
   /** Variables for `${VAR}` (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Other hosts whose servers are read (read-only) as the lowest layer, scope `import`, in this
+   * order (see `importFrom`). Default none.
+   */
+  import?: ImportHost[];
+  /** Platform whose host file locations apply to `import` (default `process.platform`). */
+  platform?: NodeJS.Platform;
+}
+
+/** Where an effective server came from, and the entries of lower layers it shadowed. */
+export interface ConfigProvenance extends Provenance {
+  /** The same-named entries this one replaced (whole entry, no deep merge), lowest layer first. */
+  overrides?: Provenance[];
+}
+
+/** One effective server of a {@link LoadedConfig}. */
+export interface LoadedServer extends ManagedServer {
+  provenance: ConfigProvenance;
+  /**
+   * false for servers defined in a project file (or a host file inside the project): the
+   * repository chose them, so they need the user's approval (see `ApprovalStore`) before they
+   * run. User, explicit, inline and user-level imported servers are trusted.
+   */
+  trusted: boolean;
 }
 
 /** The effective configuration and everything noticed while building it. */
 export interface LoadedConfig {
-  servers: ManagedServer[];
+  servers: LoadedServer[];
   /** Files that could not be read or parsed, and entries that were invalid: each names its file. */
   errors: McpError[];
   warnings: string[];
@@ -61,6 +88,8 @@ interface Source {
   /** Inline objects need no reading. */
   value?: unknown;
   optional: boolean;
+  /** Already listed in `files` (imported host files are read by `importFrom`). */
+  listed?: boolean;
 }
 
 /** Loads the configuration once. Never rejects for a bad file: see `errors`. */
@@ -82,14 +111,16 @@ export class ConfigLoader {
 
   /** The files this loader reads (for a watcher), in layer order. */
   files(): string[] {
-    return this.sources().flatMap((source) => (source.value === undefined ? [source.file] : []));
+    const imported = (this.options.import ?? []).flatMap((host) => hostConfigFiles(host, this.importOptions()));
+    return [...imported, ...this.sources().flatMap((source) => (source.value === undefined ? [source.file] : []))];
   }
 
   async load(): Promise<LoadedConfig> {
     const env = this.options.env ?? process.env;
     const result: LoadedConfig = { servers: [], errors: [], warnings: [], permissions: [], files: [] };
-    const merged = new Map<string, ManagedServer>();
-    for (const source of this.sources()) {
+    const merged = new Map<string, LoadedServer>();
+    const cwd = path.resolve(this.options.cwd ?? process.cwd());
+    for (const source of [...(await this.importSources(result)), ...this.sources()]) {
       const value = await this.read(source, result);
       if (value === undefined) continue;
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -110,7 +141,9 @@ export class ConfigLoader {
         const provenance: Provenance = { file: source.file, scope: source.scope };
         try {
           const server = await this.build(name, raw, provenance, env, result.warnings);
-          merged.set(name, server);
+          const shadowed = merged.get(name)?.provenance;
+          const overrides = shadowed ? [...(shadowed.overrides ?? []), { file: shadowed.file, scope: shadowed.scope }] : undefined;
+          merged.set(name, { ...server, provenance: overrides ? { ...provenance, overrides } : provenance, trusted: isTrusted(provenance, cwd) });
         } catch (error) {
           result.errors.push(error instanceof McpError ? error : new McpError('CONFIG_INVALID', `${source.file}: server "${name}": ${String(error)}`));
         }
@@ -146,9 +179,41 @@ export class ConfigLoader {
     return out;
   }
 
+  private importOptions(): { homeDir: string; cwd: string; platform?: NodeJS.Platform } {
+    return { homeDir: this.options.homeDir ?? os.homedir(), cwd: this.options.cwd ?? process.cwd(), ...(this.options.platform ? { platform: this.options.platform } : {}) };
+  }
+
+  /**
+   * One source per imported host file, holding that file's entries. A file that fails to read or
+   * parse keeps its last good entries, as the other files do; a bad entry only drops that entry.
+   */
+  private async importSources(result: LoadedConfig): Promise<Source[]> {
+    const out: Source[] = [];
+    for (const host of this.options.import ?? []) {
+      const found = await importFrom(host, this.importOptions());
+      result.errors.push(...found.errors);
+      result.warnings.push(...found.warnings);
+      const data = (error: McpError) => (error.data ?? {}) as { file?: string; server?: string };
+      const failed = new Set(found.errors.filter((e) => data(e).server === undefined).map((e) => data(e).file ?? ''));
+      for (const file of new Set([...found.files, ...failed])) {
+        const key = `import:${file}`;
+        let value: unknown;
+        if (failed.has(file)) value = this.lastGood.get(key);
+        else {
+          // Within one host file a later section (Claude Code's per-project servers) wins by name.
+          value = { mcpServers: Object.fromEntries(found.servers.filter((s) => s.file === file).map((s) => [s.name, s.entry])) };
+          this.lastGood.set(key, value);
+        }
+        result.files.push({ file, scope: 'import', status: !failed.has(file) ? 'loaded' : value === undefined ? 'error' : 'last-good' });
+        if (value !== undefined) out.push({ file, scope: 'import', value, optional: true, listed: true });
+      }
+    }
+    return out;
+  }
+
   private async read(source: Source, result: LoadedConfig): Promise<unknown> {
     if (source.value !== undefined) {
-      result.files.push({ file: source.file, scope: source.scope, status: 'loaded' });
+      if (!source.listed) result.files.push({ file: source.file, scope: source.scope, status: 'loaded' });
       return source.value;
     }
     let text: string;
@@ -173,6 +238,14 @@ export class ConfigLoader {
       return previous;
     }
   }
+}
+
+/** Project files are untrusted, and so are other hosts' files that live inside the project. */
+function isTrusted(provenance: Provenance, cwd: string): boolean {
+  if (provenance.scope === 'project') return false;
+  if (provenance.scope !== 'import') return true;
+  const relative = path.relative(cwd, provenance.file);
+  return relative.startsWith('..') || path.isAbsolute(relative);
 }
 
 function readPermissions(value: unknown, source: Source, result: LoadedConfig): PermissionBlock | undefined {
