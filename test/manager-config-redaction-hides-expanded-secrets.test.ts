@@ -1,0 +1,68 @@
+/**
+ * What upper layers may show: the exact display copy of servers whose values came from
+ * variables and an envFile, and errors and warnings of a load that never carry an expanded value.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/manager/config/load-config.js';
+import { redactServer } from '../src/manager/config/redact.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-redact-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = { TOKEN: 'tok-7f3a9c1e', API_KEY: 'key-0b8d2e44', USER_NAME: 'alice', PASS: 'pw-5566778899' };
+const SECRETS = ['tok-7f3a9c1e', 'key-0b8d2e44', 'pw-5566778899', 'file-secret-1234'];
+
+describe('redaction of expanded values', () => {
+  it('the display copy is exact: variable values and secret-looking env and headers are ***', async () => {
+    writeFileSync(path.join(dir, 'svc.env'), '# comment\nDB_PASSWORD=file-secret-1234\nexport REGION="eu-west-1"\n');
+    const file = path.join(dir, 'servers.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          web: { url: 'https://${USER_NAME}:${PASS}@api.example/mcp?key=${API_KEY}', headers: { Authorization: 'Bearer ${TOKEN}', 'X-Request-Source': 'mcpwire' } },
+          local: { command: 'node', args: ['server.js', '--token', '${TOKEN}'], envFile: 'svc.env', env: { MODE: 'dev' } },
+        },
+      }),
+    );
+    const loaded = await loadConfig({ cwd: dir, homeDir: dir, userConfigPath: false, project: false, configPaths: [file], env });
+    expect(loaded.errors).toEqual([]);
+    const shown = loaded.servers.map(redactServer);
+    expect(shown).toEqual([
+      { name: 'web', transport: 'http', url: 'https://***:***@api.example/mcp?key=***', headers: { Authorization: 'Bearer ***', 'X-Request-Source': 'mcpwire' }, provenance: { file, scope: 'explicit' }, trusted: true },
+      { name: 'local', transport: 'stdio', command: 'node', args: ['server.js', '--token', '***'], env: { DB_PASSWORD: '***', REGION: '***', MODE: 'dev' }, provenance: { file, scope: 'explicit' }, trusted: true },
+    ]);
+    const text = JSON.stringify(shown);
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+
+  it('errors and warnings of a load never contain an expanded value', async () => {
+    const file = path.join(dir, 'servers.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          // expanded headers, then a missing variable in a later field
+          a: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}', 'X-Other': '${MISSING}' } },
+          // expanded, then rejected by the schema
+          b: { command: '${API_KEY}', args: ['${PASS}', 3] },
+          c: { command: 'x', surprise: '${TOKEN}' },
+        },
+      }),
+    );
+    const loaded = await loadConfig({ cwd: dir, homeDir: dir, userConfigPath: false, project: false, configPaths: [file], env });
+    expect(loaded.errors.map((e) => e.message)).toEqual([
+      `${file}: server "a": headers.X-Other: variable MISSING is not set (write \${MISSING:-default} for a default)`,
+      `${file}: server "b": args.1 must be string`,
+    ]);
+    expect(loaded.warnings).toEqual([`${file}: server "c": unknown key "surprise" (ignored)`]);
+    const text = JSON.stringify([loaded.errors.map((e) => [e.message, e.toJSON()]), loaded.warnings]);
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
