@@ -141,7 +141,7 @@ function runScenario(node, suite, run) {
       let reason;
       if (spawnError) reason = `runner did not start: ${spawnError.message}`;
       else if (killed) reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
-      else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
+      else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
       else if (count('SUCCESS') === 0) {
         const skipped = checks.find((c) => c.status === 'SKIPPED');
         reason = `no successful check${skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? ''})` : ''}${clientHint(resultDir)}`;
