@@ -14,20 +14,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
+import { parseEnvFile } from './env-file.js';
 import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
+import { parsePermissions, type PermissionBlock } from './permissions.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
 import { expandServer } from './variables.js';
 
-/** Permission rules of one file, as written (evaluated by the permission layer). */
-export interface PermissionBlock {
-  file: string;
-  scope: Provenance['scope'];
-  allow: string[];
-  deny: string[];
-  ask: string[];
-  defaultMode?: 'allow' | 'ask' | 'deny';
-}
+export type { PermissionBlock } from './permissions.js';
 
 /** Where to look, and with what variables. */
 export interface ConfigOptions {
@@ -128,8 +122,9 @@ export class ConfigLoader {
         continue;
       }
       const document = value as Record<string, unknown>;
-      const permissions = readPermissions(document.permissions, source, result);
-      if (permissions) result.permissions.push(permissions);
+      const permissions = parsePermissions(document.permissions, source.file, source.scope);
+      result.errors.push(...permissions.errors);
+      if (permissions.block) result.permissions.push(permissions.block);
       const entries = document.mcpServers ?? document.servers;
       if (entries === undefined) continue;
       if (!entries || typeof entries !== 'object' || Array.isArray(entries)) {
@@ -248,41 +243,12 @@ function isTrusted(provenance: Provenance, cwd: string): boolean {
   return relative.startsWith('..') || path.isAbsolute(relative);
 }
 
-function readPermissions(value: unknown, source: Source, result: LoadedConfig): PermissionBlock | undefined {
-  if (value === undefined) return undefined;
-  const list = (key: string): string[] => {
-    const items = (value as Record<string, unknown>)[key];
-    if (items === undefined) return [];
-    if (Array.isArray(items) && items.every((item) => typeof item === 'string')) return items as string[];
-    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: permissions.${key} must be a list of strings`, { data: { file: source.file } }));
-    return [];
-  };
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "permissions" must be an object with allow / deny / ask lists`, { data: { file: source.file } }));
-    return undefined;
-  }
-  const mode = (value as Record<string, unknown>).defaultMode;
-  if (mode !== undefined && mode !== 'allow' && mode !== 'ask' && mode !== 'deny') {
-    result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: permissions.defaultMode must be "allow", "ask" or "deny"`, { data: { file: source.file } }));
-  }
-  return { file: source.file, scope: source.scope, allow: list('allow'), deny: list('deny'), ask: list('ask'), ...(mode === 'allow' || mode === 'ask' || mode === 'deny' ? { defaultMode: mode } : {}) };
-}
-
-/** `KEY=VALUE` lines (`#` comments, optional quotes, `export ` prefix). */
+/** Reads a server's envFile (see {@link parseEnvFile}); a missing file is an error naming the server. */
 async function readEnvFile(file: string, provenance: Provenance, server: string): Promise<Record<string, string>> {
-  let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    return parseEnvFile(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new McpError('CONFIG_INVALID', `${provenance.file}: server "${server}": envFile ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new McpError('CONFIG_INVALID', `${provenance.file}: server "${server}": envFile ${file}: ${reason}`, { cause: error, data: { file: provenance.file, server, field: 'envFile' } });
   }
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match || line.trimStart().startsWith('#')) continue;
-    let value = match[2]!;
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) value = value.slice(1, -1);
-    out[match[1]!] = value;
-  }
-  return out;
 }

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { McpError } from '../../protocol/errors.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
+import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
 const KNOWN = new Set([
   'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'enabled', 'disabled', 'autoConnect',
@@ -14,40 +15,6 @@ const KNOWN = new Set([
   // Fields other hosts write that mean nothing here but are not mistakes.
   'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',
 ]);
-
-const stringArray = { type: 'array', items: { type: 'string' } };
-const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
-/** The shape of an entry after transport mapping; our own schema, not a host's. */
-export const SERVER_ENTRY_SCHEMA = {
-  type: 'object',
-  properties: {
-    transport: { enum: ['stdio', 'http', 'sse'] },
-    command: { type: 'string', minLength: 1 },
-    args: stringArray,
-    env: stringMap,
-    cwd: { type: 'string' },
-    url: { type: 'string', pattern: '^https?://' },
-    headers: stringMap,
-    enabled: { type: 'boolean' },
-    autoConnect: { type: 'boolean' },
-    timeoutMs: { type: 'integer', minimum: 1 },
-    startupTimeoutMs: { type: 'integer', minimum: 1 },
-    toolTimeoutMs: { type: 'integer', minimum: 1 },
-    includeTools: stringArray,
-    excludeTools: stringArray,
-    restart: {
-      anyOf: [
-        { const: false },
-        { const: 'never' },
-        {
-          type: 'object',
-          properties: { maxRestarts: { type: 'integer', minimum: 0 }, initialDelayMs: { type: 'integer', minimum: 0 }, maxDelayMs: { type: 'integer', minimum: 0 }, resetAfterMs: { type: 'integer', minimum: 0 } },
-          additionalProperties: false,
-        },
-      ],
-    },
-  },
-} as const;
 
 interface Validator {
   (value: unknown): boolean;

@@ -1,0 +1,43 @@
+/**
+ * The ajv schema of a server entry, kept apart from the code that applies it so the accepted
+ * shape can be read in one place.
+ */
+
+const stringArray = { type: 'array', items: { type: 'string' } };
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+/**
+ * The shape of one server entry after transport mapping (`type`/`transport` folded into
+ * `transport`, `disabled` into `enabled`, keys unknown to us removed): our own JSON Schema
+ * (draft-07 keywords), not a host's. Required fields depend on the transport and are checked
+ * before this schema, so their errors can say "command" or "url" plainly.
+ */
+export const SERVER_ENTRY_SCHEMA = {
+  type: 'object',
+  properties: {
+    transport: { enum: ['stdio', 'http', 'sse'] },
+    command: { type: 'string', minLength: 1 },
+    args: stringArray,
+    env: stringMap,
+    cwd: { type: 'string' },
+    url: { type: 'string', pattern: '^https?://' },
+    headers: stringMap,
+    enabled: { type: 'boolean' },
+    autoConnect: { type: 'boolean' },
+    timeoutMs: { type: 'integer', minimum: 1 },
+    startupTimeoutMs: { type: 'integer', minimum: 1 },
+    toolTimeoutMs: { type: 'integer', minimum: 1 },
+    includeTools: stringArray,
+    excludeTools: stringArray,
+    restart: {
+      anyOf: [
+        { const: false },
+        { const: 'never' },
+        {
+          type: 'object',
+          properties: { maxRestarts: { type: 'integer', minimum: 0 }, initialDelayMs: { type: 'integer', minimum: 0 }, maxDelayMs: { type: 'integer', minimum: 0 }, resetAfterMs: { type: 'integer', minimum: 0 } },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
+} as const;
