@@ -60,14 +60,34 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   for (const key of Object.keys(candidate)) if (!(key in SERVER_ENTRY_SCHEMA.properties)) delete candidate[key];
   validate ??= compile(SERVER_ENTRY_SCHEMA);
   if (!validate(candidate)) {
-    const first = validate.errors![0]!;
-    const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(first.params?.missingProperty ?? '(entry)');
-    throw new McpError('CONFIG_INVALID', `${where}: ${field} ${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}`, {
-      data: { file: provenance.file, server: name, field },
-    });
+    const { field, message } = describeError(validate.errors!);
+    throw new McpError('CONFIG_INVALID', `${where}: ${field} ${message}`, { data: { file: provenance.file, server: name, field } });
   }
   const restart = candidate.restart === 'never' ? false : (candidate.restart as ManagedServer['restart']);
   const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
   if (secrets.size > 0) server.secrets = [...secrets];
   return server;
+}
+
+type SchemaError = NonNullable<Validator['errors']>[number];
+
+/**
+ * The one error to show, as a dotted field path and a message. A value that matches none of an
+ * `anyOf`'s forms (only `restart` has one) is described by its allowed forms rather than by the
+ * first form's complaint, unless it is an object with a key no form knows: then that key is named.
+ */
+function describeError(errors: SchemaError[]): { field: string; message: string } {
+  const pathOf = (error: SchemaError) => error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const anyOf = errors.find((error) => error.keyword === 'anyOf');
+  if (anyOf) {
+    const field = pathOf(anyOf);
+    const extra = errors.find((error) => error.keyword === 'additionalProperties' && pathOf(error) === field);
+    if (extra) return { field, message: `has an unknown key "${String(extra.params?.additionalProperty)}"` };
+    const inner = errors.find((error) => pathOf(error).startsWith(`${field}.`));
+    if (inner) return { field: pathOf(inner), message: inner.message ?? 'is invalid' };
+    return { field, message: field === 'restart' ? 'must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }' : 'matches none of the allowed forms' };
+  }
+  const first = errors[0]!;
+  const field = pathOf(first) || String(first.params?.missingProperty ?? '(entry)');
+  return { field, message: `${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}` };
 }
