@@ -29,9 +29,11 @@ describe('the public surface', () => {
   it('exports exactly this list of runtime names', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "ApprovalStore",
         "ConfigLoader",
         "DEFAULT_MAX_TOTAL_TIMEOUT_MS",
         "DEFAULT_REQUEST_TIMEOUT_MS",
+        "IMPORT_HOSTS",
         "JsonRpcConnection",
         "LATEST_LEGACY_REVISION",
         "LATEST_MODERN_REVISION",
@@ -55,6 +57,7 @@ describe('the public surface', () => {
         "fingerprint",
         "handleCommand",
         "hasFeature",
+        "importFrom",
         "isMcpError",
         "isSupportedRevision",
         "loadConfig",

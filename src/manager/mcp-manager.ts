@@ -13,6 +13,7 @@ import { scrubSecrets } from '../transport/http/header-values.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import type { ApprovalStore } from './config/approvals.js';
 import { configFingerprint } from './config/fingerprint.js';
 import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
@@ -35,6 +36,16 @@ export interface ManagerOptions {
    * The files are read by the first `connectAll()`, `connect()` or `reloadConfig()`.
    */
   config?: ConfigOptions;
+  /**
+   * Decides whether an untrusted (project-defined) server may start. Decisions are remembered in
+   * `approvals` when given (keyed by file, name and definition: an edited server asks again).
+   * Without a hook, untrusted servers start unless `requireApproval` is set.
+   */
+  approve?: (server: ManagedServer) => boolean | Promise<boolean>;
+  /** Refuse untrusted servers that no hook or stored decision approved (default false). */
+  requireApproval?: boolean;
+  /** Where approval decisions persist (e.g. `new ApprovalStore()`: `~/.mcpwire/approvals.json`). */
+  approvals?: ApprovalStore;
 }
 
 /** One tool of the catalogue. */
@@ -127,8 +138,11 @@ export class McpManager {
   private configErrors: McpError[] = [];
   private configWarnings: string[] = [];
 
+  private readonly approval: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
+
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
+    this.approval = { approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals };
     if (options.config) {
       const loader = new ConfigLoader(options.config);
       this.loader = loader;
@@ -463,6 +477,7 @@ export class McpManager {
       server.name,
       new ServerSlot(server, {
         clientOptions: this.clientOptions,
+        approve: (spec) => this.approved(spec),
         changed: (change) => {
           if (change.status !== 'connected') this.dropTools(change.server);
           this.events.emit('status', change);
@@ -470,6 +485,18 @@ export class McpManager {
         toolsChanged: (name) => this.refreshTools(name),
       }),
     );
+  }
+
+  /** The approval step of an untrusted server: stored decision, then the hook, then the default. */
+  private async approved(spec: ManagedServer): Promise<boolean> {
+    if (spec.trusted !== false) return true;
+    const { approve, requireApproval, approvals } = this.approval;
+    const stored = await approvals?.get(spec);
+    if (stored !== undefined) return stored;
+    if (!approve) return requireApproval !== true;
+    const decision = await approve(spec);
+    await approvals?.set(spec, decision);
+    return decision;
   }
 
   private slot(name: string): ServerSlot {

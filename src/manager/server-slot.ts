@@ -27,6 +27,8 @@ const DEFAULTS: Required<RestartPolicy> = { maxRestarts: 5, initialDelayMs: 500,
 /** What a slot needs from its manager. */
 export interface SlotHooks {
   clientOptions: ClientOptions;
+  /** Resolves whether this server may start (project servers); rejects to refuse with a reason. */
+  approve(spec: ManagedServer): Promise<boolean>;
   changed(change: StatusChange): void;
   /** The connected client's tool list may have changed (connect, list_changed); never rejects. */
   toolsChanged(server: string): Promise<void>;
@@ -91,6 +93,12 @@ export class ServerSlot {
     this.set('connecting');
     let client: McpClient;
     try {
+      if (!(await this.hooks.approve(this.spec))) {
+        const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
+        // Not a failure to restart from: only a new decision lets it start.
+        this.wanted = false;
+        throw new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval`, { server: this.spec.name, method: 'connect' });
+      }
       client = await McpClient.connect(this.target(), this.options());
     } catch (error) {
       const failure = error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: this.spec.name, method: 'connect', cause: error });

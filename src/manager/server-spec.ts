@@ -55,6 +55,11 @@ export interface ManagedServer {
    * errors. Not part of the definition's identity.
    */
   secrets?: string[];
+  /**
+   * false for servers defined by project files (untrusted: a cloned repository can name any
+   * command); such servers pass the manager's approval step before they start. Default true.
+   */
+  trusted?: boolean;
 }
 
 /** True when `name` passes the include/exclude globs of `server`. */

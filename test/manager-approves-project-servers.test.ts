@@ -1,0 +1,79 @@
+/**
+ * Project files are untrusted: a server they define starts only after the approval step (a
+ * stored decision, the host's hook, or the default), and an edited server is asked about again.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApprovalStore } from '../src/manager/config/approvals.js';
+import { McpManager } from '../src/manager/mcp-manager.js';
+import type { ManagedServer } from '../src/manager/server-spec.js';
+import { FIXTURES } from './support/processes.js';
+
+const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
+let root: string;
+let home: string;
+let project: string;
+const managers: McpManager[] = [];
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-approve-'));
+  home = path.join(root, 'home');
+  project = path.join(root, 'project');
+  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] } } }));
+  writeProject([SCRIPTED]);
+});
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+function writeProject(args: string[]): void {
+  writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args } } }));
+}
+
+function managerWith(options: { approve?: (s: ManagedServer) => boolean; requireApproval?: boolean; store?: ApprovalStore }): McpManager {
+  const manager = McpManager.create({
+    config: { cwd: project, homeDir: home, env: {} },
+    ...(options.approve ? { approve: options.approve } : {}),
+    ...(options.requireApproval ? { requireApproval: true } : {}),
+    ...(options.store ? { approvals: options.store } : {}),
+  });
+  managers.push(manager);
+  return manager;
+}
+
+describe('approval of project-defined servers', () => {
+  it('a refused project server does not start (nothing spawned); the user server does', async () => {
+    const asked: string[] = [];
+    const manager = managerWith({ approve: (s) => (asked.push(`${s.name}@${s.provenance?.scope}`), false) });
+    const { connected, failed } = await manager.connectAll();
+    expect(connected).toEqual(['mine']);
+    expect(failed.map((f) => [f.server, f.error.code])).toEqual([['repo', 'INVALID_STATE']]);
+    expect(failed[0]!.error.message).toBe(`server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`);
+    expect(asked).toEqual(['repo@project']);
+    // A refusal is not a crash: no restarts are scheduled.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(manager.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'error', restarts: 0 });
+  });
+
+  it('without a hook, project servers start by default, and are refused when approval is required', async () => {
+    expect((await managerWith({}).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
+    expect((await managerWith({ requireApproval: true }).connectAll()).connected).toEqual(['mine']);
+  });
+
+  it('a stored decision is reused; editing the server asks again', async () => {
+    const store = new ApprovalStore({ file: path.join(home, '.mcpwire/approvals.json') });
+    let asked = 0;
+    const approve = (): boolean => (asked++, true);
+    expect((await managerWith({ approve, store }).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
+    expect((await managerWith({ approve, store }).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
+    expect(asked).toBe(1);
+    writeProject([SCRIPTED, '--version', '2025-06-18']);
+    expect((await managerWith({ approve, store }).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
+    expect(asked).toBe(2);
+  });
+});
