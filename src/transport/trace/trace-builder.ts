@@ -1,0 +1,178 @@
+/**
+ * Turns frames into {@link TraceRecord}s: classifies each JSON-RPC value, correlates responses
+ * with their requests (per direction: a response going `in` answers a request that went `out`),
+ * measures latency, remembers the negotiated revision and redacts secrets. One builder per
+ * traced connection; shared by the tracing transport decorator and the proxies.
+ *
+ * Contracts: never throws on any input; the value passed in is not mutated; correlation state is
+ * bounded (at most `maxPending` open requests per direction, the oldest forgotten first).
+ */
+import { classifyMessage } from '../../protocol/jsonrpc.js';
+import { redactHeaderValue, redactUrl, scrubSecrets } from '../http/header-values.js';
+import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
+
+export interface TraceBuilderOptions {
+  /** Server display name written into every record. */
+  server: string;
+  /** Values to replace by `***` wherever they occur (configured env values, tokens). */
+  secrets?: Iterable<string>;
+  /** Clock for `t`, in ms (default `performance.now`). */
+  now?: () => number;
+  /** Open requests remembered per direction for correlation (default 10 000). */
+  maxPending?: number;
+}
+
+const RAW_LIMIT = 4096;
+const KEPT_HEADERS = /^(mcp-|content-type$|last-event-id$|authorization$|www-authenticate$)/;
+
+interface Open {
+  method: string;
+  at: number;
+}
+
+export class TraceBuilder {
+  private readonly server: string;
+  private readonly secrets: string[];
+  private readonly now: () => number;
+  private readonly start: number;
+  private readonly maxPending: number;
+  /** Requests by direction they travelled, keyed by JSON id (typed: `s:1` vs `n:1`). */
+  private readonly open: Record<TraceDirection, Map<string, Open>> = { out: new Map(), in: new Map() };
+  private protocolVersion: string | undefined;
+
+  constructor(options: TraceBuilderOptions) {
+    this.server = options.server;
+    this.secrets = [...(options.secrets ?? [])].filter((s) => s.length >= 4);
+    this.now = options.now ?? (() => performance.now());
+    this.start = this.now();
+    this.maxPending = options.maxPending ?? 10_000;
+  }
+
+  /** The revision seen so far (initialize result or a modern request's `_meta`), if any. */
+  get revision(): string | undefined {
+    return this.protocolVersion;
+  }
+
+  /**
+   * A record for one decoded frame (`value`: a message or a batch array). `bytes` is the size on
+   * the wire when the caller knows it; otherwise the JSON length is used.
+   */
+  frame(dir: TraceDirection, value: unknown, bytes?: number, http?: TraceHttp): TraceRecord {
+    const size = bytes ?? byteLength(safeStringify(value));
+    if (Array.isArray(value)) {
+      for (const item of value) this.observe(dir, item);
+      return this.record(dir, 'batch', size, { message: this.redact(value), ...(http ? { http: this.redactHttp(http) } : {}) });
+    }
+    const facts = this.observe(dir, value);
+    return this.record(dir, facts.kind, size, { ...facts.fields, message: this.redact(value), ...(http ? { http: this.redactHttp(http) } : {}) });
+  }
+
+  /** A record for a frame that did not decode (`text` is kept, truncated and redacted). */
+  invalid(dir: TraceDirection, text: string, http?: TraceHttp): TraceRecord {
+    return this.record(dir, 'invalid', byteLength(text), { raw: this.scrub(text.slice(0, RAW_LIMIT)), ...(http ? { http: this.redactHttp(http) } : {}) });
+  }
+
+  /** A non-frame event (spawn, exit, close, stderr line, HTTP status without a body). */
+  event(name: string, detail: Record<string, unknown> = {}, dir: TraceDirection = 'in'): TraceRecord {
+    return this.record(dir, 'event', 0, { event: name, detail: this.redact(detail) as Record<string, unknown> });
+  }
+
+  // ---- internals ----
+
+  private observe(dir: TraceDirection, value: unknown): { kind: TraceKind; fields: Partial<TraceRecord> } {
+    const c = classifyMessage(value);
+    switch (c.kind) {
+      case 'request': {
+        const pending = this.open[dir];
+        if (pending.size >= this.maxPending) pending.delete(pending.keys().next().value!);
+        pending.set(key(c.message.id), { method: c.message.method, at: this.now() });
+        this.noteRevision(c.message.params);
+        return { kind: 'request', fields: { id: c.message.id, method: c.message.method } };
+      }
+      case 'notification':
+        return { kind: 'notification', fields: { method: c.message.method } };
+      case 'response':
+      case 'error': {
+        const id = c.message.id;
+        const answered = id === null ? undefined : this.open[dir === 'in' ? 'out' : 'in'];
+        const match = id === null ? undefined : answered?.get(key(id));
+        if (match) answered!.delete(key(id!));
+        if (c.kind === 'response' && match?.method === 'initialize') {
+          const version = (c.message.result as { protocolVersion?: unknown }).protocolVersion;
+          if (typeof version === 'string') this.protocolVersion = version;
+        }
+        const fields: Partial<TraceRecord> = {};
+        if (id !== null) fields.id = id;
+        if (match) {
+          fields.method = match.method;
+          fields.latencyMs = round(this.now() - match.at);
+        }
+        return { kind: c.kind, fields };
+      }
+      default:
+        return { kind: 'invalid', fields: c.id === undefined ? {} : { id: c.id } };
+    }
+  }
+
+  /** A 2026 request names its revision in `_meta`; the first one seen sets the revision. */
+  private noteRevision(params: unknown): void {
+    if (this.protocolVersion || !params || typeof params !== 'object') return;
+    const meta = (params as { _meta?: Record<string, unknown> })._meta;
+    const version = meta?.['io.modelcontextprotocol/protocolVersion'] ?? meta?.protocolVersion;
+    if (typeof version === 'string') this.protocolVersion = version;
+  }
+
+  private record(dir: TraceDirection, kind: TraceKind, bytes: number, fields: Partial<TraceRecord>): TraceRecord {
+    const t = this.now() - this.start;
+    const record: TraceRecord = { v: 1, ts: new Date().toISOString(), t: round(t), server: this.server, dir, kind, bytes, ...fields };
+    if (this.protocolVersion) record.protocolVersion = this.protocolVersion;
+    return record;
+  }
+
+  private redactHttp(http: TraceHttp): TraceHttp {
+    const out: TraceHttp = { method: http.method, url: this.scrub(redactUrl(http.url)) };
+    if (http.status !== undefined) out.status = http.status;
+    if (http.headers) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(http.headers)) {
+        const lower = name.toLowerCase();
+        if (KEPT_HEADERS.test(lower)) headers[lower] = this.scrub(redactHeaderValue(lower, value));
+      }
+      out.headers = headers;
+    }
+    return out;
+  }
+
+  private scrub(text: string): string {
+    return this.secrets.length ? scrubSecrets(text, this.secrets) : text;
+  }
+
+  /** A redacted deep copy (only when there are secrets to hide; otherwise the value itself). */
+  private redact(value: unknown): unknown {
+    if (!this.secrets.length) return value;
+    const text = safeStringify(value);
+    const scrubbed = this.scrub(text);
+    return scrubbed === text ? value : JSON.parse(scrubbed);
+  }
+}
+
+function key(id: string | number): string {
+  return typeof id === 'string' ? `s:${id}` : `n:${id}`;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return String(value);
+  }
+}
+
+const encoder = new TextEncoder();
+function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}

@@ -1,0 +1,60 @@
+/**
+ * The shape of one traced frame: what `mcpwire --trace-file` and `mcpwire proxy` write, one JSON
+ * object per line (JSONL), and what `mcpwire trace show|check` read. Everything a reader needs is
+ * in the record itself; a file may interleave several servers. Version 1; readers skip records
+ * of another `v` with a note rather than failing.
+ *
+ * Contracts:
+ * - Secrets never reach a record: `Authorization`, cookies, tokens and configured secret values
+ *   are replaced by `***` (or `Bearer ***`) before the record is built.
+ * - `message` is the decoded JSON-RPC value exactly as sent or received (after redaction); a
+ *   frame that did not parse keeps its text in `raw` (truncated) and has `kind: 'invalid'`.
+ * - `t` is milliseconds since the tracer started (monotonic); `ts` is wall-clock ISO time.
+ */
+
+/** Direction of a frame: `out` is client → server, `in` is server → client. */
+export type TraceDirection = 'out' | 'in';
+
+/** What a frame is, from its JSON-RPC shape. `event` records are not frames (connect, exit, close). */
+export type TraceKind = 'request' | 'response' | 'error' | 'notification' | 'batch' | 'invalid' | 'event';
+
+/** HTTP facts of a frame carried over HTTP. Header names are lower-case. */
+export interface TraceHttp {
+  method: string;
+  /** With credentials in the query string redacted. */
+  url: string;
+  /** The response status, on the record of the response (or the request when only a status came back). */
+  status?: number;
+  /** `mcp-*`, `content-type`, `last-event-id` and the redacted `authorization`; other headers are left out. */
+  headers?: Record<string, string>;
+}
+
+/** One line of a trace file. */
+export interface TraceRecord {
+  v: 1;
+  ts: string;
+  t: number;
+  /** The server's display name (config name, command or host). */
+  server: string;
+  dir: TraceDirection;
+  kind: TraceKind;
+  /** UTF-8 bytes of the frame as it crossed the wire (0 for events). */
+  bytes: number;
+  /** The JSON-RPC id, for requests, responses and errors. */
+  id?: string | number;
+  /** The method: of the request or notification, and for responses the method they answer. */
+  method?: string;
+  /** For responses and errors: milliseconds since the matching request went out (or came in). */
+  latencyMs?: number;
+  /** The negotiated revision once known (set from the initialize result or discover). */
+  protocolVersion?: string;
+  http?: TraceHttp;
+  /** The decoded message (redacted). Absent for `invalid` and `event`. */
+  message?: unknown;
+  /** Raw text of an invalid frame (at most 4 KiB). */
+  raw?: string;
+  /** For `event` records: `connect`, `close`, `exit`, `stderr`, `spawn`, ... */
+  event?: string;
+  /** For `event` records: free-form facts (exit code, signal, pid, error message). */
+  detail?: Record<string, unknown>;
+}
