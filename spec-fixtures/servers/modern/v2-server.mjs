@@ -141,10 +141,18 @@ function registerTools(server) {
     return text(`${state.slice('name='.length)}:${String(answer.content?.sure)}`);
   });
 
+  const registerExtra = () => server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () => text('extra'));
+  // Over HTTP every request builds a fresh server, so the added tool is a process-wide fact there.
+  if (httpExtra) registerExtra();
   server.registerTool('add-tool', { description: 'Adds a tool', inputSchema: z.object({}) }, async () => {
-    if (!extraTools.has(server)) {
+    if (httpHandler) {
+      if (!httpExtra) {
+        httpExtra = true;
+        httpHandler.notify.toolsChanged();
+      }
+    } else if (!extraTools.has(server)) {
       extraTools.add(server);
-      server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () => text('extra'));
+      registerExtra();
     }
     return text('added');
   });
@@ -185,6 +193,7 @@ function registerTools(server) {
   });
 }
 const extraTools = new WeakSet();
+let httpExtra = false;
 const subscriptions = new WeakMap();
 const subscribed = (server) => subscriptions.get(server) ?? subscriptions.set(server, new Set()).get(server);
 
