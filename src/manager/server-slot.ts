@@ -11,6 +11,7 @@ import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
+import { clientOptionsFor, connectTarget } from './server-target.js';
 
 export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
 
@@ -99,7 +100,7 @@ export class ServerSlot {
         this.wanted = false;
         throw new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval`, { server: this.spec.name, method: 'connect' });
       }
-      client = await McpClient.connect(this.target(), this.options());
+      client = await McpClient.connect(connectTarget(this.spec), clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion));
     } catch (error) {
       const failure = error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: this.spec.name, method: 'connect', cause: error });
       this.lastError = failure;
@@ -173,27 +174,6 @@ export class ServerSlot {
   private cancelRetry(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-  }
-
-  private target(): Parameters<typeof McpClient.connect>[0] {
-    const spec = this.spec;
-    if (spec.transport === 'stdio') {
-      if (!spec.command) throw new McpError('CONFIG_INVALID', 'a stdio server needs a "command"', { server: spec.name });
-      return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: spec.env } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
-    }
-    if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
-    return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
-  }
-
-  private options(): ClientOptions {
-    const spec = this.spec;
-    return {
-      ...this.hooks.clientOptions,
-      name: spec.name,
-      ...(spec.timeoutMs !== undefined ? { requestTimeoutMs: spec.timeoutMs } : {}),
-      ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
-      ...(this.pinnedVersion !== undefined ? { protocolVersion: this.pinnedVersion } : {}),
-    };
   }
 
   private set(status: ServerStatus, error?: McpError): void {

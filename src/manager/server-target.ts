@@ -1,0 +1,50 @@
+/**
+ * How a {@link ManagedServer} becomes an `McpClient.connect` call: the target (stdio spec or
+ * URL) and the client options its fields imply. Shared by the manager's slots, the workflow
+ * step and the CLI, so a server behaves the same whoever connects it.
+ */
+import { McpClient } from '../client/mcp-client.js';
+import type { ClientOptions } from '../client/options.js';
+import { McpError } from '../protocol/errors.js';
+import type { ProtocolRevision } from '../protocol/revisions.js';
+import type { ManagedServer } from './server-spec.js';
+
+/** The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is missing. */
+export function connectTarget(spec: ManagedServer): Parameters<typeof McpClient.connect>[0] {
+  if (spec.transport === 'stdio') {
+    if (!spec.command) throw new McpError('CONFIG_INVALID', 'a stdio server needs a "command"', { server: spec.name });
+    return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: spec.env } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
+  }
+  if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
+  return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
+}
+
+/**
+ * `base` plus what `spec` says (name, timeouts) and an optional pinned revision. When `base`
+ * traces traffic, the server's secrets join the trace's redaction list.
+ */
+export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}, pinned?: ProtocolRevision): ClientOptions {
+  const options: ClientOptions = {
+    ...base,
+    name: spec.name,
+    ...(spec.timeoutMs !== undefined ? { requestTimeoutMs: spec.timeoutMs } : {}),
+    ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
+    ...(pinned !== undefined ? { protocolVersion: pinned } : {}),
+  };
+  const trace = (base as { trace?: { secrets?: string[] } }).trace;
+  if (trace && spec.secrets?.length) {
+    (options as { trace?: unknown }).trace = { ...trace, secrets: [...(trace.secrets ?? []), ...spec.secrets] };
+  }
+  return options;
+}
+
+/** Connects `spec` once (no supervision): what a one-shot command or a workflow step needs. */
+export function connectServer(spec: ManagedServer, base: ClientOptions = {}): Promise<McpClient> {
+  let target: Parameters<typeof McpClient.connect>[0];
+  try {
+    target = connectTarget(spec);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return McpClient.connect(target, clientOptionsFor(spec, base));
+}
