@@ -1,0 +1,48 @@
+/**
+ * Headers on the HTTP proxy's two hops: which ones travel end to end (hop-by-hop ones never do),
+ * and the redacted HTTP facts a trace record carries.
+ */
+import { redactHeaderValue, redactUrl, scrubSecrets } from '../http/header-values.js';
+import type { TraceHttp } from '../trace/trace-record.js';
+
+/** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the old `proxy-connection`: they describe one connection, not the message. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+/**
+ * The end-to-end headers of `headers`: without hop-by-hop ones, without those the `Connection`
+ * header names, and without `drop` (lower-case names). Names come back lower-cased.
+ */
+export function endToEndHeaders(headers: HeaderBag, drop: readonly string[] = []): Record<string, string | string[]> {
+  const skip = new Set([...HOP_BY_HOP, ...drop]);
+  for (const value of [headers.connection ?? []].flat()) {
+    for (const token of value.split(',')) if (token.trim()) skip.add(token.trim().toLowerCase());
+  }
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value !== undefined && !skip.has(lower)) out[lower] = value;
+  }
+  return out;
+}
+
+/** The headers a trace keeps (the same set as the trace builder's). */
+const KEPT_HEADERS = /^(mcp-|content-type$|last-event-id$|authorization$|www-authenticate$)/;
+
+/**
+ * The HTTP facts of one exchange as a record carries them: the URL with credentials redacted,
+ * only the headers a trace keeps, credentials as `***` (`Bearer ***`), and every `secrets`
+ * value scrubbed. Safe to attach to any record as it is.
+ */
+export function traceHttp(method: string, url: string | URL, headers: HeaderBag, secrets: readonly string[], status?: number): TraceHttp {
+  const scrub = (text: string) => (secrets.length ? scrubSecrets(text, secrets) : text);
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || !KEPT_HEADERS.test(lower)) continue;
+    kept[lower] = scrub(redactHeaderValue(lower, Array.isArray(value) ? value.join(', ') : value));
+  }
+  return { method, url: scrub(redactUrl(String(url))), ...(status !== undefined ? { status } : {}), headers: kept };
+}
