@@ -2,7 +2,7 @@
  * Headers on the HTTP proxy's two hops: which ones travel end to end (hop-by-hop ones never do),
  * and the redacted HTTP facts a trace record carries.
  */
-import { redactHeaderValue, redactUrl, scrubSecrets } from '../http/header-values.js';
+import { traceHttpFacts } from '../trace/trace-builder.js';
 import type { TraceHttp } from '../trace/trace-record.js';
 
 /** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
@@ -28,21 +28,12 @@ export function endToEndHeaders(headers: HeaderBag, drop: readonly string[] = []
   return out;
 }
 
-/** The headers a trace keeps (the same set as the trace builder's). */
-const KEPT_HEADERS = /^(mcp-|content-type$|last-event-id$|authorization$|www-authenticate$)/;
-
 /**
- * The HTTP facts of one exchange as a record carries them: the URL with credentials redacted,
- * only the headers a trace keeps, credentials as `***` (`Bearer ***`), and every `secrets`
- * value scrubbed. Safe to attach to any record as it is.
+ * The HTTP facts of one exchange as a record carries them (see `traceHttpFacts`: only the headers
+ * a trace keeps, credentials redacted, every `secrets` value scrubbed). Safe to attach as is.
  */
 export function traceHttp(method: string, url: string | URL, headers: HeaderBag, secrets: readonly string[], status?: number): TraceHttp {
-  const scrub = (text: string) => (secrets.length ? scrubSecrets(text, secrets) : text);
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (value === undefined || !KEPT_HEADERS.test(lower)) continue;
-    kept[lower] = scrub(redactHeaderValue(lower, Array.isArray(value) ? value.join(', ') : value));
-  }
-  return { method, url: scrub(redactUrl(String(url))), ...(status !== undefined ? { status } : {}), headers: kept };
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return traceHttpFacts({ method, url: String(url), headers: flat, ...(status !== undefined ? { status } : {}) }, secrets);
 }

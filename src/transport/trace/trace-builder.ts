@@ -25,6 +25,28 @@ export interface TraceBuilderOptions {
 const RAW_LIMIT = 4096;
 const KEPT_HEADERS = /^(mcp-|content-type$|last-event-id$|authorization$|www-authenticate$)/;
 
+/**
+ * The HTTP facts a record may carry: only the `mcp-*`, content-type, last-event-id and auth
+ * headers (names lower-cased), credentials as `***` (`Bearer ***`), credential-like query values
+ * redacted, every `secrets` value scrubbed. `mcp-session-id` stays readable: following a session
+ * is what a trace is for, and the file is the user's own.
+ */
+export function traceHttpFacts(http: TraceHttp, secrets: readonly string[] = []): TraceHttp {
+  const scrub = (text: string) => (secrets.length ? scrubSecrets(text, secrets) : text);
+  const out: TraceHttp = { method: http.method, url: scrub(redactUrl(http.url)) };
+  if (http.status !== undefined) out.status = http.status;
+  if (http.headers) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(http.headers)) {
+      const lower = name.toLowerCase();
+      if (!KEPT_HEADERS.test(lower)) continue;
+      headers[lower] = scrub(lower === 'mcp-session-id' ? value : redactHeaderValue(lower, value));
+    }
+    out.headers = headers;
+  }
+  return out;
+}
+
 interface Open {
   method: string;
   at: number;
@@ -130,17 +152,7 @@ export class TraceBuilder {
   }
 
   private redactHttp(http: TraceHttp): TraceHttp {
-    const out: TraceHttp = { method: http.method, url: this.scrub(redactUrl(http.url)) };
-    if (http.status !== undefined) out.status = http.status;
-    if (http.headers) {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(http.headers)) {
-        const lower = name.toLowerCase();
-        if (KEPT_HEADERS.test(lower)) headers[lower] = this.scrub(redactHeaderValue(lower, value));
-      }
-      out.headers = headers;
-    }
-    return out;
+    return traceHttpFacts(http, this.secrets);
   }
 
   private scrub(text: string): string {
