@@ -19,6 +19,7 @@ import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
 import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
+import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {
@@ -50,7 +51,11 @@ export interface ManagerOptions {
 
 /** One tool of the catalogue. */
 export interface CatalogTool {
-  /** `mcp__<server>__<tool>`. */
+  /**
+   * `mcp__<server>__<tool>`, made safe for LLM providers (`^[A-Za-z0-9_-]{1,64}$`): other
+   * characters become `_`, long names end in a stable hash, clashes are resolved the same way
+   * whatever the order; {@link McpManager.resolveToolName} maps it back.
+   */
   name: string;
   server: string;
   /** The tool's own name on its server. */
@@ -118,13 +123,12 @@ export function fingerprint(server: ManagedServer): string {
   return configFingerprint(server);
 }
 
-const PREFIX = 'mcp__';
 const SEPARATOR = '__';
 let instance: McpManager | undefined;
 
 export class McpManager {
   private readonly slots = new Map<string, ServerSlot>();
-  private readonly tools = new Map<string, CatalogTool[]>();
+  private readonly registry = new ToolRegistry();
   private readonly events = new Emitter<ManagerEvents>();
   private readonly clientOptions: ClientOptions;
   private readonly watches = new Set<ConfigWatch>();
@@ -288,7 +292,32 @@ export class McpManager {
 
   /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
   getAllTools(): CatalogTool[] {
-    return [...this.tools.values()].flat();
+    return this.registry.list();
+  }
+
+  /**
+   * Makes `tools` the catalogue entries of `server` (what a connect or a list change does; also
+   * for hosts that feed tools of their own). Names of other servers' tools change only if a
+   * clash appears or disappears. Emits `catalogChanged`.
+   */
+  registerServerTools(server: string, tools: readonly Tool[]): void {
+    this.registry.register(server, tools);
+    if (this.batching === 0) this.events.emit('catalogChanged');
+  }
+
+  /** Removes `server`'s tools from the catalogue; other servers' tools stay. */
+  unregisterServerTools(server: string): void {
+    this.dropTools(server);
+  }
+
+  /** The server and tool behind an exposed (or canonical `mcp__server__tool`) name, or undefined. */
+  resolveToolName(name: string): ToolAddress | undefined {
+    return this.registry.resolveToolName(name);
+  }
+
+  /** Every tool whose exposed name differs from `mcp__<server>__<tool>`, and why. */
+  toolRenames(): ToolRename[] {
+    return this.registry.renames();
   }
 
   /** Every resource of every connected server (servers without resources contribute none). */
@@ -306,7 +335,8 @@ export class McpManager {
    * catalogue does not hold, before anything is sent; otherwise as `McpClient.callTool`.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const entry = this.getAllTools().find((tool) => tool.name === name);
+    const address = this.registry.resolveToolName(name);
+    const entry = address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
     if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
     const client = this.getConnection(entry.server);
     if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
@@ -453,7 +483,7 @@ export class McpManager {
         enabled: slot.spec.enabled !== false,
         era: client?.era,
         protocolVersion: client?.protocolVersion,
-        toolCount: this.tools.get(slot.spec.name)?.length ?? 0,
+        toolCount: this.registry.list().filter((tool) => tool.server === slot.spec.name).length,
         lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.spec.secrets ?? []) : undefined,
         restarts: slot.restarts,
         circuitOpen: slot.circuitOpen,
@@ -516,13 +546,11 @@ export class McpManager {
       return; // the slot's status reports a broken connection; nothing to catalogue
     }
     if (slot.client !== client) return;
-    const entries = tools.filter((tool) => toolAllowed(slot.spec, tool.name)).map((tool) => ({ name: `${PREFIX}${name}${SEPARATOR}${tool.name}`, server: name, tool: tool.name, definition: tool }));
-    this.tools.set(name, entries);
-    if (this.batching === 0) this.events.emit('catalogChanged');
+    this.registerServerTools(name, tools.filter((tool) => toolAllowed(slot.spec, tool.name)));
   }
 
   private dropTools(name: string): void {
-    if (this.tools.delete(name) && this.batching === 0) this.events.emit('catalogChanged');
+    if (this.registry.unregister(name) && this.batching === 0) this.events.emit('catalogChanged');
   }
 
   private async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
