@@ -225,6 +225,14 @@ export class McpManager {
     return this.slot(name).connect();
   }
 
+  /**
+   * Reads the configuration (the `config` files or `load`) if that has not happened yet, without
+   * connecting anything: `listServers()` and `getStatus()` then show every configured server.
+   */
+  async init(): Promise<void> {
+    await this.ensureLoaded();
+  }
+
   /** The config files this manager reads (empty without `config`), for watching. */
   configFiles(): string[] {
     return this.loader?.files() ?? [];

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+/**
+ * The `mcpwire` executable. Everything happens in `cli/main.ts`; this file binds it to the
+ * process and ends it as the run says: once stdout has drained, with the exit code, or (the
+ * proxy, whose server was killed) by the same signal.
+ */
+import { main } from './cli/main.js';
+import { processIO } from './cli/io.js';
+import { exitLikeServer } from './transport/proxy/exit-like-server.js';
+
+const ended = await main(process.argv.slice(2), processIO());
+process.exitCode = ended.code;
+// Whatever a server left behind (a keep-alive socket, a stdin reader) must not keep us alive.
+process.stdout.write('', () => (ended.signal ? exitLikeServer({ exitCode: null, signal: ended.signal }) : process.exit(ended.code)));

@@ -1,0 +1,139 @@
+/**
+ * `servers`, `config show`, `config check`, `config import`: the user's configuration as the
+ * manager sees it. Nothing here prints an expanded secret: servers are shown through the config
+ * layer's redaction.
+ */
+import { writeFile, access } from 'node:fs/promises';
+import path from 'node:path';
+import { ApprovalStore } from '../../manager/config/approvals.js';
+import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
+import { redactServer } from '../../manager/config/redact.js';
+import { McpManager } from '../../manager/mcp-manager.js';
+import type { ManagedServer } from '../../manager/server-spec.js';
+import { McpError } from '../../protocol/errors.js';
+import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import type { Outcome } from '../outcome.js';
+import { cliClientOptions } from '../session.js';
+import { table } from '../table.js';
+import { configLoader, configOptions } from '../target.js';
+import { askYesNo } from '../ask.js';
+
+/**
+ * The approval step of CLI managers for project-defined servers: `--trust-project`, else a
+ * stored decision (`~/.mcpwire/approvals.json`), else a question on a terminal (remembered).
+ * Off a terminal an unapproved server does not start, and nothing is stored.
+ */
+export function cliApproval(args: ParsedArgs, io: CliIO): (server: ManagedServer) => Promise<boolean> {
+  const approvals = new ApprovalStore(io.env.HOME ? { homeDir: io.env.HOME } : {});
+  return async (server) => {
+    if (flag(args, 'trust-project')) return true;
+    const stored = await approvals.get(server);
+    if (stored !== undefined) return stored;
+    if (!io.interactive) return false;
+    const shown = redactServer(server);
+    const what = shown.command ? [shown.command, ...(shown.args ?? [])].join(' ') : (shown.url ?? '');
+    const decision = await askYesNo(io, `${server.provenance?.file ?? 'a project file'} wants to start server "${server.name}": ${what}\nAllow it?`);
+    await approvals.set(server, decision);
+    return decision;
+  };
+}
+
+/** A manager over the command line's config files. */
+export function cliManager(args: ParsedArgs, io: CliIO): McpManager {
+  return McpManager.create({ config: configOptions(args, io), client: cliClientOptions(args, io), approve: cliApproval(args, io), requireApproval: true });
+}
+
+export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const manager = cliManager(args, io);
+  try {
+    if (flag(args, 'no-connect')) await manager.init();
+    else await manager.connectAll();
+    const status = manager.getStatus();
+    const rows = status.servers.map((s) => [s.name, s.enabled ? s.status : 'disabled', s.transport, s.status === 'connected' ? String(s.toolCount) : '', s.provenance ? `${s.provenance.scope} ${s.provenance.file}` : '', s.lastError ?? '']);
+    const lines = [status.servers.length ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns) : 'no servers configured'];
+    for (const error of status.configErrors) lines.push(`config error: ${error}`);
+    for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
+    return { json: status, text: lines.join('\n') };
+  } finally {
+    await manager.disconnectAll();
+  }
+}
+
+export async function configCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const sub = args.words[1];
+  switch (sub) {
+    case 'show':
+      return show(args, io);
+    case 'check':
+      return check(args, io);
+    case 'import':
+      return importHost(args, io);
+    default:
+      throw new UsageError(sub === undefined ? 'config needs a sub-command: show, check or import' : `unknown config sub-command "${sub}" (show, check, import)`);
+  }
+}
+
+async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const loaded = await configLoader(args, io).load();
+  const only = stringOption(args, 'server');
+  const servers = loaded.servers.filter((s) => only === undefined || s.name === only);
+  if (only !== undefined && servers.length === 0) throw new McpError('CONFIG_INVALID', `server "${only}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'})`);
+  const shown = servers.map((s) => ({ ...redactServer(s), trusted: s.trusted }));
+  const json = { servers: shown, files: loaded.files, permissions: loaded.permissions, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
+  const lines: string[] = [];
+  for (const server of shown) {
+    const { name, provenance, trusted, ...definition } = server;
+    const from = provenance ? `${provenance.scope} ${provenance.file}` : 'inline';
+    const over = (provenance as { overrides?: Array<{ file: string; scope: string }> } | undefined)?.overrides?.map((o) => `${o.scope} ${o.file}`);
+    lines.push(`${name}  (from ${from}${over?.length ? `; overrides ${over.join(', ')}` : ''}${trusted ? '' : '; needs approval'})`);
+    lines.push(...JSON.stringify(definition, null, 2).split('\n').map((l) => `  ${l}`));
+  }
+  if (!only) {
+    lines.push('', 'files:', ...loaded.files.map((f) => `  ${f.status.padEnd(9)} ${f.scope.padEnd(8)} ${f.file}`));
+    for (const error of loaded.errors) lines.push(`error: ${error.message}`);
+    for (const warning of loaded.warnings) lines.push(`warning: ${warning}`);
+  }
+  return { json, text: lines.join('\n') || 'no servers configured' };
+}
+
+async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const loaded = await configLoader(args, io).load();
+  const json = { ok: loaded.errors.length === 0, servers: loaded.servers.map((s) => s.name), files: loaded.files, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
+  const lines = [
+    ...loaded.files.filter((f) => f.status !== 'missing').map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
+    ...loaded.errors.map((e) => `error: ${e.message}`),
+    ...loaded.warnings.map((w) => `warning: ${w}`),
+    `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
+  ];
+  if (loaded.errors.length) {
+    return { json, text: lines.join('\n'), exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: `${loaded.errors.length} config error(s): ${loaded.errors.map((e) => e.message).join('; ')}`, errors: json.errors } };
+  }
+  return { json, text: lines.join('\n') };
+}
+
+async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const host = stringOption(args, 'from');
+  if (!host || !IMPORT_HOSTS.includes(host as ImportHost)) throw new UsageError(`config import needs --from ${IMPORT_HOSTS.join('|')}`);
+  const result = await importFrom(host as ImportHost, { ...(io.env.HOME ? { homeDir: io.env.HOME } : {}), cwd: path.resolve(io.cwd, stringOption(args, 'project') ?? stringOption(args, 'cwd') ?? '.') });
+  const mcpServers: Record<string, unknown> = {};
+  for (const server of result.servers) mcpServers[server.name] = server.entry; // later (more specific) entries win
+  const document = { mcpServers };
+  const target = stringOption(args, 'write');
+  const notes = [...result.errors.map((e) => `error: ${e.message}`), ...result.warnings.map((w) => `warning: ${w}`)];
+  if (result.files.length === 0 && result.errors.length === 0) notes.push(`no ${host} config file found`);
+  if (target !== undefined) {
+    const file = path.resolve(io.cwd, target);
+    if (!flag(args, 'force') && (await access(file).then(() => true, () => false))) throw new CliError('FILE_EXISTS', `${file} exists; use --force to overwrite it`, EXIT.usage);
+    await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
+    notes.push(`wrote ${Object.keys(mcpServers).length} server(s) to ${file}`);
+  }
+  const json = { host, files: result.files, servers: Object.keys(mcpServers), document, written: target !== undefined ? path.resolve(io.cwd, target) : null, errors: result.errors.map((e) => e.message), warnings: result.warnings };
+  // Printed as-is (not redacted): this is the user's own file, copied for them to save.
+  const text = target !== undefined ? notes.join('\n') : [JSON.stringify(document, null, 2), ...notes.map((n) => `# ${n}`)].join('\n');
+  if (result.errors.length && Object.keys(mcpServers).length === 0) {
+    return { json, text, exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: result.errors.map((e) => e.message).join('; ') } };
+  }
+  return { json, text };
+}

@@ -1,0 +1,155 @@
+/**
+ * The commands that talk to one server: info, tools, call, resources, templates, read, prompts,
+ * prompt, complete, ping. Each takes a connected session and returns an {@link Outcome}; the
+ * work is the client's, this file only shapes arguments and output.
+ */
+import { resultToText } from '../../manager/llm/result-text.js';
+import type { McpClient } from '../../client/mcp-client.js';
+import type { CallToolResult, Tool } from '../../protocol/types.js';
+import { coerceValue, flag, listOption, numberOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import type { Outcome } from '../outcome.js';
+import { progressLine } from '../progress-line.js';
+import { firstLine, table } from '../table.js';
+
+export type ServerCommand = (client: McpClient, args: ParsedArgs, io: CliIO) => Promise<Outcome>;
+
+/** The operand after the command word, or a usage error naming what is missing. */
+function operand(args: ParsedArgs, index: number, what: string): string {
+  const value = args.words[index];
+  if (value === undefined) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+function argumentSummary(schema: Tool['inputSchema'] | undefined): string {
+  const properties = Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {});
+  const required = new Set((schema?.required as string[] | undefined) ?? []);
+  return properties.map((name) => (required.has(name) ? `${name}*` : name)).join(', ');
+}
+
+const info: ServerCommand = async (client) => {
+  const json = {
+    server: client.name,
+    era: client.era,
+    protocolVersion: client.protocolVersion,
+    serverInfo: client.serverInfo ?? null,
+    capabilities: client.capabilities,
+    instructions: client.instructions ?? null,
+  };
+  const si = client.serverInfo;
+  const lines = [
+    `server        ${si ? `${si.title ?? si.name} ${si.version ?? ''}`.trim() : '(no serverInfo)'}`,
+    `era           ${client.era}`,
+    `protocol      ${client.protocolVersion}`,
+    `capabilities  ${Object.keys(client.capabilities).sort().join(', ') || 'none'}`,
+  ];
+  if (client.pid !== undefined) lines.push(`pid           ${client.pid}`);
+  if (client.instructions) lines.push('', 'instructions:', client.instructions);
+  return { json, text: lines.join('\n') };
+};
+
+const tools: ServerCommand = async (client, _args, io) => {
+  const list = client.capabilities.tools ? await client.listTools() : [];
+  const text = list.length ? table(['NAME', 'ARGUMENTS', 'DESCRIPTION'], list.map((t) => [t.name, argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]), io.columns) : 'no tools';
+  return { json: list, text };
+};
+
+/** `--args-json` (an object) overlaid with `--arg k=v` (values read as JSON when they are JSON). */
+export function callArguments(args: ParsedArgs): Record<string, unknown> {
+  let base: Record<string, unknown> = {};
+  const raw = stringOption(args, 'args-json');
+  if (raw !== undefined) {
+    const parsed = coerceValue(raw);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--args-json must be a JSON object, got ${raw}`);
+    base = parsed as Record<string, unknown>;
+  }
+  return { ...base, ...pairs(listOption(args, 'arg'), 'arg', true) };
+}
+
+const call: ServerCommand = async (client, args, io) => {
+  const name = operand(args, 1, 'tool name: mcpwire call TOOL [--arg k=v ...]');
+  const available = client.capabilities.tools ? await client.listTools() : [];
+  if (!available.some((t) => t.name === name)) {
+    throw new CliError('TOOL_NOT_FOUND', `tool not found: ${name} (server "${client.name}" has: ${available.map((t) => t.name).join(', ') || 'no tools'})`, EXIT.tool);
+  }
+  const progress = progressLine(io.stderr, io.interactive && !flag(args, 'json'));
+  let result: CallToolResult;
+  try {
+    result = await client.callTool(name, callArguments(args), { onProgress: (p) => progress.update(p) });
+  } finally {
+    progress.done();
+  }
+  const maxChars = numberOption(args, 'max-chars');
+  const rendered = resultToText(result, maxChars !== undefined ? { maxChars } : {});
+  if (result.isError) return { json: result, text: rendered.text, exitCode: EXIT.tool, error: { code: 'TOOL_ERROR', message: `tool ${name} reported an error: ${firstLine(rendered.text)}`, result } };
+  return { json: result, text: rendered.text };
+};
+
+const resources: ServerCommand = async (client, _args, io) => {
+  const list = client.capabilities.resources ? await client.listResources() : [];
+  const text = list.length ? table(['URI', 'NAME', 'MIME', 'DESCRIPTION'], list.map((r) => [r.uri, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]), io.columns) : 'no resources';
+  return { json: list, text };
+};
+
+const templates: ServerCommand = async (client, _args, io) => {
+  const list = client.capabilities.resources ? await client.listResourceTemplates() : [];
+  const text = list.length ? table(['URI TEMPLATE', 'NAME', 'MIME', 'DESCRIPTION'], list.map((r) => [r.uriTemplate, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]), io.columns) : 'no resource templates';
+  return { json: list, text };
+};
+
+const read: ServerCommand = async (client, args) => {
+  const uri = operand(args, 1, 'resource URI: mcpwire read URI');
+  const result = await client.readResource(uri);
+  const text = result.contents
+    .map((contents) => {
+      const c = contents as { uri: string; mimeType?: string; text?: string; blob?: string };
+      if (typeof c.text === 'string') return result.contents.length > 1 ? `--- ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''}\n${c.text}` : c.text;
+      const bytes = typeof c.blob === 'string' ? Math.floor((c.blob.length * 3) / 4) - (c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0) : 0;
+      return `[blob ${c.uri}: ${c.mimeType ?? 'application/octet-stream'}, ${bytes} bytes; --json shows it base64-encoded]`;
+    })
+    .join('\n');
+  return { json: result, text };
+};
+
+const prompts: ServerCommand = async (client, _args, io) => {
+  const list = client.capabilities.prompts ? await client.listPrompts() : [];
+  const text = list.length ? table(['NAME', 'ARGUMENTS', 'DESCRIPTION'], list.map((p) => [p.name, (p.arguments ?? []).map((a) => (a.required ? `${a.name}*` : a.name)).join(', '), firstLine(p.description ?? p.title)]), io.columns) : 'no prompts';
+  return { json: list, text };
+};
+
+const prompt: ServerCommand = async (client, args) => {
+  const name = operand(args, 1, 'prompt name: mcpwire prompt NAME [--arg k=v ...]');
+  const values = pairs(listOption(args, 'arg'), 'arg') as Record<string, string>;
+  const result = await client.getPrompt(name, Object.keys(values).length ? values : undefined);
+  const text = [
+    ...(result.description ? [result.description, ''] : []),
+    ...result.messages.map((m) => {
+      const c = m.content as { type: string; text?: string; resource?: { uri?: string } };
+      return `${m.role}: ${c.type === 'text' ? c.text : c.type === 'resource' ? `[resource ${c.resource?.uri ?? ''}]` : `[${c.type}]`}`;
+    }),
+  ].join('\n');
+  return { json: result, text };
+};
+
+const complete: ServerCommand = async (client, args) => {
+  const promptName = stringOption(args, 'prompt');
+  const template = stringOption(args, 'resource');
+  if ((promptName === undefined) === (template === undefined)) throw new UsageError('complete needs --prompt NAME or --resource URI_TEMPLATE (one of them)');
+  const argument = stringOption(args, 'argument');
+  if (argument === undefined) throw new UsageError('complete needs --argument NAME (and --value PREFIX)');
+  const ref = promptName !== undefined ? { type: 'ref/prompt' as const, name: promptName } : { type: 'ref/resource' as const, uri: template! };
+  const context = pairs(listOption(args, 'context'), 'context') as Record<string, string>;
+  const completion = await client.complete(ref, { name: argument, value: stringOption(args, 'value') ?? '' }, Object.keys(context).length ? { context: { arguments: context } } : {});
+  const more = completion.hasMore ? `\n… more (${completion.total ?? 'unknown'} in all)` : '';
+  return { json: completion, text: (completion.values.join('\n') || 'no completions') + more };
+};
+
+const ping: ServerCommand = async (client) => {
+  const started = performance.now();
+  await client.ping();
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  return { json: { ms, method: client.era === 'modern' ? 'server/discover' : 'ping' }, text: `pong from ${client.name} in ${ms} ms${client.era === 'modern' ? ' (server/discover: 2026-07-28 has no ping)' : ''}` };
+};
+
+export const SERVER_COMMANDS: Record<string, ServerCommand> = { info, tools, call, resources, templates, read, prompts, prompt, complete, ping };

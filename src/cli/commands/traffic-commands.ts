@@ -1,0 +1,75 @@
+/**
+ * `mcpwire proxy` (a recording stand-in for a server in a host's config) and `mcpwire trace
+ * show|check` (reading what was recorded). The proxies and the trace readers live in the
+ * transport layer; this file only wires options to them.
+ */
+import path from 'node:path';
+import { startHttpProxy } from '../../transport/proxy/http-proxy.js';
+import { runStdioProxy } from '../../transport/proxy/stdio-proxy.js';
+import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import type { CliIO } from '../io.js';
+import type { Outcome } from '../outcome.js';
+import { openTrace } from '../trace-output.js';
+
+export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const url = stringOption(args, 'url');
+  if (url === undefined && args.command.length === 0) throw new UsageError('proxy needs a server: -- COMMAND ... (stdio) or --url URL (HTTP)');
+  if (url !== undefined && args.command.length > 0) throw new UsageError('proxy takes -- COMMAND or --url, not both');
+  if (!stringOption(args, 'trace-file') && !flag(args, 'trace')) io.stderr.write('mcpwire proxy: neither --trace-file nor --trace given: forwarding without recording\n');
+  const trace = await openTrace(args, io);
+  const records = { onRecord: trace?.sink ?? (() => {}), close: () => trace?.close() ?? Promise.resolve() };
+  try {
+    if (url === undefined) {
+      const [command, ...rest] = args.command;
+      const env = pairs(listOption(args, 'env'), 'env') as Record<string, string>;
+      const cwd = stringOption(args, 'cwd');
+      const result = await runStdioProxy({
+        command: command!,
+        args: rest,
+        ...(Object.keys(env).length ? { env } : {}),
+        ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}),
+        input: io.stdin,
+        output: io.stdout,
+        errorOutput: io.stderr,
+        onRecord: records.onRecord,
+      });
+      return { json: undefined, text: '', silent: true, exitCode: result.exitCode ?? 1, ...(result.signal ? { signal: result.signal } : {}) };
+    }
+    const listen = parseListen(stringOption(args, 'listen') ?? '127.0.0.1:0');
+    const headers = headerPairs(listOption(args, 'header'));
+    const proxy = await startHttpProxy({ target: url, listen, headers, onRecord: records.onRecord, errorOutput: io.stderr });
+    io.stderr.write(`mcpwire proxy: forwarding ${proxy.url} -> ${url} (Ctrl-C to stop)\n`);
+    io.stdout.write(`${proxy.url}\n`);
+    await untilInterrupted();
+    await proxy.close();
+    return { json: { url: proxy.url }, text: '', silent: true };
+  } finally {
+    await records.close();
+  }
+}
+
+function parseListen(text: string): { host: string; port: number } {
+  const at = text.lastIndexOf(':');
+  const host = at > 0 ? text.slice(0, at) : '127.0.0.1';
+  const port = Number(at >= 0 ? text.slice(at + 1) : text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--listen expects HOST:PORT, got "${text}"`);
+  return { host, port };
+}
+
+/** Resolves on the first SIGINT or SIGTERM (and removes both handlers). */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+export async function traceCommand(args: ParsedArgs, _io: CliIO): Promise<Outcome> {
+  const sub = args.words[1];
+  throw new UsageError(sub === undefined ? 'trace needs a sub-command: show or check' : `unknown trace sub-command "${sub}" (show, check)`);
+}

@@ -1,0 +1,69 @@
+/**
+ * The exit codes of `mcpwire`, and which error maps to which. Scripts rely on these: they are
+ * part of the command's contract and only ever grow.
+ */
+import { McpError } from '../protocol/errors.js';
+import { UsageError } from './argv.js';
+
+export const EXIT = {
+  ok: 0,
+  /** The command line was wrong (unknown option, missing operand, bad value). */
+  usage: 1,
+  /** A config file or entry is broken, or the named server is not configured. */
+  config: 2,
+  /** The server wants credentials (HTTP 401/403). */
+  auth: 3,
+  /** The server could not be reached or started, or broke the protocol while connecting. */
+  unreachable: 4,
+  /** The tool (or prompt, resource, completion) failed: `isError`, an unknown name, a server error. */
+  tool: 5,
+  /** A request or the connect timed out. */
+  timeout: 6,
+} as const;
+
+/** A failure the CLI found itself, with the exit code it deserves. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The exit code for an error thrown anywhere below the CLI. */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof CliError) return error.exitCode;
+  if (!(error instanceof McpError)) return EXIT.unreachable;
+  switch (error.code) {
+    case 'CONFIG_INVALID':
+      return EXIT.config;
+    case 'AUTH_REQUIRED':
+      return EXIT.auth;
+    case 'TIMEOUT':
+      return EXIT.timeout;
+    case 'SERVER_ERROR':
+    case 'CAPABILITY_MISSING':
+    case 'OUTPUT_SCHEMA_MISMATCH':
+    case 'INPUT_UNSUPPORTED':
+    case 'INPUT_ROUNDS_EXCEEDED':
+      return EXIT.tool;
+    case 'INVALID_ARGUMENT':
+      return /not found|unknown tool/.test(error.message) ? EXIT.tool : EXIT.usage;
+    case 'CANCELLED':
+      return 130;
+    default:
+      return EXIT.unreachable;
+  }
+}
+
+/** The `error` member of the `--json` envelope. */
+export function errorJson(error: unknown): Record<string, unknown> {
+  if (error instanceof McpError) return { ...error.toJSON(), exitCode: exitCodeOf(error) };
+  if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
+  if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), exitCode: EXIT.unreachable };
+}

@@ -1,0 +1,109 @@
+/**
+ * `mcpwire`: argv in, exit code out. Parses the command line, runs the command, prints its
+ * outcome (a human form, or with `--json` one envelope `{ ok, result | error }` on stdout) and
+ * maps failures to the documented exit codes. Errors go to stderr in the human form; nothing
+ * an error message carries is an expanded secret (the layers below redact).
+ */
+import { flag, parseArgv, UsageError, type ParsedArgs } from './argv.js';
+import { configCommand, serversCommand } from './commands/config-commands.js';
+import { replCommand } from './commands/repl.js';
+import { SERVER_COMMANDS } from './commands/server-commands.js';
+import { errorJson, exitCodeOf, EXIT } from './exit-codes.js';
+import { HELP } from './help.js';
+import { paint, type CliIO } from './io.js';
+import type { Outcome } from './outcome.js';
+import { openSession } from './session.js';
+import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
+
+const VERSION = '0.1.0';
+
+/** How a run ended: an exit code, or (the proxy) the signal that ended its server. */
+export interface CliExit {
+  code: number;
+  signal?: NodeJS.Signals;
+}
+
+/** Runs one command line. Resolves with how to exit; never rejects. */
+export async function main(argv: readonly string[], io: CliIO): Promise<CliExit> {
+  let ended: NodeJS.Signals | undefined;
+  const code = await runMain(argv, io, (signal) => (ended = signal));
+  return ended ? { code, signal: ended } : { code };
+}
+
+async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: NodeJS.Signals) => void): Promise<number> {
+  let args: ParsedArgs | undefined;
+  try {
+    args = parseArgv(argv);
+    if (flag(args, 'no-color')) io = { ...io, color: false };
+    if (flag(args, 'color')) io = { ...io, color: true };
+    const command = args.words[0];
+    if (flag(args, 'version')) return print(io, args, { json: { version: VERSION }, text: `mcpwire ${VERSION}` });
+    if (command === undefined || command === 'help') {
+      const topic = args.words[1];
+      io.stdout.write(`${HELP[topic ?? 'main'] ?? HELP.main}\n`);
+      return command === undefined && !flag(args, 'help') ? EXIT.usage : EXIT.ok;
+    }
+    if (flag(args, 'help')) {
+      const text = HELP[command];
+      if (!text) throw new UsageError(`unknown command "${command}"`);
+      io.stdout.write(`${text}\n`);
+      return EXIT.ok;
+    }
+    const outcome = await run(command, args, io);
+    if (outcome.signal) endWith(outcome.signal);
+    return print(io, args, outcome);
+  } catch (error) {
+    return fail(io, args, error);
+  }
+}
+
+async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  const serverCommand = SERVER_COMMANDS[command];
+  if (serverCommand) {
+    const session = await openSession(args, io);
+    try {
+      return await serverCommand(session.client, args, io);
+    } finally {
+      await session.close();
+    }
+  }
+  switch (command) {
+    case 'servers':
+      return serversCommand(args, io);
+    case 'config':
+      return configCommand(args, io);
+    case 'repl':
+      return replCommand(args, io);
+    case 'proxy':
+      return proxyCommand(args, io);
+    case 'trace':
+      return traceCommand(args, io);
+    default:
+      throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
+  }
+}
+
+function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
+  const code = outcome.exitCode ?? EXIT.ok;
+  if (outcome.silent) return code;
+  if (flag(args, 'json')) {
+    const envelope = code === EXIT.ok || !outcome.error ? { ok: code === EXIT.ok, result: outcome.json } : { ok: false, error: { ...outcome.error, exitCode: code } };
+    io.stdout.write(`${JSON.stringify(envelope)}\n`);
+  } else if (outcome.text !== '') {
+    io.stdout.write(`${outcome.text}\n`);
+    if (code !== EXIT.ok && outcome.error) io.stderr.write(`${paint(io.color).red('error:')} ${outcome.error.message}\n`);
+  }
+  return code;
+}
+
+function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
+  const code = exitCodeOf(error);
+  if (args && flag(args, 'json')) {
+    io.stdout.write(`${JSON.stringify({ ok: false, error: errorJson(error) })}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof UsageError ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)` : '';
+    io.stderr.write(`${paint(io.color).red('error:')} ${message}${hint}\n`);
+  }
+  return code;
+}

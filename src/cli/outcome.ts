@@ -1,0 +1,15 @@
+/** What a command hands back to `main()` for printing. */
+export interface Outcome {
+  /** The `result` of the `--json` envelope. */
+  json: unknown;
+  /** The human form (stdout). */
+  text: string;
+  /** Non-zero when the command ran but its subject failed (a tool's `isError`: 5). */
+  exitCode?: number;
+  /** With a non-zero `exitCode`: the envelope's `error` instead of `result`. */
+  error?: { code: string; message: string; [key: string]: unknown };
+  /** Print nothing (the proxy: stdout belongs to the protocol). */
+  silent?: boolean;
+  /** End the process with this signal instead of an exit code (the proxy's server was killed by it). */
+  signal?: NodeJS.Signals;
+}

@@ -1,0 +1,70 @@
+/**
+ * Connects the command's target with the options the command line gave: era and revision pins,
+ * the timeout, roots, an elicitation handler (interactive on a terminal), traffic tracing.
+ * Closing the session closes the client and flushes the trace.
+ */
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { McpClient } from '../client/mcp-client.js';
+import type { ClientOptions } from '../client/options.js';
+import { isSupportedRevision } from '../protocol/revisions.js';
+import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
+import { flag, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
+import { promptElicitation } from './elicit-prompt.js';
+import type { CliIO } from './io.js';
+import { resolveTarget, type ResolvedTarget } from './target.js';
+import { openTrace, type TraceOutput } from './trace-output.js';
+
+export interface Session {
+  client: McpClient;
+  target: ResolvedTarget;
+  close(): Promise<void>;
+}
+
+/** The client options of this command line (shared by one-shot commands, the repl and servers). */
+export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutput): ClientOptions {
+  const era = stringOption(args, 'era');
+  if (era !== undefined && !['legacy', 'modern', 'auto'].includes(era)) throw new UsageError(`--era must be legacy, modern or auto, got "${era}"`);
+  const version = stringOption(args, 'protocol-version');
+  if (version !== undefined && !isSupportedRevision(version)) throw new UsageError(`--protocol-version "${version}" is not a revision mcpwire speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)`);
+  const timeout = numberOption(args, 'timeout');
+  const roots = listOption(args, 'root').map((dir) => ({ uri: pathToFileURL(path.resolve(io.cwd, dir)).href, name: path.basename(path.resolve(io.cwd, dir)) }));
+  const options: ClientOptions = {
+    clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
+    ...(era ? { era: era as ClientOptions['era'] } : {}),
+    ...(version ? { protocolVersion: version } : {}),
+    ...(timeout !== undefined ? { requestTimeoutMs: timeout, connectTimeoutMs: timeout } : {}),
+    handlers: {
+      // Declared always: a server that asks gets a real answer (a person on a terminal, or a decline).
+      elicitation: (params) => (io.interactive && !flag(args, 'json') ? promptElicitation(params, io.stdin, io.stderr) : { action: 'decline' }),
+      ...(roots.length ? { roots: () => roots } : {}),
+    },
+    elicitationModes: ['form', 'url'],
+  };
+  if (trace) Object.assign(options, trace.clientOptions);
+  return options;
+}
+
+/** Connects the target of `args`. On failure nothing is left running and the trace is flushed. */
+export async function openSession(args: ParsedArgs, io: CliIO): Promise<Session> {
+  const target = await resolveTarget(args, io);
+  const trace = await openTrace(args, io);
+  try {
+    const options = clientOptionsFor(target.spec, cliClientOptions(args, io, trace));
+    if (flag(args, 'trace')) options.onStderr = (line) => io.stderr.write(`[${target.spec.name} stderr] ${line}\n`);
+    const connectTo = connectTarget(target.spec);
+    if (target.autoTransport && 'url' in connectTo) delete (connectTo as { transport?: unknown }).transport;
+    const client = await McpClient.connect(connectTo, options);
+    return {
+      client,
+      target,
+      async close() {
+        await client.close();
+        await trace?.close();
+      },
+    };
+  } catch (error) {
+    await trace?.close();
+    throw error;
+  }
+}

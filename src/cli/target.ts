@@ -1,0 +1,89 @@
+/**
+ * Which server a command talks to, from the shared target options: a stdio command after `--`,
+ * `--url` (with `--header`, `--transport`), or `--server NAME` from the layered config
+ * (`--config FILE` adds files). The answer is a {@link ManagedServer}, so a server named on the
+ * command line and one from a config file are connected the same way.
+ */
+import path from 'node:path';
+import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/config/load-config.js';
+import type { ManagedServer } from '../manager/server-spec.js';
+import { McpError } from '../protocol/errors.js';
+import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';
+import type { CliIO } from './io.js';
+
+/** A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the shape). */
+export interface ResolvedTarget {
+  spec: ManagedServer;
+  autoTransport: boolean;
+}
+
+/** The config loader the shared options describe (user file, project files, `--config` files). */
+export function configLoader(args: ParsedArgs, io: CliIO): ConfigLoader {
+  return new ConfigLoader(configOptions(args, io));
+}
+
+/** The config layer's options for this command line (`--cwd`, `--config`, `$HOME`, the environment). */
+export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
+  const cwd = path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.');
+  return { cwd, env: io.env, configPaths: listOption(args, 'config').map((file) => path.resolve(io.cwd, file)), ...(io.env.HOME ? { homeDir: io.env.HOME } : {}) };
+}
+
+/**
+ * The target of this command line. Throws {@link UsageError} when none or several are given,
+ * `CONFIG_INVALID` when `--server` names no configured server (the message lists the configured
+ * ones and the files that failed to load).
+ */
+export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<ResolvedTarget> {
+  const url = stringOption(args, 'url');
+  const server = stringOption(args, 'server');
+  const given = [args.command.length > 0, url !== undefined, server !== undefined].filter(Boolean).length;
+  if (given === 0) throw new UsageError('no server given: put a command after --, or use --url URL or --server NAME');
+  if (given > 1) throw new UsageError('give one server: a command after --, --url or --server, not several');
+  const env = pairs(listOption(args, 'env'), 'env') as Record<string, string>;
+  const cwd = stringOption(args, 'cwd');
+  const transport = stringOption(args, 'transport');
+  if (transport !== undefined && !['stdio', 'http', 'sse'].includes(transport)) throw new UsageError(`--transport must be http or sse, got "${transport}"`);
+
+  if (args.command.length > 0) {
+    const [command, ...rest] = args.command;
+    return {
+      spec: { name: displayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
+      autoTransport: false,
+    };
+  }
+  if (url !== undefined) {
+    let host: string;
+    try {
+      host = new URL(url).host;
+    } catch {
+      throw new UsageError(`--url is not a URL: "${url}"`);
+    }
+    const headers = headerPairs(listOption(args, 'header'));
+    return {
+      spec: { name: host, transport: transport === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}), restart: false },
+      autoTransport: transport === undefined,
+    };
+  }
+  const loaded = await configLoader(args, io).load();
+  const found = loaded.servers.find((s) => s.name === server);
+  if (!found) throw notConfigured(server!, loaded);
+  const spec: ManagedServer = { ...found, restart: false };
+  if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
+  return { spec, autoTransport: false };
+}
+
+const LAUNCHERS = new Set(['node', 'nodejs', 'python', 'python3', 'npx', 'uvx', 'uv', 'bun', 'bunx', 'deno', 'pnpm', 'pnpx', 'yarn', 'docker', 'tsx']);
+
+/** A server's display name: the command's base name, or for a launcher (node, npx, uvx…) its script or package. */
+export function displayName(command: string, args: readonly string[]): string {
+  const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
+  if (!LAUNCHERS.has(base)) return base;
+  const subject = args.find((arg) => !arg.startsWith('-') && !['run', 'exec', 'dlx', 'x'].includes(arg));
+  return subject ? path.basename(subject).replace(/\.(m?js|cjs|ts|py)$/, '') : base;
+}
+
+function notConfigured(name: string, loaded: LoadedConfig): McpError {
+  const names = loaded.servers.map((s) => s.name);
+  const problems = loaded.errors.length ? `; config problems: ${loaded.errors.map((e) => e.message).join('; ')}` : '';
+  return new McpError('CONFIG_INVALID', `server "${name}" is not configured (configured: ${names.join(', ') || 'none'})${problems}`);
+}

@@ -1,0 +1,67 @@
+/**
+ * The interactive parts of `mcpwire` in a real pseudo-terminal (tmux): a server's elicitation
+ * answered at the prompt, a live progress line, and the repl taking /mcp commands and calls.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, requireBuiltCli, SCRIPTED } from './support/cli.js';
+import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+
+let terminal: Terminal | undefined;
+let dir: string | undefined;
+
+beforeAll(() => {
+  requireBuiltCli();
+  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
+});
+afterEach(() => {
+  terminal?.kill();
+  terminal = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const cli = (...args: string[]) => [process.execPath, CLI, ...args];
+
+describe('mcpwire on a terminal', () => {
+  it('asks the server’s elicitation questions and sends the answers back', async () => {
+    terminal = startTerminal(cli('call', 'ask-elicitation', '--arg', 'message=Who are you?', '--', process.execPath, SCRIPTED));
+    await terminal.waitFor('The server asks: Who are you?');
+    await terminal.waitFor(/name \(string, required\): $/m);
+    terminal.type('Ada Lovelace');
+    const screen = await terminal.waitFor('"action":"accept"');
+    expect(screen).toContain('"content":{"name":"Ada Lovelace"}');
+  });
+
+  it('declines when the user answers the first question with nothing', async () => {
+    terminal = startTerminal(cli('call', 'ask-elicitation', '--', process.execPath, SCRIPTED));
+    await terminal.waitFor(/name \(string, required\): $/m);
+    terminal.type('');
+    await terminal.waitFor('"action":"decline"');
+  });
+
+  it('the repl runs /mcp commands and calls, and exits on "exit"', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-repl-'));
+    const config = path.join(dir, 'servers.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED] } } }));
+    terminal = startTerminal(cli('repl', '--config', config), { HOME: dir }, dir);
+    await terminal.waitFor('1 server(s) connected');
+    await terminal.waitFor('mcp> ');
+    terminal.type('/mcp');
+    await terminal.waitFor(/alpha.*connected/);
+    terminal.type('/mcp tools alpha');
+    await terminal.waitFor('mcp__alpha__echo');
+    terminal.type('call mcp__alpha__echo text="from the repl"');
+    await terminal.waitFor(/^from the repl$/m);
+    terminal.type('call mcp__alpha__nope {}');
+    await terminal.waitFor('tool not found: mcp__alpha__nope');
+    terminal.type('/mcp frobnicate');
+    await terminal.waitFor(/unknown|not an? /i);
+    terminal.type('exit');
+    const deadline = Date.now() + 10_000;
+    while (!terminal.exited() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(terminal.exited()).toBe(true);
+  });
+});

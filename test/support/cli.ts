@@ -1,0 +1,73 @@
+/**
+ * Runs the built `mcpwire` command (`node dist/cli.js …`) as a user would: a real child process
+ * with its own stdin, stdout and stderr. Every run is bounded (default 30 s, then SIGKILL and a
+ * failed assertion naming the command line).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const SCRIPTED = path.join(ROOT, 'spec-fixtures/servers/legacy/scripted-server.mjs');
+export const MODERN = path.join(ROOT, 'spec-fixtures/servers/modern/v2-server.mjs');
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the `--json` envelope. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface CliRunOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Throws a clear error when the CLI was not built (`npm test` builds it first). */
+export function requireBuiltCli(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test does it)`);
+}
+
+export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {});
+  child.stdin.end(options.input ?? '');
+  const limit = options.timeoutMs ?? 30_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mcpwire ${args.join(' ')} did not finish within ${limit} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, limit);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        json<T>() {
+          try {
+            return JSON.parse(stdout) as T;
+          } catch {
+            throw new Error(`stdout is not one JSON document:\n${stdout}\nstderr: ${stderr}`);
+          }
+        },
+      });
+    });
+  });
+}
