@@ -19,6 +19,7 @@ import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
 import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
+import { resultToText } from './llm/result-text.js';
 import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
 
 /** Options of a manager. */
@@ -47,6 +48,24 @@ export interface ManagerOptions {
   requireApproval?: boolean;
   /** Where approval decisions persist (e.g. `new ApprovalStore()`: `~/.mcpwire/approvals.json`). */
   approvals?: ApprovalStore;
+  /** Cap of the text {@link McpManager.execute} hands an LLM (default 100 000 characters). */
+  maxResultChars?: number;
+}
+
+/** What {@link McpManager.execute} returns: the whole result, and its text for an LLM. */
+export interface ExecuteResult {
+  /** The exposed name that was called. */
+  name: string;
+  server: string;
+  tool: string;
+  /** The server's result, untouched and complete (content blocks, `structuredContent`, `isError`). */
+  result: CallToolResult;
+  content: CallToolResult['content'];
+  structuredContent: unknown;
+  isError: boolean;
+  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line. */
+  text: string;
+  truncated: boolean;
 }
 
 /** One tool of the catalogue. */
@@ -143,9 +162,11 @@ export class McpManager {
   private configWarnings: string[] = [];
 
   private readonly approval: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
+  private readonly maxResultChars: number | undefined;
 
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
+    this.maxResultChars = options.maxResultChars;
     this.approval = { approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals };
     if (options.config) {
       const loader = new ConfigLoader(options.config);
@@ -336,6 +357,29 @@ export class McpManager {
   /** Every prompt of every connected server. */
   async getAllPrompts(): Promise<Array<Prompt & { server: string }>> {
     return this.gather(async (client, server) => (client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : []));
+  }
+
+  /**
+   * Runs a catalogue tool for an agent: {@link callTool}, plus the result's text for the model
+   * (cut at `maxResultChars`, default 100 000, with a clear marker; `result` keeps everything).
+   * A tool's own failure (`isError`) resolves with `isError: true`; a call that could not be made
+   * rejects as `callTool` does.
+   */
+  async execute(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecuteResult> {
+    const address = this.registry.resolveToolName(name);
+    const result = await this.callTool(name, args, options);
+    const text = resultToText(result, this.maxResultChars !== undefined ? { maxChars: this.maxResultChars } : {});
+    return {
+      name,
+      server: address!.server,
+      tool: address!.tool,
+      result,
+      content: result.content,
+      structuredContent: result.structuredContent,
+      isError: result.isError === true,
+      text: text.text,
+      truncated: text.truncated,
+    };
   }
 
   /**
