@@ -37,6 +37,33 @@ export interface TransportDiagnostic {
   sample?: string;
 }
 
+/**
+ * One HTTP fact of an HTTP transport, reported to {@link Transport.onExchange} listeners (the
+ * tracing decorator): a request leaving, a response's status line, or a message read from a
+ * response body. Header names are lower-case; values are as sent or received, credentials
+ * included, so a listener that keeps or shows them must redact them.
+ */
+export interface HttpExchangeInfo {
+  /** `out`: a request left. `in`: its response answered (a status line, or one message of its body). */
+  direction: 'out' | 'in';
+  /** Numbers one HTTP request/response within the transport: its `out` and every `in` share it. */
+  exchange: number;
+  /** The HTTP method (`POST`, `GET`, `DELETE`). */
+  method: string;
+  url: string;
+  /** The response status (`in` only). */
+  status?: number;
+  /** The request's headers (`out`) or the response's (`in`). */
+  headers: Record<string, string>;
+  /**
+   * `out`: the JSON-RPC message in the request body (absent for GET and DELETE). `in`: one value
+   * read from the response body, reported just before the transport hands it on. An `in` without
+   * a message is a status line: reported for every GET and DELETE, and for a POST whose response
+   * carries no message (a 202, an error status without a JSON-RPC answer, an unexpected body).
+   */
+  message?: unknown;
+}
+
 /** A bidirectional pipe of whole JSON-RPC messages. */
 export interface Transport {
   /**
@@ -74,4 +101,10 @@ export interface Transport {
    * markings are invalid, as the spec requires of HTTP clients.
    */
   readonly mirrorsHeaders?: boolean;
+  /**
+   * HTTP transports only: registers a receiver of the HTTP facts of every exchange (see
+   * {@link HttpExchangeInfo}), for tracing. Costs nothing while no one listens; a throwing
+   * listener is ignored. Returns a disposer.
+   */
+  onExchange?(listener: (info: HttpExchangeInfo) => void): Disposer;
 }

@@ -8,10 +8,11 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
+import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { redactUrl } from './header-values.js';
@@ -46,6 +47,11 @@ export class LegacySseTransport implements Transport {
   private readonly ownsDispatcher: boolean;
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
+  private readonly reporter = new ExchangeReporter();
+  /** The connecting GET (request and status line), replayed to the first `onExchange` listener. */
+  private connectFacts: HttpExchangeInfo[] | undefined;
+  /** The GET stream's response facts, reported with each message it carries once someone listens. */
+  private streamFacts: ResponseFacts | undefined;
   private readonly life: AbortController;
   private readonly posts = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
@@ -88,8 +94,9 @@ export class LegacySseTransport implements Transport {
     };
 
     let response: Dispatcher.ResponseData;
+    const getHeaders = { ...headers, accept: 'text/event-stream' };
     try {
-      response = await request(target, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, dispatcher, signal: life.signal, headersTimeout: timeoutMs, bodyTimeout: 0 });
+      response = await request(target, { method: 'GET', headers: getHeaders, dispatcher, signal: life.signal, headersTimeout: timeoutMs, bodyTimeout: 0 });
     } catch (error) {
       return giveUp(networkError(ctx, error));
     }
@@ -131,7 +138,7 @@ export class LegacySseTransport implements Transport {
             transport?.diagnostic('invalid-json', 'an SSE message event is not JSON');
             return;
           }
-          if (transport) transport.inbox.deliver(value);
+          if (transport) transport.deliver(value);
           else early.push(value);
         },
       },
@@ -148,6 +155,13 @@ export class LegacySseTransport implements Transport {
       return giveUp(endpointError ?? responseError(ctx, ended ? 'the SSE stream ended before its endpoint event' : `no endpoint event within ${timeoutMs} ms`));
     }
     transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
+    // Kept (two small objects) for a tracer that attaches after connect: the GET is traffic too.
+    const stream: ResponseFacts = { exchange: 0, method: 'GET', url: target.href, status: response.statusCode, headers: flatHeaders(response.headers) };
+    transport.streamFacts = stream;
+    transport.connectFacts = [
+      { direction: 'out', exchange: 0, method: 'GET', url: target.href, headers: getHeaders },
+      { direction: 'in', ...stream },
+    ];
     for (const value of early) transport.inbox.deliver(value);
     const live = transport;
     void pumped.then((outcome) => {
@@ -175,6 +189,16 @@ export class LegacySseTransport implements Transport {
     return this.diagnostics.add(listener);
   }
 
+  /**
+   * Registers a receiver of the HTTP facts of every exchange (tracing); see
+   * {@link HttpExchangeInfo}. The first listener also gets the connecting GET (exchange 0).
+   */
+  onExchange(listener: (info: HttpExchangeInfo) => void): Disposer {
+    const replay = this.connectFacts ?? [];
+    this.connectFacts = undefined;
+    return this.reporter.listen(listener, replay);
+  }
+
   /** Closes the stream and the sockets. Idempotent. */
   close(): Promise<void> {
     return this.shutdown({});
@@ -184,10 +208,12 @@ export class LegacySseTransport implements Transport {
     const method = 'method' in message ? message.method : undefined;
     const ctx: ExchangeContext = { server: this.name, method, url: this.endpoint.toString(), secrets: this.secrets };
     let response: Dispatcher.ResponseData;
+    const headers = { ...this.headers, 'content-type': 'application/json' };
+    const traced = this.reporter.out('POST', this.endpoint, headers, message);
     try {
       response = await request(this.endpoint, {
         method: 'POST',
-        headers: { ...this.headers, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify(message),
         dispatcher: this.dispatcher,
         signal: this.life.signal,
@@ -198,12 +224,20 @@ export class LegacySseTransport implements Transport {
       if (this.life.signal.aborted) throw new McpError('CONNECTION_CLOSED', 'the SSE transport was closed', { server: this.name, method });
       throw networkError(ctx, error);
     }
+    // The POST's answer never carries a message (those travel on the stream): a status line.
+    this.reporter.in(this.reporter.facts(traced, 'POST', this.endpoint, response.statusCode, response.headers));
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const text = await readText(response.body, 64 * 1024).catch(() => '');
       throw statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text);
     }
     // The answer travels on the SSE stream; the POST's own body ("Accepted") means nothing.
     await readText(response.body, this.maxBytes).catch(() => '');
+  }
+
+  /** Hands a stream message to the connection, reporting it first when traced. */
+  private deliver(value: unknown): void {
+    this.reporter.in(this.streamFacts, value);
+    this.inbox.deliver(value);
   }
 
   private diagnostic(kind: string, message: string): void {

@@ -18,7 +18,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
@@ -26,6 +26,7 @@ import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './ht
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue, redactUrl } from './header-values.js';
 import { exchange, type LiteResponse } from './dispatch.js';
+import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
 import { sleep } from './sleep.js';
@@ -57,6 +58,17 @@ export interface StreamableHttpOptions {
 }
 
 type Era = 'unknown' | 'legacy' | 'modern';
+
+/** An exchange's context, with its response facts when someone listens to `onExchange`. */
+type Ctx = ExchangeContext & { traced?: ResponseFacts | undefined };
+
+/** Where a request's SSE stream stands, for resuming it. */
+interface Cursor {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  /** The context events are read in (with the facts of the latest GET when resumed and traced). */
+  ctx: Ctx;
+}
 
 /** Per-request POST outcome of {@link StreamableHttpTransport.exchange}. */
 interface Awaited {
@@ -96,6 +108,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly ownsDispatcher: boolean;
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
+  private readonly reporter = new ExchangeReporter();
   private readonly life = new AbortController();
   private readonly exchanges = new Set<Promise<unknown>>();
   /** Per-exchange controllers of requests in flight, aborted by close(). */
@@ -143,6 +156,11 @@ export class StreamableHttpTransport implements Transport {
     return this.diagnostics.add(listener);
   }
 
+  /** Registers a receiver of the HTTP facts of every exchange (tracing); see {@link HttpExchangeInfo}. */
+  onExchange(listener: (info: HttpExchangeInfo) => void): Disposer {
+    return this.reporter.listen(listener);
+  }
+
   /** Aborts every exchange, ends a legacy session (DELETE; 405 tolerated), closes sockets. Idempotent. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
@@ -181,7 +199,7 @@ export class StreamableHttpTransport implements Transport {
     isRetry: boolean,
     ctx: ExchangeContext,
   ): Promise<void> {
-
+    const traced = this.reporter.out('POST', this.url, headers, message);
     let response: LiteResponse;
     try {
       response = await exchange(this.dispatcher, this.url, {
@@ -198,28 +216,32 @@ export class StreamableHttpTransport implements Transport {
       return this.failed(error, abort, signal, ctx);
     }
     const { statusCode: status, headers: responseHeaders, body } = response;
+    const facts = this.reporter.facts(traced, 'POST', this.url, status, responseHeaders);
+    const read: Ctx = facts ? { ...ctx, traced: facts } : ctx;
 
     if (status === 404 && headers['mcp-session-id'] !== undefined && method !== 'initialize' && !isRetry && this.initializeParams) {
       // The session is gone and the server never ran this message: new session, then once more.
+      this.reporter.in(facts);
       discard(body);
       // The session id is a credential of sorts (spec: handle it securely): not repeated in logs.
       this.diagnostic('session-expired', 'the session expired (HTTP 404 for its id); re-initializing and re-sending once');
       await this.reinitialize(signal);
       return this.post(message, signal, extra, true);
     }
-    if (status < 200 || status >= 300) return this.rejectStatus(message, status, responseHeaders, body, ctx);
+    if (status < 200 || status >= 300) return this.rejectStatus(message, status, responseHeaders, body, read);
 
     if (isRequest && method === 'initialize') {
       const session = headerOf(responseHeaders, 'mcp-session-id');
       if (session !== undefined) this.sessionId = session;
     }
     if (!isRequest) {
-      await this.readStray(body, responseHeaders, ctx);
+      await this.readStray(body, responseHeaders, read);
       if (method === 'notifications/initialized') this.startGetStream();
       return;
     }
     const id = (message as { id: string | number }).id;
     if (status === 202 || status === 204) {
+      this.reporter.in(facts);
       discard(body);
       this.diagnostic('no-response-body', `${method} was answered with HTTP ${status} and no body; waiting for the response on another stream`);
       return;
@@ -227,13 +249,14 @@ export class StreamableHttpTransport implements Transport {
     const type = mediaType(responseHeaders);
     const awaited: Awaited = { id, got: false, initialize: method === 'initialize' };
     if (type === 'application/json') {
-      await this.readJson(body, ctx, awaited);
+      await this.readJson(body, read, awaited);
       return;
     }
     if (type === 'text/event-stream') {
-      await this.readPostStream(body, awaited, abort, signal, ctx);
+      await this.readPostStream(body, awaited, abort, signal, read);
       return;
     }
+    this.reporter.in(facts);
     discard(body);
     throw responseError(ctx, `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`, { status });
   }
@@ -273,11 +296,13 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: AbortSignal, ctx: ExchangeContext): Promise<void> {
+    const headers = this.headersFor(message, method, 'id' in message, undefined);
+    const traced = this.reporter.out('POST', this.url, headers, message);
     let response: LiteResponse;
     try {
       response = await exchange(this.dispatcher, this.url, {
         method: 'POST',
-        headers: this.headersFor(message, method, 'id' in message, undefined),
+        headers,
         body: JSON.stringify(message),
         signal: abort,
         headersTimeout: this.notificationTimeoutMs,
@@ -286,7 +311,14 @@ export class StreamableHttpTransport implements Transport {
     } catch (error) {
       return this.failed(error, abort, signal, ctx);
     }
+    const facts = this.reporter.facts(traced, 'POST', this.url, response.statusCode, response.headers);
+    // The replayed handshake is real traffic: reported like any other, though it goes to `sink`.
+    const take = (value: unknown): void => {
+      this.reporter.in(facts, value);
+      sink(value);
+    };
     if (response.statusCode < 200 || response.statusCode >= 300) {
+      this.reporter.in(facts);
       const text = await readText(response.body, 64 * 1024).catch(() => '');
       throw statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text);
     }
@@ -300,29 +332,32 @@ export class StreamableHttpTransport implements Transport {
           const value = parseEventData(event.data);
           if (value === undefined) return;
           if ((value as { id?: unknown }).id === id) got = true;
-          sink(value);
+          take(value);
         },
       });
       await pumpSse(response.body, decoder, () => got);
     } else if (type === 'application/json') {
       const text = await readText(response.body, this.maxBytes);
       const value = text.trim() === '' ? undefined : safeParse(text);
-      if (value !== undefined) sink(value);
+      if (value !== undefined) take(value);
+      else this.reporter.in(facts);
     } else {
+      this.reporter.in(facts);
       discard(response.body);
     }
   }
 
-  private async rejectStatus(message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: ExchangeContext): Promise<void> {
+  private async rejectStatus(message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: Ctx): Promise<void> {
     const text = await readText(body, 64 * 1024).catch(() => '');
     // A modern server answers with the request's JSON-RPC error (unsupported version, header
     // mismatch, unknown method): that is the request's answer, not a transport failure.
     const value = text.trim() === '' ? undefined : safeParse(text);
     const id = 'id' in message ? message.id : undefined;
     if (id !== undefined && id !== null && isResponseTo(value, id)) {
-      this.inbox.deliver(value);
+      this.deliver(value, ctx);
       return;
     }
+    this.reporter.in(ctx.traced);
     if (status >= 300 && status < 400) {
       const location = headerOf(headers, 'location');
       throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, this.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
@@ -331,30 +366,35 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */
-  private async readStray(body: Body, headers: Record<string, string | string[] | undefined>, ctx: ExchangeContext): Promise<void> {
+  private async readStray(body: Body, headers: Record<string, string | string[] | undefined>, ctx: Ctx): Promise<void> {
     if (mediaType(headers) !== 'application/json') {
+      this.reporter.in(ctx.traced);
       discard(body);
       return;
     }
     const text = await readText(body, this.maxBytes).catch(() => '');
     const value = text.trim() === '' ? undefined : safeParse(text);
     // Only JSON-RPC messages are passed on; anything else (`{}`, `"ok"`) is tolerated silently.
-    if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value) this.inbox.deliver(value);
-    void ctx;
+    if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value) this.deliver(value, ctx);
+    else this.reporter.in(ctx.traced);
   }
 
-  private async readJson(body: Body, ctx: ExchangeContext, awaited: Awaited): Promise<void> {
+  private async readJson(body: Body, ctx: Ctx, awaited: Awaited): Promise<void> {
     let text: string;
     try {
       text = await readText(body, this.maxBytes);
     } catch (error) {
+      this.reporter.in(ctx.traced);
       if (error instanceof McpError) throw responseError(ctx, error.message, { oversize: true });
       throw responseError(ctx, `the response body broke off: ${String(error)}`, { retryable: true, streamBroken: true });
     }
     const value = safeParse(text);
-    if (value === undefined) throw responseError(ctx, `the response is not JSON: ${quote(text)}`, { notJson: true });
+    if (value === undefined) {
+      this.reporter.in(ctx.traced);
+      throw responseError(ctx, `the response is not JSON: ${quote(text)}`, { notJson: true });
+    }
     this.noteInitialize(value, awaited);
-    this.inbox.deliver(value);
+    this.deliver(value, ctx);
   }
 
   /**
@@ -362,14 +402,15 @@ export class StreamableHttpTransport implements Transport {
    * drops until the response arrives. Rejects with a `streamBroken` `TRANSPORT` error when the
    * response cannot arrive any more.
    */
-  private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<void> {
-    const cursor: { lastEventId: string | undefined; retryMs: number | undefined } = { lastEventId: undefined, retryMs: undefined };
+  private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
+    // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
+    const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
     let progress = false;
     const decoder = new SseDecoder(
       {
         event: (event) => {
           progress = true;
-          this.takeEvent(event.event, event.data, ctx, awaited);
+          this.takeEvent(event.event, event.data, cursor.ctx, awaited);
         },
         id: (id) => {
           cursor.lastEventId = id;
@@ -402,12 +443,14 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
-  private async resume(cursor: { lastEventId: string | undefined }, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
+  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
+    const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
+    const traced = this.reporter.out('GET', this.url, headers);
     let response: LiteResponse;
     try {
       response = await exchange(this.dispatcher, this.url, {
         method: 'GET',
-        headers: { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! },
+        headers,
         signal: abort,
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -417,6 +460,9 @@ export class StreamableHttpTransport implements Transport {
       return { end: 'broken', error };
     }
     const { statusCode: status, body } = response;
+    const facts = this.reporter.facts(traced, 'GET', this.url, status, response.headers);
+    this.reporter.in(facts);
+    if (facts) cursor.ctx = { ...ctx, traced: facts };
     if (status === 404 && this.sessionId !== undefined) {
       discard(body);
       throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status, sessionExpired: true });
@@ -429,7 +475,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** One SSE event of a request stream or the GET stream: a JSON-RPC message or a priming event. */
-  private takeEvent(type: string, data: string, ctx: ExchangeContext, awaited: Awaited | undefined): void {
+  private takeEvent(type: string, data: string, ctx: Ctx, awaited: Awaited | undefined): void {
     if (type !== 'message') return;
     const value = parseEventData(data);
     if (value === undefined) {
@@ -440,6 +486,12 @@ export class StreamableHttpTransport implements Transport {
       this.noteInitialize(value, awaited);
       if (isResponseTo(value, awaited.id)) awaited.got = true;
     }
+    this.deliver(value, ctx);
+  }
+
+  /** Hands a value read from a response to the connection, reporting it first when traced. */
+  private deliver(value: unknown, ctx: Ctx): void {
+    this.reporter.in(ctx.traced, value);
     this.inbox.deliver(value);
   }
 
@@ -447,17 +499,17 @@ export class StreamableHttpTransport implements Transport {
 
   private startGetStream(): void {
     if (!this.wantsGetStream || this.era !== 'legacy' || this.getStream || this.closing) return;
+    const ctx: Ctx = this.context('GET stream');
     const stream = new GetStream({
-      open: (lastEventId, signal) =>
-        request(this.url, {
-          method: 'GET',
-          headers: { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
-          dispatcher: this.dispatcher,
-          signal,
-          headersTimeout: this.notificationTimeoutMs,
-          bodyTimeout: 0,
-        }),
-      event: (type, data) => this.takeEvent(type, data, this.context('GET stream'), undefined),
+      open: async (lastEventId, signal) => {
+        const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) };
+        const traced = this.reporter.out('GET', this.url, headers);
+        const response = await request(this.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+        ctx.traced = this.reporter.facts(traced, 'GET', this.url, response.statusCode, response.headers);
+        this.reporter.in(ctx.traced);
+        return response;
+      },
+      event: (type, data) => this.takeEvent(type, data, ctx, undefined),
       diagnostic: (kind, text) => this.diagnostic(kind, text),
       defaultRetryMs: this.defaultRetryMs,
       maxEventChars: this.maxBytes,
@@ -566,14 +618,17 @@ export class StreamableHttpTransport implements Transport {
     if (this.era === 'legacy' && this.sessionId !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
       try {
+        const headers = this.sessionHeaders();
+        const traced = this.reporter.out('DELETE', this.url, headers);
         const response = await request(this.url, {
           method: 'DELETE',
-          headers: this.sessionHeaders(),
+          headers,
           dispatcher: this.dispatcher,
           signal: AbortSignal.timeout(2_000),
           headersTimeout: 2_000,
           bodyTimeout: 2_000,
         });
+        this.reporter.in(this.reporter.facts(traced, 'DELETE', this.url, response.statusCode, response.headers));
         discard(response.body);
       } catch {
         // Unreachable server: nothing more to end.
