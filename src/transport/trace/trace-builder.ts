@@ -50,6 +50,8 @@ export function traceHttpFacts(http: TraceHttp, secrets: readonly string[] = [])
 interface Open {
   method: string;
   at: number;
+  /** The revision the request's `_meta` names (2026): the revision once the peer answers it with a result. */
+  revision?: string;
 }
 
 export class TraceBuilder {
@@ -70,7 +72,11 @@ export class TraceBuilder {
     this.maxPending = options.maxPending ?? 10_000;
   }
 
-  /** The revision seen so far (initialize result or a modern request's `_meta`), if any. */
+  /**
+   * The revision seen so far, if any: the `initialize` result's, or the one a modern request's
+   * `_meta` names once that request is answered with a result (a probe the peer refuses, such
+   * as `server/discover` to a legacy server, sets nothing).
+   */
   get revision(): string | undefined {
     return this.protocolVersion;
   }
@@ -95,8 +101,8 @@ export class TraceBuilder {
   }
 
   /** A non-frame event (spawn, exit, close, stderr line, HTTP status without a body). */
-  event(name: string, detail: Record<string, unknown> = {}, dir: TraceDirection = 'in'): TraceRecord {
-    return this.record(dir, 'event', 0, { event: name, detail: this.redact(detail) as Record<string, unknown> });
+  event(name: string, detail: Record<string, unknown> = {}, dir: TraceDirection = 'in', http?: TraceHttp): TraceRecord {
+    return this.record(dir, 'event', 0, { event: name, detail: this.redact(detail) as Record<string, unknown>, ...(http ? { http: this.redactHttp(http) } : {}) });
   }
 
   // ---- internals ----
@@ -107,8 +113,10 @@ export class TraceBuilder {
       case 'request': {
         const pending = this.open[dir];
         if (pending.size >= this.maxPending) pending.delete(pending.keys().next().value!);
-        pending.set(key(c.message.id), { method: c.message.method, at: this.now() });
-        this.noteRevision(c.message.params);
+        const open: Open = { method: c.message.method, at: this.now() };
+        const revision = metaRevision(c.message.params);
+        if (revision !== undefined) open.revision = revision;
+        pending.set(key(c.message.id), open);
         return { kind: 'request', fields: { id: c.message.id, method: c.message.method } };
       }
       case 'notification':
@@ -122,6 +130,8 @@ export class TraceBuilder {
         if (c.kind === 'response' && match?.method === 'initialize') {
           const version = (c.message.result as { protocolVersion?: unknown }).protocolVersion;
           if (typeof version === 'string') this.protocolVersion = version;
+        } else if (c.kind === 'response' && match?.revision !== undefined) {
+          this.protocolVersion ??= match.revision;
         }
         const fields: Partial<TraceRecord> = {};
         if (id !== null) fields.id = id;
@@ -134,14 +144,6 @@ export class TraceBuilder {
       default:
         return { kind: 'invalid', fields: c.id === undefined ? {} : { id: c.id } };
     }
-  }
-
-  /** A 2026 request names its revision in `_meta`; the first one seen sets the revision. */
-  private noteRevision(params: unknown): void {
-    if (this.protocolVersion || !params || typeof params !== 'object') return;
-    const meta = (params as { _meta?: Record<string, unknown> })._meta;
-    const version = meta?.['io.modelcontextprotocol/protocolVersion'] ?? meta?.protocolVersion;
-    if (typeof version === 'string') this.protocolVersion = version;
   }
 
   private record(dir: TraceDirection, kind: TraceKind, bytes: number, fields: Partial<TraceRecord>): TraceRecord {
@@ -166,6 +168,15 @@ export class TraceBuilder {
     const scrubbed = this.scrub(text);
     return scrubbed === text ? value : JSON.parse(scrubbed);
   }
+}
+
+/** The revision a 2026 request names in its `_meta`, if any. */
+function metaRevision(params: unknown): string | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  const meta = (params as { _meta?: Record<string, unknown> })._meta;
+  if (!meta || typeof meta !== 'object') return undefined;
+  const version = meta['io.modelcontextprotocol/protocolVersion'] ?? meta.protocolVersion;
+  return typeof version === 'string' ? version : undefined;
 }
 
 function key(id: string | number): string {
