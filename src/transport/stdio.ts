@@ -152,6 +152,11 @@ export class StdioTransport implements Transport {
     return new StdioTransport(child, options, name);
   }
 
+  /** How the server process ended, once it has (`code`, or the `signal` that killed it); undefined while it runs. */
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.exit;
+  }
+
   /** The last lines the server wrote to stderr (at most `stderrLines`), oldest first. */
   stderrTail(): string[] {
     return this.stderr.tail();
