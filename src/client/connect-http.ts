@@ -51,16 +51,27 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
-  const base: ClientOptions = { ...options, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
+  // Every route attempt is traced here, probes included (they are real traffic); `open` gets no
+  // `trace`, so it does not wrap a second time.
+  const { trace, ...untraced } = options;
+  const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
+  const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
+  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
 
   const viaSse = async (): Promise<C> => {
-    const transport = await http.LegacySseTransport.connect(url, { name, headers, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) });
-    const client = await open(transport, { ...base, era: 'legacy' });
+    let transport: Transport;
+    try {
+      transport = await http.LegacySseTransport.connect(url, { name, headers, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) });
+    } catch (error) {
+      tracer?.event('connect-failed', { transport: 'sse', error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+    const client = await open(traced(transport), { ...base, era: 'legacy' });
     routes.set(key, 'sse');
     return client;
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
-    const transport = new http.StreamableHttpTransport(url, { name, headers });
+    const transport = traced(new http.StreamableHttpTransport(url, { name, headers }));
     const client = await open(transport, era === undefined ? base : { ...base, era });
     routes.set(key, client.era);
     return client;

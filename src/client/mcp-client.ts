@@ -43,6 +43,7 @@ import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
 import { paramHeaders, planParamHeaders } from './x-mcp-header.js';
+import type { ConnectTracer } from './trace-hook.js';
 import { capabilitiesFor, fulfilAll, fulfilInput, type ServerInputHandlers } from './server-input.js';
 
 export type { ClientEvents } from './events.js';
@@ -62,6 +63,19 @@ const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 
 
 function isTransport(target: ConnectTarget): target is Transport {
   return typeof (target as Transport).send === 'function';
+}
+
+/** Starts a stdio server under tracing: its transport wrapped, a failed start recorded. */
+async function spawnTraced(spawn: () => Promise<Transport>, spec: StdioServerSpec, tracer: ConnectTracer): Promise<Transport> {
+  const spawned = { command: spec.command, args: spec.args ?? [] };
+  let transport: Transport;
+  try {
+    transport = await spawn();
+  } catch (error) {
+    tracer.event('spawn-failed', { ...spawned, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  return tracer.wrap(transport, spawned);
 }
 
 /** A connected MCP client. Create with {@link McpClient.connect}. */
@@ -117,7 +131,9 @@ export class McpClient {
             ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
             ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
           });
-    const transport = spawn ? await spawn() : (target as Transport);
+    const tracer = options.trace ? (await import('./trace-hook.js')).connectTracer(options.trace, name) : undefined;
+    const start = spawn && tracer ? () => spawnTraced(spawn, target as StdioServerSpec, tracer) : spawn;
+    const transport = start ? await start() : tracer ? tracer.wrap(target as Transport) : (target as Transport);
     const client = new McpClient(transport, { ...options, name }, handlers, clientInfo);
     events.push((line) => {
       options.onStderr?.(line);
@@ -132,10 +148,10 @@ export class McpClient {
         probeTimeoutMs: options.probeTimeoutMs ?? 3_000,
         connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
         signal: options.signal,
-        restart: spawn
+        restart: start
           ? async () => {
               await client.connection.close();
-              client.transport = await spawn();
+              client.transport = await start();
               client.connection = client.wire(client.transport);
               return client.connection;
             }

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../protocol/connection.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Implementation, LoggingLevel } from '../protocol/types.js';
 import type { ElicitationMode, ServerInputHandlers } from './server-input.js';
+import type { TraceOptions } from './trace-hook.js';
 
 /** How the client picks the era: probe (`auto`, default), or pin one. */
 export type EraChoice = 'auto' | Era;
@@ -59,6 +60,13 @@ export interface ClientOptions {
   onStderr?: (line: string) => void;
   /** Aborts the connect (handshake and spawn). */
   signal?: AbortSignal;
+  /**
+   * Traces the traffic: every frame both ways (the HTTP probe attempts included), the spawn and
+   * exit of a stdio server, and the close, one `TraceRecord` each to `sink`, secrets replaced by
+   * `***` (`Authorization` and other credential headers, and every value in `secrets`). Off by
+   * default; without it the transport is not wrapped at all.
+   */
+  trace?: TraceOptions;
 }
 
 /** Options of every call: cancel, timeouts and progress. */

@@ -1,0 +1,51 @@
+/**
+ * The client's side of `ClientOptions.trace`: one tracer per `connect`, which wraps every
+ * transport the connect uses (the stdio process and its restart, the HTTP route attempts) with
+ * the tracing decorator and records what happens between them (a spawn or an HTTP+SSE connect
+ * that failed). Loaded on demand: a client that does not trace never loads this module.
+ */
+import type { Transport } from '../protocol/transport.js';
+import { redactHeaderValue } from '../transport/http/header-values.js';
+import type { TraceSink } from '../transport/trace/sinks.js';
+import { guardSink } from '../transport/trace/sinks.js';
+import { TraceBuilder } from '../transport/trace/trace-builder.js';
+import { traceTransport } from '../transport/trace/tracing-transport.js';
+
+/** What `ClientOptions.trace` holds. */
+export interface TraceOptions {
+  /** Receives one record per frame and event. */
+  sink: TraceSink;
+  /** Values to hide (`***`) wherever they would appear: tokens, configured env values. */
+  secrets?: string[];
+}
+
+/** The tracing of one `connect`: records share one clock, one revision, one redaction list. */
+export interface ConnectTracer {
+  /** `transport`, traced. `spawned` names the process just started for it (recorded without its environment). */
+  wrap(transport: Transport, spawned?: { command: string; args?: readonly string[] }): Transport;
+  /** Records an event that belongs to no transport (a failed spawn or connect). */
+  event(name: string, detail: Record<string, unknown>): void;
+}
+
+/** A tracer for the connect to `server`; `headers` are the HTTP headers whose credentials join the secrets. */
+export function connectTracer(trace: TraceOptions, server: string, headers: Record<string, string> = {}): ConnectTracer {
+  const secrets = [...(trace.secrets ?? []), ...credentialValues(headers)];
+  const builder = new TraceBuilder({ server, secrets });
+  const sink = guardSink(trace.sink);
+  return {
+    wrap: (transport, spawned) => traceTransport(transport, { server, sink, builder, ...(spawned ? { spawned } : {}) }),
+    event: (name, detail) => sink(builder.event(name, detail, 'out')),
+  };
+}
+
+/** The credential values among `headers` (and the token of `Scheme token`), so they are hidden wherever they appear. */
+function credentialValues(headers: Record<string, string>): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (redactHeaderValue(name, value) === value) continue;
+    values.push(value);
+    const token = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value)?.[1];
+    if (token) values.push(token);
+  }
+  return values;
+}
