@@ -1,77 +1,138 @@
 /**
- * Tool results as text for an LLM: every content block rendered (text verbatim, binary blocks as
- * a one-line summary), `structuredContent` when no text says it already, `Error: ` before the
- * text of an `isError` result, and a cap with a clear marker. Pure; the result passed in is
- * never changed, so the caller keeps the full result.
+ * A tool result as the text an LLM reads back: content blocks rendered one per line, binary
+ * content summarised, `structuredContent` as JSON when no text block carries the answer, errors
+ * marked, and the whole cut to a size budget with a visible marker. Pure: the result object is
+ * only read, so the caller keeps the full result (for logs, UIs, or a second look).
+ *
+ * Lengths count UTF-16 code units (JavaScript's `string.length`), as the budget does.
  */
-import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
+import { McpError } from '../../protocol/errors.js';
+import type { CallToolResult } from '../../protocol/types.js';
 
-/** Default cap of {@link resultToText}, in UTF-16 code units. */
+/** The default {@link ResultTextOptions.maxChars}. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
+export interface ResultTextOptions {
+  /** Longest text kept before the truncation marker; default 100 000; `Infinity` keeps all. */
+  maxChars?: number;
+}
+
 export interface ResultText {
+  /** The rendered text, cut to `maxChars` plus a marker line when `truncated`. */
   text: string;
-  /** True when the text was cut at the cap (the marker line says so too). */
   truncated: boolean;
-  /** Length of the whole text before any cut. */
+  /** Length of the whole rendered text before any cut. */
   totalChars: number;
 }
 
-/** The bytes a base64 string encodes. */
-function base64Bytes(data: string): number {
-  const clean = data.replace(/\s+/g, '');
-  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/** One content block as text. Unknown block types become `[<type> block]`; never throws. */
-export function contentBlockToText(block: ContentBlock | Record<string, unknown>): string {
-  const b = block as Record<string, unknown>;
-  switch (b.type) {
-    case 'text':
-      return typeof b.text === 'string' ? b.text : '';
-    case 'image':
-    case 'audio':
-      return `[${b.type}: ${String(b.mimeType ?? 'unknown type')}, ${size(typeof b.data === 'string' ? base64Bytes(b.data) : 0)}]`;
-    case 'resource_link': {
-      const details = [b.name, b.mimeType].filter((v) => typeof v === 'string' && v !== '').join(', ');
-      return `[resource: ${String(b.uri)}${details ? ` (${details})` : ''}]`;
-    }
-    case 'resource': {
-      const r = (b.resource ?? {}) as Record<string, unknown>;
-      if (typeof r.text === 'string') return r.text;
-      const bytes = typeof r.blob === 'string' ? base64Bytes(r.blob) : 0;
-      return `[resource: ${String(r.uri)}, ${String(r.mimeType ?? 'application/octet-stream')}, ${bytes} bytes]`;
-    }
-    default:
-      return `[${typeof b.type === 'string' ? b.type : 'unknown'} block]`;
+/**
+ * The text of `result`:
+ *
+ * - each block through {@link contentBlockToText}, joined with newlines;
+ * - `structuredContent` appended as 2-space JSON only when no block is a text block (servers of
+ *   2025-06-18 on often send the same data both ways);
+ * - `isError: true` ⇒ the text starts with `Error: ` (`Error: (no content)` when empty);
+ * - longer than `maxChars` ⇒ cut there (one code unit earlier when the cut would split a
+ *   surrogate pair) and followed by the line `[… truncated: showing X of Y characters]`; the
+ *   marker is not counted against `maxChars`.
+ *
+ * Throws `McpError` `INVALID_ARGUMENT` when `maxChars` is negative or not a number; never throws
+ * for the result's content.
+ */
+export function resultToText(result: CallToolResult, options: ResultTextOptions = {}): ResultText {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
+  if (typeof maxChars !== 'number' || Number.isNaN(maxChars) || maxChars < 0) {
+    throw new McpError('INVALID_ARGUMENT', `maxChars must be a number of at least 0, got ${String(maxChars)}`);
   }
+  const full = renderResult(result);
+  const totalChars = full.length;
+  if (totalChars <= maxChars) return { text: full, truncated: false, totalChars };
+  let cut = Math.floor(maxChars);
+  if (cut > 0 && isHighSurrogate(full.charCodeAt(cut - 1)) && isLowSurrogate(full.charCodeAt(cut))) cut -= 1;
+  const marker = `[… truncated: showing ${cut} of ${totalChars} characters]`;
+  const head = full.slice(0, cut);
+  return { text: head === '' ? marker : `${head}\n${marker}`, truncated: true, totalChars };
 }
 
 /**
- * The text of a tool result. Blocks are joined by newlines; `structuredContent` is appended as
- * pretty JSON only when no block is text (servers since 2025-06-18 usually send both). Past
- * `maxChars` the text is cut (never inside a surrogate pair) and a line
- * `[… truncated: showing X of Y characters]` follows.
+ * One content block as text. Text: verbatim. Image and audio: `[image: image/png, 12.3 KiB]`
+ * (the size decoded from the base64 length). Resource link: `[resource: <uri> (name, mimeType)]`.
+ * Embedded resource: its text, or `[resource: <uri>, mimeType, N bytes]` for a blob. Any other
+ * block: `[<type> block]`. Never throws, whatever the value.
  */
-export function resultToText(result: CallToolResult, options: { maxChars?: number } = {}): ResultText {
-  const blocks = Array.isArray(result.content) ? result.content : [];
+export function contentBlockToText(block: unknown): string {
+  if (typeof block !== 'object' || block === null) return '[unknown block]';
+  const fields = block as Record<string, unknown>;
+  const type = fields.type;
+  switch (type) {
+    case 'text':
+      return typeof fields.text === 'string' ? fields.text : '';
+    case 'image':
+    case 'audio':
+      return `[${type}: ${text(fields.mimeType) ?? 'unknown type'}, ${formatSize(base64Bytes(fields.data))}]`;
+    case 'resource_link': {
+      const extras = [text(fields.name), text(fields.mimeType)].filter((part) => part !== undefined);
+      return `[resource: ${text(fields.uri) ?? '(no uri)'}${extras.length > 0 ? ` (${extras.join(', ')})` : ''}]`;
+    }
+    case 'resource': {
+      const resource = typeof fields.resource === 'object' && fields.resource !== null ? (fields.resource as Record<string, unknown>) : {};
+      if (typeof resource.text === 'string') return resource.text;
+      const size = typeof resource.blob === 'string' ? `${base64Bytes(resource.blob)} bytes` : undefined;
+      const parts = [text(resource.uri) ?? '(no uri)', text(resource.mimeType), size].filter((part) => part !== undefined);
+      return `[resource: ${parts.join(', ')}]`;
+    }
+    default:
+      return typeof type === 'string' && type !== '' ? `[${type} block]` : '[unknown block]';
+  }
+}
+
+function renderResult(result: CallToolResult): string {
+  const blocks: unknown[] = Array.isArray(result?.content) ? result.content : [];
   const parts = blocks.map((block) => contentBlockToText(block));
-  const hasText = blocks.some((block) => (block as { type?: unknown }).type === 'text');
-  if (!hasText && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  let text = parts.join('\n');
-  if (result.isError) text = `Error: ${text}`;
-  const totalChars = text.length;
-  const max = options.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
-  if (totalChars <= max) return { text, truncated: false, totalChars };
-  let cut = Math.max(0, max);
-  const code = text.charCodeAt(cut - 1);
-  if (cut > 0 && code >= 0xd800 && code <= 0xdbff) cut--; // keep a surrogate pair whole
-  return { text: `${text.slice(0, cut)}\n[… truncated: showing ${cut} of ${totalChars} characters]`, truncated: true, totalChars };
+  const hasTextBlock = blocks.some((block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text');
+  if (!hasTextBlock && result?.structuredContent !== undefined) parts.push(prettyJson(result.structuredContent));
+  const body = parts.join('\n');
+  if (result?.isError !== true) return body;
+  return body === '' ? 'Error: (no content)' : `Error: ${body}`;
+}
+
+function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? '[structuredContent: not serializable]';
+  } catch {
+    return '[structuredContent: not serializable]';
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Decoded byte length of base64 (standard or URL alphabet, padded or not, whitespace ignored). */
+function base64Bytes(data: unknown): number {
+  if (typeof data !== 'string') return 0;
+  const compact = data.replace(/\s+/g, '');
+  const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor(((compact.length - padding) * 3) / 4));
+}
+
+/** `512 bytes`, `12.3 KiB`, `4.0 MiB`, `1.2 GiB`. */
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
