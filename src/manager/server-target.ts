@@ -31,10 +31,7 @@ export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}, 
     ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
     ...(pinned !== undefined ? { protocolVersion: pinned } : {}),
   };
-  const trace = (base as { trace?: { secrets?: string[] } }).trace;
-  if (trace && spec.secrets?.length) {
-    (options as { trace?: unknown }).trace = { ...trace, secrets: [...(trace.secrets ?? []), ...spec.secrets] };
-  }
+  if (base.trace && spec.secrets?.length) options.trace = { ...base.trace, secrets: [...(base.trace.secrets ?? []), ...spec.secrets] };
   return options;
 }
 
