@@ -23,6 +23,16 @@ export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
 export type { McpStep, McpStepResult } from './manager/workflow-step.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
+export type { ExecuteResult } from './manager/mcp-manager.js';
+export { ToolRegistry, canonicalToolName } from './manager/tool-registry.js';
+export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
+export { connectServer, connectTarget } from './manager/server-target.js';
+export { cleanSchema } from './manager/llm/schema-profiles.js';
+export type { SchemaChange, SchemaProfile } from './manager/llm/schema-profiles.js';
+export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './manager/llm/tool-export.js';
+export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './manager/llm/tool-export.js';
+export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './manager/llm/result-text.js';
+export type { ResultText, ResultTextOptions } from './manager/llm/result-text.js';
 
 export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
 export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';
@@ -61,5 +71,13 @@ export { buildServerEnv } from './transport/stdio-env.js';
 export type { StdioServerSpec } from './transport/stdio.js';
 export { NdjsonDecoder, encodeMessage } from './transport/ndjson-framer.js';
 export { createLinkedPair } from './transport/memory.js';
+export { traceTransport } from './transport/trace/tracing-transport.js';
+export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';
+export { TraceBuilder, traceHttpFacts } from './transport/trace/trace-builder.js';
+export type { TraceBuilderOptions } from './transport/trace/trace-builder.js';
+export { guardSink, jsonlFileSink, prettyTraceLine, streamSink } from './transport/trace/sinks.js';
+export type { JsonlFileSink, PrettyOptions, TraceSink } from './transport/trace/sinks.js';
+export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
+// The recording proxies are in `mcpwire/proxy` (they load undici).
 // The HTTP transports (and undici) load only when a URL is used; import them from `mcpwire/http`.
 export type { LegacySseOptions, StreamableHttpOptions } from './transport/http/index.js';
