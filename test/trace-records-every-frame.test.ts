@@ -132,6 +132,19 @@ describe('tracing a legacy stdio server', () => {
     expect(records.filter((r) => r.event === 'exit')).toHaveLength(1);
   });
 
+  it('a server the probe killed is restarted: both processes are in one trace, on one clock', async () => {
+    const { client, records } = await traced([LEGACY, '--discover', 'exit'], 'fragile');
+    await client.listTools();
+    const lines = records.map((r) => (r.kind === 'event' ? r.event : `${r.dir} ${r.kind} ${r.method}`));
+    expect(lines.slice(0, 6)).toEqual(['spawn', 'out request server/discover', 'exit', 'close', 'spawn', 'out request initialize']);
+    const [first, second] = records.filter((r) => r.event === 'spawn');
+    expect(first!.detail!.pid).not.toBe(second!.detail!.pid);
+    expect(second!.detail!.pid).toBe(client.pid);
+    expect(records.find((r) => r.event === 'exit')?.detail).toEqual({ code: 3, signal: null });
+    const times = records.map((r) => r.t);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
   it('junk on stdout becomes invalid records with the raw text, and the traffic goes on', async () => {
     const { client, records } = await traced([JUNK], 'noisy');
     expect((await client.callTool('echo', { text: 'still fine' })).content).toEqual([{ type: 'text', text: 'still fine' }]);
