@@ -7,7 +7,8 @@
  * writes `clean-legacy.jsonl` (scripted legacy server speaking 2025-11-25, reached through the
  * client's era probe: `server/discover` is refused, then `initialize`) and `clean-modern.jsonl`
  * (the v2 SDK server at 2026-07-28, multi-round-trip calls included) beside this file. Times,
- * latencies and pids differ from run to run; the messages do not.
+ * latencies and pids differ from run to run; the messages do not. The spawn event's command and
+ * paths are rewritten relative to the repository.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,6 +37,12 @@ async function record(file: string, name: string, args: string[], tour: (client:
     await tour(client);
   } finally {
     await client.close();
+  }
+  // The spawn event names this machine's paths; the fixture keeps them relative to the repository.
+  const root = path.resolve(here, '../..');
+  for (const r of records) {
+    if (r.event !== 'spawn' || !r.detail) continue;
+    r.detail = { ...r.detail, command: 'node', args: (r.detail.args as string[]).map((a) => (path.isAbsolute(a) ? path.relative(root, a) : a)) };
   }
   writeFileSync(path.join(here, file), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   console.log(`${file}: ${records.length} records`);
