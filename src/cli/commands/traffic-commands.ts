@@ -6,10 +6,16 @@
 import path from 'node:path';
 import { startHttpProxy } from '../../transport/proxy/http-proxy.js';
 import { runStdioProxy } from '../../transport/proxy/stdio-proxy.js';
+import { checkTrace } from '../../transport/trace/trace-check.js';
+import { filterTrace, readTrace, type TraceFilter } from '../../transport/trace/read-trace.js';
+import { prettyTraceLine } from '../../transport/trace/sinks.js';
+import { formatSummary, summarizeTrace } from '../../transport/trace/trace-summary.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { openTrace } from '../trace-output.js';
+import { displayName } from '../target.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
@@ -26,6 +32,7 @@ export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
       const result = await runStdioProxy({
         command: command!,
         args: rest,
+        server: displayName(command!, rest),
         ...(Object.keys(env).length ? { env } : {}),
         ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}),
         input: io.stdin,
@@ -69,7 +76,46 @@ function untilInterrupted(): Promise<void> {
   });
 }
 
-export async function traceCommand(args: ParsedArgs, _io: CliIO): Promise<Outcome> {
+export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const sub = args.words[1];
-  throw new UsageError(sub === undefined ? 'trace needs a sub-command: show or check' : `unknown trace sub-command "${sub}" (show, check)`);
+  if (sub !== 'show' && sub !== 'check') throw new UsageError(sub === undefined ? 'trace needs a sub-command: show or check' : `unknown trace sub-command "${sub}" (show, check)`);
+  const file = args.words[2];
+  if (file === undefined) throw new UsageError(`missing trace file: mcpwire trace ${sub} FILE.jsonl`);
+  const full = path.resolve(io.cwd, file);
+  let read: Awaited<ReturnType<typeof readTrace>>;
+  try {
+    read = await readTrace(full);
+  } catch (error) {
+    throw new CliError('TRACE_UNREADABLE', `cannot read ${full}: ${(error as Error).message}`, EXIT.usage);
+  }
+  const problems = read.problems.map((p) => `${full}:${p.line}: ${p.message}`);
+  return sub === 'show' ? show(args, io, read, problems) : check(args, io, read, problems, full);
+}
+
+function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readTrace>>, problems: string[]): Outcome {
+  const id = stringOption(args, 'id');
+  const filter: TraceFilter = {};
+  const method = stringOption(args, 'method');
+  const server = stringOption(args, 'server');
+  if (method !== undefined) filter.method = method;
+  if (server !== undefined) filter.server = server;
+  if (id !== undefined) filter.id = id;
+  if (flag(args, 'errors')) filter.errors = true;
+  const records = filterTrace(read.records, filter);
+  const summary = summarizeTrace(records);
+  const lines = [...records.map((r) => prettyTraceLine(r, { color: io.color })), '', ...formatSummary(summary), ...problems.map((p) => `note: ${p}`)];
+  return { json: { records, summary, problems }, text: lines.join('\n') };
+}
+
+function check(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readTrace>>, problems: string[], file: string): Outcome {
+  const notes: string[] = [];
+  const schemas = stringOption(args, 'schemas');
+  const violations = checkTrace(read.records, { lines: read.lines, ...(schemas !== undefined ? { schemasDir: path.resolve(io.cwd, schemas) } : {}), onNote: (note) => notes.push(note) });
+  const messages = read.records.filter((r) => r.kind !== 'event').length;
+  const lines = violations.map((v) => `${file}:${v.line ?? v.index + 1}: ${v.server} ${v.dir === 'in' ? '←' : '→'} ${[v.method, v.id !== undefined ? `#${v.id}` : ''].filter(Boolean).join(' ')} [${v.rule}] ${v.message}${v.revision ? ` (${v.revision})` : ''}`);
+  lines.push(...problems.map((p) => `note: ${p}`), ...notes.map((n) => `note: ${n}`));
+  lines.push(`${violations.length} violation(s) in ${messages} message(s)${schemas ? ' (rules and official schemas)' : ' (rules; --schemas DIR adds the official schemas)'}`);
+  const json = { violations, messages, problems, notes };
+  if (violations.length > 0) return { json, text: lines.join('\n'), exitCode: EXIT.tool, error: { code: 'TRACE_VIOLATIONS', message: `${violations.length} violation(s) in ${file}`, violations } };
+  return { json, text: lines.join('\n') };
 }
