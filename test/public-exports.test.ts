@@ -45,6 +45,7 @@ describe('the public surface', () => {
         "McpManager",
         "McpStepRunner",
         "NdjsonDecoder",
+        "PermissionPolicy",
         "RpcErrorCode",
         "SUPPORTED_REVISIONS",
         "StdioTransport",

@@ -50,6 +50,7 @@ export function exitCodeOf(error: unknown): number {
     case 'OUTPUT_SCHEMA_MISMATCH':
     case 'INPUT_UNSUPPORTED':
     case 'INPUT_ROUNDS_EXCEEDED':
+    case 'PERMISSION_DENIED':
       return EXIT.tool;
     case 'INVALID_ARGUMENT':
       return /not found|unknown tool/.test(error.message) ? EXIT.tool : EXIT.usage;

@@ -26,6 +26,7 @@ const USAGE = [
   '/mcp resources            resources of every connected server',
   '/mcp prompts              prompts of every connected server',
   '/mcp reload               re-read the config files and apply the changes',
+  '/mcp explain <tool>       which permission rule from which file decides a tool',
   '/mcp help                 this list',
 ].join('\n');
 
@@ -62,6 +63,10 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
         const parts = (['added', 'removed', 'changed', 'unchanged'] as const).map((k) => `${k}: ${result[k].length ? result[k].join(', ') : '-'}`);
         const failures = result.failed.map((f) => `failed: ${f.server}: ${f.error.message}`);
         return { ok: result.failed.length === 0, text: [`reloaded`, ...parts, ...failures].join('\n'), data: result };
+      }
+      case 'explain': {
+        if (!arg) return fail(`/mcp explain needs a tool name, e.g. mcp__fs__write_file`);
+        return { ok: true, text: manager.explain(arg), data: manager.checkPermission(arg) };
       }
       case 'help':
         return { ok: true, text: USAGE };

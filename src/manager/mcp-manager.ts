@@ -20,6 +20,8 @@ import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-
 import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
 import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
 import { resultToText } from './llm/result-text.js';
+import { PermissionPolicy, type PermissionVerdict } from './permission-rules.js';
+import type { PermissionBlock } from './config/permissions.js';
 import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
 
 /** Options of a manager. */
@@ -50,6 +52,25 @@ export interface ManagerOptions {
   approvals?: ApprovalStore;
   /** Cap of the text {@link McpManager.execute} hands an LLM (default 100 000 characters). */
   maxResultChars?: number;
+  /** Permission rules of the host itself, above every config file's `permissions` block. */
+  permissions?: PermissionBlock[];
+  /**
+   * Decides calls that an `ask` rule (or `defaultMode: 'ask'`) leaves to the user. Without it
+   * such calls are denied with an error saying no ask hook is configured.
+   */
+  ask?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Leave tools that the rules deny out of {@link McpManager.getAllTools} (default false). */
+  hideDeniedTools?: boolean;
+}
+
+/** What the `ask` hook is asked about. */
+export interface PermissionRequest {
+  /** The exposed tool name. */
+  name: string;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown> | undefined;
+  verdict: PermissionVerdict;
 }
 
 /** What {@link McpManager.execute} returns: the whole result, and its text for an LLM. */
@@ -163,10 +184,18 @@ export class McpManager {
 
   private readonly approval: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
   private readonly maxResultChars: number | undefined;
+  private readonly hostPermissions: PermissionBlock[];
+  private policy: PermissionPolicy;
+  private readonly ask: ManagerOptions['ask'];
+  private readonly hideDenied: boolean;
 
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
+    this.hostPermissions = options.permissions ?? [];
+    this.policy = new PermissionPolicy(this.hostPermissions);
+    this.ask = options.ask;
+    this.hideDenied = options.hideDeniedTools === true;
     this.approval = { approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals };
     if (options.config) {
       const loader = new ConfigLoader(options.config);
@@ -175,6 +204,7 @@ export class McpManager {
         const loaded = await loader.load();
         this.configErrors = loaded.errors;
         this.configWarnings = loaded.warnings;
+        this.policy = new PermissionPolicy([...loaded.permissions, ...this.hostPermissions]);
         return loaded.servers;
       };
       this.initialLoad = undefined;
@@ -321,7 +351,34 @@ export class McpManager {
 
   /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
   getAllTools(): CatalogTool[] {
-    return this.registry.list();
+    const tools = this.registry.list();
+    return this.hideDenied ? tools.filter((tool) => this.policy.decide(tool).decision !== 'deny') : tools;
+  }
+
+  /** The permission verdict for a tool name (exposed or canonical), without calling anything. */
+  checkPermission(name: string): PermissionVerdict {
+    return this.policy.decide(this.subjectOf(name));
+  }
+
+  /**
+   * Which rule from which file decides `name` (exposed, or canonical `mcp__server__tool` even
+   * for a tool not connected yet), and every other rule that matches it.
+   */
+  explain(name: string): string {
+    return this.policy.explain(this.subjectOf(name));
+  }
+
+  /** The merged permission rules (config files, then the host's own). */
+  permissionPolicy(): PermissionPolicy {
+    return this.policy;
+  }
+
+  private subjectOf(name: string): { server: string; tool: string; name?: string } {
+    const address = this.registry.resolveToolName(name);
+    if (address) return { ...address, name: this.registry.list().find((t) => t.server === address.server && t.tool === address.tool)?.name ?? name };
+    const match = /^mcp__(.+?)__(.+)$/.exec(name);
+    if (!match) throw new McpError('INVALID_ARGUMENT', `not a tool name: ${name} (expected mcp__<server>__<tool>)`);
+    return { server: match[1]!, tool: match[2]! };
   }
 
   /**
@@ -390,10 +447,27 @@ export class McpManager {
     const address = this.registry.resolveToolName(name);
     const entry = address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
     if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
+    await this.authorize(entry, args);
     const client = this.getConnection(entry.server);
     if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
     const timeout = this.slots.get(entry.server)!.spec.toolTimeoutMs;
     return client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
+  }
+
+  /** Applies the permission rules to one call; rejects with `PERMISSION_DENIED` before anything is sent. */
+  private async authorize(entry: CatalogTool, args: Record<string, unknown> | undefined): Promise<void> {
+    const verdict = this.policy.decide(entry);
+    const refuse = (why: string) => new McpError('PERMISSION_DENIED', `${entry.name} ${why}`, { server: entry.server, method: 'tools/call', data: { verdict } });
+    if (verdict.decision === 'allow') return;
+    if (verdict.decision === 'deny') throw refuse(`is denied (${verdict.reason})`);
+    if (!this.ask) throw refuse(`needs the user's approval (${verdict.reason}), and no ask hook is configured (ManagerOptions.ask)`);
+    let approved: boolean;
+    try {
+      approved = await this.ask({ name: entry.name, server: entry.server, tool: entry.tool, arguments: args, verdict });
+    } catch (error) {
+      throw new McpError('PERMISSION_DENIED', `${entry.name}: the ask hook failed: ${error instanceof Error ? error.message : String(error)}`, { server: entry.server, method: 'tools/call', cause: error });
+    }
+    if (!approved) throw refuse(`was refused by the user (${verdict.reason})`);
   }
 
   /**
@@ -547,7 +621,7 @@ export class McpManager {
       connectedServers: servers.filter((s) => s.status === 'connected').length,
       servers,
       configErrors: this.configErrors.map((e) => e.message),
-      configWarnings: [...this.configWarnings],
+      configWarnings: [...this.configWarnings, ...this.policy.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason)],
     };
   }
 

@@ -39,7 +39,9 @@ export type McpErrorCode =
   /** A configuration file or object is invalid. */
   | 'CONFIG_INVALID'
   /** The server needs credentials (HTTP 401/403). */
-  | 'AUTH_REQUIRED';
+  | 'AUTH_REQUIRED'
+  /** A permission rule (or the user, asked) refused a tool call; nothing was sent. */
+  | 'PERMISSION_DENIED';
 
 /** Extra fields an {@link McpError} may carry. */
 export interface McpErrorDetails {

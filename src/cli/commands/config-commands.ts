@@ -9,6 +9,7 @@ import { ApprovalStore } from '../../manager/config/approvals.js';
 import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
 import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
+import { PermissionPolicy } from '../../manager/permission-rules.js';
 import type { ManagedServer } from '../../manager/server-spec.js';
 import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
@@ -100,6 +101,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const loaded = await configLoader(args, io).load();
+  loaded.warnings.push(...new PermissionPolicy(loaded.permissions).unreachable({ servers: loaded.servers.map((s) => s.name) }).map((u) => u.reason));
   const json = { ok: loaded.errors.length === 0, servers: loaded.servers.map((s) => s.name), files: loaded.files, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
   const lines = [
     ...loaded.files.filter((f) => f.status !== 'missing').map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
