@@ -42,6 +42,14 @@ describe('mcpwire on a terminal', () => {
     await terminal.waitFor('"action":"decline"');
   });
 
+  it('shows a live progress line while a tool runs, and erases it when the result arrives', async () => {
+    terminal = startTerminal(cli('call', 'slow', '--arg', 'ms=3000', '--arg', 'steps=6', '--', process.execPath, SCRIPTED));
+    const during = await terminal.waitFor(/\[#+\.+\] \d+% \([1-5]\/6\)/);
+    expect(during).toMatch(/\[#+\.*\] \d+% \(\d\/6\)/);
+    const after = await terminal.waitFor('done after 6 steps');
+    expect(after).not.toMatch(/\d+% \(\d\/6\)/);
+  });
+
   it('the repl runs /mcp commands and calls, and exits on "exit"', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-repl-'));
     const config = path.join(dir, 'servers.json');
