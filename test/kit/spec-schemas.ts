@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describeSchemaError } from '../../src/transport/trace/schema-check.js';
 
 /** The revisions whose schemas the kit knows how to find, oldest first. */
 export const SCHEMA_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
@@ -167,17 +168,7 @@ function validatorFor(kit: RevisionKit, definition: string): ValidateFunction {
 }
 
 function describeError(error: ErrorObject, prefix: string): string {
-  const where = prefix + error.instancePath || '(root)';
-  const params = error.params as Record<string, unknown>;
-  const extra =
-    params.additionalProperty !== undefined
-      ? ` "${String(params.additionalProperty)}"`
-      : params.allowedValue !== undefined
-        ? ` ${JSON.stringify(params.allowedValue)}`
-        : Array.isArray(params.allowedValues)
-          ? ` ${JSON.stringify(params.allowedValues)}`
-          : '';
-  return `${where} ${error.message ?? 'is invalid'}${extra}`;
+  return `${prefix + error.instancePath || '(root)'} ${describeSchemaError(error as { message?: string; params: Record<string, unknown> })}`;
 }
 
 /** Validates `value` against one named definition; problems are prefixed with `prefix` (a JSON pointer). */

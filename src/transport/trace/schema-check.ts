@@ -92,6 +92,20 @@ function unionMethods(defs: Record<string, Record<string, unknown>>, union: stri
   return index;
 }
 
+/** Ajv's message for one error plus the value it names (the extra property, the allowed values). */
+export function describeSchemaError(error: { message?: string; params: Record<string, unknown> }): string {
+  const params = error.params;
+  const extra =
+    params.additionalProperty !== undefined
+      ? ` "${String(params.additionalProperty)}"`
+      : params.allowedValue !== undefined
+        ? ` ${JSON.stringify(params.allowedValue)}`
+        : Array.isArray(params.allowedValues)
+          ? ` ${JSON.stringify(params.allowedValues)}`
+          : '';
+  return `${error.message ?? 'is invalid'}${extra}`;
+}
+
 function anyOfBranches(error: AjvError): string {
   const branches = Array.isArray(error.schema) ? (error.schema as Array<{ $ref?: unknown }>) : [];
   const names = branches.map((b) => (typeof b.$ref === 'string' ? b.$ref.split('/').pop() : undefined)).filter((n): n is string => n !== undefined);
@@ -114,16 +128,7 @@ function findings(definition: string, prefix: string, errors: readonly AjvError[
   const out: SchemaFinding[] = [];
   for (const e of kept) {
     const where = prefix + e.instancePath || '(root)';
-    const params = e.params;
-    const extra =
-      params.additionalProperty !== undefined
-        ? ` "${String(params.additionalProperty)}"`
-        : params.allowedValue !== undefined
-          ? ` ${JSON.stringify(params.allowedValue)}`
-          : Array.isArray(params.allowedValues)
-            ? ` ${JSON.stringify(params.allowedValues)}`
-            : '';
-    const text = e.keyword === 'anyOf' || e.keyword === 'oneOf' ? anyOfBranches(e) : `${e.message ?? 'is invalid'}${extra}`;
+    const text = e.keyword === 'anyOf' || e.keyword === 'oneOf' ? anyOfBranches(e) : describeSchemaError(e);
     const message = `${where} ${text} (${definition})`;
     if (seen.has(message)) continue;
     seen.add(message);
