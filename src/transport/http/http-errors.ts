@@ -78,6 +78,24 @@ function quoteBody(body: string, secrets: readonly string[]): string {
   return text.length > BODY_QUOTE ? `${text.slice(0, BODY_QUOTE)}…` : text;
 }
 
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+
+/**
+ * True when `error` (or one of its causes) says no connection could be made at all: refused, no
+ * such host, no route. Such a server is down, not slow: a transport that sees it on any exchange
+ * closes, so pending requests fail at once and a supervisor can restart. (A reset or a timeout
+ * may be transient and does not count.)
+ */
+export function isConnectFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Turns undici / Node socket errors into one readable line: `connect ECONNREFUSED 127.0.0.1:9`. */
 function describeNetworkError(error: unknown): string {
   const parts: string[] = [];

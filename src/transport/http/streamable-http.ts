@@ -23,7 +23,7 @@ import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import { isConnectFailure, networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue, redactUrl } from './header-values.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
@@ -504,7 +504,13 @@ export class StreamableHttpTransport implements Transport {
       open: async (lastEventId, signal) => {
         const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) };
         const traced = this.reporter.out('GET', this.url, headers);
-        const response = await request(this.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+        let response: Dispatcher.ResponseData;
+        try {
+          response = await request(this.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+        } catch (error) {
+          if (!signal.aborted && isConnectFailure(error)) this.lost(networkError(ctx, error));
+          throw error;
+        }
         ctx.traced = this.reporter.facts(traced, 'GET', this.url, response.statusCode, response.headers);
         this.reporter.in(ctx.traced);
         return response;
@@ -563,7 +569,19 @@ export class StreamableHttpTransport implements Transport {
 
   private failed(error: unknown, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
     if (abort.aborted) return this.aborted(abort, signal, ctx);
-    throw networkError(ctx, error);
+    const failure = networkError(ctx, error);
+    if (isConnectFailure(error)) this.lost(failure);
+    throw failure;
+  }
+
+  /**
+   * The server cannot be reached at all (refused, no such host): the transport closes with that
+   * error, so every pending request fails at once and whoever supervises it sees the close.
+   */
+  private lost(error: McpError): void {
+    if (this.closing) return;
+    this.diagnostic('unreachable', error.message);
+    this.closing = this.shutdown(new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.message.replace(/^server "[^"]*": /, '')}`, { server: this.name, cause: error }));
   }
 
   /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
@@ -609,9 +627,10 @@ export class StreamableHttpTransport implements Transport {
     this.diagnostics.emit(sample === undefined ? { kind, message } : { kind, message, sample: quote(sample) });
   }
 
-  private async shutdown(): Promise<void> {
+  /** Ends everything; `error` is why the transport closed by itself (absent for a close asked for). */
+  private async shutdown(error?: McpError): Promise<void> {
     this.getStream?.stop();
-    const closing = new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name });
+    const closing = error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name });
     this.life.abort(closing);
     for (const controller of this.linked) controller.abort(closing);
     await Promise.allSettled([...this.exchanges]);
@@ -638,7 +657,7 @@ export class StreamableHttpTransport implements Transport {
       await Promise.race([this.dispatcher.close(), sleep(2_000)]);
       await this.dispatcher.destroy().catch(() => {});
     }
-    this.resolveClosed({});
+    this.resolveClosed(error ? { error } : {});
   }
 }
 
