@@ -86,7 +86,7 @@ export async function importFrom(host: ImportHost, options: ImportOptions = {}):
     result.files.push(source.file);
     let document: unknown;
     try {
-      document = parseConfigText(source.file, text);
+      document = await parseConfigText(source.file, text);
     } catch (error) {
       result.errors.push(error instanceof McpError ? error : new McpError('CONFIG_INVALID', `${source.file}: ${String(error)}`, { data: { file: source.file } }));
       continue;

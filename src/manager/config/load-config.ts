@@ -222,7 +222,7 @@ export class ConfigLoader {
       return this.lastGood.get(source.file);
     }
     try {
-      const value = parseConfigText(source.file, text);
+      const value = await parseConfigText(source.file, text);
       this.lastGood.set(source.file, value);
       result.files.push({ file: source.file, scope: source.scope, status: 'loaded' });
       return value;

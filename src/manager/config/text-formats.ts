@@ -3,12 +3,15 @@
  * trailing commas (VS Code's `mcp.json` is JSONC) and YAML. A syntax error is a `CONFIG_INVALID`
  * McpError naming the file, line and column.
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { McpError } from '../../protocol/errors.js';
 
-/** Parses `text` from `file` by its extension (`.yaml`/`.yml` ⇒ YAML, anything else JSONC). */
-export function parseConfigText(file: string, text: string): unknown {
+/**
+ * Parses `text` from `file` by its extension (`.yaml`/`.yml` ⇒ YAML, anything else JSONC). The
+ * YAML parser loads on the first YAML file: importing mcpwire does not pay for it.
+ */
+export async function parseConfigText(file: string, text: string): Promise<unknown> {
   if (/\.ya?ml$/i.test(file)) {
+    const { parse: parseYaml, YAMLParseError } = await import('yaml');
     try {
       return parseYaml(text, { prettyErrors: true }) ?? {};
     } catch (error) {
