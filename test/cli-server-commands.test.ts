@@ -127,3 +127,22 @@ describe('mcpwire exit codes and errors', () => {
     }
   });
 });
+
+describe('mcpwire --help', () => {
+  it('every command has help with usage and an example; no command prints the overview and exits 1', async () => {
+    for (const command of ['info', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'ping', 'servers', 'config', 'repl', 'proxy', 'trace']) {
+      const run = await runCli([command, '--help']);
+      expect(run.code, command).toBe(0);
+      expect(run.stdout, command).toMatch(/Usage/);
+      expect(run.stdout, command).toContain('mcpwire');
+    }
+    const overview = await runCli([]);
+    expect(overview.code).toBe(1);
+    expect(overview.stdout).toContain('Talk to a server:');
+    expect((await runCli(['--help'])).code).toBe(0);
+    expect((await runCli(['--version'])).stdout).toMatch(/^mcpwire \d+\.\d+\.\d+/);
+    const unknown = await runCli(['frobnicate']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+});
