@@ -8,7 +8,7 @@ import { isMcpError, McpError } from '../protocol/errors.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import type { CloseInfo, Disposer, Transport } from '../protocol/transport.js';
 import type {
   CallToolResult,
   ClientCapabilities,

@@ -10,149 +10,21 @@ import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../client/emitter.js';
 import { McpError } from '../protocol/errors.js';
 import { scrubSecrets } from '../transport/http/header-values.js';
-import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
-import type { ApprovalStore } from './config/approvals.js';
 import { configFingerprint } from './config/fingerprint.js';
-import { ConfigLoader, type ConfigOptions } from './config/load-config.js';
+import { ConfigLoader } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
-import { toolAllowed, type ManagedServer, type Provenance } from './server-spec.js';
-import { ServerSlot, type ServerStatus, type StatusChange } from './server-slot.js';
+import { toolAllowed, type ManagedServer } from './server-spec.js';
+import { ServerSlot } from './server-slot.js';
 import { resultToText } from './llm/result-text.js';
-import { PermissionPolicy, type PermissionVerdict } from './permission-rules.js';
-import type { PermissionBlock } from './config/permissions.js';
+import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
+import { PermissionGate } from './permission-gate.js';
+import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
+import type { CatalogTool, ExecuteResult, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager-types.js';
+
+export type * from './manager-types.js';
 import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
-
-/** Options of a manager. */
-export interface ManagerOptions {
-  /** The servers to manage (the config layer's output, or objects of your own). */
-  servers?: ManagedServer[];
-  /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
-  client?: ClientOptions;
-  /**
-   * Where the configuration comes from, for {@link McpManager.reloadConfig} and `/mcp reload`
-   * (the config layer: read, expand, validate, merge the files). Without it, reload is refused.
-   */
-  load?: () => Promise<ManagedServer[]>;
-  /**
-   * Read the layered config files (user, project, explicit, inline) instead of `servers`/`load`.
-   * The files are read by the first `connectAll()`, `connect()` or `reloadConfig()`.
-   */
-  config?: ConfigOptions;
-  /**
-   * Decides whether an untrusted (project-defined) server may start. Decisions are remembered in
-   * `approvals` when given (keyed by file, name and definition: an edited server asks again).
-   * Without a hook, untrusted servers start unless `requireApproval` is set.
-   */
-  approve?: (server: ManagedServer) => boolean | Promise<boolean>;
-  /** Refuse untrusted servers that no hook or stored decision approved (default false). */
-  requireApproval?: boolean;
-  /** Where approval decisions persist (e.g. `new ApprovalStore()`: `~/.mcpwire/approvals.json`). */
-  approvals?: ApprovalStore;
-  /** Cap of the text {@link McpManager.execute} hands an LLM (default 100 000 characters). */
-  maxResultChars?: number;
-  /** Permission rules of the host itself, above every config file's `permissions` block. */
-  permissions?: PermissionBlock[];
-  /**
-   * Decides calls that an `ask` rule (or `defaultMode: 'ask'`) leaves to the user. Without it
-   * such calls are denied with an error saying no ask hook is configured.
-   */
-  ask?: (request: PermissionRequest) => boolean | Promise<boolean>;
-  /** Leave tools that the rules deny out of {@link McpManager.getAllTools} (default false). */
-  hideDeniedTools?: boolean;
-}
-
-/** What the `ask` hook is asked about. */
-export interface PermissionRequest {
-  /** The exposed tool name. */
-  name: string;
-  server: string;
-  tool: string;
-  arguments: Record<string, unknown> | undefined;
-  verdict: PermissionVerdict;
-}
-
-/** What {@link McpManager.execute} returns: the whole result, and its text for an LLM. */
-export interface ExecuteResult {
-  /** The exposed name that was called. */
-  name: string;
-  server: string;
-  tool: string;
-  /** The server's result, untouched and complete (content blocks, `structuredContent`, `isError`). */
-  result: CallToolResult;
-  content: CallToolResult['content'];
-  structuredContent: unknown;
-  isError: boolean;
-  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line. */
-  text: string;
-  truncated: boolean;
-}
-
-/** One tool of the catalogue. */
-export interface CatalogTool {
-  /**
-   * `mcp__<server>__<tool>`, made safe for LLM providers (`^[A-Za-z0-9_-]{1,64}$`): other
-   * characters become `_`, long names end in a stable hash, clashes are resolved the same way
-   * whatever the order; {@link McpManager.resolveToolName} maps it back.
-   */
-  name: string;
-  server: string;
-  /** The tool's own name on its server. */
-  tool: string;
-  definition: Tool;
-}
-
-/** Per-server line of {@link McpManager.getStatus}. */
-export interface ServerStatusReport {
-  name: string;
-  status: ServerStatus;
-  transport: ManagedServer['transport'];
-  enabled: boolean;
-  era: Era | undefined;
-  protocolVersion: ProtocolRevision | undefined;
-  toolCount: number;
-  lastError: string | undefined;
-  restarts: number;
-  circuitOpen: boolean;
-  provenance: Provenance | undefined;
-}
-
-/** What {@link McpManager.getStatus} returns. */
-export interface ManagerStatus {
-  configuredServers: number;
-  connectedServers: number;
-  servers: ServerStatusReport[];
-  /** Broken config files and entries of the last load (each names its file); they were skipped. */
-  configErrors: string[];
-  /** Unknown keys and other things worth a look. */
-  configWarnings: string[];
-}
-
-/** Events of a manager; `on()` returns a disposer. */
-export interface ManagerEvents {
-  status: (change: StatusChange) => void;
-  /** The tool catalogue changed (a server connected, disconnected, or announced list_changed). */
-  catalogChanged: () => void;
-  /** A watched config file changed and was reloaded (`result`), or the reload failed (`error`). */
-  reload: (outcome: { files: string[]; result?: ReconcileResult; error?: McpError }) => void;
-}
-
-/** What {@link McpManager.reconcile} did. */
-export interface ReconcileResult {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  unchanged: string[];
-  failed: Array<{ server: string; error: McpError }>;
-}
-
-/** The record of {@link McpManager.saveState}: plain JSON. */
-export interface ManagerState {
-  version: 1;
-  savedAt: string;
-  servers: Array<{ name: string; era: Era; protocolVersion: ProtocolRevision; fingerprint: string }>;
-}
 
 /**
  * A stable identity of a server's effective definition (a hash: key order, provenance and
@@ -184,18 +56,12 @@ export class McpManager {
 
   private readonly approval: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
   private readonly maxResultChars: number | undefined;
-  private readonly hostPermissions: PermissionBlock[];
-  private policy: PermissionPolicy;
-  private readonly ask: ManagerOptions['ask'];
-  private readonly hideDenied: boolean;
+  private readonly gate: PermissionGate;
 
   private constructor(options: ManagerOptions) {
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
-    this.hostPermissions = options.permissions ?? [];
-    this.policy = new PermissionPolicy(this.hostPermissions);
-    this.ask = options.ask;
-    this.hideDenied = options.hideDeniedTools === true;
+    this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
     this.approval = { approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals };
     if (options.config) {
       const loader = new ConfigLoader(options.config);
@@ -204,7 +70,7 @@ export class McpManager {
         const loaded = await loader.load();
         this.configErrors = loaded.errors;
         this.configWarnings = loaded.warnings;
-        this.policy = new PermissionPolicy([...loaded.permissions, ...this.hostPermissions]);
+        this.gate.setFileBlocks(loaded.permissions);
         return loaded.servers;
       };
       this.initialLoad = undefined;
@@ -351,13 +217,12 @@ export class McpManager {
 
   /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
   getAllTools(): CatalogTool[] {
-    const tools = this.registry.list();
-    return this.hideDenied ? tools.filter((tool) => this.policy.decide(tool).decision !== 'deny') : tools;
+    return this.gate.visible(this.registry.list());
   }
 
   /** The permission verdict for a tool name (exposed or canonical), without calling anything. */
   checkPermission(name: string): PermissionVerdict {
-    return this.policy.decide(this.subjectOf(name));
+    return this.gate.rules.decide(this.subjectOf(name));
   }
 
   /**
@@ -365,12 +230,12 @@ export class McpManager {
    * for a tool not connected yet), and every other rule that matches it.
    */
   explain(name: string): string {
-    return this.policy.explain(this.subjectOf(name));
+    return this.gate.rules.explain(this.subjectOf(name));
   }
 
   /** The merged permission rules (config files, then the host's own). */
   permissionPolicy(): PermissionPolicy {
-    return this.policy;
+    return this.gate.rules;
   }
 
   private subjectOf(name: string): { server: string; tool: string; name?: string } {
@@ -447,27 +312,11 @@ export class McpManager {
     const address = this.registry.resolveToolName(name);
     const entry = address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
     if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
-    await this.authorize(entry, args);
+    await this.gate.authorize(entry, args);
     const client = this.getConnection(entry.server);
     if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
     const timeout = this.slots.get(entry.server)!.spec.toolTimeoutMs;
     return client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
-  }
-
-  /** Applies the permission rules to one call; rejects with `PERMISSION_DENIED` before anything is sent. */
-  private async authorize(entry: CatalogTool, args: Record<string, unknown> | undefined): Promise<void> {
-    const verdict = this.policy.decide(entry);
-    const refuse = (why: string) => new McpError('PERMISSION_DENIED', `${entry.name} ${why}`, { server: entry.server, method: 'tools/call', data: { verdict } });
-    if (verdict.decision === 'allow') return;
-    if (verdict.decision === 'deny') throw refuse(`is denied (${verdict.reason})`);
-    if (!this.ask) throw refuse(`needs the user's approval (${verdict.reason}), and no ask hook is configured (ManagerOptions.ask)`);
-    let approved: boolean;
-    try {
-      approved = await this.ask({ name: entry.name, server: entry.server, tool: entry.tool, arguments: args, verdict });
-    } catch (error) {
-      throw new McpError('PERMISSION_DENIED', `${entry.name}: the ask hook failed: ${error instanceof Error ? error.message : String(error)}`, { server: entry.server, method: 'tools/call', cause: error });
-    }
-    if (!approved) throw refuse(`was refused by the user (${verdict.reason})`);
   }
 
   /**
@@ -558,44 +407,15 @@ export class McpManager {
 
   /** A serialisable record of which servers are connected (and their eras), for {@link restoreState}. */
   saveState(): ManagerState {
-    return {
-      version: 1,
-      savedAt: new Date().toISOString(),
-      servers: [...this.slots.values()]
-        .filter((slot) => slot.status === 'connected' && slot.client)
-        .map((slot) => ({ name: slot.spec.name, era: slot.client!.era, protocolVersion: slot.client!.protocolVersion, fingerprint: fingerprint(slot.spec) })),
-    };
+    return saveSlots(this.slots.values());
   }
 
   /**
    * Reconnects the servers a {@link saveState} record says were connected, pinned to the revision
    * they spoke (no era probe) when their definition is unchanged. Unknown servers are skipped.
    */
-  async restoreState(state: ManagerState): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }>; skipped: string[] }> {
-    const connected: string[] = [];
-    const failed: Array<{ server: string; error: McpError }> = [];
-    const skipped: string[] = [];
-    await Promise.all(
-      state.servers.map(async (saved) => {
-        const slot = this.slots.get(saved.name);
-        if (!slot || slot.spec.enabled === false) {
-          skipped.push(saved.name);
-          return;
-        }
-        if (fingerprint(slot.spec) === saved.fingerprint) slot.pinnedVersion = saved.protocolVersion;
-        try {
-          await slot.connect().catch((error: unknown) => {
-            if (slot.pinnedVersion === undefined) throw error;
-            slot.pinnedVersion = undefined; // the server moved on: probe afresh, once
-            return slot.connect();
-          });
-          connected.push(saved.name);
-        } catch (error) {
-          failed.push({ server: saved.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: saved.name }) });
-        }
-      }),
-    );
-    return { connected, failed, skipped };
+  restoreState(state: ManagerState): Promise<RestoreResult> {
+    return restoreSlots(state, (name) => this.slots.get(name));
   }
 
   /** Status of every configured server, with provenance. */
@@ -621,7 +441,7 @@ export class McpManager {
       connectedServers: servers.filter((s) => s.status === 'connected').length,
       servers,
       configErrors: this.configErrors.map((e) => e.message),
-      configWarnings: [...this.configWarnings, ...this.policy.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason)],
+      configWarnings: [...this.configWarnings, ...this.gate.rules.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason)],
     };
   }
 

@@ -28,7 +28,7 @@ import {
 } from './jsonrpc.js';
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
+import type { CloseInfo, Disposer, Transport } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';

@@ -1,0 +1,145 @@
+/**
+ * The public types of {@link McpManager}: its options, what it reports (catalogue entries,
+ * status, reconcile outcomes, saved state, execute results) and its events. Kept apart from the
+ * class so the class file holds behaviour only.
+ */
+import type { ClientOptions } from '../client/options.js';
+import type { McpError } from '../protocol/errors.js';
+import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { CallToolResult, Tool } from '../protocol/types.js';
+import type { ApprovalStore } from './config/approvals.js';
+import type { ConfigOptions } from './config/load-config.js';
+import type { PermissionBlock } from './config/permissions.js';
+import type { PermissionVerdict } from './permission-rules.js';
+import type { ManagedServer, Provenance } from './server-spec.js';
+import type { ServerStatus, StatusChange } from './server-slot.js';
+
+/** Options of a manager. */
+export interface ManagerOptions {
+  /** The servers to manage (the config layer's output, or objects of your own). */
+  servers?: ManagedServer[];
+  /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
+  client?: ClientOptions;
+  /**
+   * Where the configuration comes from, for {@link McpManager.reloadConfig} and `/mcp reload`
+   * (the config layer: read, expand, validate, merge the files). Without it, reload is refused.
+   */
+  load?: () => Promise<ManagedServer[]>;
+  /**
+   * Read the layered config files (user, project, explicit, inline) instead of `servers`/`load`.
+   * The files are read by the first `connectAll()`, `connect()` or `reloadConfig()`.
+   */
+  config?: ConfigOptions;
+  /**
+   * Decides whether an untrusted (project-defined) server may start. Decisions are remembered in
+   * `approvals` when given (keyed by file, name and definition: an edited server asks again).
+   * Without a hook, untrusted servers start unless `requireApproval` is set.
+   */
+  approve?: (server: ManagedServer) => boolean | Promise<boolean>;
+  /** Refuse untrusted servers that no hook or stored decision approved (default false). */
+  requireApproval?: boolean;
+  /** Where approval decisions persist (e.g. `new ApprovalStore()`: `~/.mcpwire/approvals.json`). */
+  approvals?: ApprovalStore;
+  /** Cap of the text {@link McpManager.execute} hands an LLM (default 100 000 characters). */
+  maxResultChars?: number;
+  /** Permission rules of the host itself, above every config file's `permissions` block. */
+  permissions?: PermissionBlock[];
+  /**
+   * Decides calls that an `ask` rule (or `defaultMode: 'ask'`) leaves to the user. Without it
+   * such calls are denied with an error saying no ask hook is configured.
+   */
+  ask?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Leave tools that the rules deny out of {@link McpManager.getAllTools} (default false). */
+  hideDeniedTools?: boolean;
+}
+
+/** What the `ask` hook is asked about. */
+export interface PermissionRequest {
+  /** The exposed tool name. */
+  name: string;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown> | undefined;
+  verdict: PermissionVerdict;
+}
+
+/** What {@link McpManager.execute} returns: the whole result, and its text for an LLM. */
+export interface ExecuteResult {
+  /** The exposed name that was called. */
+  name: string;
+  server: string;
+  tool: string;
+  /** The server's result, untouched and complete (content blocks, `structuredContent`, `isError`). */
+  result: CallToolResult;
+  content: CallToolResult['content'];
+  structuredContent: unknown;
+  isError: boolean;
+  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line. */
+  text: string;
+  truncated: boolean;
+}
+
+/** One tool of the catalogue. */
+export interface CatalogTool {
+  /**
+   * `mcp__<server>__<tool>`, made safe for LLM providers (`^[A-Za-z0-9_-]{1,64}$`): other
+   * characters become `_`, long names end in a stable hash, clashes are resolved the same way
+   * whatever the order; {@link McpManager.resolveToolName} maps it back.
+   */
+  name: string;
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  definition: Tool;
+}
+
+/** Per-server line of {@link McpManager.getStatus}. */
+export interface ServerStatusReport {
+  name: string;
+  status: ServerStatus;
+  transport: ManagedServer['transport'];
+  enabled: boolean;
+  era: Era | undefined;
+  protocolVersion: ProtocolRevision | undefined;
+  toolCount: number;
+  lastError: string | undefined;
+  restarts: number;
+  circuitOpen: boolean;
+  provenance: Provenance | undefined;
+}
+
+/** What {@link McpManager.getStatus} returns. */
+export interface ManagerStatus {
+  configuredServers: number;
+  connectedServers: number;
+  servers: ServerStatusReport[];
+  /** Broken config files and entries of the last load (each names its file); they were skipped. */
+  configErrors: string[];
+  /** Unknown keys and other things worth a look. */
+  configWarnings: string[];
+}
+
+/** Events of a manager; `on()` returns a disposer. */
+export interface ManagerEvents {
+  status: (change: StatusChange) => void;
+  /** The tool catalogue changed (a server connected, disconnected, or announced list_changed). */
+  catalogChanged: () => void;
+  /** A watched config file changed and was reloaded (`result`), or the reload failed (`error`). */
+  reload: (outcome: { files: string[]; result?: ReconcileResult; error?: McpError }) => void;
+}
+
+/** What {@link McpManager.reconcile} did. */
+export interface ReconcileResult {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  unchanged: string[];
+  failed: Array<{ server: string; error: McpError }>;
+}
+
+/** The record of {@link McpManager.saveState}: plain JSON. */
+export interface ManagerState {
+  version: 1;
+  savedAt: string;
+  servers: Array<{ name: string; era: Era; protocolVersion: ProtocolRevision; fingerprint: string }>;
+}
