@@ -1,15 +1,21 @@
 /**
  * Permission rules for tool calls, merged from every config file's `permissions` block:
  * `deny` beats `ask` beats `allow` whatever file each rule is in (a user's deny cannot be undone
- * by a project's allow, nor the other way round); when no rule matches, the `defaultMode` of the
- * highest layer that sets one decides (default `allow`). Pure and synchronous.
+ * by a project's allow, nor the other way round) and however specific each pattern is; when no
+ * rule matches, the `defaultMode` of the highest layer that sets one decides (default `allow`).
+ * Pure and synchronous, except {@link authorize}, which may wait for the host's ask hook.
  *
  * Patterns: `mcp__<server>` (every tool of that server) or `mcp__<server>__<tool>`, where `*`
- * stands for any run of characters in either part (`mcp__fs__*`, `mcp__*`, `mcp__*__read_*`). A
- * rule matches a tool when it matches the tool's canonical name `mcp__<server>__<tool>` or its
- * exposed (provider-safe) name.
+ * stands for any run of characters in either part (`mcp__fs__*`, `mcp__*`, `mcp__*__read_*`);
+ * see permission-patterns.ts. A rule matches a tool when it matches the tool's canonical name
+ * `mcp__<server>__<tool>` or its exposed (provider-safe) name, each read as a whole string: a
+ * server whose own name holds `__` shares names with others (`a__b`/`c` and `a`/`b__c`), and a
+ * rule for one of them matches the other too. A malformed pattern matches nothing; it is
+ * reported by {@link PermissionPolicy.unreachable}.
  */
+import { McpError } from '../protocol/errors.js';
 import type { PermissionBlock } from './config/permissions.js';
+import { couldMatchServer, globMatches, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
 
 export type PermissionDecision = 'allow' | 'ask' | 'deny';
 
@@ -33,61 +39,52 @@ export interface PermissionVerdict {
   decision: PermissionDecision;
   /** The rule that decided; absent when the default mode did. */
   rule?: PermissionRule;
-  /** Where the default mode came from (absent: the built-in `allow`). */
+  /** Where the default mode came from (absent: the built-in `allow`, or a rule decided). */
   defaultFrom?: { file: string; scope: string };
   /** One sentence: which rule from which file decided, or the default. */
   reason: string;
 }
 
-/** A rule that can never decide anything, and why. */
+/** A rule that can never decide anything, and why (the reason starts with the rule's file). */
 export interface UnreachableRule {
   rule: PermissionRule;
   reason: string;
 }
 
+/** What is known when the config loads, for {@link PermissionPolicy.unreachable}. */
+export interface KnownTools {
+  /** The configured server names. */
+  servers?: readonly string[];
+  /** Tools seen so far; a rule that matches one of them is never reported as naming an unknown server. */
+  tools?: readonly PermissionSubject[];
+}
+
 const RANK: Record<PermissionDecision, number> = { deny: 3, ask: 2, allow: 1 };
-const PART = /^[A-Za-z0-9_.*-]+$/;
 
-/** `mcp__a__b` ⇒ `{ server: 'a', tool: 'b' }`; `mcp__a` ⇒ `{ server: 'a' }`; anything else ⇒ undefined. */
-function parsePattern(pattern: string): { server: string; tool?: string } | undefined {
-  if (!pattern.startsWith('mcp__')) return undefined;
-  const rest = pattern.slice(5);
-  const at = rest.indexOf('__');
-  const server = at < 0 ? rest : rest.slice(0, at);
-  const tool = at < 0 ? undefined : rest.slice(at + 2);
-  if (server === '' || tool === '') return undefined;
-  return tool === undefined ? { server } : { server, tool };
+interface Entry {
+  rule: PermissionRule;
+  parsed: ParsedPattern | undefined;
+  problem: string | undefined;
 }
 
-function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-}
-
-/** The patterns a rule stands for, as whole-name expressions: `mcp__fs` also covers `mcp__fs__<anything>`. */
-function ruleMatcher(pattern: string): (name: string) => boolean {
-  const parsed = parsePattern(pattern);
-  if (!parsed) {
-    const exact = globRegExp(pattern);
-    return (name) => exact.test(name);
-  }
-  const whole = globRegExp(parsed.tool === undefined ? `mcp__${parsed.server}__*` : pattern);
-  return (name) => whole.test(name);
-}
-
-/** The merged rules of every config file. */
+/** The merged rules of every config file. Immutable once built. */
 export class PermissionPolicy {
-  private readonly list: Array<PermissionRule & { test: (name: string) => boolean }>;
+  private readonly entries: Entry[] = [];
   private readonly defaultMode: PermissionDecision;
   private readonly defaultFrom: { file: string; scope: string } | undefined;
 
+  /** `blocks` in layer order, lowest first (user → project → explicit → inline → host). */
   constructor(blocks: readonly PermissionBlock[]) {
-    this.list = [];
     for (const block of blocks) {
       for (const list of ['deny', 'ask', 'allow'] as const) {
-        for (const pattern of block[list]) this.list.push({ pattern, list, file: block.file, scope: block.scope, test: ruleMatcher(pattern) });
+        for (const pattern of block[list]) {
+          const parsed = parsePattern(pattern);
+          const rule = { pattern, list, file: block.file, scope: block.scope };
+          this.entries.push('problem' in parsed ? { rule, parsed: undefined, problem: parsed.problem } : { rule, parsed, problem: undefined });
+        }
       }
     }
-    const last = [...blocks].reverse().find((block) => block.defaultMode !== undefined);
+    const last = blocks.findLast((block) => block.defaultMode !== undefined);
     this.defaultMode = last?.defaultMode ?? 'allow';
     this.defaultFrom = last ? { file: last.file, scope: last.scope } : undefined;
   }
@@ -97,113 +94,174 @@ export class PermissionPolicy {
     return new PermissionPolicy([]);
   }
 
-  /** Every rule, deny first, then ask, then allow (file order within each). */
+  /** Every rule (malformed ones included), file by file in layer order; deny, ask, allow within a file. */
   rules(): PermissionRule[] {
-    return this.list.map(({ test: _test, ...rule }) => rule);
+    return this.entries.map((entry) => ({ ...entry.rule }));
   }
 
-  /** The rules that match `subject`, strongest first. */
+  /** The rules that match `subject`, strongest first; within one list, in layer order. */
   matching(subject: PermissionSubject): PermissionRule[] {
     const names = namesOf(subject);
-    return this.list
-      .filter((rule) => names.some((name) => rule.test(name)))
-      .sort((a, b) => RANK[b.list] - RANK[a.list])
-      .map(({ test: _test, ...rule }) => rule);
+    return this.entries
+      .filter((entry) => entry.parsed !== undefined && names.some((name) => globMatches(entry.parsed!.glob, name)))
+      .sort((a, b) => RANK[b.rule.list] - RANK[a.rule.list])
+      .map((entry) => ({ ...entry.rule }));
   }
 
   /** The decision for `subject`: the strongest matching rule, else the default mode. */
   decide(subject: PermissionSubject): PermissionVerdict {
-    const [rule] = this.matching(subject);
-    const canonical = `mcp__${subject.server}__${subject.tool}`;
-    if (rule) return { decision: rule.list, rule, reason: `${canonical}: ${rule.list} by rule "${rule.pattern}" in ${rule.file} (${rule.scope})` };
-    const verdict: PermissionVerdict = {
-      decision: this.defaultMode,
-      reason: this.defaultFrom ? `${canonical}: ${this.defaultMode} by defaultMode in ${this.defaultFrom.file} (${this.defaultFrom.scope}); no rule matches` : `${canonical}: allow by default; no rule matches`,
-    };
-    if (this.defaultFrom) verdict.defaultFrom = this.defaultFrom;
-    return verdict;
+    return this.verdictFor(subject, this.matching(subject));
   }
 
-  /** Several lines: the verdict, then every matching rule and why the winner won. */
+  /**
+   * Several lines: the verdict, then every matching rule (list, pattern, file, scope) with the
+   * deciding one marked and why it won, or, when none matches, the names that were tried and
+   * where the default came from. When exactly one rule matches, the verdict line (which names it
+   * and its file) is all there is to say.
+   */
   explain(subject: PermissionSubject): string {
-    const verdict = this.decide(subject);
     const matches = this.matching(subject);
+    const verdict = this.verdictFor(subject, matches);
     const lines = [verdict.reason];
     if (matches.length > 1) {
+      const winner = matches[0]!;
       lines.push('matching rules (deny beats ask beats allow, whichever file they are in):');
-      for (const rule of matches) lines.push(`  ${rule === matches[0] ? '*' : ' '} ${rule.list.padEnd(5)} ${rule.pattern}  (${rule.file}, ${rule.scope})`);
-    } else if (matches.length === 0 && this.list.length > 0) {
-      lines.push(`no rule matches ${namesOf(subject).join(' or ')}`);
+      for (const rule of matches) lines.push(`  ${rule === winner ? '*' : ' '} ${rule.list.padEnd(5)} ${rule.pattern}  (${rule.file}, ${rule.scope})`);
+      const beaten = matches.filter((rule) => rule.list !== winner.list);
+      if (beaten.length > 0) lines.push(`"${winner.pattern}" wins: a ${winner.list} rule beats ${[...new Set(beaten.map((rule) => rule.list))].join(' and ')} rules, however specific`);
+      else lines.push(`"${winner.pattern}" is shown as the first ${winner.list} rule in layer order; all of them say ${winner.list}`);
+    } else if (matches.length === 0) {
+      if (this.entries.length > 0) lines.push(`no rule matches ${namesOf(subject).join(' or ')}`);
+      lines.push(this.defaultFrom ? `the default mode ${this.defaultMode} is set in ${this.defaultFrom.file} (${this.defaultFrom.scope}), the highest layer that sets one` : 'no file sets a defaultMode, so the built-in default allow applies');
     }
     return lines.join('\n');
   }
 
   /**
-   * Rules that can never decide: malformed patterns, patterns naming a server that is not
-   * configured (when `known.servers` is given), and allow/ask rules that a stronger rule covers
-   * whole (e.g. allow `mcp__fs__read` under deny `mcp__fs`). Each reason names the file.
+   * Rules that can never decide anything, each with a reason that names its file: malformed
+   * patterns (no `mcp__` prefix, an empty part, a character outside letters, digits, `_ - . *`);
+   * patterns that cannot match a tool of any server in `known.servers` (when given; a `*` in the
+   * server part is taken as meant for servers to come and not checked; a rule matching one of
+   * `known.tools` is never reported so); and allow/ask rules that a single stronger rule covers
+   * whole (allow `mcp__fs__read` under deny `mcp__fs`, `mcp__fs__*` or `mcp__*`). Only what is
+   * certain is reported. Each rule is reported at most once, in {@link rules} order.
    */
-  unreachable(known: { servers?: readonly string[] } = {}): UnreachableRule[] {
+  unreachable(known: KnownTools = {}): UnreachableRule[] {
     const found: UnreachableRule[] = [];
-    for (const entry of this.list) {
-      const { test: _test, ...rule } = entry;
-      const parsed = parsePattern(rule.pattern);
-      if (!parsed || !PART.test(parsed.server) || (parsed.tool !== undefined && !PART.test(parsed.tool))) {
-        found.push({ rule, reason: `${rule.file}: ${rule.list} rule "${rule.pattern}" can never match: patterns are mcp__<server> or mcp__<server>__<tool> (letters, digits, _ - . and *)` });
+    const seenTools = known.tools ?? [];
+    for (const entry of this.entries) {
+      const rule = { ...entry.rule };
+      const what = `${rule.file}: ${rule.list} rule "${rule.pattern}"`;
+      const parsed = entry.parsed;
+      if (!parsed) {
+        found.push({ rule, reason: `${what} can never match: ${entry.problem} (patterns are mcp__<server> or mcp__<server>__<tool>)` });
         continue;
       }
       if (known.servers && !parsed.server.includes('*')) {
-        const server = parsed.server;
-        if (!known.servers.some((name) => name === server || name.replace(/[^A-Za-z0-9_-]/g, '_') === server)) {
-          found.push({ rule, reason: `${rule.file}: ${rule.list} rule "${rule.pattern}" names server "${server}", which is not configured (configured: ${known.servers.join(', ') || 'none'})` });
+        const servers = known.servers;
+        const reachable = servers.some((server) => couldMatchServer(parsed, server)) || seenTools.some((tool) => namesOf(tool).some((name) => globMatches(parsed.glob, name)));
+        if (!reachable) {
+          found.push({ rule, reason: `${what} names server "${parsed.server}", which is not configured (configured: ${servers.join(', ') || 'none'})` });
           continue;
         }
       }
-      const stronger = this.list.find((other) => RANK[other.list] > RANK[rule.list] && covers(other.pattern, rule.pattern));
-      if (stronger) found.push({ rule, reason: `${rule.file}: ${rule.list} rule "${rule.pattern}" can never apply: ${stronger.list} rule "${stronger.pattern}" in ${stronger.file} covers every tool it matches` });
+      const stronger = this.entries.find((other) => other.parsed !== undefined && RANK[other.rule.list] > RANK[rule.list] && patternCovers(other.parsed, parsed));
+      if (stronger) {
+        found.push({ rule, reason: `${what} can never apply: ${stronger.rule.list} rule "${stronger.rule.pattern}" in ${stronger.rule.file} covers every tool it matches` });
+      }
     }
     return found;
   }
+
+  private verdictFor(subject: PermissionSubject, matches: readonly PermissionRule[]): PermissionVerdict {
+    const canonical = canonicalOf(subject);
+    const rule = matches[0];
+    if (rule) return { decision: rule.list, rule, reason: `${canonical}: ${rule.list} by rule "${rule.pattern}" in ${rule.file} (${rule.scope})` };
+    if (!this.defaultFrom) return { decision: this.defaultMode, reason: `${canonical}: allow by default; no rule matches` };
+    return {
+      decision: this.defaultMode,
+      defaultFrom: { ...this.defaultFrom },
+      reason: `${canonical}: ${this.defaultMode} by defaultMode in ${this.defaultFrom.file} (${this.defaultFrom.scope}); no rule matches`,
+    };
+  }
+}
+
+function canonicalOf(subject: PermissionSubject): string {
+  return `mcp__${subject.server}__${subject.tool}`;
 }
 
 function namesOf(subject: PermissionSubject): string[] {
-  const canonical = `mcp__${subject.server}__${subject.tool}`;
-  return subject.name && subject.name !== canonical ? [canonical, subject.name] : [canonical];
+  const canonical = canonicalOf(subject);
+  return subject.name !== undefined && subject.name !== canonical ? [canonical, subject.name] : [canonical];
 }
 
-/** The name-set a pattern stands for, as one glob over whole names. */
-function wholeGlob(pattern: string): string | undefined {
-  const parsed = parsePattern(pattern);
-  if (!parsed) return undefined;
-  return parsed.tool === undefined ? `mcp__${parsed.server}__*` : pattern;
+/** What the ask hook is asked about: the tool, the arguments of the call, and the verdict. */
+export interface PermissionAskRequest {
+  server: string;
+  tool: string;
+  /** The exposed name the call used. */
+  name: string;
+  arguments: Record<string, unknown> | undefined;
+  verdict: PermissionVerdict;
 }
 
 /**
- * True when every name glob `b` matches, glob `a` matches too. Sound for `*`-only globs: `a`
- * covers `b` exactly when `a`, read as a glob, matches `b` with `b`'s stars taken as literal
- * text standing for any run — checked by matching `a` against `b` where `a`'s `*` may absorb any
- * run of `b` (stars included) and `a`'s literals must meet `b`'s literals.
+ * The host's answer to an `ask` verdict: `true` approves; anything else (false, a truthy
+ * non-boolean) refuses; a throw or rejection refuses too. `options.signal` aborts when the call
+ * is no longer wanted (the host may close its prompt).
  */
-export function covers(a: string, b: string): boolean {
-  const ga = wholeGlob(a);
-  const gb = wholeGlob(b);
-  if (ga === undefined || gb === undefined) return false;
-  return globCoversGlob(ga, gb);
-}
+export type PermissionAskHook = (request: PermissionAskRequest, options: { signal: AbortSignal }) => boolean | Promise<boolean>;
 
-function globCoversGlob(a: string, b: string): boolean {
-  // Dynamic programming over positions: a[i..] covers b[j..].
-  const memo = new Map<string, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = `${i},${j}`;
-    const cached = memo.get(key);
-    if (cached !== undefined) return cached;
-    let result: boolean;
-    if (i === a.length) result = j === b.length;
-    else if (a[i] === '*') result = go(i + 1, j) || (j < b.length && go(i, j + 1));
-    else result = j < b.length && b[j] !== '*' && a[i] === b[j] && go(i + 1, j + 1);
-    memo.set(key, result);
-    return result;
-  };
-  return go(0, 0);
+/**
+ * Turns a verdict into go or no-go for one call. Resolves when the call may go ahead: the
+ * verdict allows it, or it asks and `ask` answers `true`. Rejects with `PERMISSION_DENIED`
+ * (the message names the tool, the deciding rule and its file, or the default) when the verdict
+ * denies, when it asks and no hook is given, when the hook refuses, and when the hook throws
+ * (kept as `cause`). While the hook is pending, an abort of `options.signal` rejects with the
+ * signal's reason and `options.timeoutMs` rejects with `TIMEOUT`; either way the hook's signal
+ * aborts and its late answer is ignored. Nothing is left running once it settles.
+ */
+export async function authorize(
+  verdict: PermissionVerdict,
+  ask: PermissionAskHook | undefined,
+  call: Omit<PermissionAskRequest, 'verdict'>,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<void> {
+  const refuse = (why: string, cause?: unknown) =>
+    new McpError('PERMISSION_DENIED', `${call.name} ${why}`, { server: call.server, method: 'tools/call', data: { verdict }, ...(cause === undefined ? {} : { cause }) });
+  const ms = options.timeoutMs;
+  if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0)) throw new McpError('INVALID_ARGUMENT', `timeoutMs must be a finite number >= 0, got ${ms}`);
+  if (verdict.decision === 'allow') return;
+  if (verdict.decision === 'deny') throw refuse(`is denied (${verdict.reason})`);
+  if (!ask) throw refuse(`needs the user's approval (${verdict.reason}), and no ask hook is configured`);
+  options.signal?.throwIfAborted();
+
+  const local = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      reject(options.signal!.reason);
+      local.abort(options.signal!.reason);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (ms !== undefined) {
+      timer = setTimeout(() => {
+        const error = new McpError('TIMEOUT', `${call.name}: the ask hook gave no answer within ${ms} ms`, { server: call.server, method: 'tools/call' });
+        reject(error);
+        local.abort(error);
+      }, ms);
+    }
+  });
+  let answer: unknown;
+  try {
+    const asking = (async () => ask({ ...call, verdict }, { signal: local.signal }))().catch((error: unknown) => {
+      throw refuse(`was not approved: the ask hook failed (${error instanceof Error ? error.message : String(error)})`, error);
+    });
+    answer = await Promise.race([asking, stopped]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+  }
+  if (answer !== true) throw refuse(`was refused by the user (${verdict.reason})`);
 }
