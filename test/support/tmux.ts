@@ -36,9 +36,10 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const exports = Object.entries({ NO_COLOR: '1', ...env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   const command = `cd ${quote(cwd)} && env ${exports} ${argv.map(quote).join(' ')}`;
-  execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', '200', '-y', '50', command]);
-  execFileSync('tmux', ['set-option', '-t', name, 'remain-on-exit', 'on']);
-  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  // A server of its own per terminal (-L): sessions never race a shared server that is exiting.
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '50', command);
+  tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   const terminal: Terminal = {
     type(text, enter = true) {
       tmux('send-keys', '-t', name, '-l', text);
@@ -72,7 +73,7 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
     },
     kill() {
       try {
-        tmux('kill-session', '-t', name);
+        tmux('kill-server');
       } catch {
         // already gone
       }
