@@ -4,6 +4,7 @@
  * whatever runs in it.
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 let counter = 0;
 
@@ -40,6 +41,7 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '50', command);
   tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+  const socket = tmux('display-message', '-p', '-t', name, '#{socket_path}').trim();
   const terminal: Terminal = {
     type(text, enter = true) {
       tmux('send-keys', '-t', name, '-l', text);
@@ -77,6 +79,7 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
       } catch {
         // already gone
       }
+      rmSync(socket, { force: true });
     },
   };
   return terminal;
