@@ -24,8 +24,8 @@ export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './mana
 export type { McpStep, McpStepResult } from './manager/workflow-step.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 export type { ExecuteResult, PermissionRequest } from './manager/mcp-manager.js';
-export { PermissionPolicy } from './manager/permission-rules.js';
-export type { PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
+export { authorize, PermissionPolicy } from './manager/permission-rules.js';
+export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
 export { ToolRegistry, canonicalToolName } from './manager/tool-registry.js';
 export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
 export { connectServer, connectTarget } from './manager/server-target.js';

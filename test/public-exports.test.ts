@@ -52,6 +52,7 @@ describe('the public surface', () => {
         "ToolRegistry",
         "TraceBuilder",
         "VERSION",
+        "authorize",
         "buildServerEnv",
         "canonicalToolName",
         "classifyMessage",

@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '../protocol/types.js';
 import type { ApprovalStore } from './config/approvals.js';
 import type { ConfigOptions } from './config/load-config.js';
 import type { PermissionBlock } from './config/permissions.js';
-import type { PermissionVerdict } from './permission-rules.js';
+import type { PermissionAskHook, PermissionAskRequest } from './permission-rules.js';
 import type { ManagedServer, Provenance } from './server-spec.js';
 import type { ServerStatus, StatusChange } from './server-slot.js';
 
@@ -48,20 +48,13 @@ export interface ManagerOptions {
    * Decides calls that an `ask` rule (or `defaultMode: 'ask'`) leaves to the user. Without it
    * such calls are denied with an error saying no ask hook is configured.
    */
-  ask?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  ask?: PermissionAskHook;
   /** Leave tools that the rules deny out of {@link McpManager.getAllTools} (default false). */
   hideDeniedTools?: boolean;
 }
 
-/** What the `ask` hook is asked about. */
-export interface PermissionRequest {
-  /** The exposed tool name. */
-  name: string;
-  server: string;
-  tool: string;
-  arguments: Record<string, unknown> | undefined;
-  verdict: PermissionVerdict;
-}
+/** What the `ask` hook is asked about (the permission layer's request). */
+export type PermissionRequest = PermissionAskRequest;
 
 /** What {@link McpManager.execute} returns: the whole result, and its text for an LLM. */
 export interface ExecuteResult {

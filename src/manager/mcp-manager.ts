@@ -312,7 +312,7 @@ export class McpManager {
     const address = this.registry.resolveToolName(name);
     const entry = address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
     if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
-    await this.gate.authorize(entry, args);
+    await this.gate.authorize(entry, args, options.signal);
     const client = this.getConnection(entry.server);
     if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
     const timeout = this.slots.get(entry.server)!.spec.toolTimeoutMs;

@@ -3,17 +3,16 @@
  * check before a call (deny refuses, ask goes to the host's hook, allow passes). The rules are
  * the config files' blocks under the host's own, re-read on every config load.
  */
-import { McpError } from '../protocol/errors.js';
 import type { PermissionBlock } from './config/permissions.js';
-import type { CatalogTool, PermissionRequest } from './manager-types.js';
-import { PermissionPolicy } from './permission-rules.js';
+import type { CatalogTool } from './manager-types.js';
+import { authorize, PermissionPolicy, type PermissionAskHook } from './permission-rules.js';
 
 export class PermissionGate {
   private policy: PermissionPolicy;
 
   constructor(
     private readonly hostBlocks: readonly PermissionBlock[],
-    private readonly ask: ((request: PermissionRequest) => boolean | Promise<boolean>) | undefined,
+    private readonly ask: PermissionAskHook | undefined,
     private readonly hideDenied: boolean,
   ) {
     this.policy = new PermissionPolicy(hostBlocks);
@@ -34,19 +33,11 @@ export class PermissionGate {
     return this.hideDenied ? tools.filter((tool) => this.policy.decide(tool).decision !== 'deny') : tools;
   }
 
-  /** Resolves when `entry` may be called with `args`; rejects with `PERMISSION_DENIED` (nothing was sent). */
-  async authorize(entry: CatalogTool, args: Record<string, unknown> | undefined): Promise<void> {
-    const verdict = this.policy.decide(entry);
-    const refuse = (why: string) => new McpError('PERMISSION_DENIED', `${entry.name} ${why}`, { server: entry.server, method: 'tools/call', data: { verdict } });
-    if (verdict.decision === 'allow') return;
-    if (verdict.decision === 'deny') throw refuse(`is denied (${verdict.reason})`);
-    if (!this.ask) throw refuse(`needs the user's approval (${verdict.reason}), and no ask hook is configured (ManagerOptions.ask)`);
-    let approved: boolean;
-    try {
-      approved = await this.ask({ name: entry.name, server: entry.server, tool: entry.tool, arguments: args, verdict });
-    } catch (error) {
-      throw new McpError('PERMISSION_DENIED', `${entry.name}: the ask hook failed: ${error instanceof Error ? error.message : String(error)}`, { server: entry.server, method: 'tools/call', cause: error });
-    }
-    if (!approved) throw refuse(`was refused by the user (${verdict.reason})`);
+  /**
+   * Resolves when `entry` may be called with `args`; rejects with `PERMISSION_DENIED` (nothing was
+   * sent). An `ask` verdict waits for the host's hook, which `signal` (the call's) cancels.
+   */
+  authorize(entry: CatalogTool, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<void> {
+    return authorize(this.policy.decide(entry), this.ask, { name: entry.name, server: entry.server, tool: entry.tool, arguments: args }, signal ? { signal } : {});
   }
 }
