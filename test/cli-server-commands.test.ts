@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFixture } from './support/http-fixture.js';
+import { everythingOverHttp } from './support/http-servers.js';
 import { EVERYTHING, MODERN, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 
 const node = process.execPath;
@@ -84,6 +85,21 @@ describe('mcpwire server commands', () => {
     const run = await runCli(['call', 'echo', '--arg', 'message=from the cli', '--', node, EVERYTHING, 'stdio']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('from the cli');
+  });
+});
+
+describe('mcpwire --url', () => {
+  it('finds the shape of a remote server by itself: Streamable HTTP, and 2024-11-05 HTTP+SSE by fallback', async () => {
+    for (const mode of ['streamableHttp', 'sse'] as const) {
+      const server = await everythingOverHttp(mode);
+      try {
+        const run = await runCli(['call', 'echo', '--arg', `message=over ${mode}`, '--url', server.url, '--json']);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.json()).toMatchObject({ ok: true, result: { content: [{ type: 'text', text: `Echo: over ${mode}` }] } });
+      } finally {
+        await server.stop();
+      }
+    }
   });
 });
 

@@ -52,8 +52,9 @@ export async function openSession(args: ParsedArgs, io: CliIO): Promise<Session>
   try {
     const options = clientOptionsFor(target.spec, cliClientOptions(args, io, trace));
     if (flag(args, 'trace')) options.onStderr = (line) => io.stderr.write(`[${target.spec.name} stderr] ${line}\n`);
-    const connectTo = connectTarget(target.spec);
-    if (target.autoTransport && 'url' in connectTo) delete (connectTo as { transport?: unknown }).transport;
+    const configured = connectTarget(target.spec);
+    // A bare --url leaves the shape to the client's probe (2026, Streamable HTTP, then HTTP+SSE).
+    const connectTo = target.autoTransport && 'url' in configured ? { url: configured.url, ...(configured.headers ? { headers: configured.headers } : {}) } : configured;
     const client = await McpClient.connect(connectTo, options);
     return {
       client,
