@@ -2,7 +2,7 @@
  * The interactive parts of `mcpwire` in a real pseudo-terminal (tmux): a server's elicitation
  * answered at the prompt, a live progress line, and the repl taking /mcp commands and calls.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,31 @@ describe('mcpwire on a terminal', () => {
     expect(during).toMatch(/\[#+\.*\] \d+% \(\d\/6\)/);
     const after = await terminal.waitFor('done after 6 steps');
     expect(after).not.toMatch(/\d+% \(\d\/6\)/);
+  });
+
+  it('asks before starting a project server, remembers the answer, and asks again after an edit', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-approve-'));
+    const project = path.join(dir, 'repo');
+    mkdirSync(project);
+    const write = (flags: string[]) => writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, ...flags] } } }));
+    write([]);
+    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    await terminal.waitFor(/wants to start server "repo": .*scripted-server\.mjs\s+Allow it\? \[y\/N\] $/m);
+    terminal.type('y');
+    await terminal.waitFor(/^repo\s+connected\s+stdio/m);
+    terminal.kill();
+    expect(JSON.parse(readFileSync(path.join(dir, '.mcpwire/approvals.json'), 'utf8')).approvals).toMatchObject([{ server: 'repo', approved: true }]);
+
+    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    const again = await terminal.waitFor(/^repo\s+connected\s+stdio/m);
+    expect(again).not.toContain('Allow it?');
+    terminal.kill();
+
+    write(['--version', '2025-06-18']);
+    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    await terminal.waitFor('Allow it? [y/N]');
+    terminal.type('n');
+    await terminal.waitFor(/^repo\s+error\s+stdio.*not approved/m);
   });
 
   it('the repl runs /mcp commands and calls, and exits on "exit"', async () => {
