@@ -90,6 +90,11 @@ describe('mcpwire trace show', () => {
     expect(new Set(records.map((r) => r.method))).toEqual(new Set(['tools/call']));
     const errors = await runCli(['trace', 'show', file, '--errors', '--json']);
     expect(errors.json<{ result: { records: unknown[] } }>().result.records).toHaveLength(1);
+    const byId = await runCli(['trace', 'show', file, '--id', String((records[0] as { id?: number }).id ?? ''), '--json']);
+    const idRecords = byId.json<{ result: { records: Array<{ method: string; kind: string }> } }>().result.records;
+    expect(idRecords.map((r) => r.kind).sort()).toEqual(['request', 'response']);
+    const otherServer = await runCli(['trace', 'show', file, '--server', 'nobody', '--json']);
+    expect(otherServer.json<{ result: { records: unknown[] } }>().result.records).toEqual([]);
     expect((await runCli(['trace', 'show', path.join(dir, 'missing.jsonl')])).code).toBe(1);
   });
 });
