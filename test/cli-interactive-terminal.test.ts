@@ -2,10 +2,12 @@
  * The interactive parts of `mcpwire` in a real pseudo-terminal (tmux): a server's elicitation
  * answered at the prompt, a live progress line, and the repl taking /mcp commands and calls.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntilGone } from './support/processes.js';
 import { CLI, requireBuiltCli, SCRIPTED } from './support/cli.js';
 import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
 
@@ -48,6 +50,24 @@ describe('mcpwire on a terminal', () => {
     expect(during).toMatch(/\[#+\.*\] \d+% \(\d\/6\)/);
     const after = await terminal.waitFor('done after 6 steps');
     expect(after).not.toMatch(/\d+% \(\d\/6\)/);
+  });
+
+  it('Ctrl-C during a call stops the server and exits 130', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ctrl-c-'));
+    const marker = path.join(dir, 'received.jsonl');
+    const status = path.join(dir, 'status');
+    // The shell keeps a (no-op) SIGINT handler, so it outlives Ctrl-C and records the CLI's exit code.
+    const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, CLI, 'call', 'slow', '--arg', 'ms=60000', '--arg', 'steps=60', '--', process.execPath, SCRIPTED, '--record', marker].map(q).join(' ');
+    terminal = startTerminal(['sh', '-c', `trap : INT; ${command}; echo $? > ${q(status)}`]);
+    await terminal.waitFor(/\(\d+\/60\)/);
+    const server = execFileSync('pgrep', ['-xf', `${process.execPath} ${SCRIPTED} --record ${marker}`], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    expect(server.length).toBe(1);
+    terminal.key('C-c');
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(status) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(status, 'utf8').trim()).toBe('130');
+    expect(await waitUntilGone(server[0]!, 5_000)).toBe(true);
   });
 
   it('asks before starting a project server, remembers the answer, and asks again after an edit', async () => {

@@ -12,6 +12,7 @@ import { errorJson, exitCodeOf, EXIT } from './exit-codes.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
+import { watchInterrupts } from './interrupt.js';
 import { openSession } from './session.js';
 import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
 
@@ -60,11 +61,17 @@ async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: Nod
 async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const serverCommand = SERVER_COMMANDS[command];
   if (serverCommand) {
-    const session = await openSession(args, io);
+    const interrupt = watchInterrupts(io.stdout === process.stdout);
     try {
-      return await serverCommand(session.client, args, io);
+      const session = await openSession(args, io, interrupt.signal);
+      interrupt.onInterrupt(() => session.close());
+      try {
+        return await serverCommand(session.client, args, io);
+      } finally {
+        await session.close();
+      }
     } finally {
-      await session.close();
+      interrupt.dispose();
     }
   }
   switch (command) {

@@ -45,24 +45,30 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
   return options;
 }
 
-/** Connects the target of `args`. On failure nothing is left running and the trace is flushed. */
-export async function openSession(args: ParsedArgs, io: CliIO): Promise<Session> {
+/**
+ * Connects the target of `args`; `signal` aborts the connect. On failure nothing is left running
+ * and the trace is flushed. `close()` is idempotent.
+ */
+export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSignal): Promise<Session> {
   const target = await resolveTarget(args, io);
   const trace = await openTrace(args, io);
   try {
     const options = clientOptionsFor(target.spec, cliClientOptions(args, io, trace));
+    if (signal) options.signal = signal;
     if (flag(args, 'trace')) options.onStderr = (line) => io.stderr.write(`[${target.spec.name} stderr] ${line}\n`);
     const configured = connectTarget(target.spec);
     // A bare --url leaves the shape to the client's probe (2026, Streamable HTTP, then HTTP+SSE).
     const connectTo = target.autoTransport && 'url' in configured ? { url: configured.url, ...(configured.headers ? { headers: configured.headers } : {}) } : configured;
     const client = await McpClient.connect(connectTo, options);
+    let closing: Promise<void> | undefined;
     return {
       client,
       target,
-      async close() {
-        await client.close();
-        await trace?.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          await client.close();
+          await trace?.close();
+        })()),
     };
   } catch (error) {
     await trace?.close();
