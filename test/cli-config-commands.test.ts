@@ -109,3 +109,15 @@ describe('mcpwire config', () => {
     expect(viaYaml.code).toBe(0);
   });
 });
+
+describe('mcpwire repl on piped input', () => {
+  it('runs one command per line without a prompt and stops at "exit"', async () => {
+    const run = await runCli(['repl'], { env, cwd: project, input: '/mcp tools alpha\ncall mcp__alpha__echo text="piped in"\nexit\ncall mcp__alpha__echo text=never\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('mcp__alpha__echo');
+    expect(run.stdout).toMatch(/^piped in$/m);
+    expect(run.stdout).not.toMatch(/^never$/m);
+    expect(run.stdout).not.toContain('mcp> ');
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+  });
+});

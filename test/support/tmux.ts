@@ -19,8 +19,7 @@ export interface Terminal {
   waitFor(pattern: RegExp | string, ms?: number): Promise<string>;
   /** True once the command in the session has exited (the pane is dead). */
   exited(): boolean;
-  /** The exit status of the command once it exited. */
-  exitStatus(): number | undefined;
+
   kill(): void;
 }
 
@@ -73,14 +72,6 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
         return tmux('display-message', '-p', '-t', name, '#{pane_dead}').trim() === '1';
       } catch {
         return true;
-      }
-    },
-    exitStatus() {
-      try {
-        const text = tmux('display-message', '-p', '-t', name, '#{pane_dead_status}').trim();
-        return text === '' ? undefined : Number(text);
-      } catch {
-        return undefined;
       }
     },
     kill() {

@@ -27,6 +27,8 @@ export async function replCommand(args: ParsedArgs, io: CliIO): Promise<Outcome>
   out(`mcpwire repl: ${connected.length} server(s) connected${failed.length ? `, ${failed.length} failed (${failed.map((f) => f.server).join(', ')})` : ''}. Type help.`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: io.interactive, prompt: io.interactive ? c.cyan('mcp> ') : '' });
   let commands = 0;
+  // Ctrl-C at the prompt leaves the repl (after disconnecting every server), as Ctrl-D does.
+  rl.on('SIGINT', () => rl.close());
   try {
     rl.prompt();
     for await (const raw of rl) {
