@@ -43,7 +43,7 @@ Traffic:
 Examples:
   mcpwire tools -- npx -y @modelcontextprotocol/server-everything
   mcpwire call echo --arg message=hi -- npx -y @modelcontextprotocol/server-everything
-  mcpwire info --url http://127.0.0.1:3000/mcp --header 'Authorization: Bearer $TOKEN'
+  mcpwire info --url http://127.0.0.1:3000/mcp --header "Authorization: Bearer $TOKEN"
   mcpwire tools --server github --trace
 
 'mcpwire COMMAND --help' for a command's options.
