@@ -54,6 +54,17 @@ describe('mcpwire servers', () => {
     expect(byName.shadowed).toMatchObject({ status: 'error', lastError: expect.stringContaining('not approved') });
   });
 
+  it('--trace-file records the traffic of every server, named per server, with config secrets redacted', async () => {
+    const file = path.join(root, 'servers.jsonl');
+    const run = await runCli(['servers', '--trust-project', '--trace-file', file], { env, cwd: project });
+    expect(run.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(SECRET);
+    const records = text.trim().split('\n').map((line) => JSON.parse(line) as { server: string; method?: string; kind: string });
+    for (const server of ['alpha', 'shadowed']) expect(records.some((r) => r.server === server && r.kind === 'response' && r.method === 'initialize')).toBe(true);
+    expect(records.some((r) => r.server === 'broken')).toBe(true);
+  });
+
   it('--no-connect only lists', async () => {
     const run = await runCli(['servers', '--no-connect', '--json'], { env, cwd: project });
     expect(run.json<{ result: { servers: Array<{ status: string }> } }>().result.servers.map((s) => s.status)).toEqual(['disconnected', 'disconnected', 'disconnected']);

@@ -17,6 +17,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
+import { openTrace } from '../trace-output.js';
 import { table } from '../table.js';
 import { configLoader, configOptions } from '../target.js';
 import { askYesNo } from '../ask.js';
@@ -41,13 +42,24 @@ export function cliApproval(args: ParsedArgs, io: CliIO): (server: ManagedServer
   };
 }
 
-/** A manager over the command line's config files. */
-export function cliManager(args: ParsedArgs, io: CliIO): McpManager {
-  return McpManager.create({ config: configOptions(args, io), client: cliClientOptions(args, io), approve: cliApproval(args, io), requireApproval: true });
+/**
+ * A manager over the command line's config files, tracing every server when `--trace` /
+ * `--trace-file` asks; `close()` disconnects every server and flushes the trace.
+ */
+export async function cliManager(args: ParsedArgs, io: CliIO): Promise<{ manager: McpManager; close(): Promise<void> }> {
+  const trace = await openTrace(args, io);
+  const manager = McpManager.create({ config: configOptions(args, io), client: cliClientOptions(args, io, trace), approve: cliApproval(args, io), requireApproval: true });
+  return {
+    manager,
+    async close() {
+      await manager.disconnectAll();
+      await trace?.close();
+    },
+  };
 }
 
 export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  const manager = cliManager(args, io);
+  const { manager, close } = await cliManager(args, io);
   try {
     if (flag(args, 'no-connect')) await manager.init();
     else await manager.connectAll();
@@ -58,7 +70,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
     return { json: status, text: lines.join('\n') };
   } finally {
-    await manager.disconnectAll();
+    await close();
   }
 }
 

@@ -20,7 +20,7 @@ const HELP = `commands:
   help, exit`;
 
 export async function replCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  const manager = cliManager(args, io);
+  const { manager, close } = await cliManager(args, io);
   const c = paint(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();
@@ -42,7 +42,7 @@ export async function replCommand(args: ParsedArgs, io: CliIO): Promise<Outcome>
     }
   } finally {
     rl.close();
-    await manager.disconnectAll();
+    await close();
   }
   return { json: { commands }, text: '' };
 }
