@@ -78,6 +78,7 @@ describe('mcpwire config', () => {
     expect(run.stdout).toContain(`alpha  (from user ${path.join(home, '.mcpwire/config.json')})`);
     expect(run.stdout).toContain(`shadowed  (from project ${path.join(project, '.mcp.json')}; overrides user ${path.join(home, '.mcpwire/config.json')}; needs approval)`);
     expect(run.stdout).toContain('"API_TOKEN": "***"');
+    expect(run.stdout).toContain('  env.API_TOKEN ← ${API_TOKEN}');
     expect(run.stdout).not.toContain(SECRET);
     const one = await runCli(['config', 'show', '--server', 'alpha', '--json'], { env, cwd: project });
     expect(one.json<{ result: { servers: Array<{ name: string }> } }>().result.servers.map((s) => s.name)).toEqual(['alpha']);

@@ -75,7 +75,7 @@ describe('imported host servers in loadConfig', () => {
   it('imported entries are validated and expanded like any other; VS Code inputs warn', async () => {
     const vscode = write(path.join(project, '.vscode/mcp.json'), '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" } } }');
     const loaded = await loadConfig({ cwd: project, homeDir: home, env: { GH_URL: 'https://gh.example/mcp' }, import: ['vscode'] });
-    expect(loaded.servers).toEqual([{ name: 'gh', transport: 'http', url: 'https://gh.example/mcp', provenance: { file: vscode, scope: 'import' }, trusted: false, secrets: ['https://gh.example/mcp'] }]);
+    expect(loaded.servers).toEqual([{ name: 'gh', transport: 'http', url: 'https://gh.example/mcp', provenance: { file: vscode, scope: 'import' }, trusted: false, secrets: ['https://gh.example/mcp'], origins: { url: '${GH_URL}' } }]);
     expect(loaded.errors.map((e) => e.message)).toEqual([`${vscode}: server "bad": a stdio server needs a "command"`]);
     expect(loaded.warnings).toEqual([`${vscode}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`]);
   });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { redactServer } from '../src/manager/config/redact.js';
+import { variableOrigins } from '../src/manager/config/variables.js';
 
 let dir: string;
 beforeEach(() => {
@@ -35,8 +36,8 @@ describe('redaction of expanded values', () => {
     expect(loaded.errors).toEqual([]);
     const shown = loaded.servers.map(redactServer);
     expect(shown).toEqual([
-      { name: 'web', transport: 'http', url: 'https://***:***@api.example/mcp?key=***', headers: { Authorization: 'Bearer ***', 'X-Request-Source': 'mcpwire' }, provenance: { file, scope: 'explicit' }, trusted: true },
-      { name: 'local', transport: 'stdio', command: 'node', args: ['server.js', '--token', '***'], env: { DB_PASSWORD: '***', REGION: '***', MODE: 'dev' }, provenance: { file, scope: 'explicit' }, trusted: true },
+      { name: 'web', transport: 'http', url: 'https://***:***@api.example/mcp?key=***', headers: { Authorization: 'Bearer ***', 'X-Request-Source': 'mcpwire' }, provenance: { file, scope: 'explicit' }, trusted: true, origins: { url: '${USER_NAME} ${PASS} ${API_KEY}', 'headers.Authorization': '${TOKEN}' } },
+      { name: 'local', transport: 'stdio', command: 'node', args: ['server.js', '--token', '***'], env: { DB_PASSWORD: '***', REGION: '***', MODE: 'dev' }, provenance: { file, scope: 'explicit' }, trusted: true, origins: { 'args[2]': '${TOKEN}', 'env.DB_PASSWORD': `envFile ${path.join(path.dirname(file), 'svc.env')}`, 'env.REGION': `envFile ${path.join(path.dirname(file), 'svc.env')}` } },
     ]);
     const text = JSON.stringify(shown);
     for (const secret of SECRETS) expect(text).not.toContain(secret);
@@ -64,5 +65,20 @@ describe('redaction of expanded values', () => {
     expect(loaded.warnings).toEqual([`${file}: server "c": unknown key "surprise" (ignored)`]);
     const text = JSON.stringify([loaded.errors.map((e) => [e.message, e.toJSON()]), loaded.warnings]);
     for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
+
+describe('variableOrigins', () => {
+  it('names the variables behind each field, never the literal text around them', () => {
+    expect(
+      variableOrigins({
+        command: 'node',
+        args: ['--port', '${PORT:-8080}', 'plain'],
+        url: 'https://${env:HOST}/mcp',
+        headers: { Authorization: 'Bearer sk-literal-${SUFFIX}', Accept: 'x' },
+        env: { A: '${A}${B}' },
+        cwd: 42,
+      }),
+    ).toEqual({ 'args[1]': '${PORT:-8080}', url: '${env:HOST}', 'headers.Authorization': '${SUFFIX}', 'env.A': '${A} ${B}' });
   });
 });

@@ -97,11 +97,12 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const json = { servers: shown, files: loaded.files, permissions: loaded.permissions, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
   const lines: string[] = [];
   for (const server of shown) {
-    const { name, provenance, trusted, ...definition } = server;
+    const { name, provenance, trusted, origins, ...definition } = server as typeof server & { origins?: Record<string, string> };
     const from = provenance ? `${provenance.scope} ${provenance.file}` : 'inline';
     const over = (provenance as { overrides?: Array<{ file: string; scope: string }> } | undefined)?.overrides?.map((o) => `${o.scope} ${o.file}`);
     lines.push(`${name}  (from ${from}${over?.length ? `; overrides ${over.join(', ')}` : ''}${trusted ? '' : '; needs approval'})`);
     lines.push(...JSON.stringify(definition, null, 2).split('\n').map((l) => `  ${l}`));
+    for (const [field, source] of Object.entries(origins ?? {})) lines.push(`  ${field} ← ${source}`);
   }
   if (!only) {
     lines.push('', 'files:', ...loaded.files.map((f) => `  ${f.status.padEnd(9)} ${f.scope.padEnd(8)} ${f.file}`));

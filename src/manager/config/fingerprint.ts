@@ -9,7 +9,7 @@ import type { ManagedServer } from '../server-spec.js';
  * Fields that describe where a definition came from or how to display it, not what it runs; they
  * never change a fingerprint.
  */
-const NOT_IDENTITY = new Set(['provenance', 'secrets', 'trusted']);
+const NOT_IDENTITY = new Set(['provenance', 'secrets', 'trusted', 'origins']);
 
 /**
  * JSON with object keys sorted at every depth and `undefined` members left out: equal values give
@@ -26,8 +26,8 @@ export function stableJson(value: unknown): string {
 }
 
 /**
- * A hex SHA-256 of the server's effective definition (keys sorted; `provenance`, `secrets` and
- * `trusted` left out). Equal for definitions that differ only in key order; different when any
+ * A hex SHA-256 of the server's effective definition (keys sorted; `provenance`, `secrets`,
+ * `trusted` and `origins` left out). Equal for definitions that differ only in key order; different when any
  * field that affects the connection differs (a changed arg, env value, header, timeout, …).
  * The hash, not the JSON, so it can be stored or logged without revealing expanded secrets.
  */

@@ -19,7 +19,7 @@ import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
 import { parsePermissions, type PermissionBlock } from './permissions.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
-import { expandServer } from './variables.js';
+import { expandServer, variableOrigins } from './variables.js';
 
 export type { PermissionBlock } from './permissions.js';
 
@@ -57,6 +57,12 @@ export interface ConfigProvenance extends Provenance {
 /** One effective server of a {@link LoadedConfig}. */
 export interface LoadedServer extends ManagedServer {
   provenance: ConfigProvenance;
+  /**
+   * Where values that were not written literally came from: field path (`env.TOKEN`, `url`) →
+   * the text as written (`${TOKEN}`, `Bearer ${env:TOKEN}`) or `envFile <path>`. For display
+   * (`mcpwire config show`); not part of the definition's identity.
+   */
+  origins?: Record<string, string>;
   /**
    * false for servers defined in a project file (or a host file inside the project): the
    * repository chose them, so they need the user's approval (see `ApprovalStore`) before they
@@ -150,14 +156,23 @@ export class ConfigLoader {
 
   private async build(name: string, raw: unknown, provenance: Provenance, env: Record<string, string | undefined>, warnings: string[]): Promise<ManagedServer> {
     const secrets = new Set<string>();
+    const fileOrigins: Record<string, string> = {};
     let entry = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
     if (entry && typeof entry.envFile === 'string') {
-      const fileEnv = await readEnvFile(path.resolve(path.dirname(provenance.file), entry.envFile), provenance, name);
-      for (const value of Object.values(fileEnv)) secrets.add(value);
+      const envFile = path.resolve(path.dirname(provenance.file), entry.envFile);
+      const fileEnv = await readEnvFile(envFile, provenance, name);
+      const written = (entry.env as Record<string, unknown> | undefined) ?? {};
+      for (const [key, value] of Object.entries(fileEnv)) {
+        secrets.add(value);
+        if (!(key in written)) fileOrigins[`env.${key}`] = `envFile ${envFile}`;
+      }
       entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
     }
     const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
-    return toManagedServer(name, expanded, provenance, warnings, secrets);
+    const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(name, expanded, provenance, warnings, secrets);
+    const origins = { ...fileOrigins, ...(entry ? variableOrigins(raw as Record<string, unknown>) : {}) };
+    if (Object.keys(origins).length) server.origins = origins;
+    return server;
   }
 
   private sources(): Source[] {

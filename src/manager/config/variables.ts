@@ -56,3 +56,24 @@ export function expandServer(entry: Record<string, unknown>, env: Record<string,
   }
   return out;
 }
+
+/**
+ * Where the values of `entry` that use variables come from: field path (`env.TOKEN`,
+ * `args[1]`, `url`) → the variables it names, as written (`${TOKEN}`, `${env:HOST} ${PORT:-80}`).
+ * Only the references, never the literal text around them (a header could hold a token). Pure;
+ * fields without `${` are left out.
+ */
+export function variableOrigins(entry: Record<string, unknown>): Record<string, string> {
+  const origins: Record<string, string> = {};
+  const note = (path: string, value: unknown) => {
+    const references = typeof value === 'string' ? value.match(/\$\{[^}]*\}/g) : null;
+    if (references) origins[path] = references.join(' ');
+  };
+  for (const field of EXPANDED_FIELDS) {
+    const value = entry[field];
+    if (Array.isArray(value)) value.forEach((item, i) => note(`${field}[${i}]`, item));
+    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value as Record<string, unknown>)) note(`${field}.${key}`, item);
+    else note(field, value);
+  }
+  return origins;
+}
