@@ -9,7 +9,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 import type { StatusChange } from '../src/manager/server-slot.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { FIXTURES, eventually, isAlive } from './support/processes.js';
+import { FIXTURES, eventually, isAlive, waitUntilGone } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
@@ -76,19 +76,24 @@ describe('McpManager', () => {
   it('a crash is reported at once (pending call fails), then the server is restarted as a new process', async () => {
     manager = McpManager.create({ servers: [{ ...scripted('fragile'), restart: { initialDelayMs: 50, maxRestarts: 3 } }] });
     const changes: StatusChange[] = [];
-    manager.on('status', (change) => changes.push(change));
+    const toolsAtError: number[] = [];
+    manager.on('status', (change) => {
+      changes.push(change);
+      if (change.status === 'error') toolsAtError.push(manager!.getAllTools().length);
+    });
     const first = await manager.connect('fragile');
     const firstPid = first.pid!;
 
     const error = await manager.callTool('mcp__fragile__crash', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'CONNECTION_CLOSED')).toBe(true);
-    expect(manager.getStatus().servers[0]!.status).toBe('error');
-    expect(manager.getAllTools()).toEqual([]);
+    // The process's exit may be seen a turn after the pipe closed: the error status follows at once.
+    await eventually(() => (changes.some((c) => c.status === 'error') ? true : undefined));
+    expect(toolsAtError).toEqual([0]);
 
     await eventually(() => (manager!.isConnected('fragile') ? true : undefined));
     const second = manager.getConnection('fragile')!;
     expect(second.pid).not.toBe(firstPid);
-    expect(isAlive(firstPid)).toBe(false);
+    expect(await waitUntilGone(firstPid, 5_000)).toBe(true); // reaped (not a zombie waiting for SIGCHLD)
     expect(manager.getStatus().servers[0]!.restarts).toBe(1);
     expect(changes.map((c) => c.status)).toEqual(['connecting', 'connected', 'error', 'connecting', 'connected']);
     expect(changes[2]!.error?.code).toBe('CONNECTION_CLOSED');
