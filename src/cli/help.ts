@@ -41,21 +41,21 @@ Traffic:
   trace show|check FILE.jsonl
 
 Examples:
-  mcpwire tools -- npx -y @modelcontextprotocol/server-everything
-  mcpwire call echo --arg message=hi -- npx -y @modelcontextprotocol/server-everything
+  mcpwire tools -- uvx mcp-server-fetch
+  mcpwire call fetch --arg url=https://example.com -- uvx mcp-server-fetch
   mcpwire info --url http://127.0.0.1:3000/mcp --header "Authorization: Bearer $TOKEN"
   mcpwire tools --server github --trace
 
 'mcpwire COMMAND --help' for a command's options.
 ${EXITS}`,
   info: `Usage: mcpwire info [server]\n\nShows the era, protocol version, server info, capabilities and instructions.\n\n${TARGET}\n\nExample:\n  mcpwire info -- node server.js\n  mcpwire info --url http://127.0.0.1:3000/mcp --json`,
-  tools: `Usage: mcpwire tools [server]\n\nLists every tool (all pages): name, arguments (* = required), description.\n\n${TARGET}\n\nExample:\n  mcpwire tools -- npx -y @modelcontextprotocol/server-everything`,
-  call: `Usage: mcpwire call TOOL [--arg k=v ...] [--args-json JSON] [server]\n\nCalls a tool. --arg values are read as JSON when they are JSON (n=3 is a number, ok=true a\nboolean, s='"3"' a string); --arg wins over --args-json. On a terminal, progress shows as a live\nline and the server's questions (elicitation) are asked interactively; otherwise they are\ndeclined. --max-chars N caps the printed text (--json prints the whole result).\n\n${TARGET}\n\nExamples:\n  mcpwire call echo --arg message=hello -- npx -y @modelcontextprotocol/server-everything\n  mcpwire call get-sum --args-json '{"a":1,"b":2}' --server everything --json\n\n${EXITS}`,
+  tools: `Usage: mcpwire tools [server]\n\nLists every tool (all pages): name, arguments (* = required), description.\n\n${TARGET}\n\nExample:\n  mcpwire tools -- uvx mcp-server-fetch`,
+  call: `Usage: mcpwire call TOOL [--arg k=v ...] [--args-json JSON] [server]\n\nCalls a tool. --arg values are read as JSON when they are JSON (n=3 is a number, ok=true a\nboolean, s='"3"' a string); --arg wins over --args-json. On a terminal, progress shows as a live\nline and the server's questions (elicitation) are asked interactively; otherwise they are\ndeclined. --max-chars N caps the printed text (--json prints the whole result).\n\n${TARGET}\n\nExamples:\n  mcpwire call fetch --arg url=https://example.com --arg max_length=2000 -- uvx mcp-server-fetch\n  mcpwire call get-sum --args-json '{"a":1,"b":2}' --server everything --json\n\n${EXITS}`,
   resources: `Usage: mcpwire resources [server]\n\nLists resources (all pages).\n\n${TARGET}`,
   templates: `Usage: mcpwire templates [server]\n\nLists resource templates.\n\n${TARGET}`,
-  read: `Usage: mcpwire read URI [server]\n\nReads a resource and prints its text (blobs are summarised; --json has them).\n\n${TARGET}\n\nExample:\n  mcpwire read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything`,
+  read: `Usage: mcpwire read URI [server]\n\nReads a resource and prints its text (blobs are summarised; --json has them).\n\n${TARGET}\n\nExample:\n  mcpwire read file:///srv/notes/todo.md --server files`,
   prompts: `Usage: mcpwire prompts [server]\n\nLists prompts with their arguments (* = required).\n\n${TARGET}`,
-  prompt: `Usage: mcpwire prompt NAME [--arg k=v ...] [server]\n\nRenders a prompt.\n\n${TARGET}\n\nExample:\n  mcpwire prompt args-prompt --arg city=Paris -- npx -y @modelcontextprotocol/server-everything`,
+  prompt: `Usage: mcpwire prompt NAME [--arg k=v ...] [server]\n\nRenders a prompt.\n\n${TARGET}\n\nExample:\n  mcpwire prompt fetch --arg url=https://example.com -- uvx mcp-server-fetch`,
   complete: `Usage: mcpwire complete (--prompt NAME | --resource URI_TEMPLATE) --argument NAME [--value PREFIX] [--context k=v ...] [server]\n\nAsks the server to complete an argument value.\n\n${TARGET}\n\nExample:\n  mcpwire complete --prompt greet --argument name --value Al -- node server.js`,
   ping: `Usage: mcpwire ping [server]\n\nChecks the server answers and prints the round-trip time (2026-07-28 has no ping:\nserver/discover is used).\n\n${TARGET}`,
   servers: `Usage: mcpwire servers [--no-connect] [--trust-project] [--config FILE ...] [--cwd DIR]\n\nThe effective servers of your config files (user ~/.mcpwire/config.json, project .mcp.json,\n--config files), with their status, tool count and where each is defined. Servers are connected\nin parallel to show their status; --no-connect only lists. Servers defined by project files run\nonly when approved: stored approvals, an interactive question on a terminal, or --trust-project.\n\nExample:\n  mcpwire servers --json`,
