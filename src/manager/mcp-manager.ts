@@ -238,9 +238,15 @@ export class McpManager {
     return this.gate.rules;
   }
 
-  private subjectOf(name: string): { server: string; tool: string; name?: string } {
+  /** The catalogue entry behind an exposed or canonical name, or undefined. */
+  private entryOf(name: string): CatalogTool | undefined {
     const address = this.registry.resolveToolName(name);
-    if (address) return { ...address, name: this.registry.list().find((t) => t.server === address.server && t.tool === address.tool)?.name ?? name };
+    return address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
+  }
+
+  private subjectOf(name: string): { server: string; tool: string; name?: string } {
+    const entry = this.entryOf(name);
+    if (entry) return { server: entry.server, tool: entry.tool, name: entry.name };
     const match = /^mcp__(.+?)__(.+)$/.exec(name);
     if (!match) throw new McpError('INVALID_ARGUMENT', `not a tool name: ${name} (expected mcp__<server>__<tool>)`);
     return { server: match[1]!, tool: match[2]! };
@@ -288,13 +294,13 @@ export class McpManager {
    * rejects as `callTool` does.
    */
   async execute(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecuteResult> {
-    const address = this.registry.resolveToolName(name);
+    const entry = this.entryOf(name);
     const result = await this.callTool(name, args, options);
     const text = resultToText(result, this.maxResultChars !== undefined ? { maxChars: this.maxResultChars } : {});
     return {
       name,
-      server: address!.server,
-      tool: address!.tool,
+      server: entry!.server,
+      tool: entry!.tool,
       result,
       content: result.content,
       structuredContent: result.structuredContent,
@@ -309,8 +315,7 @@ export class McpManager {
    * catalogue does not hold, before anything is sent; otherwise as `McpClient.callTool`.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const address = this.registry.resolveToolName(name);
-    const entry = address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
+    const entry = this.entryOf(name);
     if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
     await this.gate.authorize(entry, args, options.signal);
     const client = this.getConnection(entry.server);
