@@ -32,6 +32,7 @@ import type {
 } from '../protocol/types.js';
 import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
+import { sampleValue } from '../protocol/value-sample.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
 import { Emitter } from './emitter.js';
 import type { ClientEvents } from './events.js';
@@ -241,7 +242,7 @@ export class McpClient {
         continue;
       }
       kept ??= tools.slice(0, i);
-      this.events.emit('diagnostic', { kind: 'invalid-tool', message: `tool ${JSON.stringify(tools[i]!.name)} left out: ${plan.reason}` });
+      this.events.emit('diagnostic', { kind: 'invalid-tool', message: `tool ${sampleValue(tools[i]!.name)} left out: ${plan.reason}` });
     }
     return kept ?? tools;
   }
@@ -570,7 +571,7 @@ export class McpClient {
 
   private async continueWithInput(method: 'tools/call' | 'prompts/get' | 'resources/read', params: Record<string, unknown>, options: RequestOptions, result: Record<string, unknown>, round: number): Promise<Record<string, unknown>> {
     if (result.resultType !== 'input_required') {
-      throw new McpError('PROTOCOL', `returned an unknown resultType ${JSON.stringify(result.resultType)}`, { server: this.name, method });
+      throw new McpError('PROTOCOL', `returned an unknown resultType ${sampleValue(result.resultType)}`, { server: this.name, method });
     }
     const maxRounds = this.options.maxInputRounds ?? 10;
     if (round >= maxRounds) {

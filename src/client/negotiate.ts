@@ -17,6 +17,7 @@ import {
   type ProtocolRevision,
 } from '../protocol/revisions.js';
 import type { ClientCapabilities, DiscoverResult, Implementation, InitializeResult, LoggingLevel, Meta, ServerCapabilities } from '../protocol/types.js';
+import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
 
 /** What the handshake (legacy) or discovery (modern) established. */
@@ -103,7 +104,7 @@ async function discover(connection: JsonRpcConnection, input: NegotiateInput, ve
     });
     const chosen = input.protocolVersion ?? pickModern(result.supportedVersions) ?? version;
     if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(chosen)) {
-      throw new McpError('VERSION_UNSUPPORTED', `supports ${JSON.stringify(result.supportedVersions)}, none of which is ${chosen}`, {
+      throw new McpError('VERSION_UNSUPPORTED', `supports ${sampleValue(result.supportedVersions)}, none of which is ${chosen}`, {
         server: connection.name,
         method: 'server/discover',
       });
@@ -151,7 +152,7 @@ async function initialize(connection: JsonRpcConnection, input: NegotiateInput):
   const answered = result.protocolVersion;
   const acceptable = isSupportedRevision(answered) && (LEGACY_REVISIONS as readonly string[]).includes(answered);
   if (!acceptable || (input.protocolVersion !== undefined && answered !== input.protocolVersion)) {
-    throw new McpError('VERSION_UNSUPPORTED', `answered protocol version ${JSON.stringify(answered)}, which this client ${acceptable ? 'was pinned against' : 'does not speak'} (offered ${offered})`, {
+    throw new McpError('VERSION_UNSUPPORTED', `answered protocol version ${sampleValue(answered)}, which this client ${acceptable ? 'was pinned against' : 'does not speak'} (offered ${offered})`, {
       server: connection.name,
       method: 'initialize',
     });

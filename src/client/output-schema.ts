@@ -37,7 +37,8 @@ function ajvFor(schema: JsonSchema, defaultDialect: '2020-12' | 'draft-07'): Ajv
 
 /**
  * Throws `OUTPUT_SCHEMA_MISMATCH` when `value` does not satisfy `schema`, listing the first
- * problems with their paths. A schema that does not compile is reported the same way, once per call.
+ * problems with their paths. A schema that does not compile is reported the same way, once per
+ * call, and so is a value the validator cannot walk (nested deeper than the stack allows).
  */
 export function checkStructuredContent(schema: JsonSchema, value: unknown, defaultDialect: '2020-12' | 'draft-07', server: string, tool: string): void {
   let validate = compiled.get(schema);
@@ -53,7 +54,19 @@ export function checkStructuredContent(schema: JsonSchema, value: unknown, defau
   if (validate instanceof Error) {
     throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" has an outputSchema that does not compile: ${validate.message}`, { server, method: 'tools/call', cause: validate });
   }
-  if (validate(value)) return;
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } catch (error) {
+    // Ajv's validators recurse: structuredContent nested some thousands of levels deep overflows
+    // the stack. Such a result cannot be shown to match, so it is reported like a mismatch.
+    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that could not be checked against its outputSchema (${error instanceof RangeError ? 'nested too deeply' : 'the validator failed'}: ${error instanceof Error ? error.message : 'not an Error'})`, {
+      server,
+      method: 'tools/call',
+      cause: error,
+    });
+  }
+  if (valid) return;
   const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
   throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that does not match its outputSchema: ${problems.join('; ')}`, {
     server,

@@ -5,6 +5,7 @@
  * markings and leave a tool with invalid ones out of their tool list.
  */
 import type { Tool } from '../protocol/types.js';
+import { sampleValue } from '../protocol/value-sample.js';
 import { encodeHeaderValue } from '../transport/http/header-values.js';
 
 /** One marked parameter: its header name part and the `properties` path to its value. */
@@ -39,11 +40,16 @@ const plans = new WeakMap<Tool, ParamHeaderPlan>();
 
 function computePlan(tool: Tool): ParamHeaderPlan {
   const schema = tool.inputSchema as unknown;
-  if (!schema || typeof schema !== 'object' || !JSON.stringify(schema).includes('"x-mcp-header"')) return NO_HEADERS;
-  const headers: ParamHeader[] = [];
-  const seen = new Set<string>();
-  const problem = walk(schema as Record<string, unknown>, [], true, headers, seen);
-  return problem === undefined ? { ok: true, headers } : { ok: false, reason: problem };
+  try {
+    if (!schema || typeof schema !== 'object' || !JSON.stringify(schema).includes('"x-mcp-header"')) return NO_HEADERS;
+    const headers: ParamHeader[] = [];
+    const seen = new Set<string>();
+    const problem = walk(schema as Record<string, unknown>, [], true, headers, seen);
+    return problem === undefined ? { ok: true, headers } : { ok: false, reason: problem };
+  } catch (error) {
+    // Both walks recurse: a schema nested deeper than the stack allows cannot be checked.
+    return { ok: false, reason: `its inputSchema could not be checked for x-mcp-header markings (${error instanceof Error ? error.message : 'not an Error'})` };
+  }
 }
 
 function walk(schema: Record<string, unknown>, path: string[], onChain: boolean, headers: ParamHeader[], seen: Set<string>): string | undefined {
@@ -51,11 +57,11 @@ function walk(schema: Record<string, unknown>, path: string[], onChain: boolean,
     const where = path.length === 0 ? 'the schema root' : `"${path.join('.')}"`;
     if (!onChain || path.length === 0) return `x-mcp-header on ${where} is not a property reachable through "properties" alone`;
     const name = schema['x-mcp-header'];
-    if (typeof name !== 'string' || name === '' || !TOKEN.test(name)) return `x-mcp-header ${JSON.stringify(name)} on ${where} is not a valid header-name token`;
-    if (seen.has(name.toLowerCase())) return `x-mcp-header ${JSON.stringify(name)} is used twice (case-insensitively)`;
+    if (typeof name !== 'string' || name === '' || !TOKEN.test(name)) return `x-mcp-header ${sampleValue(name)} on ${where} is not a valid header-name token`;
+    if (seen.has(name.toLowerCase())) return `x-mcp-header ${sampleValue(name)} is used twice (case-insensitively)`;
     const types = Array.isArray(schema.type) ? (schema.type as unknown[]).filter((t) => t !== 'null') : [schema.type];
     if (types.length === 0 || !types.every((t) => typeof t === 'string' && PRIMITIVE.has(t))) {
-      return `x-mcp-header ${JSON.stringify(name)} on ${where} must mark a string, integer or boolean parameter (type ${JSON.stringify(schema.type)})`;
+      return `x-mcp-header ${sampleValue(name)} on ${where} must mark a string, integer or boolean parameter (type ${sampleValue(schema.type)})`;
     }
     seen.add(name.toLowerCase());
     headers.push({ name, path: [...path] });

@@ -30,6 +30,7 @@ import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } fro
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
 import type { CloseInfo, Disposer, Transport } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
+import { sampleValue } from './value-sample.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
 export type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
@@ -220,14 +221,26 @@ export class JsonRpcConnection {
 
   // ---- inbound ----
 
+  /**
+   * Runs inside the transport's event handler (a stdout 'data' callback, an SSE read), so it
+   * never throws, whatever the peer sent: a failure to handle one message becomes a diagnostic.
+   */
   private receive(value: unknown): void {
     if (Array.isArray(value)) {
       // JSON-RPC batch (2025-03-26): every element is handled as if it had arrived alone.
       if (value.length === 0) this.emitDiagnostic({ kind: 'invalid-message', message: 'received an empty batch' });
-      for (const item of value) this.dispatch(classifyMessage(item));
+      for (const item of value) this.handle(item);
       return;
     }
-    this.dispatch(classifyMessage(value));
+    this.handle(value);
+  }
+
+  private handle(value: unknown): void {
+    try {
+      this.dispatch(classifyMessage(value));
+    } catch (error) {
+      this.emitDiagnostic({ kind: 'invalid-message', message: `could not handle a message: ${describeError(error)}`, sample: sampleValue(value) });
+    }
   }
 
   private dispatch(classified: Classified): void {
@@ -266,7 +279,7 @@ export class JsonRpcConnection {
         this.inbound.handle(classified.message);
         return;
       case 'invalid': {
-        this.emitDiagnostic({ kind: 'invalid-message', message: classified.reason, sample: sample(classified.value) });
+        this.emitDiagnostic({ kind: 'invalid-message', message: classified.reason, sample: sampleValue(classified.value) });
         // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
         const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
         if (record && !('method' in (classified.value as object))) {
@@ -312,7 +325,7 @@ export class JsonRpcConnection {
 
   private lateResponse(id: JsonRpcId): void {
     // Timed out, cancelled, or never sent: the spec says ignore it.
-    this.emitDiagnostic({ kind: 'late-response', message: `ignored a response for unknown or finished request id ${JSON.stringify(id)}` });
+    this.emitDiagnostic({ kind: 'late-response', message: `ignored a response for unknown or finished request id ${sampleValue(id)}` });
   }
 
   // ---- pending records ----
@@ -425,12 +438,8 @@ function asTransportError(error: unknown, server: string, method: string): McpEr
   return new McpError('TRANSPORT', `could not be sent: ${error instanceof Error ? error.message : String(error)}`, { server, method, cause: error });
 }
 
-function sample(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+/** An error's message for a diagnostic; a bounded sample of anything else (`String` may throw). */
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return sampleValue(error);
 }

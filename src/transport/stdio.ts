@@ -9,6 +9,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { sampleValue } from '../protocol/value-sample.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { Inbox } from './inbox.js';
 import { Listeners } from './listeners.js';
@@ -57,7 +58,10 @@ export class StdioTransport implements Transport {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly decoder: NdjsonDecoder;
   private readonly stderr: StderrLines;
-  private readonly inbox = new Inbox<unknown>();
+  /** Runs inside the stdout 'data' handler: a listener's throw becomes a diagnostic, never an uncaught exception. */
+  private readonly inbox = new Inbox<unknown>((error, value) =>
+    this.diagnose({ kind: 'listener-failed', message: `a message listener threw: ${error instanceof Error ? error.message : sampleValue(error)}`, sample: sampleValue(value) }),
+  );
   private readonly diagnosticListeners = new Listeners<TransportDiagnostic>();
   private readonly untrack: () => void;
   private resolveClosed!: (info: CloseInfo) => void;

@@ -689,7 +689,7 @@ function safeParse(text: string): unknown {
 }
 
 function isResponseTo(value: unknown, id: string | number): boolean {
-  if (Array.isArray(value)) return value.some((entry) => isResponseTo(entry, id));
+  if (Array.isArray(value)) return value.some((entry) => !Array.isArray(entry) && isResponseTo(entry, id)); // a batch is one level: no recursion a peer can deepen
   if (typeof value !== 'object' || value === null) return false;
   const message = value as { id?: unknown; result?: unknown; error?: unknown };
   return message.id === id && ('result' in message || 'error' in message);

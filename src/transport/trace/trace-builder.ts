@@ -8,6 +8,7 @@
  * bounded (at most `maxPending` open requests per direction, the oldest forgotten first).
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
+import { sampleValue } from '../../protocol/value-sample.js';
 import { redactHeaderValue, redactUrl, scrubSecrets } from '../http/header-values.js';
 import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
 
@@ -86,13 +87,14 @@ export class TraceBuilder {
    * the wire when the caller knows it; otherwise the JSON length is used.
    */
   frame(dir: TraceDirection, value: unknown, bytes?: number, http?: TraceHttp): TraceRecord {
-    const size = bytes ?? byteLength(safeStringify(value));
+    const text = jsonOf(value);
+    const size = bytes ?? (text === undefined ? 0 : byteLength(text));
     if (Array.isArray(value)) {
       for (const item of value) this.observe(dir, item);
-      return this.record(dir, 'batch', size, { message: this.redact(value), ...(http ? { http: this.redactHttp(http) } : {}) });
+      return this.record(dir, 'batch', size, { ...this.body(value, text), ...(http ? { http: this.redactHttp(http) } : {}) });
     }
     const facts = this.observe(dir, value);
-    return this.record(dir, facts.kind, size, { ...facts.fields, message: this.redact(value), ...(http ? { http: this.redactHttp(http) } : {}) });
+    return this.record(dir, facts.kind, size, { ...facts.fields, ...this.body(value, text), ...(http ? { http: this.redactHttp(http) } : {}) });
   }
 
   /** A record for a frame that did not decode (`text` is kept, truncated and redacted). */
@@ -102,7 +104,9 @@ export class TraceBuilder {
 
   /** A non-frame event (spawn, exit, close, stderr line, HTTP status without a body). */
   event(name: string, detail: Record<string, unknown> = {}, dir: TraceDirection = 'in', http?: TraceHttp): TraceRecord {
-    return this.record(dir, 'event', 0, { event: name, detail: this.redact(detail) as Record<string, unknown>, ...(http ? { http: this.redactHttp(http) } : {}) });
+    const redacted = this.redact(detail);
+    const safe = redacted === UNWRITABLE ? { sample: this.scrub(sampleValue(detail, RAW_LIMIT)) } : (redacted as Record<string, unknown>);
+    return this.record(dir, 'event', 0, { event: name, detail: safe, ...(http ? { http: this.redactHttp(http) } : {}) });
   }
 
   // ---- internals ----
@@ -161,14 +165,34 @@ export class TraceBuilder {
     return this.secrets.length ? scrubSecrets(text, this.secrets) : text;
   }
 
+  /**
+   * The `message` of a frame whose JSON is `text`; a value JSON cannot write (nested deeper than
+   * the stack allows) gets a bounded sample in `raw` instead, so no sink ever has to write it.
+   */
+  private body(value: unknown, text: string | undefined): Partial<TraceRecord> {
+    if (text !== undefined) {
+      const message = this.redact(value, text);
+      if (message !== UNWRITABLE) return { message };
+    }
+    return { raw: this.scrub(sampleValue(value, RAW_LIMIT)) };
+  }
+
   /** A redacted deep copy (only when there are secrets to hide; otherwise the value itself). */
-  private redact(value: unknown): unknown {
+  private redact(value: unknown, text = jsonOf(value)): unknown {
     if (!this.secrets.length) return value;
-    const text = safeStringify(value);
+    if (text === undefined) return UNWRITABLE;
     const scrubbed = this.scrub(text);
-    return scrubbed === text ? value : JSON.parse(scrubbed);
+    if (scrubbed === text) return value;
+    try {
+      return JSON.parse(scrubbed);
+    } catch {
+      return UNWRITABLE;
+    }
   }
 }
+
+/** What {@link TraceBuilder.redact} returns for a value it cannot copy. */
+const UNWRITABLE = Symbol('unwritable');
 
 /** The revision a 2026 request names in its `_meta`, if any. */
 function metaRevision(params: unknown): string | undefined {
@@ -187,11 +211,12 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-function safeStringify(value: unknown): string {
+/** The JSON text of `value`, or undefined when JSON cannot write it (too deep, a cycle, a BigInt). */
+function jsonOf(value: unknown): string | undefined {
   try {
     return JSON.stringify(value) ?? 'undefined';
   } catch {
-    return String(value);
+    return undefined;
   }
 }
 

@@ -8,7 +8,9 @@
  * - Secrets never reach a record: `Authorization`, cookies, tokens and configured secret values
  *   are replaced by `***` (or `Bearer ***`) before the record is built.
  * - `message` is the decoded JSON-RPC value exactly as sent or received (after redaction); a
- *   frame that did not parse keeps its text in `raw` (truncated) and has `kind: 'invalid'`.
+ *   frame that did not parse keeps its text in `raw` (truncated) and has `kind: 'invalid'`. A
+ *   frame that parsed but that JSON cannot write back (nested deeper than the stack allows) keeps
+ *   its kind, id and method, and a bounded sample in `raw` instead of `message`.
  * - `t` is milliseconds since the tracer started (monotonic); `ts` is wall-clock ISO time.
  */
 
@@ -49,9 +51,9 @@ export interface TraceRecord {
   /** The negotiated revision once known (set from the initialize result or discover). */
   protocolVersion?: string;
   http?: TraceHttp;
-  /** The decoded message (redacted). Absent for `invalid` and `event`. */
+  /** The decoded message (redacted). Absent for `invalid` and `event`, and for a frame JSON cannot write. */
   message?: unknown;
-  /** Raw text of an invalid frame (at most 4 KiB). */
+  /** Raw text of an invalid frame, or a sample of a frame JSON cannot write (at most 4 KiB). */
   raw?: string;
   /** For `event` records: `connect`, `close`, `exit`, `stderr`, `spawn`, ... */
   event?: string;
