@@ -3,8 +3,10 @@
  * stdin/stdout, stderr as free-form log lines (never protocol).
  *
  * The child leads its own process group (POSIX), so closing stops its whole tree — `npx` and the
- * node it starts, and whatever helpers the server spawned. Close is graceful and bounded:
- * stdin EOF, wait, SIGTERM, wait, SIGKILL. On Windows only the direct child is signalled.
+ * node it starts, and whatever helpers the server spawned, also once the server itself has
+ * exited — and on Linux the descendants that left the group (a detached browser) too. Close is
+ * graceful and bounded: stdin EOF, wait, SIGTERM, wait, SIGKILL. On macOS descendants outside the
+ * group are not found; on Windows only the direct child is signalled (see `process-tree.ts`).
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
@@ -14,7 +16,7 @@ import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../pro
 import { Inbox } from './inbox.js';
 import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
-import { killTreeOnExit, signalTree } from './process-tree.js';
+import { killTreeOnExit, ProcessTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
 
@@ -47,6 +49,8 @@ const PIPE_GRACE_MS = 100;
 const STDOUT_EOF_GRACE_MS = 500;
 /** How long to wait for the exit after SIGKILL, and for the pipes to close after the exit. */
 const KILL_WAIT_MS = 5_000;
+/** How often a close looks whether the rest of the tree is gone (no process outside our children sends an event). */
+const TREE_POLL_MS = 25;
 
 /** A child-process transport. Create with {@link StdioTransport.spawn}. */
 export class StdioTransport implements Transport {
@@ -56,6 +60,7 @@ export class StdioTransport implements Transport {
   private readonly name: string;
   private readonly options: StdioTransportOptions;
   private readonly child: ChildProcessWithoutNullStreams;
+  private readonly tree: ProcessTree;
   private readonly decoder: NdjsonDecoder;
   private readonly stderr: StderrLines;
   /** Runs inside the stdout 'data' handler: a listener's throw becomes a diagnostic, never an uncaught exception. */
@@ -101,7 +106,7 @@ export class StdioTransport implements Transport {
   };
   private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.exit = { code, signal };
-    this.untrack();
+    // Still tracked: the server's group (a helper, the node `npx` started) may outlive it.
     for (const wake of this.exitWaiters.splice(0)) wake();
     // An exit overrides the longer stdout-EOF grace: from now on only the pipes are awaited.
     this.clearGrace();
@@ -143,7 +148,8 @@ export class StdioTransport implements Transport {
     child.on('close', this.onChildClose);
     // After 'spawn', a ChildProcess emits 'error' only when signalling fails (Windows); never fatal.
     child.on('error', this.ignoreError);
-    this.untrack = killTreeOnExit(child);
+    this.tree = new ProcessTree(child);
+    this.untrack = killTreeOnExit(this.tree);
   }
 
   /**
@@ -219,11 +225,16 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Graceful close: end stdin, wait `stdinEndMs` (default 2 s) for the server to exit, SIGTERM the
-   * process group, wait `sigtermMs` (default 2 s), SIGKILL it; once the server has exited, SIGKILL
-   * the group once more so no grandchild survives. Resolves when the process has exited and its
-   * pipes are closed, with every listener and timer of this transport removed. Idempotent: every
-   * call returns the same promise. Never rejects.
+   * Graceful close: (Linux) note the server's descendants outside its process group, end stdin,
+   * wait `stdinEndMs` (default 2 s) for the server to exit; then, while anything of its tree still
+   * runs — the server, a member of its group (also once the server itself is gone: the helper an
+   * `npx` wrapper leaves behind), a descendant found outside the group (a browser in a session
+   * of its own) — SIGTERM all of it, wait up to `sigtermMs` (default 2 s) for all of it to end,
+   * SIGKILL it; finally SIGKILL it once more so nothing that came back survives. What each
+   * platform covers is listed in `process-tree.ts`: on macOS descendants outside the group are
+   * not found, on Windows only the server itself is signalled. Resolves when the process has
+   * exited and its pipes are closed, with every listener and timer of this transport removed.
+   * Idempotent: every call returns the same promise. Never rejects.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
@@ -233,7 +244,8 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Immediate stop: SIGKILL to the whole process group. `closed` then resolves with `error` (or
+   * Immediate stop: SIGKILL to the whole process group and (Linux, while the server runs) to its
+   * descendants outside the group, found synchronously. `closed` then resolves with `error` (or
    * with no error when none is given). Synchronous; safe to call at any time, also after close().
    */
   destroy(error?: McpError): void {
@@ -241,7 +253,9 @@ export class StdioTransport implements Transport {
       this.closeRequested = true;
       this.destroyError = error;
     }
-    signalTree(this.child, 'SIGKILL');
+    this.tree.surveySync();
+    this.tree.signal('SIGKILL');
+    this.untrack();
     // Nothing more is wanted from the server; the exit follows at once and settles `closed`.
     this.child.stdin.destroy();
     if (this.exit) this.finish();
@@ -252,18 +266,23 @@ export class StdioTransport implements Transport {
   /** The close sequence; `politely` starts it with stdin EOF and a wait, else with SIGTERM. */
   private async shutDown(politely: boolean): Promise<void> {
     const { stdinEndMs = 2_000, sigtermMs = 2_000 } = this.options.closeTimeouts ?? {};
+    // Before stdin EOF: a server that exits at EOF takes its children's parent links with it.
+    await this.tree.survey();
     if (!this.exit) {
       this.child.stdin.end();
-      if (!politely || !(await this.waitFor(this.exitWaiters, () => this.exit !== undefined, stdinEndMs))) {
-        signalTree(this.child, 'SIGTERM');
-        if (!(await this.waitFor(this.exitWaiters, () => this.exit !== undefined, sigtermMs))) {
-          signalTree(this.child, 'SIGKILL');
-          await this.waitFor(this.exitWaiters, () => this.exit !== undefined, KILL_WAIT_MS);
-        }
+      if (politely) await this.waitFor(this.exitWaiters, () => this.exit !== undefined, stdinEndMs);
+    }
+    // Whether or not the server is gone, the rest of its tree gets the same two steps.
+    if (this.tree.running) {
+      this.tree.signal('SIGTERM');
+      if (!(await this.waitForTree(sigtermMs))) {
+        this.tree.signal('SIGKILL');
+        await this.waitFor(this.exitWaiters, () => this.exit !== undefined, KILL_WAIT_MS);
       }
     }
-    // The leader is gone; helpers in its group that ignored stdin EOF or SIGTERM may not be.
-    signalTree(this.child, 'SIGKILL');
+    // Anything that ignored both, or was started meanwhile inside the group.
+    this.tree.signal('SIGKILL');
+    this.untrack();
     this.finish();
     await this.waitFor(this.pipesWaiters, () => this.pipesClosed, KILL_WAIT_MS);
     this.detach();
@@ -312,7 +331,10 @@ export class StdioTransport implements Transport {
     this.stderr.flush();
     if (this.exit) {
       // A crashed server's own children would otherwise outlive it.
-      if (!this.closeRequested) signalTree(this.child, 'SIGKILL');
+      if (!this.closeRequested) {
+        this.tree.signal('SIGKILL');
+        this.untrack();
+      }
       this.child.stdin.destroy();
       this.child.stderr.destroy();
     }
@@ -350,6 +372,31 @@ export class StdioTransport implements Transport {
     else text = 'the server closed its stdout';
     const tail = this.stderr.tail().slice(-5);
     return tail.length > 0 ? `${text}; last stderr: ${tail.join(' | ')}` : text;
+  }
+
+  /**
+   * Resolves true once nothing of the server's tree runs, false after `ms`. The server's exit
+   * wakes it; the rest of the tree sends no event, so it is looked at every TREE_POLL_MS.
+   */
+  private waitForTree(ms: number): Promise<boolean> {
+    if (!this.tree.running) return Promise.resolve(true);
+    const deadline = performance.now() + ms;
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const check = () => {
+        clearTimeout(timer);
+        const left = deadline - performance.now();
+        if (!this.tree.running || left <= 0) {
+          const at = this.exitWaiters.indexOf(check);
+          if (at !== -1) this.exitWaiters.splice(at, 1);
+          resolve(!this.tree.running);
+          return;
+        }
+        timer = setTimeout(check, Math.min(TREE_POLL_MS, left));
+      };
+      if (!this.exit) this.exitWaiters.push(check);
+      timer = setTimeout(check, Math.min(TREE_POLL_MS, ms));
+    });
   }
 
   /** Resolves true once `done()` holds (woken through `waiters`), false after `ms`. */

@@ -1,0 +1,123 @@
+/**
+ * Closing a stdio server stops what it started even where the group signal alone did not: a
+ * helper left in the group after the leader exited (the `npx` shape, where the wrapper exits with
+ * its child) gets the same SIGTERM → SIGKILL steps as a live leader, and a descendant in a
+ * session of its own (`detached`, like a browser a server launches) is found through `/proc`
+ * before the server goes and stopped with it — by close(), by destroy(), and by the exit hook
+ * of a host that leaves without closing. The descendant tests need `/proc` (Linux).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StdioTransport } from '../src/transport/stdio.js';
+import { eventually, FIXTURES, isAlive } from './support/processes.js';
+
+const ROOT = path.resolve(FIXTURES, '../..');
+const fixture = (name: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', name), ...args] });
+const LINUX = process.platform === 'linux';
+
+const dirs: string[] = [];
+/** Helpers a test learnt of, with their start time, so a failed test kills them and never a successor reusing the pid. */
+const strays: Array<{ pid: number; start: string | undefined }> = [];
+afterEach(() => {
+  // A failed test must not leave its helper to the next one (nor to the suite's orphan check).
+  for (const { pid, start } of strays.splice(0)) {
+    const now = stat(pid);
+    if (now === undefined || now[0] === 'Z' || now[19] !== start) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile: what the test wanted.
+    }
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function remember(pid: number): number {
+  strays.push({ pid, start: stat(pid)?.[19] });
+  return pid;
+}
+
+/** /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone. */
+function stat(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Dead: gone, or (Linux) a zombie waiting for its new parent to reap it. Bounded poll. */
+async function dies(pid: number, ms = 5_000): Promise<boolean> {
+  const dead = () => !isAlive(pid) || stat(pid)?.[0] === 'Z';
+  return eventually(() => (dead() ? true : undefined), ms).catch(() => false);
+}
+
+async function linePid(lines: string[], prefix: string): Promise<number> {
+  return remember(Number(await eventually(() => lines.find((l) => l.startsWith(`${prefix} `))?.split(' ')[1])));
+}
+
+describe('a helper left in the process group after its leader exited', () => {
+  it('gets SIGTERM, then SIGKILL when it ignores it, though the leader (an npx-like wrapper) left at stdin EOF', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tree-'));
+    dirs.push(dir);
+    const signals = path.join(dir, 'signals');
+    const lines: string[] = [];
+    const t = await StdioTransport.spawn(fixture('wrapper-exits-with-child.mjs', '--signals', signals), {
+      onStderr: (l) => lines.push(l),
+      closeTimeouts: { stdinEndMs: 10_000, sigtermMs: 300 },
+    });
+    const helper = await linePid(lines, 'helper');
+    await t.close();
+    // The wrapper exited with its child at stdin EOF: no SIGTERM step was needed for the leader.
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+    expect(readFileSync(signals, 'utf8')).toBe('SIGTERM\n');
+    expect(await dies(helper)).toBe(true);
+  });
+});
+
+describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () => {
+  it('is found before the server exits at stdin EOF, and stopped by close() even though it ignores SIGTERM', async () => {
+    const lines: string[] = [];
+    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs'), { onStderr: (l) => lines.push(l), closeTimeouts: { sigtermMs: 300 } });
+    const detached = await linePid(lines, 'detached');
+    // Really outside the server's group and session: the group signal cannot reach it.
+    const [, ppid, pgrp, session] = stat(detached)!;
+    expect(Number(ppid)).toBe(t.pid);
+    expect(Number(pgrp)).not.toBe(t.pid);
+    expect(Number(session)).not.toBe(t.pid);
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+    expect(await dies(detached)).toBe(true);
+  });
+
+  it('is stopped by destroy()', async () => {
+    const lines: string[] = [];
+    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs', '--obeys-sigterm'), { onStderr: (l) => lines.push(l) });
+    const detached = await linePid(lines, 'detached');
+    t.destroy();
+    await t.closed;
+    expect(await dies(detached)).toBe(true);
+    await t.close();
+  });
+
+  it('is stopped when the host process exits without closing', async () => {
+    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/exits-without-closing-host.ts'), path.join(FIXTURES, 'stdio', 'spawns-detached-grandchild.mjs'), 'detached'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    host.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    host.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => host.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const detached = remember(Number(stdout.trim()));
+    expect(detached).toBeGreaterThan(0);
+    expect(await dies(detached)).toBe(true);
+  });
+});
