@@ -18,6 +18,7 @@ import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
 import { killTreeOnExit, ProcessTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
+import { StdinWriter } from './stdin-writer.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
@@ -84,7 +85,7 @@ export class StdioTransport implements Transport {
   private closing: Promise<void> | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private writeError: Error | undefined;
-  private corked = false;
+  private readonly writer: StdinWriter;
 
   // Handlers as fields, so that detach() removes exactly these and nothing of Node's own.
   private readonly onStdout = (chunk: Buffer): void => this.decoder.push(chunk);
@@ -119,10 +120,6 @@ export class StdioTransport implements Transport {
     this.detach();
   };
   private readonly ignoreError = (): void => undefined;
-  private readonly uncork = (): void => {
-    this.corked = false;
-    this.child.stdin.uncork();
-  };
 
   private constructor(child: ChildProcessWithoutNullStreams, options: StdioTransportOptions, name: string) {
     this.child = child;
@@ -144,6 +141,7 @@ export class StdioTransport implements Transport {
     child.stderr.on('close', this.onStderrEnd);
     child.stderr.on('error', this.ignoreError);
     child.stdin.on('error', this.onStdinError);
+    this.writer = new StdinWriter(child.stdin, () => this.sendError());
     child.on('exit', this.onExit);
     child.on('close', this.onChildClose);
     // After 'spawn', a ChildProcess emits 'error' only when signalling fails (Windows); never fatal.
@@ -186,32 +184,9 @@ export class StdioTransport implements Transport {
     } catch (error) {
       return Promise.reject(new McpError('TRANSPORT', `cannot send: the message is not serialisable as JSON`, { server: this.name, cause: error }));
     }
-    const stdin = this.child.stdin;
-    if (!this.corked) {
-      // Everything sent in this tick leaves in one writev: 64 calls in flight cost one syscall, not 64.
-      this.corked = true;
-      stdin.cork();
-      process.nextTick(this.uncork);
-    }
-    if (stdin.write(line)) return undefined;
-    if (stdin.destroyed) return Promise.reject(this.sendError());
-    // Back-pressure: resolve when the pipe drains, or fail if it goes away first.
-    return new Promise((resolve, reject) => {
-      const onDrain = () => {
-        cleanup();
-        resolve();
-      };
-      const onGone = () => {
-        cleanup();
-        reject(this.sendError());
-      };
-      const cleanup = () => {
-        stdin.off('drain', onDrain);
-        stdin.off('close', onGone);
-      };
-      stdin.once('drain', onDrain);
-      stdin.once('close', onGone);
-    });
+    // Everything sent in this tick leaves in one writev: 64 calls in flight cost one syscall, not 64.
+    // Back-pressure: the promise resolves when the pipe drains, or rejects if it goes away first.
+    return this.writer.write(line);
   }
 
   /** Registers the receiver of inbound values; the first one also gets what arrived before it. */
@@ -356,6 +331,7 @@ export class StdioTransport implements Transport {
     child.stderr.off('close', this.onStderrEnd);
     child.off('exit', this.onExit);
     child.off('close', this.onChildClose);
+    this.writer.dispose();
     // The 'error' listeners stay: a late EPIPE on a closing pipe must not become an uncaught error.
   }
 
