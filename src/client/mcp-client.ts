@@ -113,25 +113,36 @@ export class McpClient {
   /**
    * Starts (stdio spec) or adopts (transport) a server, detects its era and negotiates the
    * revision. Rejects with `SPAWN_FAILED`, `VERSION_UNSUPPORTED`, `TIMEOUT`, `CONNECTION_CLOSED`
-   * or `SERVER_ERROR`; on rejection nothing is left running.
+   * or `SERVER_ERROR`; on rejection nothing is left running. `options.signal` aborts the spawn
+   * and the handshake: the connect rejects at once with `CANCELLED` (`cause`: the signal's
+   * reason), and a server it started is killed with its tree (`destroy`), not closed politely.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
     const name = options.name ?? (isTransport(target) ? 'server' : (target as StdioServerSpec).command);
+    const { signal } = options;
+    // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
+    if (signal?.aborted && !isTransport(target)) throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });
     const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
     const handlers = options.handlers ?? {};
     const events: Array<(line: string) => void> = [];
+    /** The stdio transport this connect started last, so an abort can kill it rather than wait for a polite close. */
+    let started: { destroy(): void } | undefined;
     const spawn = isTransport(target)
       ? undefined
-      : async () =>
+      : async () => {
           // Loaded on demand: a caller with its own transport never pays for child_process.
-          (await import('../transport/stdio.js')).StdioTransport.spawn(target as StdioServerSpec, {
+          const transport = await (await import('../transport/stdio.js')).StdioTransport.spawn(target as StdioServerSpec, {
             name,
             onStderr: (line: string) => events[0]?.(line),
+            ...(signal ? { signal } : {}),
             ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),
             ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
             ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
           });
+          started = transport;
+          return transport;
+        };
     const tracer = options.trace ? (await import('./trace-hook.js')).connectTracer(options.trace, name) : undefined;
     const start = spawn && tracer ? () => spawnTraced(spawn, target as StdioServerSpec, tracer) : spawn;
     const transport = start ? await start() : tracer ? tracer.wrap(target as Transport) : (target as Transport);
@@ -160,8 +171,11 @@ export class McpClient {
       });
       client.connection = connection;
       client.adopt(negotiated);
-      await client.afterHandshake();
+      await client.afterHandshake(signal);
     } catch (error) {
+      // The caller wants out now: the polite close could spend its whole budget on a server that
+      // ignores stdin EOF and SIGTERM (the abort is often the reason: a server that hangs).
+      if (signal?.aborted) started?.destroy();
       await client.close();
       throw error;
     }
@@ -481,10 +495,10 @@ export class McpClient {
     }
   }
 
-  private async afterHandshake(): Promise<void> {
+  private async afterHandshake(signal: AbortSignal | undefined): Promise<void> {
     if (this.era === 'legacy') {
       if (this.logLevel !== undefined && hasCapability(this.capabilities, ['logging'])) {
-        await this.send('logging/setLevel', { level: this.logLevel }, {});
+        await this.send('logging/setLevel', { level: this.logLevel }, signal ? { signal } : {});
       }
       return;
     }

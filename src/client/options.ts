@@ -58,7 +58,11 @@ export interface ClientOptions {
   };
   /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
   onStderr?: (line: string) => void;
-  /** Aborts the connect (handshake and spawn). */
+  /**
+   * Aborts the connect: the spawn of a stdio server (nothing is started when it is already
+   * aborted) and the handshake. `connect` rejects with `CANCELLED` whose `cause` is the signal's
+   * reason; a server it started is killed with its process tree at once.
+   */
   signal?: AbortSignal;
   /**
    * Traces the traffic: every frame both ways (the HTTP probe attempts included), the spawn and

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { McpError } from '../protocol/errors.js';
-import { IS_WINDOWS } from './process-tree.js';
+import { IS_WINDOWS, signalTree } from './process-tree.js';
 import { buildServerEnv } from './stdio-env.js';
 
 /** How to start a stdio server. Arguments are an array: no shell is involved. */
@@ -24,9 +24,12 @@ export interface StdioServerSpec {
 /**
  * Spawns the server and resolves once the OS has started it (the `'spawn'` event). Rejects with
  * `SPAWN_FAILED` naming the command and the reason: command not found (ENOENT), permission
- * denied (EACCES), a missing or non-directory `cwd`, or the OS error as it is.
+ * denied (EACCES), a missing or non-directory `cwd`, or the OS error as it is. Rejects with
+ * `CANCELLED` (`cause`: the signal's reason) when `signal` is aborted before the server started —
+ * then nothing is spawned, or what was is killed and has exited before the rejection.
  */
-export function spawnServer(spec: StdioServerSpec, server: string, inheritEnv: boolean): Promise<ChildProcessWithoutNullStreams> {
+export function spawnServer(spec: StdioServerSpec, server: string, inheritEnv: boolean, signal?: AbortSignal): Promise<ChildProcessWithoutNullStreams> {
+  if (signal?.aborted) return Promise.reject(startCancelled(spec.command, server, signal));
   const cwdProblem = spec.cwd === undefined ? undefined : checkCwd(spec.cwd);
   if (cwdProblem) return Promise.reject(new McpError('SPAWN_FAILED', `could not start "${spec.command}": ${cwdProblem}`, { server }));
   let child: ChildProcessWithoutNullStreams;
@@ -44,17 +47,39 @@ export function spawnServer(spec: StdioServerSpec, server: string, inheritEnv: b
     return Promise.reject(spawnFailure(spec.command, server, error));
   }
   return new Promise((resolve, reject) => {
-    const onSpawn = () => {
+    const settle = () => {
+      child.off('spawn', onSpawn);
       child.off('error', onError);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onSpawn = () => {
+      settle();
       resolve(child);
     };
     const onError = (error: Error) => {
-      child.off('spawn', onSpawn);
+      settle();
       reject(spawnFailure(spec.command, server, error));
+    };
+    const onAbort = () => {
+      settle();
+      // The child may not have made its process group yet: signal it directly too.
+      signalTree(child, 'SIGKILL');
+      child.kill('SIGKILL');
+      child.once('error', () => undefined);
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      // 'close': the process has exited and its pipes are closed, so nothing of it is left.
+      child.once('close', () => reject(startCancelled(spec.command, server, signal!)));
     };
     child.once('spawn', onSpawn);
     child.once('error', onError);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function startCancelled(command: string, server: string, signal: AbortSignal): McpError {
+  return new McpError('CANCELLED', `starting "${command}" was cancelled by the caller`, { server, cause: signal.reason });
 }
 
 /** Node reports a missing cwd as ENOENT, the same as a missing command; say which it is. */

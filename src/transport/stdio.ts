@@ -35,6 +35,12 @@ export interface StdioTransportOptions {
   onStderr?: (line: string) => void;
   /** Overrides `spec.inheritEnv`. */
   inheritEnv?: boolean;
+  /**
+   * Aborts the start: {@link StdioTransport.spawn} rejects with `CANCELLED` (`cause`: the
+   * signal's reason) and nothing is left running. Only the start: once `spawn` resolved, the
+   * signal is no longer watched (close or destroy the transport instead).
+   */
+  signal?: AbortSignal;
   /** Bounds of the graceful close. */
   closeTimeouts?: {
     /** How long the server may take to exit after stdin EOF before SIGTERM (default 2000 ms). */
@@ -152,11 +158,12 @@ export class StdioTransport implements Transport {
 
   /**
    * Starts the server. Resolves once the process is running; rejects with `SPAWN_FAILED` naming
-   * the command and the reason (command not found, permission denied, missing cwd, …).
+   * the command and the reason (command not found, permission denied, missing cwd, …), and with
+   * `CANCELLED` when `options.signal` aborts first (the process, if one was started, has exited).
    */
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
     const name = options.name ?? spec.command;
-    const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false);
+    const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);
     return new StdioTransport(child, options, name);
   }
 
