@@ -7,13 +7,18 @@ import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
+import { escapeVariables } from '../transport/variables.js';
 import type { ManagedServer } from './server-spec.js';
 
-/** The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is missing. */
+/**
+ * The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is
+ * missing. A spec's `env` values are final (the config layer expanded them), so they are escaped
+ * for the stdio transport's own `${VAR}` expansion: a `${…}` in them reaches the server as written.
+ */
 export function connectTarget(spec: ManagedServer): Parameters<typeof McpClient.connect>[0] {
   if (spec.transport === 'stdio') {
     if (!spec.command) throw new McpError('CONFIG_INVALID', 'a stdio server needs a "command"', { server: spec.name });
-    return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: spec.env } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
+    return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: literalEnv(spec.env) } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
   }
   if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
   return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
@@ -44,4 +49,10 @@ export function connectServer(spec: ManagedServer, base: ClientOptions = {}): Pr
     return Promise.reject(error);
   }
   return McpClient.connect(target, clientOptionsFor(spec, base));
+}
+
+function literalEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) out[key] = escapeVariables(value);
+  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * The environment a stdio server gets: a safe allowlist inherited from this process plus the
  * configured variables — never the whole environment (API keys in it are not the server's
- * business) unless the caller asks for that explicitly.
+ * business) unless the caller asks for that explicitly. Configured values may name variables of
+ * this process (`${GITHUB_TOKEN}`), which is how a secret reaches one server and no other.
  */
+import { McpError } from '../protocol/errors.js';
+import { expandVariables } from './variables.js';
 
 /** Inherited on POSIX systems. */
 export const POSIX_ALLOWLIST = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR', 'LANG', 'LC_ALL'] as const;
@@ -49,4 +52,24 @@ export function buildServerEnv(
   }
   if (extra) Object.assign(env, extra);
   return env;
+}
+
+/**
+ * Expands the `${VAR}` references in the values of a spec's `env` from `source` (default: this
+ * process's whole environment, not the allowlist). The syntax is `transport/variables.ts`'s:
+ * `${NAME}`, `${env:NAME}`, `${NAME:-default}`, and `$${…}` for a literal `${…}`. Throws
+ * `CONFIG_INVALID` naming the server, the key and the variable when a variable is unset or empty
+ * and has no default — as a config file with that value would fail to load.
+ */
+export function expandServerEnv(env: Record<string, string> | undefined, server: string, source: NodeJS.ProcessEnv = process.env): Record<string, string> | undefined {
+  if (env === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const expansion = expandVariables(value, source);
+    if (!expansion.ok) {
+      throw new McpError('CONFIG_INVALID', `env.${key}: variable ${expansion.unset} is not set (write \${${expansion.unset}:-default} for a default)`, { server });
+    }
+    out[key] = expansion.text;
+  }
+  return out;
 }

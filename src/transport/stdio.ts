@@ -19,6 +19,7 @@ import { NdjsonDecoder } from './ndjson-framer.js';
 import { killTreeOnExit, ProcessTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
 import { StdinWriter } from './stdin-writer.js';
+import { expandServerEnv } from './stdio-env.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
@@ -157,13 +158,18 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Starts the server. Resolves once the process is running; rejects with `SPAWN_FAILED` naming
-   * the command and the reason (command not found, permission denied, missing cwd, …), and with
-   * `CANCELLED` when `options.signal` aborts first (the process, if one was started, has exited).
+   * Starts the server. `${VAR}` references in `spec.env` values are expanded from this process's
+   * environment first (`expandServerEnv`: `${NAME}`, `${NAME:-default}`, `$${…}` for a literal).
+   * Resolves once the process is running; rejects with `CONFIG_INVALID` naming the key and the
+   * variable when one is unset and has no default (nothing is started), with `SPAWN_FAILED`
+   * naming the command and the reason (command not found, permission denied, missing cwd, …),
+   * and with `CANCELLED` when `options.signal` aborts first (the process, if one was started,
+   * has exited).
    */
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
     const name = options.name ?? spec.command;
-    const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);
+    const env = expandServerEnv(spec.env, name);
+    const child = await spawnServer(env === undefined ? spec : { ...spec, env }, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);
     return new StdioTransport(child, options, name);
   }
 

@@ -2,11 +2,11 @@
  * `${VAR}`, `${VAR:-default}` and `${env:VAR}` in the fields where users put them (command,
  * args, env values, cwd, url, headers). Expansion records every value that came from a
  * variable, so the layers above can keep expanded secrets out of status output, logs and errors.
- * `$${…}` stands for a literal `${…}`.
+ * `$${…}` stands for a literal `${…}`. The syntax is the transport layer's one expander
+ * (`transport/variables.ts`), which the stdio transport applies to a spec's `env` too.
  */
 import { McpError } from '../../protocol/errors.js';
-
-const REFERENCE = /\$\$\{[^}]*\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+import { expandVariables } from '../../transport/variables.js';
 
 /** Where a string being expanded sits, for the error message. */
 export interface ExpandSite {
@@ -21,18 +21,15 @@ export interface ExpandSite {
  * added to `secrets`.
  */
 export function expandString(text: string, env: Record<string, string | undefined>, site: ExpandSite, secrets: Set<string>): string {
-  return text.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
-    if (name === undefined) return match.slice(1); // `$${X}` ⇒ literal `${X}`
-    const value = env[name];
-    if (value !== undefined && value !== '') {
-      secrets.add(value);
-      return value;
-    }
-    if (fallback !== undefined) return fallback;
+  const expansion = expandVariables(text, env);
+  if (!expansion.ok) {
+    const name = expansion.unset;
     throw new McpError('CONFIG_INVALID', `${site.file}: server "${site.server}": ${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, {
       data: { file: site.file, server: site.server, field: site.field, variable: name },
     });
-  });
+  }
+  for (const value of expansion.values) secrets.add(value);
+  return expansion.text;
 }
 
 /** The fields of a raw server entry that take variables. */
