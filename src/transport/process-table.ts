@@ -19,14 +19,14 @@ export interface ProcessEntry {
 const PROC = '/proc';
 const HAS_PROC = process.platform === 'linux';
 
-/** Every live process (zombies left out), read asynchronously. Empty where there is no `/proc`. */
-export async function readProcessTable(): Promise<ProcessEntry[]> {
-  if (!HAS_PROC) return [];
+/** Every live process (zombies left out), read asynchronously; undefined where there is no `/proc`. */
+export async function readProcessTable(): Promise<ProcessEntry[] | undefined> {
+  if (!HAS_PROC) return undefined;
   let names: string[];
   try {
     names = await readdir(PROC);
   } catch {
-    return [];
+    return undefined;
   }
   const entries = await Promise.all(
     names.filter(isPid).map(async (name) => {
@@ -41,14 +41,14 @@ export async function readProcessTable(): Promise<ProcessEntry[]> {
 }
 
 /** {@link readProcessTable}, synchronously: for `destroy()` and the process 'exit' hook, which cannot wait. */
-export function readProcessTableSync(): ProcessEntry[] {
-  if (!HAS_PROC) return [];
+export function readProcessTableSync(): ProcessEntry[] | undefined {
+  if (!HAS_PROC) return undefined;
   const entries: ProcessEntry[] = [];
   let names: string[];
   try {
     names = readdirSync(PROC);
   } catch {
-    return [];
+    return undefined;
   }
   for (const name of names) {
     if (!isPid(name)) continue;

@@ -58,8 +58,11 @@ function groupExists(pgid: number): boolean {
  */
 export class ProcessTree {
   private readonly child: ChildProcess;
-  /** Descendants outside the server's group, as surveys found them. */
-  private readonly outsiders: ProcessEntry[] = [];
+  /** Every descendant surveys found, in the group or outside it. */
+  private readonly known: ProcessEntry[] = [];
+  private surveyed = false;
+  /** SIGKILL went out: nothing that was reachable still runs (only the leader's exit may be pending). */
+  private killed = false;
 
   constructor(child: ChildProcess) {
     this.child = child;
@@ -70,28 +73,34 @@ export class ProcessTree {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** True while the server, any member of its group, or a surveyed outsider still runs. */
+  /**
+   * True while the server or (as far as can be known) anything else of its tree still runs: after
+   * a survey, a surveyed descendant that is not a zombie (a group that outlived its leader may
+   * hold only zombies until init reaps them); without one, any member of the group (POSIX).
+   */
   get running(): boolean {
     if (this.leaderRunning) return true;
+    if (this.killed) return false;
+    if (this.surveyed) return this.known.some(isStillRunning);
     const pid = this.child.pid;
-    if (!IS_WINDOWS && pid !== undefined && groupExists(pid)) return true;
-    return this.outsiders.some(isStillRunning);
+    return !IS_WINDOWS && pid !== undefined && groupExists(pid);
   }
 
   /**
-   * Linux: records the server's descendants that left its process group, so they can still be
-   * signalled after the server is gone (their parent link to it dies with it). Call while the
-   * server runs; later surveys add to earlier ones. A no-op elsewhere. Never rejects.
+   * Linux: records the server's descendants, so that those that left its process group can still
+   * be signalled after the server is gone (their parent link to it dies with it) and so that a
+   * close knows which processes to wait for. Call while the server runs; later surveys add to
+   * earlier ones. A no-op elsewhere. Never rejects.
    */
   async survey(): Promise<void> {
     if (IS_WINDOWS || this.child.pid === undefined || !this.leaderRunning) return;
-    this.note(descendantsOf(this.child.pid, await readProcessTable()));
+    this.note(await readProcessTable());
   }
 
   /** {@link survey}, synchronously (for `destroy()` and the process 'exit' hook). */
   surveySync(): void {
     if (IS_WINDOWS || this.child.pid === undefined || !this.leaderRunning) return;
-    this.note(descendantsOf(this.child.pid, readProcessTableSync()));
+    this.note(readProcessTableSync());
   }
 
   /**
@@ -100,8 +109,9 @@ export class ProcessTree {
    */
   signal(signal: NodeJS.Signals): void {
     signalTree(this.child, signal);
-    for (const outsider of this.outsiders) {
-      if (!isStillRunning(outsider)) continue;
+    if (signal === 'SIGKILL') this.killed = true;
+    for (const outsider of this.known) {
+      if (outsider.pgid === this.child.pid || !isStillRunning(outsider)) continue;
       try {
         process.kill(outsider.pid, signal);
       } catch {
@@ -110,11 +120,12 @@ export class ProcessTree {
     }
   }
 
-  private note(found: readonly ProcessEntry[]): void {
-    const group = this.child.pid;
-    for (const entry of found) {
-      if (entry.pgid === group) continue; // the group signal reaches it
-      if (!this.outsiders.some((known) => known.pid === entry.pid && known.start === entry.start)) this.outsiders.push(entry);
+  /** Adds the descendants in `table` (undefined: no `/proc`, nothing learnt). */
+  private note(table: readonly ProcessEntry[] | undefined): void {
+    if (table === undefined || this.child.pid === undefined) return;
+    this.surveyed = true;
+    for (const entry of descendantsOf(this.child.pid, table)) {
+      if (!this.known.some((known) => known.pid === entry.pid && known.start === entry.start)) this.known.push(entry);
     }
   }
 }
