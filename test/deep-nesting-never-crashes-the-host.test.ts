@@ -11,9 +11,11 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { planParamHeaders } from '../src/client/x-mcp-header.js';
 import type { Tool } from '../src/protocol/types.js';
 import { sampleValue } from '../src/protocol/value-sample.js';
+import type { TransportDiagnostic } from '../src/protocol/transport.js';
+import { StdioTransport } from '../src/transport/stdio.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import { cleanUp, type HttpFixture, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
-import { FIXTURES } from './support/processes.js';
+import { eventually, FIXTURES } from './support/processes.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');
 const DEPTH = 100_000;
@@ -71,6 +73,24 @@ describe('a stdio server sending values nested 100,000 levels deep', () => {
       if (traced) expect(report.records).toBeGreaterThan(10);
     });
   }
+});
+
+describe('a StdioTransport listener that chokes on a value', () => {
+  it('becomes a listener-failed diagnostic with a bounded sample, and the next message still arrives', async () => {
+    const t = await StdioTransport.spawn({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'deep-nesting.mjs')] }, { name: 'deep' });
+    try {
+      const diagnostics: TransportDiagnostic[] = [];
+      t.onDiagnostic((d) => diagnostics.push(d));
+      const sizes: number[] = [];
+      // A naive listener: JSON.stringify overflows on the nested line and throws.
+      t.onMessage((value) => sizes.push(JSON.stringify(value).length));
+      await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'deep-line-then-answer' } });
+      await eventually(() => (sizes.length === 1 ? true : undefined));
+      expect(diagnostics).toEqual([{ kind: 'listener-failed', message: 'a message listener threw: Maximum call stack size exceeded', sample: `${'['.repeat(200)}…` }]);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('an HTTP server sending a deeply nested event before the response', () => {
