@@ -97,10 +97,13 @@ export class ProcessTree {
     this.note(await readProcessTable());
   }
 
-  /** {@link survey}, synchronously (for `destroy()` and the process 'exit' hook). */
-  surveySync(): void {
+  /**
+   * {@link survey}, synchronously (for `destroy()` and the process 'exit' hook); `table` is a
+   * process table already read (one read for every tree the exit hook stops).
+   */
+  surveySync(table?: readonly ProcessEntry[]): void {
     if (IS_WINDOWS || this.child.pid === undefined || !this.leaderRunning) return;
-    this.note(readProcessTableSync());
+    this.note(table ?? readProcessTableSync());
   }
 
   /**
@@ -131,7 +134,7 @@ export class ProcessTree {
 }
 
 /** Trees still to be stopped; killed synchronously if this process exits first. */
-const live = new Set<{ killNow(): void }>();
+const live = new Set<{ killNow(table: () => readonly ProcessEntry[] | undefined): void }>();
 let exitHookInstalled = false;
 
 /**
@@ -142,9 +145,9 @@ let exitHookInstalled = false;
  */
 export function killTreeOnExit(tree: ProcessTree | ChildProcess): () => void {
   const entry = {
-    killNow: () => {
+    killNow: (table: () => readonly ProcessEntry[] | undefined) => {
       if (tree instanceof ProcessTree) {
-        tree.surveySync();
+        if (tree.leaderRunning) tree.surveySync(table());
         tree.signal('SIGKILL');
       } else {
         signalTree(tree, 'SIGKILL');
@@ -156,7 +159,9 @@ export function killTreeOnExit(tree: ProcessTree | ChildProcess): () => void {
     exitHookInstalled = true;
     // One listener for all transports: an 'exit' listener may only do synchronous work.
     process.on('exit', () => {
-      for (const running of live) running.killNow();
+      let table: readonly ProcessEntry[] | undefined | null = null;
+      const read = () => (table === null ? (table = readProcessTableSync()) : table);
+      for (const running of live) running.killNow(read);
     });
   }
   return () => {
