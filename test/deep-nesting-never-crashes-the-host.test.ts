@@ -113,6 +113,20 @@ describe('an HTTP server sending a deeply nested event before the response', () 
     await expect(client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
     expect(invalid).toEqual([{ kind: 'invalid-message', message: 'a batch is not a single message', sample: `${'['.repeat(200)}…` }]);
   });
+
+  it('still delivers the response that follows it in a JSON batch body, instead of failing the call as not sent', async () => {
+    fixture = await startHttpFixture((seen, res) => {
+      if (seen.rpc !== 'tools/call') return false;
+      const answer = JSON.stringify(result(seen, { content: [{ type: 'text', text: 'the real answer' }] }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`[${nestedText()},${answer}]`);
+      return true;
+    }, legacyServer());
+    client = await McpClient.connect({ url: fixture.url, transport: 'http' }, { name: 'remote', era: 'legacy' });
+    const invalid: Array<{ message: string }> = [];
+    client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
+    await expect(client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
+    expect(invalid.map((d) => d.message)).toEqual(['a batch is not a single message']);
+  });
 });
 
 describe('what reads a peer value keeps to a bound', () => {
