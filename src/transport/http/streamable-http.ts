@@ -406,6 +406,8 @@ export class StreamableHttpTransport implements Transport {
     // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
     const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
     let progress = false;
+    /** Size of an event the decoder dropped for exceeding the cap, if one was. */
+    let dropped: number | undefined;
     const decoder = new SseDecoder(
       {
         event: (event) => {
@@ -418,7 +420,10 @@ export class StreamableHttpTransport implements Transport {
         retry: (ms) => {
           cursor.retryMs = ms;
         },
-        oversize: (chars) => this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`),
+        oversize: (chars) => {
+          dropped = chars;
+          this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`);
+        },
       },
       { maxEventChars: this.maxBytes },
     );
@@ -426,6 +431,11 @@ export class StreamableHttpTransport implements Transport {
     let attempts = 0;
     while (!awaited.got) {
       if (abort.aborted) return this.aborted(abort, signal, ctx);
+      // The response was most likely the event over the cap: say so, and never have it re-sent
+      // (the same answer would be fetched, and dropped, again).
+      if (dropped !== undefined) {
+        throw responseError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`, { oversize: true });
+      }
       const resumable = this.era !== 'modern' && cursor.lastEventId !== undefined;
       if (!resumable) {
         const why = outcome.error ? `: ${describe(outcome.error)}` : '';
