@@ -17,7 +17,10 @@ import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js'
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { redactUrl } from './header-values.js';
 import { SseDecoder } from './sse-decoder.js';
-import { sleep } from './sleep.js';
+import { settledWithin, sleep } from './sleep.js';
+
+/** How long close() lets sockets finish gracefully before destroying them. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** Options of {@link LegacySseTransport.connect}. */
 export interface LegacySseOptions {
@@ -250,7 +253,8 @@ export class LegacySseTransport implements Transport {
       this.life.abort(info.error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
       await Promise.allSettled([...this.posts]);
       if (this.ownsDispatcher) {
-        await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+        // Graceful first, then nothing may remain either way.
+        await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
         await this.dispatcher.destroy().catch(() => {});
       }
       this.resolveClosed(this.closeInfo);

@@ -29,9 +29,11 @@ import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
-import { sleep } from './sleep.js';
+import { settledWithin, sleep, timeoutSignal } from './sleep.js';
 
 const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** How long close() waits for the session DELETE and for sockets to finish gracefully. */
+const CLOSE_GRACE_MS = 2_000;
 /** Revisions that carry `MCP-Protocol-Version` on every request after initialize. */
 const LEGACY_WITH_VERSION_HEADER = new Set(['2025-06-18', '2025-11-25']);
 
@@ -646,6 +648,7 @@ export class StreamableHttpTransport implements Transport {
     await Promise.allSettled([...this.exchanges]);
     if (this.era === 'legacy' && this.sessionId !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
+      const limit = timeoutSignal(CLOSE_GRACE_MS);
       try {
         const headers = this.sessionHeaders();
         const traced = this.reporter.out('DELETE', this.url, headers);
@@ -653,18 +656,21 @@ export class StreamableHttpTransport implements Transport {
           method: 'DELETE',
           headers,
           dispatcher: this.dispatcher,
-          signal: AbortSignal.timeout(2_000),
-          headersTimeout: 2_000,
-          bodyTimeout: 2_000,
+          signal: limit.signal,
+          headersTimeout: CLOSE_GRACE_MS,
+          bodyTimeout: CLOSE_GRACE_MS,
         });
         this.reporter.in(this.reporter.facts(traced, 'DELETE', this.url, response.statusCode, response.headers));
         discard(response.body);
       } catch {
         // Unreachable server: nothing more to end.
+      } finally {
+        limit.dispose();
       }
     }
     if (this.ownsDispatcher) {
-      await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+      // Graceful first (lets the DELETE's socket finish), then nothing may remain either way.
+      await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
       await this.dispatcher.destroy().catch(() => {});
     }
     this.resolveClosed(error ? { error } : {});
