@@ -23,7 +23,7 @@ import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { isConnectFailure, networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import { isConnectFailure, networkError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue, redactUrl } from './header-values.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
@@ -469,6 +469,14 @@ export class StreamableHttpTransport implements Transport {
       });
     } catch (error) {
       if (abort.aborted) return { end: 'aborted' };
+      // Refused (or no such host): the server is gone, e.g. a stateless server that died
+      // mid-call. No later attempt can do better, and backing off would cost the caller its
+      // whole timeout: fail now, and close like any exchange that finds the server unreachable.
+      if (isConnectFailure(error)) {
+        const failure = resumeRefusedError(ctx, error);
+        this.lost(failure);
+        throw failure;
+      }
       return { end: 'broken', error };
     }
     const { statusCode: status, body } = response;
