@@ -4,7 +4,9 @@
  * `server/discover` (modern) → POST `initialize` (legacy Streamable HTTP) → when that fails with
  * 400/404/405, GET the URL for an `endpoint` event (2024-11-05 HTTP+SSE). The verdict is kept
  * per URL for the life of the process and tried first next time; a route that fails is
- * forgotten and the URL probed afresh.
+ * forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the
+ * era, the revision or the transport neither reads nor writes the cache (a pinned era would
+ * otherwise stand in for detection on every later connect to that URL).
  */
 import { McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
@@ -51,6 +53,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
+  const detecting = pinned === undefined && !eraPinned;
   // Every route attempt is traced here, probes included (they are real traffic); `open` gets no
   // `trace`, so it does not wrap a second time.
   const { trace, ...untraced } = options;
@@ -67,18 +70,18 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       throw error;
     }
     const client = await open(traced(transport), { ...base, era: 'legacy' });
-    routes.set(key, 'sse');
+    if (detecting) routes.set(key, 'sse');
     return client;
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const transport = traced(new http.StreamableHttpTransport(url, { name, headers }));
     const client = await open(transport, era === undefined ? base : { ...base, era });
-    routes.set(key, client.era);
+    if (detecting) routes.set(key, client.era);
     return client;
   };
 
   if (pinned === 'sse') return viaSse();
-  const cached = pinned === undefined && !eraPinned ? routes.get(key) : undefined;
+  const cached = detecting ? routes.get(key) : undefined;
   if (cached !== undefined) {
     try {
       return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
