@@ -64,7 +64,12 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
     try {
-      transport = await http.LegacySseTransport.connect(url, { name, headers, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) });
+      transport = await http.LegacySseTransport.connect(url, {
+        name,
+        headers,
+        ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     } catch (error) {
       tracer?.event('connect-failed', { transport: 'sse', error: error instanceof Error ? error.message : String(error) });
       throw error;

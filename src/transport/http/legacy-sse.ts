@@ -32,6 +32,8 @@ export interface LegacySseOptions {
   connectTimeoutMs?: number;
   /** Time allowed for each POST to be accepted (default 30 s). */
   postTimeoutMs?: number;
+  /** Aborts the connect (the GET and the wait for `endpoint`); no effect once connected. */
+  signal?: AbortSignal;
   dispatcher?: Dispatcher;
 }
 
@@ -77,8 +79,9 @@ export class LegacySseTransport implements Transport {
 
   /**
    * Opens the SSE stream and waits for its `endpoint` event. Rejects with `TRANSPORT` (not an
-   * SSE stream, no endpoint in time, an endpoint on another origin), `AUTH_REQUIRED`, or a
-   * network error naming the URL; nothing stays open after a rejection.
+   * SSE stream, no endpoint in time, an endpoint on another origin), `AUTH_REQUIRED`, a network
+   * error naming the URL, or `CANCELLED` (cause: the signal's reason) when `options.signal`
+   * aborts first; nothing stays open after a rejection.
    */
   static async connect(url: string | URL, options: LegacySseOptions = {}): Promise<LegacySseTransport> {
     const target = new URL(String(url));
@@ -90,10 +93,22 @@ export class LegacySseTransport implements Transport {
     const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     const life = new AbortController();
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
-    const giveUp = async (error: McpError): Promise<never> => {
-      life.abort(error);
+    const { signal } = options;
+    const cancelled = (): McpError => new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, { server: name, cause: signal?.reason });
+    if (signal?.aborted) {
       if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
-      throw error;
+      throw cancelled();
+    }
+    // The caller's abort ends the GET and the wait for `endpoint` (both follow `life`).
+    const onCallerAbort = (): void => life.abort(cancelled());
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const giveUp = async (error: McpError): Promise<never> => {
+      signal?.removeEventListener('abort', onCallerAbort);
+      // Whatever failed once the caller aborted, the caller's abort is the reason.
+      const reason = signal?.aborted ? cancelled() : error;
+      life.abort(reason);
+      if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
+      throw reason;
     };
 
     let response: Dispatcher.ResponseData;
@@ -157,6 +172,8 @@ export class LegacySseTransport implements Transport {
     if (endpoint === undefined) {
       return giveUp(endpointError ?? responseError(ctx, ended ? 'the SSE stream ended before its endpoint event' : `no endpoint event within ${timeoutMs} ms`));
     }
+    if (signal?.aborted) return giveUp(cancelled());
+    signal?.removeEventListener('abort', onCallerAbort);
     transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
     // Kept (two small objects) for a tracer that attaches after connect: the GET is traffic too.
     const stream: ResponseFacts = { exchange: 0, method: 'GET', url: target.href, status: response.statusCode, headers: flatHeaders(response.headers) };
