@@ -2,17 +2,24 @@
  * After `close()` of an HTTP client resolves, no timer or socket of ours remains: a process
  * that has nothing else to do exits by itself, at once. (Both transports once raced a 2 s sleep
  * against the dispatcher's close and never cleared it, so every close kept the process alive.)
- * The client runs in a child process, which reports what keeps it alive right after close.
+ * The client runs in a child process on the built library (`npm run build` first; `npm test`
+ * does it), and reports what keeps it alive right after close.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHILD = path.join(ROOT, 'test/support/http-client-close-then-report.ts');
+const CHILD = path.join(ROOT, 'test/support/http-client-close-then-report.mjs');
+const BUILT = path.join(ROOT, 'dist/index.js');
+
+beforeAll(() => {
+  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run "npm run build" (npm test does it)`);
+});
 
 let fixture: HttpFixture | undefined;
 
@@ -30,7 +37,7 @@ interface ChildRun {
 
 /** Runs the child client against `url`; bounded (20 s, then SIGKILL and a failed assertion). */
 function runChild(url: string, transport: 'http' | 'sse'): Promise<ChildRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, transport], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CHILD, url, transport], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -53,11 +53,11 @@ describe('resuming a broken response stream', () => {
       return false;
     }, legacyServer({ sessions: false }));
     client = await McpClient.connect({ url: fixture.url }, { name: 'silent' });
-    const pending = client.callTool('work', {}, { timeoutMs: 2_000 }).catch((e: unknown) => e);
+    const pending = client.callTool('work', {}, { timeoutMs: 4_000 }).catch((e: unknown) => e);
     await until(() => fixture!.seen('GET').some((r) => r.headers['last-event-id'] === 'call-1'), 10_000);
     const error = await pending;
     expect(error).toMatchObject({ code: 'TIMEOUT', method: 'tools/call' });
-    expect((error as Error).message).toContain('timed out after 2000 ms');
+    expect((error as Error).message).toContain('timed out after 4000 ms');
     // cleanUp then proves the silent GET's socket was let go (no socket left on the server).
   });
 });
