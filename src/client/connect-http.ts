@@ -4,10 +4,14 @@
  * `server/discover` (modern) → POST `initialize` (legacy Streamable HTTP) → when that fails with
  * 400/404/405, GET the URL for an `endpoint` event (2024-11-05 HTTP+SSE). The verdict is kept
  * per URL for the life of the process and tried first next time; a route that fails is
- * forgotten and the URL probed afresh.
+ * forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the
+ * era, the revision or the transport neither reads nor writes the cache (a pinned era would
+ * otherwise stand in for detection on every later connect to that URL). The connect timeout is
+ * one deadline for every route tried.
  */
 import { McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './negotiate.js';
 import type { ClientOptions } from './options.js';
 
 /** A server reached over HTTP. */
@@ -51,40 +55,69 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
+  const detecting = pinned === undefined && !eraPinned;
   // Every route attempt is traced here, probes included (they are real traffic); `open` gets no
   // `trace`, so it does not wrap a second time.
   const { trace, ...untraced } = options;
   const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
   const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
   const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
+  // The clock starts with the first attempt, which gets the whole timeout; a fallback, a re-probe
+  // or the handshake after the HTTP+SSE GET get what is left, and nothing once it ran out.
+  const totalMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  let endsAt: number | undefined;
+  const timeLeft = (phase: string): number => {
+    if (endsAt === undefined) {
+      endsAt = Date.now() + totalMs;
+      return totalMs;
+    }
+    const left = endsAt - Date.now();
+    if (left <= 0) throw new McpError('TIMEOUT', `the connect timeout of ${totalMs} ms ran out before ${phase}`, { server: name });
+    return left;
+  };
 
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
     try {
-      transport = await http.LegacySseTransport.connect(url, { name, headers, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) });
+      transport = await http.LegacySseTransport.connect(url, {
+        name,
+        headers,
+        connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     } catch (error) {
       tracer?.event('connect-failed', { transport: 'sse', error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
-    const client = await open(traced(transport), { ...base, era: 'legacy' });
-    routes.set(key, 'sse');
+    let connectTimeoutMs: number;
+    try {
+      connectTimeoutMs = timeLeft('the handshake over HTTP+SSE');
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    const client = await open(traced(transport), { ...base, era: 'legacy', connectTimeoutMs });
+    if (detecting) routes.set(key, 'sse');
     return client;
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
+    const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
     const transport = traced(new http.StreamableHttpTransport(url, { name, headers }));
-    const client = await open(transport, era === undefined ? base : { ...base, era });
-    routes.set(key, client.era);
+    const client = await open(transport, { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
+    if (detecting) routes.set(key, client.era);
     return client;
   };
 
   if (pinned === 'sse') return viaSse();
-  const cached = pinned === undefined && !eraPinned ? routes.get(key) : undefined;
+  const cached = detecting ? routes.get(key) : undefined;
   if (cached !== undefined) {
     try {
       return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
     } catch (error) {
       if (error instanceof McpError && (error.code === 'AUTH_REQUIRED' || error.code === 'CANCELLED')) throw error;
       routes.delete(key); // the server changed: probe from scratch
+      // A spent connect timeout leaves no time to probe now; the next connect will.
+      if (error instanceof McpError && error.code === 'TIMEOUT') throw error;
     }
   }
   try {
@@ -94,6 +127,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     try {
       return await viaSse();
     } catch (sseError) {
+      if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED')) throw sseError;
       const first = error as McpError;
       const second = sseError instanceof Error ? sseError.message.replace(/^server "[^"]*": /, '') : String(sseError);
       throw new McpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.message.replace(/^server "[^"]*": /, '')}) nor an HTTP+SSE one (${second})`, {

@@ -2,7 +2,8 @@
  * Era detection and version negotiation, as the 2026-07-28 backward-compatibility rules say:
  * probe with `server/discover`; a discover result or a recognised modern error means modern;
  * anything else (another error, silence within the probe timeout, the server exiting) means
- * legacy, and the client runs the `initialize` handshake.
+ * legacy, and the client runs the `initialize` handshake. The connect timeout is one deadline
+ * for all of it: the probe, a restart, the handshake and its retries all spend from it.
  */
 import type { JsonRpcConnection } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
@@ -19,6 +20,9 @@ import {
 import type { ClientCapabilities, DiscoverResult, Implementation, InitializeResult, LoggingLevel, Meta, ServerCapabilities } from '../protocol/types.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
+
+/** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /** What the handshake (legacy) or discovery (modern) established. */
 export interface Negotiated {
@@ -37,7 +41,9 @@ export interface NegotiateInput {
   protocolVersion: ProtocolRevision | undefined;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
+  /** Longest the probe may wait; never more than half the connect timeout, so the handshake gets its turn. */
   probeTimeoutMs: number;
+  /** The whole negotiation's deadline, probe included, from the moment {@link negotiate} starts. */
   connectTimeoutMs: number;
   signal: AbortSignal | undefined;
   /** Starts the server again when the probe killed it; absent for caller-supplied transports. */
@@ -64,18 +70,22 @@ export function pickModern(offered: unknown): ProtocolRevision | undefined {
 /**
  * Establishes era and revision on `connection`. Resolves with the result and the connection to
  * use from now on (a new one when the probe made a stdio server exit and it was restarted).
- * Rejects with `VERSION_UNSUPPORTED`, `TIMEOUT`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
+ * Rejects with `VERSION_UNSUPPORTED`, `TIMEOUT` (naming the phase that got no answer within the
+ * connect timeout), `CANCELLED`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
  */
 export async function negotiate(connection: JsonRpcConnection, input: NegotiateInput): Promise<{ negotiated: Negotiated; connection: JsonRpcConnection }> {
+  const budget: Budget = { totalMs: input.connectTimeoutMs, endsAt: Date.now() + input.connectTimeoutMs, probeSilent: false };
   const pinnedEra = input.protocolVersion !== undefined ? eraOf(input.protocolVersion) : input.era === 'auto' ? undefined : input.era;
-  if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input), connection };
-  if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, input.protocolVersion ?? MODERN_REVISIONS[0], input.connectTimeoutMs), connection };
+  if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input, budget), connection };
+  if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]), connection };
 
   let probe: DiscoverResult | undefined;
+  // Silence on the probe must leave the handshake time to run: at most half the budget.
+  const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.totalMs / 2));
   try {
     probe = await connection.request('server/discover', { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) }, {
-      timeoutMs: input.probeTimeoutMs,
-      maxTotalTimeoutMs: input.probeTimeoutMs,
+      timeoutMs: probeMs,
+      maxTotalTimeoutMs: probeMs,
       // Before `initialize` a legacy server expects nothing but the handshake; stay silent.
       sendCancelNotice: false,
       ...(input.signal ? { signal: input.signal } : {}),
@@ -83,25 +93,62 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
   } catch (error) {
     // Nothing to learn from a server that cannot be reached or refuses the credentials.
     if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
+    if (isMcpError(error, 'TIMEOUT')) budget.probeSilent = true;
     const retryWith = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion ? pickModern(supportedOf(error.data)) : undefined;
-    if (retryWith) return { negotiated: await discover(connection, input, retryWith, input.connectTimeoutMs), connection };
+    if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), connection };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
       // The probe made the server exit (some legacy servers die on an unknown first message).
       connection = await input.restart();
     }
-    return { negotiated: await initialize(connection, input), connection };
+    return { negotiated: await initialize(connection, input, budget), connection };
   }
   const version = pickModern(probe.supportedVersions);
-  if (version === undefined) return { negotiated: await initialize(connection, input), connection };
+  if (version === undefined) return { negotiated: await initialize(connection, input, budget), connection };
   return { negotiated: fromDiscover(probe, version), connection };
 }
 
-async function discover(connection: JsonRpcConnection, input: NegotiateInput, version: ProtocolRevision, timeoutMs: number, retried = false): Promise<Negotiated> {
+/** The connect's one deadline, shared by every phase of {@link negotiate}. */
+interface Budget {
+  totalMs: number;
+  endsAt: number;
+  /** The `server/discover` probe timed out (said in the error when the handshake does too). */
+  probeSilent: boolean;
+}
+
+/**
+ * Sends one handshake request with what is left of the budget as both its idle timeout and its
+ * cap (progress must not stretch a connect). Running out turns into one `TIMEOUT` naming the
+ * phase and the whole connect timeout, not the slice this request happened to get.
+ */
+async function phase<T>(connection: JsonRpcConnection, budget: Budget, method: 'initialize' | 'server/discover', send: (timeoutMs: number) => Promise<T>): Promise<T> {
+  const left = budget.endsAt - Date.now();
+  if (left <= 0) throw connectTimedOut(connection, budget, method, undefined);
   try {
-    const result = await connection.request('server/discover', { _meta: modernMeta(version, input.capabilities, input.clientInfo) }, {
-      timeoutMs,
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
+    return await send(left);
+  } catch (error) {
+    if (isMcpError(error, 'TIMEOUT')) throw connectTimedOut(connection, budget, method, error);
+    throw error;
+  }
+}
+
+function connectTimedOut(connection: JsonRpcConnection, budget: Budget, method: string, cause: unknown): McpError {
+  const probe = budget.probeSilent && method !== 'server/discover' ? ' (nor did the server/discover probe before it)' : '';
+  return new McpError('TIMEOUT', `got no answer within the connect timeout of ${budget.totalMs} ms${probe}`, {
+    server: connection.name,
+    method,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+async function discover(connection: JsonRpcConnection, input: NegotiateInput, budget: Budget, version: ProtocolRevision, retried = false): Promise<Negotiated> {
+  try {
+    const result = await phase(connection, budget, 'server/discover', (timeoutMs) =>
+      connection.request('server/discover', { _meta: modernMeta(version, input.capabilities, input.clientInfo) }, {
+        timeoutMs,
+        maxTotalTimeoutMs: timeoutMs,
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
+    );
     const chosen = input.protocolVersion ?? pickModern(result.supportedVersions) ?? version;
     if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(chosen)) {
       throw new McpError('VERSION_UNSUPPORTED', `supports ${sampleValue(result.supportedVersions)}, none of which is ${chosen}`, {
@@ -116,7 +163,7 @@ async function discover(connection: JsonRpcConnection, input: NegotiateInput, ve
     if (!retried && error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion) {
       const offered = supportedOf(error.data);
       const other = input.protocolVersion === undefined ? pickModern(offered) : Array.isArray(offered) && offered.includes(input.protocolVersion) ? input.protocolVersion : undefined;
-      if (other) return discover(connection, input, other, timeoutMs, true);
+      if (other) return discover(connection, input, budget, other, true);
     }
     throw error;
   }
@@ -134,19 +181,21 @@ function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negoti
   };
 }
 
-async function initialize(connection: JsonRpcConnection, input: NegotiateInput): Promise<Negotiated> {
+async function initialize(connection: JsonRpcConnection, input: NegotiateInput, budget: Budget): Promise<Negotiated> {
   const offered = input.protocolVersion ?? LATEST_LEGACY_REVISION;
   let result: InitializeResult;
   try {
-    result = await connection.request(
-      'initialize',
-      { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo },
-      { timeoutMs: input.connectTimeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
+    result = await phase(connection, budget, 'initialize', (timeoutMs) =>
+      connection.request(
+        'initialize',
+        { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo },
+        { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
+      ),
     );
   } catch (error) {
     // A modern-only server that missed the probe (slow start) rejects initialize with -32022.
     const modern = error instanceof McpError && input.era === 'auto' && input.protocolVersion === undefined ? pickModern(supportedOf(error.data)) : undefined;
-    if (modern) return discover(connection, input, modern, input.connectTimeoutMs);
+    if (modern) return discover(connection, input, budget, modern);
     throw error;
   }
   const answered = result.protocolVersion;

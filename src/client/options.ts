@@ -20,9 +20,16 @@ export interface ClientOptions {
   era?: EraChoice;
   /** Pins the exact revision (implies its era); the connection fails if the server cannot speak it. */
   protocolVersion?: ProtocolRevision;
-  /** How long the `server/discover` probe waits before assuming a legacy server (default 3000 ms). */
+  /**
+   * How long the `server/discover` probe waits before assuming a legacy server (default 3000 ms;
+   * 10 000 ms for a URL), never more than half of `connectTimeoutMs`, which it spends from.
+   */
   probeTimeoutMs?: number;
-  /** Timeout of the handshake (`initialize` or `server/discover`) (default 30 000 ms). */
+  /**
+   * One deadline for the whole connect (default 30 000 ms): the probe, the handshake
+   * (`initialize` or `server/discover`) and, for a URL, every route tried. Running out rejects
+   * with one `TIMEOUT` naming the phase that got no answer.
+   */
   connectTimeoutMs?: number;
   /** Default idle timeout of every request (default 30 000 ms). */
   requestTimeoutMs?: number;

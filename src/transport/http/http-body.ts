@@ -23,24 +23,39 @@ export interface Body {
 export type NodeBody = Readable;
 
 /**
- * Reads a whole body as UTF-8 text. Rejects with `TRANSPORT` (data `{ oversize: true }`) as soon
- * as it passes `maxBytes`, destroying the stream; rejects with the stream's error otherwise.
+ * Reads a whole body as UTF-8 text. Rejects with `TRANSPORT` (data `{ oversize: true, maxBytes }`)
+ * naming the size limit as soon as the body passes `maxBytes`, then destroys the stream; rejects
+ * with the stream's error otherwise.
  */
 export function readText(body: Body, maxBytes: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
     body.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size > maxBytes) {
+        // Settle first: destroying fails the exchange synchronously, and that generic error
+        // ("destroyed", "aborted") must not win over the size limit (it reads as a broken
+        // stream, which the client re-sends).
+        settled = true;
+        reject(new McpError('TRANSPORT', `response body exceeds ${maxBytes} bytes, the size limit (maxMessageBytes)`, { data: { oversize: true, maxBytes } }));
         body.destroy();
-        reject(new McpError('TRANSPORT', `response body exceeds ${maxBytes} bytes`, { data: { oversize: true, maxBytes } }));
         return;
       }
       chunks.push(chunk);
     });
-    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    body.once('error', reject);
+    body.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
+    body.once('error', (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
   });
 }
 

@@ -56,6 +56,21 @@ export function networkError(ctx: ExchangeContext, error: unknown): McpError {
   });
 }
 
+/**
+ * The error for a request whose response stream broke and whose server then refused the
+ * reconnect (`Last-Event-ID`): the server is gone, and the request may have run before it went.
+ */
+export function resumeRefusedError(ctx: ExchangeContext, error: unknown): McpError {
+  const url = redactUrl(ctx.url);
+  const detail = scrubSecrets(describeNetworkError(error), ctx.secrets);
+  return new McpError('TRANSPORT', `the response stream broke and cannot be resumed: cannot reach ${url}: ${detail} (the server may have run the request; it is not re-sent)`, {
+    server: ctx.server,
+    method: ctx.method,
+    cause: error,
+    data: { url, unreachable: true },
+  });
+}
+
 /** The error for a response that broke the rules: not JSON, wrong content type, oversize, cut short. */
 export function responseError(ctx: ExchangeContext, what: string, extra: Record<string, unknown> = {}): McpError {
   const url = redactUrl(ctx.url);

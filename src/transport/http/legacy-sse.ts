@@ -17,7 +17,10 @@ import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js'
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { redactUrl } from './header-values.js';
 import { SseDecoder } from './sse-decoder.js';
-import { sleep } from './sleep.js';
+import { settledWithin, timeoutSignal } from './sleep.js';
+
+/** How long close() lets sockets finish gracefully before destroying them. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** Options of {@link LegacySseTransport.connect}. */
 export interface LegacySseOptions {
@@ -29,6 +32,8 @@ export interface LegacySseOptions {
   connectTimeoutMs?: number;
   /** Time allowed for each POST to be accepted (default 30 s). */
   postTimeoutMs?: number;
+  /** Aborts the connect (the GET and the wait for `endpoint`); no effect once connected. */
+  signal?: AbortSignal;
   dispatcher?: Dispatcher;
 }
 
@@ -73,9 +78,11 @@ export class LegacySseTransport implements Transport {
   }
 
   /**
-   * Opens the SSE stream and waits for its `endpoint` event. Rejects with `TRANSPORT` (not an
-   * SSE stream, no endpoint in time, an endpoint on another origin), `AUTH_REQUIRED`, or a
-   * network error naming the URL; nothing stays open after a rejection.
+   * Opens the SSE stream and waits for its `endpoint` event, both within `connectTimeoutMs`.
+   * Rejects with `TRANSPORT` (not an SSE stream, an endpoint on another origin, the stream ended
+   * first), `AUTH_REQUIRED`, a network error naming the URL, `TIMEOUT` (no response or no
+   * endpoint in time), or `CANCELLED` (cause: the signal's reason) when `options.signal` aborts
+   * first; nothing stays open after a rejection.
    */
   static async connect(url: string | URL, options: LegacySseOptions = {}): Promise<LegacySseTransport> {
     const target = new URL(String(url));
@@ -87,16 +94,41 @@ export class LegacySseTransport implements Transport {
     const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     const life = new AbortController();
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
-    const giveUp = async (error: McpError): Promise<never> => {
-      life.abort(error);
+    const { signal } = options;
+    const cancelled = (): McpError => new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, { server: name, cause: signal?.reason });
+    if (signal?.aborted) {
       if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
-      throw error;
+      throw cancelled();
+    }
+    // One deadline for the GET and the wait for `endpoint`; it and the caller's abort both end
+    // whatever is under way through `life`.
+    let responded = false;
+    const timedOut = (): McpError =>
+      new McpError('TIMEOUT', `no ${responded ? 'endpoint event' : 'response'} within the connect timeout of ${timeoutMs} ms (${redactUrl(target)})`, { server: name, method: ctx.method });
+    const limit = timeoutSignal(timeoutMs);
+    const onTimeout = (): void => life.abort(timedOut());
+    limit.signal.addEventListener('abort', onTimeout, { once: true });
+    const onCallerAbort = (): void => life.abort(cancelled());
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const settled = (): void => {
+      limit.dispose();
+      limit.signal.removeEventListener('abort', onTimeout);
+      signal?.removeEventListener('abort', onCallerAbort);
+    };
+    const giveUp = async (error: McpError): Promise<never> => {
+      settled();
+      // Whatever failed once the caller aborted or the time ran out, that is the reason.
+      const reason = signal?.aborted ? cancelled() : limit.signal.aborted ? timedOut() : error;
+      life.abort(reason);
+      if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
+      throw reason;
     };
 
     let response: Dispatcher.ResponseData;
     const getHeaders = { ...headers, accept: 'text/event-stream' };
     try {
-      response = await request(target, { method: 'GET', headers: getHeaders, dispatcher, signal: life.signal, headersTimeout: timeoutMs, bodyTimeout: 0 });
+      response = await request(target, { method: 'GET', headers: getHeaders, dispatcher, signal: life.signal, headersTimeout: 0, bodyTimeout: 0 });
+      responded = true;
     } catch (error) {
       return giveUp(networkError(ctx, error));
     }
@@ -146,14 +178,14 @@ export class LegacySseTransport implements Transport {
     );
     const pumped = pumpSse(response.body, decoder, () => life.signal.aborted, false);
     const onAbort = (): void => void response.body.destroy();
-    life.signal.addEventListener('abort', onAbort, { once: true });
-    let ended = false;
-    const waiting = new AbortController();
-    await Promise.race([endpointSettled, pumped.then(() => void (ended = true)), sleep(timeoutMs, waiting.signal)]);
-    waiting.abort();
-    if (endpoint === undefined) {
-      return giveUp(endpointError ?? responseError(ctx, ended ? 'the SSE stream ended before its endpoint event' : `no endpoint event within ${timeoutMs} ms`));
+    if (life.signal.aborted) onAbort();
+    else life.signal.addEventListener('abort', onAbort, { once: true });
+    // A timeout or an abort destroys the body, which ends `pumped`.
+    await Promise.race([endpointSettled, pumped]);
+    if (endpoint === undefined || life.signal.aborted) {
+      return giveUp(endpointError ?? responseError(ctx, 'the SSE stream ended before its endpoint event'));
     }
+    settled();
     transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
     // Kept (two small objects) for a tracer that attaches after connect: the GET is traffic too.
     const stream: ResponseFacts = { exchange: 0, method: 'GET', url: target.href, status: response.statusCode, headers: flatHeaders(response.headers) };
@@ -250,7 +282,8 @@ export class LegacySseTransport implements Transport {
       this.life.abort(info.error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
       await Promise.allSettled([...this.posts]);
       if (this.ownsDispatcher) {
-        await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+        // Graceful first, then nothing may remain either way.
+        await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
         await this.dispatcher.destroy().catch(() => {});
       }
       this.resolveClosed(this.closeInfo);

@@ -23,15 +23,17 @@ import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { isConnectFailure, networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import { isConnectFailure, networkError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue, redactUrl } from './header-values.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
-import { sleep } from './sleep.js';
+import { settledWithin, sleep, timeoutSignal } from './sleep.js';
 
 const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** How long close() waits for the session DELETE and for sockets to finish gracefully. */
+const CLOSE_GRACE_MS = 2_000;
 /** Revisions that carry `MCP-Protocol-Version` on every request after initialize. */
 const LEGACY_WITH_VERSION_HEADER = new Set(['2025-06-18', '2025-11-25']);
 
@@ -406,6 +408,8 @@ export class StreamableHttpTransport implements Transport {
     // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
     const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
     let progress = false;
+    /** Size of an event the decoder dropped for exceeding the cap, if one was. */
+    let dropped: number | undefined;
     const decoder = new SseDecoder(
       {
         event: (event) => {
@@ -418,7 +422,10 @@ export class StreamableHttpTransport implements Transport {
         retry: (ms) => {
           cursor.retryMs = ms;
         },
-        oversize: (chars) => this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`),
+        oversize: (chars) => {
+          dropped = chars;
+          this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`);
+        },
       },
       { maxEventChars: this.maxBytes },
     );
@@ -426,6 +433,11 @@ export class StreamableHttpTransport implements Transport {
     let attempts = 0;
     while (!awaited.got) {
       if (abort.aborted) return this.aborted(abort, signal, ctx);
+      // The response was most likely the event over the cap: say so, and never have it re-sent
+      // (the same answer would be fetched, and dropped, again).
+      if (dropped !== undefined) {
+        throw responseError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`, { oversize: true });
+      }
       const resumable = this.era !== 'modern' && cursor.lastEventId !== undefined;
       if (!resumable) {
         const why = outcome.error ? `: ${describe(outcome.error)}` : '';
@@ -457,6 +469,14 @@ export class StreamableHttpTransport implements Transport {
       });
     } catch (error) {
       if (abort.aborted) return { end: 'aborted' };
+      // Refused (or no such host): the server is gone, e.g. a stateless server that died
+      // mid-call. No later attempt can do better, and backing off would cost the caller its
+      // whole timeout: fail now, and close like any exchange that finds the server unreachable.
+      if (isConnectFailure(error)) {
+        const failure = resumeRefusedError(ctx, error);
+        this.lost(failure);
+        throw failure;
+      }
       return { end: 'broken', error };
     }
     const { statusCode: status, body } = response;
@@ -636,6 +656,7 @@ export class StreamableHttpTransport implements Transport {
     await Promise.allSettled([...this.exchanges]);
     if (this.era === 'legacy' && this.sessionId !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
+      const limit = timeoutSignal(CLOSE_GRACE_MS);
       try {
         const headers = this.sessionHeaders();
         const traced = this.reporter.out('DELETE', this.url, headers);
@@ -643,18 +664,21 @@ export class StreamableHttpTransport implements Transport {
           method: 'DELETE',
           headers,
           dispatcher: this.dispatcher,
-          signal: AbortSignal.timeout(2_000),
-          headersTimeout: 2_000,
-          bodyTimeout: 2_000,
+          signal: limit.signal,
+          headersTimeout: CLOSE_GRACE_MS,
+          bodyTimeout: CLOSE_GRACE_MS,
         });
         this.reporter.in(this.reporter.facts(traced, 'DELETE', this.url, response.statusCode, response.headers));
         discard(response.body);
       } catch {
         // Unreachable server: nothing more to end.
+      } finally {
+        limit.dispose();
       }
     }
     if (this.ownsDispatcher) {
-      await Promise.race([this.dispatcher.close(), sleep(2_000)]);
+      // Graceful first (lets the DELETE's socket finish), then nothing may remain either way.
+      await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
       await this.dispatcher.destroy().catch(() => {});
     }
     this.resolveClosed(error ? { error } : {});
