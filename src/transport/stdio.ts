@@ -8,6 +8,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
+import { checkOptions } from '../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { Inbox } from './inbox.js';
@@ -16,6 +17,7 @@ import { NdjsonDecoder } from './ndjson-framer.js';
 import { killTreeOnExit, signalTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
+import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS } from './option-keys.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
 
@@ -147,6 +149,8 @@ export class StdioTransport implements Transport {
    * the command and the reason (command not found, permission denied, missing cwd, …).
    */
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
+    checkOptions(spec, STDIO_SPEC_KEYS);
+    checkOptions(options, STDIO_TRANSPORT_KEYS);
     const name = options.name ?? spec.command;
     const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false);
     return new StdioTransport(child, options, name);
