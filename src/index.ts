@@ -24,6 +24,7 @@ export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './mana
 export type { McpStep, McpStepResult } from './manager/workflow-step.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 export type { ExecuteResult, PermissionRequest } from './manager/mcp-manager.js';
+export type { DebugLogger } from './manager/debug-log.js';
 export { authorize, PermissionPolicy } from './manager/permission-rules.js';
 export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
 export { ToolRegistry, canonicalToolName } from './manager/tool-registry.js';
