@@ -21,7 +21,7 @@ export { watchConfigFiles } from './manager/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
 export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
-export type { McpStep, McpStepResult } from './manager/workflow-step.js';
+export type { McpStep, McpStepResult, McpStepRunnerOptions, RunMcpStepOptions, StepServer } from './manager/workflow-step.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 export type { ExecuteResult, PermissionRequest } from './manager/mcp-manager.js';
 export type { DebugLogger } from './manager/debug-log.js';

@@ -1,6 +1,6 @@
 /**
- * The manager's options never do nothing silently: unknown keys (top level, `config`, `client`)
- * are `INVALID_ARGUMENT` errors naming the key and what was meant;
+ * The manager's options never do nothing silently: unknown keys (top level, `config`, `client`,
+ * and the workflow step's) are `INVALID_ARGUMENT` errors naming the key and what was meant;
  * `{ cwd }` (the shape the architecture notes show) reads that project's config; options that
  * cannot all take effect are refused; and `getInstance` with options that differ from the
  * first call's throws instead of ignoring them.
@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigLoader } from '../src/manager/config/load-config.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
-import { resetMcpSteps } from '../src/manager/workflow-step.js';
+import { McpStepRunner, resetMcpSteps, runMcpStep } from '../src/manager/workflow-step.js';
 import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { FIXTURES } from './support/processes.js';
 
@@ -50,6 +50,15 @@ describe('unknown option keys', () => {
     expect((await refusal(() => McpManager.create({ client: { handlers: { sample: () => ({}) } } } as never))).message).toContain('options.handlers: unknown option "sample"');
     expect((await refusal(() => McpManager.getInstance({ serverz: [] } as never))).message).toContain('unknown option "serverz" (did you mean "servers"?)');
     expect((await refusal(() => new ConfigLoader({ projectDir: '/tmp' } as never))).message).toContain('unknown option "projectDir" (did you mean "cwd"?)');
+  });
+
+  it('the step runner, runMcpStep and a step itself refuse unknown keys', async () => {
+    expect((await refusal(() => new McpStepRunner({ managr: undefined } as never))).message).toContain('McpStepRunner options: unknown option "managr" (did you mean "manager"?)');
+    expect((await refusal(() => runMcpStep({ server: 'x', tool: 'echo', resultKey: 'r' }, {}, { runer: undefined } as never))).message).toContain('runMcpStep options: unknown option "runer" (did you mean "runner"?)');
+    const runner = new McpStepRunner();
+    const step = { server: { command: node, args: [SCRIPTED] }, tool: 'echo', args: { text: 'x' }, resultKey: 'r' };
+    expect((await refusal(() => runner.run(step as never, {}))).message).toContain('MCP step: unknown option "args" (did you mean "arguments"?)');
+    await runner.reset();
   });
 });
 
