@@ -51,7 +51,7 @@ describe('mcpwire servers', () => {
     const run = await runCli(['servers', '--json'], { env, cwd: project });
     const byName = Object.fromEntries(run.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers.map((s) => [s.name, s]));
     expect(byName.alpha).toMatchObject({ status: 'connected' });
-    expect(byName.shadowed).toMatchObject({ status: 'error', lastError: expect.stringContaining('not approved') });
+    expect(byName.shadowed).toMatchObject({ status: 'not-approved', lastError: expect.stringContaining('not approved') });
   });
 
   it('--trace-file records the traffic of every server, named per server, with config secrets redacted', async () => {

@@ -92,7 +92,7 @@ describe('mcpwire on a terminal', () => {
     terminal = startTerminal(cli('servers'), { HOME: dir }, project);
     await terminal.waitFor('Allow it? [y/N]');
     terminal.type('n');
-    await terminal.waitFor(/^repo\s+error\s+stdio.*not approved/m);
+    await terminal.waitFor(/^repo\s+not-approved\s+stdio.*not approved/m);
   });
 
   it('the repl runs /mcp commands and calls, and leaves on Ctrl-C', async () => {

@@ -57,7 +57,7 @@ describe('approval of project-defined servers', () => {
     expect(asked).toEqual(['repo@project']);
     // A refusal is not a crash: no restarts are scheduled.
     await new Promise((r) => setTimeout(r, 150));
-    expect(manager.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'error', restarts: 0 });
+    expect(manager.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'not-approved', restarts: 0 });
   });
 
   it('without a hook, project servers start by default, and are refused when approval is required', async () => {

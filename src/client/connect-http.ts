@@ -12,6 +12,7 @@
 import { McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './negotiate.js';
+import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
 
 /** A server reached over HTTP. */
@@ -23,6 +24,8 @@ export interface HttpServerSpec {
   /** Skip detection: `http` = Streamable HTTP (either era), `sse` = 2024-11-05 HTTP+SSE. */
   transport?: 'http' | 'sse' | 'auto';
 }
+
+const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true });
 
 type Route = 'modern' | 'legacy' | 'sse';
 
@@ -48,6 +51,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   options: ClientOptions,
   open: (transport: Transport, options: ClientOptions) => Promise<C>,
 ): Promise<C> {
+  checkOptions(spec, HTTP_SPEC_KEYS);
   const url = new URL(String(spec.url));
   const key = url.toString();
   const name = options.name ?? url.host;

@@ -40,7 +40,7 @@ import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cac
 import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
 import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
-import type { CallOptions, ClientOptions, ListOptions } from './options.js';
+import { checkClientOptions, type CallOptions, type ClientOptions, type ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
 import { paramHeaders, planParamHeaders } from './x-mcp-header.js';
@@ -118,6 +118,7 @@ export class McpClient {
    * reason), and a server it started is killed with its tree (`destroy`), not closed politely.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
+    checkClientOptions(options);
     if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
     const name = options.name ?? (isTransport(target) ? 'server' : (target as StdioServerSpec).command);
     const { signal } = options;

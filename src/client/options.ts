@@ -2,6 +2,7 @@
  * Options of `McpClient.connect` and of its calls.
  */
 import type { RequestOptions } from '../protocol/connection.js';
+import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Implementation, LoggingLevel } from '../protocol/types.js';
 import type { ElicitationMode, ServerInputHandlers } from './server-input.js';
@@ -87,4 +88,45 @@ export type CallOptions = RequestOptions;
 export interface ListOptions extends CallOptions {
   /** Skip every cache and ask the server. */
   refresh?: boolean;
+}
+
+const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
+  'McpClient.connect options',
+  {
+    name: true,
+    clientInfo: true,
+    era: true,
+    protocolVersion: true,
+    probeTimeoutMs: true,
+    connectTimeoutMs: true,
+    requestTimeoutMs: true,
+    maxTotalTimeoutMs: true,
+    handlers: true,
+    elicitationModes: true,
+    validateOutput: true,
+    maxPages: true,
+    maxInputRounds: true,
+    missingCapability: true,
+    logLevel: true,
+    listen: true,
+    stdio: true,
+    onStderr: true,
+    signal: true,
+    trace: true,
+  },
+  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
+);
+const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', { inheritEnv: true, maxMessageBytes: true, stderrLines: true });
+const HANDLER_KEYS = optionKeys<ServerInputHandlers>('McpClient.connect options.handlers', { sampling: true, elicitation: true, roots: true }, { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' });
+const TRACE_KEYS = optionKeys<TraceOptions>('McpClient.connect options.trace', { sink: true, secrets: true });
+
+/**
+ * Throws `INVALID_ARGUMENT` naming the first unknown key of `options` or of its nested `stdio`,
+ * `handlers` and `trace` objects (a misspelt option would otherwise do nothing, silently).
+ */
+export function checkClientOptions(options: ClientOptions): void {
+  checkOptions(options, CLIENT_OPTION_KEYS);
+  checkOptions(options.stdio, STDIO_OPTION_KEYS);
+  checkOptions(options.handlers, HANDLER_KEYS);
+  checkOptions(options.trace, TRACE_KEYS);
 }

@@ -62,7 +62,9 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
         const result = await manager.reloadConfig();
         const parts = (['added', 'removed', 'changed', 'unchanged'] as const).map((k) => `${k}: ${result[k].length ? result[k].join(', ') : '-'}`);
         const failures = result.failed.map((f) => `failed: ${f.server}: ${f.error.message}`);
-        return { ok: result.failed.length === 0, text: [`reloaded`, ...parts, ...failures].join('\n'), data: result };
+        // A broken file keeps its last good contents: say so rather than report "all unchanged".
+        const broken = manager.getStatus().configErrors.map((message) => `config error: ${message}`);
+        return { ok: result.failed.length === 0 && broken.length === 0, text: [`reloaded`, ...parts, ...failures, ...broken].join('\n'), data: result };
       }
       case 'explain': {
         if (!arg) return fail(`/mcp explain needs a tool name, e.g. mcp__fs__write_file`);
@@ -81,7 +83,7 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
 function status(manager: McpManager): CommandResult {
   const report = manager.getStatus();
   const head = `${report.connectedServers}/${report.configuredServers} servers connected, ${manager.getAllTools().length} tools`;
-  const lines = report.servers.map((s) => `${mark(s)} ${s.name}  ${s.status}${s.status === 'connected' ? `  ${s.toolCount} tools  ${s.protocolVersion}` : ''}${s.lastError && s.status === 'error' ? `  — ${s.lastError}` : ''}`);
+  const lines = report.servers.map((s) => `${mark(s)} ${s.name}  ${s.status}${s.status === 'connected' ? `  ${s.toolCount} tools  ${s.protocolVersion}` : ''}${s.lastError && (s.status === 'error' || s.status === 'not-approved') ? `  — ${s.lastError}` : ''}`);
   return { ok: true, text: [head, ...lines].join('\n'), data: report };
 }
 
@@ -122,7 +124,7 @@ function tools(manager: McpManager, server: string | undefined): CommandResult {
 }
 
 function mark(s: ServerStatusReport): string {
-  return s.status === 'connected' ? '●' : s.status === 'error' ? '✗' : s.status === 'connecting' ? '…' : '○';
+  return s.status === 'connected' ? '●' : s.status === 'error' || s.status === 'not-approved' ? '✗' : s.status === 'connecting' ? '…' : '○';
 }
 
 function firstLine(text: string): string {

@@ -6,11 +6,13 @@
 import type { ClientOptions } from '../client/options.js';
 import type { McpError } from '../protocol/errors.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import type { ApprovalStore } from './config/approvals.js';
 import type { ConfigOptions } from './config/load-config.js';
 import type { PermissionBlock } from './config/permissions.js';
 import type { PermissionAskHook, PermissionAskRequest } from './permission-rules.js';
+import type { DebugLogger } from './debug-log.js';
 import type { ManagedServer, Provenance } from './server-spec.js';
 import type { ServerStatus, StatusChange } from './server-slot.js';
 
@@ -26,10 +28,17 @@ export interface ManagerOptions {
    */
   load?: () => Promise<ManagedServer[]>;
   /**
-   * Read the layered config files (user, project, explicit, inline) instead of `servers`/`load`.
-   * The files are read by the first `connectAll()`, `connect()` or `reloadConfig()`.
+   * Read the layered config files (user, project, explicit, inline); `servers` are added to them,
+   * `load` cannot come with it. The files are read by the first `init()`, `connectAll()`,
+   * `connect()` or `reloadConfig()`.
    */
   config?: ConfigOptions;
+  /**
+   * The project directory whose config files are read together with the user's: short for
+   * `config: { cwd }` (`McpManager.getInstance({ cwd: process.cwd() })`). Must not disagree with
+   * `config.cwd`.
+   */
+  cwd?: string;
   /**
    * Decides whether an untrusted (project-defined) server may start. Decisions are remembered in
    * `approvals` when given (keyed by file, name and definition: an edited server asks again).
@@ -51,6 +60,12 @@ export interface ManagerOptions {
   ask?: PermissionAskHook;
   /** Leave tools that the rules deny out of {@link McpManager.getAllTools} (default false). */
   hideDeniedTools?: boolean;
+  /**
+   * Receives debug lines: connection attempts and their outcome, tool calls (name, arguments with
+   * secrets redacted, outcome). Without it the lines go to stderr when `NODE_DEBUG=mcpwire` is
+   * set (Node's `util.debuglog`), and nowhere otherwise.
+   */
+  logger?: DebugLogger;
 }
 
 /** What the `ask` hook is asked about (the permission layer's request). */
@@ -98,6 +113,8 @@ export interface ServerStatusReport {
   lastError: string | undefined;
   restarts: number;
   circuitOpen: boolean;
+  /** Messages the server sent that were not JSON or not JSON-RPC (skipped), over the manager's life; see the `diagnostic` event. */
+  invalidMessages: number;
   provenance: Provenance | undefined;
 }
 
@@ -117,8 +134,18 @@ export interface ManagerEvents {
   status: (change: StatusChange) => void;
   /** The tool catalogue changed (a server connected, disconnected, or announced list_changed). */
   catalogChanged: () => void;
-  /** A watched config file changed and was reloaded (`result`), or the reload failed (`error`). */
+  /**
+   * A watched config file changed and was reloaded: `result` is what was applied; `error` says a
+   * file or entry is broken (`CONFIG_INVALID` naming it; its last good contents stay in force),
+   * or, without `result`, that the reload failed.
+   */
   reload: (outcome: { files: string[]; result?: ReconcileResult; error?: McpError }) => void;
+  /**
+   * A connected server's client noticed something non-fatal: a line that is not JSON (`kind:
+   * 'invalid-json'`), a message that is not JSON-RPC, an oversize message, a late response, …
+   * Counted per server in `getStatus().servers[i].invalidMessages`.
+   */
+  diagnostic: (event: { server: string; diagnostic: TransportDiagnostic }) => void;
 }
 
 /** What {@link McpManager.reconcile} did. */

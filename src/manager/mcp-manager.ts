@@ -12,11 +12,15 @@ import { McpError } from '../protocol/errors.js';
 import { scrubSecrets } from '../transport/http/header-values.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
+import { ApprovalStep } from './approval-step.js';
 import { configFingerprint } from './config/fingerprint.js';
 import { ConfigLoader } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
+import { debugLogger, logCall, type DebugLogger } from './debug-log.js';
+import { differingOptions, normaliseManagerOptions } from './manager-options.js';
 import { toolAllowed, type ManagedServer } from './server-spec.js';
 import { ServerSlot } from './server-slot.js';
+import { slotOfName, unavailableToolError } from './unavailable-tool.js';
 import { resultToText } from './llm/result-text.js';
 import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
 import { PermissionGate } from './permission-gate.js';
@@ -37,6 +41,8 @@ export function fingerprint(server: ManagedServer): string {
 
 const SEPARATOR = '__';
 let instance: McpManager | undefined;
+/** The (normalised) options the singleton was created with, to refuse different ones later. */
+let instanceOptions: ManagerOptions = {};
 
 export class McpManager {
   private readonly slots = new Map<string, ServerSlot>();
@@ -54,15 +60,20 @@ export class McpManager {
   private configErrors: McpError[] = [];
   private configWarnings: string[] = [];
 
-  private readonly approval: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
+  private readonly approval: ApprovalStep;
   private readonly maxResultChars: number | undefined;
   private readonly gate: PermissionGate;
+  private readonly log: DebugLogger | undefined;
+  /** Exposed tool name → the server whose catalogue last held it (to explain calls while it is down). */
+  private readonly lastOwner = new Map<string, string>();
 
+  /** `options` must already be normalised ({@link normaliseManagerOptions}). */
   private constructor(options: ManagerOptions) {
+    this.log = debugLogger(options.logger);
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
-    this.approval = { approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals };
+    this.approval = new ApprovalStep({ approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals });
     if (options.config) {
       const loader = new ConfigLoader(options.config);
       this.loader = loader;
@@ -82,23 +93,46 @@ export class McpManager {
   }
 
   /**
-   * The process's manager: created by the first call (with its options), returned as is by every
-   * later call (their options are ignored; use {@link McpManager.create} for another one).
+   * The process's manager: created by the first call, with its options. A later call without
+   * options returns it; a later call with options returns it when they equal the first call's
+   * (plain data by content, functions and stores by identity; `{ cwd }` equals `{ config: { cwd } }`)
+   * and throws `INVALID_STATE` naming the keys that differ otherwise: options are never ignored
+   * silently. Use {@link McpManager.create} for another manager, or {@link resetInstance} first.
+   * Throws `INVALID_ARGUMENT` for an unknown option key (see {@link create}).
    */
-  static getInstance(options: ManagerOptions = {}): McpManager {
-    instance ??= new McpManager(options);
+  static getInstance(options?: ManagerOptions): McpManager {
+    const normal = options === undefined ? undefined : normaliseManagerOptions(options);
+    if (!instance) {
+      instance = new McpManager(normal ?? {});
+      instanceOptions = normal ?? {};
+      return instance;
+    }
+    if (normal !== undefined) {
+      const differing = differingOptions(instanceOptions, normal);
+      if (differing.length > 0) {
+        throw new McpError(
+          'INVALID_STATE',
+          `McpManager.getInstance: the process's manager already exists with other options (differing: ${differing.join(', ')}); call getInstance() without options to get it, McpManager.create(options) for a separate one, or resetInstance() first`,
+        );
+      }
+    }
     return instance;
   }
 
-  /** An isolated manager, not the process's singleton. */
+  /**
+   * An isolated manager, not the process's singleton. Throws `INVALID_ARGUMENT` naming the key
+   * when `options` (or its `config` or `client`) has a key it does not know, and when `cwd` and
+   * `config.cwd` disagree or `load` comes with `config`/`cwd`.
+   */
   static create(options: ManagerOptions = {}): McpManager {
-    return new McpManager(options);
+    return new McpManager(normaliseManagerOptions(options));
   }
 
   /** Forgets the singleton after disconnecting it (tests; a host that reloads from scratch). */
   static async resetInstance(): Promise<void> {
     const current = instance;
     instance = undefined;
+    instanceOptions = {};
     await current?.disconnectAll();
   }
 
@@ -200,9 +234,12 @@ export class McpManager {
     return this.connect(name);
   }
 
-  /** Names of the servers that are connected now. */
-  listConnections(): string[] {
-    return [...this.slots.values()].filter((slot) => slot.status === 'connected').map((slot) => slot.spec.name);
+  /**
+   * The live connections: the client of every server that is connected now, in configuration
+   * order (`client.name` is the server's name). Use {@link listServers} for names.
+   */
+  listConnections(): McpClient[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.status === 'connected' && slot.client ? [slot.client] : []));
   }
 
   /** The connected client of `name`, or undefined (unknown or not connected). */
@@ -211,6 +248,7 @@ export class McpManager {
     return slot?.status === 'connected' ? slot.client : undefined;
   }
 
+  /** True when `name` is connected, which means its tools are in the catalogue. */
   isConnected(name: string): boolean {
     return this.slots.get(name)?.status === 'connected';
   }
@@ -311,17 +349,28 @@ export class McpManager {
   }
 
   /**
-   * Calls a namespaced tool. Rejects with `INVALID_ARGUMENT` ("tool not found") for a name the
-   * catalogue does not hold, before anything is sent; otherwise as `McpClient.callTool`.
+   * Calls a namespaced tool. Rejects before anything is sent with `INVALID_STATE` when the tool's
+   * server is configured but not connected (in error, restarting, circuit open, not approved,
+   * disconnected: the message says which, with its last error), and with `INVALID_ARGUMENT`
+   * ("tool not found") for a name no server accounts for; otherwise as `McpClient.callTool`.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const entry = this.entryOf(name);
-    if (!entry) throw new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
+    if (!entry) throw this.notCallable(name);
     await this.gate.authorize(entry, args, options.signal);
-    const client = this.getConnection(entry.server);
-    if (!client) throw new McpError('INVALID_STATE', `is not connected (tool ${name})`, { server: entry.server, method: 'tools/call' });
-    const timeout = this.slots.get(entry.server)!.spec.toolTimeoutMs;
-    return client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
+    const slot = this.slots.get(entry.server);
+    const client = slot?.status === 'connected' ? slot.client : undefined;
+    if (!slot || !client) throw slot ? unavailableToolError(name, slot) : this.notCallable(name);
+    const timeout = slot.spec.toolTimeoutMs;
+    const call = client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
+    return this.log ? logCall(this.log, call, { name, server: entry.server, tool: entry.tool, args, secrets: slot.spec.secrets ?? [] }) : call;
+  }
+
+  /** Why `name` cannot be called: its server's state, or "tool not found". */
+  private notCallable(name: string): McpError {
+    const slot = slotOfName(name, this.slots, this.lastOwner.get(name));
+    if (slot && slot.status !== 'connected') return unavailableToolError(name, slot);
+    return new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
   }
 
   /**
@@ -373,7 +422,9 @@ export class McpManager {
 
   /**
    * Reloads (see {@link reloadConfig}) whenever one of `files` changes, debounced; survives
-   * editors that replace files. Each reload's outcome is reported through the `reload` event.
+   * editors that replace files. Each reload's outcome is reported through the `reload` event:
+   * `result` is what was applied; `error` is set when a config file or entry is broken (a
+   * malformed `.mcp.json`: that file's last good contents stay in force) or the reload failed.
    * Returns a disposer that stops watching (also done by {@link disconnectAll}'s caller: call it).
    */
   watchConfig(files: readonly string[], options: WatchOptions = {}): Disposer {
@@ -384,7 +435,9 @@ export class McpManager {
         // Reloads run one after another: a save during a reload gets its own pass afterwards.
         running = running.then(async () => {
           try {
-            this.events.emit('reload', { files: changed, result: await this.reloadConfig() });
+            const result = await this.reloadConfig();
+            const error = configProblem(this.configErrors);
+            this.events.emit('reload', error ? { files: changed, result, error } : { files: changed, result });
           } catch (error) {
             this.events.emit('reload', { files: changed, error: error instanceof McpError ? error : new McpError('CONFIG_INVALID', String(error)) });
           }
@@ -438,6 +491,7 @@ export class McpManager {
         lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.spec.secrets ?? []) : undefined,
         restarts: slot.restarts,
         circuitOpen: slot.circuitOpen,
+        invalidMessages: slot.invalidMessages,
         provenance: slot.spec.provenance,
       };
     });
@@ -458,26 +512,18 @@ export class McpManager {
       server.name,
       new ServerSlot(server, {
         clientOptions: this.clientOptions,
-        approve: (spec) => this.approved(spec),
+        approve: (spec) => this.approval.approved(spec),
         changed: (change) => {
           if (change.status !== 'connected') this.dropTools(change.server);
           this.events.emit('status', change);
         },
+        listTools: (spec, client) => this.catalogueOf(spec, client),
+        publishTools: (name, tools) => this.registerServerTools(name, tools),
         toolsChanged: (name) => this.refreshTools(name),
+        diagnostic: (name, diagnostic) => this.events.emit('diagnostic', { server: name, diagnostic }),
+        log: this.log,
       }),
     );
-  }
-
-  /** The approval step of an untrusted server: stored decision, then the hook, then the default. */
-  private async approved(spec: ManagedServer): Promise<boolean> {
-    if (spec.trusted !== false) return true;
-    const { approve, requireApproval, approvals } = this.approval;
-    const stored = await approvals?.get(spec);
-    if (stored !== undefined) return stored;
-    if (!approve) return requireApproval !== true;
-    const decision = await approve(spec);
-    await approvals?.set(spec, decision);
-    return decision;
   }
 
   private slot(name: string): ServerSlot {
@@ -486,21 +532,28 @@ export class McpManager {
     return slot;
   }
 
+  /** The tools of `client` the catalogue holds for `spec` (its include/exclude rules applied). */
+  private async catalogueOf(spec: ManagedServer, client: McpClient): Promise<Tool[]> {
+    const tools = client.capabilities.tools ? await client.listTools({ refresh: true }) : [];
+    return tools.filter((tool) => toolAllowed(spec, tool.name));
+  }
+
   private async refreshTools(name: string): Promise<void> {
     const slot = this.slots.get(name);
     const client = slot?.client;
     if (!slot || !client || slot.status !== 'connected') return;
     let tools: Tool[];
     try {
-      tools = client.capabilities.tools ? await client.listTools({ refresh: true }) : [];
+      tools = await this.catalogueOf(slot.spec, client);
     } catch {
       return; // the slot's status reports a broken connection; nothing to catalogue
     }
-    if (slot.client !== client) return;
-    this.registerServerTools(name, tools.filter((tool) => toolAllowed(slot.spec, tool.name)));
+    if (slot.client !== client || slot.status !== 'connected') return;
+    this.registerServerTools(name, tools);
   }
 
   private dropTools(name: string): void {
+    for (const tool of this.registry.list()) if (tool.server === name) this.lastOwner.set(tool.name, name);
     if (this.registry.unregister(name) && this.batching === 0) this.events.emit('catalogChanged');
   }
 
@@ -509,4 +562,10 @@ export class McpManager {
     const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
     return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
   }
+}
+
+/** One error for the problems of a config load (each names its file), or undefined when there were none. */
+function configProblem(errors: readonly McpError[]): McpError | undefined {
+  if (errors.length <= 1) return errors[0];
+  return new McpError('CONFIG_INVALID', `${errors.length} config problems: ${errors.map((e) => e.message).join('; ')}`, { cause: errors[0] });
 }

@@ -1,19 +1,30 @@
 /**
  * One configured server under supervision: its state machine (`disconnected → connecting →
- * connected`, `error` on a failed start or a crash), its client, and its restarts. A crash (the
- * transport closed without the manager asking) is reported at once — pending calls already
- * failed with CONNECTION_CLOSED — and a restart is scheduled with capped exponential backoff;
- * after `maxRestarts` quick failures in a row the circuit opens and the slot stays in `error`
- * until someone calls `connect()` again.
+ * connected`, `error` on a failed start or a crash, `not-approved` when the approval step refused
+ * it), its client, and its restarts. `connected` is reached in one step with the server's tools
+ * already listed and published, so whoever sees `connected` can call them. A crash (the transport
+ * closed without the manager asking) is reported at once — pending calls already failed with
+ * CONNECTION_CLOSED — and a restart is scheduled with capped exponential backoff; after
+ * `maxRestarts` quick failures in a row the circuit opens and the slot stays in `error` until
+ * someone calls `connect()` again. A refusal is not a failure: nothing is restarted.
  */
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
+import type { TransportDiagnostic } from '../protocol/transport.js';
+import type { Tool } from '../protocol/types.js';
+import { redactUrl, scrubSecrets } from '../transport/http/header-values.js';
+import { redactServer } from './config/redact.js';
+import type { DebugLogger } from './debug-log.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
 import { clientOptionsFor, connectTarget } from './server-target.js';
 
-export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
+/**
+ * Where a server stands. `not-approved`: the approval step refused it (a project server); it is
+ * not started again until its definition changes.
+ */
+export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error' | 'not-approved';
 
 /** A status change, as the manager's `status` event reports it. */
 export interface StatusChange {
@@ -25,14 +36,25 @@ export interface StatusChange {
 
 const DEFAULTS: Required<RestartPolicy> = { maxRestarts: 5, initialDelayMs: 500, maxDelayMs: 30_000, resetAfterMs: 60_000 };
 
+/** Diagnostic kinds that mean the server wrote something that is not a JSON-RPC message. */
+const INVALID_KINDS = new Set(['invalid-json', 'invalid-message', 'oversize']);
+
 /** What a slot needs from its manager. */
 export interface SlotHooks {
   clientOptions: ClientOptions;
   /** Resolves whether this server may start (project servers); rejects to refuse with a reason. */
   approve(spec: ManagedServer): Promise<boolean>;
   changed(change: StatusChange): void;
-  /** The connected client's tool list may have changed (connect, list_changed); never rejects. */
+  /** The tools of a client that just connected, as the catalogue should hold them; rejects when it cannot list them. */
+  listTools(spec: ManagedServer, client: McpClient): Promise<Tool[]>;
+  /** Puts `tools` in the catalogue as the server's whole tool set (synchronous). */
+  publishTools(server: string, tools: Tool[]): void;
+  /** The connected client's tool list may have changed (list_changed); never rejects. */
   toolsChanged(server: string): Promise<void>;
+  /** A non-fatal problem the connected client noticed (junk on stdout, …). */
+  diagnostic(server: string, diagnostic: TransportDiagnostic): void;
+  /** Debug lines (connection attempts and outcomes); undefined when logging is off. */
+  log: DebugLogger | undefined;
 }
 
 export class ServerSlot {
@@ -44,6 +66,8 @@ export class ServerSlot {
   restarts = 0;
   /** True once the breaker opened after repeated failures. */
   circuitOpen = false;
+  /** Messages from the server that were not JSON or not JSON-RPC, over the slot's life. */
+  invalidMessages = 0;
   /** A revision to pin on the next connect (restored state: no era probe). */
   pinnedVersion: ProtocolRevision | undefined;
   private readonly hooks: SlotHooks;
@@ -52,6 +76,8 @@ export class ServerSlot {
   private failuresInRow = 0;
   private connectedAt = 0;
   private wanted = false;
+  /** A list_changed arrived while the tools were being listed for `connected`: list again after. */
+  private toolsStale = false;
   private disposers: Array<() => void> = [];
 
   constructor(spec: ManagedServer, hooks: SlotHooks) {
@@ -59,9 +85,16 @@ export class ServerSlot {
     this.hooks = hooks;
   }
 
+  /** True while a restart is scheduled (the slot is in `error` and will try again by itself). */
+  get restartPending(): boolean {
+    return this.retryTimer !== undefined;
+  }
+
   /**
-   * Connects (or returns the live client). Concurrent calls share one attempt. Rejects with the
-   * connect error (the slot goes to `error`); a disabled server rejects with `INVALID_STATE`.
+   * Connects (or returns the live client). Concurrent calls share one attempt. Resolves once the
+   * server is `connected` with its tools in the catalogue. Rejects with the connect error (the
+   * slot goes to `error`), with `INVALID_STATE` for a disabled server, or with the refusal of the
+   * approval step (the slot goes to `not-approved`).
    */
   connect(): Promise<McpClient> {
     if (this.spec.enabled === false) {
@@ -87,40 +120,83 @@ export class ServerSlot {
     this.detach();
     this.client = undefined;
     if (client) await client.close();
-    this.set('disconnected');
+    // A refusal stays visible: only a changed definition (a new slot) can start the server.
+    if (this.status !== 'not-approved') this.set('disconnected');
   }
 
   private async start(): Promise<McpClient> {
+    const name = this.spec.name;
     this.set('connecting');
+    const refusal = await this.approval();
+    if (refusal) {
+      // Not a failure to restart from: only a new definition gets a new decision.
+      this.wanted = false;
+      this.lastError = refusal;
+      this.set('not-approved', refusal);
+      throw refusal;
+    }
+    const log = this.hooks.log;
+    const began = log ? Date.now() : 0;
+    log?.(`connect "${name}": ${this.describeTarget()}`);
     let client: McpClient;
     try {
-      if (!(await this.hooks.approve(this.spec))) {
-        const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
-        // Not a failure to restart from: only a new decision lets it start.
-        this.wanted = false;
-        throw new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval`, { server: this.spec.name, method: 'connect' });
-      }
       client = await McpClient.connect(connectTarget(this.spec), clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion));
     } catch (error) {
-      const failure = error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: this.spec.name, method: 'connect', cause: error });
-      this.lastError = failure;
-      this.set('error', failure);
-      this.scheduleRestart();
-      throw failure;
+      throw this.failed(error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }));
     }
-    if (!this.wanted) {
-      // disconnect() came while connecting: do not keep what arrived late.
-      await client.close();
-      throw new McpError('CANCELLED', 'connect was superseded by disconnect', { server: this.spec.name, method: 'connect' });
-    }
+    if (!this.wanted) throw await this.superseded(client);
     this.client = client;
+    this.attach(client);
+    let tools: Tool[];
+    try {
+      tools = await this.hooks.listTools(this.spec, client);
+    } catch {
+      tools = []; // a live server that cannot list its tools is connected without any
+    }
+    // The server died while its tools were listed: the close listener reported it and scheduled the restart.
+    if (this.client !== client) throw this.lastError ?? new McpError('CONNECTION_CLOSED', 'the server went away while its tools were listed', { server: name, method: 'connect' });
+    if (!this.wanted) throw await this.superseded(client);
     this.connectedAt = Date.now();
     this.lastError = undefined;
-    this.attach(client);
-    this.set('connected');
-    // The catalogue is filled before connect resolves: `await connectAll(); getAllTools()` works.
-    await this.hooks.toolsChanged(this.spec.name);
+    this.set('connected', undefined, () => this.hooks.publishTools(name, tools));
+    log?.(`connected "${name}" in ${Date.now() - began} ms: ${client.era} ${client.protocolVersion}, ${tools.length} tools`);
+    if (this.toolsStale) {
+      this.toolsStale = false;
+      void this.hooks.toolsChanged(name);
+    }
     return client;
+  }
+
+  /** The refusal of the approval step, or undefined when the server may start. */
+  private async approval(): Promise<McpError | undefined> {
+    let reason: unknown;
+    try {
+      if (await this.hooks.approve(this.spec)) return undefined;
+    } catch (error) {
+      reason = error;
+    }
+    const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
+    const why = reason === undefined ? '' : `: the approval hook failed: ${reason instanceof Error ? reason.message : String(reason)}`;
+    return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, { server: this.spec.name, method: 'connect', ...(reason === undefined ? {} : { cause: reason }) });
+  }
+
+  /** A failed start: reported, a restart scheduled; returns the error to throw. */
+  private failed(failure: McpError): McpError {
+    this.lastError = failure;
+    this.hooks.log?.(`connect "${this.spec.name}" failed: ${this.shown(failure.message)}`);
+    this.set('error', failure);
+    this.scheduleRestart();
+    return failure;
+  }
+
+  /** disconnect() came while connecting: do not keep what arrived late. */
+  private async superseded(client: McpClient): Promise<McpError> {
+    if (this.client === client) {
+      this.detach();
+      this.client = undefined;
+    }
+    await client.close();
+    return new McpError('CANCELLED', 'connect was superseded by disconnect', { server: this.spec.name, method: 'connect' });
   }
 
   private attach(client: McpClient): void {
@@ -132,10 +208,18 @@ export class ServerSlot {
         if (!this.wanted) return;
         const error = info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name });
         this.lastError = error;
+        this.hooks.log?.(`"${this.spec.name}" went away: ${this.shown(error.message)}`);
         this.set('error', error);
         this.scheduleRestart();
       }),
-      client.on('toolsChanged', () => void this.hooks.toolsChanged(this.spec.name)),
+      client.on('toolsChanged', () => {
+        if (this.status === 'connected') void this.hooks.toolsChanged(this.spec.name);
+        else this.toolsStale = true;
+      }),
+      client.on('diagnostic', (diagnostic) => {
+        if (INVALID_KINDS.has(diagnostic.kind)) this.invalidMessages++;
+        this.hooks.diagnostic(this.spec.name, diagnostic);
+      }),
     );
   }
 
@@ -152,11 +236,13 @@ export class ServerSlot {
     if (this.failuresInRow >= policy.maxRestarts) {
       this.circuitOpen = true;
       this.wanted = false;
+      this.hooks.log?.(`"${this.spec.name}": circuit open after ${this.failuresInRow} failed restarts`);
       return;
     }
     const delay = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** this.failuresInRow);
     this.failuresInRow++;
     this.cancelRetry();
+    this.hooks.log?.(`"${this.spec.name}": restart ${this.failuresInRow} of ${policy.maxRestarts} in ${delay} ms`);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (!this.wanted) return;
@@ -176,10 +262,22 @@ export class ServerSlot {
     this.retryTimer = undefined;
   }
 
-  private set(status: ServerStatus, error?: McpError): void {
+  /** Changes the status; `before` runs after the assignment and before the event (the catalogue of `connected`). */
+  private set(status: ServerStatus, error?: McpError, before?: () => void): void {
     const previous = this.status;
-    if (previous === status && error === undefined) return;
     this.status = status;
+    before?.();
+    if (previous === status && error === undefined) return;
     this.hooks.changed({ server: this.spec.name, status, previous, ...(error ? { error } : {}) });
+  }
+
+  /** What is being started, for a log line (secrets hidden). */
+  private describeTarget(): string {
+    const shown = redactServer(this.spec);
+    return shown.transport === 'stdio' ? `stdio ${[shown.command, ...(shown.args ?? [])].join(' ')}` : `${shown.transport} ${redactUrl(shown.url ?? '')}`;
+  }
+
+  private shown(text: string): string {
+    return scrubSecrets(text, this.spec.secrets ?? []);
   }
 }

@@ -5,14 +5,22 @@
  * same connection) until {@link McpStepRunner.reset}.
  */
 import { McpError } from '../protocol/errors.js';
+import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import type { CallToolResult } from '../protocol/types.js';
+import { scrubSecrets } from '../transport/http/header-values.js';
+import type { DebugLogger } from './debug-log.js';
 import { fingerprint, McpManager } from './mcp-manager.js';
-import type { ManagedServer } from './server-spec.js';
+import { stepServer, type StepServer } from './step-server.js';
+
+export type { StepServer } from './step-server.js';
 
 /** One step's configuration. String values anywhere in it are templates. */
 export interface McpStep {
-  /** A server name from the manager's config, or an inline server definition. */
-  server: string | (Omit<ManagedServer, 'name' | 'transport'> & { name?: string; transport?: ManagedServer['transport'] });
+  /**
+   * A server name from the manager's config, or an inline server definition written as in a
+   * config file (`command` a string or an array, `${VAR}` expanded from the runner's `env`).
+   */
+  server: string | StepServer;
   /** The tool's name on that server (not namespaced). */
   tool: string;
   arguments?: Record<string, unknown>;
@@ -68,42 +76,80 @@ function lookup(context: Record<string, unknown>, path: string, where: string): 
   return value;
 }
 
+/** Options of {@link McpStepRunner}. */
+export interface McpStepRunnerOptions {
+  /** Where named servers come from (default: none; inline definitions only). */
+  manager?: McpManager;
+  /** Variables for `${VAR}` in inline server definitions (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Debug lines of inline servers' connects and calls (see `ManagerOptions.logger`; default `NODE_DEBUG=mcpwire`). */
+  logger?: DebugLogger;
+}
+
+/** Options of {@link runMcpStep}. */
+export interface RunMcpStepOptions {
+  /** The runner to use (default: the process's, over `McpManager.getInstance()`). */
+  runner?: McpStepRunner;
+}
+
+const STEP_KEYS = optionKeys<McpStep>('MCP step', { server: true, tool: true, arguments: true, resultKey: true }, { args: 'arguments', params: 'arguments', input: 'arguments', name: 'tool', result: 'resultKey', output: 'resultKey' });
+const RUNNER_KEYS = optionKeys<McpStepRunnerOptions>('McpStepRunner options', { manager: true, env: true, logger: true });
+const RUN_KEYS = optionKeys<RunMcpStepOptions>('runMcpStep options', { runner: true });
+
 /** Runs MCP steps; one runner per engine (or per test). */
 export class McpStepRunner {
   private readonly manager: McpManager | undefined;
+  private readonly env: Record<string, string | undefined> | undefined;
+  private readonly logger: DebugLogger | undefined;
   /** Inline servers by definition fingerprint, each in a private manager. */
   private readonly inline = new Map<string, { manager: McpManager; name: string }>();
 
-  /** `manager`: where named servers come from (default: none; inline definitions only). */
-  constructor(options: { manager?: McpManager } = {}) {
+  /** Throws `INVALID_ARGUMENT` for an unknown key in `options`. */
+  constructor(options: McpStepRunnerOptions = {}) {
+    checkOptions(options, RUNNER_KEYS);
     this.manager = options.manager;
+    this.env = options.env;
+    this.logger = options.logger;
   }
 
   /**
    * Renders the step against `context`, calls the tool and stores the result under
-   * `context[resultKey]`. Rejects with `INVALID_ARGUMENT` for a bad template or an unknown tool
-   * ("tool not found: <name>", before any call) and with an error naming the tool and the server
-   * when the call fails or returns `isError` (the result is still stored).
+   * `context[resultKey]`. Rejects with `INVALID_ARGUMENT` for an unknown key in `step`, a bad
+   * template or an unknown tool ("tool not found: <name>", before any call), with
+   * `CONFIG_INVALID` for an inline server the config rules refuse, and with an error naming the
+   * tool and the server when the server cannot be connected, the call fails or it returns
+   * `isError` (the result is still stored). Messages never hold the server's secrets.
    */
   async run(step: McpStep, context: Record<string, unknown>): Promise<McpStepResult> {
+    checkOptions(step, STEP_KEYS);
     const rendered = renderTemplate({ server: step.server, tool: step.tool, arguments: step.arguments ?? {} }, context) as { server: McpStep['server']; tool: string; arguments: Record<string, unknown> };
     if (typeof rendered.tool !== 'string' || rendered.tool === '') throw new McpError('INVALID_ARGUMENT', 'step.tool must be a non-empty string');
     const { manager, name } = await this.serverFor(rendered.server);
-    if (!manager.isConnected(name)) await manager.connect(name);
+    const secrets = manager.getServer(name)?.secrets ?? [];
+    const failure = (error: unknown, method: string, what: string) => {
+      const reason = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
+      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method, cause: error });
+    };
+    if (!manager.isConnected(name)) {
+      try {
+        await manager.connect(name);
+      } catch (error) {
+        throw failure(error, 'connect', 'for tool');
+      }
+    }
     const namespaced = manager.getAllTools().find((t) => t.server === name && t.tool === rendered.tool)?.name;
     if (!namespaced) throw new McpError('INVALID_ARGUMENT', `tool not found: ${rendered.tool}`, { server: name, method: 'tools/call' });
     let result: CallToolResult;
     try {
       result = await manager.callTool(namespaced, rendered.arguments);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `tool "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method: 'tools/call', cause: error });
+      throw failure(error, 'tools/call', 'tool');
     }
     const plain = JSON.parse(JSON.stringify(result)) as CallToolResult;
     const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
     context[step.resultKey] = stored;
-    if (stored.isError) throw new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text || '(no text)'}`, { server: name, method: 'tools/call', data: plain });
+    if (stored.isError) throw new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${scrubSecrets(text, secrets) || '(no text)'}`, { server: name, method: 'tools/call', data: plain });
     return stored;
   }
 
@@ -121,13 +167,11 @@ export class McpStepRunner {
       }
       return { manager: this.manager, name: server };
     }
-    const transport = server.transport ?? (server.url ? 'http' : 'stdio');
-    const name = server.name ?? (server.command ? server.command.split('/').pop()! : new URL(String(server.url)).host).replace(/__/g, '_');
-    const definition: ManagedServer = { ...server, name, transport, restart: false };
+    const definition = stepServer(server, this.env ?? process.env);
     const key = fingerprint(definition);
     let entry = this.inline.get(key);
     if (!entry) {
-      entry = { manager: McpManager.create({ servers: [definition] }), name };
+      entry = { manager: McpManager.create({ servers: [definition], ...(this.logger ? { logger: this.logger } : {}) }), name: definition.name };
       this.inline.set(key, entry);
     }
     return entry;
@@ -140,7 +184,9 @@ let defaultRunner: McpStepRunner | undefined;
  * Runs one MCP step with the process's runner (named servers from `McpManager.getInstance()`),
  * or with `options.runner`. See {@link McpStepRunner.run}.
  */
-export function runMcpStep(step: McpStep, context: Record<string, unknown>, options: { runner?: McpStepRunner } = {}): Promise<McpStepResult> {
+export function runMcpStep(step: McpStep, context: Record<string, unknown>, options: RunMcpStepOptions = {}): Promise<McpStepResult> {
+  const invalid = unknownOptionError(options, RUN_KEYS);
+  if (invalid) return Promise.reject(invalid);
   const runner = options.runner ?? (defaultRunner ??= new McpStepRunner({ manager: McpManager.getInstance() }));
   return runner.run(step, context);
 }

@@ -1,6 +1,7 @@
 /**
  * Options and callback types of {@link JsonRpcConnection}, and its default timeouts.
  */
+import { optionKeys } from './option-keys.js';
 import type { TransportDiagnostic } from './transport.js';
 import type { ProgressParams } from './types.js';
 
@@ -28,6 +29,13 @@ export interface RequestOptions {
   /** Transport-level metadata of this request (HTTP: extra headers such as `Mcp-Param-*`). */
   headers?: Record<string, string>;
 }
+
+/** The keys {@link RequestOptions} accepts (a request with any other key is refused). */
+export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>(
+  'request options',
+  { signal: true, timeoutMs: true, maxTotalTimeoutMs: true, resetTimeoutOnProgress: true, onProgress: true, trackProgress: true, sendCancelNotice: true, headers: true },
+  { abortSignal: 'signal', timeout: 'timeoutMs', idleTimeoutMs: 'timeoutMs', progress: 'onProgress' },
+);
 
 /** Receives the params of one inbound notification. */
 export type NotificationHandler = (params: Record<string, unknown> | undefined, method: string) => void;

@@ -11,6 +11,7 @@
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  REQUEST_OPTION_KEYS,
   type ConnectionDiagnostic,
   type ConnectionOptions,
   type NotificationHandler,
@@ -18,6 +19,7 @@ import {
 } from './connection-options.js';
 import { DeadlineTimer, now } from './deadline-timer.js';
 import { McpError } from './errors.js';
+import { unknownOptionError } from './option-keys.js';
 import {
   classifyMessage,
   makeNotification,
@@ -120,6 +122,8 @@ export class JsonRpcConnection {
   /** Untyped {@link request}, for methods outside the method table (extensions, experiments). */
   requestRaw(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     if (this.closeError) return Promise.reject(this.closedErrorFor(method));
+    const invalid = unknownOptionError(options, REQUEST_OPTION_KEYS, method);
+    if (invalid) return Promise.reject(invalid);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(this.cancelledError(method, signal));
 

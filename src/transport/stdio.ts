@@ -10,6 +10,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
+import { checkOptions } from '../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
@@ -21,6 +22,7 @@ import { StderrLines } from './stderr-lines.js';
 import { StdinWriter } from './stdin-writer.js';
 import { expandServerEnv } from './stdio-env.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
+import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS } from './option-keys.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
 
@@ -167,6 +169,8 @@ export class StdioTransport implements Transport {
    * has exited).
    */
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
+    checkOptions(spec, STDIO_SPEC_KEYS);
+    checkOptions(options, STDIO_TRANSPORT_KEYS);
     const name = options.name ?? spec.command;
     const env = expandServerEnv(spec.env, name);
     const child = await spawnServer(env === undefined ? spec : { ...spec, env }, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);

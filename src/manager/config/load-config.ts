@@ -1,8 +1,8 @@
 /**
  * The layered configuration: the user file (`~/.mcpwire/config.json|yaml|yml`), the project
  * files (`.mcp.json`, `mcp.yaml`, `.mcp.yaml` in the working directory), explicit paths and
- * in-memory objects, each with servers under `mcpServers` (Claude Code / Desktop, Cursor) or
- * `servers` (VS Code). Later layers win by server name, whole entry (project over user,
+ * in-memory objects, each with servers under `mcpServers` (Claude Code / Desktop, Cursor),
+ * `mcp_servers` (workflow YAML files) or `servers` (VS Code). Later layers win by server name, whole entry (project over user,
  * explicit over both, inline over all); every effective server records its provenance. A broken
  * file or entry is reported with file (and line) and skipped: the rest loads. On reload a file
  * that broke keeps its last good contents ({@link ConfigLoader}). Servers imported read-only from
@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
+import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
 import { parseEnvFile } from './env-file.js';
 import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
@@ -35,7 +36,7 @@ export interface ConfigOptions {
   project?: boolean;
   /** More files, above user and project. */
   configPaths?: string[];
-  /** In-memory configs (`{ mcpServers: {…} }` or `{ servers: {…} }`), above everything. */
+  /** In-memory configs (`{ mcpServers: {…} }`, `{ mcp_servers: {…} }` or `{ servers: {…} }`), above everything. */
   inline?: object[];
   /** Variables for `${VAR}` (default `process.env`). */
   env?: Record<string, string | undefined>;
@@ -46,6 +47,17 @@ export interface ConfigOptions {
   import?: ImportHost[];
   /** Platform whose host file locations apply to `import` (default `process.platform`). */
   platform?: NodeJS.Platform;
+}
+
+const CONFIG_OPTION_KEYS = optionKeys<ConfigOptions>(
+  'config options',
+  { cwd: true, homeDir: true, userConfigPath: true, project: true, configPaths: true, inline: true, env: true, import: true, platform: true },
+  { configPath: 'configPaths', files: 'configPaths', paths: 'configPaths', userConfig: 'userConfigPath', home: 'homeDir', dir: 'cwd', projectDir: 'cwd' },
+);
+
+/** Throws `INVALID_ARGUMENT` naming the first key of `options` that {@link ConfigOptions} does not have. */
+export function checkConfigOptions(options: ConfigOptions): void {
+  checkOptions(options, CONFIG_OPTION_KEYS);
 }
 
 /** Where an effective server came from, and the entries of lower layers it shadowed. */
@@ -105,7 +117,9 @@ export class ConfigLoader {
   private readonly options: ConfigOptions;
   private readonly lastGood = new Map<string, unknown>();
 
+  /** Throws `INVALID_ARGUMENT` for an unknown key in `options`. */
   constructor(options: ConfigOptions = {}) {
+    checkConfigOptions(options);
     this.options = options;
   }
 
@@ -124,17 +138,18 @@ export class ConfigLoader {
       const value = await this.read(source, result);
       if (value === undefined) continue;
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: the top level must be an object with "mcpServers" or "servers"`, { data: { file: source.file } }));
+        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: the top level must be an object with "mcpServers", "mcp_servers" or "servers"`, { data: { file: source.file } }));
         continue;
       }
       const document = value as Record<string, unknown>;
       const permissions = parsePermissions(document.permissions, source.file, source.scope);
       result.errors.push(...permissions.errors);
       if (permissions.block) result.permissions.push(permissions.block);
-      const entries = document.mcpServers ?? document.servers;
-      if (entries === undefined) continue;
+      const key = serversKeyOf(document, source, permissions.block !== undefined, result.errors);
+      if (key === undefined) continue;
+      const entries = document[key];
       if (!entries || typeof entries !== 'object' || Array.isArray(entries)) {
-        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "${document.mcpServers !== undefined ? 'mcpServers' : 'servers'}" must be an object of servers by name`, { data: { file: source.file } }));
+        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "${key}" must be an object of servers by name`, { data: { file: source.file } }));
         continue;
       }
       if (document.inputs !== undefined) result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
@@ -248,6 +263,31 @@ export class ConfigLoader {
       return previous;
     }
   }
+}
+
+/** The keys a document may hold its servers under: Claude / Cursor, workflow YAML files, VS Code. */
+const SERVERS_KEYS = ['mcpServers', 'mcp_servers', 'servers'] as const;
+/** A key that is probably meant as one of {@link SERVERS_KEYS} (`mcp-servers`, `MCPServers`, `server`). */
+const SERVERS_LOOKALIKE = /^(mcp)?servers?$/;
+
+/**
+ * The key `document` holds its servers under, or undefined when it holds none. Problems go to
+ * `errors`, each naming the file and the key, so a file never yields no servers silently: two
+ * servers keys (the first wins), a misspelt one, or (for an explicit file or an inline object,
+ * which exist only to define servers) none at all.
+ */
+function serversKeyOf(document: Record<string, unknown>, source: Source, hasPermissions: boolean, errors: McpError[]): (typeof SERVERS_KEYS)[number] | undefined {
+  const present = SERVERS_KEYS.filter((key) => document[key] !== undefined);
+  if (present.length > 1) errors.push(new McpError('CONFIG_INVALID', `${source.file}: servers under both ${present.map((k) => `"${k}"`).join(' and ')}; only "${present[0]}" is read (keep one)`));
+  if (present[0] !== undefined) return present[0];
+  const lookalike = Object.keys(document).find((key) => SERVERS_LOOKALIKE.test(key.toLowerCase().replace(/[-_\s]/g, '')));
+  if (lookalike !== undefined) {
+    errors.push(new McpError('CONFIG_INVALID', `${source.file}: unknown key "${lookalike}" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`));
+  } else if ((source.scope === 'explicit' || source.scope === 'inline') && !hasPermissions) {
+    const keys = Object.keys(document);
+    errors.push(new McpError('CONFIG_INVALID', `${source.file}: no servers: expected "mcpServers", "mcp_servers" or "servers"${keys.length ? ` (top-level keys: ${keys.join(', ')})` : ' (the file is empty)'}`));
+  }
+  return undefined;
 }
 
 /** Project files are untrusted, and so are other hosts' files that live inside the project. */

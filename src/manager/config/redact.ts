@@ -1,7 +1,8 @@
 /**
- * Display copies of server definitions: what status output, `config show` and logs may print.
- * Values that came from variables, env values under secret-looking names and credential headers
- * become `***` (`Authorization: Bearer ***` keeps its scheme); the definition itself is untouched.
+ * Display copies of server definitions and of tool arguments: what status output, `config show`
+ * and logs may print. Values that came from variables, values under secret-looking names and
+ * credential headers become `***` (`Authorization: Bearer ***` keeps its scheme); the originals
+ * are untouched.
  */
 import { redactHeaderValue, scrubSecrets } from '../../transport/http/header-values.js';
 import type { ManagedServer } from '../server-spec.js';
@@ -21,4 +22,18 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
   if (shown.env) out.env = Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, SECRET_NAME.test(k) || secrets.includes(v) ? '***' : scrub(v)]));
   if (shown.headers) out.headers = Object.fromEntries(Object.entries(shown.headers).map(([k, v]) => [k, scrub(redactHeaderValue(k, v))]));
   return out;
+}
+
+/**
+ * A display copy of a JSON-like value (tool arguments for a log line): every value under a
+ * secret-looking key (`token`, `apiKey`, `password`, …) becomes `***`, and every string has the
+ * `secrets` scrubbed out. Plain data only; anything else is shown by its type.
+ */
+export function redactValue(value: unknown, secrets: readonly string[] = []): unknown {
+  if (typeof value === 'string') return secrets.length ? scrubSecrets(value, secrets) : value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : redactValue(v, secrets)]));
+  }
+  return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? `[${typeof value}]` : value;
 }

@@ -16,6 +16,11 @@ const KNOWN = new Set([
   'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',
 ]);
 
+/** The keys of a raw server entry that mean nothing here (a config file warns about them and ignores them). */
+export function unknownEntryKeys(entry: Record<string, unknown>): string[] {
+  return Object.keys(entry).filter((key) => !KNOWN.has(key));
+}
+
 interface Validator {
   (value: unknown): boolean;
   errors?: Array<{ instancePath: string; message?: string; keyword: string; params?: Record<string, unknown> }> | null;
@@ -48,8 +53,8 @@ function transportOf(entry: Record<string, unknown>): unknown {
 export function toManagedServer(name: string, raw: unknown, provenance: Provenance, warnings: string[], secrets: Set<string>): ManagedServer {
   const where = `${provenance.file}: server "${name}"`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpError('CONFIG_INVALID', `${where}: must be an object`, { data: { file: provenance.file, server: name } });
-  const entry = raw as Record<string, unknown>;
-  for (const key of Object.keys(entry)) if (!KNOWN.has(key)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
+  const entry = commandLine(raw as Record<string, unknown>, where);
+  for (const key of unknownEntryKeys(entry)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
   const transport = transportOf(entry);
   if (transport === undefined) throw new McpError('CONFIG_INVALID', `${where}: needs a "command" (stdio) or a "url" (http, sse)`, { data: { file: provenance.file, server: name } });
   if (transport === 'stdio' && typeof entry.command !== 'string') throw new McpError('CONFIG_INVALID', `${where}: a stdio server needs a "command"`, { data: { file: provenance.file, server: name, field: 'command' } });
@@ -67,6 +72,21 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
   if (secrets.size > 0) server.secrets = [...secrets];
   return server;
+}
+
+/**
+ * `command: ["python", "db_server.py"]` (workflow files, Docker-style) as `command: "python"` with
+ * `db_server.py` before any `args`. Throws `CONFIG_INVALID` for an array that is empty or holds
+ * anything but non-empty strings.
+ */
+function commandLine(entry: Record<string, unknown>, where: string): Record<string, unknown> {
+  const command = entry.command;
+  if (!Array.isArray(command)) return entry;
+  if (command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
+    throw new McpError('CONFIG_INVALID', `${where}: command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`);
+  }
+  if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] }; // the schema names "args"
+  return { ...entry, command: command[0], args: [...command.slice(1), ...((entry.args as unknown[] | undefined) ?? [])] };
 }
 
 type SchemaError = NonNullable<Validator['errors']>[number];

@@ -7,10 +7,12 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
+import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
+import { LEGACY_SSE_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
@@ -85,6 +87,7 @@ export class LegacySseTransport implements Transport {
    * first; nothing stays open after a rejection.
    */
   static async connect(url: string | URL, options: LegacySseOptions = {}): Promise<LegacySseTransport> {
+    checkOptions(options, LEGACY_SSE_KEYS);
     const target = new URL(String(url));
     const name = options.name ?? target.host;
     const headers: Record<string, string> = {};

@@ -17,10 +17,12 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
+import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
+import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { isConnectFailure, networkError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
@@ -123,6 +125,7 @@ export class StreamableHttpTransport implements Transport {
   private resolveClosed!: (info: CloseInfo) => void;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    checkOptions(options, STREAMABLE_HTTP_KEYS);
     this.url = new URL(String(url));
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
       throw new McpError('INVALID_ARGUMENT', `MCP HTTP URL must be http: or https:, got ${redactUrl(this.url)}`);

@@ -1,0 +1,97 @@
+/**
+ * {@link ManagerOptions} checked and normalised before a manager is built: unknown keys (the
+ * nested `config` and `client` objects included) are `INVALID_ARGUMENT` errors naming the key,
+ * the top-level `cwd` becomes `config.cwd`, and options that could not both take effect are
+ * refused. Also what tells two option sets apart, for `McpManager.getInstance`.
+ */
+import { checkClientOptions } from '../client/options.js';
+import { McpError } from '../protocol/errors.js';
+import { checkOptions, optionKeys } from '../protocol/option-keys.js';
+import { checkConfigOptions } from './config/load-config.js';
+import type { ManagerOptions } from './manager-types.js';
+
+/** Keys of `ConfigOptions` and `ClientOptions` a caller may put at the top level by mistake. */
+const NESTED_HINTS: Record<string, string> = {
+  homeDir: 'config.homeDir',
+  userConfigPath: 'config.userConfigPath',
+  project: 'config.project',
+  configPaths: 'config.configPaths',
+  configPath: 'config.configPaths',
+  inline: 'config.inline',
+  env: 'config.env',
+  import: 'config.import',
+  platform: 'config.platform',
+  clientInfo: 'client.clientInfo',
+  handlers: 'client.handlers',
+  requestTimeoutMs: 'client.requestTimeoutMs',
+  connectTimeoutMs: 'client.connectTimeoutMs',
+  timeoutMs: 'client.requestTimeoutMs',
+  trace: 'client.trace',
+  mcpServers: 'config.inline: [{ mcpServers }]',
+};
+
+const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
+  'McpManager options',
+  {
+    servers: true,
+    client: true,
+    load: true,
+    cwd: true,
+    config: true,
+    approve: true,
+    requireApproval: true,
+    approvals: true,
+    maxResultChars: true,
+    permissions: true,
+    ask: true,
+    hideDeniedTools: true,
+    logger: true,
+  },
+  NESTED_HINTS,
+);
+
+/**
+ * `options` checked (unknown keys, at every level this layer knows, are `INVALID_ARGUMENT`) and
+ * with `cwd` folded into `config`. Throws `INVALID_ARGUMENT` when `cwd` and `config.cwd` disagree,
+ * or when `load` comes with `config`/`cwd` (only one of them could be the configuration).
+ */
+export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions {
+  checkOptions(options, MANAGER_OPTION_KEYS);
+  if (options.client) checkClientOptions(options.client);
+  if (options.config) checkConfigOptions(options.config);
+  let normal = options;
+  if (options.cwd !== undefined) {
+    if (options.config?.cwd !== undefined && options.config.cwd !== options.cwd) {
+      throw new McpError('INVALID_ARGUMENT', `McpManager options: "cwd" (${options.cwd}) and "config.cwd" (${options.config.cwd}) disagree; give one`);
+    }
+    const { cwd, ...rest } = options;
+    normal = { ...rest, config: { ...options.config, cwd } };
+  }
+  if (normal.config && normal.load) {
+    throw new McpError('INVALID_ARGUMENT', `McpManager options: "load" and "${options.cwd !== undefined ? 'cwd' : 'config'}" both say where the configuration comes from; give one`);
+  }
+  return normal;
+}
+
+/**
+ * The dotted paths at which two option sets differ. Plain objects and arrays are compared by
+ * content, everything else (functions, stores, signals) by identity; a key set to `undefined`
+ * equals a missing key.
+ */
+export function differingOptions(a: unknown, b: unknown, at = ''): string[] {
+  if (Object.is(a, b)) return [];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => differingOptions(item, b[i]).length === 0) ? [] : [at || '(options)'];
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((key) => differingOptions(a[key], b[key], at ? `${at}.${key}` : key));
+  }
+  return [at || '(options)'];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
