@@ -9,6 +9,7 @@ import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/
 import type { ManagedServer } from '../manager/server-spec.js';
 import { McpError } from '../protocol/errors.js';
 import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';
+import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
 
 /** A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the shape). */
@@ -67,6 +68,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const loaded = await configLoader(args, io).load();
   const found = loaded.servers.find((s) => s.name === server);
   if (!found) throw notConfigured(server!, loaded);
+  assertConfigUsable(server!, loaded.errors.map((e) => e.message));
   const spec: ManagedServer = { ...found, restart: false };
   if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
   return { spec, autoTransport: false };

@@ -21,6 +21,7 @@ import { openTrace } from '../trace-output.js';
 import { table } from '../table.js';
 import { configLoader, configOptions } from '../target.js';
 import { askYesNo } from '../ask.js';
+import { withConfigErrors } from '../config-errors.js';
 
 /**
  * The approval step of CLI managers for project-defined servers: `--trust-project`, else a
@@ -68,7 +69,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     const lines = [status.servers.length ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns) : 'no servers configured'];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
-    return { json: status, text: lines.join('\n') };
+    return withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
   } finally {
     await close();
   }
@@ -109,7 +110,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     for (const error of loaded.errors) lines.push(`error: ${error.message}`);
     for (const warning of loaded.warnings) lines.push(`warning: ${warning}`);
   }
-  return { json, text: lines.join('\n') || 'no servers configured' };
+  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors);
 }
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -122,10 +123,7 @@ async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     ...loaded.warnings.map((w) => `warning: ${w}`),
     `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
   ];
-  if (loaded.errors.length) {
-    return { json, text: lines.join('\n'), exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: `${loaded.errors.length} config error(s): ${loaded.errors.map((e) => e.message).join('; ')}`, errors: json.errors } };
-  }
-  return { json, text: lines.join('\n') };
+  return withConfigErrors({ json, text: lines.join('\n') }, json.errors);
 }
 
 async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
