@@ -7,6 +7,8 @@ const TARGET = `Server (one of):
     --transport http|sse   skip detection
   --server NAME            a server from your config (~/.mcpwire/config.json, .mcp.json, ...)
     --config FILE          add a config file (repeatable)
+    --trust-project        start project-file servers without approval (else: asked once on a
+                           terminal, refused elsewhere)
 Connection:
   -e KEY=VALUE             environment for a stdio server (repeatable)
   --cwd DIR                working directory of a stdio server (and of project config lookup)

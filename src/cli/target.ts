@@ -9,6 +9,7 @@ import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/
 import type { ManagedServer } from '../manager/server-spec.js';
 import { McpError } from '../protocol/errors.js';
 import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';
+import { cliApproval, requireApproval } from './approval.js';
 import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
 
@@ -32,7 +33,8 @@ export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
 /**
  * The target of this command line. Throws {@link UsageError} when none or several are given,
  * `CONFIG_INVALID` when `--server` names no configured server (the message lists the configured
- * ones and the files that failed to load).
+ * ones and the files that failed to load) or any config file has an error, `NOT_APPROVED` when
+ * it names a project server the approval rule ({@link cliApproval}) refuses.
  */
 export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<ResolvedTarget> {
   const url = stringOption(args, 'url');
@@ -69,6 +71,8 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const found = loaded.servers.find((s) => s.name === server);
   if (!found) throw notConfigured(server!, loaded);
   assertConfigUsable(server!, loaded.errors.map((e) => e.message));
+  // Approved as the file defines it: what the command line adds (-e) is the user's own.
+  await requireApproval(found, cliApproval(args, io));
   const spec: ManagedServer = { ...found, restart: false };
   if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
   return { spec, autoTransport: false };
