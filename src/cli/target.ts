@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/config/load-config.js';
 import type { ManagedServer } from '../manager/server-spec.js';
 import { McpError } from '../protocol/errors.js';
+import { commandDisplayName } from '../transport/command-name.js';
 import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import { cliApproval, requireApproval } from './approval.js';
 import { assertConfigUsable } from './config-errors.js';
@@ -50,7 +51,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   if (args.command.length > 0) {
     const [command, ...rest] = args.command;
     return {
-      spec: { name: displayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
+      spec: { name: commandDisplayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
       autoTransport: false,
     };
   }
@@ -76,16 +77,6 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const spec: ManagedServer = { ...found, restart: false };
   if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
   return { spec, autoTransport: false };
-}
-
-const LAUNCHERS = new Set(['node', 'nodejs', 'python', 'python3', 'npx', 'uvx', 'uv', 'bun', 'bunx', 'deno', 'pnpm', 'pnpx', 'yarn', 'docker', 'tsx']);
-
-/** A server's display name: the command's base name, or for a launcher (node, npx, uvx…) its script or package. */
-export function displayName(command: string, args: readonly string[]): string {
-  const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
-  if (!LAUNCHERS.has(base)) return base;
-  const subject = args.find((arg) => !arg.startsWith('-') && !['run', 'exec', 'dlx', 'x'].includes(arg));
-  return subject ? path.basename(subject).replace(/\.(m?js|cjs|ts|py)$/, '') : base;
 }
 
 function notConfigured(name: string, loaded: LoadedConfig): McpError {

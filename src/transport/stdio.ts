@@ -10,6 +10,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import { commandDisplayName } from './command-name.js';
 import { Inbox } from './inbox.js';
 import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
@@ -21,7 +22,7 @@ export type { StdioServerSpec } from './stdio-spawn.js';
 
 /** Options of {@link StdioTransport.spawn}. */
 export interface StdioTransportOptions {
-  /** Display name in errors (default: the command). */
+  /** Display name in errors (default: {@link commandDisplayName} of the command line). */
   name?: string;
   /** Largest accepted message in bytes (default 16 MiB); larger lines are reported and skipped. */
   maxMessageBytes?: number;
@@ -147,7 +148,7 @@ export class StdioTransport implements Transport {
    * the command and the reason (command not found, permission denied, missing cwd, …).
    */
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
-    const name = options.name ?? spec.command;
+    const name = options.name ?? commandDisplayName(spec.command, spec.args);
     const child = await spawnServer(spec, name, options.inheritEnv ?? spec.inheritEnv ?? false);
     return new StdioTransport(child, options, name);
   }

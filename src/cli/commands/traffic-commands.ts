@@ -4,6 +4,7 @@
  * transport layer; this file only wires options to them.
  */
 import path from 'node:path';
+import { commandDisplayName } from '../../transport/command-name.js';
 import { startHttpProxy } from '../../transport/proxy/http-proxy.js';
 import { runStdioProxy } from '../../transport/proxy/stdio-proxy.js';
 import { checkTrace } from '../../transport/trace/trace-check.js';
@@ -15,7 +16,6 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { openTrace } from '../trace-output.js';
-import { displayName } from '../target.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
@@ -32,7 +32,7 @@ export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
       const result = await runStdioProxy({
         command: command!,
         args: rest,
-        server: displayName(command!, rest),
+        server: commandDisplayName(command!, rest),
         ...(Object.keys(env).length ? { env } : {}),
         ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}),
         input: io.stdin,
