@@ -28,8 +28,8 @@ describe('a server that exits on its own', () => {
     const t = await start(exitsWithCode(3));
     const info = await t.closed;
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(info.error).toMatchObject({ name: 'McpError', code: 'CONNECTION_CLOSED', server: node });
-    expect(info.error!.message).toBe(`server "${node}": the server exited with code 3; last stderr: fatal: could not open database | giving up`);
+    expect(info.error).toMatchObject({ name: 'McpError', code: 'CONNECTION_CLOSED', server: 'exits-with-code' });
+    expect(info.error!.message).toBe(`server "exits-with-code": the server exited with code 3; last stderr: fatal: could not open database | giving up`);
   });
 
   it('reports an exit with code 0 that nobody asked for as an error too', async () => {
@@ -40,7 +40,7 @@ describe('a server that exits on its own', () => {
   it('names the signal that killed the server', async () => {
     const t = await start(['-e', 'setInterval(() => {}, 1000)']);
     process.kill(t.pid, 'SIGKILL');
-    expect((await t.closed).error?.message).toBe(`server "${node}": the server was killed by SIGKILL`);
+    expect((await t.closed).error?.message).toBe('server "node": the server was killed by SIGKILL');
   });
 
   it('delivers the messages written just before the exit, then closes', async () => {
@@ -100,7 +100,7 @@ describe('a server whose pipes break', () => {
   it('stops a server that closes stdout but keeps running, and reports it', async () => {
     const t = await start(['-e', "require('node:fs').closeSync(1); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)"]);
     const info = await t.closed;
-    expect(info.error?.message).toBe(`server "${node}": the server closed its stdout`);
+    expect(info.error?.message).toBe('server "node": the server closed its stdout');
     // Stopped with SIGTERM at once, without waiting for it to notice stdin EOF first.
     expect(await waitUntilGone(t.pid, 1_500)).toBe(true);
   });

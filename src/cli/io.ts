@@ -14,7 +14,7 @@ export interface CliIO {
   interactive: boolean;
   /** ANSI colours on stderr/stdout. */
   color: boolean;
-  /** Width tables are cut to (a terminal's; unlimited when stdout is not one). */
+  /** Width tables are fitted to: the terminal's; when stdout is not one, `COLUMNS` or 80. */
   columns: number;
 }
 
@@ -29,9 +29,15 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     interactive: process.stdin.isTTY === true && stderrTty,
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-    // Tables are cut to a terminal's width; piped output keeps whole lines.
-    columns: process.stdout.isTTY ? (process.stdout.columns ?? 100) : Number.POSITIVE_INFINITY,
+    // Piped output is read at 80 columns too (a pager, a log, an issue): tables wrap, never cut.
+    columns: process.stdout.isTTY ? (process.stdout.columns ?? 80) : widthOf(process.env.COLUMNS),
   };
+}
+
+/** `COLUMNS` as a width when it is a positive integer; else 80. */
+export function widthOf(value: string | undefined): number {
+  const width = Number(value);
+  return Number.isInteger(width) && width > 0 ? width : 80;
 }
 
 /** ANSI helpers that do nothing when colours are off. */

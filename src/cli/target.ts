@@ -8,7 +8,10 @@ import path from 'node:path';
 import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/config/load-config.js';
 import type { ManagedServer } from '../manager/server-spec.js';
 import { McpError } from '../protocol/errors.js';
+import { commandDisplayName } from '../transport/command-name.js';
 import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';
+import { cliApproval, requireApproval } from './approval.js';
+import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
 
 /** A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the shape). */
@@ -31,7 +34,8 @@ export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
 /**
  * The target of this command line. Throws {@link UsageError} when none or several are given,
  * `CONFIG_INVALID` when `--server` names no configured server (the message lists the configured
- * ones and the files that failed to load).
+ * ones and the files that failed to load) or any config file has an error, `NOT_APPROVED` when
+ * it names a project server the approval rule ({@link cliApproval}) refuses.
  */
 export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<ResolvedTarget> {
   const url = stringOption(args, 'url');
@@ -47,7 +51,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   if (args.command.length > 0) {
     const [command, ...rest] = args.command;
     return {
-      spec: { name: displayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
+      spec: { name: commandDisplayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
       autoTransport: false,
     };
   }
@@ -67,19 +71,12 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const loaded = await configLoader(args, io).load();
   const found = loaded.servers.find((s) => s.name === server);
   if (!found) throw notConfigured(server!, loaded);
+  assertConfigUsable(server!, loaded.errors.map((e) => e.message));
+  // Approved as the file defines it: what the command line adds (-e) is the user's own.
+  await requireApproval(found, cliApproval(args, io));
   const spec: ManagedServer = { ...found, restart: false };
   if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
   return { spec, autoTransport: false };
-}
-
-const LAUNCHERS = new Set(['node', 'nodejs', 'python', 'python3', 'npx', 'uvx', 'uv', 'bun', 'bunx', 'deno', 'pnpm', 'pnpx', 'yarn', 'docker', 'tsx']);
-
-/** A server's display name: the command's base name, or for a launcher (node, npx, uvx…) its script or package. */
-export function displayName(command: string, args: readonly string[]): string {
-  const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
-  if (!LAUNCHERS.has(base)) return base;
-  const subject = args.find((arg) => !arg.startsWith('-') && !['run', 'exec', 'dlx', 'x'].includes(arg));
-  return subject ? path.basename(subject).replace(/\.(m?js|cjs|ts|py)$/, '') : base;
 }
 
 function notConfigured(name: string, loaded: LoadedConfig): McpError {

@@ -5,6 +5,7 @@
  */
 import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
+import { commandDisplayName } from '../transport/command-name.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
@@ -120,7 +121,7 @@ export class McpClient {
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
     if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
-    const name = options.name ?? (isTransport(target) ? 'server' : (target as StdioServerSpec).command);
+    const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
     const { signal } = options;
     // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
     if (signal?.aborted && !isTransport(target)) throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });

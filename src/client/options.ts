@@ -13,7 +13,11 @@ export type EraChoice = 'auto' | Era;
 
 /** Options of {@link McpClient.connect}. */
 export interface ClientOptions {
-  /** Display name of the server in errors and events (default: the command or `server`). */
+  /**
+   * Display name of the server in errors, events and traces. Default: for a command line, the
+   * one rule of `commandDisplayName` (`npx -y @scope/server-x` → `server-x`, `node …/pkg/dist/index.js`
+   * → `pkg`, `node -e …` → `node`); for a URL, its host; for a transport, `server`.
+   */
   name?: string;
   /** What the client says it is (default `{ name: 'mcpwire', version }`). */
   clientInfo?: Implementation;

@@ -14,6 +14,7 @@ import { checkOptions } from '../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import { commandDisplayName } from './command-name.js';
 import { Inbox } from './inbox.js';
 import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
@@ -28,7 +29,7 @@ export type { StdioServerSpec } from './stdio-spawn.js';
 
 /** Options of {@link StdioTransport.spawn}. */
 export interface StdioTransportOptions {
-  /** Display name in errors (default: the command). */
+  /** Display name in errors (default: {@link commandDisplayName} of the command line). */
   name?: string;
   /** Largest accepted message in bytes (default 16 MiB); larger lines are reported and skipped. */
   maxMessageBytes?: number;
@@ -171,7 +172,7 @@ export class StdioTransport implements Transport {
   static async spawn(spec: StdioServerSpec, options: StdioTransportOptions = {}): Promise<StdioTransport> {
     checkOptions(spec, STDIO_SPEC_KEYS);
     checkOptions(options, STDIO_TRANSPORT_KEYS);
-    const name = options.name ?? spec.command;
+    const name = options.name ?? commandDisplayName(spec.command, spec.args);
     const env = expandServerEnv(spec.env, name);
     const child = await spawnServer(env === undefined ? spec : { ...spec, env }, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);
     return new StdioTransport(child, options, name);

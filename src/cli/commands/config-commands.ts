@@ -5,12 +5,10 @@
  */
 import { writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { ApprovalStore } from '../../manager/config/approvals.js';
 import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
 import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
 import { PermissionPolicy } from '../../manager/permission-rules.js';
-import type { ManagedServer } from '../../manager/server-spec.js';
 import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -20,27 +18,8 @@ import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
 import { table } from '../table.js';
 import { configLoader, configOptions } from '../target.js';
-import { askYesNo } from '../ask.js';
-
-/**
- * The approval step of CLI managers for project-defined servers: `--trust-project`, else a
- * stored decision (`~/.mcpwire/approvals.json`), else a question on a terminal (remembered).
- * Off a terminal an unapproved server does not start, and nothing is stored.
- */
-export function cliApproval(args: ParsedArgs, io: CliIO): (server: ManagedServer) => Promise<boolean> {
-  const approvals = new ApprovalStore(io.env.HOME ? { homeDir: io.env.HOME } : {});
-  return async (server) => {
-    if (flag(args, 'trust-project')) return true;
-    const stored = await approvals.get(server);
-    if (stored !== undefined) return stored;
-    if (!io.interactive) return false;
-    const shown = redactServer(server);
-    const what = shown.command ? [shown.command, ...(shown.args ?? [])].join(' ') : (shown.url ?? '');
-    const decision = await askYesNo(io, `${server.provenance?.file ?? 'a project file'} wants to start server "${server.name}": ${what}\nAllow it?`);
-    await approvals.set(server, decision);
-    return decision;
-  };
-}
+import { withConfigErrors } from '../config-errors.js';
+import { cliApproval } from '../approval.js';
 
 /**
  * A manager over the command line's config files, tracing every server when `--trace` /
@@ -68,7 +47,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     const lines = [status.servers.length ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns) : 'no servers configured'];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
-    return { json: status, text: lines.join('\n') };
+    return withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
   } finally {
     await close();
   }
@@ -109,7 +88,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     for (const error of loaded.errors) lines.push(`error: ${error.message}`);
     for (const warning of loaded.warnings) lines.push(`warning: ${warning}`);
   }
-  return { json, text: lines.join('\n') || 'no servers configured' };
+  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors);
 }
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -122,10 +101,7 @@ async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     ...loaded.warnings.map((w) => `warning: ${w}`),
     `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
   ];
-  if (loaded.errors.length) {
-    return { json, text: lines.join('\n'), exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: `${loaded.errors.length} config error(s): ${loaded.errors.map((e) => e.message).join('; ')}`, errors: json.errors } };
-  }
-  return { json, text: lines.join('\n') };
+  return withConfigErrors({ json, text: lines.join('\n') }, json.errors);
 }
 
 async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {

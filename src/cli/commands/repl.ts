@@ -25,6 +25,7 @@ export async function replCommand(args: ParsedArgs, io: CliIO): Promise<Outcome>
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();
   out(`mcpwire repl: ${connected.length} server(s) connected${failed.length ? `, ${failed.length} failed (${failed.map((f) => f.server).join(', ')})` : ''}. Type help.`);
+  for (const error of manager.getStatus().configErrors) out(c.red(`config error: ${error}`));
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: io.interactive, prompt: io.interactive ? c.cyan('mcp> ') : '' });
   let commands = 0;
   // Ctrl-C at the prompt leaves the repl (after disconnecting every server), as Ctrl-D does.

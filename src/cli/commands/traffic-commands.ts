@@ -4,18 +4,19 @@
  * transport layer; this file only wires options to them.
  */
 import path from 'node:path';
+import { commandDisplayName } from '../../transport/command-name.js';
 import { startHttpProxy } from '../../transport/proxy/http-proxy.js';
 import { runStdioProxy } from '../../transport/proxy/stdio-proxy.js';
 import { checkTrace } from '../../transport/trace/trace-check.js';
-import { filterTrace, readTrace, type TraceFilter } from '../../transport/trace/read-trace.js';
+import { filterTrace, matchesFilter, readTrace, type TraceFilter } from '../../transport/trace/read-trace.js';
 import { prettyTraceLine } from '../../transport/trace/sinks.js';
+import { splitSessions } from '../../transport/trace/trace-sessions.js';
 import { formatSummary, summarizeTrace } from '../../transport/trace/trace-summary.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { openTrace } from '../trace-output.js';
-import { displayName } from '../target.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
@@ -32,7 +33,7 @@ export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
       const result = await runStdioProxy({
         command: command!,
         args: rest,
-        server: displayName(command!, rest),
+        server: commandDisplayName(command!, rest),
         ...(Object.keys(env).length ? { env } : {}),
         ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}),
         input: io.stdin,
@@ -103,8 +104,19 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
   if (flag(args, 'errors')) filter.errors = true;
   const records = filterTrace(read.records, filter);
   const summary = summarizeTrace(records);
-  const lines = [...records.map((r) => prettyTraceLine(r, { color: io.color })), '', ...formatSummary(summary), ...problems.map((p) => `note: ${p}`)];
-  return { json: { records, summary, problems }, text: lines.join('\n') };
+  // Appended runs are summarised apart: latency and span mean something within one session.
+  const keep = matchesFilter(filter);
+  const sessions = splitSessions(read.records)
+    .map((session) => ({ ...session, records: session.records.filter(keep) }))
+    .filter((session) => session.records.length > 0)
+    .map((session, i, all) => ({ index: i + 1, of: all.length, server: session.server, startedAt: session.startedAt, summary: summarizeTrace(session.records) }));
+  const lines = [...records.map((r) => prettyTraceLine(r, { color: io.color }))];
+  for (const session of sessions) {
+    lines.push('', `session ${session.index} of ${session.of}: ${session.server}${session.startedAt ? `, started ${session.startedAt}` : ''}`, ...formatSummary(session.summary));
+  }
+  lines.push(...problems.map((p) => `note: ${p}`));
+  const json = { records, summary, sessions: sessions.map(({ of: _of, ...session }) => session), problems };
+  return { json, text: lines.join('\n') };
 }
 
 function check(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readTrace>>, problems: string[], file: string): Outcome {

@@ -6,8 +6,8 @@
  * tap on copies of the streams: lines are parsed after each chunk has been written on, and a
  * failing recorder never stops the forwarding.
  */
-import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { commandDisplayName } from '../command-name.js';
 import { killTreeOnExit, signalTree } from '../process-tree.js';
 import { spawnServer } from '../stdio-spawn.js';
 import { StderrLines } from '../stderr-lines.js';
@@ -31,7 +31,7 @@ export interface StdioProxyOptions {
   output?: Writable;
   /** Where the server's stderr goes, and the one report of a failing `onRecord` (default `process.stderr`). Never ended. */
   errorOutput?: Writable;
-  /** The display name in records (default: the command's base name). */
+  /** The display name in records (default: {@link commandDisplayName} of the command line). */
   server?: string;
   /** Receives every record, synchronously, in wire order. A throw is caught and reported once. */
   onRecord: (record: TraceRecord) => void;
@@ -87,7 +87,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const errorOutput = options.errorOutput ?? process.stderr;
-  const server = options.server ?? basename(command);
+  const server = options.server ?? commandDisplayName(command, args);
   const builder = new TraceBuilder({ server, secrets: [...(options.secrets ?? []), ...Object.values(env ?? {})] });
   const record = guardedRecorder(options.onRecord, errorOutput, 'mcpwire proxy');
   options.signal?.throwIfAborted();
