@@ -64,7 +64,7 @@ describe('a project server nobody approved', () => {
 
     const servers = await runCli(['servers', '--json'], { env, cwd: project });
     const repo = servers.json<{ result: { servers: Array<{ name: string; status: string; lastError?: string }> } }>().result.servers.find((s) => s.name === 'repo');
-    expect(repo).toMatchObject({ status: 'error', lastError: expect.stringContaining('not approved') });
+    expect(repo).toMatchObject({ status: 'not-approved', lastError: expect.stringContaining('not approved') });
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -5,7 +5,9 @@
  */
 import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
+import { checkOptions } from '../protocol/option-keys.js';
 import { commandDisplayName } from '../transport/command-name.js';
+import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
@@ -121,6 +123,8 @@ export class McpClient {
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
     if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
+    // The spec is checked before its fields are read for the display name (a `{ cmd }` typo has no command).
+    if (!isTransport(target)) checkOptions(target, STDIO_SPEC_KEYS);
     const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
     const { signal } = options;
     // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
