@@ -39,7 +39,7 @@ function managerWith(options: { approve?: (s: ManagedServer) => boolean; require
   const manager = McpManager.create({
     config: { cwd: project, homeDir: home, env: {} },
     ...(options.approve ? { approve: options.approve } : {}),
-    ...(options.requireApproval ? { requireApproval: true } : {}),
+    ...(options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
     ...(options.store ? { approvals: options.store } : {}),
   });
   managers.push(manager);
@@ -60,9 +60,12 @@ describe('approval of project-defined servers', () => {
     expect(manager.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'not-approved', restarts: 0 });
   });
 
-  it('without a hook, project servers start by default, and are refused when approval is required', async () => {
-    expect((await managerWith({}).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
+  it('without a hook, project servers do not run unasked; a host that trusts the project says requireApproval: false', async () => {
+    const byDefault = managerWith({});
+    expect((await byDefault.connectAll()).connected).toEqual(['mine']);
+    expect(byDefault.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'not-approved' });
     expect((await managerWith({ requireApproval: true }).connectAll()).connected).toEqual(['mine']);
+    expect((await managerWith({ requireApproval: false }).connectAll()).connected.sort()).toEqual(['mine', 'repo']);
   });
 
   it('a stored decision is reused; editing the server asks again', async () => {

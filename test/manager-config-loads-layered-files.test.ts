@@ -142,7 +142,7 @@ describe('a manager started from config files', () => {
   it('loads on connectAll, connects what it can, and reports broken files in its status', async () => {
     const file = write(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { legacy: { command: process.execPath, args: [path.join(FIXTURES, 'legacy/scripted-server.mjs')] }, broken: { type: 'stdio' } } }));
     write(path.join(home, '.mcpwire/config.yaml'), 'mcpServers: [not, an, object]\n');
-    const manager = McpManager.create({ config: options() });
+    const manager = McpManager.create({ config: options(), requireApproval: false });
     try {
       expect(manager.configFiles()).toContain(file);
       const { connected } = await manager.connectAll();

@@ -33,7 +33,7 @@ describe('reloading a malformed config file', () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-reload-'));
     const file = path.join(root, '.mcp.json');
     atomicWrite(file, JSON.stringify({ mcpServers: { one: { command: process.execPath, args: [SCRIPTED] } } }));
-    manager = McpManager.create({ config: { cwd: root, userConfigPath: false } });
+    manager = McpManager.create({ config: { cwd: root, userConfigPath: false }, requireApproval: false });
     await manager.connectAll();
     const pid = manager.getConnection('one')!.pid;
 

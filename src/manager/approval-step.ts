@@ -1,6 +1,6 @@
 /**
  * The manager's approval step for untrusted (project-defined) servers: a stored decision, else
- * the host's `approve` hook, else the default (`requireApproval`). Each definition (file, name,
+ * the host's `approve` hook, else the default (`requireApproval`, true unless the host says false: refused). Each definition (file, name,
  * fingerprint) is decided once for the manager's life: a restart after a crash does not ask
  * again, and a refusal — a hook that answers false or rejects — stays a refusal; an edited
  * definition is a new question.
@@ -36,7 +36,7 @@ export class ApprovalStep {
     const { approve, requireApproval, approvals } = this.options;
     const stored = await approvals?.get(spec);
     if (stored !== undefined) return stored;
-    if (!approve) return requireApproval !== true;
+    if (!approve) return requireApproval === false;
     const decision = await approve(spec);
     await approvals?.set(spec, decision);
     return decision;

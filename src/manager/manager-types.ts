@@ -42,10 +42,15 @@ export interface ManagerOptions {
   /**
    * Decides whether an untrusted (project-defined) server may start. Decisions are remembered in
    * `approvals` when given (keyed by file, name and definition: an edited server asks again).
-   * Without a hook, untrusted servers start unless `requireApproval` is set.
+   * Without a hook or a stored decision, untrusted servers do not start (`not-approved`) unless
+   * `requireApproval` is `false`.
    */
   approve?: (server: ManagedServer) => boolean | Promise<boolean>;
-  /** Refuse untrusted servers that no hook or stored decision approved (default false). */
+  /**
+   * Refuse untrusted servers that no hook or stored decision approved (default `true`: a cloned
+   * repository's `.mcp.json` can name any command, so it does not run unasked). `false` starts them
+   * without asking, for hosts that trust the project directory themselves.
+   */
   requireApproval?: boolean;
   /** Where approval decisions persist (e.g. `new ApprovalStore()`: `~/.mcpwire/approvals.json`). */
   approvals?: ApprovalStore;
