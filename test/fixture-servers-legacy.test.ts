@@ -246,10 +246,13 @@ describe('the scripted legacy server, per revision', () => {
   it('sends elicitation without `mode` before 2025-11-25 and with it from then on', async () => {
     for (const [revision, mode] of [['2025-06-18', undefined], ['2025-11-25', 'form']] as const) {
       const raw = await initialized('--version', revision);
-      void raw.call('ask-elicitation', { message: 'Name?' });
+      const call = raw.call('ask-elicitation', { message: 'Name?' });
       const asked = await raw.next((m) => m.method === 'elicitation/create');
       expect(asked.params.mode).toBe(mode);
       expect(asked.params.message).toBe('Name?');
+      // Answer it so the call completes: a call left waiting would reject after the test ended.
+      raw.write({ jsonrpc: '2.0', id: asked.id, result: { action: 'decline' } });
+      expect(JSON.parse(text(await call))).toEqual({ action: 'decline' });
     }
   });
 });
