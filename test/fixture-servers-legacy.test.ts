@@ -13,7 +13,7 @@ import { eventually, FIXTURES } from './support/processes.js';
 
 const SERVER = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-const WAIT_MS = 3_000;
+const WAIT_MS = 10_000;
 
 /** A wire message as parsed: free-form JSON, read loosely by the assertions. */
 type Msg = Record<string, any>;
