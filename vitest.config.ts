@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests spawn real servers; two cores, so keep the pool small.
     maxWorkers: 2,
-    setupFiles: ['test/setup/no-orphans.ts'],
+    // Under c8 (`npm run coverage`), workers hand their coverage to c8 as well.
+    setupFiles: ['test/setup/no-orphans.ts', ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : [])],
   },
 });
