@@ -90,7 +90,9 @@ describe('McpManager', () => {
     await eventually(() => (changes.some((c) => c.status === 'error') ? true : undefined));
     expect(toolsAtError).toEqual([0]);
 
-    await eventually(() => (manager!.isConnected('fragile') ? true : undefined));
+    // Restarted: connected again, and its tools back in the catalogue (filled just after the
+    // status turns connected, so a loaded machine can see the one without the other).
+    await eventually(() => (manager!.isConnected('fragile') && manager!.getAllTools().some((t) => t.name === 'mcp__fragile__echo') ? true : undefined));
     const second = manager.getConnection('fragile')!;
     expect(second.pid).not.toBe(firstPid);
     expect(await waitUntilGone(firstPid, 5_000)).toBe(true); // reaped (not a zombie waiting for SIGCHLD)
