@@ -3,10 +3,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Sized for a loaded machine (two cores shared with other work): the slowest tests start
+    // several servers or CLI processes in sequence and take a few seconds idle, three to four
+    // times that under load. A timeout only costs time when a test hangs.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Integration tests spawn real servers; two cores, so keep the pool small.
     maxWorkers: 2,
-    setupFiles: ['test/setup/no-orphans.ts'],
+    // Under c8 (`npm run coverage`), workers hand their coverage to c8 as well.
+    setupFiles: ['test/setup/no-orphans.ts', ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : [])],
   },
 });

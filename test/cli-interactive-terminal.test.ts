@@ -8,6 +8,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilGone } from './support/processes.js';
+import { until } from './support/wait.js';
 import { CLI, requireBuiltCli, SCRIPTED } from './support/cli.js';
 import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
 
@@ -64,8 +65,7 @@ describe('mcpwire on a terminal', () => {
     const server = execFileSync('pgrep', ['-xf', `${process.execPath} ${SCRIPTED} --record ${marker}`], { encoding: 'utf8' }).trim().split('\n').map(Number);
     expect(server.length).toBe(1);
     terminal.key('C-c');
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(status) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => existsSync(status), { timeoutMs: 15_000, what: "the shell recording the CLI's exit code" });
     expect(readFileSync(status, 'utf8').trim()).toBe('130');
     expect(await waitUntilGone(server[0]!, 5_000)).toBe(true);
   });
@@ -113,8 +113,6 @@ describe('mcpwire on a terminal', () => {
     terminal.type('/mcp frobnicate');
     await terminal.waitFor(/unknown|not an? /i);
     terminal.key('C-c');
-    const deadline = Date.now() + 10_000;
-    while (!terminal.exited() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(terminal.exited()).toBe(true);
+    await until(() => terminal!.exited(), { timeoutMs: 15_000, what: 'the repl to exit on Ctrl-C' });
   });
 });

@@ -13,6 +13,7 @@ import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { CLI, EVERYTHING, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { FIXTURES } from './support/processes.js';
+import { until } from './support/wait.js';
 
 const node = process.execPath;
 let dir: string;
@@ -70,8 +71,7 @@ describe('mcpwire proxy (stdio)', () => {
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.stdin.write(request);
-    const deadline = Date.now() + 15_000;
-    while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => out.includes('\n'), { timeoutMs: 15_000, what: 'the first line on stdout' });
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
@@ -89,8 +89,7 @@ describe('mcpwire proxy (HTTP)', () => {
     const child = spawn(node, [CLI, 'proxy', '--url', http.url, '--listen', '127.0.0.1:0', '--trace-file', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    const deadline = Date.now() + 15_000;
-    while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => out.includes('\n'), { timeoutMs: 15_000, what: 'the first line on stdout' });
     const url = out.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await McpClient.connect({ url });

@@ -145,13 +145,18 @@ describe('mcpwire exit codes and errors', () => {
 });
 
 describe('mcpwire --help', () => {
-  it('every command has help with usage and an example; no command prints the overview and exits 1', async () => {
-    for (const command of ['info', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'ping', 'servers', 'config', 'repl', 'proxy', 'trace']) {
+  // One test per command: each starts a CLI process, and fifteen of them in one test outgrew
+  // its timeout on a loaded machine.
+  for (const command of ['info', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'ping', 'servers', 'config', 'repl', 'proxy', 'trace']) {
+    it(`${command} --help prints its usage and an example`, async () => {
       const run = await runCli([command, '--help']);
-      expect(run.code, command).toBe(0);
-      expect(run.stdout, command).toMatch(/Usage/);
-      expect(run.stdout, command).toContain('mcpwire');
-    }
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/Usage/);
+      expect(run.stdout).toContain('mcpwire');
+    });
+  }
+
+  it('no command prints the overview and exits 1; --help exits 0; --version names the version; an unknown command exits 1', async () => {
     const overview = await runCli([]);
     expect(overview.code).toBe(1);
     expect(overview.stdout).toContain('Talk to a server:');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectTo, legacyPeer, modernPeer } from './support/fake-servers.js';
+import { until } from './support/wait.js';
 
 describe('capability gating', () => {
   it('fails locally with CAPABILITY_MISSING and sends nothing when the server lacks the capability', async () => {
@@ -81,7 +82,7 @@ describe('pagination and list caches', () => {
     expect(peer.methods().filter((m) => m === 'tools/list')).toHaveLength(1);
     version = 2;
     await peer.notify('notifications/tools/list_changed');
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => changed.length >= 1, { what: 'the toolsChanged event' });
     expect(changed).toEqual([2]);
     expect((await client.listTools())[0]!.name).toBe('v2');
     expect((await client.listTools({ refresh: true }))[0]!.name).toBe('v2');

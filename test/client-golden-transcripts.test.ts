@@ -10,11 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectTo, legacyPeer, modernPeer } from './support/fake-servers.js';
 import type { ScriptedPeer } from './support/scripted-peer.js';
+import { within } from './support/wait.js';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../spec-fixtures/transcripts');
 
 async function matchGolden(file: string, peer: ScriptedPeer): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20)); // let the last notification land
+  // The client has closed: closing either end of the linked pair closes both, and whatever was
+  // sent before the close is delivered first.
+  await within(peer.transport.closed, { what: 'the close of the linked pair' });
   const actual = peer.wire.map((line) => JSON.stringify(line)).join('\n') + '\n';
   const target = path.join(DIR, file);
   if (process.env.UPDATE === '1') writeFileSync(target, actual);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectTo, invalidClientTraffic, legacyPeer, modernPeer } from './support/fake-servers.js';
 import { NO_REPLY } from './support/scripted-peer.js';
+import { until } from './support/wait.js';
 
 const listens = (received: Array<Record<string, unknown>>) => received.filter((m) => m.method === 'subscriptions/listen');
 const filterOf = (m: Record<string, unknown>) => (m.params as { notifications: Record<string, unknown> }).notifications;
@@ -19,7 +20,7 @@ describe('change feeds behind one API', () => {
     await peer.notify('notifications/tools/list_changed', meta);
     await peer.notify('notifications/prompts/list_changed', meta);
     await peer.notify('notifications/resources/list_changed', meta);
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => events.length >= 3, { what: 'three change events' });
     expect(events).toEqual(['tools', 'prompts', 'resources']);
     expect(invalidClientTraffic(peer, '2026-07-28')).toEqual([]);
     await client.close();
@@ -36,7 +37,7 @@ describe('change feeds behind one API', () => {
     // The replaced stream is ended the stdio way: a cancel notice naming its id.
     await peer.waitFor((m) => m.method === 'notifications/cancelled' && (m.params as { requestId: unknown }).requestId === first.id);
     await peer.notify('notifications/resources/updated', { uri: 'test://a', _meta: { 'io.modelcontextprotocol/subscriptionId': second.id } });
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => updates.length >= 1, { what: 'the resourceUpdated event' });
     expect(updates).toEqual(['test://a']);
     await unsubscribe();
     const third = await peer.waitFor((m) => m.method === 'subscriptions/listen' && m.id !== first.id && m.id !== second.id);
@@ -60,7 +61,8 @@ describe('change feeds behind one API', () => {
   it('modern: sends no listen when the server advertises no change feeds, or when turned off', async () => {
     const quiet = await connectTo((p) => modernPeer(p, { tools: {} }));
     const off = await connectTo((p) => modernPeer(p), { listen: false });
-    await new Promise((r) => setTimeout(r, 20));
+    // A listen is sent as the handshake ends; once a later ping is answered it would have arrived.
+    await Promise.all([quiet.peer.roundTrip(), off.peer.roundTrip()]);
     expect(listens(quiet.peer.received)).toEqual([]);
     expect(listens(off.peer.received)).toEqual([]);
     await quiet.client.close();
@@ -73,7 +75,7 @@ describe('change feeds behind one API', () => {
     client.on('resourceUpdated', (p) => updates.push(p.uri));
     const unsubscribe = await client.subscribeResource('test://b');
     await peer.notify('notifications/resources/updated', { uri: 'test://b' });
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => updates.length >= 1, { what: 'the resourceUpdated event' });
     await unsubscribe();
     await unsubscribe();
     expect(updates).toEqual(['test://b']);

@@ -55,19 +55,25 @@ describe('a stdio server that misbehaves', () => {
 
   it('a cancelled call is distinct from a timeout and leaves the session usable', async () => {
     const client = await connect();
+    const stderr: string[] = [];
+    client.on('stderr', (line) => stderr.push(line));
     const controller = new AbortController();
-    const call = client.callTool('never-answer', {}, { signal: controller.signal }).catch((e: unknown) => e);
-    setTimeout(() => controller.abort(new Error('user gave up')), 50);
+    // The abort comes while the server is working on the call: at its first progress report.
+    const call = client
+      .callTool('slow', { ms: 60_000, steps: 600 }, { signal: controller.signal, onProgress: () => controller.abort(new Error('user gave up')) })
+      .catch((e: unknown) => e);
     expect(await call).toMatchObject({ code: 'CANCELLED', cause: new Error('user gave up') });
     await client.ping();
+    await eventually(() => stderr.find((l) => l.startsWith('cancelled ')), { what: 'the server logging the cancel' });
   });
 
   it('keeps a long call alive through progress with a short idle timeout', async () => {
     const client = await connect();
     const seen: number[] = [];
-    const result = await client.callTool('slow', { ms: 1_200, steps: 6 }, { timeoutMs: 500, onProgress: (p) => seen.push(p.progress) });
-    expect(result.content[0]).toMatchObject({ text: 'done after 6 steps' });
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    // 2 s in all, three times the idle timeout; progress every 200 ms leaves room for a slow machine.
+    const result = await client.callTool('slow', { ms: 2_000, steps: 10 }, { timeoutMs: 700, onProgress: (p) => seen.push(p.progress) });
+    expect(result.content[0]).toMatchObject({ text: 'done after 10 steps' });
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 });
 
@@ -103,10 +109,11 @@ describe('era detection against real processes', () => {
   it('sends no initialize before the probe, and nothing but the handshake after a silent probe', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
     const record = path.join(dir, 'received.jsonl');
-    await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
+    const client = await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
     const read = () => readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { method?: string }).method);
-    await eventually(() => (read().length >= 3 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(read()).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    // The server records lines in order before it answers: after a ping round trip, the record
+    // holds everything the client sent before it.
+    await client.ping();
+    expect(read()).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'ping']);
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcConnection } from '../src/protocol/connection.js';
 import { McpError } from '../src/protocol/errors.js';
 import { NO_REPLY, Raw, scriptedPair } from './support/scripted-peer.js';
+import { until } from './support/wait.js';
 
 function setup(options: ConstructorParameters<typeof JsonRpcConnection>[1] = {}) {
   const { clientTransport, peer } = scriptedPair();
@@ -98,8 +99,7 @@ describe('timeouts', () => {
     await expect(pending).resolves.toMatchObject({ code: 'TIMEOUT' });
     vi.useRealTimers();
     await peer.send({ jsonrpc: '2.0', id: 1, result: {} });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(diagnostics).toContain('late-response');
+    await until(() => diagnostics.includes('late-response'), { what: 'the late-response diagnostic' });
     await connection.close();
   });
 
@@ -177,8 +177,9 @@ describe('cancellation', () => {
     const { connection, peer } = setup();
     const error = await connection.request('ping', undefined, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CANCELLED' });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(peer.received).toEqual([]);
+    // Whatever the connection had sent arrives before the answer to a later round trip.
+    const answer = await peer.roundTrip();
+    expect(peer.received).toEqual([answer]);
     await connection.close();
   });
 
@@ -193,7 +194,7 @@ describe('cancellation', () => {
     a.abort();
     b.abort();
     await Promise.all([first, second]);
-    await new Promise((r) => setTimeout(r, 20));
+    await peer.roundTrip();
     expect(peer.methods()).toEqual(['initialize', 'server/discover']);
     await connection.close();
   });
@@ -256,8 +257,9 @@ describe('inbound requests and notifications', () => {
     connection.onRequest('sampling/createMessage', (_p, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve({})))));
     await peer.send({ jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: {} });
     await peer.notify('notifications/cancelled', { requestId: 7 });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(aborted).toBe(true);
+    await until(() => aborted, { what: "the handler's abort" });
+    // The handler settled on abort; an answer to it would arrive before the round trip's.
+    await peer.roundTrip();
     expect(peer.received.find((m) => m.id === 7)).toBeUndefined();
     await connection.close();
   });
@@ -269,11 +271,12 @@ describe('inbound requests and notifications', () => {
     const off = connection.onNotification('notifications/message', (p) => exact.push(p));
     connection.onNotification('*', (_p, method) => any.push(method));
     await peer.notify('notifications/message', { level: 'info', data: 1 });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => exact.length >= 1 && any.length >= 1, { what: 'the first notification' });
     off();
     off();
     await peer.notify('notifications/message', { level: 'info', data: 2 });
-    await new Promise((r) => setTimeout(r, 5));
+    // Both subscribers get a notification in the same dispatch: once `*` has the second, so would `exact`.
+    await until(() => any.length >= 2, { what: 'the second notification' });
     expect(exact).toEqual([{ level: 'info', data: 1 }]);
     expect(any).toEqual(['notifications/message', 'notifications/message']);
     await connection.close();

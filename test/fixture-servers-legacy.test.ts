@@ -13,7 +13,7 @@ import { eventually, FIXTURES } from './support/processes.js';
 
 const SERVER = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-const WAIT_MS = 3_000;
+const WAIT_MS = 10_000;
 
 /** A wire message as parsed: free-form JSON, read loosely by the assertions. */
 type Msg = Record<string, any>;
@@ -246,10 +246,13 @@ describe('the scripted legacy server, per revision', () => {
   it('sends elicitation without `mode` before 2025-11-25 and with it from then on', async () => {
     for (const [revision, mode] of [['2025-06-18', undefined], ['2025-11-25', 'form']] as const) {
       const raw = await initialized('--version', revision);
-      void raw.call('ask-elicitation', { message: 'Name?' });
+      const call = raw.call('ask-elicitation', { message: 'Name?' });
       const asked = await raw.next((m) => m.method === 'elicitation/create');
       expect(asked.params.mode).toBe(mode);
       expect(asked.params.message).toBe('Name?');
+      // Answer it so the call completes: a call left waiting would reject after the test ended.
+      raw.write({ jsonrpc: '2.0', id: asked.id, result: { action: 'decline' } });
+      expect(JSON.parse(text(await call))).toEqual({ action: 'decline' });
     }
   });
 });

@@ -11,7 +11,7 @@ import { FIXTURES } from './support/processes.js';
 
 const SERVER = path.join(FIXTURES, 'modern', 'v2-server.mjs');
 const MODERN = '2026-07-28';
-const WAIT_MS = 5_000;
+const WAIT_MS = 10_000;
 const CLIENT_INFO = { name: 'raw', version: '0' };
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } };
 

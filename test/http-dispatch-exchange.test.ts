@@ -7,6 +7,8 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exchange, LiteBody } from '../src/transport/http/dispatch.js';
 import { readText } from '../src/transport/http/http-body.js';
+import { writeThenDrop } from './support/http-fixture.js';
+import { within } from './support/wait.js';
 
 describe('LiteBody', () => {
   it('buffers chunks that arrive before the first data listener and hands them over in order', () => {
@@ -25,9 +27,9 @@ describe('LiteBody', () => {
     body.finish(undefined, true);
     const events: string[] = [];
     body.once('end', () => events.push('end'));
-    body.once('close', () => events.push('close'));
+    const closed = new Promise<void>((resolve) => body.once('close', () => (events.push('close'), resolve())));
     body.on('data', () => events.push('data'));
-    await new Promise((r) => setTimeout(r, 0));
+    await within(closed, { what: 'close' });
     expect(events).toEqual(['data', 'end', 'close']);
   });
 
@@ -35,11 +37,7 @@ describe('LiteBody', () => {
     const body = new LiteBody();
     body.resume();
     body.finish(undefined, true);
-    const ended = await new Promise<boolean>((resolve) => {
-      body.once('end', () => resolve(true));
-      setTimeout(() => resolve(false), 100);
-    });
-    expect(ended).toBe(true);
+    await within(new Promise<void>((resolve) => body.once('end', () => resolve())), { what: 'the replayed end' });
   });
 
   it('destroy aborts the exchange, emits close (not end), and is idempotent', () => {
@@ -85,12 +83,10 @@ describe('exchange over a real socket', () => {
   });
 
   it('rejects with the signal reason when aborted before the response starts', async () => {
-    const url = await listen(() => {
-      // never answers
-    });
     const controller = new AbortController();
+    // Never answers; the abort comes once the request has reached the server.
+    const url = await listen(() => controller.abort(new Error('stop')));
     const pending = exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
-    setTimeout(() => controller.abort(new Error('stop')), 30);
     await expect(pending).rejects.toThrow('stop');
   });
 
@@ -98,8 +94,7 @@ describe('exchange over a real socket', () => {
     const url = await listen((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"partial":');
-      setTimeout(() => res.socket?.destroy(), 20);
+      writeThenDrop(res, '{"partial":');
     });
     const response = await exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 });
     await expect(readText(response.body, 1024)).rejects.toBeInstanceOf(Error);

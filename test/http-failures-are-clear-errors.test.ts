@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError, McpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture, until } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sseText, startHttpFixture, until, writeThenDrop } from './support/http-fixture.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 let fixture: HttpFixture | undefined;
@@ -75,8 +75,7 @@ describe('HTTP failures', () => {
   it('a half-written SSE event, then the server stops: the request fails, the partial event is not delivered', async () => {
     await faultyOnCall((seen, res) => {
       openSse(res);
-      res.write(`data: ${JSON.stringify(result(seen, { content: [] })).slice(0, 20)}`);
-      setTimeout(() => res.socket?.destroy(), 20);
+      writeThenDrop(res, `data: ${JSON.stringify(result(seen, { content: [] })).slice(0, 20)}`);
       return true;
     });
     const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
@@ -144,8 +143,7 @@ describe('HTTP failures', () => {
   it('a server that dies mid-stream: every pending request settles', async () => {
     await faultyOnCall((_seen, res) => {
       openSse(res);
-      sse(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } });
-      setTimeout(() => res.socket?.destroy(), 30);
+      writeThenDrop(res, sseText({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } }));
       return true;
     });
     const results = await Promise.allSettled([client!.callTool('a', {}), client!.callTool('b', {}), client!.callTool('c', {})]);

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, type Route, rpcError, type Seen, sse, startHttpFixture, until } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, type Route, rpcError, type Seen, sse, startHttpFixture, until, writeThenDrop } from './support/http-fixture.js';
 import { assertValidClientMessage } from './kit/spec-schemas.js';
 
 let fixture: HttpFixture | undefined;
@@ -149,8 +149,7 @@ describe('2026-07-28 Streamable HTTP', () => {
     fixture = await startHttpFixture((seen, res) => {
       if (seen.rpc === 'tools/call' || (seen.rpc === 'resources/read' && ++reads === 1)) {
         openSse(res);
-        res.write(': keep-alive\n\n');
-        setTimeout(() => res.socket?.destroy(), 10);
+        writeThenDrop(res, ': keep-alive\n\n');
         return true;
       }
       return false;

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, legacyServer, openSse, result, type Seen, sse, startHttpFixture } from './support/http-fixture.js';
+import { cleanUp, type HttpFixture, legacyServer, openSse, result, type Seen, sse, sseText, startHttpFixture, writeThenDrop } from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
@@ -53,8 +53,7 @@ describe('SSE resumption (legacy era)', () => {
       if (seen.rpc === 'tools/call') {
         call = seen;
         openSse(res);
-        sse(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: (call.json!.params as { _meta: { progressToken: number } })._meta.progressToken, progress: 1 } }, { id: 'p1', retry: 20 });
-        setTimeout(() => res.socket?.destroy(), 20);
+        writeThenDrop(res, sseText({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: (call.json!.params as { _meta: { progressToken: number } })._meta.progressToken, progress: 1 } }, { id: 'p1', retry: 20 }));
         return true;
       }
       if (seen.method === 'GET' && seen.headers['last-event-id'] === 'p1') {

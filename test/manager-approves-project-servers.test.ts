@@ -10,6 +10,7 @@ import { ApprovalStore } from '../src/manager/config/approvals.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 import { FIXTURES } from './support/processes.js';
+import { until } from './support/wait.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let root: string;
@@ -48,16 +49,25 @@ function managerWith(options: { approve?: (s: ManagedServer) => boolean; require
 
 describe('approval of project-defined servers', () => {
   it('a refused project server does not start (nothing spawned); the user server does', async () => {
+    // A user server that fails to start, with the default restart policy: it is refused long
+    // after `repo` (it has a process to spawn), so once it has been restarted, a restart of
+    // `repo` under the same policy would have happened too.
+    writeFileSync(
+      path.join(home, '.mcpwire/config.json'),
+      JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] }, flaky: { command: process.execPath, args: [SCRIPTED, '--die-before-initialize'] } } }),
+    );
     const asked: string[] = [];
     const manager = managerWith({ approve: (s) => (asked.push(`${s.name}@${s.provenance?.scope}`), false) });
     const { connected, failed } = await manager.connectAll();
     expect(connected).toEqual(['mine']);
-    expect(failed.map((f) => [f.server, f.error.code])).toEqual([['repo', 'INVALID_STATE']]);
-    expect(failed[0]!.error.message).toBe(`server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`);
+    expect(failed.map((f) => [f.server, f.error.code]).sort()).toEqual([['flaky', 'CONNECTION_CLOSED'], ['repo', 'INVALID_STATE']]);
+    expect(failed.find((f) => f.server === 'repo')!.error.message).toBe(`server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`);
     expect(asked).toEqual(['repo@project']);
     // A refusal is not a crash: no restarts are scheduled.
-    await new Promise((r) => setTimeout(r, 150));
-    expect(manager.getStatus().servers.find((s) => s.name === 'repo')).toMatchObject({ status: 'not-approved', restarts: 0 });
+    const report = (name: string) => manager.getStatus().servers.find((s) => s.name === name)!;
+    await until(() => report('flaky').restarts >= 1, { what: 'the first restart of flaky' });
+    expect(report('repo')).toMatchObject({ status: 'not-approved', restarts: 0 });
+    expect(asked).toEqual(['repo@project']);
   });
 
   it('without a hook, project servers do not run unasked; a host that trusts the project says requireApproval: false', async () => {

@@ -8,6 +8,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { StatusChange } from '../src/manager/server-slot.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { eventually } from './support/processes.js';
+import { until } from './support/wait.js';
 
 let manager: McpManager | undefined;
 let http: HttpServerProcess | undefined;
@@ -24,8 +25,15 @@ async function goesToErrorWhenKilled(server: HttpServerProcess, slowTool: { name
   expect(manager.isConnected('remote')).toBe(true);
   const changes: StatusChange[] = [];
   manager.on('status', (change) => changes.push(change));
-  const inFlight = slowTool ? manager.callTool(`mcp__remote__${slowTool.name}`, slowTool.args, { timeoutMs: 60_000 }).then(() => 'answered', (error: { code?: string }) => error.code) : undefined;
-  await new Promise((r) => setTimeout(r, 200));
+  // The slow call is under way (its first progress report came) when the server is stopped.
+  let progressed = false;
+  const inFlight = slowTool
+    ? manager.callTool(`mcp__remote__${slowTool.name}`, slowTool.args, { timeoutMs: 60_000, onProgress: () => (progressed = true) }).then(
+        () => 'answered',
+        (error: { code?: string }) => error.code,
+      )
+    : undefined;
+  if (inFlight) await until(() => progressed, { what: 'the first progress of the slow call' });
   await server.stop();
   await eventually(() => (changes.some((c) => c.status === 'error') ? true : undefined), 10_000);
   const failure = changes.find((c) => c.status === 'error')!;
@@ -40,7 +48,7 @@ async function goesToErrorWhenKilled(server: HttpServerProcess, slowTool: { name
 describe('McpManager with HTTP servers that go away', () => {
   it('legacy Streamable HTTP (server-everything): error at once, the call in flight fails fast', async () => {
     http = await everythingOverHttp('streamableHttp');
-    await goesToErrorWhenKilled(http, { name: 'trigger-long-running-operation', args: { duration: 30, steps: 3 } });
+    await goesToErrorWhenKilled(http, { name: 'trigger-long-running-operation', args: { duration: 30, steps: 300 } });
   });
 
   it('2026-07-28 over HTTP: the listen stream finds the server gone', async () => {

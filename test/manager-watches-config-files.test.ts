@@ -57,9 +57,11 @@ describe('watchConfigFiles', () => {
     await eventually(() => (calls.length === 3 ? true : undefined));
     expect(calls[2]).toEqual([later]);
 
+    // An unrelated file, then a watched one: the next call names the watched file alone.
     writeFileSync(path.join(root, 'unrelated.txt'), 'x');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(calls).toHaveLength(3);
+    writeFileSync(later, 'servers: { a: 1 }');
+    await eventually(() => (calls.length === 4 ? true : undefined));
+    expect(calls[3]).toEqual([later]);
   });
 
   it('close() stops reporting and is idempotent; an unwatchable directory goes to onError', async () => {
@@ -70,10 +72,15 @@ describe('watchConfigFiles', () => {
     const errors: string[] = [];
     const watch = watchConfigFiles([file, '/definitely/missing/dir/x.json'], (changed) => calls.push(changed), { debounceMs: 20, onError: (_e, d) => errors.push(d) });
     expect(errors).toEqual(['/definitely/missing/dir']);
+    // A witness watch still open, with a longer quiet time: when it reports the write, the closed
+    // one (20 ms) would have reported it first.
+    const witnessed: string[][] = [];
+    const witness = watchConfigFiles([file], (changed) => witnessed.push(changed), { debounceMs: 100 });
+    cleanups.push(() => witness.close());
     watch.close();
     watch.close();
     writeFileSync(file, '{"b":1}');
-    await new Promise((r) => setTimeout(r, 150));
+    await eventually(() => (witnessed.length === 1 ? true : undefined));
     expect(calls).toEqual([]);
   });
 });
@@ -96,7 +103,9 @@ describe('McpManager.watchConfig', () => {
     manager.on('reload', (outcome) => outcomes.push(outcome.result));
     manager.watchConfig([file], { debounceMs: 50 });
     write(['one', 'two']);
-    await eventually(() => (manager.isConnected('two') ? true : undefined), 10_000);
+    // The reload event comes once the reload is done; `two` turns connected a moment before it.
+    await eventually(() => (outcomes.length === 1 ? true : undefined), 10_000);
+    expect(manager.isConnected('two')).toBe(true);
     expect(manager.getConnection('one')!.pid).toBe(pid);
     expect(outcomes[0]).toMatchObject({ added: ['two'], unchanged: ['one'] });
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../src/protocol/jsonrpc.js';
 import { createLinkedPair } from '../src/transport/memory.js';
+import { until, within } from './support/wait.js';
 
 const request = (id: number, params: Record<string, unknown> = {}): JsonRpcMessage => ({ jsonrpc: '2.0', id, method: 'echo', params });
 
@@ -12,22 +13,20 @@ describe('createLinkedPair', () => {
   it('delivers what one end sends to the other, asynchronously and in order', async () => {
     const [a, b] = createLinkedPair();
     const got: unknown[] = [];
-    b.onMessage((v) => got.push(v));
+    const both = new Promise<void>((resolve) => b.onMessage((v) => got.push(v) === 2 && resolve()));
     void a.send(request(1));
     void a.send(request(2));
     expect(got).toEqual([]); // not synchronously
-    await new Promise((r) => setTimeout(r, 0));
+    await within(both, { what: 'two deliveries' });
     expect(got).toEqual([request(1), request(2)]);
   });
 
   it('works in both directions', async () => {
     const [a, b] = createLinkedPair();
-    const atA: unknown[] = [];
-    a.onMessage((v) => atA.push(v));
+    const atA = new Promise<unknown>((resolve) => a.onMessage(resolve));
     b.onMessage((v) => void b.send({ jsonrpc: '2.0', id: (v as { id: number }).id, result: { ok: true } }));
     await a.send(request(7));
-    await new Promise((r) => setTimeout(r, 0));
-    expect(atA).toEqual([{ jsonrpc: '2.0', id: 7, result: { ok: true } }]);
+    expect(await within(atA, { what: 'the answer at a' })).toEqual({ jsonrpc: '2.0', id: 7, result: { ok: true } });
   });
 
   it('delivers a wire copy: no shared references, undefined members dropped', async () => {
@@ -49,7 +48,8 @@ describe('createLinkedPair', () => {
     const [a, b] = createLinkedPair();
     await a.send(request(1));
     await a.send(request(2));
-    await new Promise((r) => setTimeout(r, 0));
+    // Delivery is a microtask: a macrotask later both have reached b's backlog. No time passes.
+    await new Promise((r) => setImmediate(r));
     const got: unknown[] = [];
     b.onMessage((v) => got.push(v));
     expect(got).toEqual([request(1), request(2)]);
@@ -58,13 +58,16 @@ describe('createLinkedPair', () => {
   it('stops delivering to a disposed listener', async () => {
     const [a, b] = createLinkedPair();
     const got: unknown[] = [];
+    const witnessed: unknown[] = [];
     const off = b.onMessage((v) => got.push(v));
+    b.onMessage((v) => witnessed.push(v));
     await a.send(request(1));
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => got.length === 1, { what: 'the first delivery' });
     off();
     off();
     await a.send(request(2));
-    await new Promise((r) => setTimeout(r, 0));
+    // A second listener still registered sees the message the disposed one must not.
+    await until(() => witnessed.length === 2, { what: "the second delivery to the listener still registered" });
     expect(got).toEqual([request(1)]);
   });
 
@@ -99,7 +102,7 @@ describe('createLinkedPair', () => {
     void b.closed.then(() => order.push('closed'));
     void a.send(request(1));
     void a.close();
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => order.length === 2, { what: 'the message and the closed notice' });
     expect(order).toEqual(['message', 'closed']);
   });
 

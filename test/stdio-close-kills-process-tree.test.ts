@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { McpError } from '../src/protocol/errors.js';
 import { StdioTransport } from '../src/transport/stdio.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
+import { until } from './support/wait.js';
 
 const fixture = (name: string) => ({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', name)] });
 
@@ -17,12 +18,10 @@ const fixture = (name: string) => ({ command: process.execPath, args: [path.join
  * process is a zombie — dead, and only waiting for init, its new parent, to reap it.
  */
 async function waitUntilDead(pid: number, ms = 5_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (!isAlive(pid) || isZombie(pid)) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return until(() => !isAlive(pid) || isZombie(pid), ms).then(
+    () => true,
+    () => false,
+  );
 }
 
 function isZombie(pid: number): boolean {

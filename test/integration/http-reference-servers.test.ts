@@ -11,7 +11,14 @@ import { isMcpError } from '../../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamable-http.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from '../support/http-servers.js';
+import { until } from '../support/wait.js';
 import { invalidSent } from './support/wire-conformance.js';
+
+/** A 2026-07-28 listen acknowledgement whose filter names `uri`. */
+function isAcknowledgementOf(message: unknown, uri: string): boolean {
+  const m = message as { method?: string; params?: { notifications?: { resourceSubscriptions?: string[] } } };
+  return m.method === 'notifications/subscriptions/acknowledged' && (m.params?.notifications?.resourceSubscriptions ?? []).includes(uri);
+}
 
 describe('server-everything over Streamable HTTP', () => {
   let server: HttpServerProcess;
@@ -66,8 +73,8 @@ describe('server-everything over Streamable HTTP', () => {
 
   it('cancels a long call: CANCELLED at once, and the session still works', async () => {
     const controller = new AbortController();
-    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 10 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 200);
+    // Aborted while the server works on it: at its first progress report.
+    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 100 }, { signal: controller.signal, onProgress: () => controller.abort() });
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
     expect((await client.callTool('echo', { message: 'still here' })).content).toEqual([{ type: 'text', text: 'Echo: still here' }]);
   });
@@ -100,9 +107,10 @@ describe('server-everything over HTTP+SSE (2024-11-05 transport), found by detec
 
   it('a killed server fails the pending call at once (the stream was the connection)', async () => {
     const client = await McpClient.connect({ url: server.url }, { name: 'everything-sse' });
-    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 10 }).catch((e: unknown) => e);
+    let progressed = false;
+    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 100 }, { onProgress: () => (progressed = true) }).catch((e: unknown) => e);
     const closed = client.closed;
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => progressed, { what: 'the first progress of the long call' });
     await server.stop();
     const error = await pending;
     expect(isMcpError(error, 'CONNECTION_CLOSED')).toBe(true);
@@ -164,8 +172,8 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
   it('a resource subscription arrives through the long-lived subscriptions/listen stream', async () => {
     const updated = new Promise<string>((resolve) => client.on('resourceUpdated', (p) => resolve(p.uri)));
     const unsubscribe = await client.subscribeResource('test://static/hello');
-    // The listen stream re-opens with the new filter; give the server a moment to register it.
-    await new Promise((r) => setTimeout(r, 300));
+    // The listen stream re-opens with the new filter; the server acknowledges it once registered.
+    await until(() => recording.received.some((r) => isAcknowledgementOf(r.message, 'test://static/hello')), { what: 'the acknowledged subscription' });
     await client.callTool('touch', { uri: 'test://static/hello' });
     expect(await updated).toBe('test://static/hello');
     await unsubscribe();
@@ -173,8 +181,11 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
 
   it('cancels a never-answering call by closing its stream', async () => {
     const controller = new AbortController();
+    const waiting = (server.stderr().match(/^waiting /gm) ?? []).length;
     const pending = client.callTool('never-answer', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 150);
+    // Aborted once the server's handler runs (it says so on stderr).
+    await until(() => (server.stderr().match(/^waiting /gm) ?? []).length > waiting, { what: 'the never-answer handler to start' });
+    controller.abort();
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
     expect(recording.sent.some((r) => (r.message as { method?: string }).method === 'notifications/cancelled')).toBe(false);
   });

@@ -64,8 +64,7 @@ describe.skipIf(!schemasPresent)(schemasPresent ? 'server-everything: every mess
     await unsubscribe();
     await client.ping();
     const controller = new AbortController();
-    const cancelled = client.callTool('trigger-long-running-operation', { duration: 1, steps: 5 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    const cancelled = client.callTool('trigger-long-running-operation', { duration: 1, steps: 5 }, { signal: controller.signal, onProgress: () => controller.abort() });
     await cancelled.catch(() => undefined);
     await client.callTool('trigger-long-running-operation', { duration: 1, steps: 1 }, { timeoutMs: 100, trackProgress: false }).catch(() => undefined);
     const rootsAsked = harness.seen.roots.length;

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { until } from '../support/wait.js';
 
 function descendants(root: number): number[] {
   if (!existsSync('/proc/self/stat')) return [];
@@ -30,11 +31,9 @@ function descendants(root: number): number[] {
 }
 
 afterAll(async () => {
-  let left = descendants(process.pid);
-  for (let i = 0; i < 40 && left.length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = descendants(process.pid);
-  }
+  // A process killed at the end of the last test may take a moment to go, more on a loaded machine.
+  await until(() => descendants(process.pid).length === 0, 10_000).catch(() => undefined);
+  const left = descendants(process.pid);
   const described = left.map((pid) => {
     try {
       return `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()}`;

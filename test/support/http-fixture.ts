@@ -8,6 +8,10 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Socket } from 'node:net';
 import { expect } from 'vitest';
 import { clearHttpRoutes } from '../../src/client/connect-http.js';
+import { until } from './wait.js';
+
+/** The shared bounded poll, kept importable from here where tests already import it. */
+export { until } from './wait.js';
 
 /** One recorded HTTP request. */
 export interface Seen {
@@ -76,9 +80,8 @@ export async function startHttpFixture(route: Route, fallback: Route = () => fal
     requests,
     seen: (name) => requests.filter((r) => r.rpc === name || (r.rpc === undefined && r.method === name)),
     openSockets: () => sockets.size,
-    async socketsDrained(timeoutMs = 3_000) {
-      const until = Date.now() + timeoutMs;
-      while (sockets.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    async socketsDrained(timeoutMs = 5_000) {
+      await until(() => sockets.size === 0, timeoutMs).catch(() => undefined);
       return sockets.size;
     },
     close: () =>
@@ -101,14 +104,34 @@ export function openSse(res: ServerResponse, headers: Record<string, string> = {
   res.flushHeaders();
 }
 
-/** Writes one SSE event (`data` JSON-encoded unless a string). */
-export function sse(res: ServerResponse, data: unknown, fields: { id?: string; event?: string; retry?: number } = {}): void {
+/** The fields of one SSE event besides `data`. */
+export interface SseFields {
+  id?: string;
+  event?: string;
+  retry?: number;
+}
+
+/** One SSE event as text (`data` JSON-encoded unless a string). */
+export function sseText(data: unknown, fields: SseFields = {}): string {
   let text = '';
   if (fields.id !== undefined) text += `id: ${fields.id}\n`;
   if (fields.event !== undefined) text += `event: ${fields.event}\n`;
   if (fields.retry !== undefined) text += `retry: ${fields.retry}\n`;
-  text += `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
-  res.write(text);
+  return `${text}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** Writes one SSE event (`data` JSON-encoded unless a string). */
+export function sse(res: ServerResponse, data: unknown, fields: SseFields = {}): void {
+  res.write(sseText(data, fields));
+}
+
+/**
+ * Writes `text`, then drops the connection as soon as those bytes have left for the client: the
+ * client is sure to read them and then sees the connection end mid-response (no timer guessing
+ * how long the bytes take).
+ */
+export function writeThenDrop(res: ServerResponse, text: string): void {
+  res.write(text, () => res.socket?.destroy());
 }
 
 export function result(seen: Seen, value: Record<string, unknown>): Record<string, unknown> {
@@ -206,13 +229,4 @@ export async function cleanUp(client: { close(): Promise<void> } | undefined, fi
   await fixture?.close();
   clearHttpRoutes();
   return [undefined, undefined];
-}
-
-/** Waits (polling, bounded) until `check` holds; throws after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -22,6 +22,7 @@ export class ScriptedPeer {
   /** Both directions in wire order, in the transcript format (`c2s` = client to server). */
   readonly wire: Array<{ dir: 'c2s' | 's2c'; msg: unknown }> = [];
   private readonly responders = new Map<string, Responder>();
+  private roundTrips = 0;
   private waiters: Array<{ match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
 
   constructor(readonly transport: Transport) {
@@ -46,7 +47,7 @@ export class ScriptedPeer {
   }
 
   /** Resolves with the first message (already received or future) matching `match`; bounded by `timeoutMs`. */
-  waitFor(match: (m: Record<string, unknown>) => boolean, timeoutMs = 2000): Promise<Record<string, unknown>> {
+  waitFor(match: (m: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<Record<string, unknown>> {
     const found = this.received.find(match);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
@@ -60,6 +61,20 @@ export class ScriptedPeer {
       };
       this.waiters.push({ match, resolve: done });
     });
+  }
+
+  /**
+   * Sends the client a `ping` request and resolves with its answer (a result, or -32601 from a
+   * bare connection). The client handles messages in order, so once this resolves it has
+   * processed everything the peer sent before, and anything it sent in reply has arrived: a test
+   * asserting that something did NOT happen waits for this instead of sleeping. The answer is
+   * recorded in `received` like any other message.
+   */
+  async roundTrip(timeoutMs?: number): Promise<Record<string, unknown>> {
+    const id = `round-trip-${++this.roundTrips}`;
+    const answered = this.waitFor((m) => m.id === id && m.method === undefined, timeoutMs);
+    await this.send({ jsonrpc: '2.0', id, method: 'ping' });
+    return answered;
   }
 
   methods(): string[] {
