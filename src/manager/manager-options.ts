@@ -1,6 +1,7 @@
 /**
  * {@link ManagerOptions} checked and normalised before a manager is built: unknown keys (the
- * nested `config` and `client` objects included) are `INVALID_ARGUMENT` errors naming the key,
+ * nested `config` and `client` objects, and each hand-written server, included) are
+ * `INVALID_ARGUMENT` errors naming the key,
  * the top-level `cwd` becomes `config.cwd`, and options that could not both take effect are
  * refused. Also what tells two option sets apart, for `McpManager.getInstance`.
  */
@@ -9,6 +10,7 @@ import { McpError } from '../protocol/errors.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import { checkConfigOptions } from './config/load-config.js';
 import type { ManagerOptions } from './manager-types.js';
+import { checkServerList } from './server-definition.js';
 
 /** Keys of `ConfigOptions` and `ClientOptions` a caller may put at the top level by mistake. */
 const NESTED_HINTS: Record<string, string> = {
@@ -53,12 +55,15 @@ const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
 /**
  * `options` checked (unknown keys, at every level this layer knows, are `INVALID_ARGUMENT`) and
  * with `cwd` folded into `config`. Throws `INVALID_ARGUMENT` when `cwd` and `config.cwd` disagree,
- * or when `load` comes with `config`/`cwd` (only one of them could be the configuration).
+ * or when `load` comes with `config`/`cwd` (only one of them could be the configuration); each of
+ * `servers` is read by the config entry rules (`checkServerDefinition`: `CONFIG_INVALID` for a bad
+ * field, naming the server), and two servers of one name are `INVALID_ARGUMENT`.
  */
 export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions {
   checkOptions(options, MANAGER_OPTION_KEYS);
   if (options.client) checkClientOptions(options.client);
   if (options.config) checkConfigOptions(options.config);
+  if (options.servers !== undefined) checkServerList(options.servers, 'McpManager options');
   let normal = options;
   if (options.cwd !== undefined) {
     if (options.config?.cwd !== undefined && options.config.cwd !== options.cwd) {

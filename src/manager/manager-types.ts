@@ -18,7 +18,10 @@ import type { ServerStatus, StatusChange } from './server-slot.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {
-  /** The servers to manage (the config layer's output, or objects of your own). */
+  /**
+   * The servers to manage (the config layer's output, or objects of your own, read by the rules of a
+   * config file entry: an unknown key is `INVALID_ARGUMENT`, a bad field `CONFIG_INVALID`, naming the server).
+   */
   servers?: ManagedServer[];
   /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
   client?: ClientOptions;

@@ -18,6 +18,7 @@ import { ConfigLoader } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { debugLogger, logCall, type DebugLogger } from './debug-log.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
+import { checkServerDefinition } from './server-definition.js';
 import { toolAllowed, type ManagedServer } from './server-spec.js';
 import { ServerSlot } from './server-slot.js';
 import { slotOfName, unavailableToolError } from './unavailable-tool.js';
@@ -141,8 +142,18 @@ export class McpManager {
     return this.events.on(event, listener);
   }
 
-  /** Adds (or replaces the definition of) a server; a replaced one is disconnected first. */
+  /**
+   * Adds (or replaces the definition of) a server; a replaced one is disconnected first. Rejects
+   * as `McpManager.create` does for a definition of `servers` (unknown key: `INVALID_ARGUMENT`;
+   * bad field: `CONFIG_INVALID`; both naming the server), before anything changes.
+   */
   async setServer(server: ManagedServer): Promise<void> {
+    checkServerDefinition(server, 'McpManager.setServer');
+    await this.replaceServer(server);
+  }
+
+  /** setServer without the check (reconcile's definitions come from the config layer or `load`). */
+  private async replaceServer(server: ManagedServer): Promise<void> {
     const old = this.slots.get(server.name);
     if (old) {
       await old.disconnect();
@@ -402,7 +413,7 @@ export class McpManager {
         }
         const wasLive = slot !== undefined && (slot.status === 'connected' || slot.status === 'connecting');
         (slot ? result.changed : result.added).push(server.name);
-        await this.setServer(server);
+        await this.replaceServer(server);
         if (server.enabled !== false && (wasLive || server.autoConnect !== false)) {
           starts.push(
             this.connect(server.name).then(

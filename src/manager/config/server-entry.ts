@@ -57,21 +57,38 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   for (const key of unknownEntryKeys(entry)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
   const transport = transportOf(entry);
   if (transport === undefined) throw new McpError('CONFIG_INVALID', `${where}: needs a "command" (stdio) or a "url" (http, sse)`, { data: { file: provenance.file, server: name } });
-  if (transport === 'stdio' && typeof entry.command !== 'string') throw new McpError('CONFIG_INVALID', `${where}: a stdio server needs a "command"`, { data: { file: provenance.file, server: name, field: 'command' } });
-  if ((transport === 'http' || transport === 'sse') && typeof entry.url !== 'string') throw new McpError('CONFIG_INVALID', `${where}: an ${transport} server needs a "url"`, { data: { file: provenance.file, server: name, field: 'url' } });
+  const missing = missingTarget(transport, entry);
+  if (missing) throw new McpError('CONFIG_INVALID', `${where}: ${missing.message}`, { data: { file: provenance.file, server: name, field: missing.field } });
   const candidate: Record<string, unknown> = { ...entry, transport };
   delete candidate.type;
   if (candidate.disabled === true) candidate.enabled = false;
   for (const key of Object.keys(candidate)) if (!(key in SERVER_ENTRY_SCHEMA.properties)) delete candidate[key];
-  validate ??= compile(SERVER_ENTRY_SCHEMA);
-  if (!validate(candidate)) {
-    const { field, message } = describeError(validate.errors!);
-    throw new McpError('CONFIG_INVALID', `${where}: ${field} ${message}`, { data: { file: provenance.file, server: name, field } });
-  }
+  const problem = entryFieldProblem(candidate);
+  if (problem) throw new McpError('CONFIG_INVALID', `${where}: ${problem.field} ${problem.message}`, { data: { file: provenance.file, server: name, field: problem.field } });
   const restart = candidate.restart === 'never' ? false : (candidate.restart as ManagedServer['restart']);
   const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
   if (secrets.size > 0) server.secrets = [...secrets];
   return server;
+}
+
+/**
+ * The field a server of `transport` lacks to be reached (`command` for stdio, `url` for http and
+ * sse), with the message that says so; undefined when it has it.
+ */
+export function missingTarget(transport: unknown, entry: Record<string, unknown>): { field: string; message: string } | undefined {
+  if (transport === 'stdio' && typeof entry.command !== 'string') return { field: 'command', message: 'a stdio server needs a "command"' };
+  if ((transport === 'http' || transport === 'sse') && typeof entry.url !== 'string') return { field: 'url', message: `an ${transport} server needs a "url"` };
+  return undefined;
+}
+
+/**
+ * The first problem of `candidate`'s fields under the entry schema (`transport` already one of
+ * ours; keys the schema does not know are not read), as a dotted field path and a message such as
+ * `must be integer`; undefined when every field is valid.
+ */
+export function entryFieldProblem(candidate: Record<string, unknown>): { field: string; message: string } | undefined {
+  validate ??= compile(SERVER_ENTRY_SCHEMA);
+  return validate(candidate) ? undefined : describeError(validate.errors!);
 }
 
 /**
