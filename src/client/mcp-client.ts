@@ -110,6 +110,7 @@ export class McpClient {
     this.transport = transport;
     this.declared = capabilitiesFor(handlers, options.elicitationModes);
     this.logLevel = options.logLevel;
+    if (options.onDiagnostic) this.events.on('diagnostic', options.onDiagnostic);
     this.connection = this.wire(transport);
   }
 

@@ -4,6 +4,7 @@
 import type { RequestOptions } from '../protocol/connection.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Implementation, LoggingLevel } from '../protocol/types.js';
 import type { ElicitationMode, ServerInputHandlers } from './server-input.js';
 import type { TraceOptions } from './trace-hook.js';
@@ -71,6 +72,12 @@ export interface ClientOptions {
   /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
   onStderr?: (line: string) => void;
   /**
+   * Receives every diagnostic (junk on stdout, a message that is not JSON-RPC, an oversize line,
+   * …) from the first byte, before `connect` resolves: the same values as the `diagnostic` event,
+   * which only sees those after. A throw is ignored.
+   */
+  onDiagnostic?: (diagnostic: TransportDiagnostic) => void;
+  /**
    * Aborts the connect: the spawn of a stdio server (nothing is started when it is already
    * aborted) and the handshake. `connect` rejects with `CANCELLED` whose `cause` is the signal's
    * reason; a server it started is killed with its process tree at once.
@@ -115,6 +122,7 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     listen: true,
     stdio: true,
     onStderr: true,
+    onDiagnostic: true,
     signal: true,
     trace: true,
   },

@@ -51,7 +51,7 @@ export interface SlotHooks {
   publishTools(server: string, tools: Tool[]): void;
   /** The connected client's tool list may have changed (list_changed); never rejects. */
   toolsChanged(server: string): Promise<void>;
-  /** A non-fatal problem the connected client noticed (junk on stdout, …). */
+  /** A non-fatal problem the client noticed (junk on stdout, …), from its first byte on. */
   diagnostic(server: string, diagnostic: TransportDiagnostic): void;
   /** Debug lines (connection attempts and outcomes); undefined when logging is off. */
   log: DebugLogger | undefined;
@@ -140,7 +140,14 @@ export class ServerSlot {
     log?.(`connect "${name}": ${this.describeTarget()}`);
     let client: McpClient;
     try {
-      client = await McpClient.connect(connectTarget(this.spec), clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion));
+      const options = clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion);
+      // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
+      const own = options.onDiagnostic;
+      options.onDiagnostic = (diagnostic) => {
+        own?.(diagnostic);
+        this.noteDiagnostic(diagnostic);
+      };
+      client = await McpClient.connect(connectTarget(this.spec), options);
     } catch (error) {
       throw this.failed(error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }));
     }
@@ -216,11 +223,13 @@ export class ServerSlot {
         if (this.status === 'connected') void this.hooks.toolsChanged(this.spec.name);
         else this.toolsStale = true;
       }),
-      client.on('diagnostic', (diagnostic) => {
-        if (INVALID_KINDS.has(diagnostic.kind)) this.invalidMessages++;
-        this.hooks.diagnostic(this.spec.name, diagnostic);
-      }),
     );
+  }
+
+  /** A diagnostic of this slot's client, whenever it came (connecting or connected). */
+  private noteDiagnostic(diagnostic: TransportDiagnostic): void {
+    if (INVALID_KINDS.has(diagnostic.kind)) this.invalidMessages++;
+    this.hooks.diagnostic(this.spec.name, diagnostic);
   }
 
   private detach(): void {
