@@ -17,6 +17,7 @@ import { configFingerprint } from './config/fingerprint.js';
 import { ConfigLoader } from './config/load-config.js';
 import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
 import { debugLogger, logCall, type DebugLogger } from './debug-log.js';
+import { redactError } from './error-redaction.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
 import { checkServerDefinition } from './server-definition.js';
 import { toolAllowed, type ManagedServer } from './server-spec.js';
@@ -364,17 +365,26 @@ export class McpManager {
    * server is configured but not connected (in error, restarting, circuit open, not approved,
    * disconnected: the message says which, with its last error), and with `INVALID_ARGUMENT`
    * ("tool not found") for a name no server accounts for; otherwise as `McpClient.callTool`.
+   * Whatever it rejects with holds none of the server's secrets (values from variables,
+   * credential headers, secret-named env values): an echo of one in the server's message, error
+   * data or stderr reads `***`; code, rpcCode and the cause chain are kept.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const entry = this.entryOf(name);
     if (!entry) throw this.notCallable(name);
-    await this.gate.authorize(entry, args, options.signal);
     const slot = this.slots.get(entry.server);
-    const client = slot?.status === 'connected' ? slot.client : undefined;
-    if (!slot || !client) throw slot ? unavailableToolError(name, slot) : this.notCallable(name);
-    const timeout = slot.spec.toolTimeoutMs;
-    const call = client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
-    return this.log ? logCall(this.log, call, { name, server: entry.server, tool: entry.tool, args, secrets: slot.spec.secrets ?? [] }) : call;
+    const secrets = slot?.secrets ?? [];
+    try {
+      await this.gate.authorize(entry, args, options.signal);
+      const client = slot?.status === 'connected' ? slot.client : undefined;
+      if (!slot || !client) throw slot ? unavailableToolError(name, slot) : this.notCallable(name);
+      const timeout = slot.spec.toolTimeoutMs;
+      const call = client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
+      return await (this.log ? logCall(this.log, call, { name, server: entry.server, tool: entry.tool, args, secrets }) : call);
+    } catch (error) {
+      // A server may echo its credential back (`bad token Bearer sk-…`): never hand that on.
+      throw redactError(error, secrets);
+    }
   }
 
   /** Why `name` cannot be called: its server's state, or "tool not found". */
@@ -499,7 +509,7 @@ export class McpManager {
         era: client?.era,
         protocolVersion: client?.protocolVersion,
         toolCount: this.registry.list().filter((tool) => tool.server === slot.spec.name).length,
-        lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.spec.secrets ?? []) : undefined,
+        lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.secrets) : undefined,
         restarts: slot.restarts,
         circuitOpen: slot.circuitOpen,
         invalidMessages: slot.invalidMessages,

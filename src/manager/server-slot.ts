@@ -15,8 +15,9 @@ import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
 import { redactUrl, scrubSecrets } from '../transport/http/header-values.js';
-import { redactServer } from './config/redact.js';
+import { redactServer, secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
+import { redactDiagnostic, redactError } from './error-redaction.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
 import { clientOptionsFor, connectTarget } from './server-target.js';
 
@@ -80,9 +81,16 @@ export class ServerSlot {
   private toolsStale = false;
   private disposers: Array<() => void> = [];
 
+  /**
+   * What of the definition must never be shown (see `secretValues`): scrubbed from every error,
+   * status, diagnostic and log line of this slot.
+   */
+  readonly secrets: readonly string[];
+
   constructor(spec: ManagedServer, hooks: SlotHooks) {
     this.spec = spec;
     this.hooks = hooks;
+    this.secrets = secretValues(spec);
   }
 
   /** True while a restart is scheduled (the slot is in `error` and will try again by itself). */
@@ -180,7 +188,7 @@ export class ServerSlot {
     try {
       if (await this.hooks.approve(this.spec)) return undefined;
     } catch (error) {
-      reason = error;
+      reason = redactError(error, this.secrets);
     }
     const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
     const why = reason === undefined ? '' : `: the approval hook failed: ${reason instanceof Error ? reason.message : String(reason)}`;
@@ -189,6 +197,7 @@ export class ServerSlot {
 
   /** A failed start: reported, a restart scheduled; returns the error to throw. */
   private failed(failure: McpError): McpError {
+    redactError(failure, this.secrets);
     this.lastError = failure;
     this.hooks.log?.(`connect "${this.spec.name}" failed: ${this.shown(failure.message)}`);
     this.set('error', failure);
@@ -213,7 +222,7 @@ export class ServerSlot {
         this.detach();
         this.client = undefined;
         if (!this.wanted) return;
-        const error = info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name });
+        const error = redactError(info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }), this.secrets);
         this.lastError = error;
         this.hooks.log?.(`"${this.spec.name}" went away: ${this.shown(error.message)}`);
         this.set('error', error);
@@ -229,7 +238,7 @@ export class ServerSlot {
   /** A diagnostic of this slot's client, whenever it came (connecting or connected). */
   private noteDiagnostic(diagnostic: TransportDiagnostic): void {
     if (INVALID_KINDS.has(diagnostic.kind)) this.invalidMessages++;
-    this.hooks.diagnostic(this.spec.name, diagnostic);
+    this.hooks.diagnostic(this.spec.name, redactDiagnostic(diagnostic, this.secrets));
   }
 
   private detach(): void {
@@ -287,6 +296,6 @@ export class ServerSlot {
   }
 
   private shown(text: string): string {
-    return scrubSecrets(text, this.spec.secrets ?? []);
+    return scrubSecrets(text, this.secrets);
   }
 }

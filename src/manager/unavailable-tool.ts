@@ -33,7 +33,7 @@ export function slotOfName(name: string, slots: ReadonlyMap<string, ServerSlot>,
  */
 export function unavailableToolError(name: string, slot: ServerSlot): McpError {
   const server = slot.spec.name;
-  const last = slot.lastError ? `; last error: ${scrubSecrets(slot.lastError.message, slot.spec.secrets ?? [])}` : '';
+  const last = slot.lastError ? `; last error: ${scrubSecrets(slot.lastError.message, slot.secrets)}` : '';
   let state: string;
   switch (slot.status) {
     case 'error':

@@ -8,7 +8,9 @@ import { McpError } from '../protocol/errors.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { scrubSecrets } from '../transport/http/header-values.js';
+import { secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
+import { redactError } from './error-redaction.js';
 import { fingerprint, McpManager } from './mcp-manager.js';
 import { stepServer, type StepServer } from './step-server.js';
 
@@ -125,10 +127,11 @@ export class McpStepRunner {
     const rendered = renderTemplate({ server: step.server, tool: step.tool, arguments: step.arguments ?? {} }, context) as { server: McpStep['server']; tool: string; arguments: Record<string, unknown> };
     if (typeof rendered.tool !== 'string' || rendered.tool === '') throw new McpError('INVALID_ARGUMENT', 'step.tool must be a non-empty string');
     const { manager, name } = await this.serverFor(rendered.server);
-    const secrets = manager.getServer(name)?.secrets ?? [];
+    const spec = manager.getServer(name);
+    const secrets = spec ? secretValues(spec) : [];
     const failure = (error: unknown, method: string, what: string) => {
       const reason = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
-      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method, cause: error });
+      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method, cause: redactError(error, secrets) });
     };
     if (!manager.isConnected(name)) {
       try {
@@ -149,7 +152,7 @@ export class McpStepRunner {
     const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
     context[step.resultKey] = stored;
-    if (stored.isError) throw new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${scrubSecrets(text, secrets) || '(no text)'}`, { server: name, method: 'tools/call', data: plain });
+    if (stored.isError) throw redactError(new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text || '(no text)'}`, { server: name, method: 'tools/call', data: plain }), secrets);
     return stored;
   }
 

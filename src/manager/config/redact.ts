@@ -25,6 +25,25 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
 }
 
 /**
+ * The values of `server` that must never be shown, longest first (so a value inside another is
+ * not scrubbed out of it piecemeal): those that came from variables (`secrets`), the credential
+ * of each credential header (`Authorization: Bearer abc` gives `abc`, an `X-Api-Key` its whole
+ * value) and the values of env keys that look secret (`API_TOKEN`, `DB_PASSWORD`), whether
+ * written by hand or expanded. What a server echoes of them in an error is scrubbed with these.
+ */
+export function secretValues(server: ManagedServer): string[] {
+  const found = new Set(server.secrets ?? []);
+  for (const [name, value] of Object.entries(server.headers ?? {})) {
+    const shown = redactHeaderValue(name, value);
+    if (shown === value) continue;
+    // `Bearer ***` keeps the scheme: the secret is what follows it.
+    found.add(shown.endsWith(' ***') ? value.slice(shown.length - 3).trim() : value);
+  }
+  for (const [name, value] of Object.entries(server.env ?? {})) if (SECRET_NAME.test(name)) found.add(value);
+  return [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/**
  * A display copy of a JSON-like value (tool arguments for a log line): every value under a
  * secret-looking key (`token`, `apiKey`, `password`, …) becomes `***`, and every string has the
  * `secrets` scrubbed out. Plain data only; anything else is shown by its type.
