@@ -19,6 +19,8 @@ export const EXIT = {
   tool: 5,
   /** A request or the connect timed out. */
   timeout: 6,
+  /** The answer arrived but cannot be printed: nested more than 1000 levels deep (`RESULT_TOO_DEEP`). */
+  unprintable: 7,
 } as const;
 
 /** A failure the CLI found itself, with the exit code it deserves. */
@@ -31,6 +33,15 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The error for an answer of `server` to `method` that cannot be printed (`what`: `result of tool
+ * "x"`; `why`: `it is nested more than 1000 levels deep`): `RESULT_TOO_DEEP`, exit 7. The server
+ * answered and the session was fine; only showing the answer failed.
+ */
+export function unprintableError(server: string, method: string, what: string, why: string): CliError {
+  return new CliError('RESULT_TOO_DEEP', `server "${server}": ${method} ${what} cannot be printed: ${why}`, EXIT.unprintable);
 }
 
 /** The exit code for an error thrown anywhere below the CLI. */

@@ -7,8 +7,9 @@
 import { flag, parseArgv, UsageError, type ParsedArgs } from './argv.js';
 import { configCommand, serversCommand } from './commands/config-commands.js';
 import { replCommand } from './commands/repl.js';
-import { SERVER_COMMANDS } from './commands/server-commands.js';
-import { errorJson, exitCodeOf, EXIT } from './exit-codes.js';
+import { COMMAND_METHODS, SERVER_COMMANDS } from './commands/server-commands.js';
+import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-codes.js';
+import { jsonText } from '../protocol/json-text.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
@@ -66,7 +67,10 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
       const session = await openSession(args, io, interrupt.signal);
       interrupt.onInterrupt(() => session.close());
       try {
-        return await serverCommand(session.client, args, io);
+        const outcome = await serverCommand(session.client, args, io);
+        const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
+        if (problem !== undefined) throw unprintableError(session.client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
+        return outcome;
       } finally {
         await session.close();
       }
@@ -95,7 +99,9 @@ function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
   if (outcome.silent) return code;
   if (flag(args, 'json')) {
     const envelope = code === EXIT.ok || !outcome.error ? { ok: code === EXIT.ok, result: outcome.json } : { ok: false, error: { ...outcome.error, exitCode: code } };
-    io.stdout.write(`${JSON.stringify(envelope)}\n`);
+    const json = jsonText(envelope);
+    if (json.text === undefined) return fail(io, args, new CliError('RESULT_TOO_DEEP', `the result of mcpwire ${args.words[0] ?? ''} cannot be printed: it is ${json.problem}`, EXIT.unprintable));
+    io.stdout.write(`${json.text}\n`);
   } else if (outcome.text !== '') {
     io.stdout.write(`${outcome.text}\n`);
     if (code !== EXIT.ok && outcome.error) io.stderr.write(`${paint(io.color).red('error:')} ${outcome.error.message}\n`);
@@ -106,7 +112,11 @@ function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
 function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
   const code = exitCodeOf(error);
   if (args && flag(args, 'json')) {
-    io.stdout.write(`${JSON.stringify({ ok: false, error: errorJson(error) })}\n`);
+    const shown = errorJson(error);
+    let json = jsonText({ ok: false, error: shown });
+    // A peer's error data nested too deeply to write: the error still prints, without it.
+    if (json.text === undefined) json = jsonText({ ok: false, error: { ...shown, data: undefined, dataOmitted: `the error's data is ${json.problem}` } });
+    io.stdout.write(`${json.text ?? JSON.stringify({ ok: false, error: { code: String(shown.code), message: String(shown.message), exitCode: code } })}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     const hint = error instanceof UsageError ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)` : '';

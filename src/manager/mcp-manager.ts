@@ -341,12 +341,14 @@ export class McpManager {
    * Runs a catalogue tool for an agent: {@link callTool}, plus the result's text for the model
    * (cut at `maxResultChars`, default 100 000, with a clear marker; `result` keeps everything).
    * A tool's own failure (`isError`) resolves with `isError: true`; a call that could not be made
-   * rejects as `callTool` does.
+   * rejects as `callTool` does. A result the text cannot hold whole (structuredContent nested more
+   * than 1000 levels deep) resolves too, its text saying what was left out and naming tool and server.
    */
   async execute(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecuteResult> {
     const entry = this.entryOf(name);
     const result = await this.callTool(name, args, options);
-    const text = resultToText(result, this.maxResultChars !== undefined ? { maxChars: this.maxResultChars } : {});
+    const source = `tool "${entry!.tool}" (server "${entry!.server}")`;
+    const text = resultToText(result, this.maxResultChars !== undefined ? { maxChars: this.maxResultChars, source } : { source });
     return {
       name,
       server: entry!.server,

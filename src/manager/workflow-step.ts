@@ -5,6 +5,7 @@
  * same connection) until {@link McpStepRunner.reset}.
  */
 import { McpError } from '../protocol/errors.js';
+import { jsonText } from '../protocol/json-text.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { scrubSecrets } from '../transport/http/header-values.js';
@@ -120,7 +121,8 @@ export class McpStepRunner {
    * template or an unknown tool ("tool not found: <name>", before any call), with
    * `CONFIG_INVALID` for an inline server the config rules refuse, and with an error naming the
    * tool and the server when the server cannot be connected, the call fails or it returns
-   * `isError` (the result is still stored). Messages never hold the server's secrets.
+   * `isError` (the result is still stored), and with `PROTOCOL` naming them for a result nested
+   * more than 1000 levels deep (nothing is stored). Messages never hold the server's secrets.
    */
   async run(step: McpStep, context: Record<string, unknown>): Promise<McpStepResult> {
     checkOptions(step, STEP_KEYS);
@@ -148,7 +150,12 @@ export class McpStepRunner {
     } catch (error) {
       throw failure(error, 'tools/call', 'tool');
     }
-    const plain = JSON.parse(JSON.stringify(result)) as CallToolResult;
+    // A plain copy for the context; a peer's value nested too deeply to copy is refused, not thrown as a RangeError.
+    const json = jsonText(result);
+    if (json.text === undefined) {
+      throw new McpError('PROTOCOL', `tool "${rendered.tool}" returned a result the step cannot store: it is ${json.problem}`, { server: name, method: 'tools/call' });
+    }
+    const plain = JSON.parse(json.text) as CallToolResult;
     const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
     context[step.resultKey] = stored;

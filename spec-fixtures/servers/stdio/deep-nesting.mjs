@@ -9,6 +9,9 @@
 //   deep-result-field       a response whose `result` is the nested array itself (malformed)
 //   deep-error              a JSON-RPC error whose `data` is the nested array
 //   deep-notification       first `notifications/message` whose data is the nested array, then the result
+//   deep-content            a valid result: one text block "deep" whose `_meta.deep` is the nested array
+//   deep-structured-unchecked  a valid result: no content, structuredContent.deep the nested array, and
+//                           no outputSchema to check it against
 // `ping` is answered with {}; stdin EOF ends the process.
 import { createInterface } from 'node:readline';
 
@@ -21,7 +24,7 @@ const nestSchema = {
   properties: { deep: { $ref: '#/definitions/nest' } },
   definitions: { nest: { type: 'array', items: { $ref: '#/definitions/nest' } } },
 };
-const tools = ['deep-line-then-answer', 'deep-structured', 'deep-result-field', 'deep-error', 'deep-notification'].map((name) => ({
+const tools = ['deep-line-then-answer', 'deep-structured', 'deep-result-field', 'deep-error', 'deep-notification', 'deep-content', 'deep-structured-unchecked'].map((name) => ({
   name,
   inputSchema: { type: 'object' },
   ...(name === 'deep-structured' ? { outputSchema: nestSchema } : {}),
@@ -58,6 +61,10 @@ rl.on('line', (line) => {
     case 'deep-notification':
       send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${nested}}}`);
       return done(id);
+    case 'deep-content':
+      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"deep","_meta":{"deep":${nested}}}]}}`);
+    case 'deep-structured-unchecked':
+      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"deep":${nested}}}}`);
     default:
       return send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message: 'unknown tool' } }));
   }

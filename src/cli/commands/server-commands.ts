@@ -5,9 +5,10 @@
  */
 import { resultToText } from '../../manager/llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
+import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { coerceValue, flag, listOption, numberOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
-import { CliError, EXIT } from '../exit-codes.js';
+import { CliError, EXIT, unprintableError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { progressLine } from '../progress-line.js';
@@ -81,7 +82,10 @@ const call: ServerCommand = async (client, args, io) => {
     progress.done();
   }
   const maxChars = numberOption(args, 'max-chars');
-  const rendered = resultToText(result, maxChars !== undefined ? { maxChars } : {});
+  const rendered = resultToText(result, maxChars !== undefined ? { maxChars, source: `tool "${name}"` } : { source: `tool "${name}"` });
+  // A peer may nest a valid result 100,000 levels deep: say so (exit 7) rather than die of a RangeError.
+  const problem = flag(args, 'json') ? jsonText(result).problem : rendered.omitted;
+  if (problem !== undefined) throw unprintableError(client.name, 'tools/call', `result of tool "${name}"`, flag(args, 'json') ? `it is ${problem}` : `its ${problem}`);
   if (result.isError) return { json: result, text: rendered.text, exitCode: EXIT.tool, error: { code: 'TOOL_ERROR', message: `tool ${name} reported an error: ${firstLine(rendered.text)}`, result } };
   return { json: result, text: rendered.text };
 };
@@ -153,3 +157,17 @@ const ping: ServerCommand = async (client) => {
 };
 
 export const SERVER_COMMANDS: Record<string, ServerCommand> = { info, tools, call, resources, templates, read, prompts, prompt, complete, ping };
+
+/** The method whose answer each of {@link SERVER_COMMANDS} prints (for messages about that answer). */
+export const COMMAND_METHODS: Record<string, string> = {
+  info: 'initialize',
+  tools: 'tools/list',
+  call: 'tools/call',
+  resources: 'resources/list',
+  templates: 'resources/templates/list',
+  read: 'resources/read',
+  prompts: 'prompts/list',
+  prompt: 'prompts/get',
+  complete: 'completion/complete',
+  ping: 'ping',
+};

@@ -7,6 +7,8 @@
  * Lengths count UTF-16 code units (JavaScript's `string.length`), as the budget does.
  */
 import { McpError } from '../../protocol/errors.js';
+import { jsonText } from '../../protocol/json-text.js';
+import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
 import type { CallToolResult } from '../../protocol/types.js';
 
 /** The default {@link ResultTextOptions.maxChars}. */
@@ -15,7 +17,11 @@ export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 export interface ResultTextOptions {
   /** Longest text kept before the truncation marker; default 100 000; `Infinity` keeps all. */
   maxChars?: number;
+  /** Where the result came from, as markers name it: `tool "search" (server "web")`. Default: not named. */
+  source?: string;
 }
+
+const RESULT_TEXT_OPTION_KEYS = optionKeys<ResultTextOptions>('resultToText options', { maxChars: true, source: true }, { max: 'maxChars', maxLength: 'maxChars', limit: 'maxChars' });
 
 export interface ResultText {
   /** The rendered text, cut to `maxChars` plus a marker line when `truncated`. */
@@ -23,6 +29,11 @@ export interface ResultText {
   truncated: boolean;
   /** Length of the whole rendered text before any cut. */
   totalChars: number;
+  /**
+   * Why part of the result is missing from `text` (a marker stands in its place), e.g.
+   * `structuredContent is nested more than 1000 levels deep`; absent when nothing is.
+   */
+  omitted?: string;
 }
 
 /**
@@ -31,27 +42,32 @@ export interface ResultText {
  * - each block through {@link contentBlockToText}, joined with newlines;
  * - `structuredContent` appended as 2-space JSON only when no block is a text block (servers of
  *   2025-06-18 on often send the same data both ways);
+ * - `structuredContent` nested deeper than `MAX_JSON_DEPTH` (1000) levels ⇒ the marker
+ *   `[structuredContent of <source> not shown: nested more than 1000 levels deep]` instead, and
+ *   `omitted` says so (a peer can send any depth; `JSON.stringify` would overflow the stack);
  * - `isError: true` ⇒ the text starts with `Error: ` (`Error: (no content)` when empty);
  * - longer than `maxChars` ⇒ cut there (one code unit earlier when the cut would split a
  *   surrogate pair) and followed by the line `[… truncated: showing X of Y characters]`; the
  *   marker is not counted against `maxChars`.
  *
- * Throws `McpError` `INVALID_ARGUMENT` when `maxChars` is negative or not a number; never throws
- * for the result's content.
+ * Throws `McpError` `INVALID_ARGUMENT` when `maxChars` is negative or not a number, or for an
+ * unknown key in `options`; never throws for the result's content.
  */
 export function resultToText(result: CallToolResult, options: ResultTextOptions = {}): ResultText {
+  checkOptions(options, RESULT_TEXT_OPTION_KEYS);
   const maxChars = options.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
   if (typeof maxChars !== 'number' || Number.isNaN(maxChars) || maxChars < 0) {
     throw new McpError('INVALID_ARGUMENT', `maxChars must be a number of at least 0, got ${String(maxChars)}`);
   }
-  const full = renderResult(result);
+  const { text: full, omitted } = renderResult(result, options.source);
   const totalChars = full.length;
-  if (totalChars <= maxChars) return { text: full, truncated: false, totalChars };
+  const extra = omitted === undefined ? {} : { omitted };
+  if (totalChars <= maxChars) return { text: full, truncated: false, totalChars, ...extra };
   let cut = Math.floor(maxChars);
   if (cut > 0 && isHighSurrogate(full.charCodeAt(cut - 1)) && isLowSurrogate(full.charCodeAt(cut))) cut -= 1;
   const marker = `[… truncated: showing ${cut} of ${totalChars} characters]`;
   const head = full.slice(0, cut);
-  return { text: head === '' ? marker : `${head}\n${marker}`, truncated: true, totalChars };
+  return { text: head === '' ? marker : `${head}\n${marker}`, truncated: true, totalChars, ...extra };
 }
 
 /**
@@ -86,22 +102,25 @@ export function contentBlockToText(block: unknown): string {
   }
 }
 
-function renderResult(result: CallToolResult): string {
+function renderResult(result: CallToolResult, source: string | undefined): { text: string; omitted?: string } {
   const blocks: unknown[] = Array.isArray(result?.content) ? result.content : [];
   const parts = blocks.map((block) => contentBlockToText(block));
   const hasTextBlock = blocks.some((block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text');
-  if (!hasTextBlock && result?.structuredContent !== undefined) parts.push(prettyJson(result.structuredContent));
-  const body = parts.join('\n');
-  if (result?.isError !== true) return body;
-  return body === '' ? 'Error: (no content)' : `Error: ${body}`;
-}
-
-function prettyJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? '[structuredContent: not serializable]';
-  } catch {
-    return '[structuredContent: not serializable]';
+  let omitted: string | undefined;
+  if (!hasTextBlock && result?.structuredContent !== undefined) {
+    const json = jsonText(result.structuredContent, 2);
+    if (json.text !== undefined) parts.push(json.text);
+    else if (json.problem.startsWith('nested')) {
+      omitted = `structuredContent is ${json.problem}`;
+      parts.push(`[structuredContent${source ? ` of ${source}` : ''} not shown: ${json.problem}]`);
+    } else {
+      omitted = `structuredContent is ${json.problem}`;
+      parts.push('[structuredContent: not serializable]');
+    }
   }
+  const body = parts.join('\n');
+  const text = result?.isError !== true ? body : body === '' ? 'Error: (no content)' : `Error: ${body}`;
+  return omitted === undefined ? { text } : { text, omitted };
 }
 
 function text(value: unknown): string | undefined {
