@@ -9,8 +9,10 @@
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/manager/llm/tool-export.js';
 import { McpStepRunner } from '../src/manager/workflow-step.js';
 import { jsonText } from '../src/protocol/json-text.js';
+import type { Tool } from '../src/protocol/types.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { FIXTURES } from './support/processes.js';
 
@@ -59,6 +61,18 @@ describe('the manager and the workflow step, given a result nested 100,000 level
     } finally {
       await runner.reset();
     }
+  });
+});
+
+describe('the LLM tool exports, given a tool whose inputSchema is nested 100,000 levels deep', () => {
+  it('replace that schema by an empty object schema and report it as a change, for every provider', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) deep = { type: 'object', properties: { p: deep } };
+    const tools = [{ name: 'mcp__deep__nest', definition: { name: 'nest', inputSchema: deep as Tool['inputSchema'] } }];
+    const change = { name: 'mcp__deep__nest', changes: [{ path: '/type', action: 'rewritten', keyword: 'type', detail: 'the schema is nested more than 1000 levels deep; replaced by an empty object schema' }] };
+    expect(toOpenAITools(tools)).toEqual({ tools: [{ type: 'function', function: { name: 'mcp__deep__nest', parameters: { type: 'object', properties: {} } } }], changes: [change] });
+    expect(toAnthropicTools(tools).tools).toEqual([{ name: 'mcp__deep__nest', input_schema: { type: 'object', properties: {} } }]);
+    expect(toGeminiFunctionDeclarations(tools).functionDeclarations).toEqual([{ name: 'mcp__deep__nest' }]);
   });
 });
 

@@ -24,8 +24,10 @@
  * Local `$ref`s resolve against the root document (an `$id` does not move the base). A `$ref`
  * that is already being inlined {@link REF_RECURSION_LIMIT} times on the current path (a
  * recursive schema) becomes `{ type: "object" }`, as does any `$ref` past the
- * {@link INLINE_BUDGET}.
+ * {@link INLINE_BUDGET}. A schema nested more than `MAX_JSON_DEPTH` (1000) levels deep (a peer
+ * can send any depth; the walk recurses) becomes an empty object schema, reported as a change.
  */
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../protocol/json-text.js';
 import { applyExclusiveBounds } from './schema-bounds.js';
 import { applyGemini, ensureArrayItems } from './schema-gemini.js';
 import {
@@ -80,6 +82,11 @@ export function cleanSchema(schema: unknown, profile: SchemaProfile): { schema: 
   const ctx: CleanContext = { profile, root: schema, changes: [], refStack: ['#'], inlined: 0 };
   if (!isJsonObject(schema)) {
     record(ctx, '', 'type', 'rewritten', `the schema is ${show(schema)}, not an object schema; replaced by an empty object schema`);
+    return { schema: { type: 'object', properties: {} }, changes: ctx.changes };
+  }
+  // The cleaning walk recurses: a schema a peer nested 100,000 levels deep would overflow the stack.
+  if (nestedDeeperThan(schema, MAX_JSON_DEPTH)) {
+    record(ctx, '', 'type', 'rewritten', `the schema is nested more than ${MAX_JSON_DEPTH} levels deep; replaced by an empty object schema`);
     return { schema: { type: 'object', properties: {} }, changes: ctx.changes };
   }
   const cleaned = shapeTopLevel(cleanObject(schema, '', ctx, true), ctx);
