@@ -36,7 +36,8 @@ Output:
 
 const EXITS = `Exit codes: 0 ok, 1 usage, 2 config error or project server not approved,
 3 auth required, 4 server unreachable or failed to start, 5 tool error (isError,
-unknown tool, server error), 6 timeout, 130/143 interrupted.`;
+unknown tool, server error), 6 timeout, 7 result too deeply nested to print,
+129/130/143 terminal closed (SIGHUP) or interrupted (SIGINT, SIGTERM).`;
 
 export const HELP: Record<string, string> = {
   main: `mcpwire — see, call and debug any MCP server from a terminal

@@ -78,13 +78,18 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
       interrupt.dispose();
     }
   }
+  if (command === 'servers' || command === 'repl') {
+    // They run a manager's servers: a signal disconnects them all before the exit.
+    const interrupt = watchInterrupts(io.stdout === process.stdout);
+    try {
+      return await (command === 'servers' ? serversCommand(args, io, interrupt) : replCommand(args, io, interrupt));
+    } finally {
+      interrupt.dispose();
+    }
+  }
   switch (command) {
-    case 'servers':
-      return serversCommand(args, io);
     case 'config':
       return configCommand(args, io);
-    case 'repl':
-      return replCommand(args, io);
     case 'proxy':
       return proxyCommand(args, io);
     case 'trace':

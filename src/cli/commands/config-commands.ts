@@ -12,6 +12,7 @@ import { PermissionPolicy } from '../../manager/permission-rules.js';
 import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
@@ -37,8 +38,10 @@ export async function cliManager(args: ParsedArgs, io: CliIO): Promise<{ manager
   };
 }
 
-export async function serversCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+/** `servers`; `interrupt` (a signal) disconnects every server before the process exits. */
+export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
   const { manager, close } = await cliManager(args, io);
+  interrupt?.onInterrupt(close);
   try {
     if (flag(args, 'no-connect')) await manager.init();
     else await manager.connectAll();

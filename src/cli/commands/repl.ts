@@ -9,6 +9,7 @@ import { resultToText } from '../../manager/llm/result-text.js';
 import type { McpManager } from '../../manager/mcp-manager.js';
 import { McpError } from '../../protocol/errors.js';
 import { coerceValue, pairs, splitWords, type ParsedArgs } from '../argv.js';
+import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import { paint } from '../io.js';
 import type { Outcome } from '../outcome.js';
@@ -19,8 +20,13 @@ const HELP = `commands:
   call mcp__server__tool {"json":"arguments"}    or    call mcp__server__tool key=value ...
   help, exit`;
 
-export async function replCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+/**
+ * The repl; `interrupt` (SIGHUP when its terminal closes, SIGTERM, SIGINT off a terminal)
+ * disconnects every server before the process exits.
+ */
+export async function replCommand(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
   const { manager, close } = await cliManager(args, io);
+  interrupt?.onInterrupt(close);
   const c = paint(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();

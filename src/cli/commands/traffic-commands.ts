@@ -64,16 +64,15 @@ function parseListen(text: string): { host: string; port: number } {
   return { host, port };
 }
 
-/** Resolves on the first SIGINT or SIGTERM (and removes both handlers). */
+/** Resolves on the first SIGINT, SIGTERM or SIGHUP (and removes the handlers). */
 function untilInterrupted(): Promise<void> {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   return new Promise((resolve) => {
     const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
+      for (const signal of signals) process.off(signal, done);
       resolve();
     };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
+    for (const signal of signals) process.on(signal, done);
   });
 }
 
