@@ -9,6 +9,8 @@ import { configCommand, serversCommand } from './commands/config-commands.js';
 import { replCommand } from './commands/repl.js';
 import { COMMAND_METHODS, SERVER_COMMANDS } from './commands/server-commands.js';
 import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-codes.js';
+import { secretValues } from '../manager/config/redact.js';
+import { redactError } from '../manager/error-redaction.js';
 import { jsonText } from '../protocol/json-text.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
@@ -71,6 +73,9 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
         const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
         if (problem !== undefined) throw unprintableError(session.client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
         return outcome;
+      } catch (error) {
+        // A server may echo a -e / --header / config secret in its error: never print it.
+        throw redactError(error, secretValues(session.target.spec));
       } finally {
         await session.close();
       }

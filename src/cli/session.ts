@@ -8,6 +8,8 @@ import path from 'node:path';
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { isSupportedRevision } from '../protocol/revisions.js';
+import { secretValues } from '../manager/config/redact.js';
+import { redactError } from '../manager/error-redaction.js';
 import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
 import { flag, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import { promptElicitation } from './elicit-prompt.js';
@@ -46,8 +48,8 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
 }
 
 /**
- * Connects the target of `args`; `signal` aborts the connect. On failure nothing is left running
- * and the trace is flushed. `close()` is idempotent.
+ * Connects the target of `args`; `signal` aborts the connect. On failure nothing is left running,
+ * the trace is flushed and the error holds none of the target's secrets. `close()` is idempotent.
  */
 export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSignal): Promise<Session> {
   const target = await resolveTarget(args, io);
@@ -72,6 +74,7 @@ export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSig
     };
   } catch (error) {
     await trace?.close();
-    throw error;
+    // A server may echo a -e / --header / config secret in its refusal: never print it.
+    throw redactError(error, secretValues(target.spec));
   }
 }
