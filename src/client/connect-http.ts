@@ -11,7 +11,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from './negotiate.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './negotiate.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
 
@@ -65,7 +65,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const { trace, ...untraced } = options;
   const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
   const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
-  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
+  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_HTTP_PROBE_TIMEOUT_MS };
   // The clock starts with the first attempt, which gets the whole timeout; a fallback, a re-probe
   // or the handshake after the HTTP+SSE GET get what is left, and nothing once it ran out.
   const totalMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;

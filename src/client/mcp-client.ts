@@ -3,7 +3,7 @@
  * revision, gates every method on the server's capabilities, walks pages, caches lists, turns
  * server input into handler calls in both eras, and validates structured tool output.
  */
-import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import { commandDisplayName } from '../transport/command-name.js';
@@ -42,7 +42,7 @@ import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
-import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
 import { checkClientOptions, type CallOptions, type ClientOptions, type ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
@@ -163,8 +163,8 @@ export class McpClient {
         protocolVersion: options.protocolVersion,
         clientInfo,
         capabilities: client.declared,
-        probeTimeoutMs: options.probeTimeoutMs ?? 3_000,
-        connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+        probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         signal: options.signal,
         restart: start
           ? async () => {
@@ -459,8 +459,8 @@ export class McpClient {
   private wire(transport: Transport): JsonRpcConnection {
     const connection = new JsonRpcConnection(transport, {
       name: this.name,
-      defaultTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
-      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? 600_000,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
     });
     connection.onDiagnostic((d) => this.events.emit('diagnostic', d));
     connection.onNotification('notifications/tools/list_changed', () => {

@@ -23,6 +23,10 @@ import type { EraChoice } from './options.js';
 
 /** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long the `server/discover` probe waits when `ClientOptions.probeTimeoutMs` is not given (stdio and transports). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+/** The probe's default for a URL: an HTTP server's first answer includes connecting (and TLS). */
+export const DEFAULT_HTTP_PROBE_TIMEOUT_MS = 10_000;
 
 /** What the handshake (legacy) or discovery (modern) established. */
 export interface Negotiated {
