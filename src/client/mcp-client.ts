@@ -37,6 +37,7 @@ import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
+import { ConnectDeadline } from './connect-deadline.js';
 import { Emitter } from './emitter.js';
 import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
@@ -116,9 +117,18 @@ export class McpClient {
   /**
    * Starts (stdio spec) or adopts (transport) a server, detects its era and negotiates the
    * revision. Rejects with `SPAWN_FAILED`, `VERSION_UNSUPPORTED`, `TIMEOUT`, `CONNECTION_CLOSED`
-   * or `SERVER_ERROR`; on rejection nothing is left running. `options.signal` aborts the spawn
-   * and the handshake: the connect rejects at once with `CANCELLED` (`cause`: the signal's
-   * reason), and a server it started is killed with its tree (`destroy`), not closed politely.
+   * or `SERVER_ERROR`; on rejection nothing is left running.
+   *
+   * `options.connectTimeoutMs` is one deadline that starts when `connect` is called and bounds
+   * all of it: loading the stdio transport and starting the server (looked at before the start
+   * and once it returned: starting a process is one system call that nothing interrupts, so a
+   * start that overran the deadline fails right after it and the server is killed), the
+   * `server/discover` probe, a restart after it, the handshake, and the `logging/setLevel` sent
+   * after it when `logLevel` is set. Running out rejects with one `TIMEOUT` naming the step.
+   *
+   * `options.signal` aborts every step alike: the connect rejects at once with `CANCELLED`
+   * (`cause`: the signal's reason), and a server it started is killed with its tree
+   * (`destroy`), not closed politely.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
@@ -129,6 +139,8 @@ export class McpClient {
     const { signal } = options;
     // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
     if (signal?.aborted && !isTransport(target)) throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });
+    // The clock starts here, before anything is loaded or started (see the TSDoc above).
+    const deadline = new ConnectDeadline(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
     const handlers = options.handlers ?? {};
     const events: Array<(line: string) => void> = [];
@@ -138,7 +150,9 @@ export class McpClient {
       ? undefined
       : async () => {
           // Loaded on demand: a caller with its own transport never pays for child_process.
-          const transport = await (await import('../transport/stdio.js')).StdioTransport.spawn(target as StdioServerSpec, {
+          const { StdioTransport } = await import('../transport/stdio.js');
+          deadline.check(name, 'before the server was started');
+          const transport = await StdioTransport.spawn(target as StdioServerSpec, {
             name,
             onStderr: (line: string) => events[0]?.(line),
             ...(signal ? { signal } : {}),
@@ -146,6 +160,12 @@ export class McpClient {
             ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
             ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
           });
+          if (deadline.left() <= 0) {
+            // The start itself overran the whole budget: nothing of this server may stay behind.
+            transport.destroy();
+            await transport.closed;
+            throw deadline.ranOut(name, 'while the server was being started');
+          }
           started = transport;
           return transport;
         };
@@ -164,7 +184,7 @@ export class McpClient {
         clientInfo,
         capabilities: client.declared,
         probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        deadline,
         signal: options.signal,
         restart: start
           ? async () => {
@@ -177,7 +197,7 @@ export class McpClient {
       });
       client.connection = connection;
       client.adopt(negotiated);
-      await client.afterHandshake(signal);
+      await client.afterHandshake(signal, deadline);
     } catch (error) {
       // The caller wants out now: the polite close could spend its whole budget on a server that
       // ignores stdin EOF and SIGTERM (the abort is often the reason: a server that hangs).
@@ -501,10 +521,14 @@ export class McpClient {
     }
   }
 
-  private async afterHandshake(signal: AbortSignal | undefined): Promise<void> {
+  /** What the connect does once negotiated; its requests spend from the connect's deadline and stop at its signal. */
+  private async afterHandshake(signal: AbortSignal | undefined, deadline: ConnectDeadline): Promise<void> {
     if (this.era === 'legacy') {
       if (this.logLevel !== undefined && hasCapability(this.capabilities, ['logging'])) {
-        await this.send('logging/setLevel', { level: this.logLevel }, signal ? { signal } : {});
+        const level = this.logLevel;
+        await deadline.request(this.name, 'logging/setLevel', (timeoutMs) =>
+          this.send('logging/setLevel', { level }, { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) }),
+        );
       }
       return;
     }

@@ -27,13 +27,16 @@ export interface ClientOptions {
   protocolVersion?: ProtocolRevision;
   /**
    * How long the `server/discover` probe waits before assuming a legacy server (default 3000 ms;
-   * 10 000 ms for a URL), never more than half of `connectTimeoutMs`, which it spends from.
+   * 10 000 ms for a URL), never more than half of what is left of `connectTimeoutMs`, which it
+   * spends from.
    */
   probeTimeoutMs?: number;
   /**
-   * One deadline for the whole connect (default 30 000 ms): the probe, the handshake
-   * (`initialize` or `server/discover`) and, for a URL, every route tried. Running out rejects
-   * with one `TIMEOUT` naming the phase that got no answer.
+   * One deadline for the whole connect (default 30 000 ms), counted from the call to `connect`:
+   * starting a stdio server (loading the transport, the process start), the probe, a restart
+   * after it, the handshake (`initialize` or `server/discover`), the `logging/setLevel` sent after
+   * it when `logLevel` is set, and for a URL every route tried. Running out rejects with one
+   * `TIMEOUT` naming the step that got no answer or could not start.
    */
   connectTimeoutMs?: number;
   /** Default idle timeout of every request (default 30 000 ms). */
@@ -72,8 +75,9 @@ export interface ClientOptions {
   onStderr?: (line: string) => void;
   /**
    * Aborts the connect: the spawn of a stdio server (nothing is started when it is already
-   * aborted) and the handshake. `connect` rejects with `CANCELLED` whose `cause` is the signal's
-   * reason; a server it started is killed with its process tree at once.
+   * aborted), the handshake and the `logging/setLevel` after it. `connect` rejects with
+   * `CANCELLED` whose `cause` is the signal's reason; a server it started is killed with its
+   * process tree at once.
    */
   signal?: AbortSignal;
   /**
