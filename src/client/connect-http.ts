@@ -56,6 +56,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const key = url.toString();
   const name = options.name ?? url.host;
   const headers = spec.headers ?? {};
+  const maxMessageBytes = options.http?.maxMessageBytes;
+  const sizeCap = maxMessageBytes === undefined ? {} : { maxMessageBytes };
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
@@ -86,6 +88,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       transport = await http.LegacySseTransport.connect(url, {
         name,
         headers,
+        ...sizeCap,
         connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
         ...(options.signal ? { signal: options.signal } : {}),
       });
@@ -106,7 +109,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
-    const transport = traced(new http.StreamableHttpTransport(url, { name, headers }));
+    const transport = traced(new http.StreamableHttpTransport(url, { name, headers, ...sizeCap }));
     const client = await open(transport, { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
     if (detecting) routes.set(key, client.era);
     return client;

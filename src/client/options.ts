@@ -62,7 +62,7 @@ export interface ClientOptions {
   logLevel?: LoggingLevel;
   /** Modern era: open a `subscriptions/listen` stream for the list changes the server advertises (default true). */
   listen?: boolean;
-  /** Options for a stdio target. */
+  /** Options for a stdio target (`connect({ command, args })`); a URL or a transport target does not read them. */
   stdio?: {
     /** Pass the whole environment instead of the safe allowlist (default false). */
     inheritEnv?: boolean;
@@ -70,6 +70,17 @@ export interface ClientOptions {
     maxMessageBytes?: number;
     /** Lines of stderr kept for error messages (default 50). */
     stderrLines?: number;
+  };
+  /**
+   * Options for a URL target (`connect({ url })`), whichever HTTP shape it speaks; a command or a
+   * transport target does not read them.
+   */
+  http?: {
+    /**
+     * Largest accepted message in bytes (default 16 MiB, as on stdio): a JSON response body, or
+     * one SSE event. A response over it fails its request with `TRANSPORT` naming the limit.
+     */
+    maxMessageBytes?: number;
   };
   /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
   onStderr?: (line: string) => void;
@@ -118,23 +129,26 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     logLevel: true,
     listen: true,
     stdio: true,
+    http: true,
     onStderr: true,
     signal: true,
     trace: true,
   },
-  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
+  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes or http.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
 );
 const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', { inheritEnv: true, maxMessageBytes: true, stderrLines: true });
+const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>('McpClient.connect options.http', { maxMessageBytes: true }, { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' });
 const HANDLER_KEYS = optionKeys<ServerInputHandlers>('McpClient.connect options.handlers', { sampling: true, elicitation: true, roots: true }, { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' });
 const TRACE_KEYS = optionKeys<TraceOptions>('McpClient.connect options.trace', { sink: true, secrets: true });
 
 /**
  * Throws `INVALID_ARGUMENT` naming the first unknown key of `options` or of its nested `stdio`,
- * `handlers` and `trace` objects (a misspelt option would otherwise do nothing, silently).
+ * `http`, `handlers` and `trace` objects (a misspelt option would otherwise do nothing, silently).
  */
 export function checkClientOptions(options: ClientOptions): void {
   checkOptions(options, CLIENT_OPTION_KEYS);
   checkOptions(options.stdio, STDIO_OPTION_KEYS);
+  checkOptions(options.http, HTTP_OPTION_KEYS);
   checkOptions(options.handlers, HANDLER_KEYS);
   checkOptions(options.trace, TRACE_KEYS);
 }
