@@ -30,7 +30,8 @@ import {
 } from './jsonrpc.js';
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
-import type { CloseInfo, Disposer, Transport } from './transport.js';
+import { peekMessageHead } from './message-head.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 import { sampleValue } from './value-sample.js';
 
@@ -88,7 +89,7 @@ export class JsonRpcConnection {
     this.inbound = new InboundRequests((message) => this.reply(message));
     this.disposeTransport = [
       transport.onMessage((value) => this.receive(value)),
-      transport.onDiagnostic((d) => this.emitDiagnostic(d)),
+      transport.onDiagnostic((d) => this.transportDiagnostic(d)),
     ];
     this.closed = transport.closed.then((info) => {
       this.shutdown(
@@ -325,6 +326,41 @@ export class JsonRpcConnection {
     this.transport.send(message)?.catch((error: unknown) => {
       this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the server: ${String(error)}` });
     });
+  }
+
+  /** Passes a transport's diagnostic on; a dropped oversize message may end requests (below). */
+  private transportDiagnostic(diagnostic: TransportDiagnostic): void {
+    this.emitDiagnostic(diagnostic);
+    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined) this.droppedOversize(diagnostic.message, diagnostic.head);
+  }
+
+  /**
+   * A message over the transport's size cap was dropped on a channel all requests share, and the
+   * transport gave us its head. A response whose id is in the head fails that request now with
+   * `TRANSPORT` (its answer will not come; it is not re-sent: the same answer would be dropped
+   * again). A response, or anything else, whose head cannot tell fails every request pending
+   * now: any of them may have lost its answer, and each would otherwise wait out its timeout;
+   * they are abandoned (with cancel notices) as on a timeout. A request or notification of the
+   * peer fails nothing.
+   */
+  private droppedOversize(what: string, head: string): void {
+    const peeked = peekMessageHead(head);
+    if (peeked.kind === 'peer-message') return;
+    if (peeked.kind === 'response' && peeked.id !== undefined) {
+      const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
+      if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
+      this.settle(record);
+      record.channel?.abort();
+      record.reject(new McpError('TRANSPORT', `failed: its response was not read (${what})`, { server: this.name, method: record.method }));
+      return;
+    }
+    for (const record of [...this.pending.values()]) {
+      const error = new McpError('TRANSPORT', `failed: a message that could not be tied to one request was not read, and it may have been this request's response (${what})`, {
+        server: this.name,
+        method: record.method,
+      });
+      this.abandon(record, error, 'its response may have been lost (a message over the size limit was dropped)');
+    }
   }
 
   private lateResponse(id: JsonRpcId): void {
