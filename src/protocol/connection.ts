@@ -33,7 +33,7 @@ import { InboundRequests, type InboundRequestHandler } from './inbound-requests.
 import { peekMessageHead } from './message-head.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
-import { sampleValue } from './value-sample.js';
+import { peerText, sampleValue } from './value-sample.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
 export type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
@@ -262,17 +262,19 @@ export class JsonRpcConnection {
         const record = id === null ? undefined : this.pending.get(id);
         if (!record) {
           if (id === null) {
-            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${error.message} (${error.code})` });
+            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${peerText(error.message)} (${error.code})` });
             return;
           }
           return this.lateResponse(id);
         }
         this.settle(record);
+        // A peer can put megabytes in its message: ours quotes a bounded part, `rpcMessage` keeps it all.
         record.reject(
-          new McpError('SERVER_ERROR', `failed: ${error.message} (${error.code})`, {
+          new McpError('SERVER_ERROR', `failed: ${peerText(error.message)} (${error.code})`, {
             server: this.name,
             method: record.method,
             rpcCode: error.code,
+            rpcMessage: error.message,
             data: error.data,
           }),
         );
