@@ -2,8 +2,9 @@
  * On the 2024-11-05 HTTP+SSE transport every answer travels on one shared stream. A `message`
  * event over `maxMessageBytes` is dropped, reported with a diagnostic naming the size limit, and
  * never leaves a caller waiting out its timeout: the request it answered (its id read from the
- * event's first characters) fails at once with `TRANSPORT`, and when the event cannot be tied to
- * one request, every request then pending does. Nothing is re-sent, and the stream stays usable.
+ * event's first characters) fails at once with `TRANSPORT`, and when a response cannot be tied to
+ * one request, every request then pending does. Nothing is re-sent, and the stream stays usable;
+ * an oversize notification or junk event fails nothing.
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,7 +84,7 @@ describe('an HTTP+SSE message event over the size cap', () => {
     await client.ping();
   });
 
-  it('that cannot be tied to one request (its id after the payload): every request pending then fails at once', async () => {
+  it('a response that cannot be tied to one request (its id after the payload): every request pending then fails at once', async () => {
     let slowCall: Seen | undefined;
     fixture = await sseServer({
       'tools/call': (seen) => void (slowCall = seen), // never answered
@@ -106,10 +107,13 @@ describe('an HTTP+SSE message event over the size cap', () => {
     await client.ping();
   });
 
-  it('that is a notification of the server: reported, and no request fails for it', async () => {
+  it.each([
+    ['a notification of the server', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: HUGE } }],
+    ['junk', `not JSON at all ${HUGE}`],
+  ])('that is %s: reported, and no request fails for it', async (_name, event) => {
     fixture = await sseServer({
       'tools/call': (seen, stream) => {
-        sse(stream, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: HUGE } }, { event: 'message' });
+        sse(stream, event, { event: 'message' });
         sse(stream, result(seen, { content: [{ type: 'text', text: 'done' }] }), { event: 'message' });
       },
     });

@@ -340,15 +340,16 @@ export class JsonRpcConnection {
    * A message over the transport's size cap was dropped on a channel all requests share, and the
    * transport gave us its head. A response whose id is in the head fails that request now with
    * `TRANSPORT` (its answer will not come; it is not re-sent: the same answer would be dropped
-   * again). A response, or anything else, whose head cannot tell fails every request pending
-   * now: any of them may have lost its answer, and each would otherwise wait out its timeout;
-   * they are abandoned (with cancel notices) as on a timeout. A request or notification of the
-   * peer fails nothing.
+   * again). A response whose id the head does not hold (it comes after the payload) fails every
+   * request pending now: one of them lost its answer and none can be told from the others, and
+   * each would otherwise wait out its timeout; they are abandoned (with cancel notices) as on a
+   * timeout. A request or notification of the peer, and anything the head does not show to be a
+   * response (junk, a batch), fail nothing: they are only the diagnostic.
    */
   private droppedOversize(what: string, head: string): void {
     const peeked = peekMessageHead(head);
-    if (peeked.kind === 'peer-message') return;
-    if (peeked.kind === 'response' && peeked.id !== undefined) {
+    if (peeked.kind !== 'response') return;
+    if (peeked.id !== undefined) {
       const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
       if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
       this.settle(record);
@@ -357,7 +358,7 @@ export class JsonRpcConnection {
       return;
     }
     for (const record of [...this.pending.values()]) {
-      const error = new McpError('TRANSPORT', `failed: a message that could not be tied to one request was not read, and it may have been this request's response (${what})`, {
+      const error = new McpError('TRANSPORT', `failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`, {
         server: this.name,
         method: record.method,
       });

@@ -39,7 +39,8 @@ export interface TransportDiagnostic {
    * `oversize` only, from a transport whose messages share one channel (the HTTP+SSE stream):
    * the first characters of the dropped message (at most `MESSAGE_HEAD_CHARS`, message-head.ts).
    * The transport knows no ids; the connection reads the head and fails the request the message
-   * answered, or, when that cannot be told, every pending request (see `JsonRpcConnection`). A
+   * answered, or, for a response whose id is past the head, every pending request (see
+   * `JsonRpcConnection`). A
    * transport that fails the request itself (Streamable HTTP, one stream per request) sends none.
    */
   head?: string;

@@ -9,9 +9,10 @@
  * whole) and reported as an `oversize` diagnostic naming the limit. The stream is shared by every
  * request, so which request the event answered is not known here — the transport knows no ids —
  * and the diagnostic carries the event's first characters (`head`): the connection reads the
- * top-level `id` there and fails that request at once with `TRANSPORT`, or, when the head cannot
- * tell (the id after the payload, a batch, junk), every request then pending, since any of them
- * may have lost its answer and each would otherwise wait out its timeout. The stream itself stays
+ * top-level `id` there and fails that request at once with `TRANSPORT`, or, for a response whose
+ * id comes after its payload, every request then pending, since any of them may have lost its
+ * answer and each would otherwise wait out its timeout (a notification, a request of the server
+ * or junk fails nothing). The stream itself stays
  * usable: the SSE framing resumes at the next event, so later requests are unaffected. (Failing
  * the whole connection instead would also end requests the event cannot have answered.)
  */
