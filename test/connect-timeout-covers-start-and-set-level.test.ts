@@ -4,6 +4,8 @@
  * with nothing started), and the `logging/setLevel` sent after the handshake spends from the same
  * deadline and stops at the connect's signal, like the handshake itself.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -38,6 +40,33 @@ describe('the connect timeout covers the start of a stdio server', () => {
     expect((error as Error).message).toBe('server "slow-start": the connect timeout of 300 ms ran out before the server was started');
     // The server never ran: it prints `running <pid>` first thing.
     expect(lines).toEqual([]);
+  });
+});
+
+describe('a connect that runs out of time', () => {
+  it('kills the server it started with its tree instead of closing it politely, so the close adds no waits', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-connect-timeout-'));
+    try {
+      const seen = path.join(dir, 'seen');
+      // Deaf to stdin EOF and SIGTERM (a polite close waits 2 s for each), and says when it got them.
+      const script = `const { appendFileSync } = require('node:fs');
+        process.on('SIGTERM', () => appendFileSync(${JSON.stringify(seen)}, 'SIGTERM\\n'));
+        process.stdin.on('end', () => appendFileSync(${JSON.stringify(seen)}, 'EOF\\n'));
+        process.stdin.resume();
+        setInterval(() => {}, 1000);
+        process.stderr.write('running\\n');`;
+      let running = false;
+      const started = performance.now();
+      const error = await McpClient.connect({ command: process.execPath, args: ['-e', script] }, { name: 'deaf', connectTimeoutMs: 800, onStderr: () => (running = true) }).catch((e: unknown) => e);
+      const elapsedMs = performance.now() - started;
+      expect(error).toMatchObject({ code: 'TIMEOUT', server: 'deaf', method: 'initialize' });
+      expect(running).toBe(true);
+      // Killed outright: neither EOF nor SIGTERM reached it, and no close budget was spent.
+      expect(existsSync(seen) ? readFileSync(seen, 'utf8') : '').toBe('');
+      expect(elapsedMs).toBeLessThan(800 + 3_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -127,8 +127,9 @@ export class McpClient {
    * after it when `logLevel` is set. Running out rejects with one `TIMEOUT` naming the step.
    *
    * `options.signal` aborts every step alike: the connect rejects at once with `CANCELLED`
-   * (`cause`: the signal's reason), and a server it started is killed with its tree
-   * (`destroy`), not closed politely.
+   * (`cause`: the signal's reason). After an abort or once the connect timeout has run out, a
+   * server the connect started is killed with its tree (`destroy`), not closed politely, so the
+   * rejection comes without the close's own waits.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
@@ -199,9 +200,10 @@ export class McpClient {
       client.adopt(negotiated);
       await client.afterHandshake(signal, deadline);
     } catch (error) {
-      // The caller wants out now: the polite close could spend its whole budget on a server that
-      // ignores stdin EOF and SIGTERM (the abort is often the reason: a server that hangs).
-      if (signal?.aborted) started?.destroy();
+      // The caller wants out now, or the connect's time is up: the polite close could spend its
+      // whole budget (4 s) on a server that ignores stdin EOF and SIGTERM — and a server that
+      // hangs is often the reason for the abort or the timeout.
+      if (signal?.aborted || deadline.left() <= 0) started?.destroy();
       await client.close();
       throw error;
     }
