@@ -352,9 +352,10 @@ export class JsonRpcConnection {
     if (peeked.id !== undefined) {
       const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
       if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
+      const error = new McpError('TRANSPORT', `failed: its response was not read (${what})`, { server: this.name, method: record.method });
       this.settle(record);
-      record.channel?.abort();
-      record.reject(new McpError('TRANSPORT', `failed: its response was not read (${what})`, { server: this.name, method: record.method }));
+      record.channel?.abort(error);
+      record.reject(error);
       return;
     }
     for (const record of [...this.pending.values()]) {
