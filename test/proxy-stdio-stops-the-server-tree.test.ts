@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli } from './support/cli.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
+import { within } from './support/wait.js';
 
 const node = process.execPath;
 const LINUX = process.platform === 'linux';
@@ -61,7 +62,9 @@ function startProxy(...server: string[]) {
   child.stdout!.resume();
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin!.on('error', () => {});
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  /** How the proxy ended; bounded (a hung proxy fails here, and the cleanup kills it). */
+  const exit = () => within(closed, { timeoutMs: 20_000, what: 'the proxy to exit' });
   /** The pid the server printed as `<prefix> <pid>` on stderr, remembered for the cleanup. */
   const printedPid = async (prefix: string) => {
     const line = await eventually(() => stderr.split('\n').find((l) => l.startsWith(`${prefix} `)), { timeoutMs: 20_000, what: `"${prefix} <pid>" on the proxy's stderr` });
@@ -81,7 +84,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const helper = await proxy.printedPid('helper');
     proxy.child.stdin!.end(); // the host went away
     // The wrapper exits 0 with its server at EOF; the proxy ends as it did.
-    expect(await proxy.exit).toEqual({ code: 0, signal: null });
+    expect(await proxy.exit()).toEqual({ code: 0, signal: null });
     expect(await dies(helper)).toBe(true);
     expect(readFileSync(signals, 'utf8')).toBe('SIGTERM\n');
   });
@@ -93,7 +96,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const server = Number(stat(helper)?.[1]);
     expect(server).toBeGreaterThan(1);
     process.kill(server, 'SIGKILL');
-    expect(await proxy.exit).toEqual({ code: 1, signal: null });
+    expect(await proxy.exit()).toEqual({ code: 1, signal: null });
     expect(await dies(helper)).toBe(true);
   });
 
@@ -102,7 +105,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const detached = await proxy.printedPid('detached');
     proxy.child.kill('SIGTERM');
     // The server died of the forwarded SIGTERM; the proxy dies of the same signal.
-    expect(await proxy.exit).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(await proxy.exit()).toEqual({ code: null, signal: 'SIGTERM' });
     expect(await dies(detached)).toBe(true);
   });
 
@@ -110,7 +113,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'), '--obeys-sigterm');
     const detached = await proxy.printedPid('detached');
     proxy.child.stdin!.end();
-    expect(await proxy.exit).toEqual({ code: 0, signal: null });
+    expect(await proxy.exit()).toEqual({ code: 0, signal: null });
     expect(await dies(detached)).toBe(true);
   });
 });
