@@ -112,6 +112,8 @@ describe.each(Object.entries(BYTE_KINDS))('NDJSON framing of %s chunks', (_kind,
         kind: 'oversize',
         message: `skipped a ${big.length}-byte message: larger than the 1024-byte limit`,
         sample: `${big.slice(0, 200)}…`,
+        // What was held when it passed the cap: enough for the connection to read an id from.
+        head: expect.stringMatching(/^\{"pad":"x{1000,}$/),
       },
     ]);
   });

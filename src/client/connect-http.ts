@@ -11,7 +11,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from './negotiate.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './negotiate.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
 
@@ -56,6 +56,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const key = url.toString();
   const name = options.name ?? url.host;
   const headers = spec.headers ?? {};
+  const maxMessageBytes = options.http?.maxMessageBytes;
+  const sizeCap = maxMessageBytes === undefined ? {} : { maxMessageBytes };
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
@@ -65,7 +67,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const { trace, ...untraced } = options;
   const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
   const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
-  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? 10_000 };
+  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_HTTP_PROBE_TIMEOUT_MS };
   // The clock starts with the first attempt, which gets the whole timeout; a fallback, a re-probe
   // or the handshake after the HTTP+SSE GET get what is left, and nothing once it ran out.
   const totalMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -86,6 +88,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       transport = await http.LegacySseTransport.connect(url, {
         name,
         headers,
+        ...sizeCap,
         connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
         ...(options.signal ? { signal: options.signal } : {}),
       });
@@ -106,7 +109,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
-    const transport = traced(new http.StreamableHttpTransport(url, { name, headers }));
+    const transport = traced(new http.StreamableHttpTransport(url, { name, headers, ...sizeCap }));
     const client = await open(transport, { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
     if (detecting) routes.set(key, client.era);
     return client;

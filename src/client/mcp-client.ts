@@ -3,7 +3,7 @@
  * revision, gates every method on the server's capabilities, walks pages, caches lists, turns
  * server input into handler calls in both eras, and validates structured tool output.
  */
-import { JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import { commandDisplayName } from '../transport/command-name.js';
@@ -37,12 +37,13 @@ import type { StdioServerSpec } from '../transport/stdio.js';
 import { VERSION } from '../protocol/version.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
+import { ConnectDeadline } from './connect-deadline.js';
 import { Emitter } from './emitter.js';
 import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
-import { modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
 import { checkClientOptions, type CallOptions, type ClientOptions, type ListOptions } from './options.js';
 import { checkStructuredContent } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
@@ -117,9 +118,19 @@ export class McpClient {
   /**
    * Starts (stdio spec) or adopts (transport) a server, detects its era and negotiates the
    * revision. Rejects with `SPAWN_FAILED`, `VERSION_UNSUPPORTED`, `TIMEOUT`, `CONNECTION_CLOSED`
-   * or `SERVER_ERROR`; on rejection nothing is left running. `options.signal` aborts the spawn
-   * and the handshake: the connect rejects at once with `CANCELLED` (`cause`: the signal's
-   * reason), and a server it started is killed with its tree (`destroy`), not closed politely.
+   * or `SERVER_ERROR`; on rejection nothing is left running.
+   *
+   * `options.connectTimeoutMs` is one deadline that starts when `connect` is called and bounds
+   * all of it: loading the stdio transport and starting the server (looked at before the start
+   * and once it returned: starting a process is one system call that nothing interrupts, so a
+   * start that overran the deadline fails right after it and the server is killed), the
+   * `server/discover` probe, a restart after it, the handshake, and the `logging/setLevel` sent
+   * after it when `logLevel` is set. Running out rejects with one `TIMEOUT` naming the step.
+   *
+   * `options.signal` aborts every step alike: the connect rejects at once with `CANCELLED`
+   * (`cause`: the signal's reason). After an abort or once the connect timeout has run out, a
+   * server the connect started is killed with its tree (`destroy`), not closed politely, so the
+   * rejection comes without the close's own waits.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
@@ -130,6 +141,8 @@ export class McpClient {
     const { signal } = options;
     // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
     if (signal?.aborted && !isTransport(target)) throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });
+    // The clock starts here, before anything is loaded or started (see the TSDoc above).
+    const deadline = new ConnectDeadline(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
     const handlers = options.handlers ?? {};
     const events: Array<(line: string) => void> = [];
@@ -139,7 +152,9 @@ export class McpClient {
       ? undefined
       : async () => {
           // Loaded on demand: a caller with its own transport never pays for child_process.
-          const transport = await (await import('../transport/stdio.js')).StdioTransport.spawn(target as StdioServerSpec, {
+          const { StdioTransport } = await import('../transport/stdio.js');
+          deadline.check(name, 'before the server was started');
+          const transport = await StdioTransport.spawn(target as StdioServerSpec, {
             name,
             onStderr: (line: string) => events[0]?.(line),
             ...(signal ? { signal } : {}),
@@ -147,6 +162,12 @@ export class McpClient {
             ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
             ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
           });
+          if (deadline.left() <= 0) {
+            // The start itself overran the whole budget: nothing of this server may stay behind.
+            transport.destroy();
+            await transport.closed;
+            throw deadline.ranOut(name, 'while the server was being started');
+          }
           started = transport;
           return transport;
         };
@@ -164,8 +185,8 @@ export class McpClient {
         protocolVersion: options.protocolVersion,
         clientInfo,
         capabilities: client.declared,
-        probeTimeoutMs: options.probeTimeoutMs ?? 3_000,
-        connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+        probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+        deadline,
         signal: options.signal,
         restart: start
           ? async () => {
@@ -178,11 +199,12 @@ export class McpClient {
       });
       client.connection = connection;
       client.adopt(negotiated);
-      await client.afterHandshake(signal);
+      await client.afterHandshake(signal, deadline);
     } catch (error) {
-      // The caller wants out now: the polite close could spend its whole budget on a server that
-      // ignores stdin EOF and SIGTERM (the abort is often the reason: a server that hangs).
-      if (signal?.aborted) started?.destroy();
+      // The caller wants out now, or the connect's time is up: the polite close could spend its
+      // whole budget (4 s) on a server that ignores stdin EOF and SIGTERM — and a server that
+      // hangs is often the reason for the abort or the timeout.
+      if (signal?.aborted || deadline.left() <= 0) started?.destroy();
       await client.close();
       throw error;
     }
@@ -460,8 +482,8 @@ export class McpClient {
   private wire(transport: Transport): JsonRpcConnection {
     const connection = new JsonRpcConnection(transport, {
       name: this.name,
-      defaultTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
-      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? 600_000,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
     });
     connection.onDiagnostic((d) => this.events.emit('diagnostic', d));
     connection.onNotification('notifications/tools/list_changed', () => {
@@ -502,10 +524,14 @@ export class McpClient {
     }
   }
 
-  private async afterHandshake(signal: AbortSignal | undefined): Promise<void> {
+  /** What the connect does once negotiated; its requests spend from the connect's deadline and stop at its signal. */
+  private async afterHandshake(signal: AbortSignal | undefined, deadline: ConnectDeadline): Promise<void> {
     if (this.era === 'legacy') {
       if (this.logLevel !== undefined && hasCapability(this.capabilities, ['logging'])) {
-        await this.send('logging/setLevel', { level: this.logLevel }, signal ? { signal } : {});
+        const level = this.logLevel;
+        await deadline.request(this.name, 'logging/setLevel', (timeoutMs) =>
+          this.send('logging/setLevel', { level }, { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) }),
+        );
       }
       return;
     }

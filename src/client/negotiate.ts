@@ -2,11 +2,13 @@
  * Era detection and version negotiation, as the 2026-07-28 backward-compatibility rules say:
  * probe with `server/discover`; a discover result or a recognised modern error means modern;
  * anything else (another error, silence within the probe timeout, the server exiting) means
- * legacy, and the client runs the `initialize` handshake. The connect timeout is one deadline
- * for all of it: the probe, a restart, the handshake and its retries all spend from it.
+ * legacy, and the client runs the `initialize` handshake. The connect's one deadline
+ * ({@link ConnectDeadline}) bounds all of it: the probe, a restart, the handshake and its retries
+ * all spend from it.
  */
 import type { JsonRpcConnection } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
+import type { ConnectDeadline } from './connect-deadline.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import {
   eraOf,
@@ -23,6 +25,10 @@ import type { EraChoice } from './options.js';
 
 /** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long the `server/discover` probe waits when `ClientOptions.probeTimeoutMs` is not given (stdio and transports). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+/** The probe's default for a URL: an HTTP server's first answer includes connecting (and TLS). */
+export const DEFAULT_HTTP_PROBE_TIMEOUT_MS = 10_000;
 
 /** What the handshake (legacy) or discovery (modern) established. */
 export interface Negotiated {
@@ -41,10 +47,10 @@ export interface NegotiateInput {
   protocolVersion: ProtocolRevision | undefined;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
-  /** Longest the probe may wait; never more than half the connect timeout, so the handshake gets its turn. */
+  /** Longest the probe may wait; never more than half of what is left of the connect timeout, so the handshake gets its turn. */
   probeTimeoutMs: number;
-  /** The whole negotiation's deadline, probe included, from the moment {@link negotiate} starts. */
-  connectTimeoutMs: number;
+  /** The connect's deadline, already running (it started with the connect, before any spawn). */
+  deadline: ConnectDeadline;
   signal: AbortSignal | undefined;
   /** Starts the server again when the probe killed it; absent for caller-supplied transports. */
   restart: (() => Promise<JsonRpcConnection>) | undefined;
@@ -74,14 +80,15 @@ export function pickModern(offered: unknown): ProtocolRevision | undefined {
  * connect timeout), `CANCELLED`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
  */
 export async function negotiate(connection: JsonRpcConnection, input: NegotiateInput): Promise<{ negotiated: Negotiated; connection: JsonRpcConnection }> {
-  const budget: Budget = { totalMs: input.connectTimeoutMs, endsAt: Date.now() + input.connectTimeoutMs, probeSilent: false };
+  const budget = input.deadline;
   const pinnedEra = input.protocolVersion !== undefined ? eraOf(input.protocolVersion) : input.era === 'auto' ? undefined : input.era;
   if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input, budget), connection };
   if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]), connection };
 
   let probe: DiscoverResult | undefined;
-  // Silence on the probe must leave the handshake time to run: at most half the budget.
-  const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.totalMs / 2));
+  budget.check(connection.name, 'before the server/discover probe');
+  // Silence on the probe must leave the handshake time to run: at most half of what is left.
+  const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.left() / 2));
   try {
     probe = await connection.request('server/discover', { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) }, {
       timeoutMs: probeMs,
@@ -98,6 +105,7 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
     if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), connection };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
       // The probe made the server exit (some legacy servers die on an unknown first message).
+      budget.check(connection.name, 'before the server could be started again after the probe');
       connection = await input.restart();
     }
     return { negotiated: await initialize(connection, input, budget), connection };
@@ -107,42 +115,9 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
   return { negotiated: fromDiscover(probe, version), connection };
 }
 
-/** The connect's one deadline, shared by every phase of {@link negotiate}. */
-interface Budget {
-  totalMs: number;
-  endsAt: number;
-  /** The `server/discover` probe timed out (said in the error when the handshake does too). */
-  probeSilent: boolean;
-}
-
-/**
- * Sends one handshake request with what is left of the budget as both its idle timeout and its
- * cap (progress must not stretch a connect). Running out turns into one `TIMEOUT` naming the
- * phase and the whole connect timeout, not the slice this request happened to get.
- */
-async function phase<T>(connection: JsonRpcConnection, budget: Budget, method: 'initialize' | 'server/discover', send: (timeoutMs: number) => Promise<T>): Promise<T> {
-  const left = budget.endsAt - Date.now();
-  if (left <= 0) throw connectTimedOut(connection, budget, method, undefined);
+async function discover(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline, version: ProtocolRevision, retried = false): Promise<Negotiated> {
   try {
-    return await send(left);
-  } catch (error) {
-    if (isMcpError(error, 'TIMEOUT')) throw connectTimedOut(connection, budget, method, error);
-    throw error;
-  }
-}
-
-function connectTimedOut(connection: JsonRpcConnection, budget: Budget, method: string, cause: unknown): McpError {
-  const probe = budget.probeSilent && method !== 'server/discover' ? ' (nor did the server/discover probe before it)' : '';
-  return new McpError('TIMEOUT', `got no answer within the connect timeout of ${budget.totalMs} ms${probe}`, {
-    server: connection.name,
-    method,
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
-async function discover(connection: JsonRpcConnection, input: NegotiateInput, budget: Budget, version: ProtocolRevision, retried = false): Promise<Negotiated> {
-  try {
-    const result = await phase(connection, budget, 'server/discover', (timeoutMs) =>
+    const result = await budget.request(connection.name, 'server/discover', (timeoutMs) =>
       connection.request('server/discover', { _meta: modernMeta(version, input.capabilities, input.clientInfo) }, {
         timeoutMs,
         maxTotalTimeoutMs: timeoutMs,
@@ -181,11 +156,11 @@ function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negoti
   };
 }
 
-async function initialize(connection: JsonRpcConnection, input: NegotiateInput, budget: Budget): Promise<Negotiated> {
+async function initialize(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline): Promise<Negotiated> {
   const offered = input.protocolVersion ?? LATEST_LEGACY_REVISION;
   let result: InitializeResult;
   try {
-    result = await phase(connection, budget, 'initialize', (timeoutMs) =>
+    result = await budget.request(connection.name, 'initialize', (timeoutMs) =>
       connection.request(
         'initialize',
         { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo },

@@ -28,13 +28,16 @@ export interface ClientOptions {
   protocolVersion?: ProtocolRevision;
   /**
    * How long the `server/discover` probe waits before assuming a legacy server (default 3000 ms;
-   * 10 000 ms for a URL), never more than half of `connectTimeoutMs`, which it spends from.
+   * 10 000 ms for a URL), never more than half of what is left of `connectTimeoutMs`, which it
+   * spends from.
    */
   probeTimeoutMs?: number;
   /**
-   * One deadline for the whole connect (default 30 000 ms): the probe, the handshake
-   * (`initialize` or `server/discover`) and, for a URL, every route tried. Running out rejects
-   * with one `TIMEOUT` naming the phase that got no answer.
+   * One deadline for the whole connect (default 30 000 ms), counted from the call to `connect`:
+   * starting a stdio server (loading the transport, the process start), the probe, a restart
+   * after it, the handshake (`initialize` or `server/discover`), the `logging/setLevel` sent after
+   * it when `logLevel` is set, and for a URL every route tried. Running out rejects with one
+   * `TIMEOUT` naming the step that got no answer or could not start.
    */
   connectTimeoutMs?: number;
   /** Default idle timeout of every request (default 30 000 ms). */
@@ -60,7 +63,7 @@ export interface ClientOptions {
   logLevel?: LoggingLevel;
   /** Modern era: open a `subscriptions/listen` stream for the list changes the server advertises (default true). */
   listen?: boolean;
-  /** Options for a stdio target. */
+  /** Options for a stdio target (`connect({ command, args })`); a URL or a transport target does not read them. */
   stdio?: {
     /** Pass the whole environment instead of the safe allowlist (default false). */
     inheritEnv?: boolean;
@@ -68,6 +71,17 @@ export interface ClientOptions {
     maxMessageBytes?: number;
     /** Lines of stderr kept for error messages (default 50). */
     stderrLines?: number;
+  };
+  /**
+   * Options for a URL target (`connect({ url })`), whichever HTTP shape it speaks; a command or a
+   * transport target does not read them.
+   */
+  http?: {
+    /**
+     * Largest accepted message in bytes (default 16 MiB, as on stdio): a JSON response body, or
+     * one SSE event. A response over it fails its request with `TRANSPORT` naming the limit.
+     */
+    maxMessageBytes?: number;
   };
   /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
   onStderr?: (line: string) => void;
@@ -79,8 +93,9 @@ export interface ClientOptions {
   onDiagnostic?: (diagnostic: TransportDiagnostic) => void;
   /**
    * Aborts the connect: the spawn of a stdio server (nothing is started when it is already
-   * aborted) and the handshake. `connect` rejects with `CANCELLED` whose `cause` is the signal's
-   * reason; a server it started is killed with its process tree at once.
+   * aborted), the handshake and the `logging/setLevel` after it. `connect` rejects with
+   * `CANCELLED` whose `cause` is the signal's reason; a server it started is killed with its
+   * process tree at once.
    */
   signal?: AbortSignal;
   /**
@@ -121,24 +136,27 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     logLevel: true,
     listen: true,
     stdio: true,
+    http: true,
     onStderr: true,
     onDiagnostic: true,
     signal: true,
     trace: true,
   },
-  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
+  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes or http.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
 );
 const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', { inheritEnv: true, maxMessageBytes: true, stderrLines: true });
+const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>('McpClient.connect options.http', { maxMessageBytes: true }, { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' });
 const HANDLER_KEYS = optionKeys<ServerInputHandlers>('McpClient.connect options.handlers', { sampling: true, elicitation: true, roots: true }, { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' });
 const TRACE_KEYS = optionKeys<TraceOptions>('McpClient.connect options.trace', { sink: true, secrets: true });
 
 /**
  * Throws `INVALID_ARGUMENT` naming the first unknown key of `options` or of its nested `stdio`,
- * `handlers` and `trace` objects (a misspelt option would otherwise do nothing, silently).
+ * `http`, `handlers` and `trace` objects (a misspelt option would otherwise do nothing, silently).
  */
 export function checkClientOptions(options: ClientOptions): void {
   checkOptions(options, CLIENT_OPTION_KEYS);
   checkOptions(options.stdio, STDIO_OPTION_KEYS);
+  checkOptions(options.http, HTTP_OPTION_KEYS);
   checkOptions(options.handlers, HANDLER_KEYS);
   checkOptions(options.trace, TRACE_KEYS);
 }

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { McpError } from '../protocol/errors.js';
 import type { JsonSchema } from '../protocol/types.js';
+import { peerText } from '../protocol/value-sample.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: Array<{ instancePath?: string; message?: string }> | null };
 interface AjvLike {
@@ -13,6 +14,8 @@ interface AjvLike {
 }
 
 const require = createRequire(import.meta.url);
+/** Longest quoted problem (path and validator message) of a mismatch. */
+const PROBLEM_CHARS = 200;
 let draft07: AjvLike | undefined;
 let draft2020: AjvLike | undefined;
 const compiled = new WeakMap<object, Validate | Error>();
@@ -52,7 +55,7 @@ export function checkStructuredContent(schema: JsonSchema, value: unknown, defau
     compiled.set(schema, validate);
   }
   if (validate instanceof Error) {
-    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" has an outputSchema that does not compile: ${validate.message}`, { server, method: 'tools/call', cause: validate });
+    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" has an outputSchema that does not compile: ${peerText(validate.message)}`, { server, method: 'tools/call', cause: validate });
   }
   let valid: boolean;
   try {
@@ -60,14 +63,15 @@ export function checkStructuredContent(schema: JsonSchema, value: unknown, defau
   } catch (error) {
     // Ajv's validators recurse: structuredContent nested some thousands of levels deep overflows
     // the stack. Such a result cannot be shown to match, so it is reported like a mismatch.
-    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that could not be checked against its outputSchema (${error instanceof RangeError ? 'nested too deeply' : 'the validator failed'}: ${error instanceof Error ? error.message : 'not an Error'})`, {
+    throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that could not be checked against its outputSchema (${error instanceof RangeError ? 'nested too deeply' : 'the validator failed'}: ${error instanceof Error ? peerText(error.message) : 'not an Error'})`, {
       server,
       method: 'tools/call',
       cause: error,
     });
   }
   if (valid) return;
-  const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+  // Paths are the server's keys and messages may quote its schema (a pattern): each is bounded.
+  const problems = (validate.errors ?? []).slice(0, 5).map((e) => peerText(`${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`, PROBLEM_CHARS));
   throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${tool}" returned structuredContent that does not match its outputSchema: ${problems.join('; ')}`, {
     server,
     method: 'tools/call',

@@ -30,9 +30,10 @@ import {
 } from './jsonrpc.js';
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
-import type { CloseInfo, Disposer, Transport } from './transport.js';
+import { peekMessageHead } from './message-head.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
-import { sampleValue } from './value-sample.js';
+import { peerText, sampleValue } from './value-sample.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
 export type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
@@ -88,7 +89,7 @@ export class JsonRpcConnection {
     this.inbound = new InboundRequests((message) => this.reply(message));
     this.disposeTransport = [
       transport.onMessage((value) => this.receive(value)),
-      transport.onDiagnostic((d) => this.emitDiagnostic(d)),
+      transport.onDiagnostic((d) => this.transportDiagnostic(d)),
     ];
     this.closed = transport.closed.then((info) => {
       this.shutdown(
@@ -261,17 +262,19 @@ export class JsonRpcConnection {
         const record = id === null ? undefined : this.pending.get(id);
         if (!record) {
           if (id === null) {
-            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${error.message} (${error.code})` });
+            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${peerText(error.message)} (${error.code})` });
             return;
           }
           return this.lateResponse(id);
         }
         this.settle(record);
+        // A peer can put megabytes in its message: ours quotes a bounded part, `rpcMessage` keeps it all.
         record.reject(
-          new McpError('SERVER_ERROR', `failed: ${error.message} (${error.code})`, {
+          new McpError('SERVER_ERROR', `failed: ${peerText(error.message)} (${error.code})`, {
             server: this.name,
             method: record.method,
             rpcCode: error.code,
+            rpcMessage: error.message,
             data: error.data,
           }),
         );
@@ -325,6 +328,43 @@ export class JsonRpcConnection {
     this.transport.send(message)?.catch((error: unknown) => {
       this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the server: ${String(error)}` });
     });
+  }
+
+  /** Passes a transport's diagnostic on; a dropped oversize message may end requests (below). */
+  private transportDiagnostic(diagnostic: TransportDiagnostic): void {
+    this.emitDiagnostic(diagnostic);
+    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined) this.droppedOversize(diagnostic.message, diagnostic.head);
+  }
+
+  /**
+   * A message over the transport's size cap was dropped on a channel all requests share, and the
+   * transport gave us its head. A response whose id is in the head fails that request now with
+   * `TRANSPORT` (its answer will not come; it is not re-sent: the same answer would be dropped
+   * again). A response whose id the head does not hold (it comes after the payload) fails every
+   * request pending now: one of them lost its answer and none can be told from the others, and
+   * each would otherwise wait out its timeout; they are abandoned (with cancel notices) as on a
+   * timeout. A request or notification of the peer, and anything the head does not show to be a
+   * response (junk, a batch), fail nothing: they are only the diagnostic.
+   */
+  private droppedOversize(what: string, head: string): void {
+    const peeked = peekMessageHead(head);
+    if (peeked.kind !== 'response') return;
+    if (peeked.id !== undefined) {
+      const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
+      if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
+      const error = new McpError('TRANSPORT', `failed: its response was not read (${what})`, { server: this.name, method: record.method });
+      this.settle(record);
+      record.channel?.abort(error);
+      record.reject(error);
+      return;
+    }
+    for (const record of [...this.pending.values()]) {
+      const error = new McpError('TRANSPORT', `failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`, {
+        server: this.name,
+        method: record.method,
+      });
+      this.abandon(record, error, 'its response may have been lost (a message over the size limit was dropped)');
+    }
   }
 
   private lateResponse(id: JsonRpcId): void {

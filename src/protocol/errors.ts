@@ -1,7 +1,7 @@
 /**
  * The one error root of mcpwire. Every error mcpwire throws or rejects with is an {@link McpError}
  * whose `code` is a stable string; errors the peer sent keep their numeric JSON-RPC code in
- * `rpcCode` and their `data` in `data`.
+ * `rpcCode`, their message untouched in `rpcMessage` and their `data` in `data`.
  */
 
 /** Stable string codes. Match on these, never on messages. */
@@ -53,6 +53,8 @@ export interface McpErrorDetails {
   method?: string;
   /** The numeric JSON-RPC error code the peer sent (only for `SERVER_ERROR`, or a modern-era error). */
   rpcCode?: number;
+  /** The `message` of the peer's JSON-RPC error, untouched (only for `SERVER_ERROR`). */
+  rpcMessage?: string;
   /** The `data` of the peer's JSON-RPC error, untouched. */
   data?: unknown;
 }
@@ -67,6 +69,12 @@ export class McpError extends Error {
   readonly server: string | undefined;
   readonly method: string | undefined;
   readonly rpcCode: number | undefined;
+  /**
+   * `SERVER_ERROR`: the peer's own error message, whole and untouched, however long; our
+   * `message` quotes at most 500 characters of it, so logs and displays stay bounded. Not part of
+   * {@link toJSON} for the same reason.
+   */
+  readonly rpcMessage: string | undefined;
   readonly data: unknown;
 
   constructor(code: McpErrorCode, message: string, details: McpErrorDetails = {}) {
@@ -75,6 +83,7 @@ export class McpError extends Error {
     this.server = details.server;
     this.method = details.method;
     this.rpcCode = details.rpcCode;
+    this.rpcMessage = details.rpcMessage;
     this.data = details.data;
   }
 

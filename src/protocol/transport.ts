@@ -35,6 +35,15 @@ export interface TransportDiagnostic {
   message: string;
   /** The offending text, truncated. */
   sample?: string;
+  /**
+   * `oversize` only, from a transport whose messages share one channel (stdio, the HTTP+SSE stream):
+   * the first characters of the dropped message (at most `MESSAGE_HEAD_CHARS`, message-head.ts).
+   * The transport knows no ids; the connection reads the head and fails the request the message
+   * answered, or, for a response whose id is past the head, every pending request (see
+   * `JsonRpcConnection`). A
+   * transport that fails the request itself (Streamable HTTP, one stream per request) sends none.
+   */
+  head?: string;
 }
 
 /**

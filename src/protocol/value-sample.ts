@@ -9,6 +9,21 @@
 
 /** Default length of a sample, in characters (the ellipsis not counted). */
 export const SAMPLE_CHARS = 200;
+/** Default length of a peer's text quoted in one of our messages, in characters. */
+export const PEER_TEXT_CHARS = 500;
+
+/**
+ * A peer's free text (an error message, a stderr line) as our messages quote it: whole up to
+ * `maxChars` characters; longer, its first `maxChars` (never half a surrogate pair), an ellipsis
+ * and the original length — `…(1048576 characters)`. Costs `maxChars`, whatever the length.
+ */
+export function peerText(text: string, maxChars: number = PEER_TEXT_CHARS): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // a high surrogate whose pair is past the cut
+  return `${text.slice(0, end)}…(${text.length} characters)`;
+}
 
 /** One open array or object of the walk. */
 type Open = { items: readonly unknown[]; at: number } | { object: Record<string, unknown>; keys: string[]; at: number; wrote: boolean };

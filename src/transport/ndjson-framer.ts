@@ -8,6 +8,7 @@
  * views and joined and decoded once, when its newline arrives. Junk lines and oversized lines are
  * reported and skipped; decoding resumes after the next newline.
  */
+import { MESSAGE_HEAD_CHARS } from '../protocol/message-head.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 
 /** Default cap of one message: 16 MiB. */
@@ -47,7 +48,9 @@ export interface NdjsonDecoderOptions {
  * synchronously to the sink from {@link NdjsonDecoder.push}. One instance per stream. Blank lines
  * are ignored; a line that is not JSON is reported as `invalid-json` and skipped. A line of more
  * than `maxMessageBytes` bytes is reported as `oversize` and never held: what was buffered of it
- * is released as soon as it passes the cap, and the rest is discarded up to its newline.
+ * is released as soon as it passes the cap, and the rest is discarded up to its newline. Its
+ * report carries the line's first characters as `head` (stdout is shared by every request, and
+ * the connection reads there which request the line answered).
  */
 export class NdjsonDecoder {
   private readonly sink: NdjsonSink;
@@ -59,6 +62,7 @@ export class NdjsonDecoder {
   private skipping = false;
   private skippedBytes = 0;
   private skippedSample = '';
+  private skippedHead = '';
 
   constructor(sink: NdjsonSink, options: NdjsonDecoderOptions = {}) {
     this.sink = sink;
@@ -96,7 +100,7 @@ export class NdjsonDecoder {
   /** A line wholly inside one chunk: the hot path, one decode and one parse. */
   private line(bytes: Uint8Array, start: number, end: number): void {
     if (end - start > this.max) {
-      this.oversize(end - start, sampleOf(bytes, start, end));
+      this.oversize(end - start, sampleOf(bytes, start, end), headOf([bytes.subarray(start, end)]));
       return;
     }
     if (end > start) this.parse(utf8(bytes, start, end));
@@ -107,10 +111,12 @@ export class NdjsonDecoder {
     if (this.skipping) {
       const size = this.skippedBytes + (end - start);
       const sample = this.skippedSample;
+      const head = this.skippedHead;
       this.skipping = false;
       this.skippedBytes = 0;
       this.skippedSample = '';
-      this.oversize(size, sample);
+      this.skippedHead = '';
+      this.oversize(size, sample, head);
       return;
     }
     const size = this.held + (end - start);
@@ -119,7 +125,7 @@ export class NdjsonDecoder {
     this.pieces = [];
     this.held = 0;
     if (size > this.max) {
-      this.oversize(size, sampleOfPieces(pieces));
+      this.oversize(size, sampleOfPieces(pieces), headOf(pieces));
       return;
     }
     const line = join(pieces, size);
@@ -140,6 +146,7 @@ export class NdjsonDecoder {
     }
     this.pieces.push(bytes.subarray(start));
     this.skippedSample = sampleOfPieces(this.pieces);
+    this.skippedHead = headOf(this.pieces);
     this.skippedBytes = this.held + rest;
     this.skipping = true;
     this.pieces = [];
@@ -168,11 +175,12 @@ export class NdjsonDecoder {
     });
   }
 
-  private oversize(bytes: number, sample: string): void {
+  private oversize(bytes: number, sample: string, head: string): void {
     this.sink.diagnostic({
       kind: 'oversize',
       message: `skipped a ${bytes}-byte message: larger than the ${this.max}-byte limit`,
       sample,
+      head,
     });
   }
 }
@@ -218,6 +226,20 @@ function sampleOfPieces(pieces: Uint8Array[]): string {
   }
   const text = utf8(join(head, size), 0, size);
   return text.length > SAMPLE_CHARS || total > size ? `${text.slice(0, SAMPLE_CHARS)}…` : text;
+}
+
+/** The first MESSAGE_HEAD_CHARS characters of a line held in pieces; only that many bytes are decoded. */
+function headOf(pieces: Uint8Array[]): string {
+  const head: Uint8Array[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    if (size >= MESSAGE_HEAD_CHARS) break;
+    const part = piece.subarray(0, MESSAGE_HEAD_CHARS - size);
+    head.push(part);
+    size += part.length;
+  }
+  // A character cut at the byte limit decodes as U+FFFD at the very end: past anything the head is read for.
+  return utf8(join(head, size), 0, size);
 }
 
 function truncate(text: string): string {

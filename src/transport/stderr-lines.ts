@@ -1,6 +1,9 @@
 /**
  * Splits a server's stderr into lines, hands each to a callback, and keeps the last few in a
- * bounded ring for error messages. Nothing here is ever treated as protocol.
+ * bounded ring for error messages. Nothing here is ever treated as protocol. Bounded whatever the
+ * server writes: a line is cut at MAX_LINE_CHARS (marked with an ellipsis) and the rest of it,
+ * up to its newline, is discarded rather than held or handed on as more lines; the ring holds at
+ * most `capacity` lines.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -11,6 +14,8 @@ export class StderrLines {
   private readonly ring: string[] = [];
   private readonly decoder = new StringDecoder('utf8');
   private partial = '';
+  /** The current line was cut: its rest is discarded up to the next newline. */
+  private skipping = false;
 
   constructor(
     private readonly capacity: number,
@@ -24,13 +29,16 @@ export class StderrLines {
     for (;;) {
       const newline = text.indexOf('\n', start);
       if (newline === -1) break;
-      this.emit(text.slice(start, newline));
+      if (this.skipping) this.skipping = false;
+      else this.emit(text.slice(start, newline));
       start = newline + 1;
     }
-    this.partial = text.slice(start);
+    this.partial = this.skipping ? '' : text.slice(start);
     if (this.partial.length > MAX_LINE_CHARS) {
+      // Emitted now, cut, so an endless line is neither held nor split into many lines.
       this.emit(this.partial);
       this.partial = '';
+      this.skipping = true;
     }
   }
 
@@ -38,7 +46,8 @@ export class StderrLines {
   flush(): void {
     const rest = this.partial + this.decoder.end();
     this.partial = '';
-    if (rest.length > 0) this.emit(rest);
+    if (rest.length > 0 && !this.skipping) this.emit(rest);
+    this.skipping = false;
   }
 
   /** The last lines, oldest first. */

@@ -12,7 +12,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { sampleValue } from '../protocol/value-sample.js';
+import { peerText, sampleValue } from '../protocol/value-sample.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { commandDisplayName } from './command-name.js';
 import { Inbox } from './inbox.js';
@@ -364,7 +364,8 @@ export class StdioTransport implements Transport {
     else if (this.exit) text = `the server exited with code ${this.exit.code}`;
     else if (this.writeError) text = `writing to the server failed (${this.writeError.message})`;
     else text = 'the server closed its stdout';
-    const tail = this.stderr.tail().slice(-5);
+    // At most 5 lines of at most 500 characters each: the server decides what they hold.
+    const tail = this.stderr.tail().slice(-5).map((line) => peerText(line));
     return tail.length > 0 ? `${text}; last stderr: ${tail.join(' | ')}` : text;
   }
 

@@ -4,6 +4,17 @@
  * every server message (responses included) arrives as a `message` event on that one stream.
  * The stream is the connection: when it ends, the transport is closed and every pending request
  * fails at once.
+ *
+ * A `message` event over `maxMessageBytes` is dropped as soon as it passes the cap (never held
+ * whole) and reported as an `oversize` diagnostic naming the limit. The stream is shared by every
+ * request, so which request the event answered is not known here — the transport knows no ids —
+ * and the diagnostic carries the event's first characters (`head`): the connection reads the
+ * top-level `id` there and fails that request at once with `TRANSPORT`, or, for a response whose
+ * id comes after its payload, every request then pending, since any of them may have lost its
+ * answer and each would otherwise wait out its timeout (a notification, a request of the server
+ * or junk fails nothing). The stream itself stays
+ * usable: the SSE framing resumes at the next event, so later requests are unaffected. (Failing
+ * the whole connection instead would also end requests the event cannot have answered.)
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
@@ -23,6 +34,8 @@ import { settledWithin, timeoutSignal } from './sleep.js';
 
 /** How long close() lets sockets finish gracefully before destroying them. */
 const CLOSE_GRACE_MS = 2_000;
+/** Longest `sample` of a diagnostic, in characters (an ellipsis marks a cut). */
+const SAMPLE_CHARS = 200;
 
 /** Options of {@link LegacySseTransport.connect}. */
 export interface LegacySseOptions {
@@ -176,6 +189,8 @@ export class LegacySseTransport implements Transport {
           if (transport) transport.deliver(value);
           else early.push(value);
         },
+        // Before the transport exists nothing can be pending, so there is no one to tell.
+        oversize: (chars, head) => transport?.oversized(chars, head),
       },
       { maxEventChars: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
     );
@@ -277,6 +292,16 @@ export class LegacySseTransport implements Transport {
 
   private diagnostic(kind: string, message: string): void {
     this.diagnostics.emit({ kind, message });
+  }
+
+  /** An event passed the size cap and was dropped: report it with its head (see the file comment). */
+  private oversized(chars: number, head: string): void {
+    this.diagnostics.emit({
+      kind: 'oversize',
+      message: `dropped an SSE message event after ${chars} characters: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`,
+      sample: head.length > SAMPLE_CHARS ? `${head.slice(0, SAMPLE_CHARS)}…` : head,
+      head,
+    });
   }
 
   private shutdown(info: CloseInfo): Promise<void> {

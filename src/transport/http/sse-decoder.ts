@@ -7,6 +7,7 @@
  * An event with an empty data buffer is not dispatched, but its `id` and `retry` still count:
  * that is exactly the 2025-11-25 "priming event".
  */
+import { MESSAGE_HEAD_CHARS } from '../../protocol/message-head.js';
 
 /** One dispatched event. `event` defaults to `message`. */
 export interface SseEvent {
@@ -23,8 +24,12 @@ export interface SseSink {
   retry?(ms: number): void;
   /** The cursor moved (an `id` field), whether or not an event followed. */
   id?(id: string): void;
-  /** An event over the size cap was dropped. */
-  oversize?(bytes: number): void;
+  /**
+   * An event over the size cap was dropped, as soon as it passed the cap: `chars` is what had
+   * arrived of it by then, `head` its first data characters (at most `MESSAGE_HEAD_CHARS`,
+   * data lines joined with `\n` as in a dispatched event).
+   */
+  oversize?(chars: number, head: string): void;
 }
 
 /** Default cap of one event's data, in UTF-16 code units (about the byte count for JSON): 16 MiB. */
@@ -92,7 +97,7 @@ export class SseDecoder {
     if (start < length && !this.skipLine) {
       this.line += chunk.slice(start);
       if (this.line.length > this.maxChars + 16) {
-        this.overflow();
+        this.overflow(dataValue(this.line));
         this.skipLine = true;
       }
     }
@@ -122,7 +127,7 @@ export class SseDecoder {
         if (this.dropping) return;
         this.dataChars += value.length + 1;
         if (this.dataChars > this.maxChars) {
-          this.overflow();
+          this.overflow(value);
           return;
         }
         this.data.push(value);
@@ -160,12 +165,23 @@ export class SseDecoder {
     this.sink.event({ event, data, id: this.lastEventId });
   }
 
-  private overflow(): void {
-    if (!this.dropping) this.sink.oversize?.(this.dataChars + this.line.length);
+  /** `current`: the value of the data line that passed the cap (not in `data` yet); '' for another line. */
+  private overflow(current: string): void {
+    if (!this.dropping) this.sink.oversize?.(this.dataChars + this.line.length, this.head(current));
     this.dropping = true;
     this.line = '';
     this.data = [];
     this.dataChars = 0;
+  }
+
+  /** The first MESSAGE_HEAD_CHARS characters of the event's data so far, `current` last; copies no more. */
+  private head(current: string): string {
+    let head = '';
+    for (let i = 0; i < this.data.length && head.length < MESSAGE_HEAD_CHARS; i++) {
+      head += (i === 0 ? '' : '\n') + this.data[i]!.slice(0, MESSAGE_HEAD_CHARS);
+    }
+    if (head.length < MESSAGE_HEAD_CHARS) head += (this.data.length > 0 ? '\n' : '') + current.slice(0, MESSAGE_HEAD_CHARS);
+    return head.slice(0, MESSAGE_HEAD_CHARS);
   }
 
   private resetEvent(): void {
@@ -173,4 +189,10 @@ export class SseDecoder {
     this.dataChars = 0;
     this.eventType = '';
   }
+}
+
+/** The value of a raw `data` line (`data:x`, `data: x`); '' for any other field. */
+function dataValue(line: string): string {
+  if (!line.startsWith('data:')) return '';
+  return line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5);
 }

@@ -5,10 +5,15 @@
  * signals a host uses to stop a server, and ends the way the server ended. Recording is a side
  * tap on copies of the streams: lines are parsed after each chunk has been written on, and a
  * failing recorder never stops the forwarding.
+ *
+ * The server's whole process tree goes with it, as with the stdio transport (`process-tree.ts`:
+ * its process group, and on Linux the descendants that left the group): the proxy notes the tree
+ * when the end is asked for (the host's EOF, a signal, an abort) and stops what is left of it
+ * once the server has exited, and kills all of it if the proxy itself exits first.
  */
 import type { Readable, Writable } from 'node:stream';
 import { commandDisplayName } from '../command-name.js';
-import { killTreeOnExit, signalTree } from '../process-tree.js';
+import { killTreeOnExit, ProcessTree } from '../process-tree.js';
 import { spawnServer } from '../stdio-spawn.js';
 import { StderrLines } from '../stderr-lines.js';
 import { TraceBuilder } from '../trace/trace-builder.js';
@@ -56,6 +61,10 @@ export interface StdioProxyResult {
 const PIPE_GRACE_MS = 1_000;
 /** After an abort: how long the server gets between SIGTERM and SIGKILL. */
 const ABORT_KILL_MS = 3_000;
+/** After the server exited on request: how long the rest of its tree gets between SIGTERM and SIGKILL (as the transport's `sigtermMs`). */
+const TREE_STOP_MS = 2_000;
+/** How often the rest of the tree is looked at while it is given time to end (no process outside our child sends an event). */
+const TREE_POLL_MS = 25;
 const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
@@ -69,11 +78,18 @@ const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * - the host's EOF on `input` ends the server's stdin; the server decides when to exit.
  * - stderr is copied to `errorOutput` unchanged; its lines are also recorded as `stderr` events.
  * - SIGINT, SIGTERM and SIGHUP received by this process while the server runs go to the server's
- *   process group (the server leads one, so its helpers get them too) instead of ending the
- *   proxy; the handlers are removed before this resolves.
- * - resolves once the server exited and its stdout and stderr ended (every byte of them has been
- *   handed to `output` / `errorOutput` by then), or 1 s after the exit when a grandchild holds
- *   the pipes open.
+ *   tree (its process group, and on Linux its descendants outside the group) instead of ending
+ *   the proxy; the handlers are removed before this resolves.
+ * - the server's tree: when the end is asked for (the host's EOF on `input`, a forwarded signal,
+ *   `signal` aborting) the proxy notes the server's descendants (Linux: `/proc`, while the server
+ *   still runs); once the server has exited, whatever is left of its tree gets SIGTERM and
+ *   2 s to end, then SIGKILL. A server that exited unasked (a crash) has the rest of its
+ *   tree SIGKILLed at once, as the stdio transport does. Should this process exit first, its
+ *   'exit' hook kills the whole tree. What each platform covers is listed in `process-tree.ts`
+ *   (not covered: descendants outside the group of a server that exited unasked).
+ * - resolves once the server exited, its tree is stopped, and its stdout and stderr ended (every
+ *   byte of them has been handed to `output` / `errorOutput` by then), or 1 s after the exit
+ *   when a grandchild holds the pipes open.
  *
  * Records: a `spawn` event (pid, command, args), one record per non-blank line each way —
  * `builder.frame` for JSON (the byte count is the line's, without its `\n`) and `invalid` for
@@ -100,7 +116,15 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     throw error;
   }
   record(builder.event('spawn', { pid: child.pid, command, args }));
-  const untrack = killTreeOnExit(child);
+  const tree = new ProcessTree(child);
+  const untrack = killTreeOnExit(tree);
+  /** The end was asked for (host EOF, a signal, an abort): the server's exit is not a crash. */
+  let endAsked = false;
+  /** Notes the tree while the server runs (its outsiders' links to it die with it), once the end is asked for. */
+  const askEnd = () => {
+    endAsked = true;
+    tree.surveySync();
+  };
 
   // ---- the side taps: copies of the chunks become records; nothing here may throw ----
   const frameSink = (dir: TraceDirection) => ({
@@ -142,6 +166,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   };
   const onInputEnd = () => {
     tap(() => outTap.end());
+    // The host went away: what the server started must be known before the server goes.
+    askEnd();
     if (stdin.writable) stdin.end();
   };
   const onStdinDrain = () => input.resume();
@@ -179,7 +205,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const handlers = (options.forwardSignals ?? DEFAULT_SIGNALS).map((name) => {
     const handler = () => {
       record(builder.event('signal', { signal: name }, 'out'));
-      signalTree(child, name);
+      askEnd();
+      tree.signal(name);
     };
     process.on(name, handler);
     return [name, handler] as const;
@@ -187,19 +214,45 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = () => {
     record(builder.event('abort', { reason: String(options.signal?.reason) }, 'out'));
-    signalTree(child, 'SIGTERM');
-    killTimer ??= setTimeout(() => signalTree(child, 'SIGKILL'), ABORT_KILL_MS);
+    askEnd();
+    tree.signal('SIGTERM');
+    killTimer ??= setTimeout(() => tree.signal('SIGKILL'), ABORT_KILL_MS);
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
 
+  /** Resolves once nothing of the tree runs, or after `ms` (false). Polls: the rest of a tree sends no event. */
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  const treeGone = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const until = performance.now() + ms;
+      const look = () => {
+        const left = until - performance.now();
+        if (!tree.running || left <= 0) resolve(!tree.running);
+        else pollTimer = setTimeout(look, Math.min(TREE_POLL_MS, left));
+      };
+      look();
+    });
+  /** After the server's exit: the rest of its tree, politely when the end was asked for. */
+  const stopRest = async () => {
+    if (endAsked && tree.running) {
+      tree.signal('SIGTERM');
+      await treeGone(TREE_STOP_MS);
+    }
+    // A crash, a member that ignored SIGTERM, or one started after the survey inside the group.
+    tree.signal('SIGKILL');
+  };
+
   return new Promise<StdioProxyResult>((resolve) => {
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let done = false;
+    let pipesDone = false;
+    let treeDone = false;
     const finish = () => {
-      if (done) return;
+      if (done || !pipesDone || !treeDone) return;
       done = true;
       clearTimeout(graceTimer);
+      clearTimeout(pollTimer);
       clearTimeout(killTimer);
       for (const [name, handler] of handlers) process.off(name, handler);
       options.signal?.removeEventListener('abort', onAbort);
@@ -222,9 +275,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
       record(builder.event('exit', { code: result.exitCode, signal: result.signal }));
       resolve(result);
     };
+    const pipesClosed = () => {
+      pipesDone = true;
+      finish();
+    };
     child.once('exit', () => {
-      graceTimer = setTimeout(finish, PIPE_GRACE_MS);
+      graceTimer = setTimeout(pipesClosed, PIPE_GRACE_MS);
+      void stopRest().then(() => {
+        treeDone = true;
+        finish();
+      });
     });
-    child.once('close', finish);
+    child.once('close', pipesClosed);
   });
 }
