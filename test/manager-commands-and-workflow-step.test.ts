@@ -102,6 +102,16 @@ describe('the workflow step', () => {
     await expect(runner.run({ server: 'ghost', tool: 'echo', resultKey: 'r' }, {})).rejects.toThrow('unknown server "ghost"');
   });
 
+  it('quotes a flooding tool error within bounds in its message, and stores the whole result', async () => {
+    manager = McpManager.create({ servers: [legacy('alpha')] });
+    runner = new McpStepRunner({ manager });
+    const context: Record<string, unknown> = {};
+    const error = (await runner.run({ server: 'alpha', tool: 'fails', arguments: { repeat: 50_000 }, resultKey: 'r' }, context).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^server "alpha": tools\/call tool "fails" reported an error: (this tool always fails)+[a-z ]*…\(1100000 characters\)$/);
+    expect(error.message.length).toBeLessThan(1_000);
+    expect((context.r as { text: string }).text).toHaveLength(1_100_000);
+  });
+
   it('caches inline servers per definition: same definition, same process; reset() closes them', async () => {
     runner = new McpStepRunner();
     const inline = { command: node, args: [SCRIPTED] };

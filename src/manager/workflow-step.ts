@@ -7,6 +7,7 @@
 import { McpError } from '../protocol/errors.js';
 import { jsonText } from '../protocol/json-text.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
+import { peerText } from '../protocol/value-sample.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { scrubSecrets } from '../transport/http/header-values.js';
 import { secretValues } from './config/redact.js';
@@ -159,7 +160,7 @@ export class McpStepRunner {
     const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
     context[step.resultKey] = stored;
-    if (stored.isError) throw redactError(new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text || '(no text)'}`, { server: name, method: 'tools/call', data: plain }), secrets);
+    if (stored.isError) throw redactError(new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text ? peerText(text) : '(no text)'}`, { server: name, method: 'tools/call', data: plain }), secrets);
     return stored;
   }
 

@@ -9,7 +9,7 @@ const TOOLS = [
   { name: 'echo', description: 'Echoes text', inputSchema: object({ text: { type: 'string' } }) },
   { name: 'add', description: 'Adds two numbers', inputSchema: object({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']), structured: true },
   { name: 'bad-structured', description: 'Returns structuredContent that breaks its outputSchema', inputSchema: object(), structured: true },
-  { name: 'fails', description: 'Always fails (isError)', inputSchema: object() },
+  { name: 'fails', description: 'Always fails (isError)', inputSchema: object({ repeat: { type: 'integer' } }) },
   { name: 'slow', description: 'Reports progress, then answers', inputSchema: object({ ms: { type: 'number' }, steps: { type: 'number' } }) },
   { name: 'never-answer', description: 'Never answers', inputSchema: object() },
   { name: 'crash', description: 'Exits with code 1', inputSchema: object() },

@@ -36,7 +36,8 @@ export function callTool(server, id, name, args, meta) {
     case 'bad-structured':
       return reply(structured ? { ...text('{"sum":"not a number"}'), structuredContent: { sum: 'not a number' } } : text('not a number'));
     case 'fails':
-      return reply({ ...text('this tool always fails'), isError: true });
+      // {repeat}: the message said that many times (a server that floods its error text).
+      return reply({ ...text('this tool always fails'.repeat(Math.max(1, Number(args.repeat ?? 1)))), isError: true });
     case 'never-answer':
       // Cancelling it only logs (in the server's cancel handler); there is nothing to stop.
       server.inflight.set(id, () => {});
