@@ -14,8 +14,8 @@ import { scrubSecrets } from '../transport/http/header-values.js';
 const MAX_CAUSES = 16;
 
 /**
- * `error` with every occurrence of `secrets` replaced by `***` in its message and stack, in its
- * `data` when it is an {@link McpError} (a scrubbed copy replaces it), and likewise down its
+ * `error` with every occurrence of `secrets` replaced by `***` in its message and stack, its
+ * `rpcMessage`, in its `data` when it is an {@link McpError} (a scrubbed copy replaces it), and likewise down its
  * `cause` chain. Returns `error` itself (a string is returned scrubbed). Never throws.
  */
 export function redactError<T>(error: T, secrets: readonly string[]): T {
@@ -25,11 +25,13 @@ export function redactError<T>(error: T, secrets: readonly string[]): T {
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && !seen.has(current) && depth < MAX_CAUSES; depth++) {
     seen.add(current);
-    const fields = current as Error & { data?: unknown; cause?: unknown };
+    const fields = current as Error & { data?: unknown; rpcMessage?: unknown; cause?: unknown };
     try {
       fields.message = scrubSecrets(fields.message, secrets);
       if (typeof fields.stack === 'string') fields.stack = scrubSecrets(fields.stack, secrets);
       if (current instanceof McpError && current.data !== undefined && holdsSecret(current.data, secrets)) fields.data = scrubbedCopy(current.data, secrets);
+      // The peer's whole error text, kept beside the bounded quote in the message.
+      if (typeof fields.rpcMessage === 'string') fields.rpcMessage = scrubSecrets(fields.rpcMessage, secrets);
       if (typeof fields.cause === 'string') fields.cause = scrubSecrets(fields.cause, secrets);
     } catch {
       // A frozen error from elsewhere: leave it; ours are never frozen.
