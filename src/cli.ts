@@ -6,7 +6,7 @@
  */
 import { main } from './cli/main.js';
 import { processIO } from './cli/io.js';
-import { exitLikeServer } from './transport/proxy/exit-like-server.js';
+import { exitLikeServer } from './inspect/proxy/exit-like-server.js';
 
 const ended = await main(process.argv.slice(2), processIO());
 process.exitCode = ended.code;

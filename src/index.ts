@@ -30,12 +30,12 @@ export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDec
 export { ToolRegistry, canonicalToolName } from './manager/tool-registry.js';
 export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
 export { connectServer, connectTarget } from './manager/server-target.js';
-export { cleanSchema } from './manager/llm/schema-profiles.js';
-export type { SchemaChange, SchemaProfile } from './manager/llm/schema-profiles.js';
-export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './manager/llm/tool-export.js';
-export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './manager/llm/tool-export.js';
-export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './manager/llm/result-text.js';
-export type { ResultText, ResultTextOptions } from './manager/llm/result-text.js';
+export { cleanSchema } from './llm/schema-profiles.js';
+export type { SchemaChange, SchemaProfile } from './llm/schema-profiles.js';
+export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './llm/tool-export.js';
+export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './llm/tool-export.js';
+export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
+export type { ResultText, ResultTextOptions } from './llm/result-text.js';
 
 export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
 export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';

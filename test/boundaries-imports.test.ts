@@ -1,7 +1,8 @@
 /**
- * The layer rules of STYLE.md §1, checked over whatever src/ holds when the test runs:
- * imports only point down (protocol < transport < client < manager < cli), src/protocol uses no
- * Node built-in, and nothing under src/ imports an MCP SDK package.
+ * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
+ * test runs: imports only point down (protocol < transport < auth < client < manager < cli, with
+ * server, llm and inspect beside client), src/protocol uses no Node built-in, and nothing under
+ * src/ imports an MCP SDK package.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -12,12 +13,27 @@ import { describe, expect, it } from 'vitest';
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
 /**
- * Rank of each layer folder; a file may import only from its own rank or lower. `server` is the
- * server kit (ARCHITECTURE.md: server → transport → protocol), beside `client`, not above it.
+ * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
+ * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
+ * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
+ * transport → protocol); `auth` is the OAuth client, under `client`.
  */
-const LAYERS: Record<string, number> = { protocol: 0, transport: 1, client: 2, server: 2, manager: 3, cli: 4 };
+const LAYERS: Record<string, number> = { protocol: 0, transport: 1, auth: 2, client: 3, server: 3, llm: 3, inspect: 3, manager: 4, cli: 5 };
 /** Layers of equal rank that must still not import each other. */
-const SIBLINGS_APART = [['client', 'server']];
+const SIBLINGS_APART = [
+  ['client', 'server'],
+  ['client', 'llm'],
+  ['client', 'inspect'],
+  ['server', 'llm'],
+  ['server', 'inspect'],
+  ['llm', 'inspect'],
+];
+/** Imports the ranks would allow but the map forbids: the manager runs servers, it does not inspect traffic. */
+const FORBIDDEN: Array<[from: string, to: string]> = [
+  ['manager', 'inspect'],
+  ['server', 'auth'],
+];
+const ORDER = 'protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
@@ -118,8 +134,9 @@ function violationsIn(file: string, source: string): string[] {
       continue;
     }
     if (!(to in LAYERS) || !(from in LAYERS)) continue;
-    if (LAYERS[to]! > LAYERS[from]!) problems.push(`${where}: upward import (${from} → ${to}); the order is protocol < transport < client < manager < cli`);
+    if (LAYERS[to]! > LAYERS[from]!) problems.push(`${where}: upward import (${from} → ${to}); the order is ${ORDER}`);
     if (SIBLINGS_APART.some((pair) => pair.includes(from) && pair.includes(to))) problems.push(`${where}: ${from} and ${to} must not import each other`);
+    if (FORBIDDEN.some(([a, b]) => a === from && b === to)) problems.push(`${where}: ${from} must not import ${to}`);
   }
   return problems;
 }
@@ -186,7 +203,7 @@ describe('the import scanner', () => {
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
-      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is protocol < transport < client < manager < cli",
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
     ]);
     expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
     expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);
@@ -194,6 +211,14 @@ describe('the import scanner', () => {
       "src/client/x.ts:1 imports '../server/s.js': client and server must not import each other",
     ]);
     expect(violationsIn(at('client/x.ts'), "import { VERSION } from '../index.js';")).toHaveLength(1);
+    expect(violationsIn(at('llm/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
+      "src/llm/x.ts:1 imports '../client/mcp-client.js': llm and client must not import each other",
+    ]);
+    expect(violationsIn(at('manager/x.ts'), "import { readTrace } from '../inspect/read-trace.js';")).toEqual([
+      "src/manager/x.ts:1 imports '../inspect/read-trace.js': manager must not import inspect",
+    ]);
+    expect(violationsIn(at('inspect/x.ts'), "import { McpManager } from '../manager/mcp-manager.js';")).toHaveLength(1);
+    expect(violationsIn(at('cli/x.ts'), "import { readTrace } from '../inspect/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';")).toEqual([]);
     expect(violationsIn(at('cli/x.ts'), "import { a } from '../manager/a.js';\nimport { b } from '../protocol/b.js';")).toEqual([]);
     expect(violationsIn(at('index.ts'), "export { McpClient } from './client/mcp-client.js';")).toEqual([]);
     expect(violationsIn(at('utils/x.ts'), '')).toEqual([expect.stringContaining('src/utils is not a known layer')]);

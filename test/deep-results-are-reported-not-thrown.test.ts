@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/manager/llm/tool-export.js';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/llm/tool-export.js';
 import { McpStepRunner } from '../src/manager/workflow-step.js';
 import { jsonText } from '../src/protocol/json-text.js';
 import type { Tool } from '../src/protocol/types.js';

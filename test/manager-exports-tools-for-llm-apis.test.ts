@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/manager/llm/tool-export.js';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/llm/tool-export.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { EVERYTHING } from './support/cli.js';
 

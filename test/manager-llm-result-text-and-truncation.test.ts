@@ -5,7 +5,7 @@
  * deep-frozen: the functions only read them.
  */
 import { describe, expect, it } from 'vitest';
-import { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from '../src/manager/llm/result-text.js';
+import { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from '../src/llm/result-text.js';
 import { McpError } from '../src/protocol/errors.js';
 import type { CallToolResult, ContentBlock } from '../src/protocol/types.js';
 

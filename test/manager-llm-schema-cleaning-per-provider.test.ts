@@ -5,8 +5,8 @@
  * shapes exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { cleanSchema, INLINE_BUDGET, type SchemaChange, type SchemaProfile } from '../src/manager/llm/schema-profiles.js';
-import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/manager/llm/tool-export.js';
+import { cleanSchema, INLINE_BUDGET, type SchemaChange, type SchemaProfile } from '../src/llm/schema-profiles.js';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/llm/tool-export.js';
 import type { Tool } from '../src/protocol/types.js';
 
 const PROFILES: SchemaProfile[] = ['anthropic', 'openai', 'gemini'];

@@ -1,5 +1,5 @@
 /**
- * The linter's table of methods per revision (src/protocol/message-rules/method-table.ts) holds
+ * The linter's table of methods per revision (src/inspect/message-rules/method-table.ts) holds
  * exactly the members of each official schema's ClientRequest, ClientNotification, ServerRequest
  * and ServerNotification unions.
  */
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { judgeMethod, methodsOf, revisionsWithMethodTable } from '../src/protocol/message-rules/method-table.js';
+import { judgeMethod, methodsOf, revisionsWithMethodTable } from '../src/inspect/message-rules/method-table.js';
 import { SUPPORTED_REVISIONS } from '../src/protocol/revisions.js';
 
 const SCHEMAS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/mcp-spec');

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { clearHttpRoutes } from '../src/client/connect-http.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { startHttpProxy, type HttpProxy } from '../src/transport/proxy/http-proxy.js';
+import { startHttpProxy, type HttpProxy } from '../src/inspect/proxy/http-proxy.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { legacyServer, openSse, result, sse, startHttpFixture, until, type HttpFixture, type Seen } from './support/http-fixture.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';

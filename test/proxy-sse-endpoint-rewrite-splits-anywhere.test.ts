@@ -3,7 +3,7 @@
  * every other byte passes unchanged and in order, wherever the stream is cut into chunks.
  */
 import { describe, expect, it } from 'vitest';
-import { SseEndpointRewriter } from '../src/transport/proxy/sse-endpoint-rewriter.js';
+import { SseEndpointRewriter } from '../src/inspect/proxy/sse-endpoint-rewriter.js';
 
 const UPSTREAM = 'http://127.0.0.1:1234/messages?sessionId=abc';
 const PROXIED = 'http://127.0.0.1:5678/messages?sessionId=abc';

@@ -12,7 +12,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
-import { runStdioProxy } from '../src/transport/proxy/stdio-proxy.js';
+import { runStdioProxy } from '../src/inspect/proxy/stdio-proxy.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { eventually, FIXTURES, waitUntilGone } from './support/processes.js';
 

@@ -38,7 +38,7 @@ import { VERSION } from '../protocol/version.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
 import { ConnectDeadline } from './connect-deadline.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../protocol/emitter.js';
 import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';

@@ -5,7 +5,7 @@
  * that failed). Loaded on demand: a client that does not trace never loads this module.
  */
 import type { Transport } from '../protocol/transport.js';
-import { redactHeaderValue } from '../transport/http/header-values.js';
+import { redactHeaderValue } from '../protocol/redact.js';
 import type { TraceSink } from '../transport/trace/sinks.js';
 import { guardSink } from '../transport/trace/sinks.js';
 import { TraceBuilder } from '../transport/trace/trace-builder.js';

@@ -7,9 +7,9 @@
  */
 import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
-import { Emitter } from '../client/emitter.js';
+import { Emitter } from '../protocol/emitter.js';
 import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../transport/http/header-values.js';
+import { scrubSecrets } from '../protocol/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
 import { ApprovalStep } from './approval-step.js';
@@ -23,7 +23,7 @@ import { checkServerDefinition } from './server-definition.js';
 import { toolAllowed, type ManagedServer } from './server-spec.js';
 import { ServerSlot } from './server-slot.js';
 import { slotOfName, unavailableToolError } from './unavailable-tool.js';
-import { resultToText } from './llm/result-text.js';
+import { resultToText } from '../llm/result-text.js';
 import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
 import { PermissionGate } from './permission-gate.js';
 import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';

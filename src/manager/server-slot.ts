@@ -14,7 +14,7 @@ import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
-import { redactUrl, scrubSecrets } from '../transport/http/header-values.js';
+import { redactUrl, scrubSecrets } from '../protocol/redact.js';
 import { redactServer, secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactDiagnostic, redactError } from './error-redaction.js';

@@ -5,7 +5,7 @@
  * last error, instead of "tool not found" (its tools left the catalogue when it went down).
  */
 import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../transport/http/header-values.js';
+import { scrubSecrets } from '../protocol/redact.js';
 import type { ServerSlot } from './server-slot.js';
 
 /** Characters the catalogue replaces in exposed names (see `tool-names.ts`). */

@@ -6,8 +6,8 @@
  * usage: node --import tsx test/support/stdio-proxy-cli.ts <trace.jsonl> -- <command> [args...]
  */
 import { appendFileSync } from 'node:fs';
-import { exitLikeServer } from '../../src/transport/proxy/exit-like-server.js';
-import { runStdioProxy } from '../../src/transport/proxy/stdio-proxy.js';
+import { exitLikeServer } from '../../src/inspect/proxy/exit-like-server.js';
+import { runStdioProxy } from '../../src/inspect/proxy/stdio-proxy.js';
 
 const [traceFile, separator, command, ...args] = process.argv.slice(2);
 if (!traceFile || separator !== '--' || !command) throw new Error('usage: stdio-proxy-cli.ts <trace.jsonl> -- <command> [args...]');

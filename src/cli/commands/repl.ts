@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 import { handleCommand } from '../../manager/commands.js';
-import { resultToText } from '../../manager/llm/result-text.js';
+import { resultToText } from '../../llm/result-text.js';
 import type { McpManager } from '../../manager/mcp-manager.js';
 import { McpError } from '../../protocol/errors.js';
 import { coerceValue, pairs, splitWords, type ParsedArgs } from '../argv.js';

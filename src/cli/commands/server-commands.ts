@@ -3,7 +3,7 @@
  * prompt, complete, ping. Each takes a connected session and returns an {@link Outcome}; the
  * work is the client's, this file only shapes arguments and output.
  */
-import { resultToText } from '../../manager/llm/result-text.js';
+import { resultToText } from '../../llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
 import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';

@@ -5,13 +5,13 @@
  */
 import path from 'node:path';
 import { commandDisplayName } from '../../transport/command-name.js';
-import { startHttpProxy } from '../../transport/proxy/http-proxy.js';
-import { runStdioProxy } from '../../transport/proxy/stdio-proxy.js';
-import { checkTrace } from '../../transport/trace/trace-check.js';
-import { filterTrace, matchesFilter, readTrace, type TraceFilter } from '../../transport/trace/read-trace.js';
+import { startHttpProxy } from '../../inspect/proxy/http-proxy.js';
+import { runStdioProxy } from '../../inspect/proxy/stdio-proxy.js';
+import { checkTrace } from '../../inspect/trace-check.js';
+import { filterTrace, matchesFilter, readTrace, type TraceFilter } from '../../inspect/read-trace.js';
 import { prettyTraceLine } from '../../transport/trace/sinks.js';
-import { splitSessions } from '../../transport/trace/trace-sessions.js';
-import { formatSummary, summarizeTrace } from '../../transport/trace/trace-summary.js';
+import { splitSessions } from '../../inspect/trace-sessions.js';
+import { formatSummary, summarizeTrace } from '../../inspect/trace-summary.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';

@@ -4,7 +4,7 @@
  * credential headers become `***` (`Authorization: Bearer ***` keeps its scheme); the originals
  * are untouched.
  */
-import { redactHeaderValue, scrubSecrets } from '../../transport/http/header-values.js';
+import { redactHeaderValue, scrubSecrets } from '../../protocol/redact.js';
 import type { ManagedServer } from '../server-spec.js';
 
 const SECRET_NAME = /token|secret|password|passwd|key|auth|credential|cookie|session/i;

@@ -4,7 +4,7 @@
  * (`status`, `wwwAuthenticate`, `body`, `retryable`), `cause` the underlying error.
  */
 import { McpError } from '../../protocol/errors.js';
-import { redactUrl, scrubSecrets } from './header-values.js';
+import { redactUrl, scrubSecrets } from '../../protocol/redact.js';
 
 /** What one failing exchange was about. */
 export interface ExchangeContext {

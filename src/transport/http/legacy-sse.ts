@@ -28,7 +28,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
-import { redactUrl } from './header-values.js';
+import { redactUrl } from '../../protocol/redact.js';
 import { SseDecoder } from './sse-decoder.js';
 import { settledWithin, timeoutSignal } from './sleep.js';
 

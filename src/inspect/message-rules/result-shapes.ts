@@ -4,7 +4,7 @@
  * (`result.tools[2].inputSchema.type`). Each rule reports at most once per result: its first
  * problem, with a count of the others.
  */
-import { hasFeature, isSupportedRevision } from '../revisions.js';
+import { hasFeature, isSupportedRevision } from '../../protocol/revisions.js';
 import { missingClientCapability } from './client-capabilities.js';
 import { contentBlockProblem, resourceContentsProblem } from './content-blocks.js';
 import { at, firstMissingString, isObject, mustBe } from './field-checks.js';

@@ -2,8 +2,8 @@
  * Headers on the HTTP proxy's two hops: which ones travel end to end (hop-by-hop ones never do),
  * and the redacted HTTP facts a trace record carries.
  */
-import { traceHttpFacts } from '../trace/trace-builder.js';
-import type { TraceHttp } from '../trace/trace-record.js';
+import { traceHttpFacts } from '../../transport/trace/trace-builder.js';
+import type { TraceHttp } from '../../transport/trace/trace-record.js';
 
 /** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
 export type HeaderBag = Record<string, string | string[] | undefined>;

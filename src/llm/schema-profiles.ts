@@ -27,7 +27,7 @@
  * {@link INLINE_BUDGET}. A schema nested more than `MAX_JSON_DEPTH` (1000) levels deep (a peer
  * can send any depth; the walk recurses) becomes an empty object schema, reported as a change.
  */
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../protocol/json-text.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/json-text.js';
 import { applyExclusiveBounds } from './schema-bounds.js';
 import { applyGemini, ensureArrayItems } from './schema-gemini.js';
 import {
@@ -42,19 +42,9 @@ import {
   show,
 } from './schema-support.js';
 import { shapeTopLevel } from './schema-top-level.js';
+import type { SchemaChange, SchemaProfile } from './schema-types.js';
 
-/** The provider whose function-parameter rules a schema is cleaned for. */
-export type SchemaProfile = 'anthropic' | 'openai' | 'gemini';
-
-/** One edit {@link cleanSchema} made. */
-export interface SchemaChange {
-  /** JSON pointer to the keyword in the cleaned schema, e.g. `/properties/n/exclusiveMinimum`. */
-  path: string;
-  action: 'removed' | 'inlined' | 'rewritten';
-  keyword: string;
-  /** What became of it, in words. */
-  detail?: string;
-}
+export type { SchemaChange, SchemaProfile } from './schema-types.js';
 
 /** How many times one `$ref` may be inlined within itself before it is cut to `{ type: "object" }`. */
 export const REF_RECURSION_LIMIT = 2;

@@ -7,11 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { request, type Dispatcher } from 'undici';
-import { redactUrl } from '../http/header-values.js';
-import { mediaType } from '../http/http-body.js';
-import { SseDecoder } from '../http/sse-decoder.js';
-import type { TraceBuilder } from '../trace/trace-builder.js';
-import type { TraceDirection, TraceHttp, TraceRecord } from '../trace/trace-record.js';
+import { redactUrl } from '../../protocol/redact.js';
+import { mediaType } from '../../transport/http/http-body.js';
+import { SseDecoder } from '../../transport/http/sse-decoder.js';
+import type { TraceBuilder } from '../../transport/trace/trace-builder.js';
+import type { TraceDirection, TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
 import { endToEndHeaders, traceHttp } from './http-facts.js';
 import { SseEndpointRewriter } from './sse-endpoint-rewriter.js';
 

@@ -4,7 +4,7 @@
  * exposed names are already provider-safe); each `inputSchema` goes through {@link cleanSchema}
  * for the chosen profile. Pure: the catalogue entries are not touched.
  */
-import type { Tool } from '../../protocol/types.js';
+import type { Tool } from '../protocol/types.js';
 import { cleanSchema, type SchemaChange, type SchemaProfile } from './schema-profiles.js';
 
 /** What an export reads from a catalogue entry (`manager.getAllTools()` entries fit). */

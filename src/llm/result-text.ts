@@ -6,10 +6,10 @@
  *
  * Lengths count UTF-16 code units (JavaScript's `string.length`), as the budget does.
  */
-import { McpError } from '../../protocol/errors.js';
-import { jsonText } from '../../protocol/json-text.js';
-import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
-import type { CallToolResult } from '../../protocol/types.js';
+import { McpError } from '../protocol/errors.js';
+import { jsonText } from '../protocol/json-text.js';
+import { checkOptions, optionKeys } from '../protocol/option-keys.js';
+import type { CallToolResult } from '../protocol/types.js';
 
 /** The default {@link ResultTextOptions.maxChars}. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;

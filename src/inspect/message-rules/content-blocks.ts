@@ -4,7 +4,7 @@
  * Spec: `<rev>/server/tools.mdx` "Tool Result" (Text/Image/Audio Content, Resource Links,
  * Embedded Resources); schema.ts `ContentBlock` (2025-06-18+) or the inline unions before it.
  */
-import { hasFeature, isSupportedRevision } from '../revisions.js';
+import { hasFeature, isSupportedRevision } from '../../protocol/revisions.js';
 import { at, firstMissingString, isObject, mustBe } from './field-checks.js';
 
 /** The block types of `revision` (all of them for a revision mcpwire does not know). */

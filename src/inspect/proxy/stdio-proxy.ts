@@ -12,12 +12,12 @@
  * once the server has exited, and kills all of it if the proxy itself exits first.
  */
 import type { Readable, Writable } from 'node:stream';
-import { commandDisplayName } from '../command-name.js';
-import { killTreeOnExit, ProcessTree } from '../process-tree.js';
-import { spawnServer } from '../stdio-spawn.js';
-import { StderrLines } from '../stderr-lines.js';
-import { TraceBuilder } from '../trace/trace-builder.js';
-import type { TraceDirection, TraceRecord } from '../trace/trace-record.js';
+import { commandDisplayName } from '../../transport/command-name.js';
+import { killTreeOnExit, ProcessTree } from '../../transport/process-tree.js';
+import { spawnServer } from '../../transport/stdio-spawn.js';
+import { StderrLines } from '../../transport/stderr-lines.js';
+import { TraceBuilder } from '../../transport/trace/trace-builder.js';
+import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 import { LineTap } from './line-tap.js';
 import { guardedRecorder } from './record-sink.js';
 

@@ -14,9 +14,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
 import { McpError } from '../../protocol/errors.js';
-import { redactUrl } from '../http/header-values.js';
-import { TraceBuilder } from '../trace/trace-builder.js';
-import type { TraceRecord } from '../trace/trace-record.js';
+import { redactUrl } from '../../protocol/redact.js';
+import { TraceBuilder } from '../../transport/trace/trace-builder.js';
+import type { TraceRecord } from '../../transport/trace/trace-record.js';
 import { forwardExchange, type ExchangeContext } from './http-exchange.js';
 import { guardedRecorder, type TextSink } from './record-sink.js';
 

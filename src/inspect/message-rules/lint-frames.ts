@@ -11,8 +11,8 @@
  * last the revision the recorder noted on the frame. Where it stays unknown, only the
  * revision-independent rules apply.
  */
-import { classifyMessage, type Classified, type JsonRpcId } from '../jsonrpc.js';
-import { hasFeature, isSupportedRevision, LEGACY_REVISIONS } from '../revisions.js';
+import { classifyMessage, type Classified, type JsonRpcId } from '../../protocol/jsonrpc.js';
+import { hasFeature, isSupportedRevision, LEGACY_REVISIONS } from '../../protocol/revisions.js';
 import { missingClientCapability } from './client-capabilities.js';
 import { isObject } from './field-checks.js';
 import { judgeMethod, type Sender } from './method-table.js';

@@ -3,7 +3,7 @@
  * (RFC 6901), description notes, the shallow merge used for `allOf` and top-level alternatives,
  * and a deep copy of JSON data. Pure; nothing here touches a caller's object.
  */
-import type { SchemaChange, SchemaProfile } from './schema-profiles.js';
+import type { SchemaChange, SchemaProfile } from './schema-types.js';
 
 /** A plain JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>;
