@@ -39,8 +39,12 @@ export type { ResultText, ResultTextOptions } from './llm/result-text.js';
 
 export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
 export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';
-export { McpError, isMcpError } from './protocol/errors.js';
-export type { McpErrorCode, McpErrorDetails } from './protocol/errors.js';
+export { ConfigError, HttpError, McpError, SizeLimitError, isMcpError } from './protocol/errors.js';
+export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
+export type { AuthChallenge } from './protocol/auth-challenge.js';
+export { PermissionError } from './manager/permission-error.js';
+export { OutputSchemaError } from './client/output-schema.js';
+export type { OutputSchemaProblem } from './client/output-schema.js';
 export { classifyMessage, classifyPayload, makeErrorResponse, makeNotification, makeRequest, makeResponse, RpcErrorCode } from './protocol/jsonrpc.js';
 export type {
   Classified,
