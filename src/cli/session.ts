@@ -8,6 +8,7 @@ import path from 'node:path';
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { isSupportedRevision } from '../protocol/revisions.js';
+import { VERSION } from '../protocol/version.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
@@ -32,7 +33,7 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
   const timeout = numberOption(args, 'timeout');
   const roots = listOption(args, 'root').map((dir) => ({ uri: pathToFileURL(path.resolve(io.cwd, dir)).href, name: path.basename(path.resolve(io.cwd, dir)) }));
   const options: ClientOptions = {
-    clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
+    clientInfo: { name: 'mcpwire-cli', version: VERSION },
     ...(era ? { era: era as ClientOptions['era'] } : {}),
     ...(version ? { protocolVersion: version } : {}),
     ...(timeout !== undefined ? { requestTimeoutMs: timeout, connectTimeoutMs: timeout } : {}),
