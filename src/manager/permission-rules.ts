@@ -15,7 +15,8 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { PermissionBlock } from './config/permissions.js';
-import { couldMatchServer, globMatches, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
+import { globMatches } from './glob.js';
+import { couldMatchServer, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
 
 export type PermissionDecision = 'allow' | 'ask' | 'deny';
 
