@@ -58,7 +58,7 @@ describe('mcpwire server commands', () => {
   });
 
   it('call: a request that outlives --timeout exits 6 with a message naming the server and method', async () => {
-    const run = await runCli(['call', 'never-answer', '--timeout', '300', ...legacy]);
+    const run = await runCli(['call', 'never-answer', '--timeout', '3000', ...legacy]);
     expect(run.code).toBe(6);
     expect(run.stderr).toContain('server "scripted-server"');
     expect(run.stderr).toContain('tools/call');

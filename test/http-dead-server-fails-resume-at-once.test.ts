@@ -30,7 +30,7 @@ describe('resuming a broken response stream', () => {
     // Far longer than one resume attempt, far shorter than the old backoff (1+2+4+8+16 s).
     const error = await client.callTool('work', {}, { timeoutMs: 15_000 }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TIMEOUT')).toBe(false);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'stateless', method: 'tools/call', data: { url: fixture.url, unreachable: true } });
+    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'stateless', method: 'tools/call', url: fixture.url, unreachable: true, resend: 'never', data: undefined });
     expect((error as Error).message).toContain(`cannot be resumed: cannot reach ${fixture.url}`);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect((error as Error).message).toContain('not re-sent');

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { isMcpError, McpError } from '../src/protocol/errors.js';
+import { HttpError, isMcpError, McpError } from '../src/protocol/errors.js';
 import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sseText, startHttpFixture, until, writeThenDrop } from './support/http-fixture.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
@@ -26,6 +26,7 @@ function expectNoSecret(error: unknown): void {
   expect(String((error as Error).message)).not.toContain(SECRET);
   expect(JSON.stringify(error)).not.toContain(SECRET);
   expect(JSON.stringify((error as McpError).data ?? {})).not.toContain(SECRET);
+  if (error instanceof HttpError) expect(JSON.stringify([error.url, error.body, error.challenge])).not.toContain(SECRET);
 }
 
 describe('HTTP failures', () => {
@@ -48,7 +49,8 @@ describe('HTTP failures', () => {
       return true;
     });
     const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'remote', method: 'tools/call', data: { status: 500 } });
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'remote', method: 'tools/call', status: 500, url: fixture!.url, body: 'database down (token ***)', resend: 'never', data: undefined });
     expect((error as Error).message).toBe(`server "remote": tools/call HTTP 500 from ${fixture!.url}: database down (token ***)`);
     expectNoSecret(error);
   });
@@ -89,8 +91,9 @@ describe('HTTP failures', () => {
       return true;
     });
     const error = await McpClient.connect({ url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } }, { name: 'locked' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'locked', data: { status: 401 } });
-    expect((error as McpError).data).toMatchObject({ wwwAuthenticate: expect.stringContaining('resource_metadata=') });
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'locked', status: 401, data: undefined });
+    expect((error as HttpError).challenge).toEqual([{ scheme: 'bearer', params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', error: 'invalid_token' } }]);
     // Refused at the probe: no point trying initialize with the same credentials.
     expect(fixture.seen('initialize')).toHaveLength(0);
     expectNoSecret(error);
@@ -102,7 +105,8 @@ describe('HTTP failures', () => {
       return true;
     });
     const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', method: 'tools/call', data: { status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="tools:write"' } });
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', method: 'tools/call', status: 403, challenge: [{ scheme: 'bearer', params: { error: 'insufficient_scope', scope: 'tools:write' } }] });
+    expect((error as Error).message).toContain('(WWW-Authenticate: Bearer error="insufficient_scope", scope="tools:write")');
   });
 
   it('a redirect is not followed for a POST: TRANSPORT saying where it pointed', async () => {

@@ -256,7 +256,7 @@ describe('era and transport detection for a URL', () => {
       return true;
     });
     const error = await McpClient.connect({ url: fixture.url, transport: 'http' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'initialize', data: { status: 405 } });
+    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'initialize', status: 405, url: fixture.url, data: undefined });
     expect(fixture.seen('GET')).toHaveLength(0);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
+import { SizeLimitError } from '../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
 import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
 
@@ -30,11 +31,11 @@ describe('an HTTP response over the size cap', () => {
     fixture = await startHttpFixture((seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, HUGE_TOOLS)) : false), legacyServer());
     const { client, diagnostics } = await connectWithCap();
     const error = await client.listTools().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'big', method: 'tools/list', data: { oversize: true } });
+    expect(error).toBeInstanceOf(SizeLimitError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'big', method: 'tools/list', limit: CAP, option: 'maxMessageBytes', url: fixture.url, data: undefined });
     expect((error as Error).message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
     expect((error as Error).message).toContain(fixture.url);
     expect((error as Error).message).not.toContain('broke off');
-    expect((error as { data: { streamBroken?: unknown } }).data.streamBroken).toBeUndefined();
     expect(fixture.seen('tools/list')).toHaveLength(1);
     expect(diagnostics).not.toContain('resent');
   });
@@ -49,9 +50,9 @@ describe('an HTTP response over the size cap', () => {
     }, legacyServer());
     const { client, diagnostics } = await connectWithCap();
     const error = await client.listTools().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/list', data: { oversize: true } });
+    expect(error).toBeInstanceOf(SizeLimitError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/list', limit: CAP, url: fixture.url, data: undefined });
     expect((error as Error).message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
-    expect((error as { data: { streamBroken?: unknown } }).data.streamBroken).toBeUndefined();
     expect(fixture.seen('tools/list')).toHaveLength(1);
     expect(diagnostics).toContain('oversize');
     expect(diagnostics).not.toContain('resent');

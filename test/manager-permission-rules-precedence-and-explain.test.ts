@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionBlock } from '../src/manager/config/permissions.js';
 import { globCovers, globMatches } from '../src/manager/glob.js';
 import { authorize, PermissionPolicy, type PermissionAskRequest, type PermissionDecision, type PermissionSubject, type PermissionVerdict } from '../src/manager/permission-rules.js';
+import { PermissionError } from '../src/manager/permission-error.js';
 import { assignToolNames } from '../src/manager/tool-names.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;
@@ -145,7 +146,8 @@ describe('authorize', () => {
 
   it('deny rejects without asking, naming the tool, the rule and its file', async () => {
     const error = await authorize(verdict('rm'), never, call('rm')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PERMISSION_DENIED', server: 'fs', method: 'tools/call', data: { verdict: { decision: 'deny' } } });
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error).toMatchObject({ code: 'PERMISSION_DENIED', server: 'fs', method: 'tools/call', verdict: { decision: 'deny' }, data: undefined });
     expect((error as Error).message).toBe(`server "fs": tools/call mcp__fs__rm is denied (mcp__fs__rm: deny by rule "mcp__fs__rm" in ${USER} (user))`);
   });
 

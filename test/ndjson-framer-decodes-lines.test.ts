@@ -114,6 +114,9 @@ describe.each(Object.entries(BYTE_KINDS))('NDJSON framing of %s chunks', (_kind,
         sample: `${big.slice(0, 200)}…`,
         // What was held when it passed the cap: enough for the connection to read an id from.
         head: expect.stringMatching(/^\{"pad":"x{1000,}$/),
+        // The limit and the line's size, for the request's SizeLimitError.
+        limit: 1024,
+        size: big.length,
       },
     ]);
   });

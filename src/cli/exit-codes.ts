@@ -2,7 +2,7 @@
  * The exit codes of `mcpwire`, and which error maps to which. Scripts rely on these: they are
  * part of the command's contract and only ever grow.
  */
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import { UsageError } from './argv.js';
 
 export const EXIT = {
@@ -83,5 +83,5 @@ export function errorJson(error: unknown): Record<string, unknown> {
   if (error instanceof McpError) return { ...error.toJSON(), exitCode: exitCodeOf(error) };
   if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), exitCode: EXIT.unreachable };
+  return { code: 'INTERNAL', message: errorMessage(error), exitCode: EXIT.unreachable };
 }

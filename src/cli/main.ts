@@ -19,6 +19,7 @@ import type { Outcome } from './outcome.js';
 import { watchInterrupts } from './interrupt.js';
 import { openSession } from './session.js';
 import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
+import { errorMessage } from '../protocol/errors.js';
 
 /** How a run ended: an exit code, or (the proxy) the signal that ended its server. */
 export interface CliExit {
@@ -127,7 +128,7 @@ function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
     if (json.text === undefined) json = jsonText({ ok: false, error: { ...shown, data: undefined, dataOmitted: `the error's data is ${json.problem}` } });
     io.stdout.write(`${json.text ?? JSON.stringify({ ok: false, error: { code: String(shown.code), message: String(shown.message), exitCode: code } })}\n`);
   } else {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const hint = error instanceof UsageError ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)` : '';
     io.stderr.write(`${paint(io.color).red('error:')} ${message}${hint}\n`);
   }

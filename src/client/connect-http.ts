@@ -9,7 +9,7 @@
  * otherwise stand in for detection on every later connect to that URL). The connect timeout is
  * one deadline for every route tried.
  */
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, HttpError, McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import { PROCESS_HTTP_ROUTES } from './http-routes.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './negotiate.js';
@@ -86,7 +86,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
-      tracer?.event('connect-failed', { transport: 'sse', error: error instanceof Error ? error.message : String(error) });
+      tracer?.event('connect-failed', { transport: 'sse', error: errorMessage(error) });
       throw error;
     }
     let connectTimeoutMs: number;
@@ -128,21 +128,23 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       return await viaSse();
     } catch (sseError) {
       if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED')) throw sseError;
-      const first = error as McpError;
-      const second = sseError instanceof Error ? sseError.message.replace(/^server "[^"]*": /, '') : String(sseError);
-      throw new McpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.message.replace(/^server "[^"]*": /, '')}) nor an HTTP+SSE one (${second})`, {
+      const first = error;
+      const second = sseError instanceof McpError ? sseError.reason : errorMessage(sseError);
+      // The HTTP facts are the Streamable HTTP attempt's (the route tried first); the other is the message's.
+      throw new HttpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.reason}) nor an HTTP+SSE one (${second})`, {
         server: name,
         method: 'initialize',
         cause: error,
-        data: first.data,
+        url: first.url,
+        ...(first.status !== undefined ? { status: first.status } : {}),
+        ...(first.body !== undefined ? { body: first.body } : {}),
       });
     }
   }
 }
 
 /** `initialize` refused with 400/404/405 and no JSON-RPC answer: the URL may be an HTTP+SSE server. */
-function isNotStreamableHttp(error: unknown): boolean {
-  if (!(error instanceof McpError) || error.code !== 'TRANSPORT' || error.method !== 'initialize') return false;
-  const status = (error.data as { status?: unknown } | undefined)?.status;
-  return status === 400 || status === 404 || status === 405;
+function isNotStreamableHttp(error: unknown): error is HttpError {
+  if (!(error instanceof HttpError) || error.code !== 'TRANSPORT' || error.method !== 'initialize') return false;
+  return error.status === 400 || error.status === 404 || error.status === 405;
 }

@@ -4,7 +4,7 @@
  * server input into handler calls in both eras, and validates structured tool output.
  */
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
-import { isMcpError, McpError } from '../protocol/errors.js';
+import { errorMessage, HttpError, isMcpError, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
@@ -45,7 +45,7 @@ import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
 import { checkClientOptions, type CallOptions, type ClientOptions, type ListOptions } from './options.js';
-import { checkStructuredContent } from './output-schema.js';
+import { checkStructuredContent, OutputSchemaError } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
 import { paramHeaders, planParamHeaders } from './x-mcp-header.js';
 import type { ConnectTracer } from './trace-hook.js';
@@ -77,7 +77,7 @@ async function spawnTraced(spawn: () => Promise<Transport>, spec: StdioServerSpe
   try {
     transport = await spawn();
   } catch (error) {
-    tracer.event('spawn-failed', { ...spawned, error: error instanceof Error ? error.message : String(error) });
+    tracer.event('spawn-failed', { ...spawned, error: errorMessage(error) });
     throw error;
   }
   return tracer.wrap(transport, spawned);
@@ -581,13 +581,15 @@ export class McpClient {
   }
 
   /**
-   * A request whose HTTP stream broke before its response is lost; a method without side effects
-   * (lists, reads, discover, ping) is sent once more, as a new request. Others keep the error.
+   * A request whose HTTP stream broke before its response is lost (an `HttpError` with `resend:
+   * 'if-idempotent'`); a method without side effects (lists, reads, discover, ping) is sent once
+   * more, as a new request. Others keep the error. (`unsent` comes only from a server that cannot
+   * be reached, and the transport closes with it: there is nothing to send again on.)
    */
   private retriedIfLost<T>(method: string, sent: Promise<T>, again: () => Promise<T>): Promise<T> {
     if (!RESENDABLE.has(method)) return sent;
     return sent.catch((error: unknown) => {
-      if (!(error instanceof McpError) || error.code !== 'TRANSPORT' || (error.data as { streamBroken?: unknown } | undefined)?.streamBroken !== true) throw error;
+      if (!(error instanceof HttpError) || error.resend !== 'if-idempotent') throw error;
       this.events.emit('diagnostic', { kind: 'resent', message: `${method}: ${error.message}; sent again (no side effects)` });
       return again();
     });
@@ -679,7 +681,7 @@ export class McpClient {
     const schema = this.toolIndex?.get(name)?.outputSchema;
     if (!schema) return;
     if (result.structuredContent === undefined) {
-      throw new McpError('OUTPUT_SCHEMA_MISMATCH', `tool "${name}" declares an outputSchema but returned no structuredContent`, { server: this.name, method: 'tools/call' });
+      throw new OutputSchemaError(`tool "${name}" declares an outputSchema but returned no structuredContent`, { server: this.name, method: 'tools/call', tool: name });
     }
     const dialect = hasFeature(this.protocolVersion, 'icons') ? '2020-12' : 'draft-07';
     checkStructuredContent(schema, result.structuredContent, dialect, this.name, name);

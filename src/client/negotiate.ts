@@ -7,7 +7,7 @@
  * all spend from it.
  */
 import type { JsonRpcConnection } from '../protocol/connection.js';
-import { isMcpError, McpError } from '../protocol/errors.js';
+import { HttpError, isMcpError, McpError } from '../protocol/errors.js';
 import type { ConnectDeadline } from './connect-deadline.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import {
@@ -192,7 +192,7 @@ async function initialize(connection: JsonRpcConnection, input: NegotiateInput, 
 }
 
 function isUnreachable(error: unknown): boolean {
-  return error instanceof McpError && (error.data as { unreachable?: unknown } | undefined)?.unreachable === true;
+  return error instanceof HttpError && error.unreachable;
 }
 
 function supportedOf(data: unknown): unknown {

@@ -8,7 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import type { TraceDirection, TraceKind, TraceRecord } from '../transport/trace/trace-record.js';
 
 /** A line that did not become a record. `other-version` is a note (a newer writer), not damage. */
@@ -43,7 +43,7 @@ class TraceLines {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.problem('invalid-json', `not JSON (${error instanceof Error ? error.message : String(error)})`);
+      this.problem('invalid-json', `not JSON (${errorMessage(error)})`);
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -102,7 +102,7 @@ export async function readTrace(source: string | { text: string }, options: { si
     for await (const line of reader) lines.add(line);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new McpError('INVALID_ARGUMENT', `cannot read the trace file ${source}: ${reason}`, { cause: error });
   } finally {
     reader.close();

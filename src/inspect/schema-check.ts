@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 
 /** One schema failure. `path` is ajv's instance path in the message (`/result/content/0`). */
 export interface SchemaFinding {
@@ -214,7 +214,7 @@ export class SpecSchemas {
     try {
       schema = JSON.parse(readFileSync(this.file(revision), 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new McpError('INVALID_ARGUMENT', `cannot read the schema ${this.file(revision)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new McpError('INVALID_ARGUMENT', `cannot read the schema ${this.file(revision)}: ${errorMessage(error)}`, { cause: error });
     }
     const defsKey = '$defs' in schema ? '$defs' : 'definitions';
     const defs = (schema[defsKey] ?? {}) as Record<string, Record<string, unknown>>;

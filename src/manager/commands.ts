@@ -4,7 +4,7 @@
  * command, an unknown server or a failed connect is an answer with `ok: false` that says what
  * would work.
  */
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import type { McpManager, ServerStatusReport } from './mcp-manager.js';
 
 /** The answer to one command line. */
@@ -76,7 +76,7 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
         return fail(`unknown /mcp command "${sub}"\n${USAGE}`);
     }
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error), error instanceof McpError ? error.toJSON() : undefined);
+    return fail(errorMessage(error), error instanceof McpError ? error.toJSON() : undefined);
   }
 }
 

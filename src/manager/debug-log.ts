@@ -5,7 +5,7 @@
  * building a line. Lines never hold secrets: arguments go through `redactValue` first.
  */
 import { debuglog } from 'node:util';
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { scrubSecrets } from '../protocol/redact.js';
 import { redactValue } from './config/redact.js';
@@ -63,7 +63,7 @@ export async function logCall(log: DebugLogger, call: Promise<CallToolResult>, w
     log(`call ${what.name} ${result.isError ? 'returned isError' : 'succeeded'} in ${Date.now() - began} ms`);
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log(`call ${what.name} failed in ${Date.now() - began} ms: ${error instanceof McpError ? `${error.code} ` : ''}${scrubSecrets(message, what.secrets)}`);
     throw error;
   }

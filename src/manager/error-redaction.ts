@@ -1,10 +1,10 @@
 /**
  * Scrubbing a server's secrets out of what the manager hands on: errors (a server may answer
  * `-32000 "bad token Bearer sk-…"`, or die with its token on stderr, which the stdio transport
- * quotes), their peer `data`, and diagnostics (junk on stdout). Errors are scrubbed in place, so
- * their class, `code`, `rpcCode`, `server`, `method`, stack frames and `cause` chain stay as they
- * were and every holder of the same object sees the scrubbed text; nothing is copied when no
- * secret occurs.
+ * quotes), their peer `data`, the typed facts of an error's class (an HTTP error body, a
+ * challenge), and diagnostics (junk on stdout). Errors are scrubbed in place, so their class,
+ * `code`, `rpcCode`, `server`, `method`, stack frames and `cause` chain stay as they were and every
+ * holder of the same object sees the scrubbed text; nothing is copied when no secret occurs.
  */
 import { McpError } from '../protocol/errors.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
@@ -12,11 +12,15 @@ import { scrubSecrets } from '../protocol/redact.js';
 
 /** Causes followed at most (a chain longer than this is not something a peer made). */
 const MAX_CAUSES = 16;
+/** Fields of an {@link McpError} that name things rather than say them: never rewritten. */
+const KEPT = new Set(['name', 'code', 'server', 'method', 'rpcCode', 'cause']);
 
 /**
- * `error` with every occurrence of `secrets` replaced by `***` in its message and stack, its
- * `rpcMessage`, in its `data` when it is an {@link McpError} (a scrubbed copy replaces it), and likewise down its
- * `cause` chain. Returns `error` itself (a string is returned scrubbed). Never throws.
+ * `error` with every occurrence of `secrets` replaced by `***` in its message and stack, and in
+ * every other field of an {@link McpError} — `reason`, `rpcMessage`, the peer's `data`, a
+ * subclass's facts such as an HTTP `body` — (a scrubbed copy replaces an object that holds one),
+ * and likewise down its `cause` chain. Returns `error` itself (a string is returned scrubbed).
+ * Never throws.
  */
 export function redactError<T>(error: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return error;
@@ -29,9 +33,7 @@ export function redactError<T>(error: T, secrets: readonly string[]): T {
     try {
       fields.message = scrubSecrets(fields.message, secrets);
       if (typeof fields.stack === 'string') fields.stack = scrubSecrets(fields.stack, secrets);
-      if (current instanceof McpError && current.data !== undefined && holdsSecret(current.data, secrets)) fields.data = scrubbedCopy(current.data, secrets);
-      // The peer's whole error text, kept beside the bounded quote in the message.
-      if (typeof fields.rpcMessage === 'string') fields.rpcMessage = scrubSecrets(fields.rpcMessage, secrets);
+      if (current instanceof McpError) scrubFields(current, secrets);
       if (typeof fields.cause === 'string') fields.cause = scrubSecrets(fields.cause, secrets);
     } catch {
       // A frozen error from elsewhere: leave it; ours are never frozen.
@@ -39,6 +41,21 @@ export function redactError<T>(error: T, secrets: readonly string[]): T {
     current = fields.cause;
   }
   return error;
+}
+
+/**
+ * Scrubs the own fields of `error` in place: strings (`reason`, the peer's whole `rpcMessage`,
+ * `url`, `body`, …), and objects holding a secret (peer `data`, a `challenge`) replaced by a
+ * scrubbed copy. Any subclass's fields are covered without being listed here.
+ */
+function scrubFields(error: McpError, secrets: readonly string[]): void {
+  const fields = error as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (KEPT.has(key)) continue;
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = scrubSecrets(value, secrets);
+    else if (value !== null && typeof value === 'object' && holdsSecret(value, secrets)) fields[key] = scrubbedCopy(value, secrets);
+  }
 }
 
 /** `diagnostic` itself when it holds no secret, else a copy with its message and sample scrubbed. */

@@ -13,7 +13,8 @@
  * rule for one of them matches the other too. A malformed pattern matches nothing; it is
  * reported by {@link PermissionPolicy.unreachable}.
  */
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
+import { PermissionError } from './permission-error.js';
 import type { PermissionBlock } from './config/permissions.js';
 import { globMatches } from './glob.js';
 import { couldMatchServer, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
@@ -215,10 +216,10 @@ export type PermissionAskHook = (request: PermissionAskRequest, options: { signa
 
 /**
  * Turns a verdict into go or no-go for one call. Resolves when the call may go ahead: the
- * verdict allows it, or it asks and `ask` answers `true`. Rejects with `PERMISSION_DENIED`
- * (the message names the tool, the deciding rule and its file, or the default) when the verdict
- * denies, when it asks and no hook is given, when the hook refuses, and when the hook throws
- * (kept as `cause`). While the hook is pending, an abort of `options.signal` rejects with the
+ * verdict allows it, or it asks and `ask` answers `true`. Rejects with a {@link PermissionError}
+ * (`PERMISSION_DENIED` with the `verdict`; the message names the tool, the deciding rule and its
+ * file, or the default) when the verdict denies, when it asks and no hook is given, when the hook
+ * refuses, and when the hook throws (kept as `cause`). While the hook is pending, an abort of `options.signal` rejects with the
  * signal's reason and `options.timeoutMs` rejects with `TIMEOUT`; either way the hook's signal
  * aborts and its late answer is ignored. Nothing is left running once it settles.
  */
@@ -229,7 +230,7 @@ export async function authorize(
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<void> {
   const refuse = (why: string, cause?: unknown) =>
-    new McpError('PERMISSION_DENIED', `${call.name} ${why}`, { server: call.server, method: 'tools/call', data: { verdict }, ...(cause === undefined ? {} : { cause }) });
+    new PermissionError(`${call.name} ${why}`, { server: call.server, method: 'tools/call', verdict, ...(cause === undefined ? {} : { cause }) });
   const ms = options.timeoutMs;
   if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0)) throw new McpError('INVALID_ARGUMENT', `timeoutMs must be a finite number >= 0, got ${ms}`);
   if (verdict.decision === 'allow') return;
@@ -257,7 +258,7 @@ export async function authorize(
   let answer: unknown;
   try {
     const asking = (async () => ask({ ...call, verdict }, { signal: local.signal }))().catch((error: unknown) => {
-      throw refuse(`was not approved: the ask hook failed (${error instanceof Error ? error.message : String(error)})`, error);
+      throw refuse(`was not approved: the ask hook failed (${errorMessage(error)})`, error);
     });
     answer = await Promise.race([asking, stopped]);
   } finally {

@@ -5,7 +5,7 @@
  * pass on as is), fields have the types the entry schema gives them, and a server has what it
  * needs to be reached. Unlike a config file (which warns and goes on), a program gets an error.
  */
-import { McpError } from '../protocol/errors.js';
+import { ConfigError, McpError } from '../protocol/errors.js';
 import { optionKeys, unknownOptionError, type OptionKeys } from '../protocol/option-keys.js';
 import type { LoadedServer } from './config/load-config.js';
 import { entryFieldProblem, missingTarget } from './config/server-entry.js';
@@ -68,23 +68,23 @@ export function checkServerDefinition(server: unknown, where: string): asserts s
   if (!server || typeof server !== 'object' || Array.isArray(server)) throw new McpError('INVALID_ARGUMENT', `${where} must be a server definition object ({ name, transport, command | url, … })`);
   const fields = server as Record<string, unknown>;
   const name = fields.name;
-  if (typeof name !== 'string' || name === '') throw new McpError('CONFIG_INVALID', `${where}: "name" must be a non-empty string`);
+  if (typeof name !== 'string' || name === '') throw new ConfigError(`${where}: "name" must be a non-empty string`, { field: 'name' });
   refuseUnknownKeys(fields, SERVER_KEYS, where, name);
   if (fields.restart && typeof fields.restart === 'object') refuseUnknownKeys(fields.restart, RESTART_KEYS, `${where}.restart`, name);
-  const invalid = (message: string) => new McpError('CONFIG_INVALID', `${where}: ${message}`, { server: name });
+  const invalid = (message: string, field?: string) => new ConfigError(`${where}: ${message}`, { server: name, ...(field !== undefined ? { field } : {}) });
   const transport = fields.transport;
   if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse') {
-    throw invalid(`transport must be equal to one of the allowed values (["stdio","http","sse"]), got ${JSON.stringify(transport) ?? 'nothing'}`);
+    throw invalid(`transport must be equal to one of the allowed values (["stdio","http","sse"]), got ${JSON.stringify(transport) ?? 'nothing'}`, 'transport');
   }
   const missing = missingTarget(transport, fields);
-  if (missing) throw invalid(missing.message);
+  if (missing) throw invalid(missing.message, missing.field);
   const schemaFields: Record<string, unknown> = {};
   for (const key of Object.keys(SERVER_ENTRY_SCHEMA.properties)) if (fields[key] !== undefined) schemaFields[key] = fields[key];
   const problem = entryFieldProblem(schemaFields);
-  if (problem) throw invalid(`${problem.field} ${problem.message}`);
-  if (fields.restart === 'never') throw invalid('restart must be false or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs } ("never" is a config file spelling)');
-  if (fields.secrets !== undefined && !(Array.isArray(fields.secrets) && fields.secrets.every((s) => typeof s === 'string'))) throw invalid('secrets must be an array of strings');
-  if (fields.trusted !== undefined && typeof fields.trusted !== 'boolean') throw invalid('trusted must be boolean');
+  if (problem) throw invalid(`${problem.field} ${problem.message}`, problem.field);
+  if (fields.restart === 'never') throw invalid('restart must be false or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs } ("never" is a config file spelling)', 'restart');
+  if (fields.secrets !== undefined && !(Array.isArray(fields.secrets) && fields.secrets.every((s) => typeof s === 'string'))) throw invalid('secrets must be an array of strings', 'secrets');
+  if (fields.trusted !== undefined && typeof fields.trusted !== 'boolean') throw invalid('trusted must be boolean', 'trusted');
 }
 
 function refuseUnknownKeys(value: object, known: OptionKeys, where: string, server: string): void {

@@ -10,7 +10,7 @@
  */
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
@@ -191,7 +191,7 @@ export class ServerSlot {
       reason = redactError(error, this.secrets);
     }
     const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
-    const why = reason === undefined ? '' : `: the approval hook failed: ${reason instanceof Error ? reason.message : String(reason)}`;
+    const why = reason === undefined ? '' : `: the approval hook failed: ${errorMessage(reason)}`;
     return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, { server: this.spec.name, method: 'connect', ...(reason === undefined ? {} : { cause: reason }) });
   }
 

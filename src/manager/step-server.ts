@@ -5,7 +5,7 @@
  * args, env, cwd, url and headers (`Authorization: "Bearer ${GITHUB_TOKEN}"`), host transport
  * names. Values taken from variables are recorded as the server's secrets.
  */
-import { McpError } from '../protocol/errors.js';
+import { ConfigError, McpError } from '../protocol/errors.js';
 import { toManagedServer, unknownEntryKeys } from './config/server-entry.js';
 import { expandServer } from './config/variables.js';
 import type { ManagedServer } from './server-spec.js';
@@ -37,7 +37,7 @@ export function stepServer(server: StepServer, env: Record<string, string | unde
   const secrets = new Set<string>();
   const expanded = expandServer(entry as Record<string, unknown>, env, { file: PROVENANCE.file, server: label }, secrets);
   const unknown = unknownEntryKeys(expanded);
-  if (unknown.length > 0) throw new McpError('CONFIG_INVALID', `${PROVENANCE.file}: server "${label}": unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  if (unknown.length > 0) throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`, { file: PROVENANCE.file, server: label, field: unknown[0]! });
   const converted = toManagedServer(label, expanded, { ...PROVENANCE }, [], secrets);
   const derived = name ?? (converted.command ? baseName(converted.command) : hostOf(converted.url));
   return { ...converted, name: derived.replace(/__/g, '_'), restart: false };

@@ -4,7 +4,7 @@
  * keeps no state between runs; connections are cached per server definition (same definition ⇒
  * same connection) until {@link McpStepRunner.reset}.
  */
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import { jsonText } from '../protocol/json-text.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import { peerText } from '../protocol/value-sample.js';
@@ -133,8 +133,9 @@ export class McpStepRunner {
     const spec = manager.getServer(name);
     const secrets = spec ? secretValues(spec) : [];
     const failure = (error: unknown, method: string, what: string) => {
-      const reason = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
-      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${reason.replace(/^server "[^"]*": /, '')}`, { server: name, method, cause: redactError(error, secrets) });
+      // Our message names the server; the error's own method and reason follow (`tools/call failed: …`).
+      const said = error instanceof McpError ? `${error.method !== undefined ? `${error.method} ` : ''}${error.reason}` : errorMessage(error);
+      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${scrubSecrets(said, secrets)}`, { server: name, method, cause: redactError(error, secrets) });
     };
     if (!manager.isConnected(name)) {
       try {

@@ -18,7 +18,7 @@ import {
   type RequestOptions,
 } from './connection-options.js';
 import { DeadlineTimer, now } from './deadline-timer.js';
-import { McpError } from './errors.js';
+import { errorMessage, McpError, SizeLimitError } from './errors.js';
 import { unknownOptionError } from './option-keys.js';
 import {
   classifyMessage,
@@ -333,7 +333,7 @@ export class JsonRpcConnection {
   /** Passes a transport's diagnostic on; a dropped oversize message may end requests (below). */
   private transportDiagnostic(diagnostic: TransportDiagnostic): void {
     this.emitDiagnostic(diagnostic);
-    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined) this.droppedOversize(diagnostic.message, diagnostic.head);
+    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined) this.droppedOversize(diagnostic, diagnostic.head);
   }
 
   /**
@@ -344,25 +344,28 @@ export class JsonRpcConnection {
    * request pending now: one of them lost its answer and none can be told from the others, and
    * each would otherwise wait out its timeout; they are abandoned (with cancel notices) as on a
    * timeout. A request or notification of the peer, and anything the head does not show to be a
-   * response (junk, a batch), fail nothing: they are only the diagnostic.
+   * response (junk, a batch), fail nothing: they are only the diagnostic. The error is a
+   * {@link SizeLimitError} when the diagnostic names the limit (a plain `TRANSPORT` otherwise).
    */
-  private droppedOversize(what: string, head: string): void {
+  private droppedOversize(diagnostic: TransportDiagnostic, head: string): void {
+    const what = diagnostic.message;
+    const oversize = (reason: string, method: string): McpError =>
+      diagnostic.limit === undefined
+        ? new McpError('TRANSPORT', reason, { server: this.name, method })
+        : new SizeLimitError(reason, { server: this.name, method, limit: diagnostic.limit, ...(diagnostic.size !== undefined ? { size: diagnostic.size } : {}) });
     const peeked = peekMessageHead(head);
     if (peeked.kind !== 'response') return;
     if (peeked.id !== undefined) {
       const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
       if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
-      const error = new McpError('TRANSPORT', `failed: its response was not read (${what})`, { server: this.name, method: record.method });
+      const error = oversize(`failed: its response was not read (${what})`, record.method);
       this.settle(record);
       record.channel?.abort(error);
       record.reject(error);
       return;
     }
     for (const record of [...this.pending.values()]) {
-      const error = new McpError('TRANSPORT', `failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`, {
-        server: this.name,
-        method: record.method,
-      });
+      const error = oversize(`failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`, record.method);
       this.abandon(record, error, 'its response may have been lost (a message over the size limit was dropped)');
     }
   }
@@ -442,7 +445,7 @@ export class JsonRpcConnection {
 
   private closedErrorFor(method: string): McpError {
     const cause = this.closeError;
-    const detail = cause ? cause.message.replace(/^server "[^"]*": /, '') : 'connection closed';
+    const detail = cause ? cause.reason : 'connection closed';
     return new McpError('CONNECTION_CLOSED', `failed: ${detail}`, { server: this.name, method, cause });
   }
 
@@ -477,9 +480,9 @@ function safeCall(handler: NotificationHandler, params: Record<string, unknown> 
 function asTransportError(error: unknown, server: string, method: string): McpError {
   if (error instanceof McpError) {
     if (error.method !== undefined) return error;
-    return new McpError(error.code, `failed: ${error.message.replace(/^server "[^"]*": /, '')}`, { server, method, cause: error });
+    return new McpError(error.code, `failed: ${error.reason}`, { server, method, cause: error });
   }
-  return new McpError('TRANSPORT', `could not be sent: ${error instanceof Error ? error.message : String(error)}`, { server, method, cause: error });
+  return new McpError('TRANSPORT', `could not be sent: ${errorMessage(error)}`, { server, method, cause: error });
 }
 
 /** An error's message for a diagnostic; a bounded sample of anything else (`String` may throw). */

@@ -1,8 +1,17 @@
 /**
  * The one error root of mcpwire. Every error mcpwire throws or rejects with is an {@link McpError}
- * whose `code` is a stable string; errors the peer sent keep their numeric JSON-RPC code in
- * `rpcCode`, their message untouched in `rpcMessage` and their `data` in `data`.
+ * whose `code` is a stable string. Three kinds of fact are kept apart:
+ * - the context: `server`, `method`, and `reason`, the bare text of what went wrong; `message`
+ *   is formatted from them (`server "fs": tools/call timed out after 30000 ms`), so nothing ever
+ *   strips a prefix to get the reason back;
+ * - the peer's facts, untouched: its numeric JSON-RPC code in `rpcCode`, its message in
+ *   `rpcMessage`, its `data` in `data` (never anything of ours);
+ * - what we know locally (an HTTP status, a URL, a size limit, a config file): typed fields of
+ *   the subclasses {@link HttpError}, {@link SizeLimitError} and {@link ConfigError} (here, so
+ *   every layer can throw them), `PermissionError` (manager) and `OutputSchemaError` (client).
+ * Each subclass keeps a stable `code`; match on `code`, or on the class for its fields.
  */
+import type { AuthChallenge } from './auth-challenge.js';
 
 /** Stable string codes. Match on these, never on messages. */
 export type McpErrorCode =
@@ -55,17 +64,19 @@ export interface McpErrorDetails {
   rpcCode?: number;
   /** The `message` of the peer's JSON-RPC error, untouched (only for `SERVER_ERROR`). */
   rpcMessage?: string;
-  /** The `data` of the peer's JSON-RPC error, untouched. */
+  /** The `data` of the peer's JSON-RPC error, untouched. Never a fact of ours: those are typed fields of a subclass. */
   data?: unknown;
 }
 
 /**
- * The error root. `message` names the server and the method where known, e.g.
- * `server "fs": tools/call timed out after 30000 ms`.
+ * The error root. `reason` is the bare reason (`timed out after 30000 ms`); `message` adds the
+ * server and the method where known: `server "fs": tools/call timed out after 30000 ms`.
  */
 export class McpError extends Error {
-  override readonly name = 'McpError';
+  override readonly name: string = 'McpError';
   readonly code: McpErrorCode;
+  /** What went wrong, without the server and method that `message` puts in front of it. */
+  readonly reason: string;
   readonly server: string | undefined;
   readonly method: string | undefined;
   readonly rpcCode: number | undefined;
@@ -75,11 +86,17 @@ export class McpError extends Error {
    * {@link toJSON} for the same reason.
    */
   readonly rpcMessage: string | undefined;
+  /**
+   * What the peer sent with the failure, untouched: the `data` of its JSON-RPC error (for a
+   * workflow step's `isError` tool result, that result). Never a fact of ours: those are typed
+   * fields of a subclass.
+   */
   readonly data: unknown;
 
-  constructor(code: McpErrorCode, message: string, details: McpErrorDetails = {}) {
-    super(prefix(details.server, details.method) + message, details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(code: McpErrorCode, reason: string, details: McpErrorDetails = {}) {
+    super(prefix(details.server, details.method) + reason, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
+    this.reason = reason;
     this.server = details.server;
     this.method = details.method;
     this.rpcCode = details.rpcCode;
@@ -87,7 +104,10 @@ export class McpError extends Error {
     this.data = details.data;
   }
 
-  /** The JSON form used by `--json` output and traces: code, message and the optional fields. */
+  /**
+   * The JSON form used by `--json` output and traces: code, message, the optional fields and a
+   * subclass's typed facts (bounded). Never `rpcMessage` (unbounded peer text; `message` quotes it).
+   */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { code: this.code, message: this.message };
     if (this.server !== undefined) out.server = this.server;
@@ -108,4 +128,182 @@ function prefix(server: string | undefined, method: string | undefined): string 
 /** True when `value` is an {@link McpError}, optionally with the given code. */
 export function isMcpError(value: unknown, code?: McpErrorCode): value is McpError {
   return value instanceof McpError && (code === undefined || value.code === code);
+}
+
+/**
+ * The text of anything thrown: an Error's `message`, otherwise `String(value)`. Never throws (a
+ * value whose `toString` throws gives its tag, `[object Object]`).
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
+
+// ---- typed local facts ----
+
+/**
+ * Whether a message that failed over HTTP may be sent again:
+ * - `unsent`: the server never got it (no connection could be made); any method may be re-sent;
+ * - `if-idempotent`: it was sent and the response stream broke before the answer: the server
+ *   may have run it, so only methods without side effects may be re-sent;
+ * - `never`: do not re-send (the server answered it with a failure, or nothing says it is safe).
+ */
+export type ResendPolicy = 'unsent' | 'if-idempotent' | 'never';
+
+/** The fields of an {@link HttpError}. */
+export interface HttpErrorDetails extends Omit<McpErrorDetails, 'rpcCode' | 'rpcMessage' | 'data'> {
+  /** The URL of the exchange, credentials redacted. */
+  url: string;
+  status?: number;
+  challenge?: readonly AuthChallenge[];
+  body?: string;
+  unreachable?: boolean;
+  resend?: ResendPolicy;
+}
+
+/** Codes an {@link HttpError} has. */
+export type HttpErrorCode = Extract<McpErrorCode, 'TRANSPORT' | 'AUTH_REQUIRED' | 'CONNECTION_CLOSED' | 'PROTOCOL'>;
+
+/**
+ * An HTTP exchange failed: `AUTH_REQUIRED` for a 401/403, `TRANSPORT` for another status, a
+ * network failure or a response that broke the rules. The message names the URL; no field ever
+ * holds a credential (URLs are redacted, configured header values scrubbed).
+ */
+export class HttpError extends McpError {
+  override readonly name: string = 'HttpError';
+  declare readonly code: HttpErrorCode;
+  /** The URL of the exchange, credentials redacted. */
+  readonly url: string;
+  /** The response status, when a response came. */
+  readonly status: number | undefined;
+  /**
+   * A 401/403's `WWW-Authenticate` challenges, parsed (RFC 9110 §11.6.1), e.g. `bearer` with
+   * `resource_metadata`, `scope` and `error`; absent when the server sent none.
+   */
+  readonly challenge: readonly AuthChallenge[] | undefined;
+  /** A bounded quote of the error response's body (the JSON-RPC error text when it is one). */
+  readonly body: string | undefined;
+  /**
+   * True when no HTTP response came at all: connection refused, no such host, a TLS failure or a
+   * reset before the status line (and a broken stream whose server then refused the reconnect).
+   */
+  readonly unreachable: boolean;
+  /** Whether the message may be sent again; see {@link ResendPolicy}. */
+  readonly resend: ResendPolicy;
+
+  constructor(code: HttpErrorCode, reason: string, details: HttpErrorDetails) {
+    super(code, reason, details);
+    this.url = details.url;
+    this.status = details.status;
+    this.challenge = details.challenge;
+    this.body = details.body;
+    this.unreachable = details.unreachable ?? false;
+    this.resend = details.resend ?? 'never';
+  }
+
+  override toJSON(): Record<string, unknown> {
+    const out = super.toJSON();
+    out.url = this.url;
+    if (this.status !== undefined) out.status = this.status;
+    if (this.challenge !== undefined) out.challenge = this.challenge;
+    if (this.body !== undefined) out.body = this.body;
+    out.unreachable = this.unreachable;
+    out.resend = this.resend;
+    return out;
+  }
+}
+
+/** The fields of a {@link SizeLimitError}. */
+export interface SizeLimitErrorDetails extends Omit<McpErrorDetails, 'rpcCode' | 'rpcMessage' | 'data'> {
+  limit: number;
+  size?: number;
+  url?: string;
+}
+
+/**
+ * `TRANSPORT`: a message was larger than `maxMessageBytes` and was not read (stdio, Streamable
+ * HTTP, HTTP+SSE). The request it answered fails with this; it is never re-sent (the same answer
+ * would be dropped again).
+ */
+export class SizeLimitError extends McpError {
+  override readonly name: string = 'SizeLimitError';
+  declare readonly code: 'TRANSPORT';
+  /** The limit that was passed, in bytes. */
+  readonly limit: number;
+  /** The message's size in bytes, when known (a stream is dropped once past the limit). */
+  readonly size: number | undefined;
+  /** The option that sets the limit. */
+  readonly option = 'maxMessageBytes' as const;
+  /** The URL the message came from (HTTP), credentials redacted. */
+  readonly url: string | undefined;
+
+  constructor(reason: string, details: SizeLimitErrorDetails) {
+    super('TRANSPORT', reason, details);
+    this.limit = details.limit;
+    this.size = details.size;
+    this.url = details.url;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    const out = super.toJSON();
+    out.limit = this.limit;
+    if (this.size !== undefined) out.size = this.size;
+    out.option = this.option;
+    if (this.url !== undefined) out.url = this.url;
+    return out;
+  }
+}
+
+/** The fields of a {@link ConfigError}. */
+export interface ConfigErrorDetails extends Pick<McpErrorDetails, 'cause' | 'server'> {
+  file?: string;
+  field?: string;
+  variable?: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * `CONFIG_INVALID`: a config file, entry or server definition is wrong. `reason` is the bare
+ * problem; `message` puts the place first: `/repo/.mcp.json:3:7: server "db": url must be a string`
+ * (file, line and column where known, then the server).
+ */
+export class ConfigError extends McpError {
+  override readonly name: string = 'ConfigError';
+  declare readonly code: 'CONFIG_INVALID';
+  /** The config file (or its label, `inline[0]`, `workflow step`), when the problem is in one. */
+  readonly file: string | undefined;
+  /** The field at fault, as a path in the entry (`url`, `env.TOKEN`, `args[1]`). */
+  readonly field: string | undefined;
+  /** The variable that is not set (`${TOKEN}` with no default). */
+  readonly variable: string | undefined;
+  /** 1-based line and column of a syntax error. */
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
+  constructor(reason: string, details: ConfigErrorDetails = {}) {
+    super('CONFIG_INVALID', reason, details);
+    this.file = details.file;
+    this.field = details.field;
+    this.variable = details.variable;
+    this.line = details.line;
+    this.column = details.column;
+    // The file leads: a config problem is found by where it is, then by which server.
+    if (details.file !== undefined) this.message = `${place(details)}: ${details.server !== undefined ? `server "${details.server}": ` : ''}${reason}`;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    const out = super.toJSON();
+    for (const key of ['file', 'field', 'variable', 'line', 'column'] as const) if (this[key] !== undefined) out[key] = this[key];
+    return out;
+  }
+}
+
+function place(details: ConfigErrorDetails): string {
+  if (details.line === undefined) return details.file!;
+  return `${details.file}:${details.line}${details.column !== undefined ? `:${details.column}` : ''}`;
 }

@@ -3,7 +3,7 @@
  * AbortController per request in progress, and the answer sent back — or not, when the peer
  * cancelled the request first. Kept apart from the outbound pending map on purpose.
  */
-import { McpError } from './errors.js';
+import { errorMessage, McpError } from './errors.js';
 import { makeErrorResponse, makeResponse, RpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.js';
 import type { Disposer } from './transport.js';
 
@@ -47,7 +47,7 @@ export class InboundRequests {
       .then(() => handler(params, { id: request.id, signal: controller.signal }))
       .then(
         (result) => makeResponse(request.id, result ?? {}),
-        (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), error instanceof Error ? error.message : String(error), rpcDataOf(error)),
+        (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), errorMessage(error), rpcDataOf(error)),
       )
       .then((response) => {
         if (this.running.get(request.id) !== controller) return;

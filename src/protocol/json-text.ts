@@ -5,6 +5,7 @@
  * values nested deeper than {@link MAX_JSON_DEPTH} first, with an explicit stack, so what can be
  * written does not depend on where it is written from. Pure: no `node:*`.
  */
+import { errorMessage } from './errors.js';
 
 /** Deepest nesting of arrays and objects {@link jsonText} writes (no real result comes close). */
 export const MAX_JSON_DEPTH = 1_000;
@@ -24,7 +25,7 @@ export function jsonText(value: unknown, indent?: number, maxDepth: number = MAX
     const text = JSON.stringify(value, null, indent);
     return text === undefined ? { problem: `a ${typeof value} has no JSON form` } : { text };
   } catch (error) {
-    return { problem: `not writable as JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: `not writable as JSON (${errorMessage(error)})` };
   }
 }
 

@@ -44,6 +44,10 @@ export interface TransportDiagnostic {
    * transport that fails the request itself (Streamable HTTP, one stream per request) sends none.
    */
   head?: string;
+  /** `oversize` only: the size limit that was passed (`maxMessageBytes`), in bytes. */
+  limit?: number;
+  /** `oversize` only: the dropped message's size in bytes, when the transport knows it. */
+  size?: number;
 }
 
 /**

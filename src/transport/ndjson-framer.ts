@@ -8,6 +8,7 @@
  * views and joined and decoded once, when its newline arrives. Junk lines and oversized lines are
  * reported and skipped; decoding resumes after the next newline.
  */
+import { errorMessage } from '../protocol/errors.js';
 import { MESSAGE_HEAD_CHARS } from '../protocol/message-head.js';
 import { SAMPLE_CHARS } from '../protocol/value-sample.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
@@ -169,7 +170,7 @@ export class NdjsonDecoder {
     this.sink.diagnostic({
       kind: 'invalid-json',
       // V8 quotes at most a few characters of the input in its message, so it stays short.
-      message: `skipped a line that is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      message: `skipped a line that is not JSON (${errorMessage(error)})`,
       sample: truncate(text),
     });
   }
@@ -180,6 +181,8 @@ export class NdjsonDecoder {
       message: `skipped a ${bytes}-byte message: larger than the ${this.max}-byte limit`,
       sample,
       head,
+      limit: this.max,
+      size: bytes,
     });
   }
 }

@@ -4,7 +4,7 @@
  * business) unless the caller asks for that explicitly. Configured values may name variables of
  * this process (`${GITHUB_TOKEN}`), which is how a secret reaches one server and no other.
  */
-import { McpError } from '../protocol/errors.js';
+import { ConfigError } from '../protocol/errors.js';
 import { expandVariables } from './variables.js';
 
 /** Inherited on POSIX systems. */
@@ -67,7 +67,7 @@ export function expandServerEnv(env: Record<string, string> | undefined, server:
   for (const [key, value] of Object.entries(env)) {
     const expansion = expandVariables(value, source);
     if (!expansion.ok) {
-      throw new McpError('CONFIG_INVALID', `env.${key}: variable ${expansion.unset} is not set (write \${${expansion.unset}:-default} for a default)`, { server });
+      throw new ConfigError(`env.${key}: variable ${expansion.unset} is not set (write \${${expansion.unset}:-default} for a default)`, { server, field: `env.${key}`, variable: expansion.unset });
     }
     out[key] = expansion.text;
   }

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../protocol/errors.js';
 import { IS_WINDOWS, signalTree } from './process-tree.js';
 import { buildServerEnv } from './stdio-env.js';
 
@@ -107,6 +107,6 @@ const REASONS: Record<string, string> = {
 
 function spawnFailure(command: string, server: string, error: unknown): McpError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason = (code !== undefined ? REASONS[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
+  const reason = (code !== undefined ? REASONS[code] : undefined) ?? errorMessage(error);
   return new McpError('SPAWN_FAILED', `could not start "${command}": ${reason}${code ? ` (${code})` : ''}`, { server, cause: error });
 }

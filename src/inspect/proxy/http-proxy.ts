@@ -13,7 +13,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
-import { McpError } from '../../protocol/errors.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { TraceBuilder } from '../../transport/trace/trace-builder.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
@@ -103,7 +103,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     await listen(server, host, port);
   } catch (error) {
     await dispatcher.destroy();
-    throw new McpError('TRANSPORT', `the proxy could not listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new McpError('TRANSPORT', `the proxy could not listen on ${host}:${port}: ${errorMessage(error)}`, { cause: error });
   }
   const address = server.address() as AddressInfo;
   ctx.proxyOrigin = `http://${address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;

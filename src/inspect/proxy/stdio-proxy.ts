@@ -20,6 +20,7 @@ import { TraceBuilder } from '../../transport/trace/trace-builder.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 import { LineTap } from './line-tap.js';
 import { guardedRecorder } from './record-sink.js';
+import { errorMessage } from '../../protocol/errors.js';
 
 /** Options of {@link runStdioProxy}. */
 export interface StdioProxyOptions {
@@ -112,7 +113,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   try {
     child = await spawnServer({ command, args, ...(env ? { env } : {}), ...(cwd !== undefined ? { cwd } : {}) }, server, true);
   } catch (error) {
-    record(builder.event('spawn-failed', { command, args, error: error instanceof Error ? error.message : String(error) }));
+    record(builder.event('spawn-failed', { command, args, error: errorMessage(error) }));
     throw error;
   }
   record(builder.event('spawn', { pid: child.pid, command, args }));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import type { ManagedServer } from '../server-spec.js';
 import { configFingerprint } from './fingerprint.js';
 
@@ -126,10 +126,10 @@ export class ApprovalStore {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new McpError('CONFIG_INVALID', `${this.file}: approvals file is not valid JSON (${(error as Error).message}); fix or remove it`, { cause: error, data: { file: this.file } });
+      throw new ConfigError(`approvals file is not valid JSON (${errorMessage(error)}); fix or remove it`, { cause: error, file: this.file });
     }
     const approvals = (value as Partial<StoreFile> | null)?.approvals;
-    if (!Array.isArray(approvals)) throw new McpError('CONFIG_INVALID', `${this.file}: approvals file has no "approvals" list; fix or remove it`, { data: { file: this.file } });
+    if (!Array.isArray(approvals)) throw new ConfigError('approvals file has no "approvals" list; fix or remove it', { file: this.file });
     return { version: 1, approvals: approvals.filter(isRecord) };
   }
 

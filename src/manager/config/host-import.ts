@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import { parseConfigText } from './text-formats.js';
 
 /** The hosts {@link importFrom} knows. */
@@ -80,7 +80,7 @@ export async function importFrom(host: ImportHost, options: ImportOptions = {}):
       text = await readFile(source.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: cannot read: ${(error as Error).message}`, { cause: error, data: { file: source.file } }));
+      result.errors.push(new ConfigError(`cannot read: ${errorMessage(error)}`, { cause: error, file: source.file }));
       continue;
     }
     result.files.push(source.file);
@@ -88,11 +88,11 @@ export async function importFrom(host: ImportHost, options: ImportOptions = {}):
     try {
       document = await parseConfigText(source.file, text);
     } catch (error) {
-      result.errors.push(error instanceof McpError ? error : new McpError('CONFIG_INVALID', `${source.file}: ${String(error)}`, { data: { file: source.file } }));
+      result.errors.push(error instanceof McpError ? error : new ConfigError(String(error), { file: source.file }));
       continue;
     }
     if (!isObject(document)) {
-      result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: the top level must be an object`, { data: { file: source.file } }));
+      result.errors.push(new ConfigError('the top level must be an object', { file: source.file }));
       continue;
     }
     if (host === 'vscode' && document.inputs !== undefined) {
@@ -101,12 +101,12 @@ export async function importFrom(host: ImportHost, options: ImportOptions = {}):
     for (const { at, entries } of source.pick(document)) {
       if (entries === undefined) continue;
       if (!isObject(entries)) {
-        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: ${at} must be an object of servers by name`, { data: { file: source.file } }));
+        result.errors.push(new ConfigError(`${at} must be an object of servers by name`, { file: source.file }));
         continue;
       }
       for (const [name, entry] of Object.entries(entries)) {
         if (!isObject(entry)) {
-          result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: server "${name}": must be an object`, { data: { file: source.file, server: name } }));
+          result.errors.push(new ConfigError('must be an object', { file: source.file, server: name }));
           continue;
         }
         result.servers.push({ name, entry, file: source.file, at });

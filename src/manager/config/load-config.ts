@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
 import { parseEnvFile } from './env-file.js';
@@ -138,7 +138,7 @@ export class ConfigLoader {
       const value = await this.read(source, result);
       if (value === undefined) continue;
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: the top level must be an object with "mcpServers", "mcp_servers" or "servers"`, { data: { file: source.file } }));
+        result.errors.push(new ConfigError('the top level must be an object with "mcpServers", "mcp_servers" or "servers"', { file: source.file }));
         continue;
       }
       const document = value as Record<string, unknown>;
@@ -149,7 +149,7 @@ export class ConfigLoader {
       if (key === undefined) continue;
       const entries = document[key];
       if (!entries || typeof entries !== 'object' || Array.isArray(entries)) {
-        result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: "${key}" must be an object of servers by name`, { data: { file: source.file } }));
+        result.errors.push(new ConfigError(`"${key}" must be an object of servers by name`, { file: source.file }));
         continue;
       }
       if (document.inputs !== undefined) result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
@@ -161,7 +161,7 @@ export class ConfigLoader {
           const overrides = shadowed ? [...(shadowed.overrides ?? []), { file: shadowed.file, scope: shadowed.scope }] : undefined;
           merged.set(name, { ...server, provenance: overrides ? { ...provenance, overrides } : provenance, trusted: isTrusted(provenance, cwd) });
         } catch (error) {
-          result.errors.push(error instanceof McpError ? error : new McpError('CONFIG_INVALID', `${source.file}: server "${name}": ${String(error)}`));
+          result.errors.push(error instanceof McpError ? error : new ConfigError(String(error), { file: source.file, server: name }));
         }
       }
     }
@@ -218,8 +218,8 @@ export class ConfigLoader {
       const found = await importFrom(host, this.importOptions());
       result.errors.push(...found.errors);
       result.warnings.push(...found.warnings);
-      const data = (error: McpError) => (error.data ?? {}) as { file?: string; server?: string };
-      const failed = new Set(found.errors.filter((e) => data(e).server === undefined).map((e) => data(e).file ?? ''));
+      // A file-wide error (no server named) means the whole file failed to read.
+      const failed = new Set(found.errors.filter((e) => e.server === undefined).map((e) => (e instanceof ConfigError ? e.file : undefined) ?? ''));
       for (const file of new Set([...found.files, ...failed])) {
         const key = `import:${file}`;
         let value: unknown;
@@ -248,7 +248,7 @@ export class ConfigLoader {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (missing && source.optional) return undefined;
       result.files.push({ file: source.file, scope: source.scope, status: missing ? 'missing' : 'error' });
-      result.errors.push(new McpError('CONFIG_INVALID', `${source.file}: ${missing ? 'no such file' : `cannot read: ${(error as Error).message}`}`, { data: { file: source.file } }));
+      result.errors.push(new ConfigError(missing ? 'no such file' : `cannot read: ${errorMessage(error)}`, { file: source.file, cause: error }));
       return this.lastGood.get(source.file);
     }
     try {
@@ -278,14 +278,14 @@ const SERVERS_LOOKALIKE = /^(mcp)?servers?$/;
  */
 function serversKeyOf(document: Record<string, unknown>, source: Source, hasPermissions: boolean, errors: McpError[]): (typeof SERVERS_KEYS)[number] | undefined {
   const present = SERVERS_KEYS.filter((key) => document[key] !== undefined);
-  if (present.length > 1) errors.push(new McpError('CONFIG_INVALID', `${source.file}: servers under both ${present.map((k) => `"${k}"`).join(' and ')}; only "${present[0]}" is read (keep one)`));
+  if (present.length > 1) errors.push(new ConfigError(`servers under both ${present.map((k) => `"${k}"`).join(' and ')}; only "${present[0]}" is read (keep one)`, { file: source.file }));
   if (present[0] !== undefined) return present[0];
   const lookalike = Object.keys(document).find((key) => SERVERS_LOOKALIKE.test(key.toLowerCase().replace(/[-_\s]/g, '')));
   if (lookalike !== undefined) {
-    errors.push(new McpError('CONFIG_INVALID', `${source.file}: unknown key "${lookalike}" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`));
+    errors.push(new ConfigError(`unknown key "${lookalike}" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`, { file: source.file }));
   } else if ((source.scope === 'explicit' || source.scope === 'inline') && !hasPermissions) {
     const keys = Object.keys(document);
-    errors.push(new McpError('CONFIG_INVALID', `${source.file}: no servers: expected "mcpServers", "mcp_servers" or "servers"${keys.length ? ` (top-level keys: ${keys.join(', ')})` : ' (the file is empty)'}`));
+    errors.push(new ConfigError(`no servers: expected "mcpServers", "mcp_servers" or "servers"${keys.length ? ` (top-level keys: ${keys.join(', ')})` : ' (the file is empty)'}`, { file: source.file }));
   }
   return undefined;
 }
@@ -303,7 +303,7 @@ async function readEnvFile(file: string, provenance: Provenance, server: string)
   try {
     return parseEnvFile(await readFile(file, 'utf8'));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new McpError('CONFIG_INVALID', `${provenance.file}: server "${server}": envFile ${file}: ${reason}`, { cause: error, data: { file: provenance.file, server, field: 'envFile' } });
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
+    throw new ConfigError(`envFile ${file}: ${reason}`, { cause: error, file: provenance.file, server, field: 'envFile' });
   }
 }

@@ -2,7 +2,7 @@
  * The `permissions` block a config file may carry. This layer only checks its shape and keeps it
  * with its provenance; the permission layer evaluates the rules.
  */
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError, type McpError } from '../../protocol/errors.js';
 import type { Provenance } from '../server-spec.js';
 
 /** Permission rules of one file, as written (evaluated by the permission layer). */
@@ -24,7 +24,7 @@ export interface PermissionBlock {
 export function parsePermissions(value: unknown, file: string, scope: Provenance['scope']): { block?: PermissionBlock; errors: McpError[] } {
   const errors: McpError[] = [];
   if (value === undefined) return { errors };
-  const fail = (message: string) => errors.push(new McpError('CONFIG_INVALID', `${file}: ${message}`, { data: { file } }));
+  const fail = (message: string) => errors.push(new ConfigError(message, { file }));
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     fail('"permissions" must be an object with allow / deny / ask lists');
     return { errors };

@@ -5,7 +5,7 @@
  * keys reported as warnings. Variables are expanded before this step.
  */
 import { createRequire } from 'node:module';
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError } from '../../protocol/errors.js';
 import type { ManagedServer, Provenance } from '../server-spec.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
@@ -52,19 +52,20 @@ function transportOf(entry: Record<string, unknown>): unknown {
  */
 export function toManagedServer(name: string, raw: unknown, provenance: Provenance, warnings: string[], secrets: Set<string>): ManagedServer {
   const where = `${provenance.file}: server "${name}"`;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpError('CONFIG_INVALID', `${where}: must be an object`, { data: { file: provenance.file, server: name } });
-  const entry = commandLine(raw as Record<string, unknown>, where);
+  const site = { file: provenance.file, server: name };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError('must be an object', site);
+  const entry = commandLine(raw as Record<string, unknown>, site);
   for (const key of unknownEntryKeys(entry)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
   const transport = transportOf(entry);
-  if (transport === undefined) throw new McpError('CONFIG_INVALID', `${where}: needs a "command" (stdio) or a "url" (http, sse)`, { data: { file: provenance.file, server: name } });
+  if (transport === undefined) throw new ConfigError('needs a "command" (stdio) or a "url" (http, sse)', site);
   const missing = missingTarget(transport, entry);
-  if (missing) throw new McpError('CONFIG_INVALID', `${where}: ${missing.message}`, { data: { file: provenance.file, server: name, field: missing.field } });
+  if (missing) throw new ConfigError(missing.message, { ...site, field: missing.field });
   const candidate: Record<string, unknown> = { ...entry, transport };
   delete candidate.type;
   if (candidate.disabled === true) candidate.enabled = false;
   for (const key of Object.keys(candidate)) if (!(key in SERVER_ENTRY_SCHEMA.properties)) delete candidate[key];
   const problem = entryFieldProblem(candidate);
-  if (problem) throw new McpError('CONFIG_INVALID', `${where}: ${problem.field} ${problem.message}`, { data: { file: provenance.file, server: name, field: problem.field } });
+  if (problem) throw new ConfigError(`${problem.field} ${problem.message}`, { ...site, field: problem.field });
   const restart = candidate.restart === 'never' ? false : (candidate.restart as ManagedServer['restart']);
   const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
   if (secrets.size > 0) server.secrets = [...secrets];
@@ -96,11 +97,11 @@ export function entryFieldProblem(candidate: Record<string, unknown>): { field: 
  * `db_server.py` before any `args`. Throws `CONFIG_INVALID` for an array that is empty or holds
  * anything but non-empty strings.
  */
-function commandLine(entry: Record<string, unknown>, where: string): Record<string, unknown> {
+function commandLine(entry: Record<string, unknown>, site: { file: string; server: string }): Record<string, unknown> {
   const command = entry.command;
   if (!Array.isArray(command)) return entry;
   if (command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
-    throw new McpError('CONFIG_INVALID', `${where}: command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`);
+    throw new ConfigError('command must be a string or a non-empty array of non-empty strings (["python", "server.py"])', { ...site, field: 'command' });
   }
   if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] }; // the schema names "args"
   return { ...entry, command: command[0], args: [...command.slice(1), ...((entry.args as unknown[] | undefined) ?? [])] };

@@ -1,9 +1,9 @@
 /**
  * Config file text → a value, for the formats users already have: JSON with comments and
- * trailing commas (VS Code's `mcp.json` is JSONC) and YAML. A syntax error is a `CONFIG_INVALID`
- * McpError naming the file, line and column.
+ * trailing commas (VS Code's `mcp.json` is JSONC) and YAML. A syntax error is a `ConfigError`
+ * (`CONFIG_INVALID`) naming the file, line and column.
  */
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError, errorMessage } from '../../protocol/errors.js';
 
 /**
  * Parses `text` from `file` by its extension (`.yaml`/`.yml` ⇒ YAML, anything else JSONC). The
@@ -16,8 +16,7 @@ export async function parseConfigText(file: string, text: string): Promise<unkno
       return parseYaml(text, { prettyErrors: true }) ?? {};
     } catch (error) {
       const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
-      const where = at ? `:${at.line}:${at.col}` : '';
-      throw new McpError('CONFIG_INVALID', `${file}${where}: invalid YAML: ${firstLine(error)}`, { data: { file, ...(at ? { line: at.line, column: at.col } : {}) } });
+      throw new ConfigError(`invalid YAML: ${firstLine(error)}`, { file, ...(at ? { line: at.line, column: at.col } : {}) });
     }
   }
   const clean = stripJsonComments(text);
@@ -26,8 +25,7 @@ export async function parseConfigText(file: string, text: string): Promise<unkno
   } catch (error) {
     const position = /position (\d+)/.exec(String((error as Error).message));
     const { line, column } = position ? lineColumn(text, Number(position[1])) : { line: undefined, column: undefined };
-    const where = line !== undefined ? `:${line}:${column}` : '';
-    throw new McpError('CONFIG_INVALID', `${file}${where}: invalid JSON: ${firstLine(error)}`, { data: { file, ...(line !== undefined ? { line, column } : {}) } });
+    throw new ConfigError(`invalid JSON: ${firstLine(error)}`, { file, ...(line !== undefined ? { line, column } : {}) });
   }
 }
 
@@ -90,5 +88,5 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 }
 
 function firstLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : error).split('\n')[0]!;
+  return errorMessage(error).split('\n')[0]!;
 }

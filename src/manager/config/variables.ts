@@ -5,7 +5,7 @@
  * `$${…}` stands for a literal `${…}`. The syntax is the transport layer's one expander
  * (`transport/variables.ts`), which the stdio transport applies to a spec's `env` too.
  */
-import { McpError } from '../../protocol/errors.js';
+import { ConfigError } from '../../protocol/errors.js';
 import { expandVariables } from '../../transport/variables.js';
 
 /** Where a string being expanded sits, for the error message. */
@@ -24,9 +24,7 @@ export function expandString(text: string, env: Record<string, string | undefine
   const expansion = expandVariables(text, env);
   if (!expansion.ok) {
     const name = expansion.unset;
-    throw new McpError('CONFIG_INVALID', `${site.file}: server "${site.server}": ${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, {
-      data: { file: site.file, server: site.server, field: site.field, variable: name },
-    });
+    throw new ConfigError(`${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, { file: site.file, server: site.server, field: site.field, variable: name });
   }
   for (const value of expansion.values) secrets.add(value);
   return expansion.text;

@@ -5,6 +5,7 @@
  * the last `retry` with `Last-Event-ID` (2025-11-25 "priming event then close").
  */
 import type { Dispatcher } from 'undici';
+import { errorMessage } from '../../protocol/errors.js';
 import { discard, mediaType, pumpSse } from './http-body.js';
 import { SseDecoder } from './sse-decoder.js';
 import { sleep } from './sleep.js';
@@ -52,7 +53,7 @@ export class GetStream {
         response = await this.hooks.open(lastEventId, this.signal);
       } catch (error) {
         if (this.signal.aborted) return;
-        if (!(await this.backoff(++failures, `GET stream failed: ${error instanceof Error ? error.message : String(error)}`))) return;
+        if (!(await this.backoff(++failures, `GET stream failed: ${errorMessage(error)}`))) return;
         continue;
       }
       const { statusCode: status, body } = response;

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { McpError } from '../../protocol/errors.js';
+import { SizeLimitError } from '../../protocol/errors.js';
 import type { SseDecoder } from './sse-decoder.js';
 
 /**
@@ -23,7 +23,7 @@ export interface Body {
 export type NodeBody = Readable;
 
 /**
- * Reads a whole body as UTF-8 text. Rejects with `TRANSPORT` (data `{ oversize: true, maxBytes }`)
+ * Reads a whole body as UTF-8 text. Rejects with a {@link SizeLimitError} (`limit: maxBytes`)
  * naming the size limit as soon as the body passes `maxBytes`, then destroys the stream; rejects
  * with the stream's error otherwise.
  */
@@ -40,7 +40,7 @@ export function readText(body: Body, maxBytes: number): Promise<string> {
         // ("destroyed", "aborted") must not win over the size limit (it reads as a broken
         // stream, which the client re-sends).
         settled = true;
-        reject(new McpError('TRANSPORT', `response body exceeds ${maxBytes} bytes, the size limit (maxMessageBytes)`, { data: { oversize: true, maxBytes } }));
+        reject(new SizeLimitError(`response body exceeds ${maxBytes} bytes, the size limit (maxMessageBytes)`, { limit: maxBytes }));
         body.destroy();
         return;
       }

@@ -1,10 +1,14 @@
 /**
- * The McpErrors of HTTP exchanges. Every message names the URL (redacted) and, through the
- * error's prefix, the server and the method; `data` carries what a program needs to decide
- * (`status`, `wwwAuthenticate`, `body`, `retryable`), `cause` the underlying error.
+ * The errors of HTTP exchanges: {@link HttpError}s (and a {@link SizeLimitError} for a response
+ * over the size limit) whose message names the URL (redacted) and, through the error's prefix,
+ * the server and the method. What a program needs to decide — `status`, the parsed
+ * `WWW-Authenticate` `challenge`, `body`, `unreachable`, `resend` — are typed fields of the
+ * error; `cause` is the underlying error. No field or message holds a configured header value.
  */
-import { McpError } from '../../protocol/errors.js';
+import { parseAuthChallenges } from '../../protocol/auth-challenge.js';
+import { HttpError, SizeLimitError, type ResendPolicy } from '../../protocol/errors.js';
 import { redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { peerText } from '../../protocol/value-sample.js';
 
 /** What one failing exchange was about. */
 export interface ExchangeContext {
@@ -18,41 +22,45 @@ export interface ExchangeContext {
 
 /** Longest response body quoted in an error. */
 const BODY_QUOTE = 300;
+/** Longest `WWW-Authenticate` value quoted in a message (the parsed `challenge` reads more of it). */
+const CHALLENGE_QUOTE = 1000;
 
 /**
  * The error for a response with a failing status. 401/403 give `AUTH_REQUIRED` with the
- * `WWW-Authenticate` challenge; everything else `TRANSPORT` with the status and a quote of the
- * body (JSON-RPC error text when the body is one).
+ * `WWW-Authenticate` challenges parsed into `challenge`; everything else `TRANSPORT` with the
+ * status and a quote of the body (JSON-RPC error text when the body is one). Never re-sent.
  */
-export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string): McpError {
+export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string): HttpError {
   const url = redactUrl(ctx.url);
   const quoted = quoteBody(body, ctx.secrets);
+  const facts = { server: ctx.server, method: ctx.method, url, status, ...(quoted ? { body: quoted } : {}) };
   if (status === 401 || status === 403) {
-    const challenge = wwwAuthenticate ? scrubSecrets(wwwAuthenticate, ctx.secrets) : undefined;
+    const header = wwwAuthenticate ? scrubSecrets(wwwAuthenticate, ctx.secrets) : undefined;
     const what = status === 401 ? 'authorization required' : 'forbidden (insufficient scope or credentials)';
-    return new McpError('AUTH_REQUIRED', `HTTP ${status} from ${url}: ${what}${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}`, {
-      server: ctx.server,
-      method: ctx.method,
-      data: { status, url, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(quoted ? { body: quoted } : {}) },
+    const challenge = parseAuthChallenges(header);
+    return new HttpError('AUTH_REQUIRED', `HTTP ${status} from ${url}: ${what}${header ? ` (WWW-Authenticate: ${peerText(header, CHALLENGE_QUOTE)})` : ''}`, {
+      ...facts,
+      ...(challenge.length > 0 ? { challenge } : {}),
     });
   }
-  return new McpError('TRANSPORT', `HTTP ${status} from ${url}${quoted ? `: ${quoted}` : ''}`, {
-    server: ctx.server,
-    method: ctx.method,
-    data: { status, url, ...(quoted ? { body: quoted } : {}) },
-  });
+  return new HttpError('TRANSPORT', `HTTP ${status} from ${url}${quoted ? `: ${quoted}` : ''}`, facts);
 }
 
-/** The error for a request that never got a response: refused, DNS, TLS, reset. */
-export function networkError(ctx: ExchangeContext, error: unknown): McpError {
+/**
+ * The error for a request that never got a response: refused, DNS, TLS, reset. `unreachable`;
+ * `resend: 'unsent'` only when no connection was made at all (see {@link isConnectFailure}): a
+ * reset may come after the server read the request.
+ */
+export function networkError(ctx: ExchangeContext, error: unknown): HttpError {
   const url = redactUrl(ctx.url);
   const detail = describeNetworkError(error);
-  return new McpError('TRANSPORT', `cannot reach ${url}: ${scrubSecrets(detail, ctx.secrets)}`, {
+  return new HttpError('TRANSPORT', `cannot reach ${url}: ${scrubSecrets(detail, ctx.secrets)}`, {
     server: ctx.server,
     method: ctx.method,
     cause: error,
-    // `unreachable`: no HTTP exchange happened at all (refused, DNS, TLS, reset before a status).
-    data: { url, retryable: true, unreachable: true },
+    url,
+    unreachable: true,
+    resend: isConnectFailure(error) ? 'unsent' : 'never',
   });
 }
 
@@ -60,21 +68,34 @@ export function networkError(ctx: ExchangeContext, error: unknown): McpError {
  * The error for a request whose response stream broke and whose server then refused the
  * reconnect (`Last-Event-ID`): the server is gone, and the request may have run before it went.
  */
-export function resumeRefusedError(ctx: ExchangeContext, error: unknown): McpError {
+export function resumeRefusedError(ctx: ExchangeContext, error: unknown): HttpError {
   const url = redactUrl(ctx.url);
   const detail = scrubSecrets(describeNetworkError(error), ctx.secrets);
-  return new McpError('TRANSPORT', `the response stream broke and cannot be resumed: cannot reach ${url}: ${detail} (the server may have run the request; it is not re-sent)`, {
+  return new HttpError('TRANSPORT', `the response stream broke and cannot be resumed: cannot reach ${url}: ${detail} (the server may have run the request; it is not re-sent)`, {
     server: ctx.server,
     method: ctx.method,
     cause: error,
-    data: { url, unreachable: true },
+    url,
+    unreachable: true,
   });
 }
 
-/** The error for a response that broke the rules: not JSON, wrong content type, oversize, cut short. */
-export function responseError(ctx: ExchangeContext, what: string, extra: Record<string, unknown> = {}): McpError {
+/**
+ * The error for a response that broke the rules: not JSON, wrong content type, cut short. `facts`:
+ * the status, and `resend: 'if-idempotent'` when the stream broke after the request went out.
+ */
+export function responseError(ctx: ExchangeContext, what: string, facts: { status?: number; resend?: ResendPolicy } = {}): HttpError {
   const url = redactUrl(ctx.url);
-  return new McpError('TRANSPORT', `${what} (${url})`, { server: ctx.server, method: ctx.method, data: { url, ...extra } });
+  return new HttpError('TRANSPORT', `${what} (${url})`, { server: ctx.server, method: ctx.method, url, ...facts });
+}
+
+/**
+ * The error for a response over `limit` bytes (`maxMessageBytes`): never re-sent, since the
+ * same answer would be dropped again.
+ */
+export function oversizeError(ctx: ExchangeContext, what: string, limit: number, size?: number): SizeLimitError {
+  const url = redactUrl(ctx.url);
+  return new SizeLimitError(`${what} (${url})`, { server: ctx.server, method: ctx.method, url, limit, ...(size !== undefined ? { size } : {}) });
 }
 
 function quoteBody(body: string, secrets: readonly string[]): string {

@@ -299,6 +299,7 @@ export class LegacySseTransport implements Transport {
     this.diagnostics.emit({
       kind: 'oversize',
       message: `dropped an SSE message event after ${chars} characters: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`,
+      limit: this.maxBytes,
       sample: head.length > SAMPLE_CHARS ? `${head.slice(0, SAMPLE_CHARS)}…` : head,
       head,
     });

@@ -16,7 +16,7 @@
  * on every request; aborting a request's signal closes its stream, which is the cancellation.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { McpError } from '../../protocol/errors.js';
+import { errorMessage, McpError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
@@ -25,7 +25,7 @@ import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { isConnectFailure, networkError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
+import { isConnectFailure, networkError, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
 import { encodeHeaderValue } from './header-values.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
@@ -391,13 +391,15 @@ export class StreamableHttpTransport implements Transport {
       text = await readText(body, this.maxBytes);
     } catch (error) {
       this.reporter.in(ctx.traced);
-      if (error instanceof McpError) throw responseError(ctx, error.message, { oversize: true });
-      throw responseError(ctx, `the response body broke off: ${String(error)}`, { retryable: true, streamBroken: true });
+      if (error instanceof SizeLimitError) throw oversizeError(ctx, error.reason, error.limit, error.size);
+      // The transport closing under the read (its own McpError): that is the reason, not a broken stream.
+      if (error instanceof McpError) throw error;
+      throw responseError(ctx, `the response body broke off: ${String(error)}`, { resend: 'if-idempotent' });
     }
     const value = safeParse(text);
     if (value === undefined) {
       this.reporter.in(ctx.traced);
-      throw responseError(ctx, `the response is not JSON: ${quote(text)}`, { notJson: true });
+      throw responseError(ctx, `the response is not JSON: ${quote(text)}`);
     }
     this.noteInitialize(value, awaited);
     this.deliver(value, ctx);
@@ -405,8 +407,8 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * Reads a request's SSE stream, resuming it (legacy, when the server gave event ids) after
-   * drops until the response arrives. Rejects with a `streamBroken` `TRANSPORT` error when the
-   * response cannot arrive any more.
+   * drops until the response arrives. Rejects with a `TRANSPORT` `HttpError` whose `resend`
+   * is `if-idempotent` when the response cannot arrive any more (the server may have run it).
    */
   private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
     // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
@@ -440,17 +442,17 @@ export class StreamableHttpTransport implements Transport {
       // The response was most likely the event over the cap: say so, and never have it re-sent
       // (the same answer would be fetched, and dropped, again).
       if (dropped !== undefined) {
-        throw responseError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`, { oversize: true });
+        throw oversizeError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`, this.maxBytes);
       }
       const resumable = this.era !== 'modern' && cursor.lastEventId !== undefined;
       if (!resumable) {
-        const why = outcome.error ? `: ${describe(outcome.error)}` : '';
-        throw responseError(ctx, `the SSE stream ended before the response arrived${why}`, { retryable: true, streamBroken: true });
+        const why = outcome.error ? `: ${errorMessage(outcome.error)}` : '';
+        throw responseError(ctx, `the SSE stream ended before the response arrived${why}`, { resend: 'if-idempotent' });
       }
       if (progress) attempts = 0;
       progress = false;
       if (++attempts > this.maxResumeAttempts) {
-        throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { streamBroken: true });
+        throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { resend: 'if-idempotent' });
       }
       const wait = cursor.retryMs ?? this.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
       if (!(await sleep(wait, abort))) return this.aborted(abort, signal, ctx);
@@ -489,7 +491,7 @@ export class StreamableHttpTransport implements Transport {
     if (facts) cursor.ctx = { ...ctx, traced: facts };
     if (status === 404 && this.sessionId !== undefined) {
       discard(body);
-      throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status, sessionExpired: true });
+      throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status });
     }
     if (status < 200 || status >= 300 || mediaType(response.headers) !== 'text/event-stream') {
       const text = await readText(body, 64 * 1024).catch(() => '');
@@ -605,7 +607,7 @@ export class StreamableHttpTransport implements Transport {
   private lost(error: McpError): void {
     if (this.closing) return;
     this.diagnostic('unreachable', error.message);
-    this.closing = this.shutdown(new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.message.replace(/^server "[^"]*": /, '')}`, { server: this.name, cause: error }));
+    this.closing = this.shutdown(new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.reason}`, { server: this.name, cause: error }));
   }
 
   /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
@@ -726,8 +728,4 @@ function isResponseTo(value: unknown, id: string | number): boolean {
 function quote(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

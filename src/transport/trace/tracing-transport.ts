@@ -23,6 +23,7 @@ import { Inbox } from '../inbox.js';
 import { guardSink, type TraceSink } from './sinks.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp } from './trace-record.js';
+import { errorMessage } from '../../protocol/errors.js';
 
 /** Options of {@link traceTransport}. */
 export interface TraceTransportOptions {
@@ -180,7 +181,7 @@ class TracingTransport implements Transport {
     if (this.http) this.settle(message);
     if (this.ended || this.closing) return;
     const classified = classifyMessage(message);
-    const detail: Record<string, unknown> = { error: error instanceof Error ? error.message : String(error) };
+    const detail: Record<string, unknown> = { error: errorMessage(error) };
     if (classified.kind === 'request' || classified.kind === 'notification') detail.method = classified.message.method;
     if ('id' in message) detail.id = message.id;
     const code = (error as { code?: unknown } | undefined)?.code;

@@ -1,0 +1,89 @@
+/**
+ * A failed HTTP exchange rejects with an `HttpError` whose typed fields say what a program needs
+ * to decide — the URL, the status, a 401's parsed `WWW-Authenticate` challenge, whether the server
+ * could be reached at all, whether the message may be sent again — and whose `data` stays empty
+ * (it is only ever the peer's JSON-RPC `data`). The client's re-send policy reads `resend`, and
+ * `mcpwire --json` prints the facts.
+ */
+import { createServer } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client/mcp-client.js';
+import { HttpError } from '../src/protocol/errors.js';
+import { requireBuiltCli, runCli } from './support/cli.js';
+import { cleanUp, type HttpFixture, legacyServer, openSse, startHttpFixture } from './support/http-fixture.js';
+
+let fixture: HttpFixture | undefined;
+let client: McpClient | undefined;
+
+afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('HttpError facts', () => {
+  it('a refused connection: unreachable, never received (resend "unsent"), naming the URL', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const error = await McpClient.connect({ url }, { name: 'gone' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'gone', url, unreachable: true, resend: 'unsent', status: undefined, data: undefined });
+  });
+
+  it('a stream that breaks after the call went out: resend "if-idempotent", so tools/call is not sent again', async () => {
+    fixture = await startHttpFixture((seen, res) => {
+      if (seen.rpc !== 'tools/call') return false;
+      openSse(res);
+      res.end(); // the server got the call; its answer never comes
+      return true;
+    }, legacyServer());
+    client = await McpClient.connect({ url: fixture.url }, { name: 'flaky' });
+    const error = await client.callTool('transfer', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/call', url: fixture.url, status: undefined, unreachable: false, resend: 'if-idempotent', data: undefined });
+    expect(fixture.seen('tools/call')).toHaveLength(1);
+  });
+
+  it('a failing status: its number and a quote of the body, never re-sent, even for tools/list', async () => {
+    fixture = await startHttpFixture((seen, res) => {
+      if (seen.rpc !== 'tools/list') return false;
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('  down for\n maintenance ');
+      return true;
+    }, legacyServer());
+    client = await McpClient.connect({ url: fixture.url }, { name: 'busy' });
+    const kinds: string[] = [];
+    client.on('diagnostic', (d) => kinds.push(d.kind));
+    const error = await client.listTools().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/list', status: 503, body: 'down for maintenance', resend: 'never', unreachable: false });
+    expect(fixture.seen('tools/list')).toHaveLength(1);
+    expect(kinds).not.toContain('resent');
+  });
+});
+
+describe('mcpwire --json and an HTTP failure', () => {
+  beforeAll(() => requireBuiltCli());
+
+  it('a 401 exits 3 and prints the status, the URL and the parsed challenge as fields, with no data', async () => {
+    fixture = await startHttpFixture((_seen, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"' }).end();
+      return true;
+    });
+    const run = await runCli(['tools', '--url', fixture.url, '--json']);
+    expect(run.code).toBe(3);
+    const { error } = run.json<{ error: Record<string, unknown> }>();
+    expect(error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      exitCode: 3,
+      status: 401,
+      url: fixture.url,
+      unreachable: false,
+      resend: 'never',
+      challenge: [{ scheme: 'bearer', params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', scope: 'tools:read' } }],
+    });
+    expect(error).not.toHaveProperty('data');
+  });
+});
