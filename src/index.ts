@@ -1,63 +1,39 @@
 /**
- * mcpwire's public surface. Named exports only; `test/public-exports.test.ts` snapshots this list.
+ * mcpwire's public surface, chosen for an agent host: connect to servers and call them
+ * (`McpClient`), run many of them from config files (`McpManager` and the config layer, approvals,
+ * permissions, `/mcp` commands, workflow steps), hand their tools to an LLM API (`llm/`), and
+ * wrap or fake a transport (stdio, an in-memory pair, tracing). Named exports only;
+ * `test/public-exports.test.ts` snapshots this list: a change to it is a decision.
+ *
+ * Elsewhere on purpose:
+ * - `mcpwire/types`: the wire's vocabulary (MCP types of every revision, JSON-RPC messages, the
+ *   method tables), for annotating what the API returns.
+ * - `mcpwire/http`: the HTTP transports (they load undici; a URL connect loads them on demand).
+ * - `mcpwire/proxy`: the recording proxies behind `mcpwire proxy`.
+ * - Not public: the JSON-RPC connection and message builders, the NDJSON framer, the trace
+ *   record builder, the stdio environment builder (the client's own parts; reach them through
+ *   `McpClient`).
  */
+
+// Connecting and calling one server.
 export { McpClient } from './client/mcp-client.js';
 export type { ClientEvents, ConnectTarget } from './client/mcp-client.js';
 export type { HttpServerSpec } from './client/connect-http.js';
+export { HttpRouteCache } from './client/http-routes.js';
+export type { HttpRoute } from './client/http-routes.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
+export type { TraceOptions } from './client/trace-hook.js';
 
-export { McpManager, fingerprint } from './manager/mcp-manager.js';
-export type { CatalogTool, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager/mcp-manager.js';
-export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
-export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
-export type { ConfigOptions, ConfigProvenance, LoadedConfig, LoadedServer, PermissionBlock } from './manager/config/load-config.js';
-export { ApprovalStore } from './manager/config/approvals.js';
-export { importFrom, IMPORT_HOSTS } from './manager/config/host-import.js';
-export type { ImportHost, ImportOptions, ImportResult } from './manager/config/host-import.js';
-export { redactServer } from './manager/config/redact.js';
-export { handleCommand } from './manager/commands.js';
-export { watchConfigFiles } from './manager/config-watcher.js';
-export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
-export type { CommandResult } from './manager/commands.js';
-export { McpStepRunner, renderTemplate, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
-export type { McpStep, McpStepResult, McpStepRunnerOptions, RunMcpStepOptions, StepServer } from './manager/workflow-step.js';
-export type { ServerStatus, StatusChange } from './manager/server-slot.js';
-export type { ExecuteResult, PermissionRequest } from './manager/mcp-manager.js';
-export type { DebugLogger } from './manager/debug-log.js';
-export { authorize, PermissionPolicy } from './manager/permission-rules.js';
-export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
-export { ToolRegistry, canonicalToolName } from './manager/tool-registry.js';
-export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
-export { connectServer, connectTarget } from './manager/server-target.js';
-export { cleanSchema } from './llm/schema-profiles.js';
-export type { SchemaChange, SchemaProfile } from './llm/schema-profiles.js';
-export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './llm/tool-export.js';
-export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './llm/tool-export.js';
-export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
-export type { ResultText, ResultTextOptions } from './llm/result-text.js';
-
-export { JsonRpcConnection, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection.js';
-export type { ConnectionOptions, InboundRequestContext, InboundRequestHandler, NotificationHandler, RequestOptions } from './protocol/connection.js';
+// Errors: every failure is an McpError with a string code.
 export { ConfigError, HttpError, McpError, SizeLimitError, isMcpError } from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
 export type { AuthChallenge } from './protocol/auth-challenge.js';
 export { PermissionError } from './manager/permission-error.js';
 export { OutputSchemaError } from './client/output-schema.js';
 export type { OutputSchemaProblem } from './client/output-schema.js';
-export { classifyMessage, classifyPayload, makeErrorResponse, makeNotification, makeRequest, makeResponse, RpcErrorCode } from './protocol/jsonrpc.js';
-export type {
-  Classified,
-  JsonRpcErrorObject,
-  JsonRpcErrorResponse,
-  JsonRpcId,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcParams,
-  JsonRpcRequest,
-  JsonRpcResponse,
-} from './protocol/jsonrpc.js';
-export type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from './protocol/methods.js';
+
+// Revisions, defaults and the version.
 export {
   eraOf,
   hasFeature,
@@ -69,22 +45,60 @@ export {
   SUPPORTED_REVISIONS,
 } from './protocol/revisions.js';
 export type { Era, Feature, ProtocolRevision } from './protocol/revisions.js';
-export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
-export type * from './protocol/types.js';
+export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection-options.js';
+export { RpcErrorCode } from './protocol/jsonrpc.js';
 export { VERSION } from './protocol/version.js';
 
+// Transports: a server's process, an in-memory pair for tests, tracing any transport.
+export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
 export { StdioTransport } from './transport/stdio.js';
-export { buildServerEnv } from './transport/stdio-env.js';
-export type { StdioServerSpec } from './transport/stdio.js';
-export { NdjsonDecoder, encodeMessage } from './transport/ndjson-framer.js';
+export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio.js';
 export { createLinkedPair } from './transport/memory.js';
 export { traceTransport } from './transport/trace/tracing-transport.js';
 export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';
-export { TraceBuilder, traceHttpFacts } from './transport/trace/trace-builder.js';
-export type { TraceBuilderOptions } from './transport/trace/trace-builder.js';
-export { guardSink, jsonlFileSink, prettyTraceLine, streamSink } from './transport/trace/sinks.js';
+export { jsonlFileSink, prettyTraceLine, streamSink } from './transport/trace/sinks.js';
 export type { JsonlFileSink, PrettyOptions, TraceSink } from './transport/trace/sinks.js';
 export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
-// The recording proxies are in `mcpwire/proxy` (they load undici).
-// The HTTP transports (and undici) load only when a URL is used; import them from `mcpwire/http`.
-export type { LegacySseOptions, StreamableHttpOptions } from './transport/http/index.js';
+
+// Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.
+export { McpManager } from './manager/mcp-manager.js';
+export type {
+  CatalogTool,
+  ExecuteResult,
+  ManagerEvents,
+  ManagerOptions,
+  ManagerState,
+  ManagerStatus,
+  PermissionRequest,
+  ReconcileResult,
+  ServerStatusReport,
+} from './manager/manager-types.js';
+export type { RestoreResult } from './manager/saved-state.js';
+export type { ServerStatus, StatusChange } from './manager/server-slot.js';
+export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
+export type { DebugLogger } from './manager/debug-log.js';
+export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
+export type { ConfigOptions, ConfigProvenance, LoadedConfig, LoadedServer, PermissionBlock } from './manager/config/load-config.js';
+export { watchConfigFiles } from './manager/config-watcher.js';
+export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
+export { ApprovalStore } from './manager/config/approvals.js';
+export { importFrom, IMPORT_HOSTS } from './manager/config/host-import.js';
+export type { ImportHost, ImportOptions, ImportResult } from './manager/config/host-import.js';
+export { redactServer } from './manager/config/redact.js';
+export { connectServer, connectTarget } from './manager/server-target.js';
+export { authorize, PermissionPolicy } from './manager/permission-rules.js';
+export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
+export { canonicalToolName, ToolRegistry } from './manager/tool-registry.js';
+export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
+export { handleCommand } from './manager/commands.js';
+export type { CommandResult } from './manager/commands.js';
+export { McpStepRunner, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
+export type { McpStep, McpStepResult, McpStepRunnerOptions, RunMcpStepOptions, StepServer } from './manager/workflow-step.js';
+
+// Tools for LLM APIs: provider-clean schemas, tool lists per API, result text for a model.
+export { cleanSchema } from './llm/schema-profiles.js';
+export type { SchemaChange, SchemaProfile } from './llm/schema-profiles.js';
+export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './llm/tool-export.js';
+export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './llm/tool-export.js';
+export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
+export type { ResultText, ResultTextOptions } from './llm/result-text.js';

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PermissionBlock } from '../src/manager/config/permissions.js';
-import { globCovers, globMatches } from '../src/manager/permission-patterns.js';
+import { globCovers, globMatches } from '../src/manager/glob.js';
 import { authorize, PermissionPolicy, type PermissionAskRequest, type PermissionDecision, type PermissionSubject, type PermissionVerdict } from '../src/manager/permission-rules.js';
 import { PermissionError } from '../src/manager/permission-error.js';
 import { assignToolNames } from '../src/manager/tool-names.js';

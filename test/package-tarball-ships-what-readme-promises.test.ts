@@ -39,7 +39,7 @@ describe('npm pack', () => {
 
   it('ships dist, the MIT LICENSE, the README and every file a shipped Markdown file links to', async () => {
     const files = await packedFiles(ROOT, ['--ignore-scripts'], 60_000);
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/transport/http/index.js', 'dist/inspect/proxy/index.js']) {
+    for (const required of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/types.js', 'dist/types.d.ts', 'dist/cli.js', 'dist/transport/http/index.js', 'dist/inspect/proxy/index.js']) {
       expect(files, required).toContain(required);
     }
     const license = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');

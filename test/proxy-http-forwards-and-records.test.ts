@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { clearHttpRoutes } from '../src/client/connect-http.js';
+import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { startHttpProxy, type HttpProxy } from '../src/inspect/proxy/http-proxy.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
@@ -16,7 +16,7 @@ import { everythingOverHttp, type HttpServerProcess } from './support/http-serve
 
 const TOKEN = 'sekrit-token-42';
 
-afterEach(() => clearHttpRoutes());
+afterEach(() => PROCESS_HTTP_ROUTES.clear());
 
 describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () => {
   let server: HttpServerProcess;

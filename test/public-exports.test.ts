@@ -1,7 +1,27 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
 import * as api from '../src/index.js';
 import * as http from '../src/transport/http/index.js';
+import * as types from '../src/types.js';
+
+/** The names an entry file exports only as types (interfaces, type aliases), sorted: what the compiler sees. */
+function typeOnlyExports(entry: string): string[] {
+  const file = fileURLToPath(new URL(`../${entry}`, import.meta.url));
+  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file)!;
+  const symbol = checker.getSymbolAtLocation(source)!;
+  return checker
+    .getExportsOfModule(symbol)
+    .filter((exported) => {
+      const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      return (target.flags & ts.SymbolFlags.Value) === 0;
+    })
+    .map((exported) => exported.name)
+    .sort();
+}
 
 describe('the public surface', () => {
   it('mcpwire/http exports exactly this list of runtime names', () => {
@@ -36,8 +56,8 @@ describe('the public surface', () => {
         "DEFAULT_MAX_TOTAL_TIMEOUT_MS",
         "DEFAULT_REQUEST_TIMEOUT_MS",
         "HttpError",
+        "HttpRouteCache",
         "IMPORT_HOSTS",
-        "JsonRpcConnection",
         "LATEST_LEGACY_REVISION",
         "LATEST_MODERN_REVISION",
         "LEGACY_REVISIONS",
@@ -46,7 +66,6 @@ describe('the public surface', () => {
         "McpError",
         "McpManager",
         "McpStepRunner",
-        "NdjsonDecoder",
         "OutputSchemaError",
         "PermissionError",
         "PermissionPolicy",
@@ -55,22 +74,15 @@ describe('the public surface', () => {
         "SizeLimitError",
         "StdioTransport",
         "ToolRegistry",
-        "TraceBuilder",
         "VERSION",
         "authorize",
-        "buildServerEnv",
         "canonicalToolName",
-        "classifyMessage",
-        "classifyPayload",
         "cleanSchema",
         "connectServer",
         "connectTarget",
         "contentBlockToText",
         "createLinkedPair",
-        "encodeMessage",
         "eraOf",
-        "fingerprint",
-        "guardSink",
         "handleCommand",
         "hasFeature",
         "importFrom",
@@ -78,13 +90,8 @@ describe('the public surface', () => {
         "isSupportedRevision",
         "jsonlFileSink",
         "loadConfig",
-        "makeErrorResponse",
-        "makeNotification",
-        "makeRequest",
-        "makeResponse",
         "prettyTraceLine",
         "redactServer",
-        "renderTemplate",
         "resetMcpSteps",
         "resultToText",
         "runMcpStep",
@@ -93,11 +100,141 @@ describe('the public surface', () => {
         "toGeminiFunctionDeclarations",
         "toOpenAITools",
         "toolDescription",
-        "traceHttpFacts",
         "traceTransport",
         "watchConfigFiles",
       ]
     `);
+  });
+
+  it('exports exactly this list of types from the main entry', () => {
+    expect(typeOnlyExports('src/index.ts')).toMatchInlineSnapshot(`
+      [
+        "AnthropicTool",
+        "AuthChallenge",
+        "CallOptions",
+        "CatalogTool",
+        "ClientEvents",
+        "ClientOptions",
+        "CloseInfo",
+        "CommandResult",
+        "ConfigOptions",
+        "ConfigProvenance",
+        "ConfigWatch",
+        "ConnectTarget",
+        "DebugLogger",
+        "Disposer",
+        "ElicitationMode",
+        "Era",
+        "EraChoice",
+        "ExecuteResult",
+        "ExportableTool",
+        "Feature",
+        "GeminiFunctionDeclaration",
+        "HttpRoute",
+        "HttpServerSpec",
+        "ImportHost",
+        "ImportOptions",
+        "ImportResult",
+        "JsonlFileSink",
+        "KnownTools",
+        "ListOptions",
+        "LoadedConfig",
+        "LoadedServer",
+        "ManagedServer",
+        "ManagerEvents",
+        "ManagerOptions",
+        "ManagerState",
+        "ManagerStatus",
+        "McpErrorCode",
+        "McpErrorDetails",
+        "McpStep",
+        "McpStepResult",
+        "McpStepRunnerOptions",
+        "OpenAIFunctionTool",
+        "OutputSchemaProblem",
+        "PermissionAskHook",
+        "PermissionAskRequest",
+        "PermissionBlock",
+        "PermissionDecision",
+        "PermissionRequest",
+        "PermissionRule",
+        "PermissionSubject",
+        "PermissionVerdict",
+        "PrettyOptions",
+        "ProtocolRevision",
+        "Provenance",
+        "ReconcileResult",
+        "RegisteredTool",
+        "ResendPolicy",
+        "RestartPolicy",
+        "RestoreResult",
+        "ResultText",
+        "ResultTextOptions",
+        "RunMcpStepOptions",
+        "SchemaChange",
+        "SchemaProfile",
+        "SendOptions",
+        "ServerInputContext",
+        "ServerInputHandlers",
+        "ServerStatus",
+        "ServerStatusReport",
+        "StatusChange",
+        "StdioServerSpec",
+        "StdioTransportOptions",
+        "StepServer",
+        "ToolAddress",
+        "ToolExportOptions",
+        "ToolRename",
+        "ToolRenameReason",
+        "ToolSchemaChanges",
+        "TraceDirection",
+        "TraceHttp",
+        "TraceKind",
+        "TraceOptions",
+        "TraceRecord",
+        "TraceSink",
+        "TraceTransportOptions",
+        "Transport",
+        "TransportDiagnostic",
+        "UnreachableRule",
+        "WatchOptions",
+      ]
+    `);
+  });
+
+  it('mcpwire/types exports every MCP type, the JSON-RPC message types and the method tables, and nothing at runtime', () => {
+    expect(Object.keys(types)).toEqual([]);
+    const protocolTypes = [...readFileSync(new URL('../src/protocol/types.ts', import.meta.url), 'utf8').matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!);
+    const exported = typeOnlyExports('src/types.ts');
+    expect(exported).toEqual(expect.arrayContaining(protocolTypes));
+    expect(exported.filter((name) => !protocolTypes.includes(name))).toMatchInlineSnapshot(`
+      [
+        "ClientNotifications",
+        "ClientRequestMethod",
+        "ClientRequests",
+        "JsonRpcErrorObject",
+        "JsonRpcErrorResponse",
+        "JsonRpcId",
+        "JsonRpcMessage",
+        "JsonRpcNotification",
+        "JsonRpcParams",
+        "JsonRpcRequest",
+        "JsonRpcResponse",
+        "ParamsOf",
+        "ResultOf",
+        "ServerNotifications",
+        "ServerRequestMethod",
+        "ServerRequests",
+      ]
+    `);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { types: string; import: string }> };
+    expect(manifest.exports['./types']).toEqual({ types: './dist/types.d.ts', import: './dist/types.js' });
+  });
+
+  it('no entry re-exports a whole module (no export * / export type *)', () => {
+    for (const entry of ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts']) {
+      expect(readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8'), entry).not.toMatch(/^export (type )?\*/m);
+    }
   });
 
   it('reports the package version as clientInfo.version', () => {

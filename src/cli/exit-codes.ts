@@ -23,6 +23,12 @@ export const EXIT = {
   unprintable: 7,
 } as const;
 
+/** The exit code of a command ended by a signal: 128 + the signal's number, as shells report a death by it. */
+export const EXIT_BY_SIGNAL = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+/** The signals whose arrival ends a command with {@link EXIT_BY_SIGNAL}. */
+export type EndingSignal = keyof typeof EXIT_BY_SIGNAL;
+
 /** A failure the CLI found itself, with the exit code it deserves. */
 export class CliError extends Error {
   override readonly name = 'CliError';
@@ -66,7 +72,7 @@ export function exitCodeOf(error: unknown): number {
     case 'INVALID_ARGUMENT':
       return /not found|unknown tool/.test(error.message) ? EXIT.tool : EXIT.usage;
     case 'CANCELLED':
-      return 130;
+      return EXIT_BY_SIGNAL.SIGINT;
     default:
       return EXIT.unreachable;
   }

@@ -7,6 +7,7 @@
  * that ignores stdin EOF. Only the process's own signals: a CLI run in-process with other
  * streams gets no handlers.
  */
+import { EXIT_BY_SIGNAL, type EndingSignal } from './exit-codes.js';
 
 export interface Interrupt {
   /** Aborted on the first SIGINT / SIGTERM / SIGHUP. */
@@ -17,9 +18,7 @@ export interface Interrupt {
   dispose(): void;
 }
 
-/** 128 + the signal's number, as shells report a death by that signal. */
-const EXIT_BY_SIGNAL: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
-const SIGNALS = Object.keys(EXIT_BY_SIGNAL) as NodeJS.Signals[];
+const SIGNALS = Object.keys(EXIT_BY_SIGNAL) as EndingSignal[];
 
 export function watchInterrupts(enabled: boolean): Interrupt {
   const controller = new AbortController();
@@ -30,7 +29,7 @@ export function watchInterrupts(enabled: boolean): Interrupt {
     // which must not kill the process before the servers are stopped.
     if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr, process.stdin]) stream.on('error', () => {});
     controller.abort(new Error(`interrupted (${signal})`));
-    void stop().finally(() => process.exit(EXIT_BY_SIGNAL[signal] ?? 1));
+    void stop().finally(() => process.exit(EXIT_BY_SIGNAL[signal as EndingSignal] ?? 1));
   };
   if (enabled) for (const signal of SIGNALS) process.on(signal, handle);
   return {

@@ -12,6 +12,7 @@ import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import { jsonText } from '../protocol/json-text.js';
+import { VERSION } from '../protocol/version.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
@@ -19,8 +20,6 @@ import { watchInterrupts } from './interrupt.js';
 import { openSession } from './session.js';
 import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
 import { errorMessage } from '../protocol/errors.js';
-
-const VERSION = '0.1.0';
 
 /** How a run ended: an exit code, or (the proxy) the signal that ended its server. */
 export interface CliExit {

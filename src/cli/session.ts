@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
-import { isSupportedRevision } from '../protocol/revisions.js';
+import { isSupportedRevision, SUPPORTED_REVISIONS } from '../protocol/revisions.js';
+import { VERSION } from '../protocol/version.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
@@ -28,11 +29,11 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
   const era = stringOption(args, 'era');
   if (era !== undefined && !['legacy', 'modern', 'auto'].includes(era)) throw new UsageError(`--era must be legacy, modern or auto, got "${era}"`);
   const version = stringOption(args, 'protocol-version');
-  if (version !== undefined && !isSupportedRevision(version)) throw new UsageError(`--protocol-version "${version}" is not a revision mcpwire speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)`);
+  if (version !== undefined && !isSupportedRevision(version)) throw new UsageError(`--protocol-version "${version}" is not a revision mcpwire speaks (${SUPPORTED_REVISIONS.join(', ')})`);
   const timeout = numberOption(args, 'timeout');
   const roots = listOption(args, 'root').map((dir) => ({ uri: pathToFileURL(path.resolve(io.cwd, dir)).href, name: path.basename(path.resolve(io.cwd, dir)) }));
   const options: ClientOptions = {
-    clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
+    clientInfo: { name: 'mcpwire-cli', version: VERSION },
     ...(era ? { era: era as ClientOptions['era'] } : {}),
     ...(version ? { protocolVersion: version } : {}),
     ...(timeout !== undefined ? { requestTimeoutMs: timeout, connectTimeoutMs: timeout } : {}),

@@ -3,7 +3,7 @@
  * backward-compatibility rules say (`basic/transports/streamable-http.mdx`): POST
  * `server/discover` (modern) → POST `initialize` (legacy Streamable HTTP) → when that fails with
  * 400/404/405, GET the URL for an `endpoint` event (2024-11-05 HTTP+SSE). The verdict is kept
- * per URL for the life of the process and tried first next time; a route that fails is
+ * per URL (`http-routes.ts`: the process's cache, or the caller's `http.routes`) and tried first next time; a route that fails is
  * forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the
  * era, the revision or the transport neither reads nor writes the cache (a pinned era would
  * otherwise stand in for detection on every later connect to that URL). The connect timeout is
@@ -11,6 +11,7 @@
  */
 import { errorMessage, HttpError, McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
+import { PROCESS_HTTP_ROUTES } from './http-routes.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './negotiate.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
@@ -27,18 +28,9 @@ export interface HttpServerSpec {
 
 const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true });
 
-type Route = 'modern' | 'legacy' | 'sse';
-
-const routes = new Map<string, Route>();
-
 /** True when `target` names a URL rather than a command or a transport. */
 export function isHttpSpec(target: unknown): target is HttpServerSpec {
   return typeof target === 'object' && target !== null && 'url' in target && typeof (target as { send?: unknown }).send !== 'function';
-}
-
-/** Forgets every cached route verdict (tests; a user who moved servers around). */
-export function clearHttpRoutes(): void {
-  routes.clear();
 }
 
 /**
@@ -58,6 +50,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const headers = spec.headers ?? {};
   const maxMessageBytes = options.http?.maxMessageBytes;
   const sizeCap = maxMessageBytes === undefined ? {} : { maxMessageBytes };
+  const routes = options.http?.routes ?? PROCESS_HTTP_ROUTES;
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;

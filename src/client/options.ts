@@ -7,6 +7,7 @@ import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Implementation, LoggingLevel } from '../protocol/types.js';
 import type { ElicitationMode, ServerInputHandlers } from './server-input.js';
+import type { HttpRouteCache } from './http-routes.js';
 import type { TraceOptions } from './trace-hook.js';
 
 /** How the client picks the era: probe (`auto`, default), or pin one. */
@@ -82,6 +83,11 @@ export interface ClientOptions {
      * one SSE event. A response over it fails its request with `TRANSPORT` naming the limit.
      */
     maxMessageBytes?: number;
+    /**
+     * Where the route each URL was found to speak is kept (default: the process's cache, shared
+     * by every client): a cache of your own keeps its verdicts apart from everyone else's.
+     */
+    routes?: HttpRouteCache;
   };
   /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
   onStderr?: (line: string) => void;
@@ -145,7 +151,7 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
   { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes or http.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
 );
 const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', { inheritEnv: true, maxMessageBytes: true, stderrLines: true });
-const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>('McpClient.connect options.http', { maxMessageBytes: true }, { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' });
+const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>('McpClient.connect options.http', { maxMessageBytes: true, routes: true }, { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' });
 const HANDLER_KEYS = optionKeys<ServerInputHandlers>('McpClient.connect options.handlers', { sampling: true, elicitation: true, roots: true }, { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' });
 const TRACE_KEYS = optionKeys<TraceOptions>('McpClient.connect options.trace', { sink: true, secrets: true });
 

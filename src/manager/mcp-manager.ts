@@ -9,28 +9,39 @@ import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../protocol/emitter.js';
 import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../protocol/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
 import { ApprovalStep } from './approval-step.js';
+import { ConfigSource } from './config-source.js';
+import { Catalogue } from './catalogue.js';
 import { configFingerprint } from './config/fingerprint.js';
-import { ConfigLoader } from './config/load-config.js';
-import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
-import { debugLogger, logCall, type DebugLogger } from './debug-log.js';
-import { redactError } from './error-redaction.js';
+import type { ConfigWatch, WatchOptions } from './config-watcher.js';
+import { debugLogger, type DebugLogger } from './debug-log.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
-import { checkServerDefinition } from './server-definition.js';
-import { toolAllowed, type ManagedServer } from './server-spec.js';
-import { ServerSlot } from './server-slot.js';
-import { slotOfName, unavailableToolError } from './unavailable-tool.js';
-import { resultToText } from '../llm/result-text.js';
-import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
+import type { CatalogTool, ExecuteResult, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult } from './manager-types.js';
 import { PermissionGate } from './permission-gate.js';
+import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
+import { reconcileServers, reloadOnChange } from './reconcile.js';
 import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
-import type { CatalogTool, ExecuteResult, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult, ServerStatusReport } from './manager-types.js';
+import { checkServerDefinition } from './server-definition.js';
+import type { ManagedServer } from './server-spec.js';
+import { ServerSlot } from './server-slot.js';
+import { catalogueToolsOf, refreshServerTools } from './server-tools.js';
+import { statusReport } from './status-report.js';
+import type { ToolAddress, ToolRename } from './tool-registry.js';
+import { callCatalogueTool, executeCatalogueTool, type CallContext } from './tool-calls.js';
 
-export type * from './manager-types.js';
-import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
+export type {
+  CatalogTool,
+  ExecuteResult,
+  ManagerEvents,
+  ManagerOptions,
+  ManagerState,
+  ManagerStatus,
+  PermissionRequest,
+  ReconcileResult,
+  ServerStatusReport,
+} from './manager-types.js';
 
 /**
  * A stable identity of a server's effective definition (a hash: key order, provenance and
@@ -42,32 +53,30 @@ export function fingerprint(server: ManagedServer): string {
 }
 
 const SEPARATOR = '__';
+/**
+ * The process's manager ({@link McpManager.getInstance}). Module-level on purpose: the parts of
+ * one host process — its agent loop, its `/mcp` commands, its workflow steps — share one set of
+ * server processes and one catalogue instead of each starting its own. Tests and hosts that run
+ * isolated agents use {@link McpManager.create}.
+ */
 let instance: McpManager | undefined;
 /** The (normalised) options the singleton was created with, to refuse different ones later. */
 let instanceOptions: ManagerOptions = {};
 
 export class McpManager {
   private readonly slots = new Map<string, ServerSlot>();
-  private readonly registry = new ToolRegistry();
   private readonly events = new Emitter<ManagerEvents>();
+  private readonly catalogue = new Catalogue(() => this.events.emit('catalogChanged'));
   private readonly clientOptions: ClientOptions;
   private readonly watches = new Set<ConfigWatch>();
-  /** >0 while a reconcile runs: catalogue events are folded into one at its end. */
-  private batching = 0;
 
-  private readonly load: (() => Promise<ManagedServer[]>) | undefined;
-  private readonly loader: ConfigLoader | undefined;
-  private initialLoad: Promise<void> | undefined;
-  /** What the last config load reported: broken files and entries (each names its file). */
-  private configErrors: McpError[] = [];
-  private configWarnings: string[] = [];
-
+  private readonly source: ConfigSource;
   private readonly approval: ApprovalStep;
   private readonly maxResultChars: number | undefined;
   private readonly gate: PermissionGate;
   private readonly log: DebugLogger | undefined;
-  /** Exposed tool name → the server whose catalogue last held it (to explain calls while it is down). */
-  private readonly lastOwner = new Map<string, string>();
+  /** What tool calls need of this manager. */
+  private readonly calls: CallContext;
 
   /** `options` must already be normalised ({@link normaliseManagerOptions}). */
   private constructor(options: ManagerOptions) {
@@ -76,21 +85,8 @@ export class McpManager {
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
     this.approval = new ApprovalStep({ approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals });
-    if (options.config) {
-      const loader = new ConfigLoader(options.config);
-      this.loader = loader;
-      this.load = async () => {
-        const loaded = await loader.load();
-        this.configErrors = loaded.errors;
-        this.configWarnings = loaded.warnings;
-        this.gate.setFileBlocks(loaded.permissions);
-        return loaded.servers;
-      };
-      this.initialLoad = undefined;
-    } else {
-      this.load = options.load;
-      this.initialLoad = Promise.resolve();
-    }
+    this.source = new ConfigSource(options, (blocks) => this.gate.setFileBlocks(blocks));
+    this.calls = { catalogue: this.catalogue, slots: this.slots, gate: this.gate, log: this.log };
     for (const server of options.servers ?? []) this.addServer(server);
   }
 
@@ -158,7 +154,7 @@ export class McpManager {
     const old = this.slots.get(server.name);
     if (old) {
       await old.disconnect();
-      this.dropTools(server.name);
+      this.catalogue.drop(server.name);
     }
     this.addServer(server);
   }
@@ -169,7 +165,7 @@ export class McpManager {
     if (!slot) return;
     this.slots.delete(name);
     await slot.disconnect();
-    this.dropTools(name);
+    this.catalogue.drop(name);
   }
 
   /** Names of every configured server, in configuration order. */
@@ -198,15 +194,12 @@ export class McpManager {
 
   /** The config files this manager reads (empty without `config`), for watching. */
   configFiles(): string[] {
-    return this.loader?.files() ?? [];
+    return this.source.files();
   }
 
   /** Reads the config files once, on first need. */
   private ensureLoaded(): Promise<void> {
-    this.initialLoad ??= (async () => {
-      for (const server of await this.load!()) this.addServer(server);
-    })();
-    return this.initialLoad;
+    return this.source.ensureLoaded((server) => this.addServer(server));
   }
 
   /**
@@ -230,7 +223,7 @@ export class McpManager {
   /** Disconnects one server (its tools leave the catalogue). Unknown names reject with `INVALID_ARGUMENT`. */
   async disconnect(name: string): Promise<void> {
     await this.slot(name).disconnect();
-    this.dropTools(name);
+    this.catalogue.drop(name);
   }
 
   /** Disconnects every server and stops every config watch. Never rejects. */
@@ -267,12 +260,12 @@ export class McpManager {
 
   /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
   getAllTools(): CatalogTool[] {
-    return this.gate.visible(this.registry.list());
+    return this.gate.visible(this.catalogue.list());
   }
 
   /** The permission verdict for a tool name (exposed or canonical), without calling anything. */
   checkPermission(name: string): PermissionVerdict {
-    return this.gate.rules.decide(this.subjectOf(name));
+    return this.gate.rules.decide(this.catalogue.subjectOf(name));
   }
 
   /**
@@ -280,26 +273,12 @@ export class McpManager {
    * for a tool not connected yet), and every other rule that matches it.
    */
   explain(name: string): string {
-    return this.gate.rules.explain(this.subjectOf(name));
+    return this.gate.rules.explain(this.catalogue.subjectOf(name));
   }
 
   /** The merged permission rules (config files, then the host's own). */
   permissionPolicy(): PermissionPolicy {
     return this.gate.rules;
-  }
-
-  /** The catalogue entry behind an exposed or canonical name, or undefined. */
-  private entryOf(name: string): CatalogTool | undefined {
-    const address = this.registry.resolveToolName(name);
-    return address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
-  }
-
-  private subjectOf(name: string): { server: string; tool: string; name?: string } {
-    const entry = this.entryOf(name);
-    if (entry) return { server: entry.server, tool: entry.tool, name: entry.name };
-    const match = /^mcp__(.+?)__(.+)$/.exec(name);
-    if (!match) throw new McpError('INVALID_ARGUMENT', `not a tool name: ${name} (expected mcp__<server>__<tool>)`);
-    return { server: match[1]!, tool: match[2]! };
   }
 
   /**
@@ -308,23 +287,22 @@ export class McpManager {
    * clash appears or disappears. Emits `catalogChanged`.
    */
   registerServerTools(server: string, tools: readonly Tool[]): void {
-    this.registry.register(server, tools);
-    if (this.batching === 0) this.events.emit('catalogChanged');
+    this.catalogue.publish(server, tools);
   }
 
   /** Removes `server`'s tools from the catalogue; other servers' tools stay. */
   unregisterServerTools(server: string): void {
-    this.dropTools(server);
+    this.catalogue.drop(server);
   }
 
   /** The server and tool behind an exposed (or canonical `mcp__server__tool`) name, or undefined. */
   resolveToolName(name: string): ToolAddress | undefined {
-    return this.registry.resolveToolName(name);
+    return this.catalogue.resolve(name);
   }
 
   /** Every tool whose exposed name differs from `mcp__<server>__<tool>`, and why. */
   toolRenames(): ToolRename[] {
-    return this.registry.renames();
+    return this.catalogue.renames();
   }
 
   /** Every resource of every connected server (servers without resources contribute none). */
@@ -345,21 +323,7 @@ export class McpManager {
    * than 1000 levels deep) resolves too, its text saying what was left out and naming tool and server.
    */
   async execute(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecuteResult> {
-    const entry = this.entryOf(name);
-    const result = await this.callTool(name, args, options);
-    const source = `tool "${entry!.tool}" (server "${entry!.server}")`;
-    const text = resultToText(result, this.maxResultChars !== undefined ? { maxChars: this.maxResultChars, source } : { source });
-    return {
-      name,
-      server: entry!.server,
-      tool: entry!.tool,
-      result,
-      content: result.content,
-      structuredContent: result.structuredContent,
-      isError: result.isError === true,
-      text: text.text,
-      truncated: text.truncated,
-    };
+    return executeCatalogueTool(this.calls, name, args, options, this.maxResultChars);
   }
 
   /**
@@ -372,28 +336,7 @@ export class McpManager {
    * data or stderr reads `***`; code, rpcCode and the cause chain are kept.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const entry = this.entryOf(name);
-    if (!entry) throw this.notCallable(name);
-    const slot = this.slots.get(entry.server);
-    const secrets = slot?.secrets ?? [];
-    try {
-      await this.gate.authorize(entry, args, options.signal);
-      const client = slot?.status === 'connected' ? slot.client : undefined;
-      if (!slot || !client) throw slot ? unavailableToolError(name, slot) : this.notCallable(name);
-      const timeout = slot.spec.toolTimeoutMs;
-      const call = client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
-      return await (this.log ? logCall(this.log, call, { name, server: entry.server, tool: entry.tool, args, secrets }) : call);
-    } catch (error) {
-      // A server may echo its credential back (`bad token Bearer sk-…`): never hand that on.
-      throw redactError(error, secrets);
-    }
-  }
-
-  /** Why `name` cannot be called: its server's state, or "tool not found". */
-  private notCallable(name: string): McpError {
-    const slot = slotOfName(name, this.slots, this.lastOwner.get(name));
-    if (slot && slot.status !== 'connected') return unavailableToolError(name, slot);
-    return new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
+    return callCatalogueTool(this.calls, name, args, options);
   }
 
   /**
@@ -405,42 +348,13 @@ export class McpManager {
    * (and in `getStatus()`).
    */
   async reconcile(servers: ManagedServer[]): Promise<ReconcileResult> {
-    const next = new Map(servers.map((server) => [server.name, server]));
-    const result: ReconcileResult = { added: [], removed: [], changed: [], unchanged: [], failed: [] };
-    this.batching++;
-    try {
-      for (const name of [...this.slots.keys()]) {
-        if (!next.has(name)) {
-          result.removed.push(name);
-          await this.removeServer(name);
-        }
-      }
-      const starts: Array<Promise<void>> = [];
-      for (const server of servers) {
-        const slot = this.slots.get(server.name);
-        if (slot && fingerprint(slot.spec) === fingerprint(server)) {
-          result.unchanged.push(server.name);
-          slot.spec.provenance = server.provenance; // where it is defined may move without a restart
-          continue;
-        }
-        const wasLive = slot !== undefined && (slot.status === 'connected' || slot.status === 'connecting');
-        (slot ? result.changed : result.added).push(server.name);
-        await this.replaceServer(server);
-        if (server.enabled !== false && (wasLive || server.autoConnect !== false)) {
-          starts.push(
-            this.connect(server.name).then(
-              () => undefined,
-              (error: unknown) => void result.failed.push({ server: server.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: server.name }) }),
-            ),
-          );
-        }
-      }
-      await Promise.all(starts);
-    } finally {
-      this.batching--;
-    }
-    this.events.emit('catalogChanged');
-    return result;
+    const target = {
+      slots: this.slots,
+      removeServer: (name: string) => this.removeServer(name),
+      replaceServer: (server: ManagedServer) => this.replaceServer(server),
+      connect: (name: string) => this.connect(name),
+    };
+    return this.catalogue.batch(() => reconcileServers(target, servers));
   }
 
   /**
@@ -451,23 +365,11 @@ export class McpManager {
    * Returns a disposer that stops watching (also done by {@link disconnectAll}'s caller: call it).
    */
   watchConfig(files: readonly string[], options: WatchOptions = {}): Disposer {
-    let running: Promise<unknown> = Promise.resolve();
-    const watch = watchConfigFiles(
-      files,
-      (changed) => {
-        // Reloads run one after another: a save during a reload gets its own pass afterwards.
-        running = running.then(async () => {
-          try {
-            const result = await this.reloadConfig();
-            const error = configProblem(this.configErrors);
-            this.events.emit('reload', error ? { files: changed, result, error } : { files: changed, result });
-          } catch (error) {
-            this.events.emit('reload', { files: changed, error: error instanceof McpError ? error : new McpError('CONFIG_INVALID', String(error)) });
-          }
-        });
-      },
-      options,
-    );
+    const watch = reloadOnChange(files, options, {
+      reload: () => this.reloadConfig(),
+      configErrors: () => this.source.errors,
+      report: (outcome) => this.events.emit('reload', outcome),
+    });
     this.watches.add(watch);
     return () => {
       watch.close();
@@ -480,10 +382,8 @@ export class McpManager {
    * `INVALID_STATE` when the manager has no `load`, or with the loader's error (nothing changes).
    */
   async reloadConfig(): Promise<ReconcileResult> {
-    if (!this.load) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load or .config)');
-    const servers = await this.load();
-    this.initialLoad ??= Promise.resolve();
-    return this.reconcile(servers);
+    if (!this.source.reloadable) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load or .config)');
+    return this.reconcile(await this.source.reload());
   }
 
   /** A serialisable record of which servers are connected (and their eras), for {@link restoreState}. */
@@ -501,30 +401,8 @@ export class McpManager {
 
   /** Status of every configured server, with provenance. */
   getStatus(): ManagerStatus {
-    const servers = [...this.slots.values()].map((slot): ServerStatusReport => {
-      const client = slot.status === 'connected' ? slot.client : undefined;
-      return {
-        name: slot.spec.name,
-        status: slot.status,
-        transport: slot.spec.transport,
-        enabled: slot.spec.enabled !== false,
-        era: client?.era,
-        protocolVersion: client?.protocolVersion,
-        toolCount: this.registry.list().filter((tool) => tool.server === slot.spec.name).length,
-        lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.secrets) : undefined,
-        restarts: slot.restarts,
-        circuitOpen: slot.circuitOpen,
-        invalidMessages: slot.invalidMessages,
-        provenance: slot.spec.provenance,
-      };
-    });
-    return {
-      configuredServers: servers.length,
-      connectedServers: servers.filter((s) => s.status === 'connected').length,
-      servers,
-      configErrors: this.configErrors.map((e) => e.message),
-      configWarnings: [...this.configWarnings, ...this.gate.rules.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason)],
-    };
+    const unreachable = this.gate.rules.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason);
+    return statusReport(this.slots.values(), this.catalogue, { errors: this.source.errors.map((e) => e.message), warnings: [...this.source.warnings, ...unreachable] });
   }
 
   // ---- internals ----
@@ -537,12 +415,12 @@ export class McpManager {
         clientOptions: this.clientOptions,
         approve: (spec) => this.approval.approved(spec),
         changed: (change) => {
-          if (change.status !== 'connected') this.dropTools(change.server);
+          if (change.status !== 'connected') this.catalogue.drop(change.server);
           this.events.emit('status', change);
         },
-        listTools: (spec, client) => this.catalogueOf(spec, client),
-        publishTools: (name, tools) => this.registerServerTools(name, tools),
-        toolsChanged: (name) => this.refreshTools(name),
+        listTools: catalogueToolsOf,
+        publishTools: (name, tools) => this.catalogue.publish(name, tools),
+        toolsChanged: (name) => refreshServerTools(this.slots.get(name), (tools) => this.catalogue.publish(name, tools)),
         diagnostic: (name, diagnostic) => this.events.emit('diagnostic', { server: name, diagnostic }),
         log: this.log,
       }),
@@ -555,40 +433,9 @@ export class McpManager {
     return slot;
   }
 
-  /** The tools of `client` the catalogue holds for `spec` (its include/exclude rules applied). */
-  private async catalogueOf(spec: ManagedServer, client: McpClient): Promise<Tool[]> {
-    const tools = client.capabilities.tools ? await client.listTools({ refresh: true }) : [];
-    return tools.filter((tool) => toolAllowed(spec, tool.name));
-  }
-
-  private async refreshTools(name: string): Promise<void> {
-    const slot = this.slots.get(name);
-    const client = slot?.client;
-    if (!slot || !client || slot.status !== 'connected') return;
-    let tools: Tool[];
-    try {
-      tools = await this.catalogueOf(slot.spec, client);
-    } catch {
-      return; // the slot's status reports a broken connection; nothing to catalogue
-    }
-    if (slot.client !== client || slot.status !== 'connected') return;
-    this.registerServerTools(name, tools);
-  }
-
-  private dropTools(name: string): void {
-    for (const tool of this.registry.list()) if (tool.server === name) this.lastOwner.set(tool.name, name);
-    if (this.registry.unregister(name) && this.batching === 0) this.events.emit('catalogChanged');
-  }
-
   private async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
     const connected = [...this.slots.values()].filter((slot) => slot.status === 'connected' && slot.client);
     const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
     return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
   }
-}
-
-/** One error for the problems of a config load (each names its file), or undefined when there were none. */
-function configProblem(errors: readonly McpError[]): McpError | undefined {
-  if (errors.length <= 1) return errors[0];
-  return new McpError('CONFIG_INVALID', `${errors.length} config problems: ${errors.map((e) => e.message).join('; ')}`, { cause: errors[0] });
 }

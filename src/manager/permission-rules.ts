@@ -16,7 +16,8 @@
 import { errorMessage, McpError } from '../protocol/errors.js';
 import { PermissionError } from './permission-error.js';
 import type { PermissionBlock } from './config/permissions.js';
-import { couldMatchServer, globMatches, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
+import { globMatches } from './glob.js';
+import { couldMatchServer, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
 
 export type PermissionDecision = 'allow' | 'ask' | 'deny';
 

@@ -3,6 +3,7 @@
  * it, and where its definition came from. The config layer produces these (files, variables,
  * merge); the manager only consumes them.
  */
+import { globMatches } from './glob.js';
 
 /** Where an effective server definition came from. */
 export interface Provenance {
@@ -62,19 +63,9 @@ export interface ManagedServer {
   trusted?: boolean;
 }
 
-/** True when `name` passes the include/exclude globs of `server`. */
+/** True when `name` passes the include/exclude globs of `server` (`*`: any run of characters). */
 export function toolAllowed(server: ManagedServer, name: string): boolean {
-  if (server.includeTools && !server.includeTools.some((glob) => globMatch(glob, name))) return false;
-  if (server.excludeTools?.some((glob) => globMatch(glob, name))) return false;
+  if (server.includeTools && !server.includeTools.some((glob) => globMatches(glob, name))) return false;
+  if (server.excludeTools?.some((glob) => globMatches(glob, name))) return false;
   return true;
-}
-
-/** `*` matches any run of characters; everything else is literal. */
-export function globMatch(glob: string, text: string): boolean {
-  const pattern = new RegExp(`^${glob.split('*').map(escapeRegExp).join('.*')}$`);
-  return pattern.test(text);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

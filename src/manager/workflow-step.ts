@@ -190,22 +190,38 @@ export class McpStepRunner {
   }
 }
 
-let defaultRunner: McpStepRunner | undefined;
+/**
+ * The runner `runMcpStep` uses without `options.runner`, owned by the process's manager (its
+ * named servers come from `McpManager.getInstance()`): when that manager is replaced
+ * (`McpManager.resetInstance()`), the next step gets a runner over the new one, and the old
+ * runner's inline servers are closed.
+ */
+let processRunner: { manager: McpManager; runner: McpStepRunner } | undefined;
+
+/** The runner of the process's current manager. */
+async function runnerOfProcess(): Promise<McpStepRunner> {
+  const manager = McpManager.getInstance();
+  if (processRunner?.manager === manager) return processRunner.runner;
+  const previous = processRunner;
+  processRunner = { manager, runner: new McpStepRunner({ manager }) };
+  await previous?.runner.reset();
+  return processRunner.runner;
+}
 
 /**
  * Runs one MCP step with the process's runner (named servers from `McpManager.getInstance()`),
  * or with `options.runner`. See {@link McpStepRunner.run}.
  */
-export function runMcpStep(step: McpStep, context: Record<string, unknown>, options: RunMcpStepOptions = {}): Promise<McpStepResult> {
+export async function runMcpStep(step: McpStep, context: Record<string, unknown>, options: RunMcpStepOptions = {}): Promise<McpStepResult> {
   const invalid = unknownOptionError(options, RUN_KEYS);
-  if (invalid) return Promise.reject(invalid);
-  const runner = options.runner ?? (defaultRunner ??= new McpStepRunner({ manager: McpManager.getInstance() }));
+  if (invalid) throw invalid;
+  const runner = options.runner ?? (await runnerOfProcess());
   return runner.run(step, context);
 }
 
-/** Clears the process runner's connection cache (closing its inline servers). */
+/** Closes the inline servers of the process's runner and forgets it (a host that starts over; tests). Never rejects. */
 export async function resetMcpSteps(): Promise<void> {
-  const runner = defaultRunner;
-  defaultRunner = undefined;
-  await runner?.reset();
+  const current = processRunner;
+  processRunner = undefined;
+  await current?.runner.reset();
 }

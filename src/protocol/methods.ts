@@ -1,7 +1,7 @@
 /**
  * The typed method tables: method name → params and result, per direction. `request<M>()` and
- * handler registration are typed from these; a method outside the tables goes through the
- * untyped `requestRaw`/`onRequestRaw` escape hatches.
+ * `notify<M>()` are typed from these; a method outside the tables goes through the untyped
+ * `requestRaw` / `notifyRaw` escape hatches (`onRequest` and `onNotification` take any method).
  */
 import type {
   CallToolParams,

@@ -10,14 +10,13 @@
  */
 import { errorMessage } from '../protocol/errors.js';
 import { MESSAGE_HEAD_CHARS } from '../protocol/message-head.js';
+import { SAMPLE_CHARS } from '../protocol/value-sample.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 
 /** Default cap of one message: 16 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
-/** Longest `sample` a diagnostic carries, in characters (an ellipsis marks a cut). */
-const SAMPLE_CHARS = 200;
 /** Bytes decoded for a sample: enough for SAMPLE_CHARS characters of any width. */
 const SAMPLE_BYTES = SAMPLE_CHARS * 4;
 

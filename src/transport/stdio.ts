@@ -16,10 +16,12 @@ import { peerText, sampleValue } from '../protocol/value-sample.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import { commandDisplayName } from './command-name.js';
 import { Inbox } from './inbox.js';
+import { Latch } from './latch.js';
 import { Listeners } from './listeners.js';
 import { NdjsonDecoder } from './ndjson-framer.js';
 import { killTreeOnExit, ProcessTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
+import type { ChildFacts, ExitStatus, Grace, State } from './stdio-state.js';
 import { StdinWriter } from './stdin-writer.js';
 import { expandServerEnv } from './stdio-env.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
@@ -54,6 +56,10 @@ export interface StdioTransportOptions {
   };
 }
 
+/** Default of `closeTimeouts.stdinEndMs`: how long the server may take to exit after stdin EOF. */
+const DEFAULT_STDIN_END_MS = 2_000;
+/** Default of `closeTimeouts.sigtermMs`: how long the tree may take to end after SIGTERM. */
+const DEFAULT_SIGTERM_MS = 2_000;
 /** How long the pipes may stay open after the server exited (a grandchild holding them) before we stop waiting. */
 const PIPE_GRACE_MS = 100;
 /** How long a server that closed stdout gets to exit by itself before it is called broken and stopped. */
@@ -79,54 +85,45 @@ export class StdioTransport implements Transport {
     this.diagnose({ kind: 'listener-failed', message: `a message listener threw: ${error instanceof Error ? error.message : sampleValue(error)}`, sample: sampleValue(value) }),
   );
   private readonly diagnosticListeners = new Listeners<TransportDiagnostic>();
+  private readonly writer: StdinWriter;
   private readonly untrack: () => void;
   private resolveClosed!: (info: CloseInfo) => void;
-  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private exitWaiters: Array<() => void> = [];
-  private pipesClosed = false;
-  private pipesWaiters: Array<() => void> = [];
-  private stdoutEnded = false;
-  private stderrEnded = false;
-  /** `closed` has settled. */
-  private finished = false;
-  /** The client asked for the end (close or destroy): `closed` carries no crash error. */
-  private closeRequested = false;
-  private destroyError: McpError | undefined;
-  private closing: Promise<void> | undefined;
-  private graceTimer: ReturnType<typeof setTimeout> | undefined;
-  private writeError: Error | undefined;
-  private readonly writer: StdinWriter;
+  private state: State = { name: 'open', grace: undefined };
+  private readonly seen: ChildFacts = { exit: undefined, stdoutEnded: false, stderrEnded: false, writeError: undefined };
+  /** Opens at the server's exit. */
+  private readonly exited = new Latch();
+  /** Opens once the process and every pipe of it are closed (the child's 'close'). */
+  private readonly pipesClosed = new Latch();
 
   // Handlers as fields, so that detach() removes exactly these and nothing of Node's own.
   private readonly onStdout = (chunk: Buffer): void => this.decoder.push(chunk);
   private readonly onStdoutEnd = (): void => {
-    if (this.stdoutEnded) return;
-    this.stdoutEnded = true;
+    if (this.seen.stdoutEnded) return;
+    this.seen.stdoutEnded = true;
     this.decoder.end();
-    this.settleSoon();
+    this.endProgressed();
   };
   private readonly onStderr = (chunk: Buffer): void => this.stderr.push(chunk);
   private readonly onStderrEnd = (): void => {
-    if (this.stderrEnded) return;
-    this.stderrEnded = true;
-    this.settleSoon();
+    if (this.seen.stderrEnded) return;
+    this.seen.stderrEnded = true;
+    this.endProgressed();
   };
   private readonly onStdinError = (error: Error): void => {
     // EPIPE once the server is gone: reported through send(), never as an uncaught error.
-    this.writeError ??= error;
+    this.seen.writeError ??= error;
   };
   private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-    this.exit = { code, signal };
+    this.seen.exit = { code, signal };
     // Still tracked: the server's group (a helper, the node `npx` started) may outlive it.
-    for (const wake of this.exitWaiters.splice(0)) wake();
-    // An exit overrides the longer stdout-EOF grace: from now on only the pipes are awaited.
-    this.clearGrace();
-    this.settleSoon();
+    this.exited.open();
+    // An exit ends the longer stdout-EOF grace: from now on only the pipes are awaited.
+    if (this.grace?.awaiting === 'exit') this.setGrace(undefined);
+    this.endProgressed();
   };
   private readonly onChildClose = (): void => {
-    this.pipesClosed = true;
-    for (const wake of this.pipesWaiters.splice(0)) wake();
-    this.finish();
+    this.pipesClosed.open();
+    this.settle();
     this.detach();
   };
   private readonly ignoreError = (): void => undefined;
@@ -179,8 +176,8 @@ export class StdioTransport implements Transport {
   }
 
   /** How the server process ended, once it has (`code`, or the `signal` that killed it); undefined while it runs. */
-  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
-    return this.exit;
+  get exitStatus(): ExitStatus | undefined {
+    return this.seen.exit;
   }
 
   /** The last lines the server wrote to stderr (at most `stderrLines`), oldest first. */
@@ -195,7 +192,7 @@ export class StdioTransport implements Transport {
    * gone, and with `TRANSPORT` for a message JSON cannot serialise; never throws.
    */
   send(message: JsonRpcMessage): Promise<void> | undefined {
-    if (this.finished || this.closeRequested || this.writeError !== undefined) return Promise.reject(this.sendError());
+    if (this.state.name !== 'open' || this.seen.writeError !== undefined) return Promise.reject(this.sendError());
     let line: string;
     try {
       line = `${JSON.stringify(message)}\n`;
@@ -230,10 +227,14 @@ export class StdioTransport implements Transport {
    * Idempotent: every call returns the same promise. Never rejects.
    */
   close(): Promise<void> {
-    if (this.closing) return this.closing;
-    this.closeRequested = true;
-    this.closing = this.shutDown(true);
-    return this.closing;
+    const { state } = this;
+    if (state.name === 'open') {
+      const stopping: State = { name: 'stopping', error: undefined, sequence: undefined, grace: state.grace };
+      this.state = stopping;
+      return (stopping.sequence = this.shutDown(true));
+    }
+    if (state.name === 'closed') state.stopped = true;
+    return (state.sequence ??= this.shutDown(true));
   }
 
   /**
@@ -242,42 +243,41 @@ export class StdioTransport implements Transport {
    * with no error when none is given). Synchronous; safe to call at any time, also after close().
    */
   destroy(error?: McpError): void {
-    if (!this.closeRequested) {
-      this.closeRequested = true;
-      this.destroyError = error;
-    }
+    const { state } = this;
+    if (state.name === 'open') this.state = { name: 'stopping', error, sequence: undefined, grace: state.grace };
+    else if (state.name === 'closed') state.stopped = true;
     this.tree.surveySync();
     this.tree.signal('SIGKILL');
     this.untrack();
     // Nothing more is wanted from the server; the exit follows at once and settles `closed`.
     this.child.stdin.destroy();
-    if (this.exit) this.finish();
+    if (this.seen.exit) this.settle();
   }
 
   // ---- internals ----
 
   /** The close sequence; `politely` starts it with stdin EOF and a wait, else with SIGTERM. */
   private async shutDown(politely: boolean): Promise<void> {
-    const { stdinEndMs = 2_000, sigtermMs = 2_000 } = this.options.closeTimeouts ?? {};
+    const { stdinEndMs = DEFAULT_STDIN_END_MS, sigtermMs = DEFAULT_SIGTERM_MS } = this.options.closeTimeouts ?? {};
     // Before stdin EOF: a server that exits at EOF takes its children's parent links with it.
     await this.tree.survey();
-    if (!this.exit) {
+    if (!this.seen.exit) {
       this.child.stdin.end();
-      if (politely) await this.waitFor(this.exitWaiters, () => this.exit !== undefined, stdinEndMs);
+      if (politely) await this.exited.wait(stdinEndMs);
     }
     // Whether or not the server is gone, the rest of its tree gets the same two steps.
     if (this.tree.running) {
       this.tree.signal('SIGTERM');
       if (!(await this.waitForTree(sigtermMs))) {
         this.tree.signal('SIGKILL');
-        await this.waitFor(this.exitWaiters, () => this.exit !== undefined, KILL_WAIT_MS);
+        await this.exited.wait(KILL_WAIT_MS);
       }
     }
     // Anything that ignored both, or was started meanwhile inside the group.
     this.tree.signal('SIGKILL');
     this.untrack();
-    this.finish();
-    await this.waitFor(this.pipesWaiters, () => this.pipesClosed, KILL_WAIT_MS);
+    this.settle();
+    await this.pipesClosed.wait(KILL_WAIT_MS);
     this.detach();
     // The process handle and stdin are closed asynchronously by libuv, in the close phase of
     // this loop turn; two check phases later they are gone, so close() leaves no handle behind.
@@ -289,42 +289,56 @@ export class StdioTransport implements Transport {
     this.diagnosticListeners.emit(diagnostic);
   }
 
-  /** Settles `closed` once the exit and both pipe ends are in, or after a short grace. */
-  private settleSoon(): void {
-    if (this.finished) return;
-    if (this.exit && this.stdoutEnded && this.stderrEnded) return this.finish();
-    if (this.graceTimer !== undefined) return;
-    if (this.exit) {
-      // Let the last output in the pipes arrive, but do not wait for a grandchild holding them.
-      this.graceTimer = setTimeout(() => this.finish(), PIPE_GRACE_MS);
-    } else if (this.stdoutEnded && !this.closeRequested) {
-      // Stdout usually ends a moment before the exit is reported; wait for it so the error can
-      // carry the exit code. A server that closed stdout but keeps running is broken: stop it.
-      this.graceTimer = setTimeout(() => {
-        this.graceTimer = undefined;
-        this.finish();
-        if (this.exit || this.closing) return;
-        // No stdin EOF step: a server without stdout is not going to shut down politely.
-        this.closeRequested = true;
-        this.closing = this.shutDown(false);
-      }, STDOUT_EOF_GRACE_MS);
+  /** The grace of the current state (none once `closed` settled). */
+  private get grace(): Grace | undefined {
+    return this.state.name === 'closed' ? undefined : this.state.grace;
+  }
+
+  /** Replaces the grace of the current state (clearing the old timer); no-op once closed. */
+  private setGrace(awaiting: Grace['awaiting'] | undefined): void {
+    const { state } = this;
+    if (state.name === 'closed') return;
+    if (state.grace) clearTimeout(state.grace.timer);
+    state.grace = undefined;
+    if (awaiting === 'pipes') state.grace = { awaiting, timer: setTimeout(() => this.settle(), PIPE_GRACE_MS) };
+    else if (awaiting === 'exit') state.grace = { awaiting, timer: setTimeout(() => this.exitGraceOver(), STDOUT_EOF_GRACE_MS) };
+  }
+
+  /** A part of the server's end arrived (stdout or stderr EOF, the exit): settle `closed` now, or soon. */
+  private endProgressed(): void {
+    if (this.state.name === 'closed') return;
+    const { exit, stdoutEnded, stderrEnded } = this.seen;
+    if (exit && stdoutEnded && stderrEnded) return this.settle();
+    if (this.grace !== undefined) return;
+    // Exited: let the last output in the pipes arrive, but do not wait for a grandchild holding them.
+    if (exit) this.setGrace('pipes');
+    // Stdout usually ends a moment before the exit is reported; wait for it so the error can
+    // carry the exit code. Only while nobody asked for the end: a close sequence handles it.
+    else if (stdoutEnded && this.state.name === 'open') this.setGrace('exit');
+  }
+
+  /** The server closed stdout and did not exit within STDOUT_EOF_GRACE_MS. */
+  private exitGraceOver(): void {
+    const broken = this.state.name === 'open' && this.seen.exit === undefined;
+    this.settle();
+    // A server that closed stdout but keeps running is broken: stop it, without the stdin EOF
+    // step (it is not going to shut down politely).
+    if (broken && this.state.name === 'closed') {
+      this.state.stopped = true;
+      this.state.sequence = this.shutDown(false);
     }
   }
 
-  private clearGrace(): void {
-    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
-  }
-
   /** Settles `closed` once: with a crash error unless the client asked for the end. */
-  private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.clearGrace();
+  private settle(): void {
+    const { state } = this;
+    if (state.name === 'closed') return;
+    if (state.grace) clearTimeout(state.grace.timer);
+    this.state = state.name === 'stopping' ? { name: 'closed', stopped: true, sequence: state.sequence } : { name: 'closed', stopped: false, sequence: undefined };
     this.stderr.flush();
-    if (this.exit) {
+    if (this.seen.exit) {
       // A crashed server's own children would otherwise outlive it.
-      if (!this.closeRequested) {
+      if (state.name === 'open') {
         this.tree.signal('SIGKILL');
         this.untrack();
       }
@@ -332,10 +346,9 @@ export class StdioTransport implements Transport {
       this.child.stderr.destroy();
     }
     this.child.stdout.destroy();
-    let info: CloseInfo;
-    if (!this.closeRequested) info = { error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) };
-    else info = this.destroyError ? { error: this.destroyError } : {};
-    this.resolveClosed(info);
+    // After the flush: a crash error quotes the server's last stderr line even without its newline.
+    if (state.name === 'open') this.resolveClosed({ error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) });
+    else this.resolveClosed(state.error ? { error: state.error } : {});
   }
 
   /** Removes every listener this transport added; runs once the child and its pipes are closed. */
@@ -354,15 +367,17 @@ export class StdioTransport implements Transport {
   }
 
   private sendError(): McpError {
-    return new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name, cause: this.writeError });
+    return new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name, cause: this.seen.writeError });
   }
 
   private describeEnd(): string {
-    if (this.closeRequested) return this.finished ? 'the connection is closed' : 'the connection is closing';
+    if (this.state.name === 'stopping') return 'the connection is closing';
+    if (this.state.name === 'closed' && this.state.stopped) return 'the connection is closed';
+    const { exit, writeError } = this.seen;
     let text: string;
-    if (this.exit?.signal) text = `the server was killed by ${this.exit.signal}`;
-    else if (this.exit) text = `the server exited with code ${this.exit.code}`;
-    else if (this.writeError) text = `writing to the server failed (${this.writeError.message})`;
+    if (exit?.signal) text = `the server was killed by ${exit.signal}`;
+    else if (exit) text = `the server exited with code ${exit.code}`;
+    else if (writeError) text = `writing to the server failed (${writeError.message})`;
     else text = 'the server closed its stdout';
     // At most 5 lines of at most 500 characters each: the server decides what they hold.
     const tail = this.stderr.tail().slice(-5).map((line) => peerText(line));
@@ -378,36 +393,20 @@ export class StdioTransport implements Transport {
     const deadline = performance.now() + ms;
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let done = false;
       const check = () => {
+        if (done) return;
         clearTimeout(timer);
         const left = deadline - performance.now();
         if (!this.tree.running || left <= 0) {
-          const at = this.exitWaiters.indexOf(check);
-          if (at !== -1) this.exitWaiters.splice(at, 1);
+          done = true;
           resolve(!this.tree.running);
           return;
         }
         timer = setTimeout(check, Math.min(TREE_POLL_MS, left));
       };
-      if (!this.exit) this.exitWaiters.push(check);
+      this.exited.onOpen(check);
       timer = setTimeout(check, Math.min(TREE_POLL_MS, ms));
-    });
-  }
-
-  /** Resolves true once `done()` holds (woken through `waiters`), false after `ms`. */
-  private waitFor(waiters: Array<() => void>, done: () => boolean, ms: number): Promise<boolean> {
-    if (done()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const at = waiters.indexOf(wake);
-        if (at !== -1) waiters.splice(at, 1);
-        resolve(false);
-      }, ms);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      waiters.push(wake);
     });
   }
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/mcp-client.js';
-import { clearHttpRoutes } from '../../src/client/connect-http.js';
+import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { isMcpError } from '../../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamable-http.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
@@ -87,7 +87,7 @@ describe('server-everything over Streamable HTTP', () => {
 describe('server-everything over HTTP+SSE (2024-11-05 transport), found by detection', () => {
   let server: HttpServerProcess;
   afterAll(async () => {
-    clearHttpRoutes();
+    PROCESS_HTTP_ROUTES.clear();
     await server?.stop();
   });
 

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { expect } from 'vitest';
-import { clearHttpRoutes } from '../../src/client/connect-http.js';
+import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { until } from './wait.js';
 
 /** The shared bounded poll, kept importable from here where tests already import it. */
@@ -227,6 +227,6 @@ export async function cleanUp(client: { close(): Promise<void> } | undefined, fi
   await client?.close();
   if (fixture) expect(await fixture.socketsDrained()).toBe(0);
   await fixture?.close();
-  clearHttpRoutes();
+  PROCESS_HTTP_ROUTES.clear();
   return [undefined, undefined];
 }

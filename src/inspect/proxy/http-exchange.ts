@@ -8,9 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { request, type Dispatcher } from 'undici';
 import { redactUrl } from '../../protocol/redact.js';
+import { SAMPLE_CHARS } from '../../protocol/value-sample.js';
 import { mediaType } from '../../transport/http/http-body.js';
 import { SseDecoder } from '../../transport/http/sse-decoder.js';
-import type { TraceBuilder } from '../../transport/trace/trace-builder.js';
+import { RAW_LIMIT, type TraceBuilder } from '../../transport/trace/trace-builder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../transport/ndjson-framer.js';
 import type { TraceDirection, TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
 import { endToEndHeaders, traceHttp } from './http-facts.js';
 import { SseEndpointRewriter } from './sse-endpoint-rewriter.js';
@@ -32,8 +34,8 @@ export interface ExchangeContext {
 
 /** Largest request body the proxy accepts (a JSON-RPC message; larger gets 413). */
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
-/** Largest response body kept for recording; larger ones are forwarded whole but recorded as `oversize`. */
-const MAX_RECORDED_BYTES = 16 * 1024 * 1024;
+/** Largest response body kept for recording (the transports' message cap); larger ones are forwarded whole but recorded as `oversize`. */
+const MAX_RECORDED_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 /** Headers the proxy never sends on: the target's host is undici's to set, the length is recomputed, `expect` is not supported upstream. */
 const NOT_FORWARDED = ['host', 'content-length', 'expect', 'accept-encoding'];
 
@@ -179,7 +181,7 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
       else if (type === '' || type === 'application/json' || type.endsWith('+json')) recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts);
       else {
         const text = Buffer.concat(chunks, size).toString('utf8');
-        record(withHttp(builder.event('http-response', { status: facts.status, contentType: type, body: text.length > 200 ? `${text.slice(0, 200)}…` : text }), facts));
+        record(withHttp(builder.event('http-response', { status: facts.status, contentType: type, body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text }), facts));
       }
     },
   };
@@ -191,7 +193,7 @@ function sseTap(ctx: ExchangeContext, facts: TraceHttp): Tap {
   const decoder = new SseDecoder({
     event(event) {
       if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts);
-      else if (event.event !== 'endpoint') ctx.record(withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, 4096) }), facts));
+      else if (event.event !== 'endpoint') ctx.record(withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, RAW_LIMIT) }), facts));
     },
     oversize(bytes) {
       ctx.record(withHttp(ctx.builder.event('oversize', { bytes, note: 'an SSE event too large to record; it was forwarded unchanged' }), facts));

@@ -5,10 +5,12 @@
  * the cap is reported once as oversize and skipped up to its newline.
  */
 
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../transport/ndjson-framer.js';
+
 const NEWLINE = 0x0a;
 
-/** Default cap of one recorded line: 16 MiB (the same as the transports' message cap). */
-export const DEFAULT_TAP_LINE_BYTES = 16 * 1024 * 1024;
+/** Default cap of one recorded line: the transports' message cap (16 MiB). */
+export const DEFAULT_TAP_LINE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
 /** Where a {@link LineTap} delivers lines. */
 export interface LineTapSink {

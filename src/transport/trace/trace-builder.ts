@@ -23,7 +23,8 @@ export interface TraceBuilderOptions {
   maxPending?: number;
 }
 
-const RAW_LIMIT = 4096;
+/** Longest raw text a record keeps of what could not be read as a message (characters). */
+export const RAW_LIMIT = 4_096;
 const KEPT_HEADERS = /^(mcp-|content-type$|last-event-id$|authorization$|www-authenticate$)/;
 
 /**

@@ -1,0 +1,45 @@
+/**
+ * What `McpManager.getStatus()` reports: per configured server its state, era, revision, tool
+ * count, last error (its secrets scrubbed), restarts, junk count and provenance; and the config
+ * problems of the last load.
+ */
+import { scrubSecrets } from '../protocol/redact.js';
+import type { Catalogue } from './catalogue.js';
+import type { ManagerStatus, ServerStatusReport } from './manager-types.js';
+import type { ServerSlot } from './server-slot.js';
+
+/** The config facts a status shows beside the servers. */
+export interface ConfigFacts {
+  /** The messages of the last load's broken files and entries. */
+  errors: string[];
+  /** Unknown keys, rules that can never apply, and other things worth a look. */
+  warnings: string[];
+}
+
+/** The status of `slots` (in configuration order), their tools counted in `catalogue`. */
+export function statusReport(slots: Iterable<ServerSlot>, catalogue: Catalogue, config: ConfigFacts): ManagerStatus {
+  const servers = [...slots].map((slot): ServerStatusReport => {
+    const client = slot.status === 'connected' ? slot.client : undefined;
+    return {
+      name: slot.spec.name,
+      status: slot.status,
+      transport: slot.spec.transport,
+      enabled: slot.spec.enabled !== false,
+      era: client?.era,
+      protocolVersion: client?.protocolVersion,
+      toolCount: catalogue.countOf(slot.spec.name),
+      lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.secrets) : undefined,
+      restarts: slot.restarts,
+      circuitOpen: slot.circuitOpen,
+      invalidMessages: slot.invalidMessages,
+      provenance: slot.spec.provenance,
+    };
+  });
+  return {
+    configuredServers: servers.length,
+    connectedServers: servers.filter((s) => s.status === 'connected').length,
+    servers,
+    configErrors: config.errors,
+    configWarnings: config.warnings,
+  };
+}
