@@ -19,8 +19,8 @@
  *
  * The prefix `mcp__` survives every rule, so empty server or tool names still give valid names.
  */
-import { createHash } from 'node:crypto';
 import { McpError } from '../protocol/errors.js';
+import { sha256Hex } from './hashing.js';
 
 /** The longest tool name providers accept. */
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -160,7 +160,7 @@ function nameAt(w: Work, level: number): string {
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return sha256Hex(text);
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Iterable<T[]> {

@@ -3,12 +3,12 @@
  * once per definition. A decision is tied to the project file, the server name and the
  * fingerprint of the server's effective config: an edited server needs approving again.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import type { ManagedServer } from '../server-spec.js';
+import { randomHex } from '../hashing.js';
 import { configFingerprint } from './fingerprint.js';
 
 /** What a decision is about: a server of a file, in one exact definition. */
@@ -136,7 +136,7 @@ export class ApprovalStore {
   private async write(content: StoreFile): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true });
     // Same directory, so rename is atomic: readers see the old file or the new one, never half.
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${this.file}.${process.pid}.${randomHex(4)}.tmp`;
     try {
       await writeFile(temp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
       await rename(temp, this.file);

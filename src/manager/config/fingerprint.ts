@@ -2,7 +2,7 @@
  * A stable identity for a server's effective (expanded) definition, so a reload can tell changed
  * servers from unchanged ones, and an approval can be tied to exactly what was approved.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hashing.js';
 import type { ManagedServer } from '../server-spec.js';
 
 /**
@@ -33,5 +33,5 @@ export function stableJson(value: unknown): string {
  */
 export function configFingerprint(server: ManagedServer | Record<string, unknown>): string {
   const identity = Object.fromEntries(Object.entries(server).filter(([key]) => !NOT_IDENTITY.has(key)));
-  return createHash('sha256').update(stableJson(identity)).digest('hex');
+  return sha256Hex(stableJson(identity));
 }
