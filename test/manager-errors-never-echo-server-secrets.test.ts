@@ -90,6 +90,28 @@ describe('a server that echoes its token in a JSON-RPC error', () => {
   });
 });
 
+describe('a server that echoes its token in a tool result', () => {
+  it("execute's text for the model and the workflow step's stored text show ***; the result itself stays the server's", async () => {
+    manager = fromConfig();
+    await manager.connectAll();
+    const executed = await manager.execute('mcp__careless__refused', {});
+    expect(executed.isError).toBe(true);
+    expect(executed.text).toContain('token *** was refused');
+    expect(executed.text).not.toContain(TOKEN);
+    expect(JSON.stringify(executed.result)).toContain(TOKEN);
+
+    const runner = new McpStepRunner({ env: { CARELESS_TOKEN: TOKEN } });
+    try {
+      const context: Record<string, unknown> = {};
+      const error = await rejection(runner.run({ server: { name: 'careless', command: [node, CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } }, tool: 'refused', resultKey: 'r' }, context));
+      expect(everything(error)).not.toContain(TOKEN);
+      expect(context.r).toMatchObject({ isError: true, text: 'token *** was refused' });
+    } finally {
+      await runner.reset();
+    }
+  });
+});
+
 describe('a server that echoes its token while connecting, on stdout, or as it dies', () => {
   it('a refused initialize: connect, connectAll, the status event and lastError show ***', async () => {
     manager = fromConfig(['--refuse-initialize']);

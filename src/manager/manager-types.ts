@@ -90,7 +90,7 @@ export interface ExecuteResult {
   content: CallToolResult['content'];
   structuredContent: unknown;
   isError: boolean;
-  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line. */
+  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line; the server's secrets show as `***` (`result` stays as sent). */
   text: string;
   truncated: boolean;
 }

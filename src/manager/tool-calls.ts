@@ -6,6 +6,7 @@
  */
 import type { CallOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
+import { scrubSecrets } from '../protocol/redact.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { resultToText } from '../llm/result-text.js';
 import type { Catalogue } from './catalogue.js';
@@ -43,7 +44,12 @@ export async function callCatalogueTool(ctx: CallContext, name: string, args: Re
   }
 }
 
-/** {@link callCatalogueTool}, plus the result's text for a model (cut at `maxResultChars`). */
+/**
+ * {@link callCatalogueTool}, plus the result's text for a model (cut at `maxResultChars`), with
+ * the server's secrets shown as `***`: a server that echoes its token in a result (`token sk-…
+ * was refused`) must not get it into a prompt. `result`, `content` and `structuredContent` stay
+ * what the server sent.
+ */
 export async function executeCatalogueTool(
   ctx: CallContext,
   name: string,
@@ -55,6 +61,7 @@ export async function executeCatalogueTool(
   const result = await callCatalogueTool(ctx, name, args, options);
   const source = `tool "${entry!.tool}" (server "${entry!.server}")`;
   const text = resultToText(result, maxResultChars !== undefined ? { maxChars: maxResultChars, source } : { source });
+  const secrets = ctx.slots.get(entry!.server)?.secrets ?? [];
   return {
     name,
     server: entry!.server,
@@ -63,7 +70,7 @@ export async function executeCatalogueTool(
     content: result.content,
     structuredContent: result.structuredContent,
     isError: result.isError === true,
-    text: text.text,
+    text: scrubSecrets(text.text, secrets),
     truncated: text.truncated,
   };
 }

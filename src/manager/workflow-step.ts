@@ -38,7 +38,7 @@ export interface McpStepResult {
   tool: string;
   /** The `CallToolResult` as a plain object. */
   result: CallToolResult;
-  /** The text content blocks joined with newlines (for the next step's templates). */
+  /** The text content blocks joined with newlines (for the next step's templates), the server's secrets shown as `***`. */
   text: string;
   isError: boolean;
 }
@@ -158,7 +158,8 @@ export class McpStepRunner {
       throw new McpError('PROTOCOL', `tool "${rendered.tool}" returned a result the step cannot store: it is ${json.problem}`, { server: name, method: 'tools/call' });
     }
     const plain = JSON.parse(json.text) as CallToolResult;
-    const text = (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    // The text is what templates hand on (often to a model): the server's secrets show as ***.
+    const text = scrubSecrets((plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n'), secrets);
     const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
     context[step.resultKey] = stored;
     if (stored.isError) throw redactError(new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text ? peerText(text) : '(no text)'}`, { server: name, method: 'tools/call', data: plain }), secrets);

@@ -9,6 +9,7 @@
 //   whoami   a JSON-RPC error -32000 "bad token Bearer <token>" with data { received: "Bearer <token>" }
 //   junk     first a stdout line "auth=<token> (not JSON)", then the result "ok"
 //   crash    writes "fatal: token <token> was revoked" on stderr, then exits 1
+//   refused  a tool result with isError: "token <token> was refused", in text and structuredContent
 // stdin EOF ends it.
 import { createInterface } from 'node:readline';
 
@@ -17,7 +18,7 @@ const refuse = process.argv.includes('--refuse-initialize');
 const send = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const answer = (id, result) => send({ jsonrpc: '2.0', id, result });
 const fail = (id, message, data) => send({ jsonrpc: '2.0', id, error: { code: -32000, message, ...(data === undefined ? {} : { data }) } });
-const tools = ['whoami', 'junk', 'crash'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+const tools = ['whoami', 'junk', 'crash', 'refused'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('line', (line) => {
@@ -40,6 +41,8 @@ rl.on('line', (line) => {
     case 'crash':
       process.stderr.write(`fatal: token ${token} was revoked\n`, () => process.exit(1));
       return undefined;
+    case 'refused':
+      return answer(id, { isError: true, content: [{ type: 'text', text: `token ${token} was refused` }], structuredContent: { error: `token ${token} was refused` } });
     default:
       return fail(id, 'unknown tool');
   }
