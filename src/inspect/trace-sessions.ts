@@ -2,9 +2,10 @@
  * The sessions of a trace file. Traces are appended to (`--trace-file` runs, proxy runs), so one
  * file often holds several sessions, interleaved when one run traced several servers. A session
  * is what one tracer recorded: one connect of one server (its restarts included), or one proxy
- * run. Records carry no session id; each tracer has its own clock, so a record belongs to a
- * session when it has the session's server and its two clocks moved together since the
- * session's last record: `t` (ms since that tracer started) did not go back, and `ts` (wall
+ * run. Records name their tracer (`session`), and records with the same one are one session.
+ * Older traces carry no session id; there each tracer's own clock tells them apart: a record
+ * belongs to a session when it has the session's server and its two clocks moved together since
+ * the session's last record: `t` (ms since that tracer started) did not go back, and `ts` (wall
  * clock) advanced by as much as `t` did. A new tracer restarts `t` near 0 at a different wall
  * time, which breaks one or the other. Pure computation; no I/O.
  */
@@ -57,20 +58,25 @@ function continues(open: Open, t: number | undefined, wall: number | undefined):
 export function splitSessions(records: readonly TraceRecord[]): TraceSession[] {
   const sessions: TraceSession[] = [];
   const byServer = new Map<string, Open[]>();
+  const byId = new Map<string, Open>();
   records.forEach((record, position) => {
     const t = typeof record.t === 'number' && Number.isFinite(record.t) ? record.t : undefined;
     const wall = wallOf(record);
+    const id = typeof record.session === 'string' ? `${record.server}\u0000${record.session}` : undefined;
     const candidates = byServer.get(record.server) ?? [];
-    // Latest first: interleaved runs of the same server are told apart by their clocks. Only the
-    // last few are tried, so a file of many sessions is still read in linear time.
-    let open = candidates.slice(-RECENT).reverse().find((candidate) => continues(candidate, t, wall));
+    // Named: exactly its session. Unnamed, latest first: interleaved runs of the same server are
+    // told apart by their clocks; only the last few are tried, so many sessions stay linear.
+    let open = id !== undefined ? byId.get(id) : candidates.slice(-RECENT).reverse().find((candidate) => continues(candidate, t, wall));
     if (!open) {
       const session: TraceSession = { index: sessions.length + 1, server: record.server, records: [], positions: [] };
       if (t !== undefined && wall !== undefined) session.startedAt = new Date(wall - t).toISOString();
       sessions.push(session);
       open = { session };
-      candidates.push(open);
-      byServer.set(record.server, candidates);
+      if (id !== undefined) byId.set(id, open);
+      else {
+        candidates.push(open);
+        byServer.set(record.server, candidates);
+      }
     }
     open.session.records.push(record);
     open.session.positions.push(position);

@@ -62,6 +62,8 @@ export class TraceBuilder {
   private readonly now: () => number;
   private readonly start: number;
   private readonly maxPending: number;
+  /** This tracer's {@link TraceRecord.session}: wall-clock start and random digits, base 36. */
+  private readonly session = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   /** Requests by direction they travelled, keyed by JSON id (typed: `s:1` vs `n:1`). */
   private readonly open: Record<TraceDirection, Map<string, Open>> = { out: new Map(), in: new Map() };
   private protocolVersion: string | undefined;
@@ -153,7 +155,7 @@ export class TraceBuilder {
 
   private record(dir: TraceDirection, kind: TraceKind, bytes: number, fields: Partial<TraceRecord>): TraceRecord {
     const t = this.now() - this.start;
-    const record: TraceRecord = { v: 1, ts: new Date().toISOString(), t: round(t), server: this.server, dir, kind, bytes, ...fields };
+    const record: TraceRecord = { v: 1, ts: new Date().toISOString(), t: round(t), server: this.server, session: this.session, dir, kind, bytes, ...fields };
     if (this.protocolVersion) record.protocolVersion = this.protocolVersion;
     return record;
   }

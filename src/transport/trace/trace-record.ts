@@ -38,6 +38,12 @@ export interface TraceRecord {
   t: number;
   /** The server's display name (config name, command or host). */
   server: string;
+  /**
+   * The tracer that wrote it: every record of one connect (restarts included) or one proxy run
+   * has the same value, unique per tracer, so an appended file splits into its sessions exactly.
+   * Absent in traces written before it existed (sessions are then told apart by their clocks).
+   */
+  session?: string;
   dir: TraceDirection;
   kind: TraceKind;
   /** UTF-8 bytes of the frame as it crossed the wire (0 for events). */
