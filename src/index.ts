@@ -26,7 +26,7 @@ export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from '.
 export type { TraceOptions } from './client/trace-hook.js';
 
 // Errors: every failure is an McpError with a string code.
-export { ConfigError, HttpError, McpError, SizeLimitError, isMcpError } from './protocol/errors.js';
+export { ConfigError, HttpError, McpError, SessionExpiredError, SizeLimitError, isMcpError } from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
 export type { AuthChallenge } from './protocol/auth-challenge.js';
 export { PermissionError } from './manager/permission-error.js';

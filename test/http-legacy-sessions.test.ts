@@ -53,9 +53,13 @@ describe('legacy Streamable HTTP sessions', () => {
     expect(fixture.seen('initialize')[1]!.headers['mcp-session-id']).toBeUndefined();
     const calls = fixture.seen('tools/call');
     expect(calls.map((c) => c.headers['mcp-session-id'])).toEqual(['s1', 's2']);
-    expect(calls[0]!.body).toBe(calls[1]!.body);
+    // The client sends the call again as a new request (a new id) with the same tool and arguments.
+    const [first, again] = calls.map((c) => JSON.parse(c.body) as { id: number; params: { name: string; arguments: unknown } });
+    expect(again!.id).not.toBe(first!.id);
+    expect(again!.params.name).toBe(first!.params.name);
+    expect(again!.params.arguments).toEqual(first!.params.arguments);
     expect(diagnostics).toContain('session-expired');
-    // The replayed handshake is the transport's own: the client sees one session, still legacy.
+    // The client re-established the session itself: still one client, still legacy.
     expect(client.era).toBe('legacy');
   });
 

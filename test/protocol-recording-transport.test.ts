@@ -16,7 +16,6 @@ class ProbeTransport implements Transport {
   private readonly pending: unknown[] = [];
   private resolveClosed!: (info: CloseInfo) => void;
   readonly closed = new Promise<CloseInfo>((resolve) => (this.resolveClosed = resolve));
-  readonly cancelsByAbort = true;
   closeCalls = 0;
 
   async send(message: JsonRpcMessage): Promise<void> {
@@ -38,6 +37,11 @@ class ProbeTransport implements Transport {
   diagnose(d: TransportDiagnostic): void {
     for (const listener of this.diagnostics) listener(d);
   }
+  destroyCalls = 0;
+  destroy(): void {
+    this.destroyCalls++;
+  }
+
   async close(): Promise<void> {
     this.closeCalls += 1;
     this.resolveClosed({});
@@ -94,7 +98,7 @@ describe('recording', () => {
     expect(late).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
   });
 
-  it('passes diagnostics, close, closed and cancelsByAbort through to the inner transport', async () => {
+  it('passes diagnostics, close, destroy and closed through to the inner transport', async () => {
     const inner = new ProbeTransport();
     const recorder = new RecordingTransport(inner);
     const diagnostics: TransportDiagnostic[] = [];
@@ -103,7 +107,8 @@ describe('recording', () => {
     off();
     inner.diagnose({ kind: 'invalid-json', message: 'more junk' });
     expect(diagnostics.map((d) => d.message)).toEqual(['junk']);
-    expect(recorder.cancelsByAbort).toBe(true);
+    recorder.destroy();
+    expect(inner.destroyCalls).toBe(1);
     await recorder.close();
     expect(inner.closeCalls).toBe(1);
     await expect(recorder.closed).resolves.toEqual({});

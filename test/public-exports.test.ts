@@ -71,6 +71,7 @@ describe('the public surface', () => {
         "PermissionPolicy",
         "RpcErrorCode",
         "SUPPORTED_REVISIONS",
+        "SessionExpiredError",
         "SizeLimitError",
         "StdioTransport",
         "ToolRegistry",

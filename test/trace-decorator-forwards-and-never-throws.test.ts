@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonRpcMessage } from '../src/protocol/jsonrpc.js';
 import type { Transport } from '../src/protocol/transport.js';
 import { createLinkedPair } from '../src/transport/memory.js';
+import { McpError } from '../src/protocol/errors.js';
 import { traceTransport } from '../src/transport/trace/tracing-transport.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { eventually } from './support/processes.js';
@@ -68,28 +69,17 @@ describe('the tracing decorator', () => {
     expect(records[0]).toMatchObject({ dir: 'in', kind: 'batch', message: batch, bytes: Buffer.byteLength(JSON.stringify(batch)) });
   });
 
-  it('forwards the flags, pid and onExchange of the transport it wraps, and only those it has', async () => {
-    const [inner] = createLinkedPair();
-    opened.push(inner);
-    let era = 'legacy';
-    const flagged = Object.assign(Object.create(inner) as Transport, {
-      pid: 4242,
-      requestChannels: true,
-      mirrorsHeaders: true,
-      onExchange: () => () => undefined,
-    });
-    Object.defineProperty(flagged, 'cancelsByAbort', { get: () => era === 'modern' });
-    const traced = traceTransport(flagged, { server: 'x', sink: () => undefined });
-    expect([traced.cancelsByAbort, traced.requestChannels, traced.mirrorsHeaders, (traced as { pid?: number }).pid]).toEqual([false, true, true, 4242]);
-    era = 'modern';
-    expect(traced.cancelsByAbort).toBe(true);
-    expect(typeof traced.onExchange).toBe('function');
-
-    const plain = traceTransport(createLinkedPair()[0], { server: 'y', sink: () => undefined });
-    opened.push(plain);
-    expect('pid' in plain).toBe(false);
-    expect(plain.onExchange).toBeUndefined();
-    expect(plain.cancelsByAbort).toBeUndefined();
+  it('forwards destroy with its reason, and never copies what the wrapped transport has beyond the Transport contract', async () => {
+    const [inner, peer] = createLinkedPair();
+    opened.push(peer);
+    const extended = Object.assign(Object.create(inner) as Transport, { pid: 4242, kind: 'stdio', onExchange: () => () => undefined });
+    const traced = traceTransport(extended, { server: 'x', sink: () => undefined });
+    expect('pid' in traced || 'kind' in traced || 'onExchange' in traced).toBe(false);
+    const reason = new McpError('TRANSPORT', 'gone');
+    traced.destroy(reason);
+    await expect(inner.closed).resolves.toEqual({ error: reason });
+    await expect(traced.closed).resolves.toEqual({ error: reason });
+    await expect(peer.closed).resolves.toEqual({});
   });
 
   it('a send that fails becomes a send-failed event, and the caller still gets the rejection', async () => {

@@ -90,7 +90,7 @@ describe('tracing a legacy Streamable HTTP server', () => {
     expect(file.trimEnd().split('\n').map((line) => JSON.parse(line) as TraceRecord)).toEqual(records);
   });
 
-  it('a session that expired: the 404, the replayed handshake and the re-sent request are all in the trace', async () => {
+  it('a session that expired: the 404, the failed send, the new handshake and the re-sent request are all in the trace', async () => {
     const server = legacyServer();
     fixture = await startHttpFixture(() => false, server);
     const records: TraceRecord[] = [];
@@ -101,12 +101,13 @@ describe('tracing a legacy Streamable HTTP server', () => {
     records.length = 0;
     await client.callTool('echo', { text: 'again' });
     // The new session opens its GET stream again, concurrently with the re-sent call: left out here.
-    const posts = records.filter((r) => r.http?.method === 'POST' || r.detail?.kind === 'session-expired');
-    const lines = posts.map((r) => (r.kind === 'event' ? `${r.event} ${r.http?.status ?? r.detail?.kind}` : `${r.dir} ${r.kind} ${r.method}`));
+    // The transport rejects the send (the client, not the transport, starts the new session).
+    const posts = records.filter((r) => r.http?.method === 'POST' || r.event === 'send-failed');
+    const lines = posts.map((r) => (r.kind === 'event' ? `${r.event} ${r.http?.status ?? r.detail?.code}` : `${r.dir} ${r.kind} ${r.method}`));
     expect(lines).toEqual([
       'out request tools/call',
       'http 404',
-      'diagnostic session-expired',
+      'send-failed TRANSPORT',
       'out request initialize',
       'in response initialize',
       'out notification notifications/initialized',

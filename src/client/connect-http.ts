@@ -34,14 +34,15 @@ export function isHttpSpec(target: unknown): target is HttpServerSpec {
 }
 
 /**
- * Connects to `spec` with `open` (McpClient's own connect over a transport) and returns what
- * it returns. Rejects with the error of the last route tried; when neither Streamable HTTP nor
+ * Connects to `spec` with `open` (McpClient's own connect over a transport it holds: the
+ * transport built here, and the pipe its connection uses — the same, or the tracing decorator
+ * around it) and returns what it returns. Rejects with the error of the last route tried; when neither Streamable HTTP nor
  * HTTP+SSE answers, the error says both.
  */
 export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   spec: HttpServerSpec,
   options: ClientOptions,
-  open: (transport: Transport, options: ClientOptions) => Promise<C>,
+  open: (transport: Transport, pipe: Transport, options: ClientOptions) => Promise<C>,
 ): Promise<C> {
   checkOptions(spec, HTTP_SPEC_KEYS);
   const url = new URL(String(spec.url));
@@ -96,14 +97,14 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       await transport.close();
       throw error;
     }
-    const client = await open(traced(transport), { ...base, era: 'legacy', connectTimeoutMs });
+    const client = await open(transport, traced(transport), { ...base, era: 'legacy', connectTimeoutMs });
     if (detecting) routes.set(key, 'sse');
     return client;
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
-    const transport = traced(new http.StreamableHttpTransport(url, { name, headers, ...sizeCap }));
-    const client = await open(transport, { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
+    const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap });
+    const client = await open(transport, traced(transport), { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
     if (detecting) routes.set(key, client.era);
     return client;
   };

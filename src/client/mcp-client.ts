@@ -4,7 +4,7 @@
  * server input into handler calls in both eras, and validates structured tool output.
  */
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
-import { errorMessage, HttpError, isMcpError, McpError } from '../protocol/errors.js';
+import { errorMessage, isMcpError, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
@@ -33,7 +33,10 @@ import type {
   SubscriptionFilter,
   Tool,
 } from '../protocol/types.js';
-import type { StdioServerSpec } from '../transport/stdio.js';
+import type { StdioServerSpec, StdioTransport } from '../transport/stdio.js';
+import type { StreamableHttpTransport } from '../transport/http/streamable-http.js';
+import type { HttpSession } from '../transport/http/legacy-session.js';
+import { isStdioTransport, isStreamableHttpTransport } from '../transport/kinds.js';
 import { VERSION } from '../protocol/version.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
@@ -43,7 +46,8 @@ import type { ClientEvents } from './events.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import { assertCapability, assertEra, hasCapability } from './gating.js';
 import { ListenStream } from './listen.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, modernMeta, negotiate, pickModern, type Negotiated } from './negotiate.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, modernMeta, negotiate, pickModern, type Link, type Negotiated } from './negotiate.js';
+import { Resender } from './resend-policy.js';
 import { checkClientOptions, type CallOptions, type ClientOptions, type ListOptions } from './options.js';
 import { checkStructuredContent, OutputSchemaError } from './output-schema.js';
 import { walkPages, type Page } from './pagination.js';
@@ -60,27 +64,33 @@ export type ConnectTarget = Transport | StdioServerSpec | HttpServerSpec;
 const NO_OPTIONS: CallOptions = Object.freeze({});
 const TRACK_PROGRESS: CallOptions = Object.freeze({ trackProgress: true });
 
-/** Methods without side effects: re-sent once when an HTTP stream broke before their response. */
-const RESENDABLE = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover', 'ping']);
-
 /** Methods the 2026-07-28 revision removed. */
 const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/** Request options inside the client: `headers` are a tool call's `Mcp-Param-*` headers (2026 HTTP), handed to the HTTP transport, never to the connection. */
+type HeaderedOptions = RequestOptions & { headers?: Record<string, string> };
 
 function isTransport(target: ConnectTarget): target is Transport {
   return typeof (target as Transport).send === 'function';
 }
 
+/** A transport as the client holds it: the object it was given or built, and the pipe its connection uses (the same, or a tracing decorator around it). */
+interface Held {
+  concrete: Transport;
+  pipe: Transport;
+}
+
 /** Starts a stdio server under tracing: its transport wrapped, a failed start recorded. */
-async function spawnTraced(spawn: () => Promise<Transport>, spec: StdioServerSpec, tracer: ConnectTracer): Promise<Transport> {
+async function spawnTraced(spawn: () => Promise<StdioTransport>, spec: StdioServerSpec, tracer: ConnectTracer): Promise<Held> {
   const spawned = { command: spec.command, args: spec.args ?? [] };
-  let transport: Transport;
+  let transport: StdioTransport;
   try {
     transport = await spawn();
   } catch (error) {
     tracer.event('spawn-failed', { ...spawned, error: errorMessage(error) });
     throw error;
   }
-  return tracer.wrap(transport, spawned);
+  return { concrete: transport, pipe: tracer.wrap(transport, spawned) };
 }
 
 /** A connected MCP client. Create with {@link McpClient.connect}. */
@@ -88,7 +98,11 @@ export class McpClient {
   /** The server's display name, used in every error. */
   readonly name: string;
   private connection: JsonRpcConnection;
-  private transport: Transport;
+  /** The server process, when the transport is a stdio one (for `pid`). */
+  private process: StdioTransport | undefined;
+  /** The Streamable HTTP transport, when it is one: told the session, given per-message headers. */
+  private readonly http: StreamableHttpTransport | undefined;
+  private readonly resender: Resender;
   private negotiated!: Negotiated;
   private meta: Meta | undefined;
   private logLevel: LoggingLevel | undefined;
@@ -102,17 +116,33 @@ export class McpClient {
   private readonly declared: ClientCapabilities;
 
   private constructor(
-    transport: Transport,
+    held: Held,
     private readonly options: ClientOptions,
     private readonly handlers: ServerInputHandlers,
     private readonly clientInfo: Implementation,
   ) {
     this.name = options.name ?? 'server';
-    this.transport = transport;
     this.declared = capabilitiesFor(handlers, options.elicitationModes);
     this.logLevel = options.logLevel;
     if (options.onDiagnostic) this.events.on('diagnostic', options.onDiagnostic);
-    this.connection = this.wire(transport);
+    this.http = isStreamableHttpTransport(held.concrete) ? held.concrete : undefined;
+    const link = this.wire(held);
+    this.connection = link.connection;
+    this.process = isStdioTransport(link.transport) ? link.transport : undefined;
+    const client = this;
+    this.resender = new Resender({
+      get connection() {
+        return client.connection;
+      },
+      get legacyHttp() {
+        return client.negotiated?.era === 'legacy' ? client.http : undefined;
+      },
+      get initializeParams() {
+        return client.negotiated?.initialize;
+      },
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      diagnostic: (kind, message) => this.events.emit('diagnostic', { kind, message }),
+    });
   }
 
   /**
@@ -134,7 +164,7 @@ export class McpClient {
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
     checkClientOptions(options);
-    if (isHttpSpec(target)) return connectHttp(target, options, (transport, routeOptions) => McpClient.connect(transport, routeOptions));
+    if (isHttpSpec(target)) return connectHttp(target, options, (transport, pipe, routeOptions) => McpClient.connectOver(transport, pipe, routeOptions));
     // The spec is checked before its fields are read for the display name (a `{ cmd }` typo has no command).
     if (!isTransport(target)) checkOptions(target, STDIO_SPEC_KEYS);
     const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
@@ -147,7 +177,7 @@ export class McpClient {
     const handlers = options.handlers ?? {};
     const events: Array<(line: string) => void> = [];
     /** The stdio transport this connect started last, so an abort can kill it rather than wait for a polite close. */
-    let started: { destroy(): void } | undefined;
+    let started: StdioTransport | undefined;
     const spawn = isTransport(target)
       ? undefined
       : async () => {
@@ -172,15 +202,52 @@ export class McpClient {
           return transport;
         };
     const tracer = options.trace ? (await import('./trace-hook.js')).connectTracer(options.trace, name) : undefined;
-    const start = spawn && tracer ? () => spawnTraced(spawn, target as StdioServerSpec, tracer) : spawn;
-    const transport = start ? await start() : tracer ? tracer.wrap(target as Transport) : (target as Transport);
-    const client = new McpClient(transport, { ...options, name }, handlers, clientInfo);
+    const start: (() => Promise<Held>) | undefined = !spawn
+      ? undefined
+      : tracer
+        ? () => spawnTraced(spawn, target as StdioServerSpec, tracer)
+        : async () => {
+            const transport = await spawn();
+            return { concrete: transport, pipe: transport };
+          };
+    const given = target as Transport;
+    const held = start ? await start() : { concrete: given, pipe: tracer ? tracer.wrap(given) : given };
+    return McpClient.open(held, { ...options, name }, { start, deadline, clientInfo, handlers, events, started: () => started });
+  }
+
+  /**
+   * Connects over a transport already held (the connect of a URL comes here for each route it
+   * tries, with the transport it built and, when tracing, the decorator around it).
+   * @internal
+   */
+  private static connectOver(concrete: Transport, pipe: Transport, options: ClientOptions): Promise<McpClient> {
+    const deadline = new ConnectDeadline(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+    const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
+    const name = options.name ?? 'server';
+    return McpClient.open({ concrete, pipe }, { ...options, name }, { start: undefined, deadline, clientInfo, handlers: options.handlers ?? {}, events: [], started: () => undefined });
+  }
+
+  private static async open(
+    held: Held,
+    options: ClientOptions & { name: string },
+    setup: {
+      start: (() => Promise<Held>) | undefined;
+      deadline: ConnectDeadline;
+      clientInfo: Implementation;
+      handlers: ServerInputHandlers;
+      events: Array<(line: string) => void>;
+      started: () => StdioTransport | undefined;
+    },
+  ): Promise<McpClient> {
+    const { start, deadline, clientInfo, handlers, events } = setup;
+    const { signal } = options;
+    const client = new McpClient(held, options, handlers, clientInfo);
     events.push((line) => {
       options.onStderr?.(line);
       client.events.emit('stderr', line);
     });
     try {
-      const { negotiated, connection } = await negotiate(client.connection, {
+      const { negotiated, link } = await negotiate({ connection: client.connection, transport: held.concrete }, {
         era: options.era ?? 'auto',
         protocolVersion: options.protocolVersion,
         clientInfo,
@@ -191,20 +258,20 @@ export class McpClient {
         restart: start
           ? async () => {
               await client.connection.close();
-              client.transport = await start();
-              client.connection = client.wire(client.transport);
-              return client.connection;
+              return client.wire(await start());
             }
           : undefined,
+        onSession: (session, connection) => client.sessionLearned(session, connection),
       });
-      client.connection = connection;
+      client.connection = link.connection;
+      client.process = isStdioTransport(link.transport) ? link.transport : undefined;
       client.adopt(negotiated);
       await client.afterHandshake(signal, deadline);
     } catch (error) {
       // The caller wants out now, or the connect's time is up: the polite close could spend its
       // whole budget (4 s) on a server that ignores stdin EOF and SIGTERM — and a server that
       // hangs is often the reason for the abort or the timeout.
-      if (signal?.aborted || deadline.left() <= 0) started?.destroy();
+      if (signal?.aborted || deadline.left() <= 0) setup.started()?.destroy();
       await client.close();
       throw error;
     }
@@ -243,7 +310,7 @@ export class McpClient {
 
   /** The server's process id (stdio), for status displays and debugging. */
   get pid(): number | undefined {
-    return (this.transport as { pid?: number }).pid;
+    return this.process?.pid;
   }
 
   /** Resolves when the connection is closed, whoever closed it. */
@@ -290,9 +357,9 @@ export class McpClient {
     return kept ?? tools;
   }
 
-  /** True in the 2026 era over a transport that mirrors request fields into HTTP headers. */
+  /** True in the 2026 era over Streamable HTTP, which mirrors request fields into HTTP headers. */
   private get mirrorsHeaders(): boolean {
-    return this.era === 'modern' && this.transport.mirrorsHeaders === true;
+    return this.era === 'modern' && this.http !== undefined;
   }
 
   /** One page of tools at an explicit cursor (no cache). */
@@ -323,7 +390,7 @@ export class McpClient {
    * fetched again and the call retried once, as the transport spec advises.
    */
   private async callToolWithHeaders(name: string, args: Record<string, unknown> | undefined, params: ParamsOf<'tools/call'>, options: CallOptions, requestOptions: RequestOptions): Promise<CallToolResult> {
-    const withHeaders = (): RequestOptions => {
+    const withHeaders = (): HeaderedOptions => {
       const tool = this.toolIndex?.get(name);
       const headers = tool ? paramHeaders(planParamHeaders(tool), args) : undefined;
       return headers ? { ...requestOptions, headers } : requestOptions;
@@ -479,11 +546,13 @@ export class McpClient {
 
   // ---- internals ----
 
-  private wire(transport: Transport): JsonRpcConnection {
-    const connection = new JsonRpcConnection(transport, {
+  /** A new connection over `held.pipe`; a Streamable HTTP transport gets a signal per request (its POST). */
+  private wire(held: Held): Link {
+    const connection = new JsonRpcConnection(held.pipe, {
       name: this.name,
       defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+      requestSignals: isStreamableHttpTransport(held.concrete),
     });
     connection.onDiagnostic((d) => this.events.emit('diagnostic', d));
     connection.onNotification('notifications/tools/list_changed', () => {
@@ -514,7 +583,7 @@ export class McpClient {
       this.listen?.stop();
       this.events.emit('close', info);
     });
-    return connection;
+    return { connection, transport: held.concrete };
   }
 
   private adopt(negotiated: Negotiated): void {
@@ -559,7 +628,7 @@ export class McpClient {
    * Sends one request with the era's envelope. Gated methods fail locally with
    * `CAPABILITY_MISSING`. Modern: one retry on -32022 with a mutually supported revision.
    */
-  private send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, gate = true): Promise<ResultOf<M>> {
+  private send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: HeaderedOptions, gate = true): Promise<ResultOf<M>> {
     if (gate) {
       try {
         this.gate(method);
@@ -567,32 +636,36 @@ export class McpClient {
         return Promise.reject(error);
       }
     }
-    if (this.era === 'legacy') return this.retriedIfLost(method, this.connection.request(method, params, options), () => this.connection.request(method, params, options));
-    const sent = this.retriedIfLost(method, this.connection.request(method, this.envelope(params) as ParamsOf<M>, options), () =>
-      this.connection.request(method, this.envelope(params) as ParamsOf<M>, options),
+    // A lost legacy session being replaced: this request goes out in the new one.
+    const waiting = this.resender.pending;
+    if (waiting) return waiting.then(() => this.send(method, params, options, false));
+    let headers: Record<string, string> | undefined;
+    if (options.headers !== undefined) ({ headers, ...options } = options);
+    if (this.era === 'legacy') return this.resender.guard(method, this.requestOn(method, params, options, headers), () => this.requestOn(method, params, options, headers));
+    const sent = this.resender.guard(method, this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers), () =>
+      this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers),
     );
     return sent.catch((error: unknown) => {
-      const other = error instanceof McpError && error.rpcCode === -32022 && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
+      const other = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
-      return this.connection.request(method, this.envelope(params) as ParamsOf<M>, options);
+      return this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers);
     });
   }
 
-  /**
-   * A request whose HTTP stream broke before its response is lost (an `HttpError` with `resend:
-   * 'if-idempotent'`); a method without side effects (lists, reads, discover, ping) is sent once
-   * more, as a new request. Others keep the error. (`unsent` comes only from a server that cannot
-   * be reached, and the transport closes with it: there is nothing to send again on.)
-   */
-  private retriedIfLost<T>(method: string, sent: Promise<T>, again: () => Promise<T>): Promise<T> {
-    if (!RESENDABLE.has(method)) return sent;
-    return sent.catch((error: unknown) => {
-      if (!(error instanceof HttpError) || error.resend !== 'if-idempotent') throw error;
-      this.events.emit('diagnostic', { kind: 'resent', message: `${method}: ${error.message}; sent again (no side effects)` });
-      return again();
-    });
+  /** One request on the connection; `headers` (2026 HTTP: `Mcp-Param-*`) go to the HTTP transport with it. */
+  private requestOn<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, headers: Record<string, string> | undefined): Promise<ResultOf<M>> {
+    if (headers === undefined || this.http === undefined) return this.connection.request(method, params, options);
+    return this.http.sendingHeaders(headers, () => this.connection.request(method, params, options));
+  }
+
+  /** Tells an HTTP transport what negotiation learned of the session, and the connection how to cancel there. */
+  private sessionLearned(session: HttpSession, connection: JsonRpcConnection): void {
+    if (!this.http) return;
+    this.http.setSession(session);
+    // 2026 Streamable HTTP: closing a request's stream is its cancellation; no notice is sent.
+    connection.setCancelNotices(session.era === 'modern' ? 'abort-only' : 'send');
   }
 
   private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {

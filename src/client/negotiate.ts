@@ -19,7 +19,9 @@ import {
   type Era,
   type ProtocolRevision,
 } from '../protocol/revisions.js';
-import type { ClientCapabilities, DiscoverResult, Implementation, InitializeResult, LoggingLevel, Meta, ServerCapabilities } from '../protocol/types.js';
+import type { Transport } from '../protocol/transport.js';
+import type { ClientCapabilities, DiscoverResult, Implementation, InitializeParams, InitializeResult, LoggingLevel, Meta, ServerCapabilities } from '../protocol/types.js';
+import type { HttpSession } from '../transport/http/legacy-session.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
 
@@ -39,6 +41,14 @@ export interface Negotiated {
   instructions: string | undefined;
   /** The modern `server/discover` result, when there was one. */
   discover?: DiscoverResult;
+  /** Legacy: the `initialize` params the handshake sent (a lost HTTP session is re-established with them). */
+  initialize?: InitializeParams;
+}
+
+/** A connection and the transport under it (the pipe it was built on). */
+export interface Link {
+  connection: JsonRpcConnection;
+  transport: Transport;
 }
 
 /** Inputs of {@link negotiate}. */
@@ -53,7 +63,13 @@ export interface NegotiateInput {
   deadline: ConnectDeadline;
   signal: AbortSignal | undefined;
   /** Starts the server again when the probe killed it; absent for caller-supplied transports. */
-  restart: (() => Promise<JsonRpcConnection>) | undefined;
+  restart: (() => Promise<Link>) | undefined;
+  /**
+   * Told what the session is as negotiation learns it, with the connection it runs on: modern
+   * before a discover, legacy before `initialize`, with the revision once answered, and
+   * `established` after `notifications/initialized` (the client passes it on to an HTTP transport).
+   */
+  onSession: (session: HttpSession, connection: JsonRpcConnection) => void;
 }
 
 /** The request `_meta` envelope of the modern era. */
@@ -74,21 +90,23 @@ export function pickModern(offered: unknown): ProtocolRevision | undefined {
 }
 
 /**
- * Establishes era and revision on `connection`. Resolves with the result and the connection to
- * use from now on (a new one when the probe made a stdio server exit and it was restarted).
+ * Establishes era and revision on `link`. Resolves with the result and the link to use from now
+ * on (a new one when the probe made a stdio server exit and it was restarted).
  * Rejects with `VERSION_UNSUPPORTED`, `TIMEOUT` (naming the phase that got no answer within the
  * connect timeout), `CANCELLED`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
  */
-export async function negotiate(connection: JsonRpcConnection, input: NegotiateInput): Promise<{ negotiated: Negotiated; connection: JsonRpcConnection }> {
+export async function negotiate(link: Link, input: NegotiateInput): Promise<{ negotiated: Negotiated; link: Link }> {
   const budget = input.deadline;
+  const { connection } = link;
   const pinnedEra = input.protocolVersion !== undefined ? eraOf(input.protocolVersion) : input.era === 'auto' ? undefined : input.era;
-  if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input, budget), connection };
-  if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]), connection };
+  if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input, budget), link };
+  if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]), link };
 
   let probe: DiscoverResult | undefined;
   budget.check(connection.name, 'before the server/discover probe');
   // Silence on the probe must leave the handshake time to run: at most half of what is left.
   const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.left() / 2));
+  input.onSession({ era: 'modern' }, connection);
   try {
     probe = await connection.request('server/discover', { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) }, {
       timeoutMs: probeMs,
@@ -102,20 +120,22 @@ export async function negotiate(connection: JsonRpcConnection, input: NegotiateI
     if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
     if (isMcpError(error, 'TIMEOUT')) budget.probeSilent = true;
     const retryWith = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion ? pickModern(supportedOf(error.data)) : undefined;
-    if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), connection };
+    if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), link };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
       // The probe made the server exit (some legacy servers die on an unknown first message).
       budget.check(connection.name, 'before the server could be started again after the probe');
-      connection = await input.restart();
+      const restarted = await input.restart();
+      return { negotiated: await initialize(restarted.connection, input, budget), link: restarted };
     }
-    return { negotiated: await initialize(connection, input, budget), connection };
+    return { negotiated: await initialize(connection, input, budget), link };
   }
   const version = pickModern(probe.supportedVersions);
-  if (version === undefined) return { negotiated: await initialize(connection, input, budget), connection };
-  return { negotiated: fromDiscover(probe, version), connection };
+  if (version === undefined) return { negotiated: await initialize(connection, input, budget), link };
+  return { negotiated: fromDiscover(probe, version), link };
 }
 
 async function discover(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline, version: ProtocolRevision, retried = false): Promise<Negotiated> {
+  input.onSession({ era: 'modern' }, connection);
   try {
     const result = await budget.request(connection.name, 'server/discover', (timeoutMs) =>
       connection.request('server/discover', { _meta: modernMeta(version, input.capabilities, input.clientInfo) }, {
@@ -158,14 +178,12 @@ function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negoti
 
 async function initialize(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline): Promise<Negotiated> {
   const offered = input.protocolVersion ?? LATEST_LEGACY_REVISION;
+  const params: InitializeParams = { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo };
   let result: InitializeResult;
+  input.onSession({ era: 'legacy' }, connection);
   try {
     result = await budget.request(connection.name, 'initialize', (timeoutMs) =>
-      connection.request(
-        'initialize',
-        { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo },
-        { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
-      ),
+      connection.request('initialize', params, { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(input.signal ? { signal: input.signal } : {}) }),
     );
   } catch (error) {
     // A modern-only server that missed the probe (slow start) rejects initialize with -32022.
@@ -181,13 +199,16 @@ async function initialize(connection: JsonRpcConnection, input: NegotiateInput, 
       method: 'initialize',
     });
   }
+  input.onSession({ era: 'legacy', protocolVersion: answered }, connection);
   await connection.notify('notifications/initialized', undefined);
+  input.onSession({ era: 'legacy', protocolVersion: answered, established: true }, connection);
   return {
     era: 'legacy',
     protocolVersion: answered as ProtocolRevision,
     capabilities: result.capabilities ?? {},
     serverInfo: result.serverInfo,
     instructions: result.instructions,
+    initialize: params,
   };
 }
 

@@ -9,7 +9,8 @@ import { redactHeaderValue } from '../protocol/redact.js';
 import type { TraceSink } from '../transport/trace/sinks.js';
 import { guardSink } from '../transport/trace/sinks.js';
 import { TraceBuilder } from '../transport/trace/trace-builder.js';
-import { traceTransport } from '../transport/trace/tracing-transport.js';
+import { traceTransport, type TraceTransportOptions } from '../transport/trace/tracing-transport.js';
+import { isHttpTransport, isStdioTransport } from '../transport/kinds.js';
 
 /** What `ClientOptions.trace` holds. */
 export interface TraceOptions {
@@ -21,7 +22,11 @@ export interface TraceOptions {
 
 /** The tracing of one `connect`: records share one clock, one revision, one redaction list. */
 export interface ConnectTracer {
-  /** `transport`, traced. `spawned` names the process just started for it (recorded without its environment). */
+  /**
+   * `transport`, traced: handed the concrete transport (before any other wrapping), it wires what
+   * the decorator records of its kind — a process's pid and exit, an HTTP transport's exchanges.
+   * `spawned` names the process just started for it (recorded without its environment).
+   */
   wrap(transport: Transport, spawned?: { command: string; args?: readonly string[] }): Transport;
   /** Records an event that belongs to no transport (a failed spawn or connect). */
   event(name: string, detail: Record<string, unknown>): void;
@@ -33,7 +38,12 @@ export function connectTracer(trace: TraceOptions, server: string, headers: Reco
   const builder = new TraceBuilder({ server, secrets });
   const sink = guardSink(trace.sink);
   return {
-    wrap: (transport, spawned) => traceTransport(transport, { server, sink, builder, ...(spawned ? { spawned } : {}) }),
+    wrap: (transport, spawned) => {
+      const options: TraceTransportOptions = { server, sink, builder, ...(spawned ? { spawned } : {}) };
+      if (isStdioTransport(transport)) options.process = transport;
+      else if (isHttpTransport(transport)) options.exchanges = (listener) => transport.onExchange(listener);
+      return traceTransport(transport, options);
+    },
     event: (name, detail) => sink(builder.event(name, detail, 'out')),
   };
 }

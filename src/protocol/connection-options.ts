@@ -26,14 +26,12 @@ export interface RequestOptions {
   trackProgress?: boolean;
   /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
   sendCancelNotice?: boolean;
-  /** Transport-level metadata of this request (HTTP: extra headers such as `Mcp-Param-*`). */
-  headers?: Record<string, string>;
 }
 
 /** The keys {@link RequestOptions} accepts (a request with any other key is refused). */
 export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>(
   'request options',
-  { signal: true, timeoutMs: true, maxTotalTimeoutMs: true, resetTimeoutOnProgress: true, onProgress: true, trackProgress: true, sendCancelNotice: true, headers: true },
+  { signal: true, timeoutMs: true, maxTotalTimeoutMs: true, resetTimeoutOnProgress: true, onProgress: true, trackProgress: true, sendCancelNotice: true },
   { abortSignal: 'signal', timeout: 'timeoutMs', idleTimeoutMs: 'timeoutMs', progress: 'onProgress' },
 );
 
@@ -48,7 +46,23 @@ export interface ConnectionOptions {
   defaultTimeoutMs?: number;
   /** Hard cap of requests that give none (default 10 min). */
   maxTotalTimeoutMs?: number;
+  /**
+   * Give each request's `send` a signal of its own, aborted when the connection gives up on the
+   * request (timeout, abort, oversize answer, close), so a transport with a channel per request
+   * (Streamable HTTP: the POST and its response stream) releases it at once. Set by the layer
+   * that built the transport and knows its kind (default false: no signal, no allocation).
+   */
+  requestSignals?: boolean;
+  /** How an abandoned request is cancelled; see {@link CancelNotices}. Changeable later with `setCancelNotices`. */
+  cancelNotices?: CancelNotices;
 }
+
+/**
+ * `send`: a `notifications/cancelled` goes to the peer (the default). `abort-only`: aborting the
+ * request's send signal is the whole cancellation (2026 Streamable HTTP, where closing the
+ * request's stream is the cancel); it implies a signal per request.
+ */
+export type CancelNotices = 'send' | 'abort-only';
 
 /** A connection-level diagnostic: the transport's, or one the connection noticed itself. */
 export type ConnectionDiagnostic = TransportDiagnostic;

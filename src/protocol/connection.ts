@@ -12,6 +12,7 @@ import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   REQUEST_OPTION_KEYS,
+  type CancelNotices,
   type ConnectionDiagnostic,
   type ConnectionOptions,
   type NotificationHandler,
@@ -31,12 +32,12 @@ import {
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
 import { peekMessageHead } from './message-head.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from './transport.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 import { peerText, sampleValue } from './value-sample.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
-export type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
+export type { CancelNotices, ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
 export type { InboundRequestContext, InboundRequestHandler } from './inbound-requests.js';
 
 interface PendingRecord {
@@ -54,7 +55,7 @@ interface PendingRecord {
   due: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
-  /** Present only on transports that cancel by aborting the request's channel. */
+  /** The request's send signal: present only when the connection gives each request one (`requestSignals`). */
   channel: AbortController | undefined;
 }
 
@@ -68,6 +69,8 @@ export class JsonRpcConnection {
   private readonly transport: Transport;
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalMs: number;
+  private readonly requestSignals: boolean;
+  private cancelNotices: CancelNotices;
   private readonly pending = new Map<JsonRpcId, PendingRecord>();
   private readonly inbound: InboundRequests;
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
@@ -86,6 +89,8 @@ export class JsonRpcConnection {
     this.name = options.name ?? 'server';
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.cancelNotices = options.cancelNotices ?? 'send';
+    this.requestSignals = options.requestSignals === true || this.cancelNotices === 'abort-only';
     this.inbound = new InboundRequests((message) => this.reply(message));
     this.disposeTransport = [
       transport.onMessage((value) => this.receive(value)),
@@ -105,6 +110,18 @@ export class JsonRpcConnection {
   /** Number of requests awaiting a response (for status displays and leak tests). */
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /**
+   * Changes how requests abandoned from now on are cancelled (the client learns the era only
+   * after detection: 2026 Streamable HTTP cancels by closing the request's stream). `abort-only`
+   * needs a connection built with `requestSignals`; without one it is refused (`INVALID_STATE`).
+   */
+  setCancelNotices(policy: CancelNotices): void {
+    if (policy === 'abort-only' && !this.requestSignals) {
+      throw new McpError('INVALID_STATE', 'cancel notices can be left to aborts only on a connection built with requestSignals', { server: this.name });
+    }
+    this.cancelNotices = policy;
   }
 
   /** True once the connection is closed or closing. */
@@ -157,19 +174,15 @@ export class JsonRpcConnection {
         record.onAbort = () => this.abandon(record, this.cancelledError(method, signal), 'cancelled by the client');
         signal.addEventListener('abort', record.onAbort, { once: true });
       }
-      let sendSignal = signal;
-      if (this.transport.cancelsByAbort || this.transport.requestChannels) {
+      let sendOptions: SendOptions | undefined;
+      if (this.requestSignals) {
         record.channel = new AbortController();
-        sendSignal = record.channel.signal;
+        sendOptions = { signal: record.channel.signal };
       }
-      const message = makeRequest(id, method, outParams);
-      const sendOptions = sendSignal || options.headers ? { ...(sendSignal ? { signal: sendSignal } : {}), ...(options.headers ? { headers: options.headers } : {}) } : undefined;
-      const sent = this.transport.send(message, sendOptions);
+      const sent = this.transport.send(makeRequest(id, method, outParams), sendOptions);
       if (sent) {
         sent.catch((error: unknown) => {
-          if (this.pending.get(id) !== record) return;
-          this.settle(record);
-          reject(asTransportError(error, this.name, method));
+          if (this.pending.get(id) === record) this.settle(record, asTransportError(error, this.name, method));
         });
       }
     });
@@ -224,6 +237,17 @@ export class JsonRpcConnection {
     return this.closing;
   }
 
+  /**
+   * Ends the connection now: every pending request rejects with `CONNECTION_CLOSED` (`cause`:
+   * `reason`), and the transport is destroyed (no goodbye: no stdin EOF wait, no session DELETE).
+   * Synchronous; harmless after close() or a previous destroy().
+   */
+  destroy(reason?: McpError): void {
+    this.shutdown(new McpError('CONNECTION_CLOSED', reason ? `connection destroyed: ${reason.reason}` : 'connection destroyed by the client', { server: this.name, cause: reason }));
+    this.closing ??= this.transport.closed.then(() => undefined);
+    this.transport.destroy(reason);
+  }
+
   // ---- inbound ----
 
   /**
@@ -253,9 +277,7 @@ export class JsonRpcConnection {
       case 'response': {
         const record = this.pending.get(classified.message.id);
         if (!record) return this.lateResponse(classified.message.id);
-        this.settle(record);
-        record.resolve(classified.message.result);
-        return;
+        return this.settle(record, undefined, classified.message.result);
       }
       case 'error': {
         const { id, error } = classified.message;
@@ -267,9 +289,9 @@ export class JsonRpcConnection {
           }
           return this.lateResponse(id);
         }
-        this.settle(record);
         // A peer can put megabytes in its message: ours quotes a bounded part, `rpcMessage` keeps it all.
-        record.reject(
+        return this.settle(
+          record,
           new McpError('SERVER_ERROR', `failed: ${peerText(error.message)} (${error.code})`, {
             server: this.name,
             method: record.method,
@@ -278,7 +300,6 @@ export class JsonRpcConnection {
             data: error.data,
           }),
         );
-        return;
       }
       case 'notification':
         return this.handleNotification(classified.message.method, classified.message.params as Record<string, unknown> | undefined);
@@ -290,8 +311,7 @@ export class JsonRpcConnection {
         // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
         const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
         if (record && !('method' in (classified.value as object))) {
-          this.settle(record);
-          record.reject(new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, { server: this.name, method: record.method }));
+          this.settle(record, new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, { server: this.name, method: record.method }));
         }
         return;
       }
@@ -359,9 +379,8 @@ export class JsonRpcConnection {
       const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
       if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
       const error = oversize(`failed: its response was not read (${what})`, record.method);
-      this.settle(record);
+      this.settle(record, error);
       record.channel?.abort(error);
-      record.reject(error);
       return;
     }
     for (const record of [...this.pending.values()]) {
@@ -407,12 +426,11 @@ export class JsonRpcConnection {
   /** Removes a record the client gave up on, rejects it, and tells the server (not awaited). */
   private abandon(record: PendingRecord, error: McpError, reason: string): void {
     if (this.pending.get(record.id) !== record) return;
-    this.settle(record);
-    record.reject(error);
+    this.settle(record, error);
     if (record.channel) {
       record.channel.abort(error);
       // Closing the request's own stream is the whole cancellation there (2026 HTTP).
-      if (this.transport.cancelsByAbort) return;
+      if (this.cancelNotices === 'abort-only') return;
     }
     // The spec forbids cancelling `initialize`.
     if (record.method === 'initialize' || !record.cancelNotice || this.closeError) return;
@@ -421,22 +439,27 @@ export class JsonRpcConnection {
     });
   }
 
-  /** The one place a record leaves the map: unhooks its abort listener. */
-  private settle(record: PendingRecord): void {
+  /**
+   * The one place a record leaves the map: deletes it, unhooks its abort listener, and rejects
+   * it with `error` or resolves it with `result`. Callers check first that the record is still
+   * the pending one (a settled record is never settled twice).
+   */
+  private settle(record: PendingRecord, error: unknown, result?: Record<string, unknown>): void {
     this.pending.delete(record.id);
     // Nothing pending: the shared timer must not keep the process alive on its own.
     if (this.pending.size === 0) this.timer.unref();
     if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
     record.onAbort = undefined;
+    if (error === undefined) record.resolve(result!);
+    else record.reject(error);
   }
 
   private shutdown(error: McpError): void {
     if (this.closeError) return;
     this.closeError = error;
     for (const record of [...this.pending.values()]) {
-      this.settle(record);
+      this.settle(record, this.closedErrorFor(record.method));
       record.channel?.abort(error);
-      record.reject(this.closedErrorFor(record.method));
     }
     this.timer.stop();
     this.inbound.abortAll(error);

@@ -217,6 +217,23 @@ export class HttpError extends McpError {
   }
 }
 
+/**
+ * `TRANSPORT`, status 404: a legacy Streamable HTTP session is gone (the server answered 404 to a
+ * request that carried its `Mcp-Session-Id`). The server never ran the message (`resend:
+ * 'unsent'`). The transport has forgotten the session id; whoever owns the session (the client)
+ * establishes a new one (`initialize`, `notifications/initialized`) and sends the message again.
+ * Recognise it with `instanceof SessionExpiredError`.
+ */
+export class SessionExpiredError extends HttpError {
+  override readonly name: string = 'SessionExpiredError';
+  declare readonly code: 'TRANSPORT';
+  declare readonly resend: 'unsent';
+
+  constructor(reason: string, details: Omit<HttpErrorDetails, 'status' | 'resend' | 'unreachable' | 'challenge'>) {
+    super('TRANSPORT', reason, { ...details, status: 404, resend: 'unsent' });
+  }
+}
+
 /** The fields of a {@link SizeLimitError}. */
 export interface SizeLimitErrorDetails extends Omit<McpErrorDetails, 'rpcCode' | 'rpcMessage' | 'data'> {
   limit: number;

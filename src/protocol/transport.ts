@@ -13,15 +13,12 @@ export type Disposer = () => void;
 /** Options for one {@link Transport.send}. */
 export interface SendOptions {
   /**
-   * The signal of the request this message belongs to. A transport that maps a request to its
-   * own channel (an HTTP POST) aborts that channel when the signal fires; others ignore it.
+   * The signal of the request this message belongs to, given when the connection was built with
+   * `requestSignals` (the client does so for transports with a channel per request). A transport
+   * that maps a request to its own channel (an HTTP POST) aborts that channel when the signal
+   * fires; others ignore it.
    */
   signal?: AbortSignal;
-  /**
-   * Extra transport-level metadata of this one message (2026 HTTP: the `Mcp-Param-*` headers of
-   * a tool call). HTTP transports send them as headers; others ignore them.
-   */
-  headers?: Record<string, string>;
 }
 
 /** Why a transport closed. `error` is absent for a close the client asked for. */
@@ -51,8 +48,8 @@ export interface TransportDiagnostic {
 }
 
 /**
- * One HTTP fact of an HTTP transport, reported to {@link Transport.onExchange} listeners (the
- * tracing decorator): a request leaving, a response's status line, or a message read from a
+ * One HTTP fact of an HTTP transport, reported to the observers of the concrete HTTP transports
+ * (their `onExchange`, wired by the client's trace hook to the tracing decorator): a request leaving, a response's status line, or a message read from a
  * response body. Header names are lower-case; values are as sent or received, credentials
  * included, so a listener that keeps or shows them must redact them.
  */
@@ -77,7 +74,11 @@ export interface HttpExchangeInfo {
   message?: unknown;
 }
 
-/** A bidirectional pipe of whole JSON-RPC messages. */
+/**
+ * A bidirectional pipe of whole JSON-RPC messages. It knows no ids, methods or sessions; what
+ * varies per kind of transport (a process id, an HTTP session) lives on the concrete classes,
+ * which the layer that built them holds.
+ */
 export interface Transport {
   /**
    * Writes one message. Returns nothing when the message was written synchronously (the stdio
@@ -95,29 +96,13 @@ export interface Transport {
   onDiagnostic(listener: (diagnostic: TransportDiagnostic) => void): Disposer;
   /** Graceful close; idempotent; resolves once the pipe is fully down (process exited, sockets closed). */
   close(): Promise<void>;
+  /**
+   * Immediate stop, without the goodbyes of {@link close} (no stdin EOF wait, no session DELETE):
+   * everything in flight is aborted and every resource released. Synchronous and safe at any
+   * time, also during or after close(). `closed` resolves with `reason` (no error when absent),
+   * unless it had resolved already.
+   */
+  destroy(reason?: McpError): void;
   /** Resolves (never rejects) once the transport is closed, for whatever reason. */
   readonly closed: Promise<CloseInfo>;
-  /**
-   * True when aborting a request's `send` signal is itself the cancellation (2026 Streamable HTTP:
-   * closing the request's stream), so no `notifications/cancelled` is sent.
-   */
-  readonly cancelsByAbort?: boolean;
-  /**
-   * True when each request should get a signal of its own that the connection aborts when it
-   * gives up on the request (timeout, abort, close), so the transport can release that request's
-   * channel (an HTTP response stream). Implied by `cancelsByAbort`.
-   */
-  readonly requestChannels?: boolean;
-  /**
-   * True for transports that mirror request fields into HTTP headers (Streamable HTTP): in the
-   * 2026 era the client then sends `Mcp-Param-*` headers and drops tools whose `x-mcp-header`
-   * markings are invalid, as the spec requires of HTTP clients.
-   */
-  readonly mirrorsHeaders?: boolean;
-  /**
-   * HTTP transports only: registers a receiver of the HTTP facts of every exchange (see
-   * {@link HttpExchangeInfo}), for tracing. Costs nothing while no one listens; a throwing
-   * listener is ignored. Returns a disposer.
-   */
-  onExchange?(listener: (info: HttpExchangeInfo) => void): Disposer;
 }

@@ -1,8 +1,8 @@
 /**
  * An in-memory linked transport pair, for tests and for running a client and a server in one
  * process. A message arrives on the other end a microtask later, as a JSON round-trip copy — what
- * a wire would deliver (`undefined` members dropped, no shared references). Closing either end
- * closes both.
+ * a wire would deliver (`undefined` members dropped, no shared references). Closing or destroying
+ * either end closes both.
  */
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -46,15 +46,21 @@ class LinkedEnd implements Transport {
   }
 
   close(): Promise<void> {
-    this.shut();
-    this.peer.shut();
+    this.shut({});
+    this.peer.shut({});
     return Promise.resolve();
   }
 
-  private shut(): void {
+  /** Closes both ends now; this end's `closed` carries `reason`, the peer's none (it was not its fault). */
+  destroy(reason?: McpError): void {
+    this.shut(reason ? { error: reason } : {});
+    this.peer.shut({});
+  }
+
+  private shut(info: CloseInfo): void {
     if (this.done) return;
     this.done = true;
-    this.resolveClosed({});
+    this.resolveClosed(info);
   }
 }
 

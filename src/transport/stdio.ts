@@ -71,6 +71,8 @@ const TREE_POLL_MS = 25;
 
 /** A child-process transport. Create with {@link StdioTransport.spawn}. */
 export class StdioTransport implements Transport {
+  /** Tells this kind of transport apart from the others where the client holds one (see `transport/kinds.ts`). */
+  readonly kind = 'stdio';
   /** The server's process id (on POSIX also its process group id). */
   readonly pid: number;
   readonly closed: Promise<CloseInfo>;

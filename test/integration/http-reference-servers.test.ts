@@ -9,7 +9,7 @@ import { McpClient } from '../../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { isMcpError } from '../../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamable-http.js';
-import { RecordingTransport } from '../kit/recording-transport.js';
+import { recordHttpExchanges, type RecordingTransport } from '../kit/recording-transport.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from '../support/http-servers.js';
 import { until } from '../support/wait.js';
 import { invalidSent } from './support/wire-conformance.js';
@@ -26,8 +26,10 @@ describe('server-everything over Streamable HTTP', () => {
   let recording: RecordingTransport;
   beforeAll(async () => {
     server = await everythingOverHttp('streamableHttp');
-    recording = new RecordingTransport(new StreamableHttpTransport(server.url, { name: 'everything' }));
-    client = await McpClient.connect(recording, {
+    // The client is handed the HTTP transport itself (it tells it the session); the recording observes its exchanges.
+    const http = new StreamableHttpTransport(server.url, { name: 'everything' });
+    recording = recordHttpExchanges(http);
+    client = await McpClient.connect(http, {
       name: 'everything',
       handlers: {
         sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled over http' }, model: 'test-model' }),
@@ -126,8 +128,10 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
   let recording: RecordingTransport;
   beforeAll(async () => {
     server = await modernOverHttp();
-    recording = new RecordingTransport(new StreamableHttpTransport(server.url, { name: 'modern' }));
-    client = await McpClient.connect(recording, {
+    // The client is handed the HTTP transport itself (it tells it the session); the recording observes its exchanges.
+    const http = new StreamableHttpTransport(server.url, { name: 'modern' });
+    recording = recordHttpExchanges(http);
+    client = await McpClient.connect(http, {
       name: 'modern',
       handlers: {
         elicitation: async () => ({ action: 'accept', content: { ok: true } }),

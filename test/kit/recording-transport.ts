@@ -4,6 +4,8 @@
  */
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../src/protocol/transport.js';
+import type { McpError } from '../../src/protocol/errors.js';
+import type { HttpExchangeInfo } from '../../src/protocol/transport.js';
 import { assertValidMessage, type MessageDirection } from './spec-schemas.js';
 
 /** One recorded wire value: a message, or a batch array as it arrived. */
@@ -47,18 +49,6 @@ export class RecordingTransport implements Transport {
     return this.inner.closed;
   }
 
-  get cancelsByAbort(): boolean | undefined {
-    return this.inner.cancelsByAbort;
-  }
-
-  get requestChannels(): boolean | undefined {
-    return this.inner.requestChannels;
-  }
-
-  get mirrorsHeaders(): boolean | undefined {
-    return this.inner.mirrorsHeaders;
-  }
-
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void> | void {
     this.record('sent', message);
     return this.inner.send(message, options);
@@ -83,6 +73,10 @@ export class RecordingTransport implements Transport {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  destroy(reason?: McpError): void {
+    this.inner.destroy(reason);
   }
 
   /** Forgets everything recorded so far (`seq` keeps counting; undelivered values stay buffered). */
@@ -123,6 +117,11 @@ export class RecordingTransport implements Transport {
     }
   }
 
+  /** Records `message` as seen elsewhere (see {@link recordHttpExchanges}). */
+  note(direction: RecordedMessage['direction'], message: unknown): void {
+    this.record(direction, message);
+  }
+
   private record(direction: RecordedMessage['direction'], message: unknown): void {
     this.log.push({ direction, at: Date.now(), seq: this.nextSeq++, message });
   }
@@ -141,4 +140,17 @@ export class RecordingTransport implements Transport {
 function flatten(value: unknown): Array<Record<string, unknown>> {
   const items = Array.isArray(value) ? value : [value];
   return items.filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && !Array.isArray(m));
+}
+
+/**
+ * A recording of what an HTTP transport reports on the wire (its `onExchange` observer), with
+ * the log of a {@link RecordingTransport} but without wrapping the transport: the client is
+ * handed the transport itself, so it can tell it its session. Use the result for its log only.
+ */
+export function recordHttpExchanges(http: Transport & { onExchange(listener: (info: HttpExchangeInfo) => void): Disposer }): RecordingTransport {
+  const recording = new RecordingTransport(http);
+  http.onExchange((info) => {
+    if (info.message !== undefined) recording.note(info.direction === 'out' ? 'sent' : 'received', info.message);
+  });
+  return recording;
 }

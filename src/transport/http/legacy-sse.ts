@@ -20,7 +20,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, HttpExchangeInfo, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS } from '../option-keys.js';
@@ -54,6 +54,8 @@ export interface LegacySseOptions {
 
 /** A 2024-11-05 HTTP+SSE transport. Create it with {@link LegacySseTransport.connect}. */
 export class LegacySseTransport implements Transport {
+  /** Tells this kind of transport apart from the others where the client holds one (see `transport/kinds.ts`). */
+  readonly kind = 'http-sse';
   readonly closed: Promise<CloseInfo>;
   /** Where messages are POSTed, as the server's `endpoint` event said. */
   readonly endpoint: URL;
@@ -223,7 +225,7 @@ export class LegacySseTransport implements Transport {
     return transport;
   }
 
-  send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the SSE transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
     const task = this.post(message).finally(() => this.posts.delete(task));
     this.posts.add(task);
@@ -252,6 +254,19 @@ export class LegacySseTransport implements Transport {
   /** Closes the stream and the sockets. Idempotent. */
   close(): Promise<void> {
     return this.shutdown({});
+  }
+
+  /**
+   * Ends the stream and every POST now and destroys the sockets (an owned dispatcher) without
+   * waiting for them; `closed` resolves with `reason`. Synchronous; harmless at any time.
+   */
+  destroy(reason?: McpError): void {
+    const info: CloseInfo = reason ? { error: reason } : (this.closeInfo ?? {});
+    this.closeInfo ??= info;
+    this.life.abort(reason ?? new McpError('CONNECTION_CLOSED', 'transport destroyed', { server: this.name }));
+    if (this.ownsDispatcher) void this.dispatcher.destroy().catch(() => {});
+    this.closing ??= this.closed.then(() => undefined);
+    this.resolveClosed(info);
   }
 
   private async post(message: JsonRpcMessage): Promise<void> {

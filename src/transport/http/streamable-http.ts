@@ -2,21 +2,25 @@
  * Streamable HTTP, both eras, as one pipe: every outgoing message is one POST; what comes back
  * (a JSON body, or an SSE stream of messages ending with the response) is handed to the
  * connection as decoded values. The transport reads only what the HTTP mapping needs from a
- * message — its kind, method, id, `_meta` version, `params.name`/`uri` — never its meaning.
+ * message — whether it is a request and its id (which POST answer ends the exchange), and in the
+ * modern era the fields mirrored into headers — never its meaning. Which shape it speaks is told
+ * by the client ({@link StreamableHttpTransport.setSession}), never sniffed from the traffic.
  *
- * Legacy shape (2025-03-26 … 2025-11-25, `D/2025-11-25/basic/transports.mdx`): the session id
- * from the initialize response goes on every later request; `MCP-Protocol-Version` from
- * 2025-06-18 on; a 404 on a request carrying the session means the session is gone, so the
- * transport replays the `initialize` it saw, then re-sends the message once (the server never
- * ran it); an optional GET stream carries server-initiated messages; SSE streams that drop are
- * resumed with GET + `Last-Event-ID` after the server's `retry`; DELETE ends the session on close.
+ * Legacy shape (2025-03-26 … 2025-11-25, `D/2025-11-25/basic/transports.mdx`, the default until
+ * told otherwise): the session id the server assigns goes on every later request
+ * (`legacy-session.ts`); `MCP-Protocol-Version` once the client names a revision that has it; a
+ * 404 on a request carrying the session id means the session is gone: the id is forgotten and the
+ * send rejects with `SessionExpiredError` (the client starts a new session and sends again); the
+ * optional GET stream opens when the client says the session is established; SSE streams that
+ * drop are resumed with GET + `Last-Event-ID` after the server's `retry`; DELETE ends the session
+ * on close.
  *
  * Modern shape (2026-07-28, `basic/transports/streamable-http.mdx`): no session, no GET, no
- * resumption; `MCP-Protocol-Version` (from the request's `_meta`), `Mcp-Method` and `Mcp-Name`
- * on every request; aborting a request's signal closes its stream, which is the cancellation.
+ * resumption; the request metadata headers of `modern-headers.ts` on every request; aborting a
+ * request's signal closes its stream, which is the cancellation.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { errorMessage, McpError, SizeLimitError } from '../../protocol/errors.js';
+import { errorMessage, McpError, SessionExpiredError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
@@ -26,7 +30,8 @@ import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { isConnectFailure, networkError, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
-import { encodeHeaderValue } from './header-values.js';
+import { LegacySession, type HttpSession } from './legacy-session.js';
+import { addModernHeaders } from './modern-headers.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
@@ -34,11 +39,8 @@ import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
 import { settledWithin, sleep, timeoutSignal } from './sleep.js';
 
-const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** How long close() waits for the session DELETE and for sockets to finish gracefully. */
 const CLOSE_GRACE_MS = 2_000;
-/** Revisions that carry `MCP-Protocol-Version` on every request after initialize. */
-const LEGACY_WITH_VERSION_HEADER = new Set(['2025-06-18', '2025-11-25']);
 
 /** Options of {@link StreamableHttpTransport}. */
 export interface StreamableHttpOptions {
@@ -62,8 +64,6 @@ export interface StreamableHttpOptions {
   dispatcher?: Dispatcher;
 }
 
-type Era = 'unknown' | 'legacy' | 'modern';
-
 /** An exchange's context, with its response facts when someone listens to `onExchange`. */
 type Ctx = ExchangeContext & { traced?: ResponseFacts | undefined };
 
@@ -79,27 +79,23 @@ interface Cursor {
 interface Awaited {
   id: string | number;
   got: boolean;
-  /** The request is `initialize`: its result's `protocolVersion` sets the version header. */
-  initialize: boolean;
 }
 
 /**
  * A Streamable HTTP transport to one MCP endpoint. `send` resolves when the POST's exchange is
  * over (the response delivered, or 202 for a notification) and rejects with `TRANSPORT`,
- * `AUTH_REQUIRED` or `CONNECTION_CLOSED` — the connection turns that into the request's error.
- * `close()` aborts every exchange, ends a legacy session with DELETE, and closes the sockets.
+ * `AUTH_REQUIRED` or `CONNECTION_CLOSED` — the connection turns that into the request's error —
+ * or, legacy, with {@link SessionExpiredError} when the session is gone. `close()` aborts every
+ * exchange, ends a legacy session with DELETE, and closes the sockets; `destroy()` skips the DELETE.
+ *
+ * Each request's POST is released when the signal given to its `send` aborts, so build its
+ * connection with `requestSignals` (and, modern, `cancelNotices: 'abort-only'`).
  */
 export class StreamableHttpTransport implements Transport {
+  /** Tells this kind of transport apart from the others where the client holds one (see `transport/kinds.ts`). */
+  readonly kind = 'streamable-http';
   readonly url: URL;
   readonly closed: Promise<CloseInfo>;
-  /** Every request gets its own signal from the connection, aborted when the request is abandoned. */
-  readonly requestChannels = true;
-  /** Request fields are mirrored into headers (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
-  readonly mirrorsHeaders = true;
-  /** The legacy session id, once the server assigned one. */
-  sessionId: string | undefined;
-  /** The legacy revision the server answered to `initialize` (sets `MCP-Protocol-Version`). */
-  protocolVersion: string | undefined;
 
   private readonly name: string;
   private readonly baseHeaders: Record<string, string>;
@@ -118,11 +114,12 @@ export class StreamableHttpTransport implements Transport {
   private readonly exchanges = new Set<Promise<unknown>>();
   /** Per-exchange controllers of requests in flight, aborted by close(). */
   private readonly linked = new Set<AbortController>();
-  private era: Era = 'unknown';
-  private initializeParams: Record<string, unknown> | undefined;
-  private reinitializing: Promise<void> | undefined;
+  private era: HttpSession['era'] = 'legacy';
+  private readonly session = new LegacySession();
   private getStream: GetStream | undefined;
   private closing: Promise<void> | undefined;
+  /** Extra headers of the next message sent (see {@link sendingHeaders}). */
+  private nextHeaders: Record<string, string> | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
@@ -144,14 +141,50 @@ export class StreamableHttpTransport implements Transport {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 
-  /** True in the modern era: closing a request's stream is its cancellation (no notice is sent). */
-  get cancelsByAbort(): boolean {
-    return this.era === 'modern';
+  /** The legacy session id, while the server's session lives (absent in the modern era). */
+  get sessionId(): string | undefined {
+    return this.session.id;
   }
 
-  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+  /**
+   * Tells the transport its session (see {@link HttpSession}); called by the client as it learns
+   * it: modern before discovery, legacy before `initialize`, with the revision once negotiated,
+   * and `established` after `notifications/initialized`.
+   */
+  setSession(session: HttpSession): void {
+    this.era = session.era;
+    if (session.era === 'legacy') {
+      this.session.told(session);
+      if (session.established) return this.startGetStream();
+    }
+    this.getStream?.stop();
+    this.getStream = undefined;
+  }
+
+  /**
+   * Sends one message as a POST. `options.headers` are extra headers of this one message (2026:
+   * the `Mcp-Param-*` headers of a tool call); the client passes them through
+   * {@link sendingHeaders}, since a connection knows nothing of headers.
+   */
+  send(message: JsonRpcMessage, options?: { signal?: AbortSignal; headers?: Record<string, string> }): Promise<void> {
     if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
-    return this.track(this.post(message, options?.signal, options?.headers, false));
+    const extra = options?.headers ?? this.nextHeaders;
+    this.nextHeaders = undefined;
+    return this.track(this.post(message, options?.signal, extra));
+  }
+
+  /**
+   * Runs `send` (which must send exactly one message, synchronously, through whatever pipe wraps
+   * this transport: a connection's `request`) with `headers` added to that message's POST. For
+   * the client's `Mcp-Param-*` headers; the headers never outlive the call.
+   */
+  sendingHeaders<T>(headers: Record<string, string>, send: () => T): T {
+    this.nextHeaders = headers;
+    try {
+      return send();
+    } finally {
+      this.nextHeaders = undefined;
+    }
   }
 
   onMessage(listener: (value: unknown) => void): Disposer {
@@ -173,22 +206,30 @@ export class StreamableHttpTransport implements Transport {
     return this.closing;
   }
 
+  /**
+   * Aborts every exchange and the GET stream now and destroys the sockets (an owned dispatcher),
+   * without ending the session (no DELETE); `closed` resolves with `reason`. Synchronous.
+   */
+  destroy(reason?: McpError): void {
+    const error = reason ?? new McpError('CONNECTION_CLOSED', 'transport destroyed', { server: this.name });
+    this.getStream?.stop();
+    this.life.abort(error);
+    for (const controller of this.linked) controller.abort(error);
+    if (this.ownsDispatcher) void this.dispatcher.destroy().catch(() => {});
+    this.closing ??= this.closed.then(() => undefined);
+    this.resolveClosed(reason ? { error: reason } : {});
+  }
+
   // ---- POST ----
 
-  private async post(message: JsonRpcMessage, signal: AbortSignal | undefined, extra: Record<string, string> | undefined, isRetry: boolean): Promise<void> {
+  private async post(message: JsonRpcMessage, signal: AbortSignal | undefined, extra: Record<string, string> | undefined): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const isRequest = method !== undefined && 'id' in message;
     const ctx = this.context(method);
-    if (isRequest && method === 'initialize' && !isRetry) {
-      this.era = 'legacy';
-      this.initializeParams = (message as { params?: Record<string, unknown> }).params;
-    }
-    // A re-initialize in progress owns the session: wait for it so this message carries the new id.
-    if (this.reinitializing && method !== 'initialize') await this.reinitializing.catch(() => {});
-    const headers = this.headersFor(message, method, isRequest, extra);
+    const headers = this.headersFor(message, extra);
     const link = this.link(signal);
     try {
-      return await this.exchange(message, method, isRequest, signal, link.signal, headers, extra, isRetry, ctx);
+      return await this.exchange(message, method, isRequest, signal, link.signal, headers, ctx);
     } finally {
       link.release();
     }
@@ -201,8 +242,6 @@ export class StreamableHttpTransport implements Transport {
     signal: AbortSignal | undefined,
     abort: AbortSignal,
     headers: Record<string, string>,
-    extra: Record<string, string> | undefined,
-    isRetry: boolean,
     ctx: ExchangeContext,
   ): Promise<void> {
     const traced = this.reporter.out('POST', this.url, headers, message);
@@ -225,26 +264,28 @@ export class StreamableHttpTransport implements Transport {
     const facts = this.reporter.facts(traced, 'POST', this.url, status, responseHeaders);
     const read: Ctx = facts ? { ...ctx, traced: facts } : ctx;
 
-    if (status === 404 && headers['mcp-session-id'] !== undefined && method !== 'initialize' && !isRetry && this.initializeParams) {
-      // The session is gone and the server never ran this message: new session, then once more.
+    const sentSession = headers['mcp-session-id'];
+    if (status === 404 && sentSession !== undefined) {
+      // The session is gone and the server never ran this message: whoever owns the session
+      // starts a new one and sends again. Only the id that failed is forgotten (a concurrent
+      // 404 must not drop a new session's id).
       this.reporter.in(facts);
       discard(body);
-      // The session id is a credential of sorts (spec: handle it securely): not repeated in logs.
-      this.diagnostic('session-expired', 'the session expired (HTTP 404 for its id); re-initializing and re-sending once');
-      await this.reinitialize(signal);
-      return this.post(message, signal, extra, true);
+      if (this.session.id === sentSession) {
+        this.session.forget();
+        this.getStream?.stop();
+        this.getStream = undefined;
+      }
+      // The session id is a credential of sorts (spec: handle it securely): not repeated in errors.
+      throw new SessionExpiredError(`the session expired (HTTP 404 for its id); ${method ?? 'the message'} was not run (${redactUrl(this.url)})`, {
+        server: this.name,
+        method,
+        url: redactUrl(this.url),
+      });
     }
     if (status < 200 || status >= 300) return this.rejectStatus(message, status, responseHeaders, body, read);
-
-    if (isRequest && method === 'initialize') {
-      const session = headerOf(responseHeaders, 'mcp-session-id');
-      if (session !== undefined) this.sessionId = session;
-    }
-    if (!isRequest) {
-      await this.readStray(body, responseHeaders, read);
-      if (method === 'notifications/initialized') this.startGetStream();
-      return;
-    }
+    if (this.era === 'legacy') this.session.assigned(responseHeaders);
+    if (!isRequest) return this.readStray(body, responseHeaders, read);
     const id = (message as { id: string | number }).id;
     if (status === 202 || status === 204) {
       this.reporter.in(facts);
@@ -253,7 +294,7 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     const type = mediaType(responseHeaders);
-    const awaited: Awaited = { id, got: false, initialize: method === 'initialize' };
+    const awaited: Awaited = { id, got: false };
     if (type === 'application/json') {
       await this.readJson(body, read, awaited);
       return;
@@ -265,92 +306,6 @@ export class StreamableHttpTransport implements Transport {
     this.reporter.in(facts);
     discard(body);
     throw responseError(ctx, `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`, { status });
-  }
-
-  /** Legacy: replays the `initialize` this transport saw, without the dead session id. Shared by concurrent callers. */
-  private reinitialize(signal: AbortSignal | undefined): Promise<void> {
-    this.reinitializing ??= (async () => {
-      this.sessionId = undefined;
-      this.getStream?.stop();
-      this.getStream = undefined;
-      const id = `mcpwire-reinitialize-${Date.now()}`;
-      const replies: unknown[] = [];
-      // The replayed handshake's answers are the transport's own business, not the connection's.
-      const capture = (value: unknown): void => void replies.push(value);
-      await this.exchangeOwn({ jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams ?? {} }, capture, signal);
-      const answer = replies.find((value) => (value as { id?: unknown }).id === id) as { result?: { protocolVersion?: unknown } } | undefined;
-      if (!answer?.result) throw responseError(this.context('initialize'), 'the server did not accept a new session after the old one expired');
-      if (typeof answer.result.protocolVersion === 'string') this.protocolVersion = answer.result.protocolVersion;
-      await this.exchangeOwn({ jsonrpc: '2.0', method: 'notifications/initialized' }, () => {}, signal);
-      this.startGetStream();
-    })().finally(() => {
-      this.reinitializing = undefined;
-    });
-    return this.reinitializing;
-  }
-
-  /** One POST whose answers go to `sink` instead of the connection (session replay). */
-  private async exchangeOwn(message: JsonRpcMessage, sink: (value: unknown) => void, signal: AbortSignal | undefined): Promise<void> {
-    const method = (message as { method: string }).method;
-    const ctx = this.context(method);
-    const link = this.link(signal);
-    try {
-      await this.ownExchange(message, method, sink, signal, link.signal, ctx);
-    } finally {
-      link.release();
-    }
-  }
-
-  private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: AbortSignal, ctx: ExchangeContext): Promise<void> {
-    const headers = this.headersFor(message, method, 'id' in message, undefined);
-    const traced = this.reporter.out('POST', this.url, headers, message);
-    let response: LiteResponse;
-    try {
-      response = await exchange(this.dispatcher, this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(message),
-        signal: abort,
-        headersTimeout: this.notificationTimeoutMs,
-        bodyTimeout: this.notificationTimeoutMs,
-      });
-    } catch (error) {
-      return this.failed(error, abort, signal, ctx);
-    }
-    const facts = this.reporter.facts(traced, 'POST', this.url, response.statusCode, response.headers);
-    // The replayed handshake is real traffic: reported like any other, though it goes to `sink`.
-    const take = (value: unknown): void => {
-      this.reporter.in(facts, value);
-      sink(value);
-    };
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      this.reporter.in(facts);
-      const text = await readText(response.body, 64 * 1024).catch(() => '');
-      throw statusError(ctx, response.statusCode, headerOf(response.headers, 'www-authenticate'), text);
-    }
-    if (method === 'initialize') this.sessionId = headerOf(response.headers, 'mcp-session-id') ?? this.sessionId;
-    const type = mediaType(response.headers);
-    if (type === 'text/event-stream') {
-      const id = (message as { id?: string | number }).id;
-      let got = false;
-      const decoder = new SseDecoder({
-        event: (event) => {
-          const value = parseEventData(event.data);
-          if (value === undefined) return;
-          if ((value as { id?: unknown }).id === id) got = true;
-          take(value);
-        },
-      });
-      await pumpSse(response.body, decoder, () => got);
-    } else if (type === 'application/json') {
-      const text = await readText(response.body, this.maxBytes);
-      const value = text.trim() === '' ? undefined : safeParse(text);
-      if (value !== undefined) take(value);
-      else this.reporter.in(facts);
-    } else {
-      this.reporter.in(facts);
-      discard(response.body);
-    }
   }
 
   private async rejectStatus(message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: Ctx): Promise<void> {
@@ -401,7 +356,6 @@ export class StreamableHttpTransport implements Transport {
       this.reporter.in(ctx.traced);
       throw responseError(ctx, `the response is not JSON: ${quote(text)}`);
     }
-    this.noteInitialize(value, awaited);
     this.deliver(value, ctx);
   }
 
@@ -462,7 +416,7 @@ export class StreamableHttpTransport implements Transport {
 
   /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
   private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
-    const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
+    const headers: Record<string, string> = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
     const traced = this.reporter.out('GET', this.url, headers);
     let response: LiteResponse;
     try {
@@ -489,7 +443,7 @@ export class StreamableHttpTransport implements Transport {
     const facts = this.reporter.facts(traced, 'GET', this.url, status, response.headers);
     this.reporter.in(facts);
     if (facts) cursor.ctx = { ...ctx, traced: facts };
-    if (status === 404 && this.sessionId !== undefined) {
+    if (status === 404 && headers['mcp-session-id'] !== undefined) {
       discard(body);
       throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status });
     }
@@ -508,10 +462,7 @@ export class StreamableHttpTransport implements Transport {
       this.diagnostic('invalid-json', `${ctx.method ?? 'stream'}: an SSE event is not JSON`, data);
       return;
     }
-    if (awaited) {
-      this.noteInitialize(value, awaited);
-      if (isResponseTo(value, awaited.id)) awaited.got = true;
-    }
+    if (awaited && isResponseTo(value, awaited.id)) awaited.got = true;
     this.deliver(value, ctx);
   }
 
@@ -553,45 +504,24 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- headers ----
 
-  private headersFor(message: JsonRpcMessage, method: string | undefined, isRequest: boolean, extra: Record<string, string> | undefined): Record<string, string> {
+  private headersFor(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       ...this.baseHeaders,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     };
-    const params = (message as { params?: Record<string, unknown> }).params;
-    const modernVersion = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_VERSION_KEY];
-    if (typeof modernVersion === 'string') {
-      this.era = 'modern';
-      headers['mcp-protocol-version'] = modernVersion;
-      if (isRequest && method !== undefined) {
-        headers['mcp-method'] = method;
-        const name = method === 'resources/read' ? params?.uri : method === 'tools/call' || method === 'prompts/get' ? params?.name : undefined;
-        if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
-      }
-    } else if (method !== 'initialize') {
-      Object.assign(headers, this.sessionHeaders());
-    }
-    if (extra) for (const [key, value] of Object.entries(extra)) headers[key.toLowerCase()] = value;
+    if (this.era === 'modern') addModernHeaders(headers, message);
+    else this.session.addHeaders(headers);
+    if (extra) for (const key in extra) headers[key.toLowerCase()] = extra[key]!;
     return headers;
   }
 
-  /** Session id and negotiated version, for every legacy request after initialize. */
+  /** Session id and negotiated version (legacy), for the GET stream, resumption and DELETE. */
   private sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.baseHeaders };
-    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
-    if (this.protocolVersion !== undefined && LEGACY_WITH_VERSION_HEADER.has(this.protocolVersion)) headers['mcp-protocol-version'] = this.protocolVersion;
-    return headers;
+    return this.session.addHeaders({ ...this.baseHeaders });
   }
 
   // ---- helpers ----
-
-  /** Remembers the legacy revision from the initialize response (for `MCP-Protocol-Version`). */
-  private noteInitialize(value: unknown, awaited: Awaited): void {
-    if (!awaited.initialize || !isResponseTo(value, awaited.id)) return;
-    const version = (value as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
-    if (typeof version === 'string') this.protocolVersion = version;
-  }
 
   private failed(error: unknown, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
     if (abort.aborted) return this.aborted(abort, signal, ctx);
@@ -660,7 +590,7 @@ export class StreamableHttpTransport implements Transport {
     this.life.abort(closing);
     for (const controller of this.linked) controller.abort(closing);
     await Promise.allSettled([...this.exchanges]);
-    if (this.era === 'legacy' && this.sessionId !== undefined) {
+    if (this.era === 'legacy' && this.session.id !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
       const limit = timeoutSignal(CLOSE_GRACE_MS);
       try {

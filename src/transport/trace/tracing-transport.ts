@@ -6,11 +6,11 @@
  *
  * What becomes a record:
  * - every message sent (`out`) and every value received (`in`; a batch is one record);
- * - over HTTP (a transport with `onExchange`), the frames as the transport reports them on the
+ * - over HTTP (when given the HTTP transport's `exchanges` observer), the frames as it reports them on the
  *   wire, each with its HTTP facts: requests at once with their request headers; notifications
  *   and responses once the server's status came back, with that status; received messages with
  *   the response's status and headers; GET, DELETE and answers without a message (a 202, an error
- *   status) as `http` events. The transport's own traffic (a replayed `initialize`) is included;
+ *   status) as `http` events;
  * - junk the transport skipped (`invalid-json`, `oversize` diagnostics) as `invalid` records with
  *   the sample; other diagnostics as `diagnostic` events;
  * - a failed send (`send-failed`), the close (`close`, with the error), and for a process the
@@ -23,7 +23,7 @@ import { Inbox } from '../inbox.js';
 import { guardSink, type TraceSink } from './sinks.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp } from './trace-record.js';
-import { errorMessage } from '../../protocol/errors.js';
+import { errorMessage, type McpError } from '../../protocol/errors.js';
 
 /** Options of {@link traceTransport}. */
 export interface TraceTransportOptions {
@@ -40,6 +40,21 @@ export interface TraceTransportOptions {
   builder?: TraceBuilder;
   /** The process the caller just started for `inner`: recorded as a `spawn` event (never its environment). */
   spawned?: { command: string; args?: readonly string[] };
+  /** The process behind `inner` (a stdio transport): its pid for the `spawn` record and its exit for the `exit` record. */
+  process?: TracedProcess;
+  /**
+   * Registers an observer of the HTTP facts of the wrapped transport (an HTTP transport's
+   * `onExchange`; the client's trace hook wires it). Given, frames are recorded as the transport
+   * reports them on the wire, with their HTTP facts; absent, as they cross `send` and `onMessage`.
+   */
+  exchanges?: (listener: (info: HttpExchangeInfo) => void) => Disposer;
+}
+
+/** The process behind a traced transport, as the caller knows it (the decorator never asks the transport). */
+export interface TracedProcess {
+  readonly pid: number;
+  /** How the process ended, once it has (read at the close, for the `exit` record). */
+  readonly exitStatus: { code: number | null; signal: string | null } | undefined;
 }
 
 /** How many HTTP exchanges awaiting their answer are remembered (the oldest are forgotten first). */
@@ -58,10 +73,10 @@ interface OpenExchange {
 
 /**
  * Wraps `inner` so that every frame is reported to `options.sink`. The result forwards `send`,
- * `onMessage`, `onDiagnostic`, `onExchange`, `close`, `closed`, the flags `cancelsByAbort`,
- * `requestChannels` and `mirrorsHeaders`, and `pid` when `inner` has one. Records never carry a
- * secret (see {@link TraceBuilder}). Wrap a transport before anyone else listens to it: values
- * delivered earlier are not seen.
+ * `onMessage`, `onDiagnostic`, `close`, `destroy` and `closed`, and never looks at what `inner`
+ * is: what the tracing needs of its kind (a process, HTTP facts) comes in `options`. Records
+ * never carry a secret (see {@link TraceBuilder}). Wrap a transport before anyone else listens
+ * to it: values delivered earlier are not seen.
  */
 export function traceTransport(inner: Transport, options: TraceTransportOptions): Transport {
   return new TracingTransport(inner, options);
@@ -69,13 +84,12 @@ export function traceTransport(inner: Transport, options: TraceTransportOptions)
 
 class TracingTransport implements Transport {
   readonly closed: Promise<CloseInfo>;
-  declare readonly pid?: number;
-  declare readonly onExchange?: (listener: (info: HttpExchangeInfo) => void) => Disposer;
   private readonly inner: Transport;
+  private readonly process: TracedProcess | undefined;
   private readonly builder: TraceBuilder;
   private readonly emit: TraceSink;
   private readonly inbox = new Inbox<unknown>();
-  /** True when the inner transport reports HTTP facts: frames then come from its reports. */
+  /** True when given the inner transport's HTTP facts: frames then come from its reports. */
   private readonly http: boolean;
   private readonly exchanges = new Map<number, OpenExchange>();
   /** The last exchange each posted message went out in, to settle it when its send does. */
@@ -93,32 +107,17 @@ class TracingTransport implements Transport {
     this.builder = options.builder ?? new TraceBuilder({ server: options.server, ...(options.secrets ? { secrets: options.secrets } : {}) });
     this.emit = guardSink(options.sink);
     this.closed = inner.closed;
-    if ('pid' in inner) Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: number }).pid, enumerable: true });
+    this.process = options.process;
     if (options.spawned) {
       const { command, args = [] } = options.spawned;
-      this.emit(this.builder.event('spawn', { pid: (inner as { pid?: number }).pid, command, args: [...args] }, 'out'));
+      this.emit(this.builder.event('spawn', { pid: this.process?.pid, command, args: [...args] }, 'out'));
     }
-    this.http = typeof inner.onExchange === 'function';
-    if (this.http) {
-      // Registered first: the HTTP+SSE transport replays its connecting GET to the first listener.
-      inner.onExchange!((info) => this.exchanged(info));
-      Object.defineProperty(this, 'onExchange', { value: (listener: (info: HttpExchangeInfo) => void) => inner.onExchange!(listener), enumerable: true });
-    }
+    this.http = options.exchanges !== undefined;
+    // Registered first: the HTTP+SSE transport replays its connecting GET to the first listener.
+    options.exchanges?.((info) => this.exchanged(info));
     inner.onDiagnostic((diagnostic) => this.diagnosed(diagnostic));
     inner.onMessage((value) => this.received(value));
     void inner.closed.then((info) => this.closedWith(info));
-  }
-
-  get cancelsByAbort(): boolean | undefined {
-    return this.inner.cancelsByAbort;
-  }
-
-  get requestChannels(): boolean | undefined {
-    return this.inner.requestChannels;
-  }
-
-  get mirrorsHeaders(): boolean | undefined {
-    return this.inner.mirrorsHeaders;
   }
 
   /**
@@ -153,6 +152,11 @@ class TracingTransport implements Transport {
   close(): Promise<void> {
     this.closing ??= this.inner.close().then(() => this.noteExit());
     return this.closing;
+  }
+
+  /** Destroys the inner transport (the `close` record follows when its `closed` resolves). */
+  destroy(reason?: McpError): void {
+    this.inner.destroy(reason);
   }
 
   // ---- frames ----
@@ -277,7 +281,7 @@ class TracingTransport implements Transport {
   /** A process transport's exit, once known (at `closed`, or when close() completes). */
   private noteExit(): void {
     if (this.exitRecorded) return;
-    const status = (this.inner as { exitStatus?: { code: number | null; signal: string | null } }).exitStatus;
+    const status = this.process?.exitStatus;
     if (status === undefined) return;
     this.exitRecorded = true;
     this.emit(this.builder.event('exit', { code: status.code, signal: status.signal }));
