@@ -43,7 +43,18 @@ describe('LiteBody', () => {
   it('destroy aborts the exchange, emits close (not end), and is idempotent', () => {
     const body = new LiteBody();
     const reasons: string[] = [];
-    body.abortExchange = (reason) => reasons.push(reason.message);
+    let aborted = false;
+    body.controller = {
+      get aborted() {
+        return aborted;
+      },
+      abort: (reason: Error) => {
+        aborted = true;
+        reasons.push(reason.message);
+      },
+      pause: () => {},
+      resume: () => {},
+    };
     const events: string[] = [];
     body.once('end', () => events.push('end'));
     body.once('close', () => events.push('close'));

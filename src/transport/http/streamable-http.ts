@@ -15,7 +15,7 @@
  * resumption; `MCP-Protocol-Version` (from the request's `_meta`), `Mcp-Method` and `Mcp-Name`
  * on every request; aborting a request's signal closes its stream, which is the cancellation.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { errorMessage, McpError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -530,9 +530,9 @@ export class StreamableHttpTransport implements Transport {
       open: async (lastEventId, signal) => {
         const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) };
         const traced = this.reporter.out('GET', this.url, headers);
-        let response: Dispatcher.ResponseData;
+        let response: LiteResponse;
         try {
-          response = await request(this.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+          response = await exchange(this.dispatcher, this.url, { method: 'GET', headers, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
         } catch (error) {
           if (!signal.aborted && isConnectFailure(error)) this.lost(networkError(ctx, error));
           throw error;
@@ -666,10 +666,9 @@ export class StreamableHttpTransport implements Transport {
       try {
         const headers = this.sessionHeaders();
         const traced = this.reporter.out('DELETE', this.url, headers);
-        const response = await request(this.url, {
+        const response = await exchange(this.dispatcher, this.url, {
           method: 'DELETE',
           headers,
-          dispatcher: this.dispatcher,
           signal: limit.signal,
           headersTimeout: CLOSE_GRACE_MS,
           bodyTimeout: CLOSE_GRACE_MS,
