@@ -135,6 +135,13 @@ export interface ExchangeOptions {
   headers: Record<string, string | string[]>;
   body?: string | Buffer | null;
   signal: AbortSignal;
+  /**
+   * A second signal that ends the exchange too, typically its owner's lifetime (a transport's
+   * close). Followed beside `signal` rather than linked with it through a new AbortController:
+   * on Node 20 creating an AbortSignal costs several µs of CPU and grows the heap, against about
+   * 40 µs for a whole exchange.
+   */
+  lifetime?: AbortSignal | undefined;
   /** 0 disables (the connection's timeouts govern requests). */
   headersTimeout: number;
   bodyTimeout: number;
@@ -142,28 +149,37 @@ export interface ExchangeOptions {
 
 /**
  * Sends one request through `dispatcher`. Resolves at the status line and headers; rejects with
- * the network error (or the signal's reason) when no response started. Aborting `signal` later
- * fails the body with that reason.
+ * the network error (or the reason of `signal` or `lifetime`) when no response started. Aborting
+ * either later fails the body with that reason. Leaves no listener on either signal once the
+ * exchange is over.
  */
 export function exchange(dispatcher: Dispatcher, url: URL, options: ExchangeOptions): Promise<LiteResponse> {
-  const { signal } = options;
+  const { signal, lifetime } = options;
   if (signal.aborted) return Promise.reject(signal.reason);
+  if (lifetime?.aborted) return Promise.reject(lifetime.reason);
   return new Promise<LiteResponse>((resolve, reject) => {
     const body = new LiteBody();
     let started = false;
     let controller: Dispatcher.DispatchController | undefined;
+    const abortReason = (): Error => {
+      const reason: unknown = signal.aborted ? signal.reason : lifetime?.reason;
+      return reason instanceof Error ? reason : new Error(String(reason));
+    };
     const onAbort = (): void => {
-      const reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
-      if (controller) controller.abort(reason);
-      else if (!started) reject(reason);
+      if (controller) controller.abort(abortReason());
+      else if (!started) reject(abortReason());
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => signal.removeEventListener('abort', onAbort);
+    lifetime?.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      lifetime?.removeEventListener('abort', onAbort);
+    };
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
         body.controller = c;
-        if (signal.aborted) c.abort(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        if (signal.aborted || lifetime?.aborted) c.abort(abortReason());
       },
       onResponseStart(_c, statusCode, headers) {
         if (statusCode < 200 && statusCode !== 101) return; // 1xx informational

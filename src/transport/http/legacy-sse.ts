@@ -16,6 +16,7 @@
  * usable: the SSE framing resumes at the next event, so later requests are unaffected. (Failing
  * the whole connection instead would also end requests the event cannot have answered.)
  */
+import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
@@ -110,6 +111,8 @@ export class LegacySseTransport implements Transport {
     const ownsDispatcher = options.dispatcher === undefined;
     const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     const life = new AbortController();
+    // Every POST in flight listens to it (many in flight are normal, not a leak).
+    setMaxListeners(0, life.signal);
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const { signal } = options;
     const cancelled = (): McpError => new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, { server: name, cause: signal?.reason });

@@ -15,6 +15,7 @@
  * resumption; `MCP-Protocol-Version` (from the request's `_meta`), `Mcp-Method` and `Mcp-Name`
  * on every request; aborting a request's signal closes its stream, which is the cancellation.
  */
+import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { errorMessage, McpError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
@@ -29,6 +30,7 @@ import { isConnectFailure, networkError, oversizeError, responseError, resumeRef
 import { encodeHeaderValue } from './header-values.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
+import { ExchangeLink } from './exchange-link.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
@@ -116,8 +118,6 @@ export class StreamableHttpTransport implements Transport {
   private readonly reporter = new ExchangeReporter();
   private readonly life = new AbortController();
   private readonly exchanges = new Set<Promise<unknown>>();
-  /** Per-exchange controllers of requests in flight, aborted by close(). */
-  private readonly linked = new Set<AbortController>();
   private era: Era = 'unknown';
   private initializeParams: Record<string, unknown> | undefined;
   private reinitializing: Promise<void> | undefined;
@@ -142,6 +142,8 @@ export class StreamableHttpTransport implements Transport {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    // Every exchange in flight listens to it (64 in flight are normal, not a leak).
+    setMaxListeners(0, this.life.signal);
   }
 
   /** True in the modern era: closing a request's stream is its cancellation (no notice is sent). */
@@ -186,12 +188,7 @@ export class StreamableHttpTransport implements Transport {
     // A re-initialize in progress owns the session: wait for it so this message carries the new id.
     if (this.reinitializing && method !== 'initialize') await this.reinitializing.catch(() => {});
     const headers = this.headersFor(message, method, isRequest, extra);
-    const link = this.link(signal);
-    try {
-      return await this.exchange(message, method, isRequest, signal, link.signal, headers, extra, isRetry, ctx);
-    } finally {
-      link.release();
-    }
+    return this.exchange(message, method, isRequest, signal, this.link(signal), headers, extra, isRetry, ctx);
   }
 
   private async exchange(
@@ -199,7 +196,7 @@ export class StreamableHttpTransport implements Transport {
     method: string | undefined,
     isRequest: boolean,
     signal: AbortSignal | undefined,
-    abort: AbortSignal,
+    abort: ExchangeLink,
     headers: Record<string, string>,
     extra: Record<string, string> | undefined,
     isRetry: boolean,
@@ -212,7 +209,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: abort,
+        ...abort.signals,
         // A request's lifetime is the connection's business (timeouts, progress resets); an idle
         // SSE stream must never be cut by a default body timeout while its request is pending.
         headersTimeout: isRequest ? 0 : this.notificationTimeoutMs,
@@ -293,15 +290,10 @@ export class StreamableHttpTransport implements Transport {
   private async exchangeOwn(message: JsonRpcMessage, sink: (value: unknown) => void, signal: AbortSignal | undefined): Promise<void> {
     const method = (message as { method: string }).method;
     const ctx = this.context(method);
-    const link = this.link(signal);
-    try {
-      await this.ownExchange(message, method, sink, signal, link.signal, ctx);
-    } finally {
-      link.release();
-    }
+    await this.ownExchange(message, method, sink, signal, this.link(signal), ctx);
   }
 
-  private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: AbortSignal, ctx: ExchangeContext): Promise<void> {
+  private async ownExchange(message: JsonRpcMessage, method: string, sink: (value: unknown) => void, signal: AbortSignal | undefined, abort: ExchangeLink, ctx: ExchangeContext): Promise<void> {
     const headers = this.headersFor(message, method, 'id' in message, undefined);
     const traced = this.reporter.out('POST', this.url, headers, message);
     let response: LiteResponse;
@@ -310,7 +302,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: abort,
+        ...abort.signals,
         headersTimeout: this.notificationTimeoutMs,
         bodyTimeout: this.notificationTimeoutMs,
       });
@@ -410,7 +402,7 @@ export class StreamableHttpTransport implements Transport {
    * drops until the response arrives. Rejects with a `TRANSPORT` `HttpError` whose `resend`
    * is `if-idempotent` when the response cannot arrive any more (the server may have run it).
    */
-  private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
+  private async readPostStream(body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
     // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
     const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
     let progress = false;
@@ -455,13 +447,13 @@ export class StreamableHttpTransport implements Transport {
         throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { resend: 'if-idempotent' });
       }
       const wait = cursor.retryMs ?? this.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
-      if (!(await sleep(wait, abort))) return this.aborted(abort, signal, ctx);
+      if (!(await sleep(wait, abort.combined()))) return this.aborted(abort, signal, ctx);
       outcome = await this.resume(cursor, decoder, awaited, abort, ctx);
     }
   }
 
   /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
-  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
+  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: ExchangeLink, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
     const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
     const traced = this.reporter.out('GET', this.url, headers);
     let response: LiteResponse;
@@ -469,7 +461,7 @@ export class StreamableHttpTransport implements Transport {
       response = await exchange(this.dispatcher, this.url, {
         method: 'GET',
         headers,
-        signal: abort,
+        ...abort.signals,
         headersTimeout: 0,
         bodyTimeout: 0,
       });
@@ -593,7 +585,7 @@ export class StreamableHttpTransport implements Transport {
     if (typeof version === 'string') this.protocolVersion = version;
   }
 
-  private failed(error: unknown, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
+  private failed(error: unknown, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
     if (abort.aborted) return this.aborted(abort, signal, ctx);
     const failure = networkError(ctx, error);
     if (isConnectFailure(error)) this.lost(failure);
@@ -611,31 +603,15 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
-  private aborted(abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
+  private aborted(abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
     if (signal?.aborted) return undefined;
     void abort;
     throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(this.url)} was closed`, { server: ctx.server, method: ctx.method });
   }
 
-  /**
-   * The signal of one exchange: the transport's lifetime alone for messages without a request
-   * signal; otherwise a controller of its own that follows the request's signal and that close()
-   * aborts. (Cheaper than `AbortSignal.any`, whose dependants linger on the parent until GC.)
-   */
-  private link(signal: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
-    if (signal === undefined) return { signal: this.life.signal, release: noop };
-    const controller = new AbortController();
-    if (signal.aborted) controller.abort(signal.reason);
-    const follow = (): void => controller.abort(signal.reason);
-    signal.addEventListener('abort', follow, { once: true });
-    this.linked.add(controller);
-    return {
-      signal: controller.signal,
-      release: () => {
-        signal.removeEventListener('abort', follow);
-        this.linked.delete(controller);
-      },
-    };
+  /** What ends one exchange: the request's signal, when it has one, and the transport's close. */
+  private link(signal: AbortSignal | undefined): ExchangeLink {
+    return new ExchangeLink(signal, this.life.signal);
   }
 
   private context(method: string | undefined): ExchangeContext {
@@ -658,7 +634,6 @@ export class StreamableHttpTransport implements Transport {
     this.getStream?.stop();
     const closing = error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name });
     this.life.abort(closing);
-    for (const controller of this.linked) controller.abort(closing);
     await Promise.allSettled([...this.exchanges]);
     if (this.era === 'legacy' && this.sessionId !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
@@ -690,7 +665,6 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-function noop(): void {}
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
