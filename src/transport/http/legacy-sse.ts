@@ -29,6 +29,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
+import { copyHeaders } from './header-values.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { SseDecoder } from './sse-decoder.js';
@@ -262,7 +263,8 @@ export class LegacySseTransport implements Transport {
     const method = 'method' in message ? message.method : undefined;
     const ctx: ExchangeContext = { server: this.name, method, url: this.endpoint.toString(), secrets: this.secrets };
     let response: LiteResponse;
-    const headers = { ...this.headers, 'content-type': 'application/json' };
+    const headers = copyHeaders(this.headers);
+    headers['content-type'] = 'application/json';
     const traced = this.reporter.out('POST', this.endpoint, headers, message);
     try {
       response = await exchange(this.dispatcher, this.endpoint, {

@@ -27,7 +27,7 @@ import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { isConnectFailure, networkError, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
-import { encodeHeaderValue } from './header-values.js';
+import { copyHeaders, encodeHeaderValue } from './header-values.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeLink } from './exchange-link.js';
@@ -546,11 +546,9 @@ export class StreamableHttpTransport implements Transport {
   // ---- headers ----
 
   private headersFor(message: JsonRpcMessage, method: string | undefined, isRequest: boolean, extra: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-      ...this.baseHeaders,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    const headers = copyHeaders(this.baseHeaders);
+    headers['content-type'] = 'application/json';
+    headers.accept = 'application/json, text/event-stream';
     const params = (message as { params?: Record<string, unknown> }).params;
     const modernVersion = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_VERSION_KEY];
     if (typeof modernVersion === 'string') {
@@ -562,15 +560,14 @@ export class StreamableHttpTransport implements Transport {
         if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
       }
     } else if (method !== 'initialize') {
-      Object.assign(headers, this.sessionHeaders());
+      this.sessionHeaders(headers);
     }
     if (extra) for (const [key, value] of Object.entries(extra)) headers[key.toLowerCase()] = value;
     return headers;
   }
 
-  /** Session id and negotiated version, for every legacy request after initialize. */
-  private sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.baseHeaders };
+  /** Session id and negotiated version, for every legacy request after initialize: added to `headers` (default: a copy of the fixed ones). */
+  private sessionHeaders(headers = copyHeaders(this.baseHeaders)): Record<string, string> {
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined && LEGACY_WITH_VERSION_HEADER.has(this.protocolVersion)) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
