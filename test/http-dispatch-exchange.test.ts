@@ -2,6 +2,7 @@
  * The lightweight exchange under the Streamable HTTP transport: a body that loses nothing when
  * its reader attaches late, ends exactly once, and releases the request on destroy or abort.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,7 +44,18 @@ describe('LiteBody', () => {
   it('destroy aborts the exchange, emits close (not end), and is idempotent', () => {
     const body = new LiteBody();
     const reasons: string[] = [];
-    body.abortExchange = (reason) => reasons.push(reason.message);
+    let aborted = false;
+    body.controller = {
+      get aborted() {
+        return aborted;
+      },
+      abort: (reason: Error) => {
+        aborted = true;
+        reasons.push(reason.message);
+      },
+      pause: () => {},
+      resume: () => {},
+    };
     const events: string[] = [];
     body.once('end', () => events.push('end'));
     body.once('close', () => events.push('close'));
@@ -88,6 +100,36 @@ describe('exchange over a real socket', () => {
     const url = await listen(() => controller.abort(new Error('stop')));
     const pending = exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
     await expect(pending).rejects.toThrow('stop');
+  });
+
+  it('ends when its lifetime signal aborts, with that reason, and leaves no listener on either signal', async () => {
+    const request = new AbortController();
+    const lifetime = new AbortController();
+    const url = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message\n');
+      lifetime.abort(new Error('transport closed'));
+    });
+    const response = await exchange(agent!, url, { method: 'GET', headers: {}, signal: request.signal, lifetime: lifetime.signal, headersTimeout: 0, bodyTimeout: 0 }).catch((error: unknown) => error);
+    // The abort may come before or after the status line reached the client: either way it ends the exchange.
+    const failure = response instanceof Error ? response : await within(readText((response as Awaited<ReturnType<typeof exchange>>).body, 1024), { what: 'the body failing' }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ message: 'transport closed' });
+    expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('leaves no listener on its signals once the body ended', async () => {
+    const request = new AbortController();
+    const lifetime = new AbortController();
+    const url = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const response = await exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: request.signal, lifetime: lifetime.signal, headersTimeout: 0, bodyTimeout: 0 });
+    expect(await readText(response.body, 1024)).toBe('{}');
+    expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
   });
 
   it('fails the body with an error when the server drops the connection mid-body', async () => {

@@ -191,7 +191,7 @@ class Linter {
     else if (method === 'initialize' && frame.dir === 'out') {
       // A new legacy session: what came before (a 2026 probe, an earlier process) no longer counts.
       const offered = isObject(params) ? params.protocolVersion : undefined;
-      this.forgetRequests(session);
+      this.giveUpRequests(session);
       session.revision = undefined;
       session.offered = offered;
       session.clientCapabilities = isObject(params) && isObject(params.capabilities) ? params.capabilities : undefined;
@@ -306,6 +306,23 @@ class Linter {
     return true;
   }
 
+  /**
+   * A new `initialize` on the same connection: the requests still open were given up by their
+   * sender (a 2026 probe that timed out on a slow server), but the same process may still answer
+   * them, so a late answer is no violation; they are kept as cancelled ones are.
+   */
+  private giveUpRequests(session: Session): void {
+    for (const dir of ['out', 'in'] as const) {
+      const cancelled = session.cancelled[dir];
+      for (const [key, open] of session.open[dir]) {
+        cancelled.set(key, open);
+        if (cancelled.size > CANCELLED_KEPT) cancelled.delete(cancelled.keys().next().value!);
+      }
+      session.open[dir].clear();
+    }
+  }
+
+  /** A process started, ended or was reconnected: nothing open before can be answered any more. */
   private forgetRequests(session: Session): void {
     for (const dir of ['out', 'in'] as const) {
       session.open[dir].clear();

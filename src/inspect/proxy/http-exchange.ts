@@ -6,9 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { redactUrl } from '../../protocol/redact.js';
 import { SAMPLE_CHARS } from '../../protocol/value-sample.js';
+import { exchange, type LiteBody, type LiteResponse } from '../../transport/http/dispatch.js';
 import { mediaType } from '../../transport/http/http-body.js';
 import { SseDecoder } from '../../transport/http/sse-decoder.js';
 import { RAW_LIMIT, type TraceBuilder } from '../../transport/trace/trace-builder.js';
@@ -58,13 +59,13 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
   });
   ctx.life.addEventListener('abort', abort, { once: true });
   try {
-    await exchange(ctx, req, res, method, new URL(ctx.target.origin + path), controller.signal);
+    await relay(ctx, req, res, method, new URL(ctx.target.origin + path), controller.signal);
   } finally {
     ctx.life.removeEventListener('abort', abort);
   }
 }
 
-async function exchange(ctx: ExchangeContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL, signal: AbortSignal): Promise<void> {
+async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL, signal: AbortSignal): Promise<void> {
   const { builder, record } = ctx;
   const body = await readRequestBody(req, MAX_REQUEST_BYTES);
   if (body === 'aborted') return;
@@ -80,9 +81,10 @@ async function exchange(ctx: ExchangeContext, req: IncomingMessage, res: ServerR
   if (body.length > 0) recordMessage(ctx, 'out', body, outFacts);
   else record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
 
-  let response: Dispatcher.ResponseData;
+  let response: LiteResponse;
   try {
-    response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body.length > 0 ? body : null, signal, dispatcher: ctx.dispatcher });
+    // No header or body timeout: the client owns its timeouts, and its going away aborts this.
+    response = await exchange(ctx.dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: body.length > 0 ? body : null, signal, headersTimeout: 0, bodyTimeout: 0 });
   } catch (error) {
     if (signal.aborted) {
       record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason) }, 'out'), outFacts));
@@ -131,7 +133,7 @@ interface Tap {
  * full; every chunk is written before it is tapped. A broken upstream body ends the client's
  * response abruptly, so the client sees a broken stream rather than a clean end.
  */
-function pump(body: Dispatcher.ResponseData['body'], res: ServerResponse, rewriter: SseEndpointRewriter | undefined, tap: Tap, broken: (error: unknown) => void): Promise<void> {
+function pump(body: LiteBody, res: ServerResponse, rewriter: SseEndpointRewriter | undefined, tap: Tap, broken: (error: unknown) => void): Promise<void> {
   return new Promise((resolve) => {
     let waiting = false;
     const resume = () => {

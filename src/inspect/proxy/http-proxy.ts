@@ -5,10 +5,11 @@
  * method, path, query, body and end-to-end headers, and every response comes back as it
  * arrives — SSE streams event by event, long-lived GET streams for as long as they last.
  *
- * Listener: `node:http`. Upstream: undici (the project's HTTP client), with one Agent per proxy,
- * because its `request()` yields the response body as a plain Readable of the chunks as they
- * come off the socket (no web-stream layer, no decompression), takes an AbortSignal for the
- * client-went-away case, and `destroy()` closes every pooled socket at once on `close()`.
+ * Listener: `node:http`. Upstream: the transports' own HTTP client path, `exchange()` of
+ * `transport/http/dispatch.ts` on one undici Agent per proxy: it yields the response body as the
+ * chunks come off the socket (no web-stream layer, no decompression), pauses the socket while the
+ * client is slow to read, takes an AbortSignal for the client-went-away case, and the Agent's
+ * `destroy()` closes every pooled socket at once on `close()`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

@@ -4,8 +4,8 @@
  * none, which is not an error. When the server closes it, the client polls: it reconnects after
  * the last `retry` with `Last-Event-ID` (2025-11-25 "priming event then close").
  */
-import type { Dispatcher } from 'undici';
 import { errorMessage } from '../../protocol/errors.js';
+import type { LiteResponse } from './dispatch.js';
 import { discard, mediaType, pumpSse } from './http-body.js';
 import { SseDecoder } from './sse-decoder.js';
 import { sleep } from './sleep.js';
@@ -17,7 +17,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 /** What a {@link GetStream} needs from its transport. */
 export interface GetStreamHooks {
-  open(lastEventId: string | undefined, signal: AbortSignal): Promise<Dispatcher.ResponseData>;
+  open(lastEventId: string | undefined, signal: AbortSignal): Promise<LiteResponse>;
   event(type: string, data: string): void;
   diagnostic(kind: string, message: string): void;
   defaultRetryMs: number;
@@ -48,7 +48,7 @@ export class GetStream {
     let retryMs: number | undefined;
     let failures = 0;
     while (!this.signal.aborted) {
-      let response: Dispatcher.ResponseData;
+      let response: LiteResponse;
       try {
         response = await this.hooks.open(lastEventId, this.signal);
       } catch (error) {

@@ -1,26 +1,16 @@
 /**
- * Reading undici response bodies under the rules the HTTP transports share: a size cap for
- * whole bodies, SSE fed to a decoder chunk by chunk as text (no web-stream pipeline), and
- * bodies nobody wants released at once so the socket goes back to the pool.
+ * Reading response bodies under the rules the HTTP transports share: a size cap for whole
+ * bodies, SSE fed to a decoder chunk by chunk as text (no web-stream pipeline), and bodies nobody
+ * wants released at once so the socket goes back to the pool. Every body is the one kind
+ * `exchange()` (dispatch.ts) yields, its {@link LiteBody}.
  */
-import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SizeLimitError } from '../../protocol/errors.js';
+import type { LiteBody } from './dispatch.js';
 import type { SseDecoder } from './sse-decoder.js';
 
-/**
- * A response body: undici's Readable, or the lighter {@link LiteBody} of `dispatch.ts` — the
- * part of the stream surface both have.
- */
-export interface Body {
-  on(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
-  once(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
-  removeListener(event: 'data' | 'end' | 'error' | 'close', listener: (...args: never[]) => void): unknown;
-  destroy(): unknown;
-  resume(): unknown;
-}
-/** Undici's own body type satisfies {@link Body}. */
-export type NodeBody = Readable;
+/** A response body as these readers take it: the {@link LiteBody} of an `exchange()`. */
+export type Body = LiteBody;
 
 /**
  * Reads a whole body as UTF-8 text. Rejects with a {@link SizeLimitError} (`limit: maxBytes`)

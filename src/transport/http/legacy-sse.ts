@@ -16,7 +16,8 @@
  * usable: the SSE framing resumes at the next event, so later requests are unaffected. (Failing
  * the whole connection instead would also end requests the event cannot have answered.)
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { setMaxListeners } from 'node:events';
+import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -26,7 +27,9 @@ import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
+import { exchange, type LiteResponse } from './dispatch.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
+import { copyHeaders } from './header-values.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { SseDecoder } from './sse-decoder.js';
@@ -111,6 +114,8 @@ export class LegacySseTransport implements Transport {
     const ownsDispatcher = options.dispatcher === undefined;
     const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     const life = new AbortController();
+    // Every POST in flight listens to it (many in flight are normal, not a leak).
+    setMaxListeners(0, life.signal);
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const { signal } = options;
     const cancelled = (): McpError => new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, { server: name, cause: signal?.reason });
@@ -142,10 +147,10 @@ export class LegacySseTransport implements Transport {
       throw reason;
     };
 
-    let response: Dispatcher.ResponseData;
+    let response: LiteResponse;
     const getHeaders = { ...headers, accept: 'text/event-stream' };
     try {
-      response = await request(target, { method: 'GET', headers: getHeaders, dispatcher, signal: life.signal, headersTimeout: 0, bodyTimeout: 0 });
+      response = await exchange(dispatcher, target, { method: 'GET', headers: getHeaders, signal: life.signal, headersTimeout: 0, bodyTimeout: 0 });
       responded = true;
     } catch (error) {
       return giveUp(networkError(ctx, error));
@@ -272,15 +277,15 @@ export class LegacySseTransport implements Transport {
   private async post(message: JsonRpcMessage): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const ctx: ExchangeContext = { server: this.name, method, url: this.endpoint.toString(), secrets: this.secrets };
-    let response: Dispatcher.ResponseData;
-    const headers = { ...this.headers, 'content-type': 'application/json' };
+    let response: LiteResponse;
+    const headers = copyHeaders(this.headers);
+    headers['content-type'] = 'application/json';
     const traced = this.reporter.out('POST', this.endpoint, headers, message);
     try {
-      response = await request(this.endpoint, {
+      response = await exchange(this.dispatcher, this.endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        dispatcher: this.dispatcher,
         signal: this.life.signal,
         headersTimeout: this.postTimeoutMs,
         bodyTimeout: this.postTimeoutMs,

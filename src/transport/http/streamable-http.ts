@@ -19,7 +19,8 @@
  * resumption; the request metadata headers of `modern-headers.ts` on every request; aborting a
  * request's signal closes its stream, which is the cancellation.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { setMaxListeners } from 'node:events';
+import { Agent, type Dispatcher } from 'undici';
 import { errorMessage, McpError, SessionExpiredError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -30,10 +31,12 @@ import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import { isConnectFailure, networkError, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
+import { copyHeaders } from './header-values.js';
 import { LegacySession, type HttpSession } from './legacy-session.js';
 import { addModernHeaders } from './modern-headers.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
+import { ExchangeLink } from './exchange-link.js';
 import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
@@ -112,8 +115,6 @@ export class StreamableHttpTransport implements Transport {
   private readonly reporter = new ExchangeReporter();
   private readonly life = new AbortController();
   private readonly exchanges = new Set<Promise<unknown>>();
-  /** Per-exchange controllers of requests in flight, aborted by close(). */
-  private readonly linked = new Set<AbortController>();
   private era: HttpSession['era'] = 'legacy';
   private readonly session = new LegacySession();
   private getStream: GetStream | undefined;
@@ -139,6 +140,8 @@ export class StreamableHttpTransport implements Transport {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    // Every exchange in flight listens to it (64 in flight are normal, not a leak).
+    setMaxListeners(0, this.life.signal);
   }
 
   /** The legacy session id, while the server's session lives (absent in the modern era). */
@@ -214,7 +217,6 @@ export class StreamableHttpTransport implements Transport {
     const error = reason ?? new McpError('CONNECTION_CLOSED', 'transport destroyed', { server: this.name });
     this.getStream?.stop();
     this.life.abort(error);
-    for (const controller of this.linked) controller.abort(error);
     if (this.ownsDispatcher) void this.dispatcher.destroy().catch(() => {});
     this.closing ??= this.closed.then(() => undefined);
     this.resolveClosed(reason ? { error: reason } : {});
@@ -227,12 +229,7 @@ export class StreamableHttpTransport implements Transport {
     const isRequest = method !== undefined && 'id' in message;
     const ctx = this.context(method);
     const headers = this.headersFor(message, extra);
-    const link = this.link(signal);
-    try {
-      return await this.exchange(message, method, isRequest, signal, link.signal, headers, ctx);
-    } finally {
-      link.release();
-    }
+    return this.exchange(message, method, isRequest, signal, this.link(signal), headers, ctx);
   }
 
   private async exchange(
@@ -240,7 +237,7 @@ export class StreamableHttpTransport implements Transport {
     method: string | undefined,
     isRequest: boolean,
     signal: AbortSignal | undefined,
-    abort: AbortSignal,
+    abort: ExchangeLink,
     headers: Record<string, string>,
     ctx: ExchangeContext,
   ): Promise<void> {
@@ -251,7 +248,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: abort,
+        ...abort.signals,
         // A request's lifetime is the connection's business (timeouts, progress resets); an idle
         // SSE stream must never be cut by a default body timeout while its request is pending.
         headersTimeout: isRequest ? 0 : this.notificationTimeoutMs,
@@ -364,7 +361,7 @@ export class StreamableHttpTransport implements Transport {
    * drops until the response arrives. Rejects with a `TRANSPORT` `HttpError` whose `resend`
    * is `if-idempotent` when the response cannot arrive any more (the server may have run it).
    */
-  private async readPostStream(body: Body, awaited: Awaited, abort: AbortSignal, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
+  private async readPostStream(body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
     // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
     const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
     let progress = false;
@@ -409,13 +406,13 @@ export class StreamableHttpTransport implements Transport {
         throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { resend: 'if-idempotent' });
       }
       const wait = cursor.retryMs ?? this.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
-      if (!(await sleep(wait, abort))) return this.aborted(abort, signal, ctx);
+      if (!(await sleep(wait, abort.combined()))) return this.aborted(abort, signal, ctx);
       outcome = await this.resume(cursor, decoder, awaited, abort, ctx);
     }
   }
 
   /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
-  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: AbortSignal, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
+  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: ExchangeLink, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
     const headers: Record<string, string> = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
     const traced = this.reporter.out('GET', this.url, headers);
     let response: LiteResponse;
@@ -423,7 +420,7 @@ export class StreamableHttpTransport implements Transport {
       response = await exchange(this.dispatcher, this.url, {
         method: 'GET',
         headers,
-        signal: abort,
+        ...abort.signals,
         headersTimeout: 0,
         bodyTimeout: 0,
       });
@@ -481,9 +478,9 @@ export class StreamableHttpTransport implements Transport {
       open: async (lastEventId, signal) => {
         const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) };
         const traced = this.reporter.out('GET', this.url, headers);
-        let response: Dispatcher.ResponseData;
+        let response: LiteResponse;
         try {
-          response = await request(this.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+          response = await exchange(this.dispatcher, this.url, { method: 'GET', headers, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
         } catch (error) {
           if (!signal.aborted && isConnectFailure(error)) this.lost(networkError(ctx, error));
           throw error;
@@ -505,11 +502,10 @@ export class StreamableHttpTransport implements Transport {
   // ---- headers ----
 
   private headersFor(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-      ...this.baseHeaders,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    // A plain copy, then assignments: cheaper per request than an object spread on Node 20.
+    const headers = copyHeaders(this.baseHeaders);
+    headers['content-type'] = 'application/json';
+    headers.accept = 'application/json, text/event-stream';
     if (this.era === 'modern') addModernHeaders(headers, message);
     else this.session.addHeaders(headers);
     if (extra) for (const key in extra) headers[key.toLowerCase()] = extra[key]!;
@@ -518,12 +514,12 @@ export class StreamableHttpTransport implements Transport {
 
   /** Session id and negotiated version (legacy), for the GET stream, resumption and DELETE. */
   private sessionHeaders(): Record<string, string> {
-    return this.session.addHeaders({ ...this.baseHeaders });
+    return this.session.addHeaders(copyHeaders(this.baseHeaders));
   }
 
   // ---- helpers ----
 
-  private failed(error: unknown, abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
+  private failed(error: unknown, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
     if (abort.aborted) return this.aborted(abort, signal, ctx);
     const failure = networkError(ctx, error);
     if (isConnectFailure(error)) this.lost(failure);
@@ -541,31 +537,15 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
-  private aborted(abort: AbortSignal, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
+  private aborted(abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
     if (signal?.aborted) return undefined;
     void abort;
     throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(this.url)} was closed`, { server: ctx.server, method: ctx.method });
   }
 
-  /**
-   * The signal of one exchange: the transport's lifetime alone for messages without a request
-   * signal; otherwise a controller of its own that follows the request's signal and that close()
-   * aborts. (Cheaper than `AbortSignal.any`, whose dependants linger on the parent until GC.)
-   */
-  private link(signal: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
-    if (signal === undefined) return { signal: this.life.signal, release: noop };
-    const controller = new AbortController();
-    if (signal.aborted) controller.abort(signal.reason);
-    const follow = (): void => controller.abort(signal.reason);
-    signal.addEventListener('abort', follow, { once: true });
-    this.linked.add(controller);
-    return {
-      signal: controller.signal,
-      release: () => {
-        signal.removeEventListener('abort', follow);
-        this.linked.delete(controller);
-      },
-    };
+  /** What ends one exchange: the request's signal, when it has one, and the transport's close. */
+  private link(signal: AbortSignal | undefined): ExchangeLink {
+    return new ExchangeLink(signal, this.life.signal);
   }
 
   private context(method: string | undefined): ExchangeContext {
@@ -588,7 +568,6 @@ export class StreamableHttpTransport implements Transport {
     this.getStream?.stop();
     const closing = error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name });
     this.life.abort(closing);
-    for (const controller of this.linked) controller.abort(closing);
     await Promise.allSettled([...this.exchanges]);
     if (this.era === 'legacy' && this.session.id !== undefined) {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
@@ -596,10 +575,9 @@ export class StreamableHttpTransport implements Transport {
       try {
         const headers = this.sessionHeaders();
         const traced = this.reporter.out('DELETE', this.url, headers);
-        const response = await request(this.url, {
+        const response = await exchange(this.dispatcher, this.url, {
           method: 'DELETE',
           headers,
-          dispatcher: this.dispatcher,
           signal: limit.signal,
           headersTimeout: CLOSE_GRACE_MS,
           bodyTimeout: CLOSE_GRACE_MS,
@@ -621,7 +599,6 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-function noop(): void {}
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
