@@ -1,7 +1,10 @@
 /**
  * Streamable HTTP, both eras, as one pipe: every outgoing message is one POST; what comes back
  * (a JSON body, or an SSE stream of messages ending with the response) is handed to the
- * connection as decoded values. The transport reads only what the HTTP mapping needs from a
+ * connection as decoded values. This class composes the pieces and owns the lifecycle: the POST
+ * exchange and its answer (`post-exchange.ts`), SSE resumption (`sse-resumption.ts`), the legacy
+ * session (`legacy-session.ts`), the modern headers (`modern-headers.ts`), the legacy GET stream
+ * (`get-stream.ts`), the DELETE on close. The transport reads only what the HTTP mapping needs from a
  * message — whether it is a request and its id (which POST answer ends the exchange), and in the
  * modern era the fields mirrored into headers — never its meaning. Which shape it speaks is told
  * by the client ({@link StreamableHttpTransport.setSession}), never sniffed from the traffic.
@@ -21,26 +24,27 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
-import { errorMessage, McpError, SessionExpiredError, SizeLimitError } from '../../protocol/errors.js';
+import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import { redactUrl } from '../../protocol/redact.js';
+import type { CloseInfo, Disposer, HttpExchangeInfo, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
-import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { isConnectFailure, networkError, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
-import { copyHeaders } from './header-values.js';
-import { LegacySession, type HttpSession } from './legacy-session.js';
-import { addModernHeaders } from './modern-headers.js';
-import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeLink } from './exchange-link.js';
-import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
-import { SseDecoder } from './sse-decoder.js';
+import { ExchangeReporter } from './exchange-reporter.js';
 import { GetStream } from './get-stream.js';
-import { settledWithin, sleep, timeoutSignal } from './sleep.js';
+import { copyHeaders } from './header-values.js';
+import { discard } from './http-body.js';
+import { isConnectFailure, networkError, type ExchangeContext } from './http-errors.js';
+import { LegacySession, type HttpSession } from './legacy-session.js';
+import { addModernHeaders } from './modern-headers.js';
+import { postExchange, type PostHost } from './post-exchange.js';
+import { quote, takeEvent, type Ctx } from './response-values.js';
+import { settledWithin, timeoutSignal } from './sleep.js';
 
 /** How long close() waits for the session DELETE and for sockets to finish gracefully. */
 const CLOSE_GRACE_MS = 2_000;
@@ -65,23 +69,6 @@ export interface StreamableHttpOptions {
   maxResumeAttempts?: number;
   /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
   dispatcher?: Dispatcher;
-}
-
-/** An exchange's context, with its response facts when someone listens to `onExchange`. */
-type Ctx = ExchangeContext & { traced?: ResponseFacts | undefined };
-
-/** Where a request's SSE stream stands, for resuming it. */
-interface Cursor {
-  lastEventId: string | undefined;
-  retryMs: number | undefined;
-  /** The context events are read in (with the facts of the latest GET when resumed and traced). */
-  ctx: Ctx;
-}
-
-/** Per-request POST outcome of {@link StreamableHttpTransport.exchange}. */
-interface Awaited {
-  id: string | number;
-  got: boolean;
 }
 
 /**
@@ -122,6 +109,8 @@ export class StreamableHttpTransport implements Transport {
   /** Extra headers of the next message sent (see {@link sendingHeaders}). */
   private nextHeaders: Record<string, string> | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
+  /** What the POST exchanges and their resumptions use of this transport. */
+  private readonly host: PostHost;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     checkOptions(options, STREAMABLE_HTTP_KEYS);
@@ -142,6 +131,7 @@ export class StreamableHttpTransport implements Transport {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     // Every exchange in flight listens to it (64 in flight are normal, not a leak).
     setMaxListeners(0, this.life.signal);
+    this.host = this.postHost();
   }
 
   /** The legacy session id, while the server's session lives (absent in the modern era). */
@@ -229,244 +219,43 @@ export class StreamableHttpTransport implements Transport {
     const isRequest = method !== undefined && 'id' in message;
     const ctx = this.context(method);
     const headers = this.headersFor(message, extra);
-    return this.exchange(message, method, isRequest, signal, this.link(signal), headers, ctx);
-  }
-
-  private async exchange(
-    message: JsonRpcMessage,
-    method: string | undefined,
-    isRequest: boolean,
-    signal: AbortSignal | undefined,
-    abort: ExchangeLink,
-    headers: Record<string, string>,
-    ctx: ExchangeContext,
-  ): Promise<void> {
-    const traced = this.reporter.out('POST', this.url, headers, message);
-    let response: LiteResponse;
-    try {
-      response = await exchange(this.dispatcher, this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(message),
-        ...abort.signals,
-        // A request's lifetime is the connection's business (timeouts, progress resets); an idle
-        // SSE stream must never be cut by a default body timeout while its request is pending.
-        headersTimeout: isRequest ? 0 : this.notificationTimeoutMs,
-        bodyTimeout: 0,
-      });
-    } catch (error) {
-      return this.failed(error, abort, signal, ctx);
-    }
-    const { statusCode: status, headers: responseHeaders, body } = response;
-    const facts = this.reporter.facts(traced, 'POST', this.url, status, responseHeaders);
-    const read: Ctx = facts ? { ...ctx, traced: facts } : ctx;
-
-    const sentSession = headers['mcp-session-id'];
-    if (status === 404 && sentSession !== undefined) {
-      // The session is gone and the server never ran this message: whoever owns the session
-      // starts a new one and sends again. Only the id that failed is forgotten (a concurrent
-      // 404 must not drop a new session's id).
-      this.reporter.in(facts);
-      discard(body);
-      if (this.session.id === sentSession) {
-        this.session.forget();
-        this.getStream?.stop();
-        this.getStream = undefined;
-      }
-      // The session id is a credential of sorts (spec: handle it securely): not repeated in errors.
-      throw new SessionExpiredError(`the session expired (HTTP 404 for its id); ${method ?? 'the message'} was not run (${redactUrl(this.url)})`, {
-        server: this.name,
-        method,
-        url: redactUrl(this.url),
-      });
-    }
-    if (status < 200 || status >= 300) return this.rejectStatus(message, status, responseHeaders, body, read);
-    if (this.era === 'legacy') this.session.assigned(responseHeaders);
-    if (!isRequest) return this.readStray(body, responseHeaders, read);
-    const id = (message as { id: string | number }).id;
-    if (status === 202 || status === 204) {
-      this.reporter.in(facts);
-      discard(body);
-      this.diagnostic('no-response-body', `${method} was answered with HTTP ${status} and no body; waiting for the response on another stream`);
-      return;
-    }
-    const type = mediaType(responseHeaders);
-    const awaited: Awaited = { id, got: false };
-    if (type === 'application/json') {
-      await this.readJson(body, read, awaited);
-      return;
-    }
-    if (type === 'text/event-stream') {
-      await this.readPostStream(body, awaited, abort, signal, read);
-      return;
-    }
-    this.reporter.in(facts);
-    discard(body);
-    throw responseError(ctx, `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`, { status });
-  }
-
-  private async rejectStatus(message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: Ctx): Promise<void> {
-    const text = await readText(body, 64 * 1024).catch(() => '');
-    // A modern server answers with the request's JSON-RPC error (unsupported version, header
-    // mismatch, unknown method): that is the request's answer, not a transport failure.
-    const value = text.trim() === '' ? undefined : safeParse(text);
-    const id = 'id' in message ? message.id : undefined;
-    if (id !== undefined && id !== null && isResponseTo(value, id)) {
-      this.deliver(value, ctx);
-      return;
-    }
-    this.reporter.in(ctx.traced);
-    if (status >= 300 && status < 400) {
-      const location = headerOf(headers, 'location');
-      throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, this.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
-    }
-    throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text);
-  }
-
-  /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */
-  private async readStray(body: Body, headers: Record<string, string | string[] | undefined>, ctx: Ctx): Promise<void> {
-    if (mediaType(headers) !== 'application/json') {
-      this.reporter.in(ctx.traced);
-      discard(body);
-      return;
-    }
-    const text = await readText(body, this.maxBytes).catch(() => '');
-    const value = text.trim() === '' ? undefined : safeParse(text);
-    // Only JSON-RPC messages are passed on; anything else (`{}`, `"ok"`) is tolerated silently.
-    if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value) this.deliver(value, ctx);
-    else this.reporter.in(ctx.traced);
-  }
-
-  private async readJson(body: Body, ctx: Ctx, awaited: Awaited): Promise<void> {
-    let text: string;
-    try {
-      text = await readText(body, this.maxBytes);
-    } catch (error) {
-      this.reporter.in(ctx.traced);
-      if (error instanceof SizeLimitError) throw oversizeError(ctx, error.reason, error.limit, error.size);
-      // The transport closing under the read (its own McpError): that is the reason, not a broken stream.
-      if (error instanceof McpError) throw error;
-      throw responseError(ctx, `the response body broke off: ${String(error)}`, { resend: 'if-idempotent' });
-    }
-    const value = safeParse(text);
-    if (value === undefined) {
-      this.reporter.in(ctx.traced);
-      throw responseError(ctx, `the response is not JSON: ${quote(text)}`);
-    }
-    this.deliver(value, ctx);
-  }
-
-  /**
-   * Reads a request's SSE stream, resuming it (legacy, when the server gave event ids) after
-   * drops until the response arrives. Rejects with a `TRANSPORT` `HttpError` whose `resend`
-   * is `if-idempotent` when the response cannot arrive any more (the server may have run it).
-   */
-  private async readPostStream(body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
-    // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
-    const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
-    let progress = false;
-    /** Size of an event the decoder dropped for exceeding the cap, if one was. */
-    let dropped: number | undefined;
-    const decoder = new SseDecoder(
-      {
-        event: (event) => {
-          progress = true;
-          this.takeEvent(event.event, event.data, cursor.ctx, awaited);
-        },
-        id: (id) => {
-          cursor.lastEventId = id;
-        },
-        retry: (ms) => {
-          cursor.retryMs = ms;
-        },
-        oversize: (chars) => {
-          dropped = chars;
-          this.diagnostic('oversize', `dropped an SSE event of ${chars} characters (cap ${this.maxBytes})`);
-        },
-      },
-      { maxEventChars: this.maxBytes },
-    );
-    let outcome: { end: string; error?: unknown } = await pumpSse(body, decoder, () => awaited.got);
-    let attempts = 0;
-    while (!awaited.got) {
-      if (abort.aborted) return this.aborted(abort, signal, ctx);
-      // The response was most likely the event over the cap: say so, and never have it re-sent
-      // (the same answer would be fetched, and dropped, again).
-      if (dropped !== undefined) {
-        throw oversizeError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${this.maxBytes} bytes, the size limit (maxMessageBytes)`, this.maxBytes);
-      }
-      const resumable = this.era !== 'modern' && cursor.lastEventId !== undefined;
-      if (!resumable) {
-        const why = outcome.error ? `: ${errorMessage(outcome.error)}` : '';
-        throw responseError(ctx, `the SSE stream ended before the response arrived${why}`, { resend: 'if-idempotent' });
-      }
-      if (progress) attempts = 0;
-      progress = false;
-      if (++attempts > this.maxResumeAttempts) {
-        throw responseError(ctx, `the SSE stream could not be resumed after ${this.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { resend: 'if-idempotent' });
-      }
-      const wait = cursor.retryMs ?? this.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
-      if (!(await sleep(wait, abort.combined()))) return this.aborted(abort, signal, ctx);
-      outcome = await this.resume(cursor, decoder, awaited, abort, ctx);
-    }
-  }
-
-  /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
-  private async resume(cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: ExchangeLink, ctx: ExchangeContext): Promise<{ end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknown }> {
-    const headers: Record<string, string> = { ...this.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
-    const traced = this.reporter.out('GET', this.url, headers);
-    let response: LiteResponse;
-    try {
-      response = await exchange(this.dispatcher, this.url, {
-        method: 'GET',
-        headers,
-        ...abort.signals,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-    } catch (error) {
-      if (abort.aborted) return { end: 'aborted' };
-      // Refused (or no such host): the server is gone, e.g. a stateless server that died
-      // mid-call. No later attempt can do better, and backing off would cost the caller its
-      // whole timeout: fail now, and close like any exchange that finds the server unreachable.
-      if (isConnectFailure(error)) {
-        const failure = resumeRefusedError(ctx, error);
-        this.lost(failure);
-        throw failure;
-      }
-      return { end: 'broken', error };
-    }
-    const { statusCode: status, body } = response;
-    const facts = this.reporter.facts(traced, 'GET', this.url, status, response.headers);
-    this.reporter.in(facts);
-    if (facts) cursor.ctx = { ...ctx, traced: facts };
-    if (status === 404 && headers['mcp-session-id'] !== undefined) {
-      discard(body);
-      throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status });
-    }
-    if (status < 200 || status >= 300 || mediaType(response.headers) !== 'text/event-stream') {
-      const text = await readText(body, 64 * 1024).catch(() => '');
-      throw statusError({ ...ctx, method: `${ctx.method} (resuming its stream)` }, status, headerOf(response.headers, 'www-authenticate'), text);
-    }
-    return pumpSse(body, decoder, () => awaited.got);
-  }
-
-  /** One SSE event of a request stream or the GET stream: a JSON-RPC message or a priming event. */
-  private takeEvent(type: string, data: string, ctx: Ctx, awaited: Awaited | undefined): void {
-    if (type !== 'message') return;
-    const value = parseEventData(data);
-    if (value === undefined) {
-      this.diagnostic('invalid-json', `${ctx.method ?? 'stream'}: an SSE event is not JSON`, data);
-      return;
-    }
-    if (awaited && isResponseTo(value, awaited.id)) awaited.got = true;
-    this.deliver(value, ctx);
+    return postExchange(this.host, message, method, isRequest, signal, this.link(signal), headers, ctx);
   }
 
   /** Hands a value read from a response to the connection, reporting it first when traced. */
   private deliver(value: unknown, ctx: Ctx): void {
     this.reporter.in(ctx.traced, value);
     this.inbox.deliver(value);
+  }
+
+  /** This transport as the POST exchanges see it (built once). */
+  private postHost(): PostHost {
+    const transport = this;
+    const { name, url, dispatcher, reporter, maxBytes, notificationTimeoutMs, defaultRetryMs, maxResumeAttempts } = this;
+    return {
+      name,
+      url,
+      dispatcher,
+      reporter,
+      maxBytes,
+      notificationTimeoutMs,
+      defaultRetryMs,
+      maxResumeAttempts,
+      get era() {
+        return transport.era;
+      },
+      deliver: (value, ctx) => this.deliver(value, ctx),
+      diagnostic: (kind, message, sample) => this.diagnostic(kind, message, sample),
+      sessionHeaders: () => this.sessionHeaders(),
+      lost: (error) => this.lost(error),
+      assigned: (headers) => this.session.assigned(headers),
+      expired: (sent) => {
+        if (this.session.id !== sent) return;
+        this.session.forget();
+        this.getStream?.stop();
+        this.getStream = undefined;
+      },
+    };
   }
 
   // ---- the legacy GET stream ----
@@ -489,7 +278,7 @@ export class StreamableHttpTransport implements Transport {
         this.reporter.in(ctx.traced);
         return response;
       },
-      event: (type, data) => this.takeEvent(type, data, ctx, undefined),
+      event: (type, data) => takeEvent(this.host, type, data, ctx, undefined),
       diagnostic: (kind, text) => this.diagnostic(kind, text),
       defaultRetryMs: this.defaultRetryMs,
       maxEventChars: this.maxBytes,
@@ -519,13 +308,6 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- helpers ----
 
-  private failed(error: unknown, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): Promise<never> | undefined {
-    if (abort.aborted) return this.aborted(abort, signal, ctx);
-    const failure = networkError(ctx, error);
-    if (isConnectFailure(error)) this.lost(failure);
-    throw failure;
-  }
-
   /**
    * The server cannot be reached at all (refused, no such host): the transport closes with that
    * error, so every pending request fails at once and whoever supervises it sees the close.
@@ -534,13 +316,6 @@ export class StreamableHttpTransport implements Transport {
     if (this.closing) return;
     this.diagnostic('unreachable', error.message);
     this.closing = this.shutdown(new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.reason}`, { server: this.name, cause: error }));
-  }
-
-  /** The caller's abort ends the exchange quietly (the connection already settled the request); a close rejects. */
-  private aborted(abort: ExchangeLink, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
-    if (signal?.aborted) return undefined;
-    void abort;
-    throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(this.url)} was closed`, { server: ctx.server, method: ctx.method });
   }
 
   /** What ends one exchange: the request's signal, when it has one, and the transport's close. */
@@ -599,7 +374,6 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
@@ -610,29 +384,4 @@ function lowerKeys(headers: Record<string, string>): Record<string, string> {
 function secretParts(value: string): string[] {
   const token = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value)?.[1];
   return token ? [value, token] : [value];
-}
-
-function parseEventData(data: string): unknown {
-  if (data.trim() === '') return undefined;
-  return safeParse(data);
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isResponseTo(value: unknown, id: string | number): boolean {
-  if (Array.isArray(value)) return value.some((entry) => !Array.isArray(entry) && isResponseTo(entry, id)); // a batch is one level: no recursion a peer can deepen
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as { id?: unknown; result?: unknown; error?: unknown };
-  return message.id === id && ('result' in message || 'error' in message);
-}
-
-function quote(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
