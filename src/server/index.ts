@@ -1,0 +1,16 @@
+/**
+ * `mcpwire/server`: the server kit. Tools with validated input and structured, AI-safe errors,
+ * served in both eras over stdio, any message transport, or Streamable HTTP.
+ */
+export { McpServer } from './mcp-server.js';
+export { ServerSession } from './server-session.js';
+export type { ServerSessionOptions } from './server-session.js';
+export { ToolError } from './tool-error.js';
+export type { ToolErrorDetails } from './tool-error.js';
+export { KIT_ERROR_CODES } from './tool-call.js';
+export type { ToolErrorBody } from './tool-call.js';
+export { stderrLogger } from './server-log.js';
+export type { McpServerOptions, ServerLogger, ServerLogRecord, ToolContext, ToolDefinition, ToolHandler, ToolResult } from './server-types.js';
+export type { SchemaProblem } from './schema-validator.js';
+export { StdioServerTransport } from '../transport/stdio-server.js';
+export type { StdioServerTransportOptions } from '../transport/stdio-server.js';

@@ -1,0 +1,77 @@
+/**
+ * `McpServer`: the tools an application offers, and the one place requests are answered. It is
+ * transport-free: `connect(transport)` serves one connection (stdio, an in-memory pair), the
+ * Streamable HTTP handler serves requests one by one, and both end in `routeRequest`.
+ */
+import { McpError } from '../protocol/errors.js';
+import type { Disposer, Transport } from '../protocol/transport.js';
+import type { Implementation } from '../protocol/types.js';
+import type { ServerCore } from './request-router.js';
+import { stderrLogger } from './server-log.js';
+import { ServerSession, type ServerSessionOptions } from './server-session.js';
+import type { McpServerOptions, ServerLogger, ToolDefinition } from './server-types.js';
+import { ToolSet } from './tool-set.js';
+
+const DEFAULT_PAGE_SIZE = 100;
+const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger']);
+
+/** An MCP server of tools, in both eras. */
+export class McpServer {
+  /** @internal What the router and the transport bindings read. */
+  readonly core: ServerCore;
+  private readonly sessions = new Set<ServerSession>();
+
+  /** Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize`. */
+  constructor(options: McpServerOptions) {
+    for (const key of Object.keys(options ?? {})) {
+      if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "${key}"`);
+    }
+    if (typeof options?.name !== 'string' || options.name === '' || typeof options.version !== 'string' || options.version === '') {
+      throw new McpError('INVALID_ARGUMENT', 'McpServer needs a non-empty "name" and "version"');
+    }
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
+    const info: Implementation = { name: options.name, version: options.version };
+    if (options.title !== undefined) info.title = options.title;
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), logger: options.logger ?? stderrLogger };
+  }
+
+  /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
+  get info(): Implementation {
+    return this.core.info;
+  }
+
+  /** The logger the server writes its own records to (stderr by default). */
+  get logger(): ServerLogger {
+    return this.core.logger;
+  }
+
+  /**
+   * Offers a tool. Both schemas are compiled now (a bad schema throws `INVALID_ARGUMENT` here,
+   * not at the first call), and every legacy session is sent `notifications/tools/list_changed`.
+   * Returns the disposer that withdraws it (with a `list_changed` again).
+   */
+  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
+    return this.core.tools.add(definition as unknown as ToolDefinition);
+  }
+
+  /**
+   * Serves one connection over `transport` (stdio, an in-memory pair) until it closes, and
+   * returns it: `session.closed` resolves when the connection is gone, `session.close()` ends it.
+   */
+  connect(transport: Transport, options: ServerSessionOptions = {}): ServerSession {
+    const session = new ServerSession(this.core, transport, options);
+    this.sessions.add(session);
+    void session.closed.then(() => this.sessions.delete(session));
+    return session;
+  }
+
+  /** Closes every connected session (calls in flight are aborted). Idempotent. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.close()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

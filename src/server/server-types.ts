@@ -1,0 +1,95 @@
+/**
+ * The public types of the server kit: options, tool definitions, the context a handler gets and
+ * what it returns.
+ */
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
+
+/** One line the server logs about itself (never sent to the client). */
+export interface ServerLogRecord {
+  level: 'debug' | 'info' | 'warning' | 'error';
+  /** What happened, e.g. `tool handler threw`. */
+  msg: string;
+  tool?: string;
+  /** The error's text and stack (server-side only). */
+  error?: string;
+  stack?: string;
+  [key: string]: unknown;
+}
+
+/** Receives the server's own log records. The default writes one JSON line per record to stderr. */
+export type ServerLogger = (record: ServerLogRecord) => void;
+
+/** Options of `McpServer`. */
+export interface McpServerOptions {
+  /** `serverInfo.name`. */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  /** Guidance for the model, sent in the `initialize` / `server/discover` result. */
+  instructions?: string;
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
+  logger?: ServerLogger;
+}
+
+/** What a tool handler gets beside its arguments. */
+export interface ToolContext {
+  /** Aborted when the client cancels the request, its connection closes or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** The era and revision of this request (legacy: the session's; modern: the request's `_meta`). */
+  readonly era: Era;
+  readonly revision: ProtocolRevision;
+  /** The JSON-RPC id of the `tools/call` request. */
+  readonly requestId: JsonRpcId;
+  /** What the client says it is (self-reported: for logs and display, never for security). */
+  readonly clientInfo: Implementation | undefined;
+  /** The client's capabilities (legacy: declared at `initialize`; modern: on this request). */
+  readonly clientCapabilities: ClientCapabilities;
+  /**
+   * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
+   * Values that do not increase are dropped (the spec requires increasing progress).
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Sends a log message to the client when it asked for this level or a more severe one
+   * (legacy: `logging/setLevel`, default `info`; modern: this request's `_meta` log level, none
+   * when absent). Never throws.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+}
+
+/** What a tool handler returns: content, structured content, or both. */
+export interface ToolResult {
+  /** Content blocks; when absent, one text block holding the JSON of `structuredContent`. */
+  content?: ContentBlock[];
+  /** Checked against the tool's `outputSchema` (when it has one) before it is sent. */
+  structuredContent?: unknown;
+  /** A failure the handler reports itself (prefer throwing `ToolError`). */
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** Handles a call of one tool, with arguments already validated against its `inputSchema`. */
+export type ToolHandler<Args = Record<string, unknown>> = (args: Args, context: ToolContext) => ToolResult | Promise<ToolResult>;
+
+/** A tool as registered with `McpServer.registerTool`. */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema 2020-12 of the arguments (`type: 'object'`); checked before the handler runs. */
+  inputSchema: JsonSchema;
+  /**
+   * JSON Schema of `structuredContent`; every successful result is checked against it before it
+   * is sent. Error results carry the kit's envelope in `structuredContent` only when this schema
+   * admits it (SDK clients check error results too), in text always.
+   */
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  handler: ToolHandler<Args>;
+}
