@@ -176,6 +176,24 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
   });
 });
 
+describe('onToolCall', () => {
+  it('hears every finished call with its duration and error code, validation failures included', async () => {
+    const records: Array<Record<string, unknown>> = [];
+    const server = new McpServer({ name: 'kit-test', version: '1', logger: () => undefined, onToolCall: (r) => records.push({ ...r }) });
+    server.registerTool({ name: 'ok', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, handler: () => ({ content: [] }) });
+    server.registerTool({ name: 'no', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('TASK_NOT_FOUND', 'Task not found'); } });
+    const client = await connect(server, 'legacy');
+    await client.callTool('ok', { n: 1 });
+    await client.callTool('ok', { n: 'x' });
+    await client.callTool('no', {});
+    expect(records).toEqual([
+      { tool: 'ok', arguments: { n: 1 }, durationMs: expect.any(Number), isError: false },
+      { tool: 'ok', arguments: { n: 'x' }, durationMs: expect.any(Number), isError: true, errorCode: 'VALIDATION_ERROR' },
+      { tool: 'no', arguments: {}, durationMs: expect.any(Number), isError: true, errorCode: 'TASK_NOT_FOUND' },
+    ]);
+  });
+});
+
 describe('registrations', () => {
   it('return disposers, and a legacy client hears list_changed for each change', async () => {
     const server = makeServer();

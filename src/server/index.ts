@@ -10,7 +10,7 @@ export type { ToolErrorDetails } from './tool-error.js';
 export { KIT_ERROR_CODES } from './tool-call.js';
 export type { ToolErrorBody } from './tool-call.js';
 export { stderrLogger } from './server-log.js';
-export type { McpServerOptions, ServerLogger, ServerLogRecord, ToolContext, ToolDefinition, ToolHandler, ToolResult } from './server-types.js';
+export type { McpServerOptions, ServerLogger, ServerLogRecord, ToolCallObserver, ToolCallRecord, ToolContext, ToolDefinition, ToolHandler, ToolResult } from './server-types.js';
 export type { SchemaProblem } from './schema-validator.js';
 export { StdioServerTransport } from '../transport/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio-server.js';

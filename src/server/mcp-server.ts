@@ -13,7 +13,7 @@ import type { McpServerOptions, ServerLogger, ToolDefinition } from './server-ty
 import { ToolSet } from './tool-set.js';
 
 const DEFAULT_PAGE_SIZE = 100;
-const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger']);
+const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall']);
 
 /** An MCP server of tools, in both eras. */
 export class McpServer {
@@ -33,7 +33,7 @@ export class McpServer {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), logger: options.logger ?? stderrLogger };
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */

@@ -15,7 +15,7 @@ import { makeErrorResponse, makeResponse, RpcErrorCode, type JsonRpcMessage, typ
 import { eraOf, hasFeature, LATEST_LEGACY_REVISION, LEGACY_REVISIONS, MODERN_REVISIONS, type ProtocolRevision } from '../protocol/revisions.js';
 import type { CallToolResult, ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapabilities, Tool } from '../protocol/types.js';
 import { isLoggingLevel, LOG_LEVEL_RANK, type LegacySession, type RequestLink } from './request-link.js';
-import type { ServerLogger, ToolContext } from './server-types.js';
+import type { ServerLogger, ToolCallObserver, ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
 import type { ToolSet } from './tool-set.js';
 
@@ -26,6 +26,7 @@ export interface ServerCore {
   readonly pageSize: number;
   readonly tools: ToolSet;
   readonly logger: ServerLogger;
+  readonly onToolCall: ToolCallObserver | undefined;
 }
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -175,7 +176,7 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
   if (!tool) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"') };
   const { context, finish } = toolContext(request, params, link, facts);
   try {
-    return { result: await callTool(tool, params.arguments, context, core.logger) };
+    return { result: await callTool(tool, params.arguments, context, core.logger, core.onToolCall) };
   } finally {
     finish();
   }

@@ -34,7 +34,26 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
   logger?: ServerLogger;
+  /**
+   * Told of every finished `tools/call` of a registered tool, failed validation included (for
+   * per-call logs and metrics). A throw is logged and ignored.
+   */
+  onToolCall?: ToolCallObserver;
 }
+
+/** One finished tool call, for {@link McpServerOptions.onToolCall}. */
+export interface ToolCallRecord {
+  tool: string;
+  /** The arguments as received (unchecked when `errorCode` is `VALIDATION_ERROR`): log only what is safe. */
+  arguments: unknown;
+  durationMs: number;
+  isError: boolean;
+  /** The envelope's `error.code` of an error result made by the kit or a `ToolError`. */
+  errorCode?: string;
+}
+
+/** Receives {@link ToolCallRecord}s. */
+export type ToolCallObserver = (record: ToolCallRecord) => void;
 
 /** What a tool handler gets beside its arguments. */
 export interface ToolContext {

@@ -9,7 +9,7 @@
  */
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { describeProblems, type SchemaProblem } from './schema-validator.js';
-import type { ServerLogger, ToolContext, ToolResult } from './server-types.js';
+import type { ServerLogger, ToolCallObserver, ToolCallRecord, ToolContext, ToolResult } from './server-types.js';
 import { ToolError } from './tool-error.js';
 import type { RegisteredTool } from './tool-set.js';
 
@@ -29,8 +29,39 @@ export const KIT_ERROR_CODES = {
   cancelled: 'CANCELLED',
 } as const;
 
-/** Runs the tool. Never rejects: every failure is an `isError` result. */
-export async function callTool(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger): Promise<CallToolResult> {
+/**
+ * Runs the tool and reports the call to `onToolCall` (when given). Never rejects: every failure
+ * is an `isError` result.
+ */
+export async function callTool(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, onToolCall?: ToolCallObserver): Promise<CallToolResult> {
+  const started = performance.now();
+  const result = await run(tool, args, context, logger);
+  if (onToolCall) {
+    const envelope = result.isError ? errorOf(result) : undefined;
+    const record: ToolCallRecord = { tool: tool.definition.name, arguments: args, durationMs: performance.now() - started, isError: result.isError === true };
+    if (envelope) record.errorCode = envelope.code;
+    try {
+      onToolCall(record);
+    } catch (error) {
+      logger({ level: 'warning', msg: 'onToolCall threw', tool: tool.definition.name, ...describeThrown(error) });
+    }
+  }
+  return result;
+}
+
+/** The kit's error body of an error result (from its text: `structuredContent` may be withheld). */
+function errorOf(result: CallToolResult): ToolErrorBody | undefined {
+  const first = result.content[0];
+  if (first?.type !== 'text') return undefined;
+  try {
+    const parsed = JSON.parse(first.text) as { error?: ToolErrorBody };
+    return typeof parsed?.error?.code === 'string' ? parsed.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function run(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger): Promise<CallToolResult> {
   const name = tool.definition.name;
   const problems = tool.checkInput(args ?? {});
   if (problems.length > 0) return validationFailure(tool, problems);
