@@ -5,11 +5,13 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { Disposer, Transport } from '../protocol/transport.js';
-import type { Implementation } from '../protocol/types.js';
+import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
+import type { CallToolResult, Implementation } from '../protocol/types.js';
 import type { ServerCore } from './request-router.js';
 import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
-import type { McpServerOptions, ServerLogger, ToolDefinition } from './server-types.js';
+import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
+import { callTool } from './tool-call.js';
 import { ToolSet } from './tool-set.js';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -53,6 +55,27 @@ export class McpServer {
    */
   registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
     return this.core.tools.add(definition as unknown as ToolDefinition);
+  }
+
+  /**
+   * Calls a registered tool in process, along the same path as a `tools/call` (arguments checked,
+   * failures as `isError` results, output checked, `onToolCall` told), with no client: progress
+   * and log messages go nowhere. Rejects with `INVALID_ARGUMENT` for an unknown tool.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const tool = this.core.tools.get(name);
+    if (!tool) throw new McpError('INVALID_ARGUMENT', `unknown tool "${name}"`, { server: this.core.info.name });
+    const context: ToolContext = {
+      signal: options.signal ?? new AbortController().signal,
+      era: 'modern',
+      revision: LATEST_MODERN_REVISION,
+      requestId: 'in-process',
+      clientInfo: undefined,
+      clientCapabilities: {},
+      progress: () => undefined,
+      log: () => undefined,
+    };
+    return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
   }
 
   /**
