@@ -46,10 +46,12 @@ describe('the public surface', () => {
     expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
       [
         "KIT_ERROR_CODES",
+        "LOCAL_HOSTS",
         "McpServer",
         "ServerSession",
         "StdioServerTransport",
         "ToolError",
+        "createHttpHandler",
         "stderrLogger",
       ]
     `);

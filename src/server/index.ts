@@ -14,3 +14,6 @@ export type { McpServerOptions, ServerLogger, ServerLogRecord, ToolCallObserver,
 export type { SchemaProblem } from './schema-validator.js';
 export { StdioServerTransport } from '../transport/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio-server.js';
+export { createHttpHandler } from './http/streamable-http-handler.js';
+export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/streamable-http-handler.js';
+export { LOCAL_HOSTS } from './http/request-guards.js';

@@ -131,6 +131,25 @@ function modernEnvelopeError(request: JsonRpcRequest, meta: Meta | undefined): J
   return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...MODERN_REVISIONS], requested: version });
 }
 
+/**
+ * The error a request with a modern revision in `_meta` gets for its envelope alone (missing
+ * capabilities, an unsupported revision, a bad log level), or undefined when the envelope is
+ * good. Streamable HTTP answers these with status 400.
+ */
+export function modernEnvelopeProblem(request: JsonRpcRequest): JsonRpcMessage | undefined {
+  const params: Params = request.params && !Array.isArray(request.params) ? request.params : {};
+  const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
+  if (!meta) return modernEnvelopeError(request, meta);
+  const facts = readModern(request, meta);
+  return 'jsonrpc' in facts ? facts : undefined;
+}
+
+/** The revision a request claims in `_meta`, if any. */
+export function claimedRevision(request: JsonRpcRequest): unknown {
+  const params = request.params && !Array.isArray(request.params) ? request.params : undefined;
+  return isObject(params?._meta) ? (params._meta as Meta)[META_VERSION] : undefined;
+}
+
 function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRpcMessage {
   const version = meta[META_VERSION];
   if (!(MODERN_REVISIONS as readonly unknown[]).includes(version)) return modernEnvelopeError(request, meta);
