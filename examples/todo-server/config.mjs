@@ -8,7 +8,7 @@ export const USAGE = `usage: node examples/todo-server/server.mjs [--db FILE] [-
   --name NAME        serverInfo.name (default: $MCP_SERVER_NAME, else todo-server)
   --version VERSION  serverInfo.version (default: $MCP_SERVER_VERSION, else 1.0.0)
 
-environment: MCP_SERVER_NAME, MCP_SERVER_VERSION, TODO_DB, DATABASE_URL (PostgreSQL; not in this build)`;
+environment: MCP_SERVER_NAME, MCP_SERVER_VERSION, TODO_DB, DATABASE_URL (PostgreSQL: used instead of --db when set)`;
 
 /** A configuration mistake: the message names the flag or variable. */
 export class ConfigProblem extends Error {

@@ -18,16 +18,17 @@ if (config.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-if (config.databaseUrl) {
-  stderrLine({ level: 'error', msg: 'DATABASE_URL is set, but this build has only the SQLite store; unset it or use --db' });
-  process.exit(2);
-}
-
 let repository;
 try {
-  repository = openSqliteStore(config.db);
+  if (config.databaseUrl) {
+    const { openPgStore } = await import('./pg-store.mjs');
+    repository = await openPgStore(config.databaseUrl);
+  } else {
+    repository = openSqliteStore(config.db);
+  }
 } catch (error) {
-  stderrLine({ level: 'error', msg: 'cannot open the database', db: config.db, error: error instanceof Error ? error.message : String(error) });
+  // The URL may hold a password: name the store, not the URL.
+  stderrLine({ level: 'error', msg: 'cannot open the database', store: config.databaseUrl ? 'postgresql (DATABASE_URL)' : config.db, error: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 }
 const server = createTodoServer(config, repository);
@@ -36,7 +37,7 @@ if (config.http) {
   const { serveHttp } = await import('./http.mjs');
   await serveHttp(server, config.http, repository);
 } else {
-  stderrLine({ level: 'info', msg: 'serving stdio', name: config.name, version: config.version, db: config.db });
+  stderrLine({ level: 'info', msg: 'serving stdio', name: config.name, version: config.version, store: config.databaseUrl ? 'postgresql' : config.db });
   const session = server.connect(new StdioServerTransport());
   const stop = () => void session.close();
   process.once('SIGTERM', stop);
