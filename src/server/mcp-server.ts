@@ -13,6 +13,8 @@ import { ServerSession, type ServerSessionOptions } from './server-session.js';
 import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
 import { callTool } from './tool-call.js';
 import { ToolSet } from './tool-set.js';
+import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
+import { PromptSet, type PromptDefinition } from './prompt-set.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall']);
@@ -35,7 +37,7 @@ export class McpServer {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall };
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -55,6 +57,45 @@ export class McpServer {
    */
   registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
     return this.core.tools.add(definition as unknown as ToolDefinition);
+  }
+
+  /**
+   * Offers a resource. Throws `INVALID_ARGUMENT` for a URI already taken. Legacy sessions hear
+   * `notifications/resources/list_changed`. Returns the disposer that withdraws it.
+   */
+  registerResource(definition: ResourceDefinition): Disposer {
+    return this.core.resources.add(definition);
+  }
+
+  /**
+   * Offers a resource template (`{name}` variables; a read of a URI no resource has goes to the
+   * first template that matches it). Returns the disposer that withdraws it.
+   */
+  registerResourceTemplate(definition: ResourceTemplateDefinition): Disposer {
+    return this.core.resources.addTemplate(definition);
+  }
+
+  /**
+   * Offers a prompt. Throws `INVALID_ARGUMENT` for a name already taken. Legacy sessions hear
+   * `notifications/prompts/list_changed`. Returns the disposer that withdraws it.
+   */
+  registerPrompt(definition: PromptDefinition): Disposer {
+    return this.core.prompts.add(definition);
+  }
+
+  /**
+   * Tells every legacy session subscribed to `uri` (`resources/subscribe`) that it changed
+   * (`notifications/resources/updated`). 2026 clients learn of changes through
+   * `subscriptions/listen`, which the kit does not serve yet.
+   */
+  notifyResourceUpdated(uri: string): void {
+    for (const listener of this.core.resourceUpdated) {
+      try {
+        listener(uri);
+      } catch {
+        // One session's failure must not stop the others.
+      }
+    }
   }
 
   /**

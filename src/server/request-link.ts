@@ -12,6 +12,8 @@ export interface LegacySession {
   clientInfo: Implementation | undefined;
   /** The least severe level the client wants (`logging/setLevel`); default `info`. */
   logLevel: LoggingLevel;
+  /** URIs of `resources/subscribe`: `notifications/resources/updated` goes out for these. */
+  subscriptions: Set<string>;
 }
 
 /** One inbound request's ties to its transport. */

@@ -18,6 +18,8 @@ import { isLoggingLevel, LOG_LEVEL_RANK, type LegacySession, type RequestLink } 
 import type { ServerLogger, ToolCallObserver, ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
 import type { ToolSet } from './tool-set.js';
+import type { ResourceSet } from './resource-set.js';
+import type { PromptSet } from './prompt-set.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -25,6 +27,10 @@ export interface ServerCore {
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly tools: ToolSet;
+  readonly resources: ResourceSet;
+  readonly prompts: PromptSet;
+  /** Listeners of `McpServer.notifyResourceUpdated` (the sessions). */
+  readonly resourceUpdated: Set<(uri: string) => void>;
   readonly logger: ServerLogger;
   readonly onToolCall: ToolCallObserver | undefined;
 }
@@ -76,14 +82,26 @@ function initialize(core: ServerCore, params: Params, link: RequestLink): Record
     clientCapabilities: isObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {},
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
     logLevel: 'info',
+    subscriptions: new Set(),
   };
-  const result: Record<string, unknown> = { protocolVersion: revision, capabilities: legacyCapabilities(), serverInfo: core.info };
+  const result: Record<string, unknown> = { protocolVersion: revision, capabilities: capabilitiesOf(core, 'legacy'), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
 
-function legacyCapabilities(): ServerCapabilities {
-  return { tools: { listChanged: true }, logging: {} };
+/**
+ * What the server offers, from what is registered when asked. Legacy: list changes are sent
+ * unasked, resources can be subscribed to, `logging/setLevel` exists. 2026: changes go only to
+ * `subscriptions/listen`, which the kit does not serve yet, so no `listChanged`.
+ */
+function capabilitiesOf(core: ServerCore, era: 'legacy' | 'modern'): ServerCapabilities {
+  const legacy = era === 'legacy';
+  const capabilities: ServerCapabilities = { tools: legacy ? { listChanged: true } : {} };
+  if (core.resources.size > 0) capabilities.resources = legacy ? { subscribe: true, listChanged: true } : {};
+  if (core.prompts.size > 0) capabilities.prompts = legacy ? { listChanged: true } : {};
+  if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
+  if (legacy) capabilities.logging = {};
+  return capabilities;
 }
 
 async function legacy(core: ServerCore, request: JsonRpcRequest, params: Params, session: LegacySession, link: RequestLink): Promise<JsonRpcMessage> {
@@ -105,9 +123,20 @@ async function legacy(core: ServerCore, request: JsonRpcRequest, params: Params,
       if (!hasFeature(session.revision, 'structuredOutput')) delete result.result.structuredContent;
       return makeResponse(request.id, result.result);
     }
-    default:
-      return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    case 'resources/subscribe':
+    case 'resources/unsubscribe': {
+      if (core.resources.size === 0) break;
+      if (typeof params.uri !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs a "uri"`);
+      if (request.method === 'resources/subscribe') session.subscriptions.add(params.uri);
+      else session.subscriptions.delete(params.uri);
+      return makeResponse(request.id, {});
+    }
+    default: {
+      const answer = await shared(core, request, params, link, { revision: session.revision, clientCapabilities: session.clientCapabilities, clientInfo: session.clientInfo, logLevel: session.logLevel });
+      if (answer) return 'jsonrpc' in answer ? answer : makeResponse(request.id, answer.result);
+    }
   }
+  return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
 }
 
 /** A tool as a client of an older revision knows it (no fields it cannot read). */
@@ -172,7 +201,7 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
   const done = (result: Record<string, unknown>): JsonRpcMessage => makeResponse(request.id, { ...result, resultType: 'complete', _meta: { ...(result._meta as Meta | undefined), [META_SERVER_INFO]: core.info } });
   switch (request.method) {
     case 'server/discover': {
-      const result: Record<string, unknown> = { supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS], capabilities: { tools: {} }, serverInfo: core.info, ttlMs: 0, cacheScope: 'public' };
+      const result: Record<string, unknown> = { supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS], capabilities: capabilitiesOf(core, 'modern'), serverInfo: core.info, ttlMs: 0, cacheScope: 'public' };
       if (core.instructions !== undefined) result.instructions = core.instructions;
       return done(result);
     }
@@ -182,18 +211,96 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
       const outcome = await runTool(core, request, params, link, facts);
       return 'error' in outcome ? outcome.error : done(outcome.result);
     }
-    default:
-      return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    default: {
+      const answer = await shared(core, request, params, link, facts);
+      if (!answer) return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      if ('jsonrpc' in answer) return answer;
+      return done(answer.cacheable ? { ...answer.result, ttlMs: 0, cacheScope: 'public' } : answer.result);
+    }
   }
+}
+
+/**
+ * The methods both eras share beyond tools: resource and prompt lists, reading, prompts/get,
+ * completion. Undefined for a method it does not know (or whose capability is not offered).
+ */
+async function shared(core: ServerCore, request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): Promise<{ result: Record<string, unknown>; cacheable: boolean } | JsonRpcMessage | undefined> {
+  const era = eraOf(facts.revision);
+  const hasResources = core.resources.size > 0;
+  const hasPrompts = core.prompts.size > 0;
+  switch (request.method) {
+    case 'resources/list':
+      return hasResources ? { result: core.resources.page(params.cursor, core.pageSize), cacheable: true } : undefined;
+    case 'resources/templates/list':
+      return hasResources ? { result: core.resources.templatePage(params.cursor, core.pageSize), cacheable: true } : undefined;
+    case 'resources/read': {
+      if (!hasResources) return undefined;
+      if (typeof params.uri !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'resources/read needs a "uri"');
+      const { context, finish } = requestContext(request, params, link, facts);
+      try {
+        const contents = await core.resources.read(params.uri, context);
+        // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
+        if (!contents) return makeErrorResponse(request.id, era === 'modern' ? RpcErrorCode.InvalidParams : RpcErrorCode.ResourceNotFound, `Resource not found: ${params.uri}`, { uri: params.uri });
+        return { result: { contents }, cacheable: true };
+      } finally {
+        finish();
+      }
+    }
+    case 'prompts/list':
+      return hasPrompts ? { result: core.prompts.page(params.cursor, core.pageSize), cacheable: true } : undefined;
+    case 'prompts/get': {
+      if (!hasPrompts) return undefined;
+      const prompt = typeof params.name === 'string' ? core.prompts.get(params.name) : undefined;
+      if (!prompt) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof params.name === 'string' ? `Unknown prompt: ${params.name}` : 'prompts/get needs a "name"');
+      const args = stringRecord(params.arguments);
+      if (!args) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'prompts/get "arguments" must map names to strings');
+      const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+      if (missing.length > 0) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`);
+      const { context, finish } = requestContext(request, params, link, facts);
+      try {
+        const result = await prompt.get(args, context);
+        return { result: { ...(result.description !== undefined ? { description: result.description } : {}), messages: result.messages }, cacheable: false };
+      } finally {
+        finish();
+      }
+    }
+    case 'completion/complete': {
+      if (!hasResources && !hasPrompts) return undefined;
+      const ref = isObject(params.ref) ? params.ref : {};
+      const argument = isObject(params.argument) ? params.argument : {};
+      if (typeof argument.name !== 'string' || typeof argument.value !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'completion/complete needs argument.name and argument.value');
+      let complete;
+      if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+        if (!core.prompts.get(ref.name)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+        complete = core.prompts.get(ref.name)?.complete?.[argument.name];
+      } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+        complete = core.resources.completer(ref.uri, argument.name);
+      } else {
+        return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'completion/complete needs a ref/prompt or ref/resource "ref"');
+      }
+      const given = isObject(params.context) ? (stringRecord(params.context.arguments) ?? {}) : {};
+      const values = complete ? (await complete(argument.value, { arguments: given })).filter((v) => typeof v === 'string') : [];
+      return { result: { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } }, cacheable: false };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return {};
+  if (!isObject(value)) return undefined;
+  for (const v of Object.values(value)) if (typeof v !== 'string') return undefined;
+  return value as Record<string, string>;
 }
 
 // ---- both eras ----
 
-async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params, link: RequestLink, facts: ModernRequest | (Omit<ModernRequest, 'logLevel'> & { logLevel: LoggingLevel })): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
+async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
   const name = params.name;
   const tool = typeof name === 'string' ? core.tools.get(name) : undefined;
   if (!tool) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"') };
-  const { context, finish } = toolContext(request, params, link, facts);
+  const { context, finish } = requestContext(request, params, link, facts);
   try {
     return { result: await callTool(tool, params.arguments, context, core.logger, core.onToolCall) };
   } finally {
@@ -201,8 +308,11 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
   }
 }
 
+/** The facts of one request a handler may read (the era's envelope or session). */
+type RequestFacts = { revision: ProtocolRevision; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined; logLevel: LoggingLevel | undefined };
+
 /** The handler's context; `finish` stops its progress and log messages (none after the response). */
-function toolContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: { revision: ProtocolRevision; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined; logLevel: LoggingLevel | undefined }): { context: ToolContext; finish: () => void } {
+function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): { context: ToolContext; finish: () => void } {
   const token = isObject(params._meta) ? (params._meta as Meta).progressToken : undefined;
   const threshold = facts.logLevel === undefined ? undefined : LOG_LEVEL_RANK[facts.logLevel];
   let last = -Infinity;

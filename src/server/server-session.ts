@@ -23,7 +23,7 @@ export class ServerSession {
   private readonly running = new Map<JsonRpcId, AbortController>();
   private readonly disposers: Disposer[];
   private legacy: LegacySession | undefined;
-  private listChangedQueued = false;
+  private readonly listChangedQueued = new Set<'tools' | 'resources' | 'prompts'>();
   private done = false;
   private closing: Promise<void> | undefined;
 
@@ -33,7 +33,12 @@ export class ServerSession {
     this.disposers = [
       transport.onMessage((value) => this.receive(value)),
       transport.onDiagnostic((diagnostic) => this.diagnostic(diagnostic)),
-      core.tools.onChange(() => this.toolsChanged()),
+      core.tools.onChange(() => this.listChanged('tools')),
+      core.resources.changes.add(() => this.listChanged('resources')),
+      core.prompts.changes.add(() => this.listChanged('prompts')),
+      this.onResourceUpdated((uri) => {
+        if (this.legacy?.subscriptions.has(uri)) this.send(makeNotification('notifications/resources/updated', { uri }));
+      }),
     ];
     this.closed = transport.closed.then((info) => {
       this.shutdown();
@@ -128,13 +133,20 @@ export class ServerSession {
     else if (diagnostic.kind === 'oversize') this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
   }
 
+  private onResourceUpdated(listener: (uri: string) => void): Disposer {
+    this.core.resourceUpdated.add(listener);
+    return () => {
+      this.core.resourceUpdated.delete(listener);
+    };
+  }
+
   /** Several registrations in one tick make one notice. Legacy sessions only: 2026 has no unsolicited notifications. */
-  private toolsChanged(): void {
-    if (this.listChangedQueued || this.done) return;
-    this.listChangedQueued = true;
+  private listChanged(list: 'tools' | 'resources' | 'prompts'): void {
+    if (this.listChangedQueued.has(list) || this.done) return;
+    this.listChangedQueued.add(list);
     queueMicrotask(() => {
-      this.listChangedQueued = false;
-      if (this.legacy) this.send(makeNotification('notifications/tools/list_changed'));
+      this.listChangedQueued.delete(list);
+      if (this.legacy) this.send(makeNotification(`notifications/${list}/list_changed`));
     });
   }
 

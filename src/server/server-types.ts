@@ -55,14 +55,14 @@ export interface ToolCallRecord {
 /** Receives {@link ToolCallRecord}s. */
 export type ToolCallObserver = (record: ToolCallRecord) => void;
 
-/** What a tool handler gets beside its arguments. */
-export interface ToolContext {
+/** What a handler (tool, resource read, prompt) gets beside its input. */
+export interface RequestContext {
   /** Aborted when the client cancels the request, its connection closes or the server shuts down. */
   readonly signal: AbortSignal;
   /** The era and revision of this request (legacy: the session's; modern: the request's `_meta`). */
   readonly era: Era;
   readonly revision: ProtocolRevision;
-  /** The JSON-RPC id of the `tools/call` request. */
+  /** The JSON-RPC id of the request. */
   readonly requestId: JsonRpcId;
   /** What the client says it is (self-reported: for logs and display, never for security). */
   readonly clientInfo: Implementation | undefined;
@@ -80,6 +80,16 @@ export interface ToolContext {
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }
+
+/** What a tool handler gets beside its arguments (the same as every handler). */
+export type ToolContext = RequestContext;
+
+/**
+ * Completes the value of one prompt argument or template variable: the values that fit the
+ * partial `value` (at most 100 are sent). `context.arguments` holds the other arguments already
+ * given (2025-06-18+).
+ */
+export type CompleteHandler = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
 
 /** What a tool handler returns: content, structured content, or both. */
 export interface ToolResult {

@@ -92,12 +92,12 @@ class StreamableHttpServer {
   private readonly sessions: HttpSessions | undefined;
   private readonly running = new Set<AbortController>();
   private readonly idleWaiters = new Set<() => void>();
-  private readonly disposeTools: Disposer;
+  private readonly disposers: Disposer[];
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private closing: Promise<void> | undefined;
-  private listChangedQueued = false;
+  private readonly listChangedQueued = new Set<string>();
 
   constructor(
     private readonly core: ServerCore,
@@ -107,7 +107,14 @@ class StreamableHttpServer {
     this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
     this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
-    this.disposeTools = core.tools.onChange(() => this.toolsChanged());
+    const onUpdated = (uri: string): void => this.resourceUpdated(uri);
+    core.resourceUpdated.add(onUpdated);
+    this.disposers = [
+      core.tools.onChange(() => this.listChanged('tools')),
+      core.resources.changes.add(() => this.listChanged('resources')),
+      core.prompts.changes.add(() => this.listChanged('prompts')),
+      () => core.resourceUpdated.delete(onUpdated),
+    ];
   }
 
   get openStreams(): number {
@@ -147,7 +154,7 @@ class StreamableHttpServer {
         const reason = new McpError('CONNECTION_CLOSED', 'the server is shutting down');
         for (const controller of this.running) controller.abort(reason);
         this.sessions?.endAll(reason);
-        this.disposeTools();
+        for (const dispose of this.disposers) dispose();
       });
     }
     return this.closing;
@@ -240,7 +247,7 @@ class StreamableHttpServer {
     } else if (!initialize) {
       const version = header(req, 'mcp-protocol-version') ?? LEGACY_DEFAULT_REVISION;
       if (!(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
-      legacy = { revision: version as ProtocolRevision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info' };
+      legacy = { revision: version as ProtocolRevision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info', subscriptions: new Set() };
     }
     for (const notification of notifications) this.notification(session, notification);
     if (requests.length === 0) {
@@ -340,14 +347,21 @@ class StreamableHttpServer {
   }
 
   /** `list_changed` to every initialized session's GET streams, once per tick of changes. */
-  private toolsChanged(): void {
-    if (this.listChangedQueued || !this.sessions) return;
-    this.listChangedQueued = true;
+  private listChanged(list: string): void {
+    if (this.listChangedQueued.has(list) || !this.sessions) return;
+    this.listChangedQueued.add(list);
     queueMicrotask(() => {
-      this.listChangedQueued = false;
-      const event = `event: message\ndata: ${JSON.stringify(makeNotification('notifications/tools/list_changed'))}\n\n`;
+      this.listChangedQueued.delete(list);
+      const event = `event: message\ndata: ${JSON.stringify(makeNotification(`notifications/${list}/list_changed`))}\n\n`;
       for (const session of this.sessions!.ready()) for (const stream of session.streams) stream.write(event);
     });
+  }
+
+  /** `resources/updated` to the GET streams of the sessions subscribed to `uri`. */
+  private resourceUpdated(uri: string): void {
+    if (!this.sessions) return;
+    const event = `event: message\ndata: ${JSON.stringify(makeNotification('notifications/resources/updated', { uri }))}\n\n`;
+    for (const session of this.sessions.ready()) if (session.legacy?.subscriptions.has(uri)) for (const stream of session.streams) stream.write(event);
   }
 }
 
