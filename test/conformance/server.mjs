@@ -2,8 +2,8 @@
 // The conformance server: the official suite's server scenarios run against it.
 //   node test/conformance/server.mjs --port PORT     (serves http://127.0.0.1:PORT/mcp; PORT 0: any)
 // Built on the kit from dist/ (`npm run build` first), with the tool names the suite expects.
-// Prints `{"msg":"listening","url":…}` on stderr when ready. Not here yet (the kit has no
-// resources, prompts, completion or server→client requests): the scenarios that need them.
+// Prints `{"msg":"listening","url":…}` on stderr when ready. Not here yet (the kit sends no
+// server→client requests): the sampling and elicitation scenarios.
 import http from 'node:http';
 import { createHttpHandler, McpServer, ToolError } from 'mcpwire/server';
 
@@ -86,6 +86,50 @@ server.registerTool({
     additionalProperties: false,
   },
   handler: (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
+});
+
+server.registerResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] });
+server.registerResource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', read: (uri) => [{ uri, mimeType: 'image/png', blob: PNG }] });
+server.registerResource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }] });
+server.registerResourceTemplate({
+  uriTemplate: 'test://template/{id}/data',
+  name: 'template-data',
+  description: 'Data for an id',
+  mimeType: 'application/json',
+  read: (uri, { id }) => [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+  complete: { id: (value) => ['123', '456', '789'].filter((v) => v.startsWith(value)) },
+});
+server.registerPrompt({ name: 'test_simple_prompt', description: 'A simple prompt', get: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }) });
+server.registerPrompt({
+  name: 'test_prompt_with_arguments',
+  description: 'A prompt with arguments',
+  arguments: [
+    { name: 'arg1', description: 'First test argument', required: true },
+    { name: 'arg2', description: 'Second test argument', required: true },
+  ],
+  get: ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+  complete: { arg1: (value) => ['paris', 'park', 'party'].filter((v) => v.startsWith(value)) },
+});
+server.registerPrompt({
+  name: 'test_prompt_with_embedded_resource',
+  description: 'A prompt embedding a resource',
+  arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+  get: ({ resourceUri }) => ({
+    messages: [
+      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+    ],
+  }),
+});
+server.registerPrompt({
+  name: 'test_prompt_with_image',
+  description: 'A prompt with an image',
+  get: () => ({
+    messages: [
+      { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+  }),
 });
 
 const handler = createHttpHandler(server, { path: '/mcp' });
