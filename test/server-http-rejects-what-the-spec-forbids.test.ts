@@ -207,6 +207,10 @@ describe('legacy requests', () => {
     expect((await send('POST', list)).status).toBe(400);
     expect((await send('POST', list, { 'mcp-session-id': 'nope' })).status).toBe(404);
     expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(2);
+    // Several POSTs at once, one naming another supported revision: all answered (the session's revision governs).
+    const together = await Promise.all(['2025-06-18', '2025-03-26', '2025-06-18'].map((v) => send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': v })));
+    expect(together.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     expect((await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-session-id': session })).status).toBe(202);
     expect((await send('DELETE', undefined, { 'mcp-session-id': session })).status).toBe(200);
     expect((await send('POST', list, { 'mcp-session-id': session })).status).toBe(404);

@@ -240,8 +240,9 @@ class StreamableHttpServer {
         if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
         if (!session.legacy) return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
+        // The spec's rule is an unsupported version (400); the session's revision still governs.
         const version = header(req, 'mcp-protocol-version');
-        if (version !== undefined && version !== legacy.revision) return refuse(res, { status: 400, message: 'Bad Request: the MCP-Protocol-Version header does not match the session' });
+        if (version !== undefined && !(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
       }
       headers[SESSION_HEADER] = session.id;
     } else if (!initialize) {
