@@ -101,7 +101,8 @@ export class McpServer {
   /**
    * Calls a registered tool in process, along the same path as a `tools/call` (arguments checked,
    * failures as `isError` results, output checked, `onToolCall` told), with no client: progress
-   * and log messages go nowhere. Rejects with `INVALID_ARGUMENT` for an unknown tool.
+   * and log messages go nowhere, and input requests reject with `INPUT_UNSUPPORTED`. Rejects with
+   * `INVALID_ARGUMENT` for an unknown tool.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
     const tool = this.core.tools.get(name);
@@ -115,6 +116,9 @@ export class McpServer {
       clientCapabilities: {},
       progress: () => undefined,
       log: () => undefined,
+      elicit: () => Promise.reject(noClient('elicitation/create')),
+      sample: () => Promise.reject(noClient('sampling/createMessage')),
+      listRoots: () => Promise.reject(noClient('roots/list')),
     };
     return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
   }
@@ -138,4 +142,8 @@ export class McpServer {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+function noClient(method: string): McpError {
+  return new McpError('INPUT_UNSUPPORTED', 'there is no client to ask (an in-process call)', { method });
 }

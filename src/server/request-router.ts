@@ -336,7 +336,18 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
+    elicit: (input) => ask('elicitation/create', input as unknown as Record<string, unknown>, 'elicitation') as Promise<never>,
+    sample: (input) => ask('sampling/createMessage', input as unknown as Record<string, unknown>, 'sampling') as Promise<never>,
+    listRoots: () => ask('roots/list', {}, 'roots') as Promise<never>,
   };
+  /** Server→client input, legacy only: the 2026 era asks through `input_required` results (not served yet). */
+  async function ask(method: string, input: Record<string, unknown>, capability: keyof ClientCapabilities): Promise<Record<string, unknown>> {
+    if (eraOf(facts.revision) === 'modern') throw new McpError('INPUT_UNSUPPORTED', `${method} is not available to 2026-07-28 requests yet (multi-round-trip input is not served)`, { method });
+    if (!link.request) throw new McpError('INPUT_UNSUPPORTED', `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`, { method });
+    if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+    if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
+    return link.request(method, input, link.signal);
+  }
   return { context, finish: () => (finished = true) };
 }
 

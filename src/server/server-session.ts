@@ -3,13 +3,15 @@
  * pair). It reads requests and notifications, runs each request with an AbortSignal of its own
  * (aborted by `notifications/cancelled` or the close), answers it — unless it was cancelled: the
  * spec says a cancelled request gets no answer — and tells a legacy client when the tool list
- * changes. Modern requests on the same pipe are answered statelessly by the router.
+ * changes, and carries the server's own requests to a legacy client (sampling, elicitation,
+ * roots). Modern requests on the same pipe are answered statelessly by the router.
  */
 import { McpError } from '../protocol/errors.js';
 import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import type { LegacySession, RequestLink } from './request-link.js';
 import { routeRequest, type ServerCore } from './request-router.js';
+import { OutboundRequests } from './outbound-requests.js';
 
 /** Options of {@link ServerSession} (none yet; an object so they can grow). */
 export type ServerSessionOptions = Record<string, never>;
@@ -21,6 +23,8 @@ export class ServerSession {
   private readonly core: ServerCore;
   private readonly transport: Transport;
   private readonly running = new Map<JsonRpcId, AbortController>();
+  /** Requests of ours to the client (legacy server→client input). */
+  private readonly outbound = new OutboundRequests();
   private readonly disposers: Disposer[];
   private legacy: LegacySession | undefined;
   private readonly listChangedQueued = new Set<'tools' | 'resources' | 'prompts'>();
@@ -95,8 +99,13 @@ export class ServerSession {
       }
       case 'invalid':
         return makeErrorResponse(classified.id ?? null, RpcErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`);
+      case 'response':
+        this.outbound.settle(classified.message.id, { result: classified.message.result });
+        return undefined;
+      case 'error':
+        this.outbound.settle(classified.message.id, { error: classified.message.error });
+        return undefined;
       default:
-        // Responses: the kit sends no requests of its own yet.
         return undefined;
     }
   }
@@ -118,6 +127,7 @@ export class ServerSession {
       notify: (method, params) => {
         if (!controller.signal.aborted) this.send(makeNotification(method, params));
       },
+      request: (method, params, signal) => this.outbound.request(method, params, signal, (message) => this.send(message)),
     };
     try {
       const answer = await routeRequest(this.core, request as never, link);
@@ -167,6 +177,7 @@ export class ServerSession {
     const reason = new McpError('CONNECTION_CLOSED', 'the connection closed');
     for (const controller of this.running.values()) controller.abort(reason);
     this.running.clear();
+    this.outbound.rejectAll(reason);
     for (const dispose of this.disposers) dispose();
   }
 }

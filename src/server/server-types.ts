@@ -4,7 +4,7 @@
  */
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
-import type { ClientCapabilities, ContentBlock, Implementation, JsonSchema, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
+import type { ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, JsonSchema, ListRootsResult, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
 
 /** One line the server logs about itself (never sent to the client). */
 export interface ServerLogRecord {
@@ -79,6 +79,17 @@ export interface RequestContext {
    * when absent). Never throws.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user through the client (`elicitation/create`). Rejects with `INPUT_UNSUPPORTED`
+   * when the client did not declare `elicitation`, in the 2026 era (multi-round-trip input is
+   * not served yet) and on stateless HTTP; `CANCELLED` when the request is cancelled;
+   * `SERVER_ERROR` when the client answers with an error.
+   */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** Asks the client's model (`sampling/createMessage`); rejects like {@link elicit} (capability `sampling`). */
+  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  /** Asks for the client's roots (`roots/list`); rejects like {@link elicit} (capability `roots`). */
+  listRoots(): Promise<ListRootsResult>;
 }
 
 /** What a tool handler gets beside its arguments (the same as every handler). */

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { LegacySession } from '../request-link.js';
+import { McpError } from '../../protocol/errors.js';
+import { OutboundRequests } from '../outbound-requests.js';
 
 /** One legacy session. */
 export interface HttpSession {
@@ -14,6 +16,8 @@ export interface HttpSession {
   legacy: LegacySession | undefined;
   readonly running: Map<JsonRpcId, AbortController>;
   readonly streams: Set<ServerResponse>;
+  /** The server's requests to the client; their answers come back as POSTs. */
+  readonly outbound: OutboundRequests;
   lastSeen: number;
 }
 
@@ -33,7 +37,7 @@ export class HttpSessions {
   create(): HttpSession | undefined {
     this.dropIdle();
     if (this.sessions.size >= this.max) return undefined;
-    const session: HttpSession = { id: randomUUID(), legacy: undefined, running: new Map(), streams: new Set(), lastSeen: Date.now() };
+    const session: HttpSession = { id: randomUUID(), legacy: undefined, running: new Map(), streams: new Set(), outbound: new OutboundRequests(), lastSeen: Date.now() };
     this.sessions.set(session.id, session);
     return session;
   }
@@ -52,6 +56,7 @@ export class HttpSessions {
     this.sessions.delete(id);
     for (const controller of session.running.values()) controller.abort(reason);
     for (const stream of session.streams) stream.end();
+    session.outbound.rejectAll(new McpError('CONNECTION_CLOSED', 'the session ended'));
     return true;
   }
 

@@ -23,7 +23,12 @@ export class ResponseChannel {
     return this.ended || this.res.destroyed || this.res.writableEnded;
   }
 
-  /** Sends a notification tied to the request, when SSE allows it. Never throws. */
+  /** True when the client accepts SSE, so messages can go before the answer. */
+  get canStream(): boolean {
+    return this.sse;
+  }
+
+  /** Sends a message tied to the request (a notification, a server request), when SSE allows it. Never throws. */
   notify(message: JsonRpcMessage): void {
     if (this.closed || !this.sse) return;
     if (!this.streaming) {

@@ -195,11 +195,14 @@ class StreamableHttpServer {
     if (items.length === 0) return refuse(res, { status: 400, message: 'Invalid Request: empty batch' });
     const requests: JsonRpcRequest[] = [];
     const notifications: Array<{ method: string; params?: unknown }> = [];
+    const answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }> = [];
     for (const item of items) {
       const classified = classifyMessage(item);
       if (classified.kind === 'request') requests.push(classified.message);
       else if (classified.kind === 'notification') notifications.push(classified.message);
-      else if (classified.kind === 'invalid') return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
+      else if (classified.kind === 'response') answers.push({ id: classified.message.id, outcome: { result: classified.message.result } });
+      else if (classified.kind === 'error') answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
+      else return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
     }
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
@@ -208,7 +211,7 @@ class StreamableHttpServer {
       return this.modernPost(req, res, first, claimed);
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
-    return this.legacyPost(req, res, requests, notifications, batch);
+    return this.legacyPost(req, res, requests, notifications, batch, answers);
   }
 
   private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
@@ -223,7 +226,14 @@ class StreamableHttpServer {
     channel.finish(answer, statusOf(answer));
   }
 
-  private async legacyPost(req: IncomingMessage, res: ServerResponse, requests: JsonRpcRequest[], notifications: Array<{ method: string; params?: unknown }>, batch: boolean): Promise<void> {
+  private async legacyPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requests: JsonRpcRequest[],
+    notifications: Array<{ method: string; params?: unknown }>,
+    batch: boolean,
+    answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }>,
+  ): Promise<void> {
     const initialize = requests.find((r) => r.method === 'initialize');
     let session: HttpSession | undefined;
     let legacy: LegacySession | undefined;
@@ -251,12 +261,14 @@ class StreamableHttpServer {
       legacy = { revision: version as ProtocolRevision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info', subscriptions: new Set() };
     }
     for (const notification of notifications) this.notification(session, notification);
+    // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
+    for (const answer of answers) session?.outbound.settle(answer.id, answer.outcome);
     if (requests.length === 0) {
       res.writeHead(202, headers).end();
       return;
     }
     const channel = new ResponseChannel(res, acceptsSse(req), headers);
-    const answers = await Promise.all(
+    const results = await Promise.all(
       requests.map((request) => {
         const link = { legacy, canInitialize: initialize !== undefined };
         return this.run(request, res, channel, link, session).then((answer) => {
@@ -268,7 +280,7 @@ class StreamableHttpServer {
         });
       }),
     );
-    channel.finish(batch ? answers : answers[0]!, batch ? 200 : legacyStatusOf(answers[0]!));
+    channel.finish(batch ? results : results[0]!, batch ? 200 : legacyStatusOf(results[0]!));
   }
 
   private notification(session: HttpSession | undefined, notification: { method: string; params?: unknown }): void {
@@ -309,6 +321,8 @@ class StreamableHttpServer {
       notify: (method, params) => {
         if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
       },
+      // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
+      ...(session && channel.canStream ? { request: (method: string, params: Record<string, unknown>, signal: AbortSignal) => session.outbound.request(method, params, signal, (message) => channel.notify(message)) } : {}),
     };
     try {
       return await Promise.race([routeRequest(this.core, request, link), timedOut]);
