@@ -2,8 +2,7 @@
 // The conformance server: the official suite's server scenarios run against it.
 //   node test/conformance/server.mjs --port PORT     (serves http://127.0.0.1:PORT/mcp; PORT 0: any)
 // Built on the kit from dist/ (`npm run build` first), with the tool names the suite expects.
-// Prints `{"msg":"listening","url":…}` on stderr when ready. Not here yet (the kit sends no
-// server→client requests): the sampling and elicitation scenarios.
+// Prints `{"msg":"listening","url":…}` on stderr when ready.
 import http from 'node:http';
 import { createHttpHandler, McpServer, ToolError } from 'mcpwire/server';
 
@@ -86,6 +85,75 @@ server.registerTool({
     additionalProperties: false,
   },
   handler: (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
+});
+
+server.registerTool({
+  name: 'test_sampling',
+  description: "Asks the client's model",
+  inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
+  handler: async ({ prompt }, context) => {
+    const result = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+    const text = result.content?.type === 'text' ? result.content.text : JSON.stringify(result.content);
+    return { content: [{ type: 'text', text: `LLM response: ${text}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_elicitation',
+  description: 'Asks the user',
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  handler: async ({ message }, context) => {
+    const result = await context.elicit({
+      message,
+      requestedSchema: {
+        type: 'object',
+        properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+        required: ['username', 'email'],
+      },
+    });
+    return { content: [{ type: 'text', text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_elicitation_sep1034_defaults',
+  description: 'Elicitation with defaults for every primitive type',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const result = await context.elicit({
+      message: 'Please review and update the form fields with defaults',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'User name', default: 'John Doe' },
+          age: { type: 'integer', description: 'User age', default: 30 },
+          score: { type: 'number', description: 'User score', default: 95.5 },
+          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          verified: { type: 'boolean', description: 'Verification status', default: true },
+        },
+      },
+    });
+    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_elicitation_sep1330_enums',
+  description: 'Elicitation with the five enum forms',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const result = await context.elicit({
+      message: 'Please select options from the enum fields',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+          titledSingle: { type: 'string', description: 'Select one option with titles', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+          legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+          untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+        },
+      },
+    });
+    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+  },
 });
 
 server.registerResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] });
