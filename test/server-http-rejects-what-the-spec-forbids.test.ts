@@ -33,6 +33,7 @@ function server(): McpServer {
       return { content: [{ type: 'text', text: `found ${String(q)}` }] };
     },
   });
+  s.registerTool({ name: 'needs_sampling', inputSchema: { type: 'object' }, requiredClientCapabilities: { sampling: {} }, handler: () => ({ content: [{ type: 'text', text: 'ran' }] }) });
   s.registerTool({
     name: 'wait',
     inputSchema: { type: 'object' },
@@ -94,7 +95,7 @@ describe('2026-07-28 requests', () => {
     const ok = await modern('tools/list', {});
     expect(ok.status).toBe(200);
     expect(ok.headers['content-type']).toBe('application/json');
-    expect(ok.json.result).toMatchObject({ resultType: 'complete', tools: [{ name: 'lookup' }, { name: 'wait' }] });
+    expect(ok.json.result).toMatchObject({ resultType: 'complete', tools: [{ name: 'lookup' }, { name: 'needs_sampling' }, { name: 'wait' }] });
     const unknown = await modern('nothing/here', {});
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe(-32601);
@@ -136,6 +137,34 @@ describe('2026-07-28 requests', () => {
     const missing = await send('POST', JSON.stringify(noCaps), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
     expect(missing.status).toBe(400);
     expect(missing.json.error.code).toBe(-32602);
+  });
+
+  it('a body naming another revision than the header is -32020, even a revision the server does not speak', async () => {
+    await start();
+    const body = { jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } } };
+    const answer = await send('POST', JSON.stringify(body), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe(-32020);
+  });
+
+  it('initialize with a 2026 envelope is a removed method: 404 with -32601', async () => {
+    await start();
+    const answer = await modern('initialize', { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe(-32601);
+  });
+
+  it('a tool needing a client capability the request does not declare is 400 with -32021 naming it', async () => {
+    await start();
+    const answer = await modern('tools/call', { name: 'needs_sampling', arguments: {} });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    const declared = await send('POST', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'needs_sampling', arguments: {}, _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } } } }), {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'needs_sampling',
+    });
+    expect(declared.json.result.content).toEqual([{ type: 'text', text: 'ran' }]);
   });
 
   it('answers over SSE, with event ids, when progress must go before the answer', async () => {
@@ -206,7 +235,7 @@ describe('legacy requests', () => {
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect((await send('POST', list)).status).toBe(400);
     expect((await send('POST', list, { 'mcp-session-id': 'nope' })).status).toBe(404);
-    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(2);
+    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(3);
     // Several POSTs at once, one naming another supported revision: all answered (the session's revision governs).
     const together = await Promise.all(['2025-06-18', '2025-03-26', '2025-06-18'].map((v) => send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': v })));
     expect(together.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -220,7 +249,7 @@ describe('legacy requests', () => {
     await start({ path: '/mcp', sessions: false });
     const made = await send('POST', init);
     expect(made.headers['mcp-session-id']).toBeUndefined();
-    expect((await send('POST', list, { 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(2);
+    expect((await send('POST', list, { 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(3);
     expect((await send('POST', list, { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     expect((await send('GET', undefined)).status).toBe(405);
   });

@@ -71,6 +71,12 @@ describe('the 2026-07-28 envelope', () => {
     expect(answer.error).toEqual({ code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
   });
 
+  it('initialize with a 2026 envelope is a removed method (-32601), even before any handshake', async () => {
+    const peer = rawPeer();
+    const answer = await peer.ask('initialize', { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' }, _meta: META });
+    expect(answer.error).toMatchObject({ code: -32601 });
+  });
+
   it('tools/call results carry resultType; ping and logging/setLevel do not exist', async () => {
     const peer = rawPeer();
     const call = await peer.ask('tools/call', { name: 'noop', arguments: {}, _meta: META });

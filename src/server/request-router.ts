@@ -57,8 +57,9 @@ export async function routeRequest(core: ServerCore, request: JsonRpcRequest, li
   const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
   const claimed = meta?.[META_VERSION];
   try {
-    if (request.method === 'initialize') return makeResponse(request.id, initialize(core, params, link));
+    // A request with a 2026 envelope is modern whatever its method: `initialize` is then a removed method (-32601).
     if (typeof claimed === 'string' && eraOf(claimed) === 'modern') return await modern(core, request, params, meta!, link);
+    if (request.method === 'initialize') return makeResponse(request.id, initialize(core, params, link));
     if (request.method === 'server/discover') return modernEnvelopeError(request, meta);
     if (link.legacy) return await legacy(core, request, params, link.legacy, link);
     if (request.method === 'ping') return makeResponse(request.id, {});
@@ -300,6 +301,13 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
   const name = params.name;
   const tool = typeof name === 'string' ? core.tools.get(name) : undefined;
   if (!tool) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"') };
+  const required = tool.definition.requiredClientCapabilities;
+  if (required) {
+    const missing = Object.fromEntries(Object.entries(required).filter(([key]) => (facts.clientCapabilities as Record<string, unknown>)[key] === undefined));
+    if (Object.keys(missing).length > 0) {
+      return { error: makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`, { requiredCapabilities: missing }) };
+    }
+  }
   const { context, finish } = requestContext(request, params, link, facts);
   try {
     return { result: await callTool(tool, params.arguments, context, core.logger, core.onToolCall) };

@@ -131,5 +131,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
+  /**
+   * Client capabilities the tool cannot work without (`{ sampling: {} }`): a call from a client
+   * that did not declare one of them (legacy: at `initialize`; 2026: on the request) is refused
+   * with -32021 (MissingRequiredClientCapability, `data.requiredCapabilities` naming the missing
+   * ones; HTTP 400) before the arguments are checked.
+   */
+  requiredClientCapabilities?: ClientCapabilities;
   handler: ToolHandler<Args>;
 }

@@ -215,12 +215,14 @@ class StreamableHttpServer {
   }
 
   private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
-    const problem = modernEnvelopeProblem(request);
-    if (problem) return this.answer(res, problem, 400);
+    // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
+    // when that revision is one the server does not speak (-32022 is for a header that agrees).
     const toolName = request.method === 'tools/call' && request.params && !Array.isArray(request.params) ? request.params.name : undefined;
     const tool = typeof toolName === 'string' ? this.core.tools.get(toolName) : undefined;
     const mismatch = headerMismatch(req, request, revision, tool?.definition.inputSchema);
     if (mismatch) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`), 400);
+    const problem = modernEnvelopeProblem(request);
+    if (problem) return this.answer(res, problem, 400);
     const channel = new ResponseChannel(res, acceptsSse(req), {});
     const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false });
     channel.finish(answer, statusOf(answer));
