@@ -125,6 +125,11 @@ describe('2026-07-28 requests', () => {
     const wrongName = await modern('tools/call', args, { 'mcp-name': 'wait', 'mcp-param-region': encoded });
     expect(wrongName.json.error).toMatchObject({ code: -32020, message: expect.stringContaining('Mcp-Name') });
     expect(JSON.stringify([noParam.json, wrongParam.json, wrongName.json])).not.toContain('über');
+    // Bad base64 inside the wrapper (no padding, a character outside the alphabet) is refused, not guessed at.
+    for (const bad of ['=?base64?w7xiZXI?=', '=?base64?w7xi*XI=?=']) {
+      const answer = await modern('tools/call', args, { 'mcp-param-region': bad });
+      expect(answer.json.error).toMatchObject({ code: -32020, message: expect.stringContaining('not valid base64') });
+    }
   });
 
   it('an unsupported revision is 400 with -32022 and the supported list; a missing capability object is 400 with -32602', async () => {

@@ -80,8 +80,18 @@ server.registerTool({
   inputSchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'string', pattern: '^\\+?[0-9 ]+$' }] },
+      kind: { type: 'string', enum: ['person', 'company'] },
+      vat: { type: 'string' },
+    },
+    allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+    if: { properties: { kind: { const: 'company' } }, required: ['kind'] },
+    then: { required: ['vat'] },
+    else: { not: { required: ['vat'] } },
     additionalProperties: false,
   },
   handler: (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
@@ -154,6 +164,30 @@ server.registerTool({
     });
     return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
   },
+});
+
+// Diagnostic tools of the 2026-07-28 scenarios.
+server.registerTool({
+  name: 'test_missing_capability',
+  description: 'Needs the sampling capability (refused with -32021 without it)',
+  inputSchema: NO_ARGS,
+  requiredClientCapabilities: { sampling: {} },
+  handler: () => ({ content: [{ type: 'text', text: 'The client declared sampling.' }] }),
+});
+server.registerTool({
+  name: 'test_logging_tool',
+  description: 'Logs at info (sent only when the request asks for a log level)',
+  inputSchema: NO_ARGS,
+  handler: (_args, context) => {
+    context.log('info', 'test_logging_tool ran');
+    return { content: [{ type: 'text', text: 'logged' }] };
+  },
+});
+server.registerTool({
+  name: 'test_custom_header',
+  description: 'Mirrors its region argument into the Mcp-Param-Region header',
+  inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+  handler: ({ region }) => ({ content: [{ type: 'text', text: `region: ${region}` }] }),
 });
 
 server.registerResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] });

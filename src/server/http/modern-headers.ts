@@ -22,7 +22,7 @@ export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, re
   if (typeof named === 'string') {
     const name = single(req, 'mcp-name');
     if (name === undefined) return 'the Mcp-Name header is missing';
-    if (decodeHeaderValue(name) !== named) return 'the Mcp-Name header does not match the body';
+    if (!wellEncoded(name) || decodeHeaderValue(name) !== named) return 'the Mcp-Name header does not match the body';
   }
   if (request.method === 'tools/call' && inputSchema) return paramMismatch(req, inputSchema, params.arguments);
   return undefined;
@@ -44,9 +44,17 @@ function paramMismatch(req: IncomingMessage, schema: JsonSchema, args: unknown):
     }
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
     if (sent === undefined) return `the Mcp-Param-${header} header is missing`;
+    if (!wellEncoded(sent)) return `the Mcp-Param-${header} header is not valid base64 inside =?base64?…?=`;
     if (decodeHeaderValue(sent) !== decodeHeaderValue(encodeHeaderValue(value))) return `the Mcp-Param-${header} header does not match the argument`;
   }
   return undefined;
+}
+
+/** A value in the `=?base64?…?=` wrapper must hold strict base64 (padding and alphabet); any other value is literal. */
+function wellEncoded(value: string): boolean {
+  if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return true;
+  const inner = value.slice('=?base64?'.length, -'?='.length);
+  return inner.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(inner);
 }
 
 function single(req: IncomingMessage, name: string): string | undefined {
