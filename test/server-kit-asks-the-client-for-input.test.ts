@@ -2,9 +2,8 @@
  * A tool asking its client for input through the kit's one API (`elicit`, `sample`,
  * `listRoots`): on a legacy connection the kit sends server→client requests — over an
  * in-memory pair and over HTTP with a session (the request on the POST's SSE stream, the answer
- * POSTed back) — and the answers reach the tool. A client without the capability, and a 2026-07-28
- * request (multi-round-trip input is not served yet), get `INPUT_UNSUPPORTED`, which the tool
- * can catch.
+ * POSTed back) — and the answers reach the tool. A client without the capability gets
+ * `INPUT_UNSUPPORTED`, which the tool can catch. A 2026-07-28 request gets the same answers through `input_required` rounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -12,6 +11,7 @@ import { isMcpError } from '../src/protocol/errors.js';
 import { McpServer } from '../src/server/index.js';
 import { createLinkedPair } from '../src/transport/memory.js';
 import { listenKit } from './support/kit-http.js';
+import { eventually } from './support/wait.js';
 
 function makeServer(): McpServer {
   const server = new McpServer({ name: 'asker', version: '1', logger: () => undefined });
@@ -82,9 +82,47 @@ describe('server→client input', () => {
     expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('did not declare the "elicitation" capability') }]);
   });
 
-  it('is INPUT_UNSUPPORTED for a 2026-07-28 request (multi-round-trip input is not served yet)', async () => {
+  it('reaches a 2026-07-28 client through input_required rounds (the handler runs again with the answers)', async () => {
     const client = await overMemory('modern', HANDLERS);
     const result = await client.callTool('ask_all', {});
-    expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('not available to 2026-07-28 requests') }]);
+    expect(result.structuredContent).toEqual(EXPECTED);
+  });
+});
+
+describe('2026-07-28 request state', () => {
+  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
+
+  async function raw(): Promise<(params: Record<string, unknown>) => Promise<any>> {
+    const server = makeServer();
+    open.push(server);
+    const [client, serverEnd] = createLinkedPair();
+    server.connect(serverEnd);
+    const answers: any[] = [];
+    client.onMessage((value) => answers.push(value));
+    let id = 0;
+    return async (params) => {
+      const mine = ++id;
+      await client.send({ jsonrpc: '2.0', id: mine, method: 'tools/call', params: { name: 'ask_all', arguments: {}, _meta: META, ...params } });
+      return eventually(() => answers.find((a) => a.id === mine), { what: `answer ${mine}` });
+    };
+  }
+
+  it('asks one round at a time and carries earlier answers in a signed requestState; an altered one is -32602', async () => {
+    const call = await raw();
+    const first = (await call({})).result;
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-1': { method: 'elicitation/create' } }, requestState: expect.any(String) });
+    const second = (await call({ inputResponses: { 'input-1': EXPECTED.answer }, requestState: first.requestState })).result;
+    expect(second).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-2': { method: 'sampling/createMessage' } } });
+    expect(Object.keys(second.inputRequests)).toEqual(['input-2']);
+    // The third round sends only its own answer: the first comes back from the state.
+    const third = (await call({ inputResponses: { 'input-2': EXPECTED.sampled }, requestState: second.requestState })).result;
+    expect(Object.keys(third.inputRequests)).toEqual(['input-3']);
+    const done = (await call({ inputResponses: { 'input-3': EXPECTED.roots }, requestState: third.requestState })).result;
+    expect(done).toMatchObject({ resultType: 'complete', structuredContent: EXPECTED });
+
+    const [body, mac] = (third.requestState as string).split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), responses: { 'input-1': { action: 'decline' } } })).toString('base64url');
+    const refused = await call({ inputResponses: { 'input-3': EXPECTED.roots }, requestState: `${forged}.${mac}` });
+    expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
   });
 });

@@ -12,12 +12,13 @@ import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
 import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
 import { callTool } from './tool-call.js';
+import { InputStateSigner } from './input-state.js';
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptDefinition } from './prompt-set.js';
 
 const DEFAULT_PAGE_SIZE = 100;
-const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall']);
+const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret']);
 
 /** An MCP server of tools, in both eras. */
 export class McpServer {
@@ -37,7 +38,7 @@ export class McpServer {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall };
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret) };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -119,6 +120,7 @@ export class McpServer {
       elicit: () => Promise.reject(noClient('elicitation/create')),
       sample: () => Promise.reject(noClient('sampling/createMessage')),
       listRoots: () => Promise.reject(noClient('roots/list')),
+      resumed: false,
     };
     return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
   }

@@ -18,6 +18,7 @@ import { isLoggingLevel, LOG_LEVEL_RANK, type LegacySession, type RequestLink } 
 import type { ServerLogger, ToolCallObserver, ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
 import type { ToolSet } from './tool-set.js';
+import { InputRequiredSignal, type InputStateSigner } from './input-state.js';
 import type { ResourceSet } from './resource-set.js';
 import type { PromptSet } from './prompt-set.js';
 
@@ -33,6 +34,8 @@ export interface ServerCore {
   readonly resourceUpdated: Set<(uri: string) => void>;
   readonly logger: ServerLogger;
   readonly onToolCall: ToolCallObserver | undefined;
+  /** Signs the 2026 `requestState` of multi-round-trip input. */
+  readonly inputState: InputStateSigner;
 }
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -199,7 +202,7 @@ function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRp
 async function modern(core: ServerCore, request: JsonRpcRequest, params: Params, meta: Meta, link: RequestLink): Promise<JsonRpcMessage> {
   const facts = readModern(request, meta);
   if ('jsonrpc' in facts) return facts;
-  const done = (result: Record<string, unknown>): JsonRpcMessage => makeResponse(request.id, { ...result, resultType: 'complete', _meta: { ...(result._meta as Meta | undefined), [META_SERVER_INFO]: core.info } });
+  const done = (result: Record<string, unknown>): JsonRpcMessage => makeResponse(request.id, { resultType: 'complete', ...result, _meta: { ...(result._meta as Meta | undefined), [META_SERVER_INFO]: core.info } });
   switch (request.method) {
     case 'server/discover': {
       const result: Record<string, unknown> = { supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS], capabilities: capabilitiesOf(core, 'modern'), serverInfo: core.info, ttlMs: 0, cacheScope: 'public' };
@@ -308,9 +311,21 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
       return { error: makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`, { requiredCapabilities: missing }) };
     }
   }
-  const { context, finish } = requestContext(request, params, link, facts);
+  let input: RoundInput | undefined;
+  if (eraOf(facts.revision) === 'modern') {
+    const target = `tools/call:${tool.definition.name}`;
+    const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
+    if (params.requestState !== undefined && !state) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this tool (altered, forged or for another request)') };
+    const responses = { ...state?.responses, ...(isObject(params.inputResponses) ? params.inputResponses : {}) };
+    input = { target, responses, asked: {}, resumed: state !== undefined };
+  }
+  const { context, finish } = requestContext(request, params, link, facts, input);
   try {
-    return { result: await callTool(tool, params.arguments, context, core.logger, core.onToolCall) };
+    const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
+    if (input && result.resultType === 'input_required') {
+      return { result: { resultType: 'input_required', inputRequests: input.asked, requestState: core.inputState.sign({ target: input.target, responses: input.responses }) } as unknown as CallToolResult };
+    }
+    return { result };
   } finally {
     finish();
   }
@@ -320,7 +335,16 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
 type RequestFacts = { revision: ProtocolRevision; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined; logLevel: LoggingLevel | undefined };
 
 /** The handler's context; `finish` stops its progress and log messages (none after the response). */
-function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): { context: ToolContext; finish: () => void } {
+/** One round of 2026 multi-round-trip input: the answers so far and what the handler asked that they lack. */
+interface RoundInput {
+  target: string;
+  responses: Record<string, unknown>;
+  asked: Record<string, { method: string; params: Record<string, unknown> }>;
+  resumed: boolean;
+}
+
+function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts, input?: RoundInput): { context: ToolContext; finish: () => void } {
+  let asks = 0;
   const token = isObject(params._meta) ? (params._meta as Meta).progressToken : undefined;
   const threshold = facts.logLevel === undefined ? undefined : LOG_LEVEL_RANK[facts.logLevel];
   let last = -Infinity;
@@ -344,17 +368,28 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (input) => ask('elicitation/create', input as unknown as Record<string, unknown>, 'elicitation') as Promise<never>,
-    sample: (input) => ask('sampling/createMessage', input as unknown as Record<string, unknown>, 'sampling') as Promise<never>,
-    listRoots: () => ask('roots/list', {}, 'roots') as Promise<never>,
+    elicit: (body, options) => ask('elicitation/create', body as unknown as Record<string, unknown>, 'elicitation', options?.key) as Promise<never>,
+    sample: (body, options) => ask('sampling/createMessage', body as unknown as Record<string, unknown>, 'sampling', options?.key) as Promise<never>,
+    listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
+    resumed: input?.resumed ?? false,
   };
-  /** Server→client input, legacy only: the 2026 era asks through `input_required` results (not served yet). */
-  async function ask(method: string, input: Record<string, unknown>, capability: keyof ClientCapabilities): Promise<Record<string, unknown>> {
-    if (eraOf(facts.revision) === 'modern') throw new McpError('INPUT_UNSUPPORTED', `${method} is not available to 2026-07-28 requests yet (multi-round-trip input is not served)`, { method });
-    if (!link.request) throw new McpError('INPUT_UNSUPPORTED', `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`, { method });
-    if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+  /**
+   * Server→client input in both eras: a request to the client on a legacy connection; in 2026,
+   * the answer the request carries (`inputResponses` or the signed `requestState`), else the
+   * round ends in `input_required` (every request asked before the handler gave up goes in it).
+   */
+  async function ask(method: string, body: Record<string, unknown>, capability: keyof ClientCapabilities, key?: string): Promise<Record<string, unknown>> {
     if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
-    return link.request(method, input, link.signal);
+    if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+    if (eraOf(facts.revision) === 'modern') {
+      if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools only in 2026-07-28 (multi-round-trip input)`, { method });
+      const name = key ?? `input-${++asks}`;
+      if (Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
+      input.asked[name] = { method, params: body };
+      throw new InputRequiredSignal();
+    }
+    if (!link.request) throw new McpError('INPUT_UNSUPPORTED', `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`, { method });
+    return link.request(method, body, link.signal);
   }
   return { context, finish: () => (finished = true) };
 }

@@ -35,6 +35,11 @@ export interface McpServerOptions {
   /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
   logger?: ServerLogger;
   /**
+   * The secret that signs 2026-07-28 `requestState` (multi-round-trip input). Default: random per
+   * process; give the same secret to every process behind one load balancer.
+   */
+  stateSecret?: string;
+  /**
    * Told of every finished `tools/call` of a registered tool, failed validation included (for
    * per-call logs and metrics). A throw is logged and ignored.
    */
@@ -85,11 +90,26 @@ export interface RequestContext {
    * not served yet) and on stateless HTTP; `CANCELLED` when the request is cancelled;
    * `SERVER_ERROR` when the client answers with an error.
    */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
   /** Asks the client's model (`sampling/createMessage`); rejects like {@link elicit} (capability `sampling`). */
-  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks for the client's roots (`roots/list`); rejects like {@link elicit} (capability `roots`). */
-  listRoots(): Promise<ListRootsResult>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /**
+   * 2026-07-28 tools: true when this run continues an exchange (the request carried a valid
+   * `requestState`, so earlier answers are available).
+   */
+  readonly resumed: boolean;
+}
+
+/** Options of an input request. */
+export interface InputOptions {
+  /**
+   * 2026-07-28: the key of this request in `inputRequests` (default `input-1`, `input-2`, … in
+   * the order the handler asks). A handler asks the same things in the same order on every run;
+   * give keys when that order can vary.
+   */
+  key?: string;
 }
 
 /** What a tool handler gets beside its arguments (the same as every handler). */

@@ -11,6 +11,7 @@ import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { describeProblems, type SchemaProblem } from './schema-validator.js';
 import type { ServerLogger, ToolCallObserver, ToolCallRecord, ToolContext, ToolResult } from './server-types.js';
 import { ToolError } from './tool-error.js';
+import { InputRequiredSignal } from './input-state.js';
 import type { RegisteredTool } from './tool-set.js';
 
 /** The `error` member of the kit's error envelope. */
@@ -70,6 +71,8 @@ async function run(tool: RegisteredTool, args: unknown, context: ToolContext, lo
   try {
     output = await tool.definition.handler((args ?? {}) as Record<string, unknown>, context);
   } catch (error) {
+    // A 2026 input request this round cannot answer: the router turns this into `input_required`.
+    if (error instanceof InputRequiredSignal) return { content: [], resultType: 'input_required' };
     if (error instanceof ToolError) {
       if (error.cause !== undefined) logger({ level: 'warning', msg: 'tool failed', tool: name, code: error.toolCode, ...describeThrown(error.cause) });
       return errorResult(tool, { code: error.toolCode, message: error.reason });
