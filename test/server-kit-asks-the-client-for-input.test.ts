@@ -30,6 +30,13 @@ function makeServer(): McpServer {
       }
     },
   });
+  server.registerPrompt({
+    name: 'personal',
+    get: async (_args, context) => {
+      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never, { key: 'who' });
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Write to ${String((answer.content as { name?: string } | undefined)?.name)}` } }] };
+    },
+  });
   return server;
 }
 
@@ -86,6 +93,13 @@ describe('server→client input', () => {
     const client = await overMemory('modern', HANDLERS);
     const result = await client.callTool('ask_all', {});
     expect(result.structuredContent).toEqual(EXPECTED);
+  });
+});
+
+describe('prompts', () => {
+  it.each(['legacy', 'modern'] as const)('ask for input too (%s)', async (era) => {
+    const client = await overMemory(era, HANDLERS);
+    expect((await client.getPrompt('personal', {})).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Write to Ada' } }]);
   });
 });
 

@@ -260,10 +260,15 @@ async function shared(core: ServerCore, request: JsonRpcRequest, params: Params,
       if (!args) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'prompts/get "arguments" must map names to strings');
       const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
       if (missing.length > 0) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`);
-      const { context, finish } = requestContext(request, params, link, facts);
+      const input = roundInput(core, request, params, facts, `prompts/get:${prompt.name}`);
+      if (input && 'jsonrpc' in input) return input;
+      const { context, finish } = requestContext(request, params, link, facts, input);
       try {
         const result = await prompt.get(args, context);
         return { result: { ...(result.description !== undefined ? { description: result.description } : {}), messages: result.messages }, cacheable: false };
+      } catch (error) {
+        if (input && error instanceof InputRequiredSignal) return { result: inputRequired(core, input), cacheable: false };
+        throw error;
       } finally {
         finish();
       }
@@ -311,24 +316,33 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
       return { error: makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`, { requiredCapabilities: missing }) };
     }
   }
-  let input: RoundInput | undefined;
-  if (eraOf(facts.revision) === 'modern') {
-    const target = `tools/call:${tool.definition.name}`;
-    const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
-    if (params.requestState !== undefined && !state) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this tool (altered, forged or for another request)') };
-    const responses = { ...state?.responses, ...(isObject(params.inputResponses) ? params.inputResponses : {}) };
-    input = { target, responses, asked: {}, resumed: state !== undefined };
-  }
+  const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`);
+  if (input && 'jsonrpc' in input) return { error: input };
   const { context, finish } = requestContext(request, params, link, facts, input);
   try {
     const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
-    if (input && result.resultType === 'input_required') {
-      return { result: { resultType: 'input_required', inputRequests: input.asked, requestState: core.inputState.sign({ target: input.target, responses: input.responses }) } as unknown as CallToolResult };
-    }
+    if (input && result.resultType === 'input_required') return { result: inputRequired(core, input) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
   }
+}
+
+/**
+ * The 2026 input round of a request that may end in `input_required` (tools/call, prompts/get):
+ * the answers it carries plus those of a valid `requestState` (-32602 for one this server did not
+ * sign for `target`). Undefined in the legacy era.
+ */
+function roundInput(core: ServerCore, request: JsonRpcRequest, params: Params, facts: RequestFacts, target: string): RoundInput | JsonRpcMessage | undefined {
+  if (eraOf(facts.revision) !== 'modern') return undefined;
+  const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
+  if (params.requestState !== undefined && !state) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this request (altered, forged or for another request)');
+  const responses = { ...state?.responses, ...(isObject(params.inputResponses) ? params.inputResponses : {}) };
+  return { target, responses, asked: {}, resumed: state !== undefined };
+}
+
+function inputRequired(core: ServerCore, input: RoundInput): Record<string, unknown> {
+  return { resultType: 'input_required', inputRequests: input.asked, requestState: core.inputState.sign({ target: input.target, responses: input.responses }) };
 }
 
 /** The facts of one request a handler may read (the era's envelope or session). */
@@ -382,7 +396,7 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
     if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
     if (eraOf(facts.revision) === 'modern') {
-      if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools only in 2026-07-28 (multi-round-trip input)`, { method });
+      if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools and prompts only in 2026-07-28 (multi-round-trip input)`, { method });
       const name = key ?? `input-${++asks}`;
       if (Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
       input.asked[name] = { method, params: body };
