@@ -190,6 +190,100 @@ server.registerTool({
   handler: ({ region }) => ({ content: [{ type: 'text', text: `region: ${region}` }] }),
 });
 
+// 2026-07-28 multi-round-trip input (the kit re-runs the handler with the answers; keys as the suite names them).
+const NAME_FORM = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const said = (answer, field) => String(answer?.content?.[field] ?? '');
+server.registerTool({
+  name: 'test_input_required_result_elicitation',
+  description: 'Asks for a name through input_required',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    return { content: [{ type: 'text', text: `Hello, ${said(answer, 'name')}!` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_sampling',
+  description: 'Asks the model through input_required',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const answer = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }, { key: 'capital_question' });
+    return { content: [{ type: 'text', text: `The model said: ${answer?.content?.text ?? JSON.stringify(answer?.content)}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_list_roots',
+  description: 'Asks for roots through input_required',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const answer = await context.listRoots({ key: 'client_roots' });
+    return { content: [{ type: 'text', text: `Roots: ${(answer?.roots ?? []).map((r) => r.uri).join(', ')}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_request_state',
+  description: 'Round-trips requestState',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const answer = await context.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }, { key: 'confirm' });
+    return { content: [{ type: 'text', text: `${context.resumed ? 'state-ok' : 'state-missing'}: confirmed=${said(answer, 'ok')}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_multiple_inputs',
+  description: 'Asks three things at once',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const [name, greeting, roots] = await Promise.all([
+      context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }),
+      context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { key: 'greeting' }),
+      context.listRoots({ key: 'client_roots' }),
+    ]);
+    return { content: [{ type: 'text', text: `name=${said(name, 'name')} greeting=${greeting?.content?.text ?? ''} roots=${(roots?.roots ?? []).length}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_multi_round',
+  description: 'Asks in two rounds',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const name = await context.elicit({ message: 'Step 1: What is your name?', requestedSchema: NAME_FORM }, { key: 'step1' });
+    const color = await context.elicit({ message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] } }, { key: 'step2' });
+    return { content: [{ type: 'text', text: `${said(name, 'name')} likes ${said(color, 'color')}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_tampered_state',
+  description: 'Refuses an altered requestState',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const answer = await context.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }, { key: 'confirm' });
+    return { content: [{ type: 'text', text: `confirmed=${said(answer, 'ok')}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_input_required_result_capabilities',
+  description: 'Asks only for what the client declared',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    const caps = context.clientCapabilities;
+    const asks = [];
+    if (caps.elicitation) asks.push(context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }));
+    if (caps.sampling) asks.push(context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 }, { key: 'greeting' }));
+    if (caps.roots) asks.push(context.listRoots({ key: 'client_roots' }));
+    const answers = await Promise.all(asks);
+    return { content: [{ type: 'text', text: `answered ${answers.length}` }] };
+  },
+});
+server.registerPrompt({
+  name: 'test_input_required_result_prompt',
+  description: 'A prompt that asks for context first',
+  get: async (_args, context) => {
+    const answer = await context.elicit({ message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } }, { key: 'user_context' });
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${said(answer, 'context')}` } }] };
+  },
+});
+
 server.registerResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] });
 server.registerResource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', read: (uri) => [{ uri, mimeType: 'image/png', blob: PNG }] });
 server.registerResource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }] });
