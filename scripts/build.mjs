@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: dist/ from src/. Types come from tsc (declarations only, one .d.ts per
 // source file); JavaScript comes from esbuild, one file per public entry (`mcpwire`,
-// `mcpwire/types` — types only, so an empty module — `mcpwire/http`, `mcpwire/proxy`, the
-// `mcpwire` command) plus shared chunks. Shared chunks keep one copy of every module across
+// `mcpwire/types` — types only, so an empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server`,
+// the `mcpwire` command) plus shared chunks. Shared chunks keep one copy of every module across
 // entries (one McpError class whichever entry threw it); bundling makes `import('mcpwire')` load
 // ~10 files instead of ~60 (measured in bench/: the import scenario). Lazy imports stay lazy:
 // the stdio spawner, undici, YAML, ajv and the trace hook become chunks of their own, loaded on
@@ -23,7 +23,7 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts', 'src/cli.ts'],
+  entryPoints: ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts', 'src/server/index.ts', 'src/cli.ts'],
   outbase: 'src',
   outdir: 'dist',
   bundle: true,

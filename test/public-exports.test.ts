@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import * as api from '../src/index.js';
 import * as http from '../src/transport/http/index.js';
+import * as server from '../src/server/index.js';
 import * as types from '../src/types.js';
 
 /** The names an entry file exports only as types (interfaces, type aliases), sorted: what the compiler sees. */
@@ -39,6 +40,23 @@ describe('the public surface', () => {
     `);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
     expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
+  });
+
+  it('mcpwire/server exports exactly this list of runtime names', () => {
+    expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
+      [
+        "KIT_ERROR_CODES",
+        "LOCAL_HOSTS",
+        "McpServer",
+        "ServerSession",
+        "StdioServerTransport",
+        "ToolError",
+        "createHttpHandler",
+        "stderrLogger",
+      ]
+    `);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
+    expect(manifest.exports['./server']!.import).toBe('./dist/server/index.js');
   });
 
   it('the main entry re-exports nothing at runtime from the HTTP transports (undici loads on demand)', () => {

@@ -50,7 +50,9 @@ export type McpErrorCode =
   /** The server needs credentials (HTTP 401/403). */
   | 'AUTH_REQUIRED'
   /** A permission rule (or the user, asked) refused a tool call; nothing was sent. */
-  | 'PERMISSION_DENIED';
+  | 'PERMISSION_DENIED'
+  /** A server kit tool handler failed on purpose (`ToolError`, src/server): its own code is `toolCode`. */
+  | 'TOOL_ERROR';
 
 /** Extra fields an {@link McpError} may carry. */
 export interface McpErrorDetails {

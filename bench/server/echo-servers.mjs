@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// One `echo {text}` tool over stdio on the server named by argv[2]: `mcpwire` (the kit, from
+// dist/), `sdk-v1` (@modelcontextprotocol/sdk McpServer) or `sdk-v2` (@modelcontextprotocol/server).
+// Started by bench/server/run.mjs; logs nothing.
+const which = process.argv[2];
+if (which === 'mcpwire') {
+  const { McpServer, StdioServerTransport } = await import('mcpwire/server');
+  const server = new McpServer({ name: 'echo', version: '1.0.0', logger: () => undefined });
+  server.registerTool({
+    name: 'echo',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    handler: ({ text }) => ({ content: [{ type: 'text', text }] }),
+  });
+  server.connect(new StdioServerTransport());
+} else if (which === 'sdk-v1') {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { z } = await import('zod');
+  const server = new McpServer({ name: 'echo', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  await server.connect(new StdioServerTransport());
+} else if (which === 'sdk-v2') {
+  const { McpServer } = await import('@modelcontextprotocol/server');
+  const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  const z = await import('zod');
+  serveStdio(() => {
+    const server = new McpServer({ name: 'echo', version: '1.0.0' });
+    server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    return server;
+  });
+} else {
+  process.stderr.write('usage: echo-servers.mjs mcpwire|sdk-v1|sdk-v2\n');
+  process.exit(2);
+}

@@ -1,0 +1,53 @@
+// The todo server's configuration: the environment (MCP_SERVER_NAME, MCP_SERVER_VERSION,
+// DATABASE_URL, TODO_DB) under command-line flags (--db, --http, --name, --version).
+
+export const USAGE = `usage: node examples/todo-server/server.mjs [--db FILE] [--http HOST:PORT] [--name NAME] [--version VERSION]
+
+  --db FILE          SQLite database file (default: $TODO_DB, else ./tasks.db); created when missing
+  --http HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (PORT 0: any free port)
+  --name NAME        serverInfo.name (default: $MCP_SERVER_NAME, else todo-server)
+  --version VERSION  serverInfo.version (default: $MCP_SERVER_VERSION, else 1.0.0)
+
+environment: MCP_SERVER_NAME, MCP_SERVER_VERSION, TODO_DB, DATABASE_URL (PostgreSQL: used instead of --db when set)`;
+
+/** A configuration mistake: the message names the flag or variable. */
+export class ConfigProblem extends Error {
+  name = 'ConfigProblem';
+}
+
+/**
+ * @returns {{ name: string, version: string, db: string, databaseUrl: string | undefined, http: { host: string, port: number } | undefined, help: boolean }}
+ */
+export function readConfig(argv, env) {
+  const config = {
+    name: env.MCP_SERVER_NAME || 'todo-server',
+    version: env.MCP_SERVER_VERSION || '1.0.0',
+    db: env.TODO_DB || 'tasks.db',
+    databaseUrl: env.DATABASE_URL || undefined,
+    http: undefined,
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--help' || flag === '-h') {
+      config.help = true;
+      continue;
+    }
+    const value = argv[i + 1];
+    if (!['--db', '--http', '--name', '--version'].includes(flag)) throw new ConfigProblem(`unknown argument ${JSON.stringify(flag)}`);
+    if (value === undefined || value.startsWith('--')) throw new ConfigProblem(`${flag} needs a value`);
+    i++;
+    if (flag === '--db') config.db = value;
+    else if (flag === '--name') config.name = value;
+    else if (flag === '--version') config.version = value;
+    else config.http = parseListen(value);
+  }
+  return config;
+}
+
+function parseListen(value) {
+  const match = /^(.+):(\d{1,5})$/.exec(value);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) throw new ConfigProblem(`--http needs HOST:PORT (e.g. 127.0.0.1:8080), got ${JSON.stringify(value)}`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}

@@ -1,0 +1,38 @@
+// The todo server over Streamable HTTP at http://HOST:PORT/mcp (the kit's handler on node:http).
+// Logs `{"msg":"listening","url":…}` on stderr once it accepts connections; SIGTERM or SIGINT
+// stops it gracefully: new requests get 503 while calls in flight finish, then the store closes.
+import http from 'node:http';
+import { createHttpHandler, LOCAL_HOSTS } from 'mcpwire/server';
+import { stderrLine } from './app.mjs';
+
+const GRACE_MS = 10_000;
+
+export async function serveHttp(server, { host, port }, repository) {
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  const handler = createHttpHandler(server, { path: '/mcp', allowedHosts: [...LOCAL_HOSTS, hostName] });
+  const listener = http.createServer(handler);
+  await new Promise((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(port, host, resolve);
+  });
+  const url = `http://${hostName}:${listener.address().port}/mcp`;
+  stderrLine({ level: 'info', msg: 'listening', url, name: server.info.name, version: server.info.version });
+
+  const stop = async (signal) => {
+    stderrLine({ level: 'info', msg: 'stopping', signal, in_flight: handler.inFlight });
+    await handler.close({ graceMs: GRACE_MS });
+    listener.closeIdleConnections();
+    await new Promise((resolve) => listener.close(resolve));
+    await repository.close();
+    stderrLine({ level: 'info', msg: 'stopped' });
+  };
+  await new Promise((resolve) => {
+    const onSignal = (signal) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      void stop(signal).then(resolve);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

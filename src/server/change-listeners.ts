@@ -1,0 +1,35 @@
+/** Listeners of "this list changed", registered with disposers; a throwing listener is skipped. */
+import type { Disposer } from '../protocol/transport.js';
+
+export class ChangeListeners {
+  private readonly listeners = new Set<() => void>();
+
+  add(listener: () => void): Disposer {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  emit(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // One session's failure to notify must not break a registration.
+      }
+    }
+  }
+}
+
+/** One page of `items` from an opaque offset cursor; a cursor not made here throws `INVALID_ARGUMENT` via `invalid`. */
+export function pageOf<T>(items: T[], cursor: unknown, pageSize: number, invalid: () => never): { items: T[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const match = typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+    start = match ? Number(match[1]) : -1;
+    if (start < 0 || start > items.length) invalid();
+  }
+  const end = start + pageSize;
+  return end < items.length ? { items: items.slice(start, end), nextCursor: Buffer.from(`o:${end}`).toString('base64url') } : { items: items.slice(start) };
+}

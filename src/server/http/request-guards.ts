@@ -1,0 +1,67 @@
+/**
+ * The checks an HTTP request passes before its body is read: DNS-rebinding protection (the
+ * `Host` and `Origin` headers against allow-lists; on by default, since a browser page can
+ * otherwise reach a server on localhost through a rebound name), and the media types.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** The hostnames a local server answers to by default. */
+export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/** Options of the guards (a subset of the handler's options). */
+export interface GuardOptions {
+  /** Hostnames (`example.com`) or host:port pairs accepted in `Host`. Default: {@link LOCAL_HOSTS}, any port. */
+  allowedHosts?: readonly string[];
+  /** Origins (`https://app.example.com`) accepted in `Origin`. Default: http(s) origins whose host is allowed. A request without `Origin` (not a browser) passes. */
+  allowedOrigins?: readonly string[];
+  /** `false` turns the Host and Origin checks off (behind a proxy that does them). Default true. */
+  dnsRebindingProtection?: boolean;
+}
+
+/** Why a request is refused: the status and a message that names the header (never its value). */
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
+/** A `Host`/`Origin` refusal (403), or undefined when the request passes. */
+export function checkHostAndOrigin(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
+  if (options.dnsRebindingProtection === false) return undefined;
+  const hosts = (options.allowedHosts ?? LOCAL_HOSTS).map((h) => h.toLowerCase());
+  const host = req.headers.host?.toLowerCase();
+  if (!host || !hostAllowed(host, hosts)) return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  if (options.allowedOrigins) return options.allowedOrigins.includes(origin) ? undefined : { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return { status: 403, message: 'Forbidden: the Origin header is not a URL' };
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !hostAllowed(url.host.toLowerCase(), hosts)) return { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
+  return undefined;
+}
+
+/** `host` (with or without port) matches an entry given as a bare hostname or as host:port. */
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(host)) return true;
+  const bare = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  return allowed.includes(bare);
+}
+
+/** A POST must carry JSON (415 otherwise) and accept JSON or SSE answers (406 otherwise). */
+export function checkMediaTypes(req: IncomingMessage): Refusal | undefined {
+  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  const accept = req.headers.accept;
+  if (accept !== undefined && !/application\/json|text\/event-stream|\*\/\*|application\/\*/i.test(accept)) {
+    return { status: 406, message: 'Not Acceptable: Accept must allow application/json or text/event-stream' };
+  }
+  return undefined;
+}
+
+/** True when the client takes an SSE answer. */
+export function acceptsSse(req: IncomingMessage): boolean {
+  return /text\/event-stream/i.test(req.headers.accept ?? '');
+}

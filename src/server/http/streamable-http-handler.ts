@@ -1,0 +1,420 @@
+/**
+ * Streamable HTTP for the server kit, as a `node:http` request handler: `(req, res)`, usable with
+ * `http.createServer`, Express, or anything else that hands over Node's request and response.
+ * - 2026-07-28 (stateless): one POST per request; the `_meta` envelope and the `Mcp-*` headers
+ *   checked (400 with -32020/-32022/-32602), unknown methods 404; closing the response cancels.
+ * - Legacy revisions: with sessions (default: `initialize` returns `Mcp-Session-Id`; later
+ *   requests must carry it, 404 for an unknown one; GET opens the stream `list_changed` goes
+ *   to; DELETE ends the session) or stateless (`sessions: false`: each POST stands alone, its
+ *   revision from `MCP-Protocol-Version`).
+ * - Answers are JSON, or SSE once a notification (progress, a log message) must go before them.
+ * - Host/Origin checked against DNS rebinding by default (403); body size (413) and read time
+ *   (408) capped; a request that runs past `requestTimeoutMs` is aborted and answered -32603.
+ * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpError } from '../../protocol/errors.js';
+import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { eraOf, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import type { Disposer } from '../../protocol/transport.js';
+import type { McpServer } from '../mcp-server.js';
+import type { LegacySession, RequestLink } from '../request-link.js';
+import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
+import { HttpSessions, type HttpSession } from './http-sessions.js';
+import { headerMismatch } from './modern-headers.js';
+import { readBody } from './read-body.js';
+import { acceptsSse, checkHostAndOrigin, checkMediaTypes, type GuardOptions, type Refusal } from './request-guards.js';
+import { ResponseChannel } from './response-channel.js';
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions extends GuardOptions {
+  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: every path. */
+  path?: string;
+  /** Legacy sessions (`Mcp-Session-Id`); `false` serves legacy revisions statelessly. Default true. */
+  sessions?: boolean;
+  /** Largest request body in bytes (default 4 MiB): 413 past it. */
+  maxBodyBytes?: number;
+  /** Longest wait for a request body (default 30 s): 408 past it. */
+  bodyTimeoutMs?: number;
+  /** Longest a request may run (default 5 min): then it is aborted and answered -32603. */
+  requestTimeoutMs?: number;
+  /** Most legacy sessions open at once (default 1000): 503 past it. */
+  maxSessions?: number;
+  /** A session unused this long (default 30 min) is dropped when a new one is made. */
+  sessionIdleMs?: number;
+}
+
+/** Options of {@link McpHttpHandler.close}. */
+export interface HttpHandlerCloseOptions {
+  /** How long calls in flight may take to finish before they are aborted (default 10 s). */
+  graceMs?: number;
+}
+
+/** A `(req, res)` handler with a graceful `close`. */
+export interface McpHttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Refuses new requests (503), waits for those in flight (at most `graceMs`), aborts what is
+   * left, and ends every session and stream. Idempotent. It does not close the `http.Server`.
+   */
+  close(options?: HttpHandlerCloseOptions): Promise<void>;
+  /** Requests being handled now (standalone GET streams not included). */
+  readonly inFlight: number;
+  /** Standalone GET streams (legacy sessions) open now. */
+  readonly openStreams: number;
+}
+
+const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection']);
+const SESSION_HEADER = 'mcp-session-id';
+/** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
+const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
+/** Errors of the 2026 envelope and headers: answered with 400. */
+const BAD_REQUEST_CODES = new Set<number>([RpcErrorCode.HeaderMismatch, RpcErrorCode.MissingRequiredClientCapability, RpcErrorCode.UnsupportedProtocolVersion]);
+
+/**
+ * Makes the handler. Throws `INVALID_ARGUMENT` for an unknown option key or a bad number.
+ * The handler never throws: every failure is an HTTP answer (500 for a bug, logged).
+ */
+export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): McpHttpHandler {
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown HTTP handler option "${key}"`);
+  }
+  const http = new StreamableHttpServer(server.core, options);
+  const handler = ((req: IncomingMessage, res: ServerResponse) => http.handle(req, res)) as McpHttpHandler;
+  handler.close = (closeOptions) => http.close(closeOptions);
+  Object.defineProperty(handler, 'inFlight', { get: () => http.inFlight });
+  Object.defineProperty(handler, 'openStreams', { get: () => http.openStreams });
+  return handler;
+}
+
+class StreamableHttpServer {
+  inFlight = 0;
+  private readonly sessions: HttpSessions | undefined;
+  private readonly running = new Set<AbortController>();
+  private readonly idleWaiters = new Set<() => void>();
+  private readonly disposers: Disposer[];
+  private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private closing: Promise<void> | undefined;
+  private readonly listChangedQueued = new Set<string>();
+
+  constructor(
+    private readonly core: ServerCore,
+    private readonly options: HttpHandlerOptions,
+  ) {
+    this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
+    this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
+    this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
+    const onUpdated = (uri: string): void => this.resourceUpdated(uri);
+    core.resourceUpdated.add(onUpdated);
+    this.disposers = [
+      core.tools.onChange(() => this.listChanged('tools')),
+      core.resources.changes.add(() => this.listChanged('resources')),
+      core.prompts.changes.add(() => this.listChanged('prompts')),
+      () => core.resourceUpdated.delete(onUpdated),
+    ];
+  }
+
+  get openStreams(): number {
+    let count = 0;
+    if (this.sessions) for (const session of this.sessions.ready()) count += session.streams.size;
+    return count;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.inFlight++;
+    this.dispatch(req, res)
+      .catch((error: unknown) => {
+        this.core.logger({ level: 'error', msg: 'HTTP request failed', error: error instanceof Error ? error.message : 'a non-Error value', ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+        if (!res.headersSent) refuse(res, { status: 500, message: 'Internal Server Error' });
+        else res.destroy();
+      })
+      .finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0) for (const wake of this.idleWaiters) wake();
+      });
+  }
+
+  close(options: HttpHandlerCloseOptions = {}): Promise<void> {
+    if (!this.closing) {
+      const graceMs = options.graceMs ?? 10_000;
+      this.closing = new Promise<void>((resolve) => {
+        if (this.inFlight === 0) return resolve();
+        const timer = setTimeout(finish, graceMs);
+        const wake = (): void => finish();
+        this.idleWaiters.add(wake);
+        function finish(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+      }).then(() => {
+        this.idleWaiters.clear();
+        const reason = new McpError('CONNECTION_CLOSED', 'the server is shutting down');
+        for (const controller of this.running) controller.abort(reason);
+        this.sessions?.endAll(reason);
+        for (const dispose of this.disposers) dispose();
+      });
+    }
+    return this.closing;
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.options.path !== undefined && pathOf(req.url) !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
+    const guard = checkHostAndOrigin(req, this.options);
+    if (guard) return refuse(res, guard);
+    if (this.closing) return refuse(res, { status: 503, message: 'Service Unavailable: the server is shutting down' }, { 'retry-after': '1' });
+    switch (req.method) {
+      case 'POST':
+        return this.post(req, res);
+      case 'GET':
+        return this.get(req, res);
+      case 'DELETE':
+        return this.delete(req, res);
+      default:
+        return refuse(res, { status: 405, message: 'Method Not Allowed' }, { allow: this.sessions ? 'GET, POST, DELETE' : 'POST' });
+    }
+  }
+
+  // ---- POST ----
+
+  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const media = checkMediaTypes(req);
+    if (media) return refuse(res, media);
+    const body = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
+    if ('status' in body) return refuse(res, body);
+    let value: unknown;
+    try {
+      value = JSON.parse(body.text);
+    } catch {
+      return refuse(res, { status: 400, message: 'Parse error' }, {}, RpcErrorCode.ParseError);
+    }
+    const batch = Array.isArray(value);
+    const items: unknown[] = batch ? (value as unknown[]) : [value];
+    if (items.length === 0) return refuse(res, { status: 400, message: 'Invalid Request: empty batch' });
+    const requests: JsonRpcRequest[] = [];
+    const notifications: Array<{ method: string; params?: unknown }> = [];
+    const answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }> = [];
+    for (const item of items) {
+      const classified = classifyMessage(item);
+      if (classified.kind === 'request') requests.push(classified.message);
+      else if (classified.kind === 'notification') notifications.push(classified.message);
+      else if (classified.kind === 'response') answers.push({ id: classified.message.id, outcome: { result: classified.message.result } });
+      else if (classified.kind === 'error') answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
+      else return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
+    }
+    const first = requests[0];
+    const claimed = first ? claimedRevision(first) : undefined;
+    if (first && typeof claimed === 'string' && eraOf(claimed) === 'modern') {
+      if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
+      return this.modernPost(req, res, first, claimed);
+    }
+    if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
+    return this.legacyPost(req, res, requests, notifications, batch, answers);
+  }
+
+  private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
+    // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
+    // when that revision is one the server does not speak (-32022 is for a header that agrees).
+    const toolName = request.method === 'tools/call' && request.params && !Array.isArray(request.params) ? request.params.name : undefined;
+    const tool = typeof toolName === 'string' ? this.core.tools.get(toolName) : undefined;
+    const mismatch = headerMismatch(req, request, revision, tool?.definition.inputSchema);
+    if (mismatch) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`), 400);
+    const problem = modernEnvelopeProblem(request);
+    if (problem) return this.answer(res, problem, 400);
+    const channel = new ResponseChannel(res, acceptsSse(req), {});
+    const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false });
+    channel.finish(answer, statusOf(answer));
+  }
+
+  private async legacyPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requests: JsonRpcRequest[],
+    notifications: Array<{ method: string; params?: unknown }>,
+    batch: boolean,
+    answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }>,
+  ): Promise<void> {
+    const initialize = requests.find((r) => r.method === 'initialize');
+    let session: HttpSession | undefined;
+    let legacy: LegacySession | undefined;
+    const headers: Record<string, string> = {};
+    if (initialize && requests.length > 1) return refuse(res, { status: 400, message: 'Invalid Request: initialize must be sent alone' }, {}, RpcErrorCode.InvalidRequest, initialize.id);
+    if (this.sessions) {
+      if (initialize) {
+        session = this.sessions.create();
+        if (!session) return refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
+      } else {
+        const id = header(req, SESSION_HEADER);
+        if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)' });
+        session = this.sessions.get(id);
+        if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        if (!session.legacy) return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
+        legacy = session.legacy;
+        // The spec's rule is an unsupported version (400); the session's revision still governs.
+        const version = header(req, 'mcp-protocol-version');
+        if (version !== undefined && !(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
+      }
+      headers[SESSION_HEADER] = session.id;
+    } else if (!initialize) {
+      const version = header(req, 'mcp-protocol-version') ?? LEGACY_DEFAULT_REVISION;
+      if (!(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
+      legacy = { revision: version as ProtocolRevision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info', subscriptions: new Set() };
+    }
+    for (const notification of notifications) this.notification(session, notification);
+    // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
+    for (const answer of answers) session?.outbound.settle(answer.id, answer.outcome);
+    if (requests.length === 0) {
+      res.writeHead(202, headers).end();
+      return;
+    }
+    const channel = new ResponseChannel(res, acceptsSse(req), headers);
+    const results = await Promise.all(
+      requests.map((request) => {
+        const link = { legacy, canInitialize: initialize !== undefined };
+        return this.run(request, res, channel, link, session).then((answer) => {
+          if (session && request === initialize) {
+            if ('result' in answer && link.legacy) session.legacy = link.legacy;
+            else this.sessions?.end(session.id, undefined);
+          }
+          return answer;
+        });
+      }),
+    );
+    channel.finish(batch ? results : results[0]!, batch ? 200 : legacyStatusOf(results[0]!));
+  }
+
+  private notification(session: HttpSession | undefined, notification: { method: string; params?: unknown }): void {
+    if (notification.method !== 'notifications/cancelled' || !session) return;
+    const id = (notification.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof id === 'string' || typeof id === 'number') session.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
+  }
+
+  /**
+   * Runs one request: aborted when the client goes away (2026: that is the cancel) or the time
+   * limit passes (then answered -32603 at once). Never rejects.
+   */
+  private async run(request: JsonRpcRequest, res: ServerResponse, channel: ResponseChannel, state: { legacy: LegacySession | undefined; canInitialize: boolean }, session?: HttpSession): Promise<JsonRpcMessage> {
+    const controller = new AbortController();
+    this.running.add(controller);
+    session?.running.set(request.id, controller);
+    const onClose = (): void => {
+      // Closed before the whole answer was written: the client went away (2026: the cancel).
+      if (!res.writableFinished) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
+    };
+    res.once('close', onClose);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<JsonRpcMessage>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new McpError('TIMEOUT', `ran longer than ${this.requestTimeoutMs} ms`));
+        resolve(makeErrorResponse(request.id, RpcErrorCode.InternalError, `Request timed out after ${this.requestTimeoutMs} ms`));
+      }, this.requestTimeoutMs);
+    });
+    const link: RequestLink = {
+      get legacy() {
+        return state.legacy;
+      },
+      set legacy(value) {
+        state.legacy = value;
+      },
+      canInitialize: state.canInitialize,
+      signal: controller.signal,
+      notify: (method, params) => {
+        if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
+      },
+      // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
+      ...(session && channel.canStream ? { request: (method: string, params: Record<string, unknown>, signal: AbortSignal) => session.outbound.request(method, params, signal, (message) => channel.notify(message)) } : {}),
+    };
+    try {
+      return await Promise.race([routeRequest(this.core, request, link), timedOut]);
+    } finally {
+      clearTimeout(timer);
+      res.off('close', onClose);
+      this.running.delete(controller);
+      if (session?.running.get(request.id) === controller) session.running.delete(request.id);
+    }
+  }
+
+  private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
+    new ResponseChannel(res, false, {}).finish(answer, status);
+  }
+
+  // ---- GET and DELETE (legacy sessions) ----
+
+  private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no standalone stream' }, { allow: 'POST' });
+    if (!acceptsSse(req)) return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
+    const id = header(req, SESSION_HEADER);
+    if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+    const session = this.sessions.get(id);
+    if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', [SESSION_HEADER]: session.id });
+    res.flushHeaders();
+    session.streams.add(res);
+    res.once('close', () => session.streams.delete(res));
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
+    const id = header(req, SESSION_HEADER);
+    if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+    if (!this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    res.writeHead(200).end();
+  }
+
+  /** `list_changed` to every initialized session's GET streams, once per tick of changes. */
+  private listChanged(list: string): void {
+    if (this.listChangedQueued.has(list) || !this.sessions) return;
+    this.listChangedQueued.add(list);
+    queueMicrotask(() => {
+      this.listChangedQueued.delete(list);
+      const event = `event: message\ndata: ${JSON.stringify(makeNotification(`notifications/${list}/list_changed`))}\n\n`;
+      for (const session of this.sessions!.ready()) for (const stream of session.streams) stream.write(event);
+    });
+  }
+
+  /** `resources/updated` to the GET streams of the sessions subscribed to `uri`. */
+  private resourceUpdated(uri: string): void {
+    if (!this.sessions) return;
+    const event = `event: message\ndata: ${JSON.stringify(makeNotification('notifications/resources/updated', { uri }))}\n\n`;
+    for (const session of this.sessions.ready()) if (session.legacy?.subscriptions.has(uri)) for (const stream of session.streams) stream.write(event);
+  }
+}
+
+/** An HTTP refusal with a JSON-RPC error body (id null unless known). */
+function refuse(res: ServerResponse, refusal: Refusal, headers: Record<string, string> = {}, code: number = RpcErrorCode.InvalidRequest, id: JsonRpcId | null = null): void {
+  const body = JSON.stringify(makeErrorResponse(id, code, refusal.message));
+  res.writeHead(refusal.status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** 2026: the envelope and header errors are 400, an unknown method 404, anything else 200. */
+function statusOf(answer: JsonRpcMessage): number {
+  if (!('error' in answer)) return 200;
+  const code = (answer as JsonRpcErrorResponse).error.code;
+  if (BAD_REQUEST_CODES.has(code)) return 400;
+  return code === RpcErrorCode.MethodNotFound ? 404 : 200;
+}
+
+/** Legacy: JSON-RPC errors travel with 200, except a refused handshake. */
+function legacyStatusOf(answer: JsonRpcMessage): number {
+  return 'error' in answer && (answer as JsonRpcErrorResponse).error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const end = raw.search(/[?#]/);
+  return end === -1 ? raw : raw.slice(0, end);
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new McpError('INVALID_ARGUMENT', `HTTP handler option "${name}" must be a positive number`);
+  return value;
+}

@@ -1,0 +1,21 @@
+/**
+ * `mcpwire/server`: the server kit. Tools with validated input and structured, AI-safe errors,
+ * served in both eras over stdio, any message transport, or Streamable HTTP.
+ */
+export { McpServer } from './mcp-server.js';
+export { ServerSession } from './server-session.js';
+export type { ServerSessionOptions } from './server-session.js';
+export { ToolError } from './tool-error.js';
+export type { ToolErrorDetails } from './tool-error.js';
+export { KIT_ERROR_CODES } from './tool-call.js';
+export type { ToolErrorBody } from './tool-call.js';
+export { stderrLogger } from './server-log.js';
+export type { CompleteHandler, McpServerOptions, RequestContext, ServerLogger, ServerLogRecord, ToolCallObserver, ToolCallRecord, ToolContext, ToolDefinition, ToolHandler, ToolResult } from './server-types.js';
+export type { SchemaProblem } from './schema-validator.js';
+export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-set.js';
+export type { PromptDefinition, PromptResult } from './prompt-set.js';
+export { StdioServerTransport } from '../transport/stdio-server.js';
+export type { StdioServerTransportOptions } from '../transport/stdio-server.js';
+export { createHttpHandler } from './http/streamable-http-handler.js';
+export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/streamable-http-handler.js';
+export { LOCAL_HOSTS } from './http/request-guards.js';

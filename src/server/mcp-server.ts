@@ -1,0 +1,151 @@
+/**
+ * `McpServer`: the tools an application offers, and the one place requests are answered. It is
+ * transport-free: `connect(transport)` serves one connection (stdio, an in-memory pair), the
+ * Streamable HTTP handler serves requests one by one, and both end in `routeRequest`.
+ */
+import { McpError } from '../protocol/errors.js';
+import type { Disposer, Transport } from '../protocol/transport.js';
+import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
+import type { CallToolResult, Implementation } from '../protocol/types.js';
+import type { ServerCore } from './request-router.js';
+import { stderrLogger } from './server-log.js';
+import { ServerSession, type ServerSessionOptions } from './server-session.js';
+import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
+import { callTool } from './tool-call.js';
+import { InputStateSigner } from './input-state.js';
+import { ToolSet } from './tool-set.js';
+import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
+import { PromptSet, type PromptDefinition } from './prompt-set.js';
+
+const DEFAULT_PAGE_SIZE = 100;
+const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret']);
+
+/** An MCP server of tools, in both eras. */
+export class McpServer {
+  /** @internal What the router and the transport bindings read. */
+  readonly core: ServerCore;
+  private readonly sessions = new Set<ServerSession>();
+
+  /** Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize`. */
+  constructor(options: McpServerOptions) {
+    for (const key of Object.keys(options ?? {})) {
+      if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "${key}"`);
+    }
+    if (typeof options?.name !== 'string' || options.name === '' || typeof options.version !== 'string' || options.version === '') {
+      throw new McpError('INVALID_ARGUMENT', 'McpServer needs a non-empty "name" and "version"');
+    }
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
+    const info: Implementation = { name: options.name, version: options.version };
+    if (options.title !== undefined) info.title = options.title;
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret) };
+  }
+
+  /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
+  get info(): Implementation {
+    return this.core.info;
+  }
+
+  /** The logger the server writes its own records to (stderr by default). */
+  get logger(): ServerLogger {
+    return this.core.logger;
+  }
+
+  /**
+   * Offers a tool. Both schemas are compiled now (a bad schema throws `INVALID_ARGUMENT` here,
+   * not at the first call), and every legacy session is sent `notifications/tools/list_changed`.
+   * Returns the disposer that withdraws it (with a `list_changed` again).
+   */
+  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
+    return this.core.tools.add(definition as unknown as ToolDefinition);
+  }
+
+  /**
+   * Offers a resource. Throws `INVALID_ARGUMENT` for a URI already taken. Legacy sessions hear
+   * `notifications/resources/list_changed`. Returns the disposer that withdraws it.
+   */
+  registerResource(definition: ResourceDefinition): Disposer {
+    return this.core.resources.add(definition);
+  }
+
+  /**
+   * Offers a resource template (`{name}` variables; a read of a URI no resource has goes to the
+   * first template that matches it). Returns the disposer that withdraws it.
+   */
+  registerResourceTemplate(definition: ResourceTemplateDefinition): Disposer {
+    return this.core.resources.addTemplate(definition);
+  }
+
+  /**
+   * Offers a prompt. Throws `INVALID_ARGUMENT` for a name already taken. Legacy sessions hear
+   * `notifications/prompts/list_changed`. Returns the disposer that withdraws it.
+   */
+  registerPrompt(definition: PromptDefinition): Disposer {
+    return this.core.prompts.add(definition);
+  }
+
+  /**
+   * Tells every legacy session subscribed to `uri` (`resources/subscribe`) that it changed
+   * (`notifications/resources/updated`). 2026 clients learn of changes through
+   * `subscriptions/listen`, which the kit does not serve yet.
+   */
+  notifyResourceUpdated(uri: string): void {
+    for (const listener of this.core.resourceUpdated) {
+      try {
+        listener(uri);
+      } catch {
+        // One session's failure must not stop the others.
+      }
+    }
+  }
+
+  /**
+   * Calls a registered tool in process, along the same path as a `tools/call` (arguments checked,
+   * failures as `isError` results, output checked, `onToolCall` told), with no client: progress
+   * and log messages go nowhere, and input requests reject with `INPUT_UNSUPPORTED`. Rejects with
+   * `INVALID_ARGUMENT` for an unknown tool.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const tool = this.core.tools.get(name);
+    if (!tool) throw new McpError('INVALID_ARGUMENT', `unknown tool "${name}"`, { server: this.core.info.name });
+    const context: ToolContext = {
+      signal: options.signal ?? new AbortController().signal,
+      era: 'modern',
+      revision: LATEST_MODERN_REVISION,
+      requestId: 'in-process',
+      clientInfo: undefined,
+      clientCapabilities: {},
+      progress: () => undefined,
+      log: () => undefined,
+      elicit: () => Promise.reject(noClient('elicitation/create')),
+      sample: () => Promise.reject(noClient('sampling/createMessage')),
+      listRoots: () => Promise.reject(noClient('roots/list')),
+      resumed: false,
+    };
+    return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
+  }
+
+  /**
+   * Serves one connection over `transport` (stdio, an in-memory pair) until it closes, and
+   * returns it: `session.closed` resolves when the connection is gone, `session.close()` ends it.
+   */
+  connect(transport: Transport, options: ServerSessionOptions = {}): ServerSession {
+    const session = new ServerSession(this.core, transport, options);
+    this.sessions.add(session);
+    void session.closed.then(() => this.sessions.delete(session));
+    return session;
+  }
+
+  /** Closes every connected session (calls in flight are aborted). Idempotent. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.close()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function noClient(method: string): McpError {
+  return new McpError('INPUT_UNSUPPORTED', 'there is no client to ask (an in-process call)', { method });
+}

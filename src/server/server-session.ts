@@ -1,0 +1,183 @@
+/**
+ * `ServerSession`: one connection of a server over a message transport (stdio, an in-memory
+ * pair). It reads requests and notifications, runs each request with an AbortSignal of its own
+ * (aborted by `notifications/cancelled` or the close), answers it — unless it was cancelled: the
+ * spec says a cancelled request gets no answer — and tells a legacy client when the tool list
+ * changes, and carries the server's own requests to a legacy client (sampling, elicitation,
+ * roots). Modern requests on the same pipe are answered statelessly by the router.
+ */
+import { McpError } from '../protocol/errors.js';
+import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import type { LegacySession, RequestLink } from './request-link.js';
+import { routeRequest, type ServerCore } from './request-router.js';
+import { OutboundRequests } from './outbound-requests.js';
+
+/** Options of {@link ServerSession} (none yet; an object so they can grow). */
+export type ServerSessionOptions = Record<string, never>;
+
+/** One served connection. */
+export class ServerSession {
+  /** Resolves (never rejects) once the connection is closed, for whatever reason. */
+  readonly closed: Promise<CloseInfo>;
+  private readonly core: ServerCore;
+  private readonly transport: Transport;
+  private readonly running = new Map<JsonRpcId, AbortController>();
+  /** Requests of ours to the client (legacy server→client input). */
+  private readonly outbound = new OutboundRequests();
+  private readonly disposers: Disposer[];
+  private legacy: LegacySession | undefined;
+  private readonly listChangedQueued = new Set<'tools' | 'resources' | 'prompts'>();
+  private done = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(core: ServerCore, transport: Transport, _options: ServerSessionOptions = {}) {
+    this.core = core;
+    this.transport = transport;
+    this.disposers = [
+      transport.onMessage((value) => this.receive(value)),
+      transport.onDiagnostic((diagnostic) => this.diagnostic(diagnostic)),
+      core.tools.onChange(() => this.listChanged('tools')),
+      core.resources.changes.add(() => this.listChanged('resources')),
+      core.prompts.changes.add(() => this.listChanged('prompts')),
+      this.onResourceUpdated((uri) => {
+        if (this.legacy?.subscriptions.has(uri)) this.send(makeNotification('notifications/resources/updated', { uri }));
+      }),
+    ];
+    this.closed = transport.closed.then((info) => {
+      this.shutdown();
+      return info;
+    });
+  }
+
+  /** The revision `initialize` settled on, or undefined before it (and on a modern-only connection). */
+  get legacyRevision(): string | undefined {
+    return this.legacy?.revision;
+  }
+
+  /** Requests being handled now (for tests and status). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Aborts the calls in flight and closes the transport. Idempotent. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.shutdown();
+      this.closing = this.transport.close();
+    }
+    return this.closing;
+  }
+
+  private receive(value: unknown): void {
+    if (this.done) return;
+    if (!Array.isArray(value)) {
+      void this.handle(value).then((answer) => answer && this.send(answer));
+      return;
+    }
+    // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
+    if (value.length === 0) return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+    void Promise.all(value.map((item) => this.handle(item))).then((answers) => {
+      const list = answers.filter((a): a is JsonRpcMessage => a !== undefined);
+      if (list.length > 0) this.send(list as unknown as JsonRpcMessage);
+    });
+  }
+
+  /** Handles one message; resolves to its answer, if it gets one. Never rejects. */
+  private async handle(value: unknown): Promise<JsonRpcMessage | undefined> {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case 'request':
+        return this.request(classified.message);
+      case 'notification': {
+        const { method, params } = classified.message;
+        if (method === 'notifications/cancelled' && params && !Array.isArray(params)) {
+          const id = params.requestId;
+          if (typeof id === 'string' || typeof id === 'number') this.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
+        }
+        return undefined;
+      }
+      case 'invalid':
+        return makeErrorResponse(classified.id ?? null, RpcErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`);
+      case 'response':
+        this.outbound.settle(classified.message.id, { result: classified.message.result });
+        return undefined;
+      case 'error':
+        this.outbound.settle(classified.message.id, { error: classified.message.error });
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private async request(request: { id: JsonRpcId; method: string; params?: unknown }): Promise<JsonRpcMessage | undefined> {
+    if (this.running.has(request.id)) return makeErrorResponse(request.id, RpcErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(request.id)} is already in use`);
+    const controller = new AbortController();
+    this.running.set(request.id, controller);
+    const session = this;
+    const link: RequestLink = {
+      get legacy() {
+        return session.legacy;
+      },
+      set legacy(value) {
+        session.legacy = value;
+      },
+      canInitialize: this.legacy === undefined,
+      signal: controller.signal,
+      notify: (method, params) => {
+        if (!controller.signal.aborted) this.send(makeNotification(method, params));
+      },
+      request: (method, params, signal) => this.outbound.request(method, params, signal, (message) => this.send(message)),
+    };
+    try {
+      const answer = await routeRequest(this.core, request as never, link);
+      return controller.signal.aborted ? undefined : answer;
+    } finally {
+      if (this.running.get(request.id) === controller) this.running.delete(request.id);
+    }
+  }
+
+  private diagnostic(diagnostic: TransportDiagnostic): void {
+    // A line that is not JSON gets the JSON-RPC parse error (its id is unreadable: null).
+    if (diagnostic.kind === 'invalid-json') this.send(makeErrorResponse(null, RpcErrorCode.ParseError, 'Parse error'));
+    else if (diagnostic.kind === 'oversize') this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+  }
+
+  private onResourceUpdated(listener: (uri: string) => void): Disposer {
+    this.core.resourceUpdated.add(listener);
+    return () => {
+      this.core.resourceUpdated.delete(listener);
+    };
+  }
+
+  /** Several registrations in one tick make one notice. Legacy sessions only: 2026 has no unsolicited notifications. */
+  private listChanged(list: 'tools' | 'resources' | 'prompts'): void {
+    if (this.listChangedQueued.has(list) || this.done) return;
+    this.listChangedQueued.add(list);
+    queueMicrotask(() => {
+      this.listChangedQueued.delete(list);
+      if (this.legacy) this.send(makeNotification(`notifications/${list}/list_changed`));
+    });
+  }
+
+  private send(message: JsonRpcMessage): void {
+    if (this.done) return;
+    try {
+      this.transport.send(message)?.catch(() => {
+        // The client went away; the transport's close ends the session.
+      });
+    } catch {
+      // A transport must not throw from send; if one does, the message is lost, not the server.
+    }
+  }
+
+  private shutdown(): void {
+    if (this.done) return;
+    this.done = true;
+    const reason = new McpError('CONNECTION_CLOSED', 'the connection closed');
+    for (const controller of this.running.values()) controller.abort(reason);
+    this.running.clear();
+    this.outbound.rejectAll(reason);
+    for (const dispose of this.disposers) dispose();
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The public types of the server kit: options, tool definitions, the context a handler gets and
+ * what it returns.
+ */
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { Era, ProtocolRevision } from '../protocol/revisions.js';
+import type { ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, JsonSchema, ListRootsResult, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
+
+/** One line the server logs about itself (never sent to the client). */
+export interface ServerLogRecord {
+  level: 'debug' | 'info' | 'warning' | 'error';
+  /** What happened, e.g. `tool handler threw`. */
+  msg: string;
+  tool?: string;
+  /** The error's text and stack (server-side only). */
+  error?: string;
+  stack?: string;
+  [key: string]: unknown;
+}
+
+/** Receives the server's own log records. The default writes one JSON line per record to stderr. */
+export type ServerLogger = (record: ServerLogRecord) => void;
+
+/** Options of `McpServer`. */
+export interface McpServerOptions {
+  /** `serverInfo.name`. */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  /** Guidance for the model, sent in the `initialize` / `server/discover` result. */
+  instructions?: string;
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
+  logger?: ServerLogger;
+  /**
+   * The secret that signs 2026-07-28 `requestState` (multi-round-trip input). Default: random per
+   * process; give the same secret to every process behind one load balancer.
+   */
+  stateSecret?: string;
+  /**
+   * Told of every finished `tools/call` of a registered tool, failed validation included (for
+   * per-call logs and metrics). A throw is logged and ignored.
+   */
+  onToolCall?: ToolCallObserver;
+}
+
+/** One finished tool call, for {@link McpServerOptions.onToolCall}. */
+export interface ToolCallRecord {
+  tool: string;
+  /** The arguments as received (unchecked when `errorCode` is `VALIDATION_ERROR`): log only what is safe. */
+  arguments: unknown;
+  durationMs: number;
+  isError: boolean;
+  /** The envelope's `error.code` of an error result made by the kit or a `ToolError`. */
+  errorCode?: string;
+}
+
+/** Receives {@link ToolCallRecord}s. */
+export type ToolCallObserver = (record: ToolCallRecord) => void;
+
+/** What a handler (tool, resource read, prompt) gets beside its input. */
+export interface RequestContext {
+  /** Aborted when the client cancels the request, its connection closes or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** The era and revision of this request (legacy: the session's; modern: the request's `_meta`). */
+  readonly era: Era;
+  readonly revision: ProtocolRevision;
+  /** The JSON-RPC id of the request. */
+  readonly requestId: JsonRpcId;
+  /** What the client says it is (self-reported: for logs and display, never for security). */
+  readonly clientInfo: Implementation | undefined;
+  /** The client's capabilities (legacy: declared at `initialize`; modern: on this request). */
+  readonly clientCapabilities: ClientCapabilities;
+  /**
+   * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
+   * Values that do not increase are dropped (the spec requires increasing progress).
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Sends a log message to the client when it asked for this level or a more severe one
+   * (legacy: `logging/setLevel`, default `info`; modern: this request's `_meta` log level, none
+   * when absent). Never throws.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user through the client (`elicitation/create`). Rejects with `INPUT_UNSUPPORTED`
+   * when the client did not declare `elicitation`, in the 2026 era (multi-round-trip input is
+   * not served yet) and on stateless HTTP; `CANCELLED` when the request is cancelled;
+   * `SERVER_ERROR` when the client answers with an error.
+   */
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /** Asks the client's model (`sampling/createMessage`); rejects like {@link elicit} (capability `sampling`). */
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
+  /** Asks for the client's roots (`roots/list`); rejects like {@link elicit} (capability `roots`). */
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /**
+   * 2026-07-28 tools: true when this run continues an exchange (the request carried a valid
+   * `requestState`, so earlier answers are available).
+   */
+  readonly resumed: boolean;
+}
+
+/** Options of an input request. */
+export interface InputOptions {
+  /**
+   * 2026-07-28: the key of this request in `inputRequests` (default `input-1`, `input-2`, … in
+   * the order the handler asks). A handler asks the same things in the same order on every run;
+   * give keys when that order can vary.
+   */
+  key?: string;
+}
+
+/** What a tool handler gets beside its arguments (the same as every handler). */
+export type ToolContext = RequestContext;
+
+/**
+ * Completes the value of one prompt argument or template variable: the values that fit the
+ * partial `value` (at most 100 are sent). `context.arguments` holds the other arguments already
+ * given (2025-06-18+).
+ */
+export type CompleteHandler = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+
+/** What a tool handler returns: content, structured content, or both. */
+export interface ToolResult {
+  /** Content blocks; when absent, one text block holding the JSON of `structuredContent`. */
+  content?: ContentBlock[];
+  /** Checked against the tool's `outputSchema` (when it has one) before it is sent. */
+  structuredContent?: unknown;
+  /** A failure the handler reports itself (prefer throwing `ToolError`). */
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** Handles a call of one tool, with arguments already validated against its `inputSchema`. */
+export type ToolHandler<Args = Record<string, unknown>> = (args: Args, context: ToolContext) => ToolResult | Promise<ToolResult>;
+
+/** A tool as registered with `McpServer.registerTool`. */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema 2020-12 of the arguments (`type: 'object'`); checked before the handler runs. */
+  inputSchema: JsonSchema;
+  /**
+   * JSON Schema of `structuredContent`; every successful result is checked against it before it
+   * is sent. Error results carry the kit's envelope in `structuredContent` only when this schema
+   * admits it (SDK clients check error results too), in text always.
+   */
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  /**
+   * Client capabilities the tool cannot work without (`{ sampling: {} }`): a call from a client
+   * that did not declare one of them (legacy: at `initialize`; 2026: on the request) is refused
+   * with -32021 (MissingRequiredClientCapability, `data.requiredCapabilities` naming the missing
+   * ones; HTTP 400) before the arguments are checked.
+   */
+  requiredClientCapabilities?: ClientCapabilities;
+  handler: ToolHandler<Args>;
+}
