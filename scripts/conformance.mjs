@@ -126,7 +126,9 @@ function runScenario(node, suite, run) {
       clearTimeout(killer);
       let checks = [];
       let resultDir = out;
-      for (const dir of existsSync(out) ? readdirSync(out) : []) {
+      // The suite writes <out>/<scenario>-<time>/checks.json, and `auth/x` scenarios one level deeper.
+      const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : []).filter((entry) => String(entry).endsWith('checks.json')).map((entry) => path.dirname(String(entry)));
+      for (const dir of dirs) {
         const file = path.join(out, dir, 'checks.json');
         if (!existsSync(file)) continue;
         resultDir = path.join(out, dir);

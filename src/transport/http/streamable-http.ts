@@ -16,7 +16,7 @@
  * on every request; aborting a request's signal closes its stream, which is the cancellation.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { errorMessage, McpError, SizeLimitError } from '../../protocol/errors.js';
+import { errorMessage, HttpError, McpError, SizeLimitError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
@@ -33,6 +33,7 @@ import { ExchangeReporter, type ResponseFacts } from './exchange-reporter.js';
 import { SseDecoder } from './sse-decoder.js';
 import { GetStream } from './get-stream.js';
 import { settledWithin, sleep, timeoutSignal } from './sleep.js';
+import type { AuthorizeHook } from './authorize-hook.js';
 
 const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** How long close() waits for the session DELETE and for sockets to finish gracefully. */
@@ -60,6 +61,8 @@ export interface StreamableHttpOptions {
   maxResumeAttempts?: number;
   /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
   dispatcher?: Dispatcher;
+  /** Headers per request (OAuth), and one resend after a 401/403 when it says so; see {@link AuthorizeHook}. */
+  authorize?: AuthorizeHook;
 }
 
 type Era = 'unknown' | 'legacy' | 'modern';
@@ -111,6 +114,9 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxResumeAttempts: number;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private readonly authorize: AuthorizeHook | undefined;
+  /** The latest headers the authorize hook gave, also sent on the GET stream and the DELETE. */
+  private authHeaders: Record<string, string> = {};
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly reporter = new ExchangeReporter();
@@ -140,6 +146,7 @@ export class StreamableHttpTransport implements Transport {
     this.defaultRetryMs = options.defaultRetryMs ?? 1_000;
     this.maxResumeAttempts = options.maxResumeAttempts ?? 5;
     this.ownsDispatcher = options.dispatcher === undefined;
+    this.authorize = options.authorize;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
@@ -185,13 +192,28 @@ export class StreamableHttpTransport implements Transport {
     }
     // A re-initialize in progress owns the session: wait for it so this message carries the new id.
     if (this.reinitializing && method !== 'initialize') await this.reinitializing.catch(() => {});
-    const headers = this.headersFor(message, method, isRequest, extra);
+    if (this.authorize) await this.authorizeWith({ method: 'POST', url: this.url, signal });
     const link = this.link(signal);
     try {
-      return await this.exchange(message, method, isRequest, signal, link.signal, headers, extra, isRetry, ctx);
+      try {
+        return await this.exchange(message, method, isRequest, signal, link.signal, this.headersFor(message, method, isRequest, extra), extra, isRetry, ctx);
+      } catch (error) {
+        // A 401/403 means the server did not run the message: the hook may refresh or log in, then it goes once more.
+        if (!this.authorize || !(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || this.life.signal.aborted) throw error;
+        if (!(await this.authorizeWith({ method: 'POST', url: this.url, signal, rejected: error }))) throw error;
+        return await this.exchange(message, method, isRequest, signal, link.signal, this.headersFor(message, method, isRequest, extra), extra, isRetry, ctx);
+      }
     } finally {
       link.release();
     }
+  }
+
+  /** Asks the authorize hook for headers and keeps them; false when it declined (a refusal it will not answer). */
+  private async authorizeWith(request: Parameters<AuthorizeHook>[0]): Promise<boolean> {
+    const headers = await this.authorize!(request);
+    if (headers === undefined) return false;
+    this.authHeaders = lowerKeys(headers);
+    return true;
   }
 
   private async exchange(
@@ -556,6 +578,7 @@ export class StreamableHttpTransport implements Transport {
   private headersFor(message: JsonRpcMessage, method: string | undefined, isRequest: boolean, extra: Record<string, string> | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       ...this.baseHeaders,
+      ...this.authHeaders,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     };
@@ -578,7 +601,7 @@ export class StreamableHttpTransport implements Transport {
 
   /** Session id and negotiated version, for every legacy request after initialize. */
   private sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.baseHeaders };
+    const headers: Record<string, string> = { ...this.baseHeaders, ...this.authHeaders };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined && LEGACY_WITH_VERSION_HEADER.has(this.protocolVersion)) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;

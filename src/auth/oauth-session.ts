@@ -1,0 +1,192 @@
+/**
+ * The OAuth state of one MCP server for one connection: the headers each request carries, the
+ * refresh before expiry and after `401 invalid_token` (one at a time, however many requests
+ * wait), the login after a `401` nothing else answers, and the step-up after
+ * `403 insufficient_scope` with the union of granted and challenged scopes (bounded). Its
+ * {@link OAuthSession.authorize} is the HTTP transports' authorize hook.
+ */
+import * as oauth from 'oauth4webapi';
+import type { AuthChallenge } from '../protocol/auth-challenge.js';
+import type { HttpError } from '../protocol/errors.js';
+import { redactUrl } from '../protocol/redact.js';
+import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
+import { OAuthError } from './auth-error.js';
+import type { OAuthOptions } from './auth-options.js';
+import { loginWithBrowser, tokensOf } from './authorization-code.js';
+import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
+import { discover } from './discovery.js';
+import { FileTokenStore } from './file-token-store.js';
+import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
+import { serverKey, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
+
+/** A token this close to its expiry is refreshed before use. */
+const REFRESH_MARGIN_MS = 60_000;
+const DEFAULT_MAX_STEP_UPS = 2;
+
+/** OAuth for one server: headers, refresh, login, step-up. Holds no socket or timer between exchanges. */
+export class OAuthSession {
+  readonly serverUrl: URL;
+  readonly key: string;
+  readonly store: TokenStore;
+  /** When false, a refusal that needs a login is not answered here (the caller logs in). */
+  interactive = true;
+  private readonly serverName: string;
+  private readonly options: OAuthOptions;
+  private refreshing: Promise<StoredTokens | undefined> | undefined;
+  private loggingIn: Promise<StoredTokens> | undefined;
+  private stepUps = 0;
+
+  constructor(serverUrl: URL, serverName: string, options: OAuthOptions = {}) {
+    this.serverUrl = new URL(serverUrl);
+    this.key = serverKey(this.serverUrl);
+    this.serverName = serverName;
+    this.options = options;
+    this.store = options.store ?? new FileTokenStore();
+  }
+
+  /** The transports' authorize hook (bound). */
+  readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
+    if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal));
+    const tokens = await this.answerRefusal(request.rejected, request.signal);
+    return tokens === undefined ? undefined : this.headersOf(tokens);
+  };
+
+  /**
+   * Logs in from a refusal's challenge (or none): discovery, client identity, the browser step,
+   * tokens stored. One login at a time: a second caller shares the first's. Rejects with an
+   * {@link OAuthError}.
+   */
+  login(challenge?: readonly AuthChallenge[], extraScopes: string[] = [], signal?: AbortSignal): Promise<StoredTokens> {
+    this.loggingIn ??= this.runLogin(bearerOf(challenge), extraScopes, signal).finally(() => {
+      this.loggingIn = undefined;
+    });
+    return this.loggingIn;
+  }
+
+  /** Forgets the stored login of this server. */
+  async logout(): Promise<void> {
+    await this.store.delete(this.key);
+  }
+
+  // ---- tokens ----
+
+  /** The stored tokens, refreshed first when they expire within a minute and can be refreshed. */
+  private async currentTokens(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    if (this.loggingIn) return this.loggingIn.catch(() => undefined);
+    const login = await this.store.get(this.key);
+    const tokens = login?.tokens;
+    if (!tokens) return undefined;
+    if (tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS && tokens.refreshToken) {
+      return (await this.refresh(signal).catch(() => undefined)) ?? (tokens.expiresAt > Date.now() ? tokens : undefined);
+    }
+    return tokens;
+  }
+
+  private headersOf(tokens: StoredTokens | undefined): Record<string, string> {
+    return tokens ? { authorization: `Bearer ${tokens.accessToken}` } : {};
+  }
+
+  /** What to resend with after a 401/403, or undefined to give up. */
+  private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const bearer = bearerOf(refusal.challenge);
+    if (refusal.status === 403) {
+      if (bearer?.params.error !== 'insufficient_scope' || !this.interactive) return undefined;
+      // Step-up: a bounded number of new logins, each asking for what was granted plus what is challenged.
+      if (this.stepUps >= (this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS)) return undefined;
+      this.stepUps++;
+      const granted = (await this.store.get(this.key))?.tokens?.scope?.split(' ').filter(Boolean) ?? [];
+      return this.login(refusal.challenge, granted, signal);
+    }
+    if (this.loggingIn) return this.loggingIn;
+    // 401: a refresh answers it when it can (never a new login or registration while a refresh token works).
+    const refreshed = await this.refresh(signal).catch(() => undefined);
+    if (refreshed) return refreshed;
+    if (!this.interactive) return undefined;
+    return this.login(refusal.challenge, [], signal);
+  }
+
+  /** Refreshes the stored tokens; one refresh at a time. Undefined when there is nothing to refresh with. */
+  private refresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    this.refreshing ??= this.runRefresh(signal).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async runRefresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const login = await this.store.get(this.key);
+    const refreshToken = login?.tokens?.refreshToken;
+    if (!login || !refreshToken || !login.client || !login.discovery) return undefined;
+    const as = login.discovery.authorizationServer as oauth.AuthorizationServer;
+    const client: oauth.Client = { client_id: login.client.clientId };
+    let result: oauth.TokenEndpointResponse;
+    const { client: storedClient, discovery } = login;
+    try {
+      result = await withOAuthHttp(this.options.dispatcher, async (http) => {
+        const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthOf(storedClient), refreshToken, {
+          additionalParameters: { resource: discovery.resource },
+          [oauth.customFetch]: http.fetch,
+          [oauth.allowInsecureRequests]: true,
+          ...(signal ? { signal } : {}),
+        });
+        return oauth.processRefreshTokenResponse(as, client, response);
+      });
+    } catch (error) {
+      // A refresh token the server no longer accepts is dropped, so the next step is a login.
+      const { tokens: _dropped, ...rest } = login;
+      await this.store.set(this.key, rest);
+      throw new OAuthError(`refreshing the login at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: this.serverName, step: 'refresh', ...oauthCode(error), cause: error });
+    }
+    const tokens = tokensOf(result, login.tokens?.scope?.split(' ') ?? [], refreshToken);
+    await this.store.set(this.key, { ...login, tokens });
+    return tokens;
+  }
+
+  private runLogin(bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
+    return withOAuthHttp(this.options.dispatcher, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal));
+  }
+
+  private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
+    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal }, bearer?.params.resource_metadata);
+    const as = found.authorizationServer;
+    const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
+    const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
+    const { tokens, client } = await loginWithBrowser({
+      serverName: this.serverName,
+      options: this.options,
+      fetch,
+      as,
+      resource: found.resource,
+      scopes,
+      storedClient: stored.client,
+      signal,
+    });
+    await this.store.set(this.key, {
+      tokens,
+      client,
+      discovery: {
+        resource: found.resource,
+        authorizationServer: { ...(as as Record<string, unknown>), issuer: as.issuer },
+        ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: found.resourceMetadataUrl } : {}),
+      },
+    });
+    return tokens;
+  }
+}
+
+/** The first `Bearer` challenge. */
+function bearerOf(challenge: readonly AuthChallenge[] | undefined): AuthChallenge | undefined {
+  return challenge?.find((c) => c.scheme === 'bearer');
+}
+
+/**
+ * The scopes of a login (spec: "Scope Selection Strategy"): configured ones, else the
+ * challenge's, else all the resource's `scopes_supported`, else none; plus those already granted
+ * (step-up asks for the union); plus `offline_access` when the authorization server lists it.
+ */
+export function chooseScopes(configured: string[] | undefined, challenged: string | undefined, resourceScopes: string[] | undefined, serverScopes: string[] | undefined, extra: string[]): string[] {
+  const base = configured ?? (challenged !== undefined ? challenged.split(' ') : (resourceScopes ?? []));
+  const out = new Set([...extra, ...base].filter(Boolean));
+  if (out.size > 0 && serverScopes?.includes('offline_access')) out.add('offline_access');
+  return [...out];
+}
