@@ -10,7 +10,11 @@ export interface PreRegisteredClient {
   /** A confidential client's secret (never logged). */
   clientSecret?: string;
   /** How to authenticate at the token endpoint (default: from the secret and the server's list). */
-  tokenEndpointAuthMethod?: 'none' | 'client_secret_basic' | 'client_secret_post';
+  tokenEndpointAuthMethod?: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** A PKCS#8 PEM private key for `private_key_jwt` (never logged). */
+  privateKey?: string;
+  /** Its signing algorithm (default ES256). */
+  signingAlgorithm?: 'ES256' | 'RS256';
 }
 
 /** What the authorization-URL hook is given besides the URL. */
@@ -23,6 +27,11 @@ export interface AuthorizationUrlContext {
 
 /** Options of an OAuth login (`McpClient.connect({ url, auth })`). */
 export interface OAuthOptions {
+  /**
+   * `authorization_code` (default): a user logs in in a browser. `client_credentials`: the
+   * machine is the client (a pre-registered `client` with a secret or a private key), no browser.
+   */
+  grant?: 'authorization_code' | 'client_credentials';
   /** Where logins are kept (default: a `FileTokenStore` in `~/.mcpwire/oauth`). */
   store?: TokenStore;
   /** Pre-registered credentials; preferred over a metadata document and registration. */

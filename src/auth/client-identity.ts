@@ -96,7 +96,19 @@ export function clientAuthOf(client: StoredClient): oauth.ClientAuth {
   if (client.clientSecret === undefined) return oauth.None();
   if (client.tokenEndpointAuthMethod === 'client_secret_post') return oauth.ClientSecretPost(client.clientSecret);
   if (client.tokenEndpointAuthMethod === 'none') return oauth.None();
-  return oauth.ClientSecretBasic(client.clientSecret);
+  return secretBasic(client.clientSecret);
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-encoded, then Base64. Written here
+ * because oauth4webapi's encoder also escapes `-`, `.`, `_`, `~`, which servers that compare the
+ * raw id (the suite's among them) refuse; unreserved characters need no escaping.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString('base64')}`);
+  };
 }
 
 /** A short reason for an oauth4webapi failure: the server's `error` and description, never a token. */

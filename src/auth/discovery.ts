@@ -144,8 +144,9 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
     }
     let metadata: oauth.AuthorizationServer;
     try {
-      // Checks that `issuer` is the one the URL was built from (RFC 8414 §3.3).
-      metadata = await oauth.processDiscoveryResponse(issuerUrl, response);
+      // Checks that `issuer` is the one the URL was built from (RFC 8414 §3.3). A 2025-03-26
+      // server's metadata sits at its origin whatever its issuer, so that one is taken as it is.
+      metadata = legacy ? await legacyMetadata(response) : await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
       throw fail(context, `the authorization server metadata at ${redactUrl(url)} was refused: ${errorMessage(error)}`, url, error);
     }
@@ -156,6 +157,12 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
     return metadata;
   }
   return undefined;
+}
+
+async function legacyMetadata(response: Response): Promise<oauth.AuthorizationServer> {
+  const body = (await response.json()) as { issuer?: unknown };
+  if (typeof body?.issuer !== 'string') throw new Error('no "issuer"');
+  return body as oauth.AuthorizationServer;
 }
 
 async function get(context: DiscoveryContext, url: string): Promise<Response> {

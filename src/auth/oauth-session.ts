@@ -14,6 +14,7 @@ import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { loginWithBrowser, tokensOf } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
+import { clientCredentialsTokens } from './client-credentials.js';
 import { discover } from './discovery.js';
 import { FileTokenStore } from './file-token-store.js';
 import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
@@ -90,7 +91,7 @@ export class OAuthSession {
   private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
     const bearer = bearerOf(refusal.challenge);
     if (refusal.status === 403) {
-      if (bearer?.params.error !== 'insufficient_scope' || !this.interactive) return undefined;
+      if (bearer?.params.error !== 'insufficient_scope' || !this.mayLogIn()) return undefined;
       // Step-up: a bounded number of new logins, each asking for what was granted plus what is challenged.
       if (this.stepUps >= (this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS)) return undefined;
       this.stepUps++;
@@ -101,8 +102,13 @@ export class OAuthSession {
     // 401: a refresh answers it when it can (never a new login or registration while a refresh token works).
     const refreshed = await this.refresh(signal).catch(() => undefined);
     if (refreshed) return refreshed;
-    if (!this.interactive) return undefined;
+    if (!this.mayLogIn()) return undefined;
     return this.login(refusal.challenge, [], signal);
+  }
+
+  /** A login may start here: always for a machine client, for a person only once connected. */
+  private mayLogIn(): boolean {
+    return this.interactive || this.options.grant === 'client_credentials';
   }
 
   /** Refreshes the stored tokens; one refresh at a time. Undefined when there is nothing to refresh with. */
@@ -151,16 +157,10 @@ export class OAuthSession {
     const as = found.authorizationServer;
     const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
     const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
-    const { tokens, client } = await loginWithBrowser({
-      serverName: this.serverName,
-      options: this.options,
-      fetch,
-      as,
-      resource: found.resource,
-      scopes,
-      storedClient: stored.client,
-      signal,
-    });
+    const { tokens, client } =
+      this.options.grant === 'client_credentials'
+        ? await clientCredentialsTokens({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal })
+        : await loginWithBrowser({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
     await this.store.set(this.key, {
       tokens,
       client,

@@ -81,7 +81,9 @@ const auth = {
   store: new MemoryTokenStore(),
   onAuthorizationUrl: autoApprove,
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
-  ...(context.client_id && context.client_secret && !context.private_key_pem ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
+  ...(context.client_id && context.client_secret && !context.idp_id_token ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
+  ...(context.client_id && context.private_key_pem ? { client: { clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } } : {}),
+  ...(scenario?.startsWith('auth/client-credentials') ? { grant: 'client_credentials' } : {}),
 };
 
 async function connect(options = {}) {
