@@ -2,6 +2,7 @@
  * The `auth` option of a URL target: how mcpwire logs in to an OAuth-protected MCP server.
  */
 import type { Dispatcher } from 'undici';
+import type { AssertionContext } from './jwt-bearer.js';
 import type { TokenStore } from './token-store.js';
 
 /** Client credentials registered beforehand with the authorization server. */
@@ -30,8 +31,14 @@ export interface OAuthOptions {
   /**
    * `authorization_code` (default): a user logs in in a browser. `client_credentials`: the
    * machine is the client (a pre-registered `client` with a secret or a private key), no browser.
+   * `jwt_bearer`: tokens for an {@link OAuthOptions.assertion} (RFC 7523), no browser.
    */
-  grant?: 'authorization_code' | 'client_credentials';
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
+  /**
+   * `jwt_bearer`: the assertion to present (a workload identity JWT, or an ID-JAG from
+   * `exchangeForIdJag`). Called for each token request; never logged.
+   */
+  assertion?: (context: AssertionContext) => string | Promise<string>;
   /** Where logins are kept (default: a `FileTokenStore` in `~/.mcpwire/oauth`). */
   store?: TokenStore;
   /** Pre-registered credentials; preferred over a metadata document and registration. */

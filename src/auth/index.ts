@@ -8,3 +8,4 @@ export { FileTokenStore, defaultTokenDir, type FileTokenStoreOptions } from './f
 export { MemoryTokenStore, serverKey, type StoredClient, type StoredDiscovery, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 export { OAuthSession } from './oauth-session.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './loopback-receiver.js';
+export { exchangeForIdJag, type AssertionContext, type IdJagRequest } from './jwt-bearer.js';

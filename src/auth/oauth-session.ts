@@ -16,6 +16,7 @@ import { loginWithBrowser, tokensOf } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { clientCredentialsTokens } from './client-credentials.js';
 import { discover } from './discovery.js';
+import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
 import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
 import { serverKey, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
@@ -108,7 +109,7 @@ export class OAuthSession {
 
   /** A login may start here: always for a machine client, for a person only once connected. */
   private mayLogIn(): boolean {
-    return this.interactive || this.options.grant === 'client_credentials';
+    return this.interactive || (this.options.grant !== undefined && this.options.grant !== 'authorization_code');
   }
 
   /** Refreshes the stored tokens; one refresh at a time. Undefined when there is nothing to refresh with. */
@@ -157,10 +158,13 @@ export class OAuthSession {
     const as = found.authorizationServer;
     const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
     const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
+    const machine = { serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal };
     const { tokens, client } =
       this.options.grant === 'client_credentials'
-        ? await clientCredentialsTokens({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal })
-        : await loginWithBrowser({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
+        ? await clientCredentialsTokens(machine)
+        : this.options.grant === 'jwt_bearer'
+          ? await jwtBearerTokens(machine)
+          : await loginWithBrowser({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
     await this.store.set(this.key, {
       tokens,
       client,

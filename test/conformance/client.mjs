@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { McpClient } from '../../dist/index.js';
-import { MemoryTokenStore } from '../../dist/auth/index.js';
+import { exchangeForIdJag, MemoryTokenStore } from '../../dist/auth/index.js';
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
@@ -84,6 +84,16 @@ const auth = {
   ...(context.client_id && context.client_secret && !context.idp_id_token ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
   ...(context.client_id && context.private_key_pem ? { client: { clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } } : {}),
   ...(scenario?.startsWith('auth/client-credentials') ? { grant: 'client_credentials' } : {}),
+  // Workload identity: the suite's workload JWT is the assertion (RFC 7523), for the public client it names.
+  ...(context.valid_jwt ? { grant: 'jwt_bearer', client: { clientId: context.client_id }, assertion: () => context.valid_jwt } : {}),
+  // Enterprise-managed authorization: the user's ID token exchanged at the IdP for an ID-JAG, presented as the assertion.
+  ...(context.idp_id_token
+    ? {
+        grant: 'jwt_bearer',
+        client: { clientId: context.client_id, clientSecret: context.client_secret },
+        assertion: ({ issuer, resource }) => exchangeForIdJag({ tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token, audience: issuer, resource }),
+      }
+    : {}),
 };
 
 async function connect(options = {}) {
