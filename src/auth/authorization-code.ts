@@ -34,7 +34,10 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
   const { as, options, serverName } = context;
   const hook = options.onAuthorizationUrl;
   if (!hook) {
-    throw new OAuthError('the server requires an OAuth login and no interactive login is possible here (no onAuthorizationUrl hook); log in first, e.g. `mcpwire auth login`, or give the auth option an onAuthorizationUrl', { server: serverName, step: 'authorization' });
+    throw new OAuthError(
+      'the server requires an OAuth login, no stored login works, and no interactive login is possible here (the auth option has no onAuthorizationUrl hook): log in once where a browser can be opened (give onAuthorizationUrl; the login is kept in the token store), or use a machine grant (auth option "grant")',
+      { server: serverName, step: 'authorization' },
+    );
   }
   if (!as.authorization_endpoint) throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} has no authorization endpoint`, { server: serverName, step: 'discovery' });
   // PKCE is mandatory in MCP: a server that does not say it supports S256 is refused.
