@@ -78,12 +78,17 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     return left;
   };
 
+  // OAuth: the session gives each request its headers; during the connect it only refreshes, a
+  // login (which may wait on a person) happens below, outside the connect timeout.
+  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth) : undefined;
+  const authorize = session ? { authorize: session.authorize } : {};
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
     try {
       transport = await http.LegacySseTransport.connect(url, {
         name,
-        headers,
+        // HTTP+SSE has no authorize hook: the token of the connect's start (a 401 logs in and reconnects).
+        headers: session ? { ...headers, ...(await session.authorize({ method: 'GET', url })) } : headers,
         ...sizeCap,
         connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -103,10 +108,6 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     if (detecting) routes.set(key, 'sse');
     return client;
   };
-  // OAuth: the session gives each request its headers; during the connect it only refreshes, a
-  // login (which may wait on a person) happens below, outside the connect timeout.
-  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth) : undefined;
-  const authorize = session ? { authorize: session.authorize } : {};
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
     const transport = traced(new http.StreamableHttpTransport(url, { name, headers, ...sizeCap, ...authorize }));
