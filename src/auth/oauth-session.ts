@@ -12,18 +12,20 @@ import { redactUrl } from '../protocol/redact.js';
 import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
-import { loginWithBrowser, tokensOf } from './authorization-code.js';
+import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { clientCredentialsTokens } from './client-credentials.js';
 import { discover } from './discovery.js';
 import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
 import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
-import { serverKey, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
+import { serverKey, type StoredClient, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;
 const DEFAULT_MAX_STEP_UPS = 2;
+/** Logins a session starts for 401s that no refresh answered. */
+const MAX_LOGINS_AFTER_REFUSAL = 3;
 
 /** OAuth for one server: headers, refresh, login, step-up. Holds no socket or timer between exchanges. */
 export class OAuthSession {
@@ -37,6 +39,7 @@ export class OAuthSession {
   private refreshing: Promise<StoredTokens | undefined> | undefined;
   private loggingIn: Promise<StoredTokens> | undefined;
   private stepUps = 0;
+  private loginsAfterRefusal = 0;
 
   constructor(serverUrl: URL, serverName: string, options: OAuthOptions = {}) {
     this.serverUrl = new URL(serverUrl);
@@ -103,7 +106,9 @@ export class OAuthSession {
     // 401: a refresh answers it when it can (never a new login or registration while a refresh token works).
     const refreshed = await this.refresh(signal).catch(() => undefined);
     if (refreshed) return refreshed;
-    if (!this.mayLogIn()) return undefined;
+    // A server that refuses every fresh token would otherwise ask the user on every request.
+    if (!this.mayLogIn() || this.loginsAfterRefusal >= MAX_LOGINS_AFTER_REFUSAL) return undefined;
+    this.loginsAfterRefusal++;
     return this.login(refusal.challenge, [], signal);
   }
 
@@ -164,7 +169,7 @@ export class OAuthSession {
         ? await clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
           ? await jwtBearerTokens(machine)
-          : await loginWithBrowser({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
+          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
     await this.store.set(this.key, {
       tokens,
       client,
@@ -175,6 +180,21 @@ export class OAuthSession {
       },
     });
     return tokens;
+  }
+}
+
+/**
+ * A registration the server has forgotten (`invalid_client` / `unauthorized_client` at the token
+ * endpoint for a stored registration) is registered again once and the login repeated; a second
+ * refusal is final.
+ */
+async function browserLoginOnce(context: LoginContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+  try {
+    return await loginWithBrowser(context);
+  } catch (error) {
+    const forgotten = error instanceof OAuthError && error.step === 'token' && (error.oauthError === 'invalid_client' || error.oauthError === 'unauthorized_client');
+    if (!forgotten || context.storedClient?.source !== 'registered' || context.options.client !== undefined) throw error;
+    return loginWithBrowser({ ...context, storedClient: undefined });
   }
 }
 
