@@ -18,7 +18,7 @@ import { clientCredentialsTokens } from './client-credentials.js';
 import { discover } from './discovery.js';
 import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
-import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
+import { withOAuthHttp, type OAuthFetch, type OAuthObserver } from './oauth-http.js';
 import { serverKey, type StoredClient, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 
 /** A token this close to its expiry is refreshed before use. */
@@ -41,7 +41,11 @@ export class OAuthSession {
   private stepUps = 0;
   private loginsAfterRefusal = 0;
 
-  constructor(serverUrl: URL, serverName: string, options: OAuthOptions = {}) {
+  private readonly observe: OAuthObserver | undefined;
+
+  /** `observe` sees every OAuth HTTP exchange (method, redacted URL, status): the client's trace. */
+  constructor(serverUrl: URL, serverName: string, options: OAuthOptions = {}, observe?: OAuthObserver) {
+    this.observe = observe;
     this.serverUrl = new URL(serverUrl);
     this.key = serverKey(this.serverUrl);
     this.serverName = serverName;
@@ -142,7 +146,7 @@ export class OAuthSession {
           ...(signal ? { signal } : {}),
         });
         return oauth.processRefreshTokenResponse(as, client, response);
-      });
+      }, this.observe);
     } catch (error) {
       // A refresh token the server no longer accepts is dropped, so the next step is a login.
       const { tokens: _dropped, ...rest } = login;
@@ -155,7 +159,7 @@ export class OAuthSession {
   }
 
   private runLogin(bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
-    return withOAuthHttp(this.options.dispatcher, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal));
+    return withOAuthHttp(this.options.dispatcher, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal), this.observe);
   }
 
   private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {

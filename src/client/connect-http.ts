@@ -80,7 +80,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
 
   // OAuth: the session gives each request its headers; during the connect it only refreshes, a
   // login (which may wait on a person) happens below, outside the connect timeout.
-  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth) : undefined;
+  const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
+  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth) : undefined;
   const authorize = session ? { authorize: session.authorize } : {};
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
