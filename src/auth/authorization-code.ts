@@ -9,6 +9,7 @@ import { redactUrl } from '../protocol/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { clientAuthOf, clientFor, oauthCode, oauthReason } from './client-identity.js';
+import { dpopHandle, withNonceRetry, type StoredDpopKey } from './dpop.js';
 import { LoopbackReceiver } from './loopback-receiver.js';
 import type { OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
@@ -26,6 +27,8 @@ export interface LoginContext {
   /** Scopes to request; empty means no `scope` parameter. */
   scopes: string[];
   storedClient: StoredClient | undefined;
+  /** Bind the tokens to this key (DPoP), when the server supports it. */
+  dpop?: StoredDpopKey | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -81,13 +84,17 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     }
     let result: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuthOf(client), validated, receiver.redirectUri, verifier, {
-        additionalParameters: { resource: context.resource },
-        [oauth.customFetch]: context.fetch,
-        [oauth.allowInsecureRequests]: true,
-        signal,
+      const DPoP = context.dpop ? await dpopHandle(context.dpop, client.clientId) : undefined;
+      result = await withNonceRetry(async () => {
+        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuthOf(client), validated, receiver.redirectUri, verifier, {
+          additionalParameters: { resource: context.resource },
+          [oauth.customFetch]: context.fetch,
+          [oauth.allowInsecureRequests]: true,
+          signal,
+          ...(DPoP ? { DPoP } : {}),
+        });
+        return oauth.processAuthorizationCodeResponse(as, oauthClient, response);
       });
-      result = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
     } catch (error) {
       throw new OAuthError(`the token request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: serverName, step: 'token', ...oauthCode(error), cause: error });
     }
@@ -104,7 +111,7 @@ export function tokensOf(result: oauth.TokenEndpointResponse, requested: string[
   const scope = result.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
   return {
     accessToken: result.access_token,
-    tokenType: result.token_type === 'dpop' ? 'DPoP' : 'Bearer',
+    tokenType: String(result.token_type).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer',
     ...(refresh !== undefined ? { refreshToken: refresh } : {}),
     ...(typeof result.expires_in === 'number' ? { expiresAt: Date.now() + result.expires_in * 1000 } : {}),
     ...(scope !== undefined ? { scope } : {}),

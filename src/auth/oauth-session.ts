@@ -16,6 +16,7 @@ import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-c
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { clientCredentialsTokens } from './client-credentials.js';
 import { discover } from './discovery.js';
+import { dpopHandle, newDpopKey, resourceProof, wantsDpop, withNonceRetry } from './dpop.js';
 import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
 import { withOAuthHttp, type OAuthFetch, type OAuthObserver } from './oauth-http.js';
@@ -40,6 +41,8 @@ export class OAuthSession {
   private loggingIn: Promise<StoredTokens> | undefined;
   private stepUps = 0;
   private loginsAfterRefusal = 0;
+  /** The MCP server's latest DPoP nonce. */
+  private resourceNonce: string | undefined;
 
   private readonly observe: OAuthObserver | undefined;
 
@@ -55,9 +58,9 @@ export class OAuthSession {
 
   /** The transports' authorize hook (bound). */
   readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
-    if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal));
+    if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal), request);
     const tokens = await this.answerRefusal(request.rejected, request.signal);
-    return tokens === undefined ? undefined : this.headersOf(tokens);
+    return tokens === undefined ? undefined : this.headersOf(tokens, request);
   };
 
   /**
@@ -91,12 +94,23 @@ export class OAuthSession {
     return tokens;
   }
 
-  private headersOf(tokens: StoredTokens | undefined): Record<string, string> {
-    return tokens ? { authorization: `Bearer ${tokens.accessToken}` } : {};
+  /** `Authorization` for `tokens`; a DPoP-bound token also gets a fresh proof for this method and URL. */
+  private async headersOf(tokens: StoredTokens | undefined, request: AuthorizeRequest): Promise<Record<string, string>> {
+    if (!tokens) return {};
+    if (tokens.tokenType !== 'DPoP') return { authorization: `Bearer ${tokens.accessToken}` };
+    const key = (await this.store.get(this.key))?.dpopKey;
+    if (!key) return {};
+    return { authorization: `DPoP ${tokens.accessToken}`, dpop: await resourceProof(key, request.method, request.url, tokens.accessToken, this.resourceNonce) };
   }
 
   /** What to resend with after a 401/403, or undefined to give up. */
   private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    // RFC 9449 §9: the server wants its nonce in the proof; the same token goes again with a new proof.
+    const dpopChallenge = refusal.challenge?.find((c) => c.scheme === 'dpop');
+    if (refusal.status === 401 && dpopChallenge?.params.error === 'use_dpop_nonce' && refusal.dpopNonce !== undefined && refusal.dpopNonce !== this.resourceNonce) {
+      this.resourceNonce = refusal.dpopNonce;
+      return (await this.store.get(this.key))?.tokens;
+    }
     const bearer = bearerOf(refusal.challenge);
     if (refusal.status === 403) {
       if (bearer?.params.error !== 'insufficient_scope' || !this.mayLogIn()) return undefined;
@@ -138,15 +152,22 @@ export class OAuthSession {
     let result: oauth.TokenEndpointResponse;
     const { client: storedClient, discovery } = login;
     try {
-      result = await withOAuthHttp(this.options.dispatcher, async (http) => {
-        const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthOf(storedClient), refreshToken, {
-          additionalParameters: { resource: discovery.resource },
-          [oauth.customFetch]: http.fetch,
-          [oauth.allowInsecureRequests]: true,
-          ...(signal ? { signal } : {}),
-        });
-        return oauth.processRefreshTokenResponse(as, client, response);
-      }, this.observe);
+      const DPoP = login.dpopKey ? await dpopHandle(login.dpopKey, storedClient.clientId) : undefined;
+      result = await withOAuthHttp(
+        this.options.dispatcher,
+        (http) =>
+          withNonceRetry(async () => {
+            const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthOf(storedClient), refreshToken, {
+              additionalParameters: { resource: discovery.resource },
+              [oauth.customFetch]: http.fetch,
+              [oauth.allowInsecureRequests]: true,
+              ...(signal ? { signal } : {}),
+              ...(DPoP ? { DPoP } : {}),
+            });
+            return oauth.processRefreshTokenResponse(as, client, response);
+          }),
+        this.observe,
+      );
     } catch (error) {
       // A refresh token the server no longer accepts is dropped, so the next step is a login.
       const { tokens: _dropped, ...rest } = login;
@@ -167,16 +188,22 @@ export class OAuthSession {
     const as = found.authorizationServer;
     const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
     const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
+    const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
+    // DPoP when both ends take it: the MCP server challenged with the DPoP scheme (or its metadata
+    // requires bound tokens) and the authorization server signs ES256 proofs' tokens.
+    const serverTakesDpop = bearer?.scheme === 'dpop' || found.resourceMetadata?.dpop_bound_access_tokens_required === true;
+    const dpop = browser && serverTakesDpop && wantsDpop(as) ? (stored.dpopKey ?? (await newDpopKey())) : undefined;
     const machine = { serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal };
     const { tokens, client } =
       this.options.grant === 'client_credentials'
         ? await clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
           ? await jwtBearerTokens(machine)
-          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, signal });
+          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal });
     await this.store.set(this.key, {
       tokens,
       client,
+      ...(dpop ? { dpopKey: dpop } : {}),
       discovery: {
         resource: found.resource,
         authorizationServer: { ...(as as Record<string, unknown>), issuer: as.issuer },
@@ -202,9 +229,9 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
   }
 }
 
-/** The first `Bearer` challenge. */
+/** The first `Bearer` challenge, else the first `DPoP` one (both carry `resource_metadata`, `scope`, `error`). */
 function bearerOf(challenge: readonly AuthChallenge[] | undefined): AuthChallenge | undefined {
-  return challenge?.find((c) => c.scheme === 'bearer');
+  return challenge?.find((c) => c.scheme === 'bearer') ?? challenge?.find((c) => c.scheme === 'dpop');
 }
 
 /**

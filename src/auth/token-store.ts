@@ -5,6 +5,8 @@
  * `FileTokenStore` (file-token-store.ts) across processes.
  */
 
+import type { StoredDpopKey } from './dpop.js';
+
 /** Tokens of one server. Secrets: never logged, never in an error. */
 export interface StoredTokens {
   accessToken: string;
@@ -45,6 +47,8 @@ export interface StoredLogin {
   tokens?: StoredTokens;
   client?: StoredClient;
   discovery?: StoredDiscovery;
+  /** The key DPoP-bound tokens are bound to (a secret). */
+  dpopKey?: StoredDpopKey;
 }
 
 /** Where logins are kept, by server key (the canonical server URL). */

@@ -390,7 +390,7 @@ export class StreamableHttpTransport implements Transport {
       const location = headerOf(headers, 'location');
       throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, this.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
     }
-    throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text);
+    throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text, headerOf(headers, 'dpop-nonce'));
   }
 
   /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */
