@@ -601,7 +601,9 @@ export class StreamableHttpTransport implements Transport {
 
   /** Session id and negotiated version, for every legacy request after initialize. */
   private sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.baseHeaders, ...this.authHeaders };
+    // The GET stream and the DELETE reuse a POST's authorization, except a DPoP proof: it is bound
+    // to one method and URL and used once (RFC 9449 §4.2), so those go without it.
+    const headers: Record<string, string> = { ...this.baseHeaders, ...(this.authHeaders.dpop === undefined ? this.authHeaders : {}) };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined && LEGACY_WITH_VERSION_HEADER.has(this.protocolVersion)) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
