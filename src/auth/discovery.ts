@@ -55,8 +55,10 @@ export async function discover(context: DiscoveryContext, resourceMetadataUrl: s
     if (!authorizationServer) throw fail(context, `no authorization server metadata found for ${redactUrl(issuer)}`, issuer);
     return { resourceMetadata: metadata, resourceMetadataUrl: url, resource: metadata.resource, authorizationServer };
   }
-  // 2025-03-26: no resource metadata; the MCP server's origin is the authorization server.
+  // 2025-03-26: no resource metadata; the MCP server's origin is the authorization server, and
+  // like any other it is reached over HTTPS or on loopback (a code and a verifier go there).
   const origin = context.serverUrl.origin;
+  if (!isAcceptableEndpoint(context.serverUrl)) throw fail(context, `${origin} publishes no protected resource metadata and, as its own authorization server, is neither HTTPS nor on loopback`, origin);
   const authorizationServer = (await findServerMetadata(context, origin, true)) ?? {
     issuer: origin,
     authorization_endpoint: `${origin}/authorize`,
