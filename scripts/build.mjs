@@ -23,7 +23,7 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts', 'src/server/index.ts', 'src/cli.ts'],
+  entryPoints: ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts', 'src/auth/index.ts', 'src/server/index.ts', 'src/cli.ts'],
   outbase: 'src',
   outdir: 'dist',
   bundle: true,

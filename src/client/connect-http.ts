@@ -15,6 +15,7 @@ import { PROCESS_HTTP_ROUTES } from './http-routes.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './negotiate.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
+import type { OAuthOptions } from '../auth/auth-options.js';
 
 /** A server reached over HTTP. */
 export interface HttpServerSpec {
@@ -24,9 +25,11 @@ export interface HttpServerSpec {
   headers?: Record<string, string>;
   /** Skip detection: `http` = Streamable HTTP (either era), `sse` = 2024-11-05 HTTP+SSE. */
   transport?: 'http' | 'sse' | 'auto';
+  /** Log in with OAuth when the server asks for it (MCP authorization); see {@link OAuthOptions}. */
+  auth?: OAuthOptions;
 }
 
-const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true });
+const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true, auth: true });
 
 /** True when `target` names a URL rather than a command or a transport. */
 export function isHttpSpec(target: unknown): target is HttpServerSpec {
@@ -76,12 +79,18 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     return left;
   };
 
+  // OAuth: the session gives each request its headers; during the connect it only refreshes, a
+  // login (which may wait on a person) happens below, outside the connect timeout.
+  const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
+  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth) : undefined;
+  const authorize = session ? { authorize: session.authorize } : {};
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
     try {
       transport = await http.LegacySseTransport.connect(url, {
         name,
-        headers,
+        // HTTP+SSE has no authorize hook: the token of the connect's start (a 401 logs in and reconnects).
+        headers: session ? { ...headers, ...(await session.authorize({ method: 'GET', url })) } : headers,
         ...sizeCap,
         connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -103,43 +112,60 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
-    const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap });
+    const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap, ...authorize });
     const client = await open(transport, traced(transport), { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
     if (detecting) routes.set(key, client.era);
     return client;
   };
 
-  if (pinned === 'sse') return viaSse();
-  const cached = detecting ? routes.get(key) : undefined;
-  if (cached !== undefined) {
-    try {
-      return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
-    } catch (error) {
-      if (error instanceof McpError && (error.code === 'AUTH_REQUIRED' || error.code === 'CANCELLED')) throw error;
-      routes.delete(key); // the server changed: probe from scratch
-      // A spent connect timeout leaves no time to probe now; the next connect will.
-      if (error instanceof McpError && error.code === 'TIMEOUT') throw error;
-    }
-  }
+  if (session === undefined) return attempt();
+  session.interactive = false;
+  let client: C;
   try {
-    return await viaStreamable(undefined);
+    client = await attempt();
   } catch (error) {
-    if (pinned === 'http' || !isNotStreamableHttp(error)) throw error;
+    if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || (error.status !== 401 && error.status !== 403)) throw error;
+    // The server wants a login: once, then the connect again with a fresh timeout.
+    await session.login(error.challenge, [], options.signal);
+    endsAt = undefined;
+    client = await attempt();
+  }
+  session.interactive = true;
+  return client;
+
+  async function attempt(): Promise<C> {
+    if (pinned === 'sse') return viaSse();
+    const cached = detecting ? routes.get(key) : undefined;
+    if (cached !== undefined) {
+      try {
+        return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
+      } catch (error) {
+        if (error instanceof McpError && (error.code === 'AUTH_REQUIRED' || error.code === 'CANCELLED')) throw error;
+        routes.delete(key); // the server changed: probe from scratch
+        // A spent connect timeout leaves no time to probe now; the next connect will.
+        if (error instanceof McpError && error.code === 'TIMEOUT') throw error;
+      }
+    }
     try {
-      return await viaSse();
-    } catch (sseError) {
-      if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED')) throw sseError;
-      const first = error;
-      const second = sseError instanceof McpError ? sseError.reason : errorMessage(sseError);
-      // The HTTP facts are the Streamable HTTP attempt's (the route tried first); the other is the message's.
-      throw new HttpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.reason}) nor an HTTP+SSE one (${second})`, {
-        server: name,
-        method: 'initialize',
-        cause: error,
-        url: first.url,
-        ...(first.status !== undefined ? { status: first.status } : {}),
-        ...(first.body !== undefined ? { body: first.body } : {}),
-      });
+      return await viaStreamable(undefined);
+    } catch (error) {
+      if (pinned === 'http' || !isNotStreamableHttp(error)) throw error;
+      try {
+        return await viaSse();
+      } catch (sseError) {
+        if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED')) throw sseError;
+        const first = error;
+        const second = sseError instanceof McpError ? sseError.reason : errorMessage(sseError);
+        // The HTTP facts are the Streamable HTTP attempt's (the route tried first); the other is the message's.
+        throw new HttpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.reason}) nor an HTTP+SSE one (${second})`, {
+          server: name,
+          method: 'initialize',
+          cause: error,
+          url: first.url,
+          ...(first.status !== undefined ? { status: first.status } : {}),
+          ...(first.body !== undefined ? { body: first.body } : {}),
+        });
+      }
     }
   }
 }

@@ -165,6 +165,7 @@ export interface HttpErrorDetails extends Omit<McpErrorDetails, 'rpcCode' | 'rpc
   body?: string;
   unreachable?: boolean;
   resend?: ResendPolicy;
+  dpopNonce?: string;
 }
 
 /** Codes an {@link HttpError} has. */
@@ -196,6 +197,8 @@ export class HttpError extends McpError {
   readonly unreachable: boolean;
   /** Whether the message may be sent again; see {@link ResendPolicy}. */
   readonly resend: ResendPolicy;
+  /** A 401's `DPoP-Nonce` header (RFC 9449 §9): the nonce the next DPoP proof must carry. */
+  readonly dpopNonce: string | undefined;
 
   constructor(code: HttpErrorCode, reason: string, details: HttpErrorDetails) {
     super(code, reason, details);
@@ -205,6 +208,7 @@ export class HttpError extends McpError {
     this.body = details.body;
     this.unreachable = details.unreachable ?? false;
     this.resend = details.resend ?? 'never';
+    this.dpopNonce = details.dpopNonce;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -215,6 +219,7 @@ export class HttpError extends McpError {
     if (this.body !== undefined) out.body = this.body;
     out.unreachable = this.unreachable;
     out.resend = this.resend;
+    if (this.dpopNonce !== undefined) out.dpopNonce = this.dpopNonce;
     return out;
   }
 }

@@ -26,6 +26,7 @@ export const STREAMABLE_HTTP_KEYS = optionKeys<StreamableHttpOptions>('Streamabl
   defaultRetryMs: true,
   maxResumeAttempts: true,
   dispatcher: true,
+  authorize: true,
 });
 
 /** {@link LegacySseOptions}. */

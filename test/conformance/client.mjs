@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { McpClient } from '../../dist/index.js';
+import { exchangeForIdJag, MemoryTokenStore } from '../../dist/auth/index.js';
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
@@ -62,8 +63,41 @@ function argumentsFor(tool) {
   return out;
 }
 
+/**
+ * The browser step of the suite's auth scenarios: its mock authorization server approves at once
+ * and redirects to our loopback callback, so "the user" is a GET of the URL and of its redirect.
+ */
+async function autoApprove(authorizationUrl) {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  await response.body?.cancel();
+  if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  const callback = await fetch(new URL(location, authorizationUrl));
+  await callback.body?.cancel();
+}
+
+/** The auth option of every scenario: a store for this run, the suite's pre-registered client when it gives one. */
+const auth = {
+  store: new MemoryTokenStore(),
+  onAuthorizationUrl: autoApprove,
+  clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  ...(context.client_id && context.client_secret && !context.idp_id_token ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
+  ...(context.client_id && context.private_key_pem ? { client: { clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } } : {}),
+  ...(scenario?.startsWith('auth/client-credentials') ? { grant: 'client_credentials' } : {}),
+  // Workload identity: the suite's workload JWT is the assertion (RFC 7523), for the public client it names.
+  ...(context.valid_jwt ? { grant: 'jwt_bearer', client: { clientId: context.client_id }, assertion: () => context.valid_jwt } : {}),
+  // Enterprise-managed authorization: the user's ID token exchanged at the IdP for an ID-JAG, presented as the assertion.
+  ...(context.idp_id_token
+    ? {
+        grant: 'jwt_bearer',
+        client: { clientId: context.client_id, clientSecret: context.client_secret },
+        assertion: ({ issuer, resource }) => exchangeForIdJag({ tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token, audience: issuer, resource }),
+      }
+    : {}),
+};
+
 async function connect(options = {}) {
-  return McpClient.connect({ url }, { name: 'conformance', handlers, missingCapability: 'empty', ...(pinned ? { protocolVersion: pinned } : {}), ...options });
+  return McpClient.connect({ url, auth }, { name: 'conformance', handlers, missingCapability: 'empty', ...(pinned ? { protocolVersion: pinned } : {}), ...options });
 }
 
 /** Lists and calls every tool (with the suite's arguments when it gives them), reads every resource, gets every prompt. */
@@ -209,7 +243,14 @@ const SCENARIOS = {
 SCENARIOS['tools-call'] = SCENARIOS.tools_call;
 SCENARIOS['elicitation-defaults'] = SCENARIOS['elicitation-sep1034-client-defaults'];
 
-const run = SCENARIOS[scenario];
+/** Every auth scenario: log in through the connect, then use the server (a tool call may need a step-up). */
+async function authorized() {
+  const client = await connect();
+  await exercise(client);
+  await client.close();
+}
+
+const run = SCENARIOS[scenario] ?? (scenario?.startsWith('auth/') ? authorized : undefined);
 if (!run || !url) {
   console.error(`usage: MCP_CONFORMANCE_SCENARIO=<scenario> node test/conformance/client.mjs <url>\nunknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   process.exit(1);

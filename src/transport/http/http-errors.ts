@@ -30,7 +30,7 @@ const CHALLENGE_QUOTE = 1000;
  * `WWW-Authenticate` challenges parsed into `challenge`; everything else `TRANSPORT` with the
  * status and a quote of the body (JSON-RPC error text when the body is one). Never re-sent.
  */
-export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string): HttpError {
+export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string, dpopNonce?: string): HttpError {
   const url = redactUrl(ctx.url);
   const quoted = quoteBody(body, ctx.secrets);
   const facts = { server: ctx.server, method: ctx.method, url, status, ...(quoted ? { body: quoted } : {}) };
@@ -41,6 +41,7 @@ export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticat
     return new HttpError('AUTH_REQUIRED', `HTTP ${status} from ${url}: ${what}${header ? ` (WWW-Authenticate: ${peerText(header, CHALLENGE_QUOTE)})` : ''}`, {
       ...facts,
       ...(challenge.length > 0 ? { challenge } : {}),
+      ...(dpopNonce !== undefined ? { dpopNonce } : {}),
     });
   }
   return new HttpError('TRANSPORT', `HTTP ${status} from ${url}${quoted ? `: ${quoted}` : ''}`, facts);

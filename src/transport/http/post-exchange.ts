@@ -117,7 +117,7 @@ async function rejectStatus(host: PostHost, message: JsonRpcMessage, status: num
     const location = headerOf(headers, 'location');
     throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, host.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
   }
-  throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text);
+  throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text, headerOf(headers, 'dpop-nonce'));
 }
 
 /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */

@@ -24,7 +24,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
-import { McpError } from '../../protocol/errors.js';
+import { HttpError, McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { redactUrl } from '../../protocol/redact.js';
@@ -45,6 +45,7 @@ import { addModernHeaders } from './modern-headers.js';
 import { postExchange, type PostHost } from './post-exchange.js';
 import { quote, takeEvent, type Ctx } from './response-values.js';
 import { settledWithin, timeoutSignal } from './sleep.js';
+import type { AuthorizeHook } from './authorize-hook.js';
 
 /** How long close() waits for the session DELETE and for sockets to finish gracefully. */
 const CLOSE_GRACE_MS = 2_000;
@@ -69,6 +70,8 @@ export interface StreamableHttpOptions {
   maxResumeAttempts?: number;
   /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
   dispatcher?: Dispatcher;
+  /** Headers per request (OAuth), and one resend after a 401/403 when it says so; see {@link AuthorizeHook}. */
+  authorize?: AuthorizeHook;
 }
 
 /**
@@ -97,6 +100,11 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxResumeAttempts: number;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private readonly authorize: AuthorizeHook | undefined;
+  /** The latest headers the authorize hook gave, also sent on the GET stream and the DELETE. */
+  private authHeaders: Record<string, string> = {};
+  /** The credentials among {@link authHeaders}, kept out of error text like the fixed headers'. */
+  private authSecrets: string[] = [];
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly reporter = new ExchangeReporter();
@@ -127,6 +135,7 @@ export class StreamableHttpTransport implements Transport {
     this.defaultRetryMs = options.defaultRetryMs ?? 1_000;
     this.maxResumeAttempts = options.maxResumeAttempts ?? 5;
     this.ownsDispatcher = options.dispatcher === undefined;
+    this.authorize = options.authorize;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     // Every exchange in flight listens to it (64 in flight are normal, not a leak).
@@ -217,9 +226,26 @@ export class StreamableHttpTransport implements Transport {
   private async post(message: JsonRpcMessage, signal: AbortSignal | undefined, extra: Record<string, string> | undefined): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const isRequest = method !== undefined && 'id' in message;
-    const ctx = this.context(method);
-    const headers = this.headersFor(message, extra);
-    return postExchange(this.host, message, method, isRequest, signal, this.link(signal), headers, ctx);
+    const link = this.link(signal);
+    if (!this.authorize) return postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+    await this.authorizeWith({ method: 'POST', url: this.url, signal });
+    try {
+      return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+    } catch (error) {
+      // A 401/403 means the server did not run the message: the hook may refresh or log in, then it goes once more.
+      if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || this.life.signal.aborted) throw error;
+      if (!(await this.authorizeWith({ method: 'POST', url: this.url, signal, rejected: error }))) throw error;
+      return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+    }
+  }
+
+  /** Asks the authorize hook for headers and keeps them; false when it declined (a refusal it will not answer). */
+  private async authorizeWith(request: Parameters<AuthorizeHook>[0]): Promise<boolean> {
+    const headers = await this.authorize!(request);
+    if (headers === undefined) return false;
+    this.authHeaders = lowerKeys(headers);
+    this.authSecrets = Object.values(this.authHeaders).flatMap(secretParts);
+    return true;
   }
 
   /** Hands a value read from a response to the connection, reporting it first when traced. */
@@ -293,6 +319,7 @@ export class StreamableHttpTransport implements Transport {
   private headersFor(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
     // A plain copy, then assignments: cheaper per request than an object spread on Node 20.
     const headers = copyHeaders(this.baseHeaders);
+    if (this.authorize) for (const key in this.authHeaders) headers[key] = this.authHeaders[key]!;
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     if (this.era === 'modern') addModernHeaders(headers, message);
@@ -303,7 +330,11 @@ export class StreamableHttpTransport implements Transport {
 
   /** Session id and negotiated version (legacy), for the GET stream, resumption and DELETE. */
   private sessionHeaders(): Record<string, string> {
-    return this.session.addHeaders(copyHeaders(this.baseHeaders));
+    const headers = copyHeaders(this.baseHeaders);
+    // The GET stream and the DELETE reuse a POST's authorization, except a DPoP proof: it is bound
+    // to one method and URL and used once (RFC 9449 §4.2), so those go without it.
+    if (this.authHeaders.dpop === undefined) for (const key in this.authHeaders) headers[key] = this.authHeaders[key]!;
+    return this.session.addHeaders(headers);
   }
 
   // ---- helpers ----
@@ -324,7 +355,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private context(method: string | undefined): ExchangeContext {
-    return { server: this.name, method, url: this.url.toString(), secrets: this.secrets };
+    return { server: this.name, method, url: this.url.toString(), secrets: this.authSecrets.length === 0 ? this.secrets : [...this.secrets, ...this.authSecrets] };
   }
 
   private track<T>(task: Promise<T>): Promise<T> {

@@ -1,0 +1,41 @@
+/**
+ * `AUTH_REQUIRED` with the OAuth facts: which step of the login failed, at which URL, and the
+ * authorization server's `error` code when it sent one. Never a token, code, verifier or secret.
+ */
+import { McpError, type McpErrorDetails } from '../protocol/errors.js';
+
+/** The steps of an OAuth login, in order. */
+export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'callback' | 'token' | 'refresh';
+
+/** The fields of an {@link OAuthError}. */
+export interface OAuthErrorDetails extends Omit<McpErrorDetails, 'rpcCode' | 'rpcMessage' | 'data'> {
+  step: OAuthStep;
+  /** The URL involved (an endpoint or a metadata document; never one that carries a code). */
+  url?: string;
+  /** The authorization server's `error` (`invalid_grant`, `invalid_client`, …), when it sent one. */
+  oauthError?: string;
+}
+
+/** A login, refresh or token request that failed; `code` is always `AUTH_REQUIRED`. */
+export class OAuthError extends McpError {
+  override readonly name: string = 'OAuthError';
+  declare readonly code: 'AUTH_REQUIRED';
+  readonly step: OAuthStep;
+  readonly url: string | undefined;
+  readonly oauthError: string | undefined;
+
+  constructor(reason: string, details: OAuthErrorDetails) {
+    super('AUTH_REQUIRED', reason, details);
+    this.step = details.step;
+    this.url = details.url;
+    this.oauthError = details.oauthError;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    const out = super.toJSON();
+    out.step = this.step;
+    if (this.url !== undefined) out.url = this.url;
+    if (this.oauthError !== undefined) out.oauthError = this.oauthError;
+    return out;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The `auth` option of a URL target: how mcpwire logs in to an OAuth-protected MCP server.
+ */
+import type { Dispatcher } from 'undici';
+import type { AssertionContext } from './jwt-bearer.js';
+import type { TokenStore } from './token-store.js';
+
+/** Client credentials registered beforehand with the authorization server. */
+export interface PreRegisteredClient {
+  clientId: string;
+  /** A confidential client's secret (never logged). */
+  clientSecret?: string;
+  /** How to authenticate at the token endpoint (default: from the secret and the server's list). */
+  tokenEndpointAuthMethod?: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** A PKCS#8 PEM private key for `private_key_jwt` (never logged). */
+  privateKey?: string;
+  /** Its signing algorithm (default ES256). */
+  signingAlgorithm?: 'ES256' | 'RS256';
+}
+
+/** What the authorization-URL hook is given besides the URL. */
+export interface AuthorizationUrlContext {
+  /** The server being logged in to (display name). */
+  server: string;
+  /** Aborted when the login is abandoned (timeout, close, the caller's signal). */
+  signal: AbortSignal;
+}
+
+/** Options of an OAuth login (`McpClient.connect({ url, auth })`). */
+export interface OAuthOptions {
+  /**
+   * `authorization_code` (default): a user logs in in a browser. `client_credentials`: the
+   * machine is the client (a pre-registered `client` with a secret or a private key), no browser.
+   * `jwt_bearer`: tokens for an {@link OAuthOptions.assertion} (RFC 7523), no browser.
+   */
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
+  /**
+   * `jwt_bearer`: the assertion to present (a workload identity JWT, or an ID-JAG from
+   * `exchangeForIdJag`). Called for each token request; never logged.
+   */
+  assertion?: (context: AssertionContext) => string | Promise<string>;
+  /** Where logins are kept (default: a `FileTokenStore` in `~/.mcpwire/oauth`). */
+  store?: TokenStore;
+  /** Pre-registered credentials; preferred over a metadata document and registration. */
+  client?: PreRegisteredClient;
+  /** The URL of this client's Client ID Metadata Document, used when the server supports it. */
+  clientMetadataUrl?: string;
+  /** The `client_name` sent when registering (default `mcpwire`). */
+  clientName?: string;
+  /** Scopes to ask for instead of the challenge's / the metadata's. */
+  scopes?: string[];
+  /** The loopback port of the redirect URI to try first (default 0: any). */
+  callbackPort?: number;
+  /** How long the browser step may take (default 300000 ms). */
+  loginTimeoutMs?: number;
+  /**
+   * Hands the authorization URL to the user (open a browser, print it). Without it no
+   * interactive login is possible: a server without a usable stored login fails with
+   * `AUTH_REQUIRED` saying so. May resolve at once; the login then waits for the callback.
+   */
+  onAuthorizationUrl?: (url: URL, context: AuthorizationUrlContext) => void | Promise<void>;
+  /** How many times a `403 insufficient_scope` may start a new login per connection (default 2). */
+  maxStepUps?: number;
+  /** The undici dispatcher for the OAuth requests (default: one the session owns). */
+  dispatcher?: Dispatcher;
+}

@@ -1,0 +1,188 @@
+/**
+ * Finding who issues tokens for an MCP server (spec: basic/authorization, "Authorization Server
+ * Discovery"): the Protected Resource Metadata (RFC 9728) at the URL of the challenge's
+ * `resource_metadata`, else the path-based then the root well-known URL, whose `resource` must be
+ * this server; then the authorization server's metadata (RFC 8414 / OpenID discovery) in the
+ * spec's order, whose `issuer` must be the one asked for. A server with no resource metadata is
+ * a 2025-03-26 server: metadata at its origin, else the default `/authorize`, `/token`,
+ * `/register` there. MCP-specific, so hand-written; oauth4webapi checks the issuer.
+ */
+import * as oauth from 'oauth4webapi';
+import { errorMessage } from '../protocol/errors.js';
+import { redactUrl } from '../protocol/redact.js';
+import { OAuthError } from './auth-error.js';
+import { isAcceptableEndpoint, type OAuthFetch } from './oauth-http.js';
+
+/** RFC 9728 metadata, the fields used. */
+export interface ResourceMetadata {
+  resource: string;
+  authorization_servers?: string[];
+  scopes_supported?: string[];
+  [key: string]: unknown;
+}
+
+/** What discovery found. */
+export interface Discovered {
+  /** The resource metadata, absent for a 2025-03-26 server. */
+  resourceMetadata: ResourceMetadata | undefined;
+  resourceMetadataUrl: string | undefined;
+  /** The `resource` to send: the metadata's exactly as published, else the server URL. */
+  resource: string;
+  /** The authorization server (its metadata, or the 2025-03-26 defaults). */
+  authorizationServer: oauth.AuthorizationServer;
+}
+
+/** What a discovery step needs. */
+export interface DiscoveryContext {
+  serverUrl: URL;
+  serverName: string;
+  fetch: OAuthFetch;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs discovery from a challenge's `resource_metadata` (may be undefined). Rejects with an
+ * {@link OAuthError} (step `discovery`) when the metadata names another server, no authorization
+ * server is found, or an endpoint is neither HTTPS nor loopback.
+ */
+export async function discover(context: DiscoveryContext, resourceMetadataUrl: string | undefined): Promise<Discovered> {
+  const found = await findResourceMetadata(context, resourceMetadataUrl);
+  if (found) {
+    const { metadata, url } = found;
+    const issuer = metadata.authorization_servers?.[0];
+    if (typeof issuer !== 'string') throw fail(context, `the protected resource metadata at ${redactUrl(url)} names no authorization server`, url);
+    const authorizationServer = await findServerMetadata(context, issuer);
+    if (!authorizationServer) throw fail(context, `no authorization server metadata found for ${redactUrl(issuer)}`, issuer);
+    return { resourceMetadata: metadata, resourceMetadataUrl: url, resource: metadata.resource, authorizationServer };
+  }
+  // 2025-03-26: no resource metadata; the MCP server's origin is the authorization server, and
+  // like any other it is reached over HTTPS or on loopback (a code and a verifier go there).
+  const origin = context.serverUrl.origin;
+  if (!isAcceptableEndpoint(context.serverUrl)) throw fail(context, `${origin} publishes no protected resource metadata and, as its own authorization server, is neither HTTPS nor on loopback`, origin);
+  const authorizationServer = (await findServerMetadata(context, origin, true)) ?? {
+    issuer: origin,
+    authorization_endpoint: `${origin}/authorize`,
+    token_endpoint: `${origin}/token`,
+    registration_endpoint: `${origin}/register`,
+    code_challenge_methods_supported: ['S256'],
+  };
+  return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource: resourceOf(context.serverUrl), authorizationServer };
+}
+
+/** The canonical URI of an MCP server as a `resource` (no fragment). */
+export function resourceOf(url: URL): string {
+  const copy = new URL(url);
+  copy.hash = '';
+  return copy.toString();
+}
+
+/** The resource metadata URLs to try, in order: the header's, else path-based then root. */
+export function resourceMetadataUrls(serverUrl: URL, fromHeader: string | undefined): string[] {
+  if (fromHeader !== undefined) return [fromHeader];
+  const root = `${serverUrl.origin}/.well-known/oauth-protected-resource`;
+  const path = serverUrl.pathname.replace(/\/+$/, '');
+  return path === '' ? [root] : [`${root}${path}`, root];
+}
+
+/**
+ * The authorization-server metadata URLs for `issuer`, in the spec's order: with a path,
+ * RFC 8414 path insertion, OpenID path insertion, OpenID path appending; without one, RFC 8414
+ * then OpenID.
+ */
+export function serverMetadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path === '') return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
+}
+
+/** True when metadata's `resource` identifies this server: same origin, and its path this one's or a parent of it. */
+export function resourceMatches(resource: string, serverUrl: URL): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(resource);
+  } catch {
+    return false;
+  }
+  if (parsed.origin !== serverUrl.origin || parsed.hash !== '') return false;
+  const want = parsed.pathname.replace(/\/+$/, '');
+  const have = serverUrl.pathname.replace(/\/+$/, '');
+  return want === '' || want === have || have.startsWith(`${want}/`);
+}
+
+async function findResourceMetadata(context: DiscoveryContext, fromHeader: string | undefined): Promise<{ metadata: ResourceMetadata; url: string } | undefined> {
+  for (const url of resourceMetadataUrls(context.serverUrl, fromHeader)) {
+    const response = await get(context, url);
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      continue;
+    }
+    const metadata = (await readJson(context, response, url)) as ResourceMetadata;
+    if (typeof metadata?.resource !== 'string') throw fail(context, `the protected resource metadata at ${redactUrl(url)} has no "resource"`, url);
+    // RFC 9728 §3.3: metadata for another resource must not be used (a server pointing at someone else's login).
+    if (!resourceMatches(metadata.resource, context.serverUrl)) {
+      throw fail(context, `the protected resource metadata at ${redactUrl(url)} is for ${redactUrl(metadata.resource)}, not for ${redactUrl(context.serverUrl)}; refusing to log in`, url);
+    }
+    return { metadata, url };
+  }
+  return undefined;
+}
+
+/** The metadata of `issuer`, or undefined when none of its well-known URLs has any. */
+async function findServerMetadata(context: DiscoveryContext, issuer: string, legacy = false): Promise<oauth.AuthorizationServer | undefined> {
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw fail(context, `the authorization server ${JSON.stringify(issuer)} is not a URL`, undefined);
+  }
+  if (!isAcceptableEndpoint(issuerUrl)) throw fail(context, `the authorization server ${redactUrl(issuerUrl)} is neither HTTPS nor on loopback`, issuer);
+  const urls = legacy ? [`${issuerUrl.origin}/.well-known/oauth-authorization-server`] : serverMetadataUrls(issuer);
+  for (const url of urls) {
+    const response = await get(context, url);
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      continue;
+    }
+    let metadata: oauth.AuthorizationServer;
+    try {
+      // Checks that `issuer` is the one the URL was built from (RFC 8414 §3.3). A 2025-03-26
+      // server's metadata sits at its origin whatever its issuer, so that one is taken as it is.
+      metadata = legacy ? await legacyMetadata(response) : await oauth.processDiscoveryResponse(issuerUrl, response);
+    } catch (error) {
+      throw fail(context, `the authorization server metadata at ${redactUrl(url)} was refused: ${errorMessage(error)}`, url, error);
+    }
+    for (const key of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const) {
+      const value = metadata[key];
+      if (typeof value === 'string' && !isAcceptableEndpoint(new URL(value))) throw fail(context, `the ${key} ${redactUrl(value)} is neither HTTPS nor on loopback`, url);
+    }
+    return metadata;
+  }
+  return undefined;
+}
+
+async function legacyMetadata(response: Response): Promise<oauth.AuthorizationServer> {
+  const body = (await response.json()) as { issuer?: unknown };
+  if (typeof body?.issuer !== 'string') throw new Error('no "issuer"');
+  return body as oauth.AuthorizationServer;
+}
+
+async function get(context: DiscoveryContext, url: string): Promise<Response> {
+  try {
+    return await context.fetch(url, { method: 'GET', headers: { accept: 'application/json' }, ...(context.signal ? { signal: context.signal } : {}) });
+  } catch (error) {
+    throw fail(context, `could not fetch ${redactUrl(url)}: ${errorMessage(error)}`, url, error);
+  }
+}
+
+async function readJson(context: DiscoveryContext, response: Response, url: string): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch (error) {
+    throw fail(context, `${redactUrl(url)} did not answer JSON`, url, error);
+  }
+}
+
+function fail(context: DiscoveryContext, reason: string, url: string | undefined, cause?: unknown): OAuthError {
+  return new OAuthError(reason, { server: context.serverName, step: 'discovery', ...(url !== undefined ? { url: redactUrl(url) } : {}), ...(cause !== undefined ? { cause } : {}) });
+}

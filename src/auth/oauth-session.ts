@@ -1,0 +1,247 @@
+/**
+ * The OAuth state of one MCP server for one connection: the headers each request carries, the
+ * refresh before expiry and after `401 invalid_token` (one at a time, however many requests
+ * wait), the login after a `401` nothing else answers, and the step-up after
+ * `403 insufficient_scope` with the union of granted and challenged scopes (bounded). Its
+ * {@link OAuthSession.authorize} is the HTTP transports' authorize hook.
+ */
+import * as oauth from 'oauth4webapi';
+import type { AuthChallenge } from '../protocol/auth-challenge.js';
+import type { HttpError } from '../protocol/errors.js';
+import { redactUrl } from '../protocol/redact.js';
+import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
+import { OAuthError } from './auth-error.js';
+import type { OAuthOptions } from './auth-options.js';
+import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
+import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
+import { clientCredentialsTokens } from './client-credentials.js';
+import { discover } from './discovery.js';
+import { dpopHandle, newDpopKey, resourceProof, wantsDpop, withNonceRetry } from './dpop.js';
+import { jwtBearerTokens } from './jwt-bearer.js';
+import { FileTokenStore } from './file-token-store.js';
+import { withOAuthHttp, type OAuthFetch, type OAuthObserver } from './oauth-http.js';
+import { serverKey, type StoredClient, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
+
+/** A token this close to its expiry is refreshed before use. */
+const REFRESH_MARGIN_MS = 60_000;
+const DEFAULT_MAX_STEP_UPS = 2;
+/** Logins a session starts for 401s that no refresh answered. */
+const MAX_LOGINS_AFTER_REFUSAL = 3;
+
+/** OAuth for one server: headers, refresh, login, step-up. Holds no socket or timer between exchanges. */
+export class OAuthSession {
+  readonly serverUrl: URL;
+  readonly key: string;
+  readonly store: TokenStore;
+  /** When false, a refusal that needs a login is not answered here (the caller logs in). */
+  interactive = true;
+  private readonly serverName: string;
+  private readonly options: OAuthOptions;
+  private refreshing: Promise<StoredTokens | undefined> | undefined;
+  private loggingIn: Promise<StoredTokens> | undefined;
+  private stepUps = 0;
+  private loginsAfterRefusal = 0;
+  /** The MCP server's latest DPoP nonce. */
+  private resourceNonce: string | undefined;
+
+  private readonly observe: OAuthObserver | undefined;
+
+  /** `observe` sees every OAuth HTTP exchange (method, redacted URL, status): the client's trace. */
+  constructor(serverUrl: URL, serverName: string, options: OAuthOptions = {}, observe?: OAuthObserver) {
+    this.observe = observe;
+    this.serverUrl = new URL(serverUrl);
+    this.key = serverKey(this.serverUrl);
+    this.serverName = serverName;
+    this.options = options;
+    this.store = options.store ?? new FileTokenStore();
+  }
+
+  /** The transports' authorize hook (bound). */
+  readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
+    if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal), request);
+    const tokens = await this.answerRefusal(request.rejected, request.signal);
+    return tokens === undefined ? undefined : this.headersOf(tokens, request);
+  };
+
+  /**
+   * Logs in from a refusal's challenge (or none): discovery, client identity, the browser step,
+   * tokens stored. One login at a time: a second caller shares the first's. Rejects with an
+   * {@link OAuthError}.
+   */
+  login(challenge?: readonly AuthChallenge[], extraScopes: string[] = [], signal?: AbortSignal): Promise<StoredTokens> {
+    this.loggingIn ??= this.runLogin(bearerOf(challenge), extraScopes, signal).finally(() => {
+      this.loggingIn = undefined;
+    });
+    return this.loggingIn;
+  }
+
+  /** Forgets the stored login of this server. */
+  async logout(): Promise<void> {
+    await this.store.delete(this.key);
+  }
+
+  // ---- tokens ----
+
+  /** The stored tokens, refreshed first when they expire within a minute and can be refreshed. */
+  private async currentTokens(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    if (this.loggingIn) return this.loggingIn.catch(() => undefined);
+    const login = await this.store.get(this.key);
+    const tokens = login?.tokens;
+    if (!tokens) return undefined;
+    if (tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS && tokens.refreshToken) {
+      return (await this.refresh(signal).catch(() => undefined)) ?? (tokens.expiresAt > Date.now() ? tokens : undefined);
+    }
+    return tokens;
+  }
+
+  /** `Authorization` for `tokens`; a DPoP-bound token also gets a fresh proof for this method and URL. */
+  private async headersOf(tokens: StoredTokens | undefined, request: AuthorizeRequest): Promise<Record<string, string>> {
+    if (!tokens) return {};
+    if (tokens.tokenType !== 'DPoP') return { authorization: `Bearer ${tokens.accessToken}` };
+    const key = (await this.store.get(this.key))?.dpopKey;
+    if (!key) return {};
+    return { authorization: `DPoP ${tokens.accessToken}`, dpop: await resourceProof(key, request.method, request.url, tokens.accessToken, this.resourceNonce) };
+  }
+
+  /** What to resend with after a 401/403, or undefined to give up. */
+  private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    // RFC 9449 §9: the server wants its nonce in the proof; the same token goes again with a new proof.
+    const dpopChallenge = refusal.challenge?.find((c) => c.scheme === 'dpop');
+    if (refusal.status === 401 && dpopChallenge?.params.error === 'use_dpop_nonce' && refusal.dpopNonce !== undefined && refusal.dpopNonce !== this.resourceNonce) {
+      this.resourceNonce = refusal.dpopNonce;
+      return (await this.store.get(this.key))?.tokens;
+    }
+    const bearer = bearerOf(refusal.challenge);
+    if (refusal.status === 403) {
+      if (bearer?.params.error !== 'insufficient_scope' || !this.mayLogIn()) return undefined;
+      // Step-up: a bounded number of new logins, each asking for what was granted plus what is challenged.
+      if (this.stepUps >= (this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS)) return undefined;
+      this.stepUps++;
+      const granted = (await this.store.get(this.key))?.tokens?.scope?.split(' ').filter(Boolean) ?? [];
+      return this.login(refusal.challenge, granted, signal);
+    }
+    if (this.loggingIn) return this.loggingIn;
+    // 401: a refresh answers it when it can (never a new login or registration while a refresh token works).
+    const refreshed = await this.refresh(signal).catch(() => undefined);
+    if (refreshed) return refreshed;
+    // A server that refuses every fresh token would otherwise ask the user on every request.
+    if (!this.mayLogIn() || this.loginsAfterRefusal >= MAX_LOGINS_AFTER_REFUSAL) return undefined;
+    this.loginsAfterRefusal++;
+    return this.login(refusal.challenge, [], signal);
+  }
+
+  /** A login may start here: always for a machine client, for a person only once connected. */
+  private mayLogIn(): boolean {
+    return this.interactive || (this.options.grant !== undefined && this.options.grant !== 'authorization_code');
+  }
+
+  /** Refreshes the stored tokens; one refresh at a time. Undefined when there is nothing to refresh with. */
+  private refresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    this.refreshing ??= this.runRefresh(signal).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async runRefresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const login = await this.store.get(this.key);
+    const refreshToken = login?.tokens?.refreshToken;
+    if (!login || !refreshToken || !login.client || !login.discovery) return undefined;
+    const as = login.discovery.authorizationServer as oauth.AuthorizationServer;
+    const client: oauth.Client = { client_id: login.client.clientId };
+    let result: oauth.TokenEndpointResponse;
+    const { client: storedClient, discovery } = login;
+    try {
+      const DPoP = login.dpopKey ? await dpopHandle(login.dpopKey, storedClient.clientId) : undefined;
+      result = await withOAuthHttp(
+        this.options.dispatcher,
+        (http) =>
+          withNonceRetry(async () => {
+            const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthOf(storedClient), refreshToken, {
+              additionalParameters: { resource: discovery.resource },
+              [oauth.customFetch]: http.fetch,
+              [oauth.allowInsecureRequests]: true,
+              ...(signal ? { signal } : {}),
+              ...(DPoP ? { DPoP } : {}),
+            });
+            return oauth.processRefreshTokenResponse(as, client, response);
+          }),
+        this.observe,
+      );
+    } catch (error) {
+      // A refresh token the server no longer accepts is dropped, so the next step is a login.
+      const { tokens: _dropped, ...rest } = login;
+      await this.store.set(this.key, rest);
+      throw new OAuthError(`refreshing the login at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: this.serverName, step: 'refresh', ...oauthCode(error), cause: error });
+    }
+    const tokens = tokensOf(result, login.tokens?.scope?.split(' ') ?? [], refreshToken);
+    await this.store.set(this.key, { ...login, tokens });
+    return tokens;
+  }
+
+  private runLogin(bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
+    return withOAuthHttp(this.options.dispatcher, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal), this.observe);
+  }
+
+  private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
+    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal }, bearer?.params.resource_metadata);
+    const as = found.authorizationServer;
+    const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
+    const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
+    const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
+    // DPoP when both ends take it: the MCP server challenged with the DPoP scheme (or its metadata
+    // requires bound tokens) and the authorization server signs ES256 proofs' tokens.
+    const serverTakesDpop = bearer?.scheme === 'dpop' || found.resourceMetadata?.dpop_bound_access_tokens_required === true;
+    const dpop = browser && serverTakesDpop && wantsDpop(as) ? (stored.dpopKey ?? (await newDpopKey())) : undefined;
+    const machine = { serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal };
+    const { tokens, client } =
+      this.options.grant === 'client_credentials'
+        ? await clientCredentialsTokens(machine)
+        : this.options.grant === 'jwt_bearer'
+          ? await jwtBearerTokens(machine)
+          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal });
+    await this.store.set(this.key, {
+      tokens,
+      client,
+      ...(dpop ? { dpopKey: dpop } : {}),
+      discovery: {
+        resource: found.resource,
+        authorizationServer: { ...(as as Record<string, unknown>), issuer: as.issuer },
+        ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: found.resourceMetadataUrl } : {}),
+      },
+    });
+    return tokens;
+  }
+}
+
+/**
+ * A registration the server has forgotten (`invalid_client` / `unauthorized_client` at the token
+ * endpoint for a stored registration) is registered again once and the login repeated; a second
+ * refusal is final.
+ */
+async function browserLoginOnce(context: LoginContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+  try {
+    return await loginWithBrowser(context);
+  } catch (error) {
+    const forgotten = error instanceof OAuthError && error.step === 'token' && (error.oauthError === 'invalid_client' || error.oauthError === 'unauthorized_client');
+    if (!forgotten || context.storedClient?.source !== 'registered' || context.options.client !== undefined) throw error;
+    return loginWithBrowser({ ...context, storedClient: undefined });
+  }
+}
+
+/** The first `Bearer` challenge, else the first `DPoP` one (both carry `resource_metadata`, `scope`, `error`). */
+function bearerOf(challenge: readonly AuthChallenge[] | undefined): AuthChallenge | undefined {
+  return challenge?.find((c) => c.scheme === 'bearer') ?? challenge?.find((c) => c.scheme === 'dpop');
+}
+
+/**
+ * The scopes of a login (spec: "Scope Selection Strategy"): configured ones, else the
+ * challenge's, else all the resource's `scopes_supported`, else none; plus those already granted
+ * (step-up asks for the union); plus `offline_access` when the authorization server lists it.
+ */
+export function chooseScopes(configured: string[] | undefined, challenged: string | undefined, resourceScopes: string[] | undefined, serverScopes: string[] | undefined, extra: string[]): string[] {
+  const base = configured ?? (challenged !== undefined ? challenged.split(' ') : (resourceScopes ?? []));
+  const out = new Set([...extra, ...base].filter(Boolean));
+  if (out.size > 0 && serverScopes?.includes('offline_access')) out.add('offline_access');
+  return [...out];
+}

@@ -1,0 +1,87 @@
+/**
+ * What a login leaves behind, and where it is kept: tokens with an absolute expiry, the client
+ * registration with the redirect URIs it was registered for, and the discovery results, keyed by
+ * the MCP server's canonical URL. {@link MemoryTokenStore} keeps them for the process;
+ * `FileTokenStore` (file-token-store.ts) across processes.
+ */
+
+import type { StoredDpopKey } from './dpop.js';
+
+/** Tokens of one server. Secrets: never logged, never in an error. */
+export interface StoredTokens {
+  accessToken: string;
+  /** `Bearer` (or `DPoP` later). */
+  tokenType: string;
+  refreshToken?: string;
+  /** Absolute expiry, ms since the epoch; absent when the server gave no `expires_in`. */
+  expiresAt?: number;
+  /** The scopes granted (or requested, when the server did not say), space-separated. */
+  scope?: string;
+}
+
+/** How the client is known to the authorization server. */
+export interface StoredClient {
+  /** The issuer this client id belongs to: another issuer means registering again. */
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** `none`, `client_secret_basic`, `client_secret_post`. */
+  tokenEndpointAuthMethod?: string;
+  /** The redirect URIs it was registered with (a login on another port needs a new registration). */
+  redirectUris: string[];
+  /** How it came about. */
+  source: 'registered' | 'pre-registered' | 'metadata-document';
+}
+
+/** What discovery found, so a refresh needs no discovery. */
+export interface StoredDiscovery {
+  /** The `resource` sent (RFC 8707): the metadata's, verbatim, or the server URL. */
+  resource: string;
+  /** The authorization server's metadata (RFC 8414), as received. */
+  authorizationServer: Record<string, unknown> & { issuer: string };
+  resourceMetadataUrl?: string;
+}
+
+/** Everything kept for one server. */
+export interface StoredLogin {
+  tokens?: StoredTokens;
+  client?: StoredClient;
+  discovery?: StoredDiscovery;
+  /** The key DPoP-bound tokens are bound to (a secret). */
+  dpopKey?: StoredDpopKey;
+}
+
+/** Where logins are kept, by server key (the canonical server URL). */
+export interface TokenStore {
+  /** The login of `key`, or undefined. */
+  get(key: string): Promise<StoredLogin | undefined>;
+  /** Replaces the login of `key`. */
+  set(key: string, login: StoredLogin): Promise<void>;
+  /** Forgets the login of `key` (idempotent). */
+  delete(key: string): Promise<void>;
+}
+
+/** A store for the life of the process (copies in and out, so callers cannot alias its state). */
+export class MemoryTokenStore implements TokenStore {
+  private readonly logins = new Map<string, string>();
+
+  async get(key: string): Promise<StoredLogin | undefined> {
+    const text = this.logins.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as StoredLogin);
+  }
+
+  async set(key: string, login: StoredLogin): Promise<void> {
+    this.logins.set(key, JSON.stringify(login));
+  }
+
+  async delete(key: string): Promise<void> {
+    this.logins.delete(key);
+  }
+}
+
+/** The key of a server: its URL without fragment, lower-case scheme and host (URL does that), no trailing-slash games. */
+export function serverKey(url: URL): string {
+  const copy = new URL(url);
+  copy.hash = '';
+  return copy.toString();
+}

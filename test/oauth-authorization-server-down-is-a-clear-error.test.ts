@@ -1,0 +1,43 @@
+/**
+ * The authorization server the metadata names does not answer (nothing listens there): the
+ * connect fails with `AUTH_REQUIRED` at the discovery step, naming the server and the URL it
+ * could not fetch, and no browser is involved.
+ */
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OAuthError } from '../src/auth/auth-error.js';
+import { MemoryTokenStore } from '../src/auth/token-store.js';
+import { McpClient } from '../src/client/mcp-client.js';
+import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
+import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+
+let fixture: HttpFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+  PROCESS_HTTP_ROUTES.clear();
+});
+
+describe('an authorization server that is down', () => {
+  it('fails the connect at discovery, naming the server and the metadata URL', async () => {
+    // A port that was just free: the authorization server "is down".
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const downAt = `http://127.0.0.1:${(gone.address() as { port: number }).port}`;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    let origin = '';
+    fixture = await startHttpFixture((seen, res) => {
+      if (seen.path === '/.well-known/oauth-protected-resource/mcp') return json(res, { resource: `${origin}/mcp`, authorization_servers: [downAt] });
+      if (seen.path === '/mcp') return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+      return false;
+    });
+    origin = `http://127.0.0.1:${fixture.port}`;
+    const opened: URL[] = [];
+    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } }, { name: 'orphan' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as OAuthError).code).toBe('AUTH_REQUIRED');
+    expect((error as OAuthError).step).toBe('discovery');
+    expect((error as OAuthError).message).toContain(`server "orphan": could not fetch ${downAt}/.well-known/oauth-authorization-server`);
+    expect(opened).toHaveLength(0);
+  });
+});
