@@ -2,8 +2,8 @@
  * What ends one exchange of a transport: the request's own signal (when the connection gave
  * one) or the transport's close. The two are followed side by side (`exchange()` takes both)
  * instead of being linked through a new AbortController per request: on Node 20 creating an
- * AbortSignal costs several µs of CPU and grows the heap, which showed as client CPU per call
- * and peak RSS in the HTTP benchmark.
+ * AbortSignal costs several µs of CPU and grows the heap (issue 11: with the rest of the
+ * one-path change, 7–21 % less client CPU per call in an in-process A/B against main).
  */
 import type { ExchangeOptions } from './dispatch.js';
 
