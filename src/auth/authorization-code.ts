@@ -17,6 +17,18 @@ import type { StoredClient, StoredTokens } from './token-store.js';
 /** Default time the browser step may take. */
 export const DEFAULT_LOGIN_TIMEOUT_MS = 300_000;
 
+/** What a token request of a machine grant (client credentials, JWT bearer) needs. */
+export interface TokenRequestContext {
+  serverName: string;
+  options: OAuthOptions;
+  fetch: OAuthFetch;
+  as: oauth.AuthorizationServer;
+  resource: string;
+  /** Scopes to request; empty means no `scope` parameter. */
+  scopes: string[];
+  signal?: AbortSignal | undefined;
+}
+
 /** What a login needs. */
 export interface LoginContext {
   serverName: string;

@@ -9,24 +9,14 @@ import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../protocol/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
-import { tokensOf } from './authorization-code.js';
+import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import type { OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
-/** What a client-credentials request needs. */
-export interface ClientCredentialsContext {
-  serverName: string;
-  options: OAuthOptions;
-  fetch: OAuthFetch;
-  as: oauth.AuthorizationServer;
-  resource: string;
-  scopes: string[];
-  signal?: AbortSignal | undefined;
-}
 
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
-export async function clientCredentialsTokens(context: ClientCredentialsContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+export async function clientCredentialsTokens(context: TokenRequestContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
   const { as, options, serverName } = context;
   const configured = options.client;
   if (!configured || (configured.clientSecret === undefined && configured.privateKey === undefined)) {

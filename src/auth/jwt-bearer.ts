@@ -9,7 +9,7 @@ import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../protocol/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
-import { tokensOf } from './authorization-code.js';
+import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
@@ -27,19 +27,8 @@ export interface AssertionContext {
   signal?: AbortSignal | undefined;
 }
 
-/** What a JWT-bearer request needs. */
-export interface JwtBearerContext {
-  serverName: string;
-  options: OAuthOptions;
-  fetch: OAuthFetch;
-  as: oauth.AuthorizationServer;
-  resource: string;
-  scopes: string[];
-  signal?: AbortSignal | undefined;
-}
-
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
-export async function jwtBearerTokens(context: JwtBearerContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+export async function jwtBearerTokens(context: TokenRequestContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
   const { as, options, serverName } = context;
   if (!options.assertion || !options.client) {
     throw new OAuthError('the jwt_bearer grant needs an assertion hook and a client id (auth options "assertion" and "client")', { server: serverName, step: 'token' });

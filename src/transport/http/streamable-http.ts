@@ -103,8 +103,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly authorize: AuthorizeHook | undefined;
   /** The latest headers the authorize hook gave, also sent on the GET stream and the DELETE. */
   private authHeaders: Record<string, string> = {};
-  /** The credentials among {@link authHeaders}, kept out of error text like the fixed headers'. */
-  private authSecrets: string[] = [];
+  /** The fixed headers' credentials and the authorize hook's latest, kept out of error text; set when either changes, not per request. */
+  private errorSecrets: string[];
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly reporter = new ExchangeReporter();
@@ -129,6 +129,7 @@ export class StreamableHttpTransport implements Transport {
     this.name = options.name ?? this.url.host;
     this.baseHeaders = lowerKeys(options.headers ?? {});
     this.secrets = Object.values(this.baseHeaders).flatMap(secretParts);
+    this.errorSecrets = this.secrets;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.notificationTimeoutMs = options.notificationTimeoutMs ?? 30_000;
     this.wantsGetStream = options.getStream ?? true;
@@ -244,7 +245,7 @@ export class StreamableHttpTransport implements Transport {
     const headers = await this.authorize!(request);
     if (headers === undefined) return false;
     this.authHeaders = lowerKeys(headers);
-    this.authSecrets = Object.values(this.authHeaders).flatMap(secretParts);
+    this.errorSecrets = [...this.secrets, ...Object.values(this.authHeaders).flatMap(secretParts)];
     return true;
   }
 
@@ -355,7 +356,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private context(method: string | undefined): ExchangeContext {
-    return { server: this.name, method, url: this.url.toString(), secrets: this.authSecrets.length === 0 ? this.secrets : [...this.secrets, ...this.authSecrets] };
+    return { server: this.name, method, url: this.url.toString(), secrets: this.errorSecrets };
   }
 
   private track<T>(task: Promise<T>): Promise<T> {
