@@ -51,6 +51,7 @@ export { VERSION } from './protocol/version.js';
 
 // Transports: a server's process, an in-memory pair for tests, tracing any transport.
 export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
+export type { AbortLike, SendSignal } from './protocol/send-signal.js';
 export { StdioTransport } from './transport/stdio.js';
 export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio.js';
 export { createLinkedPair } from './transport/memory.js';

@@ -128,6 +128,7 @@ describe('the public surface', () => {
   it('exports exactly this list of types from the main entry', () => {
     expect(typeOnlyExports('src/index.ts')).toMatchInlineSnapshot(`
       [
+        "AbortLike",
         "AnthropicTool",
         "AuthChallenge",
         "CallOptions",

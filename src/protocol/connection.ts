@@ -32,6 +32,7 @@ import {
 import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
 import { peekMessageHead } from './message-head.js';
+import { SendSignal } from './send-signal.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 import { peerText, sampleValue } from './value-sample.js';
@@ -56,7 +57,7 @@ interface PendingRecord {
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /** The request's send signal: present only when the connection gives each request one (`requestSignals`). */
-  channel: AbortController | undefined;
+  channel: SendSignal | undefined;
 }
 
 
@@ -176,8 +177,8 @@ export class JsonRpcConnection {
       }
       let sendOptions: SendOptions | undefined;
       if (this.requestSignals) {
-        record.channel = new AbortController();
-        sendOptions = { signal: record.channel.signal };
+        record.channel = new SendSignal();
+        sendOptions = { signal: record.channel };
       }
       const sent = this.transport.send(makeRequest(id, method, outParams), sendOptions);
       if (sent) {

@@ -6,6 +6,7 @@
  */
 import type { McpError } from './errors.js';
 import type { JsonRpcMessage } from './jsonrpc.js';
+import type { SendSignal } from './send-signal.js';
 
 /** Removes a registration. Calling it more than once is harmless. */
 export type Disposer = () => void;
@@ -16,9 +17,10 @@ export interface SendOptions {
    * The signal of the request this message belongs to, given when the connection was built with
    * `requestSignals` (the client does so for transports with a channel per request). A transport
    * that maps a request to its own channel (an HTTP POST) aborts that channel when the signal
-   * fires; others ignore it.
+   * fires; others ignore it. A {@link SendSignal} (cheaper than an AbortSignal; `asAbortSignal()`
+   * gives a real one for an API that needs it).
    */
-  signal?: AbortSignal;
+  signal?: SendSignal;
 }
 
 /** Why a transport closed. `error` is absent for a close the client asked for. */

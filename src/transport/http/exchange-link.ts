@@ -1,10 +1,14 @@
 /**
  * What ends one exchange of a transport: the request's own signal (when the connection gave
  * one) or the transport's close. The two are followed side by side (`exchange()` takes both)
- * instead of being linked through a new AbortController per request: on Node 20 creating an
- * AbortSignal costs several µs of CPU and grows the heap (issue 11: with the rest of the
- * one-path change, 7–21 % less client CPU per call in an in-process A/B against main).
+ * instead of being linked through a new AbortController per request, and the transport's
+ * lifetime is followed through an {@link AbortFanout}, never with a listener on its AbortSignal
+ * per exchange. Both cost most of a call's client CPU on Node 20 in garbage collection (issue
+ * 11, measured in fresh bench processes at 64 calls in flight: the reasons are in
+ * send-signal.ts and abort-fanout.ts).
  */
+import type { AbortFanout } from '../../protocol/abort-fanout.js';
+import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
 import type { ExchangeOptions } from './dispatch.js';
 
 export class ExchangeLink {
@@ -13,8 +17,8 @@ export class ExchangeLink {
    * @param life the transport's lifetime; aborting it (close) ends every exchange
    */
   constructor(
-    readonly request: AbortSignal | undefined,
-    readonly life: AbortSignal,
+    readonly request: AbortLike | undefined,
+    readonly life: AbortFanout,
   ) {}
 
   /** True once either signal aborted. */
@@ -24,7 +28,7 @@ export class ExchangeLink {
 
   /** The `signal` and `lifetime` of an `exchange()` that ends when this link does. */
   get signals(): Pick<ExchangeOptions, 'signal' | 'lifetime'> {
-    return this.request ? { signal: this.request, lifetime: this.life } : { signal: this.life };
+    return this.request ? { signal: this.request, lifetime: this.life } : { lifetime: this.life };
   }
 
   /**
@@ -32,6 +36,6 @@ export class ExchangeLink {
    * an SSE stream). Built on each call: keep it to paths that are not per request.
    */
   combined(): AbortSignal {
-    return this.request ? AbortSignal.any([this.request, this.life]) : this.life;
+    return this.request ? AbortSignal.any([toAbortSignal(this.request)!, this.life.signal]) : this.life.signal;
   }
 }

@@ -12,6 +12,7 @@
  */
 import { McpError, SessionExpiredError, SizeLimitError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { AbortLike } from '../../protocol/send-signal.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';
@@ -37,7 +38,7 @@ export async function postExchange(
   message: JsonRpcMessage,
   method: string | undefined,
   isRequest: boolean,
-  signal: AbortSignal | undefined,
+  signal: AbortLike | undefined,
   abort: ExchangeLink,
   headers: Record<string, string>,
   ctx: ExchangeContext,

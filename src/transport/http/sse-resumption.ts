@@ -15,6 +15,7 @@
 import type { Dispatcher } from 'undici';
 import { errorMessage, McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../protocol/redact.js';
+import type { AbortLike } from '../../protocol/send-signal.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
@@ -52,13 +53,13 @@ type Outcome = { end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknow
  * The end of an exchange whose signal aborted: quiet for the caller's abort (the connection
  * already settled the request), `CONNECTION_CLOSED` for the transport's close.
  */
-export function abortedExchange(url: URL, signal: AbortSignal | undefined, ctx: ExchangeContext): undefined {
+export function abortedExchange(url: URL, signal: AbortLike | undefined, ctx: ExchangeContext): undefined {
   if (signal?.aborted) return undefined;
   throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(url)} was closed`, { server: ctx.server, method: ctx.method });
 }
 
 /** Reads the SSE answer of a POST awaiting `awaited`, resuming it after drops (see the file comment). */
-export async function readPostStream(host: ResumeHost, body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortSignal | undefined, ctx: Ctx): Promise<void> {
+export async function readPostStream(host: ResumeHost, body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortLike | undefined, ctx: Ctx): Promise<void> {
   // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
   const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
   let progress = false;

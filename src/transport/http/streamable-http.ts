@@ -28,6 +28,8 @@ import { HttpError, McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { redactUrl } from '../../protocol/redact.js';
+import { AbortFanout } from '../../protocol/abort-fanout.js';
+import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
 import type { CloseInfo, Disposer, HttpExchangeInfo, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
@@ -109,6 +111,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly reporter = new ExchangeReporter();
   private readonly life = new AbortController();
+  /** The lifetime as every exchange follows it (a Set of listeners, not one on the signal each: abort-fanout.ts). */
+  private readonly lifeFanout = new AbortFanout(this.life.signal);
   private readonly exchanges = new Set<Promise<unknown>>();
   private era: HttpSession['era'] = 'legacy';
   private readonly session = new LegacySession();
@@ -169,7 +173,7 @@ export class StreamableHttpTransport implements Transport {
    * the `Mcp-Param-*` headers of a tool call); the client passes them through
    * {@link sendingHeaders}, since a connection knows nothing of headers.
    */
-  send(message: JsonRpcMessage, options?: { signal?: AbortSignal; headers?: Record<string, string> }): Promise<void> {
+  send(message: JsonRpcMessage, options?: { signal?: AbortLike; headers?: Record<string, string> }): Promise<void> {
     if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
     const extra = options?.headers ?? this.nextHeaders;
     this.nextHeaders = undefined;
@@ -224,18 +228,18 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- POST ----
 
-  private async post(message: JsonRpcMessage, signal: AbortSignal | undefined, extra: Record<string, string> | undefined): Promise<void> {
+  private async post(message: JsonRpcMessage, signal: AbortLike | undefined, extra: Record<string, string> | undefined): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const isRequest = method !== undefined && 'id' in message;
     const link = this.link(signal);
     if (!this.authorize) return postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
-    await this.authorizeWith({ method: 'POST', url: this.url, signal });
+    await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal) });
     try {
       return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
     } catch (error) {
       // A 401/403 means the server did not run the message: the hook may refresh or log in, then it goes once more.
       if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || this.life.signal.aborted) throw error;
-      if (!(await this.authorizeWith({ method: 'POST', url: this.url, signal, rejected: error }))) throw error;
+      if (!(await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal), rejected: error }))) throw error;
       return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
     }
   }
@@ -351,8 +355,8 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** What ends one exchange: the request's signal, when it has one, and the transport's close. */
-  private link(signal: AbortSignal | undefined): ExchangeLink {
-    return new ExchangeLink(signal, this.life.signal);
+  private link(signal: AbortLike | undefined): ExchangeLink {
+    return new ExchangeLink(signal, this.lifeFanout);
   }
 
   private context(method: string | undefined): ExchangeContext {
