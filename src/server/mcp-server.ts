@@ -16,6 +16,7 @@ import { InputStateSigner } from './input-state.js';
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptDefinition } from './prompt-set.js';
+import { TaskStore } from './task-store.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret']);
@@ -38,7 +39,7 @@ export class McpServer {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret) };
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret), tasks: new TaskStore() };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -121,6 +122,8 @@ export class McpServer {
       sample: () => Promise.reject(noClient('sampling/createMessage')),
       listRoots: () => Promise.reject(noClient('roots/list')),
       resumed: false,
+      startTask: () => undefined,
+      taskId: undefined,
     };
     return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
   }
@@ -136,8 +139,9 @@ export class McpServer {
     return session;
   }
 
-  /** Closes every connected session (calls in flight are aborted). Idempotent. */
+  /** Closes every connected session (calls in flight are aborted) and cancels every running task. Idempotent. */
   async close(): Promise<void> {
+    this.core.tasks.cancelAll();
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 

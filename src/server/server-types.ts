@@ -100,6 +100,16 @@ export interface RequestContext {
    * `requestState`, so earlier answers are available).
    */
   readonly resumed: boolean;
+  /**
+   * Turns a call that may run as a task (`taskStart: 'handler'`, the client declared the tasks
+   * extension) into one: the request is answered with `CreateTaskResult` and the handler goes on;
+   * from then on its input requests wait for `tasks/update` and its signal follows
+   * `tasks/cancel`. Does nothing elsewhere (the call is answered when the handler returns).
+   * Idempotent.
+   */
+  startTask(): void;
+  /** The id of the task this call runs as, once it is one. */
+  readonly taskId: string | undefined;
 }
 
 /** Options of an input request. */
@@ -158,5 +168,20 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * ones; HTTP 400) before the arguments are checked.
    */
   requiredClientCapabilities?: ClientCapabilities;
+  /**
+   * Whether a call may run as a task of the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`,
+   * SEP-2663): `forbidden` (default) always answers the call itself; `optional` runs as a task
+   * when the request declares the extension in its capabilities, else answers the call itself;
+   * `required` refuses a request without the extension with -32021 (`data.requiredCapabilities`
+   * naming it). Legacy revisions never get tasks: the call is answered itself.
+   */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
+  /**
+   * When a task-run call becomes a task: `call` (default) at once, before the handler runs (the
+   * request is answered with `CreateTaskResult`); `handler` when the handler calls
+   * `context.startTask()`, so it can first gather input through the request's own
+   * multi-round-trip rounds (a handler that returns without calling it answers the call itself).
+   */
+  taskStart?: 'call' | 'handler';
   handler: ToolHandler<Args>;
 }
