@@ -388,7 +388,12 @@ function roundInput(core: ServerCore, request: JsonRpcRequest, params: Params, f
   if (eraOf(facts.revision) !== 'modern') return undefined;
   const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
   if (params.requestState !== undefined && !state) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this request (altered, forged or for another request)');
-  const responses = { ...state?.responses, ...(isObject(params.inputResponses) ? params.inputResponses : {}) };
+  const given = params.inputResponses;
+  // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the handler.
+  if (given !== undefined && !isObject(given)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'inputResponses must be an object of answers by key');
+  const malformed = given === undefined ? undefined : Object.keys(given).find((key) => !isObject(given[key]));
+  if (malformed !== undefined) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `inputResponses["${malformed.slice(0, 100)}"] must be an object (the result of the input request)`);
+  const responses = { ...state?.responses, ...(given ?? {}) };
   return { target, responses, asked: {}, resumed: state !== undefined };
 }
 
