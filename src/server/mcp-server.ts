@@ -123,6 +123,7 @@ export class McpServer {
       listRoots: () => Promise.reject(noClient('roots/list')),
       resumed: false,
       startTask: () => undefined,
+      closeStream: () => undefined,
       taskId: undefined,
     };
     return callTool(tool, args, context, this.core.logger, this.core.onToolCall);

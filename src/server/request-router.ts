@@ -442,6 +442,9 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
     sample: (body, options) => ask('sampling/createMessage', body as unknown as Record<string, unknown>, 'sampling', options?.key) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
+    closeStream: () => {
+      if (!finished) link.closeStream?.();
+    },
     startTask: () => {
       if (launch && !finished) launch.start();
     },

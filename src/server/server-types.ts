@@ -108,6 +108,13 @@ export interface RequestContext {
    * Idempotent.
    */
   startTask(): void;
+  /**
+   * Closes this request's SSE response now while the handler goes on (SSE polling, 2025-11-25):
+   * the client reconnects with GET + `Last-Event-ID` and gets what follows — progress, the
+   * result — there. Only on a legacy Streamable HTTP session whose client accepts SSE; does
+   * nothing elsewhere. Never throws.
+   */
+  closeStream(): void;
   /** The id of the task this call runs as, once it is one. */
   readonly taskId: string | undefined;
 }

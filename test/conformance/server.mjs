@@ -276,6 +276,16 @@ server.registerTool({
   },
 });
 server.registerTool({
+  name: 'test_reconnection',
+  description: 'Closes its SSE stream mid-call (SSE polling); the result comes on the stream the client resumes with Last-Event-ID',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    context.closeStream();
+    await wait(100, context.signal);
+    return { content: [{ type: 'text', text: 'Reconnection test completed' }] };
+  },
+});
+server.registerTool({
   name: 'test_streaming_elicitation',
   description: 'Asks the user while its response streams (2026: an input_required result, never a request on the stream)',
   inputSchema: NO_ARGS,
