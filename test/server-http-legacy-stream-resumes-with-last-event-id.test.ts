@@ -22,6 +22,7 @@ interface SseEvent {
 let kit: KitHttp | undefined;
 let gate: { opened: Promise<void>; open(): void };
 let waiting: boolean;
+let aborted: unknown[];
 
 function newGate(): void {
   let open!: () => void;
@@ -33,11 +34,12 @@ function makeServer(): McpServer {
   const server = new McpServer({ name: 'polling', version: '1', logger: () => undefined });
   server.registerTool({
     name: 'poll_me',
-    inputSchema: { type: 'object', properties: { before: { type: 'number' } } },
-    handler: async ({ before }, context) => {
+    inputSchema: { type: 'object', properties: { before: { type: 'number' }, close: { type: 'boolean' } } },
+    handler: async ({ before, close }, context) => {
       for (let i = 1; i <= Number(before ?? 1); i++) context.progress(i);
-      context.closeStream();
+      if (close !== false) context.closeStream();
       waiting = true;
+      context.signal.addEventListener('abort', () => aborted.push(context.signal.reason));
       await gate.opened;
       context.progress(1_000_000, undefined, 'after the close');
       return { content: [{ type: 'text', text: 'resumed result' }] };
@@ -55,6 +57,7 @@ afterEach(async () => {
 async function start(): Promise<void> {
   newGate();
   waiting = false;
+  aborted = [];
   kit = await listenKit(makeServer(), { path: '/mcp', sessions: true });
 }
 
@@ -140,6 +143,34 @@ describe('legacy Streamable HTTP SSE polling', () => {
 
     const fromLast = events((await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[2]!.id! })).text);
     expect(fromLast.map((e) => JSON.parse(e.data).method ?? 'answer')).toEqual(['notifications/progress', 'answer']);
+  });
+
+  it('does not cancel the call when the client drops its stream: the rest comes on the resumed stream', async () => {
+    await start();
+    const session = await openSession('2025-11-25');
+    const firstEvents: SseEvent[] = [];
+    const req = http.request(kit!.url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
+    const gone = new Promise<void>((resolve) => req.once('close', () => resolve()));
+    req.once('error', () => undefined); // the socket is destroyed on purpose
+    req.once('response', (res) => {
+      res.setEncoding('utf8');
+      let text = '';
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        firstEvents.splice(0, firstEvents.length, ...events(text.slice(0, text.lastIndexOf('\n\n') + 2)));
+      });
+      res.on('error', () => undefined);
+    });
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'poll_me', arguments: { close: false }, _meta: { progressToken: 'p' } } }));
+    await until(() => waiting && firstEvents.length === 2, { what: 'the priming event and the first progress' });
+    req.destroy();
+    await within(gone, { what: 'the dropped request to close' });
+
+    const resumed = exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': firstEvents[1]!.id! });
+    gate.open();
+    const rest = events((await resumed).text).map((e) => JSON.parse(e.data));
+    expect(rest.at(-1).result.content[0].text).toBe('resumed result');
+    expect(aborted).toEqual([]);
   });
 
   it('keeps a bounded replay buffer: a client far behind gets the newest events only', async () => {

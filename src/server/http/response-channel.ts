@@ -42,6 +42,11 @@ export class ResponseChannel {
     return this.res.destroyed || this.res.writableEnded;
   }
 
+  /** True once the answer goes out on a resumable stream: losing the response loses nothing. */
+  get resumable(): boolean {
+    return this.stream !== undefined;
+  }
+
   /** True when the client accepts SSE, so messages can go before the answer. */
   get canStream(): boolean {
     return this.sse;

@@ -304,8 +304,10 @@ class StreamableHttpServer {
     this.running.add(controller);
     session?.running.set(request.id, controller);
     const onClose = (): void => {
-      // Closed before the whole answer was written: the client went away (2026: the cancel).
-      if (!res.writableFinished) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
+      // Closed before the whole answer was written: the client went away (2026: the cancel). A
+      // legacy session's resumable stream is not cancelled by a disconnect (the spec's rule): the
+      // client resumes it with GET + Last-Event-ID, or sends notifications/cancelled.
+      if (!res.writableFinished && !channel.resumable) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
     };
     res.once('close', onClose);
     let timer: NodeJS.Timeout | undefined;
