@@ -347,7 +347,15 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
  * for an unexpected throw, `failed` with a JSON-RPC internal error (logged, never the stack).
  */
 async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: RegisteredTool, params: Params, link: RequestLink, facts: RequestFacts, input: RoundInput | undefined, launch: TaskLaunch): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
-  if ((tool.definition.taskStart ?? 'call') === 'call') launch.start();
+  if ((tool.definition.taskStart ?? 'call') === 'call') {
+    try {
+      launch.start();
+    } catch (error) {
+      launch.release();
+      // The store is full of tasks still running: a server condition the client may retry later.
+      return { error: makeErrorResponse(request.id, RpcErrorCode.InternalError, error instanceof McpError ? error.reason : 'the task could not be created') };
+    }
+  }
   const { context, finish } = requestContext(request, params, link, facts, input, launch);
   const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, { throwUnexpected: () => launch.task !== undefined });
   const settleTask = (task: NonNullable<TaskLaunch['task']>): void => {

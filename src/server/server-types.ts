@@ -44,6 +44,13 @@ export interface McpServerOptions {
    * per-call logs and metrics). A throw is logged and ignored.
    */
   onToolCall?: ToolCallObserver;
+  /**
+   * Tasks of the 2026 tasks extension (tools with `taskSupport`): how long each is kept after its
+   * creation (`ttlMs`, default one hour), the poll interval told to clients (`pollIntervalMs`,
+   * default 500) and how many are held at once (`maxTasks`, default 1000; beyond it the oldest
+   * ended task is dropped, or a new call is refused with -32603).
+   */
+  tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number };
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */
