@@ -79,8 +79,11 @@ function makeServer(): McpServer {
     taskSupport: 'required',
     taskStart: 'handler',
     handler: async (_args, context) => {
-      const answer = await context.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never, { key: 'who' });
+      const form = { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never;
+      await context.elicit(form, { key: 'who' });
       context.startTask();
+      // Asked again inside the task: the answer of the request's round still counts.
+      const answer = await context.elicit(form, { key: 'who' });
       return { content: [{ type: 'text', text: `task ${String(context.taskId !== undefined)} for ${String(answer.content?.name)}` }] };
     },
   });

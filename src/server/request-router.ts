@@ -467,8 +467,13 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
    */
   async function ask(method: string, body: Record<string, unknown>, capability: keyof ClientCapabilities, key?: string): Promise<Record<string, unknown>> {
     if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
-    // A task's input waits for `tasks/update`, under the same keys as a request's rounds.
-    if (launch?.task) return launch.task.ask(key ?? `input-${++asks}`, method, body);
+    // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
+    // answer gathered in those rounds still counts).
+    if (launch?.task) {
+      const name = key ?? `input-${++asks}`;
+      if (input && Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
+      return launch.task.ask(name, method, body);
+    }
     if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (eraOf(facts.revision) === 'modern') {
       if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools and prompts only in 2026-07-28 (multi-round-trip input)`, { method });
