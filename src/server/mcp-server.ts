@@ -16,9 +16,11 @@ import { InputStateSigner } from './input-state.js';
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptDefinition } from './prompt-set.js';
+import { TaskStore } from './task-store.js';
 
 const DEFAULT_PAGE_SIZE = 100;
-const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret']);
+const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret', 'tasks']);
+const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks'];
 
 /** An MCP server of tools, in both eras. */
 export class McpServer {
@@ -26,7 +28,7 @@ export class McpServer {
   readonly core: ServerCore;
   private readonly sessions = new Set<ServerSession>();
 
-  /** Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize`. */
+  /** Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize` or `tasks` value. */
   constructor(options: McpServerOptions) {
     for (const key of Object.keys(options ?? {})) {
       if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "${key}"`);
@@ -36,9 +38,15 @@ export class McpServer {
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
+    const tasks = options.tasks ?? {};
+    for (const key of Object.keys(tasks)) {
+      if (!TASK_OPTION_KEYS.includes(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "tasks.${key}"`);
+      const value = (tasks as Record<string, unknown>)[key];
+      if (!Number.isInteger(value) || (value as number) < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "tasks.${key}" must be a positive integer`);
+    }
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret) };
+    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret), tasks: new TaskStore(tasks) };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -121,6 +129,9 @@ export class McpServer {
       sample: () => Promise.reject(noClient('sampling/createMessage')),
       listRoots: () => Promise.reject(noClient('roots/list')),
       resumed: false,
+      startTask: () => undefined,
+      closeStream: () => undefined,
+      taskId: undefined,
     };
     return callTool(tool, args, context, this.core.logger, this.core.onToolCall);
   }
@@ -136,8 +147,9 @@ export class McpServer {
     return session;
   }
 
-  /** Closes every connected session (calls in flight are aborted). Idempotent. */
+  /** Closes every connected session (calls in flight are aborted) and cancels every running task. Idempotent. */
   async close(): Promise<void> {
+    this.core.tasks.cancelAll();
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 

@@ -30,6 +30,11 @@ export interface RequestLink {
   readonly canInitialize: boolean;
   /** Sends a notification tied to this request (stdio: the pipe; HTTP: its SSE stream, if any). Never throws. */
   notify(method: string, params: Record<string, unknown>): void;
+  /**
+   * Ends the request's HTTP response early while the request goes on, so the client resumes with
+   * GET + `Last-Event-ID` (legacy Streamable HTTP sessions with SSE); absent elsewhere.
+   */
+  readonly closeStream?: () => void;
   /** Aborted when the client cancels the request or the connection goes down. */
   readonly signal: AbortSignal;
   /**

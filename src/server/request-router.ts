@@ -17,10 +17,12 @@ import type { CallToolResult, ClientCapabilities, Implementation, LoggingLevel, 
 import { isLoggingLevel, LOG_LEVEL_RANK, type LegacySession, type RequestLink } from './request-link.js';
 import type { ServerLogger, ToolCallObserver, ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
-import type { ToolSet } from './tool-set.js';
+import type { RegisteredTool, ToolSet } from './tool-set.js';
 import { InputRequiredSignal, type InputStateSigner } from './input-state.js';
 import type { ResourceSet } from './resource-set.js';
 import type { PromptSet } from './prompt-set.js';
+import { TASKS_EXTENSION, type TaskStore } from './task-store.js';
+import { answerTaskMethod, declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -36,6 +38,8 @@ export interface ServerCore {
   readonly onToolCall: ToolCallObserver | undefined;
   /** Signs the 2026 `requestState` of multi-round-trip input. */
   readonly inputState: InputStateSigner;
+  /** The tasks of the 2026 tasks extension. */
+  readonly tasks: TaskStore;
 }
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -105,6 +109,7 @@ function capabilitiesOf(core: ServerCore, era: 'legacy' | 'modern'): ServerCapab
   if (core.prompts.size > 0) capabilities.prompts = legacy ? { listChanged: true } : {};
   if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
   if (legacy) capabilities.logging = {};
+  if (!legacy && core.tools.anyTaskSupport) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   return capabilities;
 }
 
@@ -216,6 +221,8 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
       return 'error' in outcome ? outcome.error : done(outcome.result);
     }
     default: {
+      const taskAnswer = answerTaskMethod(core.tasks, request, params, facts.clientCapabilities);
+      if (taskAnswer) return 'error' in taskAnswer ? taskAnswer.error : done(taskAnswer.result);
       const answer = await shared(core, request, params, link, facts);
       if (!answer) return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
       if ('jsonrpc' in answer) return answer;
@@ -316,11 +323,63 @@ async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params
       return { error: makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`, { requiredCapabilities: missing }) };
     }
   }
+  const support = tool.definition.taskSupport ?? 'forbidden';
+  const taskable = support !== 'forbidden' && eraOf(facts.revision) === 'modern';
+  if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities)) return { error: tasksRequired(request, `Tool "${tool.definition.name}"`) };
   const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`);
   if (input && 'jsonrpc' in input) return { error: input };
+  const launch = taskable && declaresTasks(facts.clientCapabilities) ? new TaskLaunch(core.tasks, link.signal) : undefined;
+  if (launch) return runAsTask(core, request, tool, params, link, facts, input, launch);
   const { context, finish } = requestContext(request, params, link, facts, input);
   try {
     const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
+    if (input && result.resultType === 'input_required') return { result: inputRequired(core, input) as unknown as CallToolResult };
+    return { result };
+  } finally {
+    finish();
+  }
+}
+
+/**
+ * A call that may become a task: the answer is `CreateTaskResult` once the task exists (at once,
+ * or when the handler calls `startTask()`), else the handler's own result or `input_required`.
+ * The task then takes the handler's outcome: its result (`completed`, a tool error included) or,
+ * for an unexpected throw, `failed` with a JSON-RPC internal error (logged, never the stack).
+ */
+async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: RegisteredTool, params: Params, link: RequestLink, facts: RequestFacts, input: RoundInput | undefined, launch: TaskLaunch): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
+  if ((tool.definition.taskStart ?? 'call') === 'call') {
+    try {
+      launch.start();
+    } catch (error) {
+      launch.release();
+      // The store is full of tasks still running: a server condition the client may retry later.
+      return { error: makeErrorResponse(request.id, RpcErrorCode.InternalError, error instanceof McpError ? error.reason : 'the task could not be created') };
+    }
+  }
+  const { context, finish } = requestContext(request, params, link, facts, input, launch);
+  const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, { throwUnexpected: () => launch.task !== undefined });
+  const settleTask = (task: NonNullable<TaskLaunch['task']>): void => {
+    run.then(
+      (result) => {
+        const { resultType: _drop, ...plain } = result as CallToolResult & { resultType?: unknown };
+        task.settle('completed', { result: plain as Record<string, unknown> });
+      },
+      (error: unknown) => {
+        core.logger({ level: 'error', msg: 'task handler threw', tool: tool.definition.name, taskId: task.taskId, error: error instanceof Error ? error.message : 'a non-Error value', ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+        task.settle('failed', { error: { code: RpcErrorCode.InternalError, message: 'Internal error' } });
+      },
+    );
+  };
+  try {
+    const first: { result?: CallToolResult; error?: unknown } = await Promise.race([run.then((result) => ({ result }), (error: unknown) => ({ error })), launch.created.then(() => ({}))]);
+    const task = launch.task;
+    if (task) {
+      settleTask(task);
+      return { result: { resultType: 'task', ...task.summary() } as unknown as CallToolResult };
+    }
+    launch.release();
+    if (!first.result) throw first.error;
+    const result = first.result;
     if (input && result.resultType === 'input_required') return { result: inputRequired(core, input) as unknown as CallToolResult };
     return { result };
   } finally {
@@ -337,7 +396,12 @@ function roundInput(core: ServerCore, request: JsonRpcRequest, params: Params, f
   if (eraOf(facts.revision) !== 'modern') return undefined;
   const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
   if (params.requestState !== undefined && !state) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this request (altered, forged or for another request)');
-  const responses = { ...state?.responses, ...(isObject(params.inputResponses) ? params.inputResponses : {}) };
+  const given = params.inputResponses;
+  // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the handler.
+  if (given !== undefined && !isObject(given)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'inputResponses must be an object of answers by key');
+  const malformed = given === undefined ? undefined : Object.keys(given).find((key) => !isObject(given[key]));
+  if (malformed !== undefined) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `inputResponses["${malformed.slice(0, 100)}"] must be an object (the result of the input request)`);
+  const responses = { ...state?.responses, ...(given ?? {}) };
   return { target, responses, asked: {}, resumed: state !== undefined };
 }
 
@@ -357,14 +421,14 @@ interface RoundInput {
   resumed: boolean;
 }
 
-function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts, input?: RoundInput): { context: ToolContext; finish: () => void } {
+function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts, input?: RoundInput, launch?: TaskLaunch): { context: ToolContext; finish: () => void } {
   let asks = 0;
   const token = isObject(params._meta) ? (params._meta as Meta).progressToken : undefined;
   const threshold = facts.logLevel === undefined ? undefined : LOG_LEVEL_RANK[facts.logLevel];
   let last = -Infinity;
   let finished = false;
   const context: ToolContext = {
-    signal: link.signal,
+    signal: launch ? launch.controller.signal : link.signal,
     era: eraOf(facts.revision),
     revision: facts.revision,
     requestId: request.id,
@@ -386,6 +450,15 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
     sample: (body, options) => ask('sampling/createMessage', body as unknown as Record<string, unknown>, 'sampling', options?.key) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
+    closeStream: () => {
+      if (!finished) link.closeStream?.();
+    },
+    startTask: () => {
+      if (launch && !finished) launch.start();
+    },
+    get taskId() {
+      return launch?.task?.taskId;
+    },
   };
   /**
    * Server→client input in both eras: a request to the client on a legacy connection; in 2026,
@@ -393,8 +466,15 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
    * round ends in `input_required` (every request asked before the handler gave up goes in it).
    */
   async function ask(method: string, body: Record<string, unknown>, capability: keyof ClientCapabilities, key?: string): Promise<Record<string, unknown>> {
-    if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+    // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
+    // answer gathered in those rounds still counts).
+    if (launch?.task) {
+      const name = key ?? `input-${++asks}`;
+      if (input && Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
+      return launch.task.ask(name, method, body);
+    }
+    if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (eraOf(facts.revision) === 'modern') {
       if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools and prompts only in 2026-07-28 (multi-round-trip input)`, { method });
       const name = key ?? `input-${++asks}`;

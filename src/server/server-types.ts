@@ -44,6 +44,13 @@ export interface McpServerOptions {
    * per-call logs and metrics). A throw is logged and ignored.
    */
   onToolCall?: ToolCallObserver;
+  /**
+   * Tasks of the 2026 tasks extension (tools with `taskSupport`): how long each is kept after its
+   * creation (`ttlMs`, default one hour), the poll interval told to clients (`pollIntervalMs`,
+   * default 500) and how many are held at once (`maxTasks`, default 1000; beyond it the oldest
+   * ended task is dropped, or a new call is refused with -32603).
+   */
+  tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number };
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */
@@ -100,6 +107,23 @@ export interface RequestContext {
    * `requestState`, so earlier answers are available).
    */
   readonly resumed: boolean;
+  /**
+   * Turns a call that may run as a task (`taskStart: 'handler'`, the client declared the tasks
+   * extension) into one: the request is answered with `CreateTaskResult` and the handler goes on;
+   * from then on its input requests wait for `tasks/update` and its signal follows
+   * `tasks/cancel`. Does nothing elsewhere (the call is answered when the handler returns).
+   * Idempotent.
+   */
+  startTask(): void;
+  /**
+   * Closes this request's SSE response now while the handler goes on (SSE polling, 2025-11-25):
+   * the client reconnects with GET + `Last-Event-ID` and gets what follows — progress, the
+   * result — there. Only on a legacy Streamable HTTP session whose client accepts SSE; does
+   * nothing elsewhere. Never throws.
+   */
+  closeStream(): void;
+  /** The id of the task this call runs as, once it is one. */
+  readonly taskId: string | undefined;
 }
 
 /** Options of an input request. */
@@ -158,5 +182,20 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * ones; HTTP 400) before the arguments are checked.
    */
   requiredClientCapabilities?: ClientCapabilities;
+  /**
+   * Whether a call may run as a task of the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`,
+   * SEP-2663): `forbidden` (default) always answers the call itself; `optional` runs as a task
+   * when the request declares the extension in its capabilities, else answers the call itself;
+   * `required` refuses a request without the extension with -32021 (`data.requiredCapabilities`
+   * naming it). Legacy revisions never get tasks: the call is answered itself.
+   */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
+  /**
+   * When a task-run call becomes a task: `call` (default) at once, before the handler runs (the
+   * request is answered with `CreateTaskResult`); `handler` when the handler calls
+   * `context.startTask()`, so it can first gather input through the request's own
+   * multi-round-trip rounds (a handler that returns without calling it answers the call itself).
+   */
+  taskStart?: 'call' | 'handler';
   handler: ToolHandler<Args>;
 }

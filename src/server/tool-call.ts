@@ -34,9 +34,9 @@ export const KIT_ERROR_CODES = {
  * Runs the tool and reports the call to `onToolCall` (when given). Never rejects: every failure
  * is an `isError` result.
  */
-export async function callTool(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, onToolCall?: ToolCallObserver): Promise<CallToolResult> {
+export async function callTool(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, onToolCall?: ToolCallObserver, options: CallToolOptions = {}): Promise<CallToolResult> {
   const started = performance.now();
-  const result = await run(tool, args, context, logger);
+  const result = await run(tool, args, context, logger, options);
   if (onToolCall) {
     const envelope = result.isError ? errorOf(result) : undefined;
     const record: ToolCallRecord = { tool: tool.definition.name, arguments: args, durationMs: performance.now() - started, isError: result.isError === true };
@@ -62,7 +62,16 @@ function errorOf(result: CallToolResult): ToolErrorBody | undefined {
   }
 }
 
-async function run(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger): Promise<CallToolResult> {
+/** Options of {@link callTool}. */
+export interface CallToolOptions {
+  /**
+   * Asked when the handler throws something other than a `ToolError`: true rejects with it (a
+   * task records a failure, not a tool error) instead of making an `INTERNAL_ERROR` result.
+   */
+  throwUnexpected?: () => boolean;
+}
+
+async function run(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, options: CallToolOptions): Promise<CallToolResult> {
   const name = tool.definition.name;
   const problems = tool.checkInput(args ?? {});
   if (problems.length > 0) return validationFailure(tool, problems);
@@ -78,6 +87,7 @@ async function run(tool: RegisteredTool, args: unknown, context: ToolContext, lo
       return errorResult(tool, { code: error.toolCode, message: error.reason });
     }
     if (context.signal.aborted) return errorResult(tool, { code: KIT_ERROR_CODES.cancelled, message: 'The request was cancelled.' });
+    if (options.throwUnexpected?.()) throw error;
     logger({ level: 'error', msg: 'tool handler threw', tool: name, ...describeThrown(error) });
     return errorResult(tool, { code: KIT_ERROR_CODES.internal, message: `The tool "${name}" failed unexpectedly. The error was logged on the server.` });
   }

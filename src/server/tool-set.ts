@@ -58,6 +58,12 @@ export class ToolSet {
     return this.tools.size;
   }
 
+  /** True when a registered tool can run as a task (its `taskSupport` is `optional` or `required`). */
+  get anyTaskSupport(): boolean {
+    for (const tool of this.tools.values()) if (tool.wire.execution?.taskSupport === 'optional' || tool.wire.execution?.taskSupport === 'required') return true;
+    return false;
+  }
+
   /**
    * One page of tools in registration order. The cursor is opaque to clients (the offset of the
    * next page); a cursor this set did not make throws `INVALID_ARGUMENT` (→ -32602).
@@ -99,6 +105,7 @@ function wireTool(definition: ToolDefinition): Tool {
   if (definition.outputSchema !== undefined) tool.outputSchema = definition.outputSchema;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   if (definition._meta !== undefined) tool._meta = definition._meta;
+  if (definition.taskSupport !== undefined && definition.taskSupport !== 'forbidden') tool.execution = { taskSupport: definition.taskSupport };
   return tool;
 }
 

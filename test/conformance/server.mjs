@@ -275,6 +275,100 @@ server.registerTool({
     return { content: [{ type: 'text', text: `answered ${answers.length}` }] };
   },
 });
+server.registerTool({
+  name: 'test_reconnection',
+  description: 'Closes its SSE stream mid-call (SSE polling); the result comes on the stream the client resumes with Last-Event-ID',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    context.closeStream();
+    await wait(100, context.signal);
+    return { content: [{ type: 'text', text: 'Reconnection test completed' }] };
+  },
+});
+server.registerTool({
+  name: 'test_streaming_elicitation',
+  description: 'Asks the user while its response streams (2026: an input_required result, never a request on the stream)',
+  inputSchema: NO_ARGS,
+  handler: async (_args, context) => {
+    context.progress(0, 1);
+    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    return { content: [{ type: 'text', text: `Hello, ${said(answer, 'name')}!` }] };
+  },
+});
+
+// The tasks extension (io.modelcontextprotocol/tasks, SEP-2663): the fixtures its scenarios name.
+server.registerTool({
+  name: 'greet',
+  description: 'Greets by name (never a task)',
+  inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  handler: ({ name }) => ({ content: [{ type: 'text', text: `Hello, ${name}!` }] }),
+});
+server.registerTool({
+  name: 'slow_compute',
+  description: 'Sleeps `seconds` seconds, then answers (a task when the client takes tasks)',
+  inputSchema: { type: 'object', properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } }, required: ['seconds'] },
+  taskSupport: 'optional',
+  handler: async ({ seconds, label }, context) => {
+    await wait(seconds * 1000, context.signal);
+    return { content: [{ type: 'text', text: `computed ${label ?? ''} after ${seconds} s` }] };
+  },
+});
+server.registerTool({
+  name: 'failing_job',
+  description: 'Fails with a tool error after about a second (tasks only)',
+  inputSchema: NO_ARGS,
+  taskSupport: 'required',
+  handler: async (_args, context) => {
+    await wait(1000, context.signal);
+    throw new ToolError('JOB_FAILED', 'The job failed, as it always does.');
+  },
+});
+server.registerTool({
+  name: 'protocol_error_job',
+  description: 'Crashes (the task fails with a JSON-RPC error)',
+  inputSchema: NO_ARGS,
+  taskSupport: 'required',
+  handler: async () => {
+    throw new Error('protocol_error_job crashes on purpose');
+  },
+});
+server.registerTool({
+  name: 'confirm_delete',
+  description: 'Asks for confirmation, then pretends to delete the file',
+  inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
+  taskSupport: 'optional',
+  handler: async ({ filename }, context) => {
+    const answer = await context.elicit({ message: `Delete ${filename}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } }, { key: 'confirm' });
+    return { content: [{ type: 'text', text: answer?.action === 'accept' && answer.content?.confirm ? `deleted ${filename}` : `kept ${filename}` }] };
+  },
+});
+server.registerTool({
+  name: 'multi_input',
+  description: 'Asks two things at once',
+  inputSchema: NO_ARGS,
+  taskSupport: 'optional',
+  handler: async (_args, context) => {
+    const [first, second] = await Promise.all([
+      context.elicit({ message: 'First name?', requestedSchema: NAME_FORM }, { key: 'first' }),
+      context.elicit({ message: 'Second name?', requestedSchema: NAME_FORM }, { key: 'second' }),
+    ]);
+    return { content: [{ type: 'text', text: `${said(first, 'name')} and ${said(second, 'name')}` }] };
+  },
+});
+server.registerTool({
+  name: 'test_tool_with_task',
+  description: 'Asks for a name in the request, then goes on as a task',
+  inputSchema: NO_ARGS,
+  taskSupport: 'required',
+  taskStart: 'handler',
+  handler: async (_args, context) => {
+    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    context.startTask();
+    await wait(100, context.signal);
+    return { content: [{ type: 'text', text: `Hello from the task, ${said(answer, 'name')}!` }] };
+  },
+});
+
 server.registerPrompt({
   name: 'test_input_required_result_prompt',
   description: 'A prompt that asks for context first',
@@ -335,6 +429,7 @@ listener.listen(port, '127.0.0.1', () => {
 });
 const stop = async () => {
   await handler.close({ graceMs: 2000 });
+  await server.close(); // cancels the tasks still running (their sleeps hold the event loop)
   listener.closeAllConnections();
   listener.close();
 };

@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { LegacySession } from '../request-link.js';
 import { McpError } from '../../protocol/errors.js';
+import { ResumableStreams } from './resumable-streams.js';
 import { OutboundRequests } from '../outbound-requests.js';
 
 /** One legacy session. */
@@ -18,6 +19,8 @@ export interface HttpSession {
   readonly streams: Set<ServerResponse>;
   /** The server's requests to the client; their answers come back as POSTs. */
   readonly outbound: OutboundRequests;
+  /** Its POST SSE streams, kept for GET + `Last-Event-ID`. */
+  readonly resumable: ResumableStreams;
   lastSeen: number;
 }
 
@@ -37,7 +40,7 @@ export class HttpSessions {
   create(): HttpSession | undefined {
     this.dropIdle();
     if (this.sessions.size >= this.max) return undefined;
-    const session: HttpSession = { id: randomUUID(), legacy: undefined, running: new Map(), streams: new Set(), outbound: new OutboundRequests(), lastSeen: Date.now() };
+    const session: HttpSession = { id: randomUUID(), legacy: undefined, running: new Map(), streams: new Set(), outbound: new OutboundRequests(), resumable: new ResumableStreams(), lastSeen: Date.now() };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -9,6 +9,8 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { decodeHeaderValue, encodeHeaderValue } from '../../transport/http/header-values.js';
 import type { JsonSchema } from '../../protocol/types.js';
 
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
 /** What is wrong with the headers (the message names the header, never a value), or undefined. */
 export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, revision: string, inputSchema: JsonSchema | undefined): string | undefined {
   const version = single(req, 'mcp-protocol-version');
@@ -23,6 +25,12 @@ export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, re
     const name = single(req, 'mcp-name');
     if (name === undefined) return 'the Mcp-Name header is missing';
     if (!wellEncoded(name) || decodeHeaderValue(name) !== named) return 'the Mcp-Name header does not match the body';
+  }
+  // Tasks extension (SEP-2663): tasks/get|update|cancel name their task in Mcp-Name; a client that
+  // leaves it out is served, one that sends another id is refused.
+  if (TASK_METHODS.has(request.method) && typeof params.taskId === 'string') {
+    const name = single(req, 'mcp-name');
+    if (name !== undefined && (!wellEncoded(name) || decodeHeaderValue(name) !== params.taskId)) return 'the Mcp-Name header does not match the body';
   }
   if (request.method === 'tools/call' && inputSchema) return paramMismatch(req, inputSchema, params.arguments);
   return undefined;

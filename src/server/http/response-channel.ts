@@ -2,25 +2,49 @@
  * The answer to one POST: JSON by default, switched to an SSE stream the first time a
  * notification must go out before the answer (progress, a log message) and the client accepts
  * SSE. Without SSE, such notifications are dropped (the answer still comes). Each SSE event gets
- * an id (no replay: these streams are per request and end with their answer).
+ * an id. In a legacy session the stream is resumable ({@link ResumableStream}): it may open with
+ * a priming event (an id, `retry`, empty data; 2025-11-25), the server may close the response
+ * early ({@link ResponseChannel.closeStream}) and the client gets the rest with GET +
+ * `Last-Event-ID`; elsewhere a stream ends with its answer and is never replayed.
  */
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { ResumableStream, ResumableStreams } from './resumable-streams.js';
+
+/** How a session's POST streams resume. */
+export interface Resumption {
+  /** The session's streams, where this POST's stream is kept. */
+  readonly streams: ResumableStreams;
+  /** Send a priming event with this `retry` (ms) first (2025-11-25 clients); undefined: none. */
+  readonly primeRetryMs: number | undefined;
+}
 
 export class ResponseChannel {
   private streaming = false;
   private nextEventId = 1;
   private ended = false;
+  private stream: ResumableStream | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly sse: boolean,
     private readonly headers: Record<string, string>,
+    private readonly resumption?: Resumption,
   ) {}
 
-  /** True once the response is finished or the client went away. */
+  /**
+   * True once the answer is sent or nothing more can reach the client: the response is gone and
+   * the stream cannot be resumed.
+   */
   get closed(): boolean {
-    return this.ended || this.res.destroyed || this.res.writableEnded;
+    if (this.ended) return true;
+    if (this.stream) return false;
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  /** True once the answer goes out on a resumable stream: losing the response loses nothing. */
+  get resumable(): boolean {
+    return this.stream !== undefined;
   }
 
   /** True when the client accepts SSE, so messages can go before the answer. */
@@ -31,20 +55,30 @@ export class ResponseChannel {
   /** Sends a message tied to the request (a notification, a server request), when SSE allows it. Never throws. */
   notify(message: JsonRpcMessage): void {
     if (this.closed || !this.sse) return;
-    if (!this.streaming) {
-      this.streaming = true;
-      this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    }
+    this.startStreaming();
     this.event(message);
   }
 
-  /** Sends the answer (one message or a batch array) and ends the response. */
+  /**
+   * Ends the HTTP response now but not the request's stream, so the client polls: it resumes with
+   * GET + `Last-Event-ID` and gets the rest there. Only for a resumable stream the client accepts
+   * (a legacy session, SSE); elsewhere it does nothing. Returns whether the response was closed.
+   */
+  closeStream(): boolean {
+    if (this.closed || !this.sse || !this.resumption) return false;
+    this.startStreaming();
+    this.stream!.detach();
+    return true;
+  }
+
+  /** Sends the answer (one message or a batch array) and ends the response (or the resumable stream). */
   finish(answer: JsonRpcMessage | JsonRpcMessage[], status = 200): void {
     if (this.closed) return;
     this.ended = true;
     if (this.streaming) {
       for (const message of Array.isArray(answer) ? answer : [answer]) this.event(message);
-      this.res.end();
+      if (this.stream) this.stream.end();
+      else this.res.end();
       return;
     }
     const body = JSON.stringify(answer);
@@ -52,7 +86,17 @@ export class ResponseChannel {
     this.res.end(body);
   }
 
+  private startStreaming(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (!this.resumption) return;
+    this.stream = this.resumption.streams.open(this.res);
+    if (this.resumption.primeRetryMs !== undefined) this.stream.write('', this.resumption.primeRetryMs);
+  }
+
   private event(message: JsonRpcMessage): void {
-    this.res.write(`id: ${this.nextEventId++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (this.stream) this.stream.write(JSON.stringify(message));
+    else this.res.write(`id: ${this.nextEventId++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 }

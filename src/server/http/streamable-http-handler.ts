@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
 import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
-import { eraOf, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import { eraOf, hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
@@ -68,6 +68,8 @@ const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs'
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
+/** The `retry` of the priming event: how long a 2025-11-25 client waits before it resumes a closed stream. */
+const RESUME_RETRY_MS = 500;
 /** Errors of the 2026 envelope and headers: answered with 400. */
 const BAD_REQUEST_CODES = new Set<number>([RpcErrorCode.HeaderMismatch, RpcErrorCode.MissingRequiredClientCapability, RpcErrorCode.UnsupportedProtocolVersion]);
 
@@ -269,7 +271,9 @@ class StreamableHttpServer {
       res.writeHead(202, headers).end();
       return;
     }
-    const channel = new ResponseChannel(res, acceptsSse(req), headers);
+    // A session's SSE streams are resumable; 2025-11-25 clients get a priming event first (SEP-1699).
+    const resumption = session ? { streams: session.resumable, primeRetryMs: legacy && hasFeature(legacy.revision, 'ssePolling') ? RESUME_RETRY_MS : undefined } : undefined;
+    const channel = new ResponseChannel(res, acceptsSse(req), headers, resumption);
     const results = await Promise.all(
       requests.map((request) => {
         const link = { legacy, canInitialize: initialize !== undefined };
@@ -300,8 +304,10 @@ class StreamableHttpServer {
     this.running.add(controller);
     session?.running.set(request.id, controller);
     const onClose = (): void => {
-      // Closed before the whole answer was written: the client went away (2026: the cancel).
-      if (!res.writableFinished) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
+      // Closed before the whole answer was written: the client went away (2026: the cancel). A
+      // legacy session's resumable stream is not cancelled by a disconnect (the spec's rule): the
+      // client resumes it with GET + Last-Event-ID, or sends notifications/cancelled.
+      if (!res.writableFinished && !channel.resumable) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
     };
     res.once('close', onClose);
     let timer: NodeJS.Timeout | undefined;
@@ -322,6 +328,9 @@ class StreamableHttpServer {
       signal: controller.signal,
       notify: (method, params) => {
         if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
+      },
+      closeStream: () => {
+        channel.closeStream();
       },
       // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
       ...(session && channel.canStream ? { request: (method: string, params: Record<string, unknown>, signal: AbortSignal) => session.outbound.request(method, params, signal, (message) => channel.notify(message)) } : {}),
@@ -351,6 +360,11 @@ class StreamableHttpServer {
     if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', [SESSION_HEADER]: session.id });
     res.flushHeaders();
+    // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
+    // missed, then the rest, its answer last); any other GET is the standalone stream.
+    const resume = header(req, 'last-event-id');
+    const found = resume === undefined ? undefined : session.resumable.find(resume);
+    if (found) return found.stream.attach(res, found.after);
     session.streams.add(res);
     res.once('close', () => session.streams.delete(res));
   }
