@@ -23,6 +23,7 @@ const SERVER_KEYS = optionKeys<LoadedServer>(
     cwd: true,
     url: true,
     headers: true,
+    headersHelper: true,
     enabled: true,
     autoConnect: true,
     timeoutMs: true,

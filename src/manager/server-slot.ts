@@ -82,15 +82,18 @@ export class ServerSlot {
   private disposers: Array<() => void> = [];
 
   /**
-   * What of the definition must never be shown (see `secretValues`): scrubbed from every error,
-   * status, diagnostic and log line of this slot.
+   * What of the definition must never be shown (see `secretValues`), and what the server's
+   * `headersHelper` printed: scrubbed from every error, status, diagnostic and log line of this slot.
    */
-  readonly secrets: readonly string[];
+  get secrets(): readonly string[] {
+    return this.secretList;
+  }
+  private secretList: string[];
 
   constructor(spec: ManagedServer, hooks: SlotHooks) {
     this.spec = spec;
     this.hooks = hooks;
-    this.secrets = secretValues(spec);
+    this.secretList = secretValues(spec);
   }
 
   /** True while a restart is scheduled (the slot is in `error` and will try again by itself). */
@@ -155,7 +158,7 @@ export class ServerSlot {
         own?.(diagnostic);
         this.noteDiagnostic(diagnostic);
       };
-      client = await McpClient.connect(connectTarget(this.spec), options);
+      client = await McpClient.connect(this.target(), options);
     } catch (error) {
       throw this.failed(error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }));
     }
@@ -180,6 +183,32 @@ export class ServerSlot {
       void this.hooks.toolsChanged(name);
     }
     return client;
+  }
+
+  /** The connect target; the values a `headersHelper` hands out join the slot's secrets. */
+  private target(): Parameters<typeof McpClient.connect>[0] {
+    const target = connectTarget(this.spec);
+    if (typeof target !== 'object' || !('authorize' in target) || !target.authorize) return target;
+    const helper = target.authorize;
+    return {
+      ...target,
+      authorize: async (request) => {
+        const headers = await helper(request);
+        if (headers) this.keepSecret(Object.values(headers));
+        return headers;
+      },
+    };
+  }
+
+  /** Adds values (and the credential after an auth scheme) to what is never shown. */
+  private keepSecret(values: string[]): void {
+    const found = new Set(this.secretList);
+    for (const value of values) {
+      found.add(value);
+      const scheme = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value);
+      if (scheme) found.add(scheme[1]!);
+    }
+    this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
   }
 
   /** The refusal of the approval step, or undefined when the server may start. */

@@ -34,6 +34,12 @@ export interface ManagedServer {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /**
+   * http/sse: a shell command line whose stdout is headers for the server's requests (a JSON
+   * object or `Name: value` lines), run before the first request and again on a 401/403; its
+   * output is a secret (see `headers-helper.ts`).
+   */
+  headersHelper?: string;
   /** false: configured but never connected (default true). */
   enabled?: boolean;
   /** false: connected only on demand, not by `connectAll` (default true). */

@@ -8,12 +8,15 @@ import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import { escapeVariables } from '../transport/variables.js';
+import { headersHelperHook } from './headers-helper.js';
 import type { ManagedServer } from './server-spec.js';
 
 /**
  * The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is
  * missing. A spec's `env` values are final (the config layer expanded them), so they are escaped
  * for the stdio transport's own `${VAR}` expansion: a `${…}` in them reaches the server as written.
+ * A URL server's `headersHelper` becomes the target's `authorize` hook (a fresh one per call: it
+ * runs before the first request of each connect and again on a 401/403).
  */
 export function connectTarget(spec: ManagedServer): Parameters<typeof McpClient.connect>[0] {
   if (spec.transport === 'stdio') {
@@ -21,7 +24,12 @@ export function connectTarget(spec: ManagedServer): Parameters<typeof McpClient.
     return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: literalEnv(spec.env) } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
   }
   if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
-  return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
+  return {
+    url: spec.url,
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    transport: spec.transport,
+    ...(spec.headersHelper ? { authorize: headersHelperHook(spec) } : {}),
+  };
 }
 
 /**

@@ -19,6 +19,7 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
   if (shown.args) out.args = shown.args.map(scrub);
   if (shown.cwd) out.cwd = scrub(shown.cwd);
   if (shown.url) out.url = scrub(shown.url);
+  if (shown.headersHelper) out.headersHelper = scrub(shown.headersHelper);
   if (shown.env) out.env = Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, SECRET_NAME.test(k) || secrets.includes(v) ? '***' : scrub(v)]));
   if (shown.headers) out.headers = Object.fromEntries(Object.entries(shown.headers).map(([k, v]) => [k, scrub(redactHeaderValue(k, v))]));
   return out;

@@ -10,7 +10,7 @@ import type { ManagedServer, Provenance } from '../server-spec.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
 const KNOWN = new Set([
-  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'enabled', 'disabled', 'autoConnect',
+  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'headersHelper', 'enabled', 'disabled', 'autoConnect',
   'timeoutMs', 'startupTimeoutMs', 'toolTimeoutMs', 'includeTools', 'excludeTools', 'restart',
   // Fields other hosts write that mean nothing here but are not mistakes.
   'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',

@@ -21,6 +21,7 @@ export const SERVER_ENTRY_SCHEMA = {
     cwd: { type: 'string' },
     url: { type: 'string', pattern: '^https?://' },
     headers: stringMap,
+    headersHelper: { type: 'string', minLength: 1 },
     enabled: { type: 'boolean' },
     autoConnect: { type: 'boolean' },
     timeoutMs: { type: 'integer', minimum: 1 },

@@ -1,0 +1,156 @@
+/**
+ * A server's `headersHelper`: a real shell command in a temp dir prints the headers; it runs
+ * before the first connect (with the server's env), again when the server answers 401, and its
+ * failures name the server and the exit status without ever showing what it printed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HeadersHelperError } from '../src/manager/headers-helper-error.js';
+import { runHeadersHelper } from '../src/manager/headers-helper.js';
+import { McpManager } from '../src/manager/mcp-manager.js';
+import { toManagedServer } from '../src/manager/config/server-entry.js';
+import type { ManagedServer } from '../src/manager/server-spec.js';
+import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
+import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
+import { eventually, waitUntilGone } from './support/processes.js';
+
+let dir: string;
+let server: HeaderProtectedServer | undefined;
+let manager: McpManager | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-helper-'));
+});
+afterEach(async () => {
+  await manager?.disconnectAll();
+  manager = undefined;
+  await server?.close();
+  server = undefined;
+  PROCESS_HTTP_ROUTES.clear();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A helper script that counts its runs and prints the token file's contents as `format`. */
+function writeHelper(format: 'json' | 'lines'): string {
+  const print = format === 'json' ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"` : `printf 'Authorization: Bearer %s\\nX-Team: tools\\n' "$(cat "$HELPER_DIR/token")"`;
+  writeFileSync(path.join(dir, 'helper.sh'), `echo run >> "$HELPER_DIR/runs"\n${print}\n`);
+  return `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`;
+}
+
+function runs(): number {
+  try {
+    return readFileSync(path.join(dir, 'runs'), 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+function spec(url: string, headersHelper: string, extra: Partial<ManagedServer> = {}): ManagedServer {
+  return { name: 'tracker', transport: 'http', url, headersHelper, env: { HELPER_DIR: dir }, restart: false, ...extra };
+}
+
+describe('headersHelper', () => {
+  it('is a known field of a config file entry', () => {
+    const warnings: string[] = [];
+    const server = toManagedServer('tracker', { url: 'https://example.test/mcp', headersHelper: 'get-token --json' }, { file: 'mcp.json', scope: 'user' }, warnings, new Set());
+    expect(server.headersHelper).toBe('get-token --json');
+    expect(warnings).toEqual([]);
+  });
+
+  it('runs before the first connect with the server env, and its JSON headers authorize the server', async () => {
+    writeFileSync(path.join(dir, 'token'), 'first-token-1111');
+    server = await startHeaderProtectedServer('Bearer first-token-1111');
+    manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))] });
+    await manager.connect('tracker');
+    const result = await manager.callTool('mcp__tracker__echo', { text: 'hi' });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:hi' }]);
+    expect(server.refused).toBe(0);
+    expect(runs()).toBe(1);
+  });
+
+  it('accepts "Name: value" lines', async () => {
+    writeFileSync(path.join(dir, 'token'), 'line-token-2222');
+    server = await startHeaderProtectedServer('Bearer line-token-2222');
+    manager = McpManager.create({ servers: [spec(server.url, writeHelper('lines'))] });
+    await manager.connect('tracker');
+    await manager.callTool('mcp__tracker__echo', { text: 'hi' });
+    expect(server.requests.every((r) => r.headers['x-team'] === 'tools')).toBe(true);
+  });
+
+  it('is run again when the server answers 401, and the refused call goes again with the new headers', async () => {
+    writeFileSync(path.join(dir, 'token'), 'old-token-3333');
+    server = await startHeaderProtectedServer('Bearer old-token-3333');
+    manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))] });
+    await manager.connect('tracker');
+    expect(runs()).toBe(1);
+    // The token rotates: the server takes only the new one, the helper now prints it.
+    writeFileSync(path.join(dir, 'token'), 'new-token-4444');
+    server.accepted = 'Bearer new-token-4444';
+    const result = await manager.callTool('mcp__tracker__echo', { text: 'again' });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:again' }]);
+    expect(server.refused).toBe(1);
+    expect(runs()).toBe(2);
+    expect(manager.getStatus().servers[0]!.status).toBe('connected');
+  });
+
+  it('keeps what it printed out of the errors even when the server echoes it', async () => {
+    writeFileSync(path.join(dir, 'token'), 'echoed-token-5555');
+    server = await startHeaderProtectedServer('Bearer something-else');
+    const lines: string[] = [];
+    manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))], logger: (line) => lines.push(line) });
+    const error = await manager.connect('tracker').catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('AUTH_REQUIRED');
+    // Refused, the helper ran again and the request went once more.
+    expect(runs()).toBe(2);
+    expect(server.refused).toBe(2);
+    const shown = [JSON.stringify(error), (error as Error).message, JSON.stringify(manager.getStatus()), ...lines].join('\n');
+    expect(shown).toContain('not accepted: ***');
+    expect(shown).not.toContain('echoed-token-5555');
+  });
+
+  it('failing is an error naming the server and the exit status, without its output', async () => {
+    writeFileSync(path.join(dir, 'fail.sh'), 'echo "{\\"Authorization\\": \\"Bearer stdout-secret\\"}"\necho stderr-secret >&2\nexit 3\n');
+    server = await startHeaderProtectedServer('Bearer never');
+    manager = McpManager.create({ servers: [spec(server.url, `sh ${JSON.stringify(path.join(dir, 'fail.sh'))}`)] });
+    const error = await manager.connect('tracker').catch((e: unknown) => e);
+    // The first request's error, caused by the helper's.
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'tracker' });
+    expect((error as Error).message).toMatch(/^server "tracker": .*the headersHelper exited with status 3$/);
+    const cause = (error as Error).cause;
+    expect(cause).toBeInstanceOf(HeadersHelperError);
+    expect(cause).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3, server: 'tracker' });
+    const shown = [JSON.stringify(error), JSON.stringify(manager.getStatus())].join('\n');
+    expect(shown).not.toMatch(/stdout-secret|stderr-secret/);
+    // Nothing was sent without the headers.
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('printing something that is not headers is an error that does not quote it', async () => {
+    writeFileSync(path.join(dir, 'junk.sh'), 'echo "just-a-bare-token-6666"\n');
+    const error = await runHeadersHelper({ name: 'tracker', transport: 'http', url: 'http://127.0.0.1:9/mcp', headersHelper: `sh ${JSON.stringify(path.join(dir, 'junk.sh'))}` }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HeadersHelperError);
+    expect((error as Error).message).toBe('server "tracker": the headersHelper exited with status 0 but printed line 1 that is not "Name: value"');
+    expect(JSON.stringify(error)).not.toContain('6666');
+  });
+
+  it('running past its time bound is killed with everything it started, and says so', async () => {
+    // The shell starts a child that would outlive it; its pid is written first.
+    writeFileSync(path.join(dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
+    const started = Date.now();
+    const error = await runHeadersHelper({ name: 'tracker', transport: 'http', url: 'http://127.0.0.1:9/mcp', env: { HELPER_DIR: dir }, headersHelper: `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}` }, { timeoutMs: 1_500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HeadersHelperError);
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', timeoutMs: 1_500 });
+    expect((error as Error).message).toBe('server "tracker": the headersHelper did not finish within 1500 ms (killed)');
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const child = await eventually(() => {
+      try {
+        return Number(readFileSync(path.join(dir, 'child'), 'utf8').trim()) || undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    expect(await waitUntilGone(child)).toBe(true);
+  });
+});
