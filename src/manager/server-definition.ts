@@ -32,6 +32,7 @@ const SERVER_KEYS = optionKeys<LoadedServer>(
     includeTools: true,
     excludeTools: true,
     restart: true,
+    oauth: true,
     provenance: true,
     secrets: true,
     trusted: true,
