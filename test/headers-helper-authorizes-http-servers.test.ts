@@ -14,11 +14,13 @@ import { toManagedServer } from '../src/manager/config/server-entry.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
+import { json, legacyServer, openSse, result, rpcError, sse, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { eventually, waitUntilGone } from './support/processes.js';
 
 let dir: string;
 let server: HeaderProtectedServer | undefined;
 let manager: McpManager | undefined;
+let other: HttpFixture | undefined;
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-helper-'));
@@ -27,7 +29,9 @@ afterEach(async () => {
   await manager?.disconnectAll();
   manager = undefined;
   await server?.close();
+  await other?.close();
   server = undefined;
+  other = undefined;
   PROCESS_HTTP_ROUTES.clear();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -93,6 +97,53 @@ describe('headersHelper', () => {
     expect(server.refused).toBe(1);
     expect(runs()).toBe(2);
     expect(manager.getStatus().servers[0]!.status).toBe('connected');
+  });
+
+  it('over HTTP+SSE, a refused stream is opened again with what the helper prints on its next run', async () => {
+    // The first run prints a stale token, later runs the fresh one.
+    writeFileSync(path.join(dir, 'helper.sh'), 'echo run >> "$HELPER_DIR/runs"\nif [ "$(wc -l < "$HELPER_DIR/runs")" -gt 1 ]; then echo "Authorization: Bearer fresh-8888"; else echo "Authorization: Bearer stale-8888"; fi\n');
+    const streams: Array<import('node:http').ServerResponse> = [];
+    let refusedGets = 0;
+    other = await startHttpFixture((seen, res) => {
+      if (seen.method === 'GET') {
+        if (seen.headers.authorization !== 'Bearer fresh-8888') {
+          refusedGets++;
+          return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
+        }
+        openSse(res);
+        sse(res, '/messages', { event: 'endpoint' });
+        streams.push(res);
+        return true;
+      }
+      res.writeHead(202).end('Accepted');
+      if (seen.rpc === 'initialize') sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
+      else if (seen.rpc === 'tools/list') sse(streams[0]!, result(seen, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }), { event: 'message' });
+      return true;
+    });
+    manager = McpManager.create({ servers: [spec(other.url, `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, { transport: 'sse' })] });
+    await manager.connect('tracker');
+    expect(refusedGets).toBe(1);
+    expect(runs()).toBe(2);
+    expect(manager.getStatus().servers[0]).toMatchObject({ status: 'connected', toolCount: 1 });
+    for (const stream of streams) stream.end();
+  });
+
+  it('keeps what it printed out of what the manager hands on when the server echoes it in an error', async () => {
+    writeFileSync(path.join(dir, 'token'), 'whoami-token-9999');
+    // A server that answers a tool call with an error quoting the credential it got.
+    const mcp = legacyServer();
+    other = await startHttpFixture((seen, res, req) => {
+      if (seen.rpc === 'tools/call') return json(res, rpcError(seen, -32000, `you are ${String(seen.headers.authorization)}`));
+      return mcp(seen, res, req);
+    });
+    const lines: string[] = [];
+    manager = McpManager.create({ servers: [spec(other.url, writeHelper('json'))], logger: (line) => lines.push(line) });
+    await manager.connect('tracker');
+    const error = await manager.callTool('mcp__tracker__echo', { text: 'who' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVER_ERROR' });
+    const shown = [(error as Error).message, (error as { rpcMessage?: string }).rpcMessage, JSON.stringify(error), ...lines].join('\n');
+    expect(shown).toContain('you are ***');
+    expect(shown).not.toContain('whoami-token-9999');
   });
 
   it('keeps what it printed out of the errors even when the server echoes it', async () => {
