@@ -17,6 +17,7 @@ import type { StatusChange } from '../src/manager/server-slot.js';
 import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto-approving-oauth.js';
 import { startHeaderProtectedServer } from './support/header-protected-server.js';
 import { legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { eventually } from './support/wait.js';
 
 let manager: McpManager | undefined;
 let protectedServer: AutoApprovingOAuth | undefined;
@@ -152,5 +153,27 @@ describe('a server whose headersHelper fails', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a login nobody finishes', () => {
+  it('is abandoned by its signal: CANCELLED, the server back in needs-auth, the callback receiver closed', async () => {
+    const shownUrl: { current?: URL } = {};
+    const { manager } = await setUp({ onAuthorizationUrl: (url) => void (shownUrl.current = url) });
+    await manager.connectAll();
+    const controller = new AbortController();
+    const login = manager.login('tracker', { signal: controller.signal }).catch((e: unknown) => e);
+    const url = await eventually(() => shownUrl.current);
+    controller.abort();
+    expect(await login).toMatchObject({ code: 'CANCELLED', server: 'tracker' });
+    const status = manager.getStatus().servers.find((s) => s.name === 'tracker')!;
+    expect(status).toMatchObject({ status: 'needs-auth', restarts: 0 });
+    // The one-shot receiver the login opened is gone: its port refuses connections.
+    const redirect = new URL(url.searchParams.get('redirect_uri')!);
+    const reached = await fetch(redirect).then(
+      () => 'answered',
+      (e: { cause?: { code?: string } }) => e.cause?.code,
+    );
+    expect(reached).toBe('ECONNREFUSED');
   });
 });

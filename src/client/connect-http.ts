@@ -147,7 +147,15 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   } catch (error) {
     if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || (error.status !== 401 && error.status !== 403)) throw error;
     // The server wants a login: once, then the connect again with a fresh timeout.
-    await session.login(error.challenge, [], options.signal);
+    try {
+      await session.login(error.challenge, [], options.signal);
+    } catch (loginError) {
+      // The caller's abort while the user was away is a cancel like any other step's.
+      if (options.signal?.aborted && !(loginError instanceof McpError && loginError.code === 'CANCELLED')) {
+        throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', { server: name, cause: options.signal.reason });
+      }
+      throw loginError;
+    }
     endsAt = undefined;
     client = await attempt();
   }

@@ -291,7 +291,8 @@ export class ServerSlot {
   private failed(failure: McpError): McpError {
     redactError(failure, this.secrets);
     this.hooks.log?.(`connect "${this.spec.name}" failed: ${this.shown(failure.message)}`);
-    if (failure.code === 'AUTH_REQUIRED') {
+    // A login abandoned on purpose leaves the server where it was: waiting for one.
+    if (failure.code === 'AUTH_REQUIRED' || (this.interactive && failure.code === 'CANCELLED')) {
       this.needsLogin(failure);
       return failure;
     }
