@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HeadersHelperError } from '../src/manager/headers-helper-error.js';
-import { runHeadersHelper } from '../src/manager/headers-helper.js';
+import { headersHelperHook, runHeadersHelper } from '../src/manager/headers-helper.js';
+import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
@@ -166,12 +167,10 @@ describe('headersHelper', () => {
     server = await startHeaderProtectedServer('Bearer never');
     manager = McpManager.create({ servers: [spec(server.url, `sh ${JSON.stringify(path.join(dir, 'fail.sh'))}`)] });
     const error = await manager.connect('tracker').catch((e: unknown) => e);
-    // The first request's error, caused by the helper's.
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'tracker' });
-    expect((error as Error).message).toMatch(/^server "tracker": .*the headersHelper exited with status 3$/);
-    const cause = (error as Error).cause;
-    expect(cause).toBeInstanceOf(HeadersHelperError);
-    expect(cause).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3, server: 'tracker' });
+    // The helper runs before the first request: its error is the connect's.
+    expect(error).toBeInstanceOf(HeadersHelperError);
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3, server: 'tracker' });
+    expect((error as Error).message).toBe('server "tracker": the headersHelper exited with status 3');
     const shown = [JSON.stringify(error), JSON.stringify(manager.getStatus())].join('\n');
     expect(shown).not.toMatch(/stdout-secret|stderr-secret/);
     // Nothing was sent without the headers.
@@ -203,5 +202,43 @@ describe('headersHelper', () => {
       }
     });
     expect(await waitUntilGone(child)).toBe(true);
+  });
+});
+
+describe('a headersHelper that hangs', () => {
+  /** A helper that starts a child which would outlive it, writes the child's pid, and waits. */
+  function hangingHelper(): string {
+    writeFileSync(path.join(dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
+    return `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}`;
+  }
+
+  async function childPid(): Promise<number> {
+    return eventually(() => {
+      try {
+        return Number(readFileSync(path.join(dir, 'child'), 'utf8').trim()) || undefined;
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  it('is killed with what it started when the connect times out waiting for it', async () => {
+    server = await startHeaderProtectedServer('Bearer never');
+    manager = McpManager.create({ servers: [spec(server.url, hangingHelper(), { startupTimeoutMs: 1_000 })] });
+    const error = await manager.connect('tracker').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TIMEOUT', server: 'tracker' });
+    // Well within the helper's own 30 s bound: the abandoned run was killed.
+    expect(await waitUntilGone(await childPid(), 10_000)).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('is killed with what it started when the caller aborts the connect', async () => {
+    server = await startHeaderProtectedServer('Bearer never');
+    const controller = new AbortController();
+    const connecting = McpClient.connect({ url: server.url, authorize: headersHelperHook(spec(server.url, hangingHelper())) }, { name: 'tracker', signal: controller.signal }).catch((e: unknown) => e);
+    const pid = await childPid();
+    controller.abort();
+    expect(await connecting).toMatchObject({ code: 'CANCELLED' });
+    expect(await waitUntilGone(pid, 10_000)).toBe(true);
   });
 });

@@ -139,6 +139,13 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     return client;
   };
 
+  // A hook of the caller's own may take time (a command, a token service): its first headers are
+  // asked for before the first request, within the connect's deadline but outside any one
+  // request's timeout (a probe must not fail because the headers were slow to come).
+  if (spec.authorize) {
+    endsAt = Date.now() + totalMs;
+    await firstHeaders(spec.authorize, url, name, totalMs, options.signal);
+  }
   if (session === undefined) return attempt();
   session.interactive = false;
   let client: C;
@@ -196,6 +203,31 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
         });
       }
     }
+  }
+}
+
+/**
+ * Asks `hook` once for headers (what it gives is its own to keep), bounded by `ms` and the
+ * caller's `signal`. Rejects with `TIMEOUT` or `CANCELLED` (the hook's request signal aborted, so
+ * the hook can stop what it started), or with the hook's own error.
+ */
+async function firstHeaders(hook: AuthorizeHook, url: URL, server: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const controller = new AbortController();
+  const timeout = new McpError('TIMEOUT', `the connect timeout of ${ms} ms ran out while the authorize hook gave the first headers`, { server });
+  const timer = setTimeout(() => controller.abort(timeout), ms);
+  const onAbort = (): void => controller.abort(signal!.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await hook({ method: 'POST', url, signal: controller.signal });
+    if (controller.signal.aborted) throw controller.signal.reason;
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    if (controller.signal.reason === timeout) throw timeout;
+    throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server, cause: signal?.reason });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 

@@ -138,35 +138,90 @@ export function parseHelperOutput(text: string): Record<string, string> {
  * The HTTP transports' authorize hook for a server with a `headersHelper`: the helper runs on the
  * first request (concurrent first requests share the run) and its headers are reused; after a
  * 401/403 it runs again (refusals that arrive together share one run) and the request is sent
- * once more with what it printed. A failed run is not kept: the next request runs it again. The
- * hook's rejection ({@link HeadersHelperError}, `CANCELLED`) becomes the request's error.
+ * once more with what it printed. A failed run is not kept: the next request runs it again. A
+ * run is killed when every request waiting for it has been abandoned (their signals: a closed
+ * client, a connect timeout, a caller's abort), so nothing outlives them; a waiter without a
+ * signal keeps it to its own time bound. The hook's rejection ({@link HeadersHelperError},
+ * `CANCELLED`) becomes the request's error.
  */
 export function headersHelperHook(spec: ManagedServer, options: Omit<HeadersHelperOptions, 'signal'> = {}): AuthorizeHook {
-  let current: Promise<Record<string, string>> | undefined;
-  let refreshing = false;
-  // A run is shared by every request waiting for it, so no one request's signal ends it; its time bound does.
-  const run = (): Promise<Record<string, string>> => {
-    const started = runHeadersHelper(spec, options);
-    current = started;
-    refreshing = true;
-    started.then(
+  /** The run whose headers are in use, or the one under way. */
+  let current: SharedRun | undefined;
+  const start = (): SharedRun => {
+    const controller = new AbortController();
+    const run: SharedRun = { controller, done: false, abandoned: false, waiters: 0, held: false, result: runHeadersHelper(spec, { ...options, signal: controller.signal }) };
+    run.result.then(
       () => {
-        if (current === started) refreshing = false;
+        run.done = true;
       },
       () => {
-        if (current === started) {
-          current = undefined;
-          refreshing = false;
-        }
+        run.done = true;
+        if (current === run) current = undefined;
       },
     );
-    return started;
+    current = run;
+    return run;
   };
-  return async (request) => {
-    if (request.rejected === undefined) return current ?? run();
-    // Refusals of requests sent with the old headers while a run is under way wait for that run.
-    return refreshing && current ? current : run();
+  return (request) => {
+    // A refusal while a run is under way waits for it (the request was sent with the old headers).
+    const live = current && !current.abandoned ? current : undefined;
+    const run = request.rejected === undefined ? (live ?? start()) : live && !live.done ? live : start();
+    return waitFor(run, request.signal, spec.name);
   };
+}
+
+/** One run of a helper and who waits for it. */
+interface SharedRun {
+  result: Promise<Record<string, string>>;
+  controller: AbortController;
+  /** Settled, either way. */
+  done: boolean;
+  /** Killed because every waiter gave up: not joined any more (it is about to reject). */
+  abandoned: boolean;
+  /** Requests with a signal waiting for it. */
+  waiters: number;
+  /** A request without a signal waits: the run goes on to its end. */
+  held: boolean;
+}
+
+/** `run`'s headers for one request; the run is killed when the last waiter is abandoned. */
+function waitFor(run: SharedRun, signal: AbortSignal | undefined, server: string): Promise<Record<string, string>> {
+  if (run.done) return run.result;
+  if (!signal) {
+    run.held = true;
+    return run.result;
+  }
+  const cancelled = (): McpError => new McpError('CANCELLED', 'the request waiting for the headersHelper was abandoned', { server, cause: signal.reason });
+  if (signal.aborted) return Promise.reject(cancelled());
+  run.waiters++;
+  return new Promise((resolve, reject) => {
+    let left = false;
+    const leave = (): void => {
+      if (left) return;
+      left = true;
+      signal.removeEventListener('abort', onAbort);
+      run.waiters--;
+    };
+    const onAbort = (): void => {
+      leave();
+      if (run.waiters === 0 && !run.held && !run.done) {
+        run.abandoned = true;
+        run.controller.abort(signal.reason);
+      }
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    run.result.then(
+      (headers) => {
+        leave();
+        resolve(headers);
+      },
+      (error: unknown) => {
+        leave();
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Kills the helper's process group (POSIX) or the process; quiet when it is already gone. */
