@@ -106,13 +106,13 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     let transport: Transport;
     try {
       // HTTP+SSE has no authorize hook: the headers of the connect's start (with OAuth, a 401 logs in and reconnects).
-      const first = hook ? await hook({ method: 'GET', url }) : undefined;
+      const first = hook ? await hook({ method: 'GET', url, signal: options.signal }) : undefined;
       try {
         transport = await openSse(first);
       } catch (error) {
         // A hook of the caller's own gets one more say after a refusal, as on Streamable HTTP.
         if (!spec.authorize || !(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED') throw error;
-        const again = await spec.authorize({ method: 'GET', url, rejected: error });
+        const again = await spec.authorize({ method: 'GET', url, signal: options.signal, rejected: error });
         if (again === undefined) throw error;
         transport = await openSse(again);
       }
