@@ -19,12 +19,12 @@ import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
 import { redactUrl, scrubSecrets } from '../protocol/redact.js';
 import { redactServer, secretValues } from './config/redact.js';
-import { loginHint } from './login-hint.js';
 import type { LoginHooks } from './server-auth.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactDiagnostic, redactError } from './error-redaction.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
-import { clientOptionsFor, connectTarget } from './server-target.js';
+import { clientOptionsFor } from './server-target.js';
+import { slotTarget } from './slot-target.js';
 
 /**
  * Where a server stands. `not-approved`: the approval step refused it (a project server); it is
@@ -235,43 +235,15 @@ export class ServerSlot {
     return client;
   }
 
-  /**
-   * The connect target; the values a `headersHelper` hands out join the slot's secrets. A login
-   * page is shown only while a login asked for is under way: the client's OAuth session would
-   * otherwise show one later by itself, when a call finds its token gone (that call fails with
-   * `AUTH_REQUIRED` instead, and the slot waits in `needs-auth`).
-   */
+  /** The connect target (see `slot-target.ts`): login pages only while asked for, helper values kept secret. */
   private target(): Parameters<typeof McpClient.connect>[0] {
-    const hooks = this.hooks.loginHooks(this.interactive);
-    const show = hooks.onAuthorizationUrl;
-    if (show) {
-      hooks.onAuthorizationUrl = (url, context) => {
-        if (!this.interactive) throw new McpError('AUTH_REQUIRED', `needs a login: ${loginHint(this.spec)}`, { server: this.spec.name });
-        return show(url, context);
-      };
-    }
-    const target = connectTarget(this.spec, hooks);
-    if (typeof target !== 'object' || !('authorize' in target) || !target.authorize) return target;
-    const helper = target.authorize;
-    return {
-      ...target,
-      authorize: async (request) => {
-        const headers = await helper(request);
-        if (headers) this.keepSecret(Object.values(headers));
-        return headers;
+    return slotTarget(this.spec, this.hooks.loginHooks(this.interactive), {
+      loginUnderWay: () => this.interactive,
+      credentialsSeen: (values) => {
+        const found = new Set([...this.secretList, ...values]);
+        this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
       },
-    };
-  }
-
-  /** Adds values (and the credential after an auth scheme) to what is never shown. */
-  private keepSecret(values: string[]): void {
-    const found = new Set(this.secretList);
-    for (const value of values) {
-      found.add(value);
-      const scheme = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value);
-      if (scheme) found.add(scheme[1]!);
-    }
-    this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+    });
   }
 
   /** The refusal of the approval step, or undefined when the server may start. */
