@@ -39,7 +39,7 @@ afterEach(async () => {
 
 /** A helper script that counts its runs and prints the token file's contents as `format`. */
 function writeHelper(format: 'json' | 'lines'): string {
-  const print = format === 'json' ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"` : `printf 'Authorization: Bearer %s\\nX-Team: tools\\n' "$(cat "$HELPER_DIR/token")"`;
+  const print = format === 'json' ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"` : `printf 'Authorization: Bearer %s\\nX-Team: tools\\nX-Server: %s %s\\n' "$(cat "$HELPER_DIR/token")" "$MCPWIRE_SERVER_NAME" "$MCPWIRE_SERVER_URL"`;
   writeFileSync(path.join(dir, 'helper.sh'), `echo run >> "$HELPER_DIR/runs"\n${print}\n`);
   return `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`;
 }
@@ -75,13 +75,14 @@ describe('headersHelper', () => {
     expect(runs()).toBe(1);
   });
 
-  it('accepts "Name: value" lines', async () => {
+  it('accepts "Name: value" lines, and is told the server name and URL', async () => {
     writeFileSync(path.join(dir, 'token'), 'line-token-2222');
     server = await startHeaderProtectedServer('Bearer line-token-2222');
     manager = McpManager.create({ servers: [spec(server.url, writeHelper('lines'))] });
     await manager.connect('tracker');
     await manager.callTool('mcp__tracker__echo', { text: 'hi' });
     expect(server.requests.every((r) => r.headers['x-team'] === 'tools')).toBe(true);
+    expect(server.requests[0]!.headers['x-server']).toBe(`tracker ${server.url}`);
   });
 
   it('is run again when the server answers 401, and the refused call goes again with the new headers', async () => {
