@@ -70,10 +70,12 @@ export type {
   ManagerOptions,
   ManagerState,
   ManagerStatus,
+  NeedsAuthEvent,
   PermissionRequest,
   ReconcileResult,
   ServerStatusReport,
 } from './manager/manager-types.js';
+export { HeadersHelperError } from './manager/headers-helper-error.js';
 export type { RestoreResult } from './manager/saved-state.js';
 export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';

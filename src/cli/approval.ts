@@ -26,7 +26,9 @@ export function cliApproval(args: ParsedArgs, io: CliIO): Approval {
     if (stored !== undefined) return stored;
     if (!io.interactive) return false;
     const shown = redactServer(server);
-    const what = shown.command ? [shown.command, ...(shown.args ?? [])].join(' ') : (shown.url ?? '');
+    // A URL server with a headersHelper runs a command too: the question names it.
+    const helper = shown.headersHelper ? ` (runs its headersHelper: ${shown.headersHelper})` : '';
+    const what = shown.command ? [shown.command, ...(shown.args ?? [])].join(' ') : `${shown.url ?? ''}${helper}`;
     const decision = await askYesNo(io, `${server.provenance?.file ?? 'a project file'} wants to start server "${server.name}": ${what}\nAllow it?`);
     await approvals.set(server, decision);
     return decision;

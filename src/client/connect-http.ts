@@ -16,6 +16,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HTTP_PROBE_TIMEOUT_MS } from './neg
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
 import type { OAuthOptions } from '../auth/auth-options.js';
+import type { AuthorizeHook } from '../transport/http/authorize-hook.js';
 
 /** A server reached over HTTP. */
 export interface HttpServerSpec {
@@ -27,9 +28,16 @@ export interface HttpServerSpec {
   transport?: 'http' | 'sse' | 'auto';
   /** Log in with OAuth when the server asks for it (MCP authorization); see {@link OAuthOptions}. */
   auth?: OAuthOptions;
+  /**
+   * Headers of your own per request, and one resend after a 401/403 when it gives new ones (see
+   * {@link AuthorizeHook}; the manager's `headersHelper` is one). Not with `auth`, which is such
+   * a hook itself. HTTP+SSE asks it once per connect (for the stream's GET) and, after a 401/403
+   * there, once more.
+   */
+  authorize?: AuthorizeHook;
 }
 
-const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true, auth: true });
+const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true, auth: true, authorize: true });
 
 /** True when `target` names a URL rather than a command or a transport. */
 export function isHttpSpec(target: unknown): target is HttpServerSpec {
@@ -48,6 +56,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   open: (transport: Transport, pipe: Transport, options: ClientOptions) => Promise<C>,
 ): Promise<C> {
   checkOptions(spec, HTTP_SPEC_KEYS);
+  if (spec.auth && spec.authorize) throw new McpError('INVALID_ARGUMENT', 'give "auth" (OAuth) or "authorize" (a hook of your own), not both', { server: options.name });
   const url = new URL(String(spec.url));
   const key = url.toString();
   const name = options.name ?? url.host;
@@ -83,18 +92,30 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   // login (which may wait on a person) happens below, outside the connect timeout.
   const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
   const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth) : undefined;
-  const authorize = session ? { authorize: session.authorize } : {};
+  const hook = session?.authorize ?? spec.authorize;
+  const authorize = hook ? { authorize: hook } : {};
+  const openSse = async (extra: Record<string, string> | undefined): Promise<Transport> =>
+    http.LegacySseTransport.connect(url, {
+      name,
+      headers: extra ? { ...headers, ...extra } : headers,
+      ...sizeCap,
+      connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   const viaSse = async (): Promise<C> => {
     let transport: Transport;
     try {
-      transport = await http.LegacySseTransport.connect(url, {
-        name,
-        // HTTP+SSE has no authorize hook: the token of the connect's start (a 401 logs in and reconnects).
-        headers: session ? { ...headers, ...(await session.authorize({ method: 'GET', url })) } : headers,
-        ...sizeCap,
-        connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      // HTTP+SSE has no authorize hook: the headers of the connect's start (with OAuth, a 401 logs in and reconnects).
+      const first = hook ? await hook({ method: 'GET', url, signal: options.signal }) : undefined;
+      try {
+        transport = await openSse(first);
+      } catch (error) {
+        // A hook of the caller's own gets one more say after a refusal, as on Streamable HTTP.
+        if (!spec.authorize || !(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED') throw error;
+        const again = await spec.authorize({ method: 'GET', url, signal: options.signal, rejected: error });
+        if (again === undefined) throw error;
+        transport = await openSse(again);
+      }
     } catch (error) {
       tracer?.event('connect-failed', { transport: 'sse', error: errorMessage(error) });
       throw error;
@@ -118,6 +139,13 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
     return client;
   };
 
+  // A hook of the caller's own may take time (a command, a token service): its first headers are
+  // asked for before the first request, within the connect's deadline but outside any one
+  // request's timeout (a probe must not fail because the headers were slow to come).
+  if (spec.authorize) {
+    endsAt = Date.now() + totalMs;
+    await firstHeaders(spec.authorize, url, name, totalMs, options.signal);
+  }
   if (session === undefined) return attempt();
   session.interactive = false;
   let client: C;
@@ -126,7 +154,15 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   } catch (error) {
     if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || (error.status !== 401 && error.status !== 403)) throw error;
     // The server wants a login: once, then the connect again with a fresh timeout.
-    await session.login(error.challenge, [], options.signal);
+    try {
+      await session.login(error.challenge, [], options.signal);
+    } catch (loginError) {
+      // The caller's abort while the user was away is a cancel like any other step's.
+      if (options.signal?.aborted && !(loginError instanceof McpError && loginError.code === 'CANCELLED')) {
+        throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', { server: name, cause: options.signal.reason });
+      }
+      throw loginError;
+    }
     endsAt = undefined;
     client = await attempt();
   }
@@ -167,6 +203,31 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
         });
       }
     }
+  }
+}
+
+/**
+ * Asks `hook` once for headers (what it gives is its own to keep), bounded by `ms` and the
+ * caller's `signal`. Rejects with `TIMEOUT` or `CANCELLED` (the hook's request signal aborted, so
+ * the hook can stop what it started), or with the hook's own error.
+ */
+async function firstHeaders(hook: AuthorizeHook, url: URL, server: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const controller = new AbortController();
+  const timeout = new McpError('TIMEOUT', `the connect timeout of ${ms} ms ran out while the authorize hook gave the first headers`, { server });
+  const timer = setTimeout(() => controller.abort(timeout), ms);
+  const onAbort = (): void => controller.abort(signal!.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await hook({ method: 'POST', url, signal: controller.signal });
+    if (controller.signal.aborted) throw controller.signal.reason;
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    if (controller.signal.reason === timeout) throw timeout;
+    throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server, cause: signal?.reason });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 

@@ -5,6 +5,7 @@
  * would work.
  */
 import { errorMessage, McpError } from '../protocol/errors.js';
+import { loginHint } from './login-hint.js';
 import type { McpManager, ServerStatusReport } from './mcp-manager.js';
 
 /** The answer to one command line. */
@@ -22,6 +23,7 @@ const USAGE = [
   '/mcp connect <name>       connect one server',
   '/mcp disconnect <name>    disconnect one server',
   '/mcp reconnect <name>     disconnect, then connect again',
+  '/mcp auth <name>          log in to a server (browser login, or its headersHelper again), then connect it',
   '/mcp tools [server]       tools, grouped by server',
   '/mcp resources            resources of every connected server',
   '/mcp prompts              prompts of every connected server',
@@ -46,6 +48,8 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
       case 'disconnect':
       case 'reconnect':
         return await lifecycle(manager, sub, arg);
+      case 'auth':
+        return await login(manager, arg);
       case 'tools':
         return tools(manager, arg);
       case 'resources': {
@@ -83,7 +87,11 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
 function status(manager: McpManager): CommandResult {
   const report = manager.getStatus();
   const head = `${report.connectedServers}/${report.configuredServers} servers connected, ${manager.getAllTools().length} tools`;
-  const lines = report.servers.map((s) => `${mark(s)} ${s.name}  ${s.status}${s.status === 'connected' ? `  ${s.toolCount} tools  ${s.protocolVersion}` : ''}${s.lastError && (s.status === 'error' || s.status === 'not-approved') ? `  — ${s.lastError}` : ''}`);
+  const lines = report.servers.map((s) => {
+    const head = `${mark(s)} ${s.name}  ${s.status}${s.status === 'connected' ? `  ${s.toolCount} tools  ${s.protocolVersion}` : ''}`;
+    if (s.status === 'needs-auth') return `${head}  — ${loginHint(manager.getServer(s.name)!)}`;
+    return `${head}${s.lastError && (s.status === 'error' || s.status === 'not-approved') ? `  — ${s.lastError}` : ''}`;
+  });
   return { ok: true, text: [head, ...lines].join('\n'), data: report };
 }
 
@@ -110,6 +118,20 @@ async function lifecycle(manager: McpManager, sub: 'connect' | 'disconnect' | 'r
   return { ok: true, text: `connected ${name} (${client.era}, ${client.protocolVersion}, ${count} tools)` };
 }
 
+async function login(manager: McpManager, name: string | undefined): Promise<CommandResult> {
+  if (!name) return fail(`/mcp auth needs a server name (configured: ${manager.listServers().join(', ') || 'none'})`);
+  const spec = manager.getServer(name);
+  if (!spec) return fail(`unknown server "${name}" (configured: ${manager.listServers().join(', ') || 'none'})`);
+  if (spec.transport === 'stdio') return fail(`${name} is a stdio server: it has no login (its credentials come from its env)`);
+  try {
+    const client = await manager.login(name);
+    const count = manager.getAllTools().filter((t) => t.server === name).length;
+    return { ok: true, text: `logged in to ${name}; connected (${client.era}, ${client.protocolVersion}, ${count} tools)` };
+  } catch (error) {
+    return fail(errorMessage(error), error instanceof McpError ? error.toJSON() : undefined);
+  }
+}
+
 function tools(manager: McpManager, server: string | undefined): CommandResult {
   if (server !== undefined && !manager.getServer(server)) return fail(`unknown server "${server}" (configured: ${manager.listServers().join(', ') || 'none'})`);
   const all = manager.getAllTools().filter((t) => server === undefined || t.server === server);
@@ -124,6 +146,7 @@ function tools(manager: McpManager, server: string | undefined): CommandResult {
 }
 
 function mark(s: ServerStatusReport): string {
+  if (s.status === 'needs-auth') return '!';
   return s.status === 'connected' ? '●' : s.status === 'error' || s.status === 'not-approved' ? '✗' : s.status === 'connecting' ? '…' : '○';
 }
 

@@ -48,6 +48,8 @@ const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
     ask: true,
     hideDeniedTools: true,
     logger: true,
+    onAuthorizationUrl: true,
+    tokenStore: true,
   },
   NESTED_HINTS,
 );

@@ -3,6 +3,8 @@
  * status, reconcile outcomes, saved state, execute results) and its events. Kept apart from the
  * class so the class file holds behaviour only.
  */
+import type { OAuthOptions } from '../auth/auth-options.js';
+import type { TokenStore } from '../auth/token-store.js';
 import type { ClientOptions } from '../client/options.js';
 import type { McpError } from '../protocol/errors.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
@@ -74,6 +76,25 @@ export interface ManagerOptions {
    * set (Node's `util.debuglog`), and nowhere otherwise.
    */
   logger?: DebugLogger;
+  /**
+   * Shows an OAuth login to the user (open a browser, print the URL) when one was asked for
+   * ({@link McpManager.login}, `/mcp auth NAME`). Connects never log in by themselves: a server
+   * without a usable stored login goes to `needs-auth` and the others carry on.
+   */
+  onAuthorizationUrl?: OAuthOptions['onAuthorizationUrl'];
+  /** Where OAuth logins are kept (default: the file store under `~/.mcpwire/oauth`). */
+  tokenStore?: TokenStore;
+}
+
+/**
+ * The `needsAuth` event: a server went to `needs-auth`. Never holds a token or a header value.
+ */
+export interface NeedsAuthEvent {
+  server: string;
+  /** What brings it back in a chat host: `/mcp auth NAME` (same as `McpManager.login(NAME)`). */
+  command: string;
+  /** Why: the `AUTH_REQUIRED` error's message, the server's secrets scrubbed. */
+  reason: string;
 }
 
 /** What the `ask` hook is asked about (the permission layer's request). */
@@ -154,6 +175,11 @@ export interface ManagerEvents {
    * Counted per server in `getStatus().servers[i].invalidMessages`.
    */
   diagnostic: (event: { server: string; diagnostic: TransportDiagnostic }) => void;
+  /**
+   * A server needs a login (a connect or a call failed with `AUTH_REQUIRED`; also reported as a
+   * `status` change to `needs-auth`): it is not restarted until someone runs `command`.
+   */
+  needsAuth: (event: NeedsAuthEvent) => void;
 }
 
 /** What {@link McpManager.reconcile} did. */

@@ -9,6 +9,7 @@ import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../protocol/emitter.js';
 import { McpError } from '../protocol/errors.js';
+import { scrubSecrets } from '../protocol/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
 import { ApprovalStep } from './approval-step.js';
@@ -17,6 +18,7 @@ import { Catalogue } from './catalogue.js';
 import { configFingerprint } from './config/fingerprint.js';
 import type { ConfigWatch, WatchOptions } from './config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
+import { loginCommand } from './login-hint.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
 import type { CatalogTool, ExecuteResult, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult } from './manager-types.js';
 import { PermissionGate } from './permission-gate.js';
@@ -38,6 +40,7 @@ export type {
   ManagerOptions,
   ManagerState,
   ManagerStatus,
+  NeedsAuthEvent,
   PermissionRequest,
   ReconcileResult,
   ServerStatusReport,
@@ -75,12 +78,14 @@ export class McpManager {
   private readonly maxResultChars: number | undefined;
   private readonly gate: PermissionGate;
   private readonly log: DebugLogger | undefined;
+  private readonly loginOptions: Pick<ManagerOptions, 'onAuthorizationUrl' | 'tokenStore'>;
   /** What tool calls need of this manager. */
   private readonly calls: CallContext;
 
   /** `options` must already be normalised ({@link normaliseManagerOptions}). */
   private constructor(options: ManagerOptions) {
     this.log = debugLogger(options.logger);
+    this.loginOptions = { onAuthorizationUrl: options.onAuthorizationUrl, tokenStore: options.tokenStore };
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
@@ -182,6 +187,26 @@ export class McpManager {
   async connect(name: string): Promise<McpClient> {
     await this.ensureLoaded();
     return this.slot(name).connect();
+  }
+
+  /**
+   * Logs in to one server and connects it: what `/mcp auth NAME` runs for a server in
+   * `needs-auth` (or any URL server whose login should be renewed). Whatever runs is closed, then
+   * the connect may show an OAuth login through {@link ManagerOptions.onAuthorizationUrl} (and
+   * waits for the user, outside the connect timeout; `signal` abandons it) or runs the server's
+   * `headersHelper` again. Other servers are untouched. Rejects with `INVALID_ARGUMENT` for an
+   * unknown name, or the connect error (`AUTH_REQUIRED` leaves it in `needs-auth`; without
+   * `onAuthorizationUrl` only a stored login can answer, and the error says where to log in).
+   */
+  async login(name: string, options: { signal?: AbortSignal } = {}): Promise<McpClient> {
+    await this.ensureLoaded();
+    const slot = this.slot(name);
+    try {
+      return await slot.login(options.signal);
+    } catch (error) {
+      if (this.loginOptions.onAuthorizationUrl || slot.spec.headersHelper || !(error instanceof McpError) || error.code !== 'AUTH_REQUIRED') throw error;
+      throw new McpError('AUTH_REQUIRED', `no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login ${name} in a shell, then /mcp connect ${name}`, { server: name, cause: error });
+    }
   }
 
   /**
@@ -423,6 +448,14 @@ export class McpManager {
         toolsChanged: (name) => refreshServerTools(this.slots.get(name), (tools) => this.catalogue.publish(name, tools)),
         diagnostic: (name, diagnostic) => this.events.emit('diagnostic', { server: name, diagnostic }),
         log: this.log,
+        loginHooks: (interactive) => ({
+          ...(interactive && this.loginOptions.onAuthorizationUrl ? { onAuthorizationUrl: this.loginOptions.onAuthorizationUrl } : {}),
+          ...(this.loginOptions.tokenStore ? { store: this.loginOptions.tokenStore } : {}),
+        }),
+        needsAuth: (name, error) => {
+          const secrets = this.slots.get(name)?.secrets ?? [];
+          this.events.emit('needsAuth', { server: name, command: loginCommand(name), reason: scrubSecrets(error.message, secrets) });
+        },
       }),
     );
   }

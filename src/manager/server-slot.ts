@@ -1,12 +1,15 @@
 /**
  * One configured server under supervision: its state machine (`disconnected → connecting →
- * connected`, `error` on a failed start or a crash, `not-approved` when the approval step refused
- * it), its client, and its restarts. `connected` is reached in one step with the server's tools
+ * connected`, `error` on a failed start or a crash, `needs-auth` when the server wants a login or
+ * its `headersHelper` gave no usable headers, `not-approved` when the approval step refused it),
+ * its client, and its restarts. `connected` is reached in one step with the server's tools
  * already listed and published, so whoever sees `connected` can call them. A crash (the transport
  * closed without the manager asking) is reported at once — pending calls already failed with
  * CONNECTION_CLOSED — and a restart is scheduled with capped exponential backoff; after
  * `maxRestarts` quick failures in a row the circuit opens and the slot stays in `error` until
- * someone calls `connect()` again. A refusal is not a failure: nothing is restarted.
+ * someone calls `connect()` again. A refusal is not a failure: nothing is restarted. Neither is
+ * `needs-auth` (trying again without a login would fail the same way): it waits for `login()`
+ * (`/mcp auth NAME`) or a `connect()` after a login elsewhere (`mcpwire auth login NAME`).
  */
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
@@ -16,16 +19,20 @@ import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
 import { redactUrl, scrubSecrets } from '../protocol/redact.js';
 import { redactServer, secretValues } from './config/redact.js';
+import type { LoginHooks } from './server-auth.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactDiagnostic, redactError } from './error-redaction.js';
 import type { ManagedServer, RestartPolicy } from './server-spec.js';
-import { clientOptionsFor, connectTarget } from './server-target.js';
+import { clientOptionsFor } from './server-target.js';
+import { slotTarget } from './slot-target.js';
 
 /**
  * Where a server stands. `not-approved`: the approval step refused it (a project server); it is
- * not started again until its definition changes.
+ * not started again until its definition changes. `needs-auth`: a connect or a call failed with
+ * `AUTH_REQUIRED` (no usable login, or its `headersHelper` failed); it is not restarted, and
+ * waits for a login (`McpManager.login`, `/mcp auth NAME`).
  */
-export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error' | 'not-approved';
+export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error' | 'needs-auth' | 'not-approved';
 
 /** A status change, as the manager's `status` event reports it. */
 export interface StatusChange {
@@ -56,6 +63,13 @@ export interface SlotHooks {
   diagnostic(server: string, diagnostic: TransportDiagnostic): void;
   /** Debug lines (connection attempts and outcomes); undefined when logging is off. */
   log: DebugLogger | undefined;
+  /**
+   * The OAuth hooks of a connect: `interactive` for a login the user asked for (with the host's
+   * browser hook), otherwise only what needs no person (the store).
+   */
+  loginHooks(interactive: boolean): LoginHooks;
+  /** The server went to `needs-auth` (after the `status` change); `error` is scrubbed of its secrets. */
+  needsAuth(server: string, error: McpError): void;
 }
 
 export class ServerSlot {
@@ -77,20 +91,27 @@ export class ServerSlot {
   private failuresInRow = 0;
   private connectedAt = 0;
   private wanted = false;
+  /** The next start is a login the user asked for (`login()`): the browser hook may be used. */
+  private interactive = false;
+  /** The signal of that login. */
+  private loginSignal: AbortSignal | undefined;
   /** A list_changed arrived while the tools were being listed for `connected`: list again after. */
   private toolsStale = false;
   private disposers: Array<() => void> = [];
 
   /**
-   * What of the definition must never be shown (see `secretValues`): scrubbed from every error,
-   * status, diagnostic and log line of this slot.
+   * What of the definition must never be shown (see `secretValues`), and what the server's
+   * `headersHelper` printed: scrubbed from every error, status, diagnostic and log line of this slot.
    */
-  readonly secrets: readonly string[];
+  get secrets(): readonly string[] {
+    return this.secretList;
+  }
+  private secretList: string[];
 
   constructor(spec: ManagedServer, hooks: SlotHooks) {
     this.spec = spec;
     this.hooks = hooks;
-    this.secrets = secretValues(spec);
+    this.secretList = secretValues(spec);
   }
 
   /** True while a restart is scheduled (the slot is in `error` and will try again by itself). */
@@ -132,6 +153,37 @@ export class ServerSlot {
     if (this.status !== 'not-approved') this.set('disconnected');
   }
 
+  /**
+   * Connects afresh as a login the user asked for: whatever runs is closed, then the connect may
+   * show a login (the hooks' `onAuthorizationUrl`) or run the `headersHelper` again. Resolves as
+   * {@link connect}; rejects as it does (an `AUTH_REQUIRED` leaves the slot in `needs-auth`).
+   * `signal` abandons the login (`CANCELLED`).
+   */
+  async login(signal?: AbortSignal): Promise<McpClient> {
+    await this.disconnect();
+    this.interactive = true;
+    this.loginSignal = signal;
+    try {
+      return await this.connect();
+    } finally {
+      this.interactive = false;
+      this.loginSignal = undefined;
+    }
+  }
+
+  /**
+   * A call (or the client) found that the server wants a login: the client is closed and the
+   * slot goes to `needs-auth` with `error` (no restart). Idempotent; ignored unless connected.
+   */
+  authLost(error: McpError): void {
+    if (this.status !== 'connected') return;
+    const client = this.client;
+    this.detach();
+    this.client = undefined;
+    this.needsLogin(error);
+    void client?.close().catch(() => {});
+  }
+
   private async start(): Promise<McpClient> {
     const name = this.spec.name;
     this.set('connecting');
@@ -149,13 +201,14 @@ export class ServerSlot {
     let client: McpClient;
     try {
       const options = clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion);
+      if (this.interactive && this.loginSignal) options.signal = options.signal ? AbortSignal.any([options.signal, this.loginSignal]) : this.loginSignal;
       // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
       const own = options.onDiagnostic;
       options.onDiagnostic = (diagnostic) => {
         own?.(diagnostic);
         this.noteDiagnostic(diagnostic);
       };
-      client = await McpClient.connect(connectTarget(this.spec), options);
+      client = await McpClient.connect(this.target(), options);
     } catch (error) {
       throw this.failed(error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }));
     }
@@ -182,6 +235,17 @@ export class ServerSlot {
     return client;
   }
 
+  /** The connect target (see `slot-target.ts`): login pages only while asked for, helper values kept secret. */
+  private target(): Parameters<typeof McpClient.connect>[0] {
+    return slotTarget(this.spec, this.hooks.loginHooks(this.interactive), {
+      loginUnderWay: () => this.interactive,
+      credentialsSeen: (values) => {
+        const found = new Set([...this.secretList, ...values]);
+        this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+      },
+    });
+  }
+
   /** The refusal of the approval step, or undefined when the server may start. */
   private async approval(): Promise<McpError | undefined> {
     let reason: unknown;
@@ -195,14 +259,29 @@ export class ServerSlot {
     return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, { server: this.spec.name, method: 'connect', ...(reason === undefined ? {} : { cause: reason }) });
   }
 
-  /** A failed start: reported, a restart scheduled; returns the error to throw. */
+  /** A failed start: reported, a restart scheduled (none when it needs a login); returns the error to throw. */
   private failed(failure: McpError): McpError {
     redactError(failure, this.secrets);
-    this.lastError = failure;
     this.hooks.log?.(`connect "${this.spec.name}" failed: ${this.shown(failure.message)}`);
+    // A login abandoned on purpose leaves the server where it was: waiting for one.
+    if (failure.code === 'AUTH_REQUIRED' || (this.interactive && failure.code === 'CANCELLED')) {
+      this.needsLogin(failure);
+      return failure;
+    }
+    this.lastError = failure;
     this.set('error', failure);
     this.scheduleRestart();
     return failure;
+  }
+
+  /** To `needs-auth` with `error` (already scrubbed): no restart is scheduled, the manager is told. */
+  private needsLogin(error: McpError): void {
+    this.cancelRetry();
+    this.connectedAt = 0;
+    this.lastError = error;
+    this.hooks.log?.(`"${this.spec.name}" needs a login: ${this.shown(error.message)}`);
+    this.set('needs-auth', error);
+    this.hooks.needsAuth(this.spec.name, error);
   }
 
   /** disconnect() came while connecting: do not keep what arrived late. */
@@ -223,6 +302,7 @@ export class ServerSlot {
         this.client = undefined;
         if (!this.wanted) return;
         const error = redactError(info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }), this.secrets);
+        if (error.code === 'AUTH_REQUIRED') return this.needsLogin(error);
         this.lastError = error;
         this.hooks.log?.(`"${this.spec.name}" went away: ${this.shown(error.message)}`);
         this.set('error', error);

@@ -24,6 +24,32 @@ export interface RestartPolicy {
   resetAfterMs?: number;
 }
 
+/**
+ * The `oauth` block of a URL server: how mcpwire logs in to it (MCP authorization). Every field
+ * is optional; without a block an http/sse server still logs in (dynamic registration, the
+ * challenge's scopes). `clientSecret` and the private key are secrets: never shown.
+ */
+export interface ServerOAuth {
+  /** A client id registered beforehand (preferred over a metadata document and registration). */
+  clientId?: string;
+  /** Its secret, usually `"${VAR}"` (needs `clientId`). */
+  clientSecret?: string;
+  /** Scopes to ask for instead of the challenge's / the metadata's. */
+  scopes?: string[];
+  /** The loopback port of the redirect URI to try first. */
+  callbackPort?: number;
+  /** The URL of this client's Client ID Metadata Document. */
+  clientMetadataUrl?: string;
+  /** `authorization_code` (default: a user logs in in a browser) or `client_credentials` (the machine is the client). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A PKCS#8 PEM private key file for `private_key_jwt` (needs `clientId`); read when connecting. */
+  privateKeyFile?: string;
+  /** The key's signing algorithm (default ES256). */
+  signingAlgorithm?: 'ES256' | 'RS256';
+  /** How the client authenticates at the token endpoint (default: from the secret and the server's list). */
+  tokenEndpointAuthMethod?: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+}
+
 /** One server as the manager runs it. */
 export interface ManagedServer {
   name: string;
@@ -34,6 +60,12 @@ export interface ManagedServer {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /**
+   * http/sse: a shell command line whose stdout is headers for the server's requests (a JSON
+   * object or `Name: value` lines), run before the first request and again on a 401/403; its
+   * output is a secret (see `headers-helper.ts`).
+   */
+  headersHelper?: string;
   /** false: configured but never connected (default true). */
   enabled?: boolean;
   /** false: connected only on demand, not by `connectAll` (default true). */
@@ -50,6 +82,11 @@ export interface ManagedServer {
   excludeTools?: string[];
   /** `false` never restarts; default: the {@link RestartPolicy} defaults. */
   restart?: RestartPolicy | false;
+  /**
+   * OAuth of an http/sse server (on by default): `false` never logs in (a 401 stays
+   * `AUTH_REQUIRED`), a block says how to. Ignored for stdio servers.
+   */
+  oauth?: ServerOAuth | false;
   provenance?: Provenance;
   /**
    * Values that came from variables (tokens, keys): never shown in status output, logs or

@@ -8,20 +8,30 @@ import type { ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import { escapeVariables } from '../transport/variables.js';
+import { headersHelperHook } from './headers-helper.js';
+import { oauthOptionsFor, type LoginHooks } from './server-auth.js';
 import type { ManagedServer } from './server-spec.js';
 
 /**
  * The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is
- * missing. A spec's `env` values are final (the config layer expanded them), so they are escaped
- * for the stdio transport's own `${VAR}` expansion: a `${…}` in them reaches the server as written.
+ * missing or its `oauth` block's key file cannot be read. A spec's `env` values are final (the
+ * config layer expanded them), so they are escaped for the stdio transport's own `${VAR}`
+ * expansion: a `${…}` in them reaches the server as written. A URL target's credentials come
+ * from its `headersHelper` when it has one (the target's `authorize` hook, a fresh one per call:
+ * it runs before the first request of each connect and again on a 401/403; no OAuth then),
+ * otherwise from OAuth (see `oauthOptionsFor`) through `hooks`; without an `onAuthorizationUrl`
+ * hook only a stored login is used.
  */
-export function connectTarget(spec: ManagedServer): Parameters<typeof McpClient.connect>[0] {
+export function connectTarget(spec: ManagedServer, hooks?: LoginHooks): Parameters<typeof McpClient.connect>[0] {
   if (spec.transport === 'stdio') {
     if (!spec.command) throw new McpError('CONFIG_INVALID', 'a stdio server needs a "command"', { server: spec.name });
     return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: literalEnv(spec.env) } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
   }
   if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
-  return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
+  const base = { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
+  if (spec.headersHelper) return { ...base, authorize: headersHelperHook(spec) };
+  const auth = oauthOptionsFor(spec, hooks);
+  return { ...base, ...(auth ? { auth } : {}) };
 }
 
 /**
@@ -40,11 +50,14 @@ export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}, 
   return options;
 }
 
-/** Connects `spec` once (no supervision): what a one-shot command or a workflow step needs. */
-export function connectServer(spec: ManagedServer, base: ClientOptions = {}): Promise<McpClient> {
+/**
+ * Connects `spec` once (no supervision): what a one-shot command or a workflow step needs.
+ * `hooks` are its OAuth login's (see {@link connectTarget}).
+ */
+export function connectServer(spec: ManagedServer, base: ClientOptions = {}, hooks?: LoginHooks): Promise<McpClient> {
   let target: Parameters<typeof McpClient.connect>[0];
   try {
-    target = connectTarget(spec);
+    target = connectTarget(spec, hooks);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -40,7 +40,10 @@ export async function callCatalogueTool(ctx: CallContext, name: string, args: Re
     return await (ctx.log ? logCall(ctx.log, call, { name, server: entry.server, tool: entry.tool, args, secrets }) : call);
   } catch (error) {
     // A server may echo its credential back (`bad token Bearer sk-…`): never hand that on.
-    throw redactError(error, secrets);
+    const shown = redactError(error, secrets);
+    // The server wants a login it cannot get by itself: the slot waits in needs-auth.
+    if (shown instanceof McpError && shown.code === 'AUTH_REQUIRED') slot?.authLost(shown);
+    throw shown;
   }
 }
 

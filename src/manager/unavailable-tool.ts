@@ -6,6 +6,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import { scrubSecrets } from '../protocol/redact.js';
+import { loginHint } from './login-hint.js';
 import type { ServerSlot } from './server-slot.js';
 
 /** Characters the catalogue replaces in exposed names (see `tool-names.ts`). */
@@ -45,6 +46,9 @@ export function unavailableToolError(name: string, slot: ServerSlot): McpError {
       break;
     case 'connecting':
       state = slot.restarts > 0 ? `is restarting (restart ${slot.restarts})` : 'is connecting';
+      break;
+    case 'needs-auth':
+      state = `needs a login: ${loginHint(slot.spec)}`;
       break;
     case 'not-approved':
       state = 'was not approved to start; it stays stopped until its definition changes';

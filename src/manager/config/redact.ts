@@ -1,8 +1,9 @@
 /**
  * Display copies of server definitions and of tool arguments: what status output, `config show`
- * and logs may print. Values that came from variables, values under secret-looking names and
- * credential headers become `***` (`Authorization: Bearer ***` keeps its scheme); the originals
- * are untouched.
+ * and logs may print. Values that came from variables, values under secret-looking names,
+ * credential headers and the `oauth` block's `clientSecret` become `***` (`Authorization: Bearer
+ * ***` keeps its scheme); the originals are untouched. A private key is never in a definition (only
+ * its file's path), so there is nothing of it to hide here.
  */
 import { redactHeaderValue, scrubSecrets } from '../../protocol/redact.js';
 import type { ManagedServer } from '../server-spec.js';
@@ -19,8 +20,17 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
   if (shown.args) out.args = shown.args.map(scrub);
   if (shown.cwd) out.cwd = scrub(shown.cwd);
   if (shown.url) out.url = scrub(shown.url);
+  if (shown.headersHelper) out.headersHelper = scrub(shown.headersHelper);
   if (shown.env) out.env = Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, SECRET_NAME.test(k) || secrets.includes(v) ? '***' : scrub(v)]));
   if (shown.headers) out.headers = Object.fromEntries(Object.entries(shown.headers).map(([k, v]) => [k, scrub(redactHeaderValue(k, v))]));
+  if (shown.oauth) {
+    const oauth = { ...shown.oauth };
+    if (oauth.clientSecret !== undefined) oauth.clientSecret = '***';
+    if (oauth.clientId !== undefined) oauth.clientId = scrub(oauth.clientId);
+    if (oauth.privateKeyFile !== undefined) oauth.privateKeyFile = scrub(oauth.privateKeyFile);
+    if (oauth.clientMetadataUrl !== undefined) oauth.clientMetadataUrl = scrub(oauth.clientMetadataUrl);
+    out.oauth = oauth;
+  }
   return out;
 }
 
@@ -28,8 +38,9 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
  * The values of `server` that must never be shown, longest first (so a value inside another is
  * not scrubbed out of it piecemeal): those that came from variables (`secrets`), the credential
  * of each credential header (`Authorization: Bearer abc` gives `abc`, an `X-Api-Key` its whole
- * value) and the values of env keys that look secret (`API_TOKEN`, `DB_PASSWORD`), whether
- * written by hand or expanded. What a server echoes of them in an error is scrubbed with these.
+ * value), the values of env keys that look secret (`API_TOKEN`, `DB_PASSWORD`), whether
+ * written by hand or expanded, and the `oauth` block's `clientSecret`. What a server echoes of
+ * them in an error is scrubbed with these.
  */
 export function secretValues(server: ManagedServer): string[] {
   const found = new Set(server.secrets ?? []);
@@ -40,6 +51,7 @@ export function secretValues(server: ManagedServer): string[] {
     found.add(shown.endsWith(' ***') ? value.slice(shown.length - 3).trim() : value);
   }
   for (const [name, value] of Object.entries(server.env ?? {})) if (SECRET_NAME.test(name)) found.add(value);
+  if (server.oauth && server.oauth.clientSecret !== undefined) found.add(server.oauth.clientSecret);
   return [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
 }
 

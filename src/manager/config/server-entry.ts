@@ -10,8 +10,8 @@ import type { ManagedServer, Provenance } from '../server-spec.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
 const KNOWN = new Set([
-  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'enabled', 'disabled', 'autoConnect',
-  'timeoutMs', 'startupTimeoutMs', 'toolTimeoutMs', 'includeTools', 'excludeTools', 'restart',
+  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'headersHelper', 'enabled', 'disabled', 'autoConnect',
+  'timeoutMs', 'startupTimeoutMs', 'toolTimeoutMs', 'includeTools', 'excludeTools', 'restart', 'oauth',
   // Fields other hosts write that mean nothing here but are not mistakes.
   'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',
 ]);
@@ -109,10 +109,18 @@ function commandLine(entry: Record<string, unknown>, site: { file: string; serve
 
 type SchemaError = NonNullable<Validator['errors']>[number];
 
+/** What a field with several forms may be, for a value that matches none of them. */
+const FORMS: Record<string, string> = {
+  restart: 'must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }',
+  oauth: 'must be false or { clientId, clientSecret, scopes, callbackPort, clientMetadataUrl, grant, privateKeyFile, signingAlgorithm, tokenEndpointAuthMethod }',
+};
+
 /**
  * The one error to show, as a dotted field path and a message. A value that matches none of an
- * `anyOf`'s forms (only `restart` has one) is described by its allowed forms rather than by the
- * first form's complaint, unless it is an object with a key no form knows: then that key is named.
+ * `anyOf`'s forms (`restart`, `oauth`) is described by its allowed forms rather than by the
+ * first form's complaint, unless it is an object with a key no form knows (then that key is
+ * named), a field of the object form is at fault (then that field), or a rule of the object form
+ * is broken (a `clientSecret` without a `clientId`).
  */
 function describeError(errors: SchemaError[]): { field: string; message: string } {
   const pathOf = (error: SchemaError) => error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -122,8 +130,11 @@ function describeError(errors: SchemaError[]): { field: string; message: string 
     const extra = errors.find((error) => error.keyword === 'additionalProperties' && pathOf(error) === field);
     if (extra) return { field, message: `has an unknown key "${String(extra.params?.additionalProperty)}"` };
     const inner = errors.find((error) => pathOf(error).startsWith(`${field}.`));
-    if (inner) return { field: pathOf(inner), message: inner.message ?? 'is invalid' };
-    return { field, message: field === 'restart' ? 'must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }' : 'matches none of the allowed forms' };
+    if (inner) return { field: pathOf(inner), message: `${inner.message ?? 'is invalid'}${inner.keyword === 'enum' ? ` (${JSON.stringify(inner.params?.allowedValues)})` : ''}` };
+    // An object that breaks a rule of its own form (a secret without a client id).
+    const own = errors.find((error) => pathOf(error) === field && (error.keyword === 'dependencies' || error.keyword === 'required'));
+    if (own) return { field, message: own.message ?? 'is invalid' };
+    return { field, message: FORMS[field] ?? 'matches none of the allowed forms' };
   }
   const first = errors[0]!;
   const field = pathOf(first) || String(first.params?.missingProperty ?? '(entry)');

@@ -21,6 +21,7 @@ export const SERVER_ENTRY_SCHEMA = {
     cwd: { type: 'string' },
     url: { type: 'string', pattern: '^https?://' },
     headers: stringMap,
+    headersHelper: { type: 'string', minLength: 1 },
     enabled: { type: 'boolean' },
     autoConnect: { type: 'boolean' },
     timeoutMs: { type: 'integer', minimum: 1 },
@@ -28,6 +29,30 @@ export const SERVER_ENTRY_SCHEMA = {
     toolTimeoutMs: { type: 'integer', minimum: 1 },
     includeTools: stringArray,
     excludeTools: stringArray,
+    oauth: {
+      anyOf: [
+        { const: false },
+        {
+          type: 'object',
+          properties: {
+            clientId: { type: 'string', minLength: 1 },
+            clientSecret: { type: 'string', minLength: 1 },
+            scopes: stringArray,
+            callbackPort: { type: 'integer', minimum: 0, maximum: 65535 },
+            clientMetadataUrl: { type: 'string', pattern: '^https?://' },
+            grant: { enum: ['authorization_code', 'client_credentials'] },
+            privateKeyFile: { type: 'string', minLength: 1 },
+            signingAlgorithm: { enum: ['ES256', 'RS256'] },
+            tokenEndpointAuthMethod: { enum: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] },
+          },
+          // A secret or a key belongs to a pre-registered client; the machine grant needs one.
+          dependencies: { clientSecret: ['clientId'], privateKeyFile: ['clientId'] },
+          if: { properties: { grant: { const: 'client_credentials' } }, required: ['grant'] },
+          then: { required: ['clientId'] },
+          additionalProperties: false,
+        },
+      ],
+    },
     restart: {
       anyOf: [
         { const: false },

@@ -31,7 +31,7 @@ export function expandString(text: string, env: Record<string, string | undefine
 }
 
 /** The fields of a raw server entry that take variables. */
-export const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
+export const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth'] as const;
 
 /**
  * Expands every variable in the expandable fields of `entry` (a raw server object), returning a
