@@ -36,8 +36,9 @@ export class CliError extends Error {
     readonly code: string,
     message: string,
     readonly exitCode: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
