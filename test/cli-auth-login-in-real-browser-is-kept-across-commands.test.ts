@@ -15,7 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../src/auth/file-token-store.js';
 import { CLI, requireBuiltCli, runCli, type CliRun } from './support/cli.js';
 import { launchBrowser, startAuthorizationServer, startProtectedServer, userLogsIn, type AuthorizationServer, type ProtectedServer } from './support/oauth-servers.js';
-import { eventually } from './support/wait.js';
+import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { eventually, until } from './support/wait.js';
 
 describe('mcpwire auth login in a real browser', () => {
   let browser: Browser;
@@ -23,15 +24,19 @@ describe('mcpwire auth login in a real browser', () => {
   let server: ProtectedServer | undefined;
   let root: string | undefined;
   const children: ChildProcess[] = [];
+  let terminal: Terminal | undefined;
 
   beforeAll(async () => {
     requireBuiltCli();
+    if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
   });
   afterEach(async () => {
+    terminal?.kill();
+    terminal = undefined;
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await server?.close();
     await as?.close();
@@ -51,7 +56,8 @@ describe('mcpwire auth login in a real browser', () => {
     return { done: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
   }
 
-  it('logs in, a new process lists the tools without a browser, status hides the token, logout makes tools exit 3', async () => {
+  /** The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to `urlFile`. */
+  async function setUp(): Promise<{ env: Record<string, string>; home: string; urlFile: string; mcp: ProtectedServer; issuer: string }> {
     as = await startAuthorizationServer();
     server = await startProtectedServer(as.issuer);
     root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-login-'));
@@ -63,19 +69,24 @@ describe('mcpwire auth login in a real browser', () => {
     const opener = path.join(root, 'browser.sh');
     writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${urlFile}.tmp' && mv '${urlFile}.tmp' '${urlFile}'\n`);
     chmodSync(opener, 0o755);
-    const env = { HOME: home, BROWSER: opener };
+    return { env: { HOME: home, BROWSER: opener }, home, urlFile, mcp: server, issuer: as.issuer };
+  }
 
+  const handedUrl = (urlFile: string) => eventually(() => (existsSync(urlFile) ? new URL(readFileSync(urlFile, 'utf8')) : undefined), { timeoutMs: 60_000, what: 'the authorization URL handed to $BROWSER' });
+
+  it('logs in, a new process lists the tools without a browser, status hides the token, logout makes tools exit 3', async () => {
+    const { env, home, urlFile, mcp, issuer } = await setUp();
     const login = startCli(['auth', 'login', 'hosted'], env);
-    const url = new URL(await eventually(() => (existsSync(urlFile) ? readFileSync(urlFile, 'utf8') : undefined), { timeoutMs: 60_000, what: 'the authorization URL handed to $BROWSER' }));
+    const url = await handedUrl(urlFile);
     await userLogsIn(browser, url);
     const loggedIn = await login.done;
     expect(loggedIn.code, loggedIn.stderr).toBe(0);
     expect(loggedIn.stdout).toContain('Logged in to server "hosted"');
     // The URL is printed too, for a terminal whose browser is elsewhere.
     expect(loggedIn.stderr).toContain(url.toString());
-    expect(url.searchParams.get('resource')).toBe(server.url);
+    expect(url.searchParams.get('resource')).toBe(mcp.url);
 
-    const stored = await new FileTokenStore({ dir: path.join(home, '.mcpwire', 'oauth') }).get(server.url);
+    const stored = await new FileTokenStore({ dir: path.join(home, '.mcpwire', 'oauth') }).get(mcp.url);
     const accessToken = stored?.tokens?.accessToken;
     const refreshToken = stored?.tokens?.refreshToken;
     expect(accessToken).toBeTruthy();
@@ -93,11 +104,11 @@ describe('mcpwire auth login in a real browser', () => {
     runs.push(status);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/hosted\s+logged in/);
-    expect(status.stdout).toContain(as.issuer);
+    expect(status.stdout).toContain(issuer);
     const statusJson = await runCli(['auth', 'status', 'hosted', '--json'], { env });
     runs.push(statusJson);
     const row = statusJson.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers[0]!;
-    expect(row).toMatchObject({ server: 'hosted', state: 'logged-in', refreshable: true, authorizationServer: as.issuer, scopes: expect.arrayContaining(['mcp:tools']) });
+    expect(row).toMatchObject({ server: 'hosted', state: 'logged-in', refreshable: true, authorizationServer: issuer, scopes: expect.arrayContaining(['mcp:tools']) });
     expect(Date.parse(String(row.expiresAt))).toBeGreaterThan(Date.now());
 
     const logout = await runCli(['auth', 'logout', 'hosted'], { env });
@@ -120,4 +131,29 @@ describe('mcpwire auth login in a real browser', () => {
       }
     }
   }, 180_000);
+
+  it('on a terminal, a command that meets a server without a login offers it, logs in and goes on', async () => {
+    const { env, urlFile, mcp } = await setUp();
+    terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'hosted'], env);
+    await terminal.waitFor('server "hosted" needs a login. Log in now in a browser? [y/N]', 60_000);
+    terminal.type('y');
+    await userLogsIn(browser, await handedUrl(urlFile));
+    const screen = await terminal.waitFor(/^echo\b/m, 60_000);
+    expect(screen).toContain('If it does not open, visit:');
+    await until(() => terminal!.exited(), { timeoutMs: 15_000, what: 'mcpwire tools to exit' });
+    expect(mcp.authorized().length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('on a terminal, declining the login exits 3 naming the login command, and opens no browser', async () => {
+    const { env, urlFile } = await setUp();
+    const status = path.join(root!, 'status');
+    terminal = startTerminal(['sh', '-c', `"$0" "$@"; echo $? > '${status}'`, process.execPath, CLI, 'tools', '--server', 'hosted'], env);
+    await terminal.waitFor('Log in now in a browser? [y/N]', 60_000);
+    terminal.type('n');
+    const screen = await terminal.waitFor('run: mcpwire auth login hosted', 30_000);
+    expect(screen).not.toContain('If it does not open, visit:');
+    const code = await eventually(() => (existsSync(status) ? readFileSync(status, 'utf8').trim() || undefined : undefined), { what: 'the exit status' });
+    expect(code).toBe('3');
+    expect(existsSync(urlFile)).toBe(false);
+  }, 120_000);
 });

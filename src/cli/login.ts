@@ -40,12 +40,13 @@ export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
 }
 
 /**
- * `error` as the CLI reports it: an `AUTH_REQUIRED` from a URL server becomes exit 3 with a
- * message that ends `run: mcpwire auth login NAME` (the original error kept as `cause`); any
- * other error is returned as it is.
+ * `error` as the CLI reports it: an `AUTH_REQUIRED` from a URL server that may log in becomes
+ * exit 3 with a message that ends `run: mcpwire auth login NAME` (the original error kept as
+ * `cause`); any other error (one of an `oauth: false` server is still exit 3) is returned as it is.
  */
 export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolean): unknown {
-  if (!(error instanceof McpError) || error.code !== 'AUTH_REQUIRED' || spec.transport === 'stdio') return error;
+  // `oauth: false` never logs in: the login command would refuse, so it is not offered.
+  if (!(error instanceof McpError) || error.code !== 'AUTH_REQUIRED' || spec.transport === 'stdio' || spec.oauth === false) return error;
   const command = loginCommand(spec, byUrl);
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
