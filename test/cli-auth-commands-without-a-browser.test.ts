@@ -126,7 +126,8 @@ describe('mcpwire auth', () => {
     const byUrl = await runCli(['call', 'echo', '--url', server.url, '--json'], { env: env() });
     expect(byUrl.code).toBe(3);
     const error = byUrl.json<{ ok: boolean; error: { code: string; message: string; exitCode: number } }>().error;
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3 });
+    // The facts of the failure below stay (here: the OAuth step that needs a person), with the command.
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3, step: 'authorization', server: new URL(server.url).host, loginCommand: `mcpwire auth login --url ${server.url}` });
     expect(error.message).toContain(`run: mcpwire auth login --url ${server.url}`);
   });
 

@@ -16,7 +16,7 @@ import { errorMessage, McpError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/redact.js';
 import { stringOption, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { LoginRequiredError } from './exit-codes.js';
 import { paint, type CliIO } from './io.js';
 
 /** The directory logins are kept in: `--store DIR`, else `<$HOME>/.mcpwire/oauth` (the user's mcpwire directory). */
@@ -51,7 +51,7 @@ export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolea
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
   const why = step === 'authorization' && /no interactive login is possible/.test(error.reason) ? `server "${spec.name}" needs a login and has no stored login that works` : errorMessage(error);
-  return new CliError('AUTH_REQUIRED', `${why}; run: ${command}`, EXIT.auth, { cause: error });
+  return new LoginRequiredError(`${why}; run: ${command}`, command, error);
 }
 
 /**

@@ -12,7 +12,7 @@ import { McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { headerPairs, listOption, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { withConfigErrors } from '../config-errors.js';
-import { CliError, EXIT } from '../exit-codes.js';
+import { CliError, EXIT, LoginRequiredError } from '../exit-codes.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import { browserLoginHook, freshLoginView, loginDir, loginStore } from '../login.js';
@@ -65,7 +65,7 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
     session = await openSession(args, io, interrupt?.signal, { target, hooks: { store: freshLoginView(store), onAuthorizationUrl: browserLoginHook(io) } });
   } catch (error) {
     // The login command itself failed: its own advice ("run: mcpwire auth login") would be circular.
-    throw error instanceof CliError && error.code === 'AUTH_REQUIRED' && error.cause !== undefined ? error.cause : error;
+    throw error instanceof LoginRequiredError ? error.cause : error;
   }
   interrupt?.onInterrupt(() => session.close());
   await session.close();
