@@ -137,4 +137,18 @@ describe('mcpwire auth', () => {
     expect(run.stderr).toContain('HTTP 401');
     expect(run.stderr).not.toContain('mcpwire auth login');
   });
+
+  it('config show and a failing command never print the oauth block\'s secret', async () => {
+    const secret = 'oauth-secret-from-the-environment-3c1';
+    const config = path.join(root, 'hosted.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { vault: { url: server.url, oauth: { clientId: 'mcpwire-cli', clientSecret: '${VAULT_SECRET}', scopes: ['read'] } } } }));
+    const show = await runCli(['config', 'show', '--server', 'vault', '--config', config], { env: { ...env(), VAULT_SECRET: secret } });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('"clientSecret": "***"');
+    expect(show.stdout).toContain('"clientId": "mcpwire-cli"');
+    const json = await runCli(['config', 'show', '--server', 'vault', '--config', config, '--json'], { env: { ...env(), VAULT_SECRET: secret } });
+    const tools = await runCli(['tools', '--server', 'vault', '--config', config, '--json'], { env: { ...env(), VAULT_SECRET: secret } });
+    expect(tools.code).toBe(3);
+    for (const run of [show, json, tools]) expect(run.stdout + run.stderr).not.toContain(secret);
+  });
 });
