@@ -89,14 +89,17 @@ function showAuthorizationUrl(io: CliIO, server: string, url: URL): void {
 }
 
 /**
- * Hands `url` to `$BROWSER` (a command; its first word run with the URL as the last argument),
- * else the platform's opener (`open`, `start`, `xdg-open`). Fire and forget: a missing opener
- * is not an error (the URL is printed), and nothing waits for the browser to close.
+ * Hands `url` to `$BROWSER` (the first of its `:`-separated commands; the URL replaces a `%s`
+ * in it, else is its last argument), else the platform's opener (`open`, `start`, `xdg-open`).
+ * No shell is involved. Fire and forget: a missing opener is not an error (the URL is printed),
+ * and nothing waits for the browser to close.
  */
 export function openBrowser(io: CliIO, url: URL): void {
   const [command, ...args] = openerOf(io.env, process.platform);
+  const text = url.toString();
+  const withUrl = args.some((arg) => arg.includes('%s')) ? args.map((arg) => arg.replaceAll('%s', text)) : [...args, text];
   try {
-    const child = spawn(command!, [...args, url.toString()], { stdio: 'ignore', detached: true, env: io.env as NodeJS.ProcessEnv });
+    const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env as NodeJS.ProcessEnv });
     child.on('error', () => {}); // no opener here: the printed URL is the way
     child.unref();
   } catch {
