@@ -151,4 +151,18 @@ describe('mcpwire auth', () => {
     expect(tools.code).toBe(3);
     for (const run of [show, json, tools]) expect(run.stdout + run.stderr).not.toContain(secret);
   });
+
+  it('login to a server that never asks says so and stores nothing', async () => {
+    const open = await startHttpFixture(legacyServer({ sessions: false }));
+    try {
+      const run = await runCli(['auth', 'login', '--url', open.url, '--store', store, '--json'], { env: env() });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.json<{ result: Record<string, unknown> }>().result).toMatchObject({ loggedIn: false, state: 'not-logged-in' });
+      const text = await runCli(['auth', 'login', '--url', open.url, '--store', store], { env: env() });
+      expect(text.stdout).toBe(`Server "${new URL(open.url).host}" (${open.url}) did not ask for a login: nothing was stored.\n`);
+      expect(existsSync(store)).toBe(false);
+    } finally {
+      await open.close();
+    }
+  });
 });

@@ -119,11 +119,13 @@ function openerOf(env: Record<string, string | undefined>, platform: NodeJS.Plat
 /**
  * A view of `store` for a login the user asked for: the tokens kept before it are hidden (the
  * client registration and discovery stay), so the server refuses and the browser step runs; once
- * the login writes new tokens, reads see them.
+ * the login writes new tokens, reads see them. `loggedIn()` says whether that happened (a server
+ * that never asks leaves it false).
  */
-export function freshLoginView(store: TokenStore): TokenStore {
+export function freshLoginView(store: TokenStore): TokenStore & { loggedIn(): boolean } {
   let written = false;
   return {
+    loggedIn: () => written,
     async get(key: string): Promise<StoredLogin | undefined> {
       const login = await store.get(key);
       if (written || login === undefined) return login;

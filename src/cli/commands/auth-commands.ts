@@ -60,9 +60,10 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   const target = await resolveTarget(name !== undefined ? { ...args, options: { ...args.options, server: name } } : args, io);
   refuseWithoutOAuth(target.spec);
   const store = loginStore(args, io);
+  const view = freshLoginView(store);
   let session;
   try {
-    session = await openSession(args, io, interrupt?.signal, { target, hooks: { store: freshLoginView(store), onAuthorizationUrl: browserLoginHook(io) } });
+    session = await openSession(args, io, interrupt?.signal, { target, hooks: { store: view, onAuthorizationUrl: browserLoginHook(io) } });
   } catch (error) {
     // The login command itself failed: its own advice ("run: mcpwire auth login") would be circular.
     throw error instanceof LoginRequiredError ? error.cause : error;
@@ -70,8 +71,12 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   interrupt?.onInterrupt(() => session.close());
   await session.close();
   const shown = statusOf(target.spec, await store.get(serverKey(new URL(target.spec.url!))));
+  if (!view.loggedIn()) {
+    // It answered without asking: nothing to log in to (a stored login, if any, is left as it was).
+    return { json: { ...shown, loggedIn: false }, text: `Server "${shown.server}" (${shown.url}) did not ask for a login: nothing was stored.` };
+  }
   const text = [`Logged in to server "${shown.server}" (${shown.url}).`, ...describe(shown), `Kept in ${loginDir(args, io)}.`].join('\n');
-  return { json: shown, text };
+  return { json: { ...shown, loggedIn: true }, text };
 }
 
 /** The login state of every URL server in the config (or the one named, or `--url`), read from the store: no network. */
