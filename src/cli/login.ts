@@ -90,7 +90,7 @@ function showAuthorizationUrl(io: CliIO, server: string, url: URL): void {
 
 /**
  * Hands `url` to `$BROWSER` (the first of its `:`-separated commands; the URL replaces a `%s`
- * in it, else is its last argument), else the platform's opener (`open`, `start`, `xdg-open`).
+ * in it, else is its last argument), else the platform's opener (`open`, `xdg-open`, Windows' URL handler).
  * No shell is involved. Fire and forget: a missing opener is not an error (the URL is printed),
  * and nothing waits for the browser to close.
  */
@@ -112,7 +112,8 @@ function openerOf(env: Record<string, string | undefined>, platform: NodeJS.Plat
   const browser = env.BROWSER?.split(path.delimiter)[0]?.trim();
   if (browser) return browser.split(/\s+/);
   if (platform === 'darwin') return ['open'];
-  if (platform === 'win32') return ['cmd', '/c', 'start', '""'];
+  // Not `cmd /c start`: cmd would split the URL at its `&`s.
+  if (platform === 'win32') return ['rundll32', 'url.dll,FileProtocolHandler'];
   return ['xdg-open'];
 }
 
