@@ -211,7 +211,7 @@ Examples:
   mcpwire auth logout NAME | --url URL  remove the stored login
 
 Hosted servers use the MCP OAuth flow. login opens your browser ($BROWSER, else
-xdg-open / open / Windows) and always prints the URL too, for a remote terminal;
+the system's opener) and always prints the URL too, for a remote terminal;
 the login is kept in ~/.mcpwire/oauth (--store DIR to use another directory)
 and renews itself. Any command that reaches a server that wants a login exits 3
 and names the login command; on a terminal it offers to log in and goes on.
