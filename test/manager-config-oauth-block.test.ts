@@ -17,6 +17,7 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { redactServer, secretValues } from '../src/manager/config/redact.js';
 import { oauthOptionsFor } from '../src/manager/server-auth.js';
+import { checkServerDefinition } from '../src/manager/server-definition.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 import { connectServer, connectTarget } from '../src/manager/server-target.js';
 import { ConfigError, HttpError } from '../src/protocol/errors.js';
@@ -97,6 +98,17 @@ describe('the oauth block in a config file', () => {
     const { errors } = await load({ hosted: { url: 'https://mcp.example.com/mcp', oauth: 'yes' } });
     expect(errors[0]).toMatchObject({ field: 'oauth' });
     expect(errors[0]!.message).toMatch(/oauth must be false or \{ clientId, clientSecret, /);
+  });
+});
+
+describe('the oauth block of a hand-written server', () => {
+  it('is read by the same rules as a config entry', () => {
+    const server = { name: 'hosted', transport: 'http', url: 'https://mcp.example.com/mcp' };
+    expect(() => checkServerDefinition({ ...server, oauth: { clientId: 'c', scopes: ['a'] } }, 'McpManager options.servers[0]')).not.toThrow();
+    expect(() => checkServerDefinition({ ...server, oauth: false }, 'McpManager options.servers[0]')).not.toThrow();
+    const error = catchError(() => checkServerDefinition({ ...server, oauth: { clientID: 'c' } }, 'McpManager options.servers[0]'));
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', server: 'hosted', field: 'oauth' });
+    expect(error.message).toContain('oauth has an unknown key "clientID"');
   });
 });
 

@@ -53,6 +53,7 @@ const OPTIONS: Record<string, Kind> = {
   'trust-project': 'flag',
   project: 'string',
   'max-chars': 'number',
+  store: 'string',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version' };

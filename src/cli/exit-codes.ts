@@ -36,8 +36,24 @@ export class CliError extends Error {
     readonly code: string,
     message: string,
     readonly exitCode: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
+  }
+}
+
+/**
+ * `AUTH_REQUIRED` from a server the user can log in to: the message ends with `loginCommand`
+ * (`run: mcpwire auth login NAME`); `cause` is the error below, whose typed facts (`status`,
+ * `challenge`, an OAuth `step`, …) the `--json` envelope keeps. Exit 3.
+ */
+export class LoginRequiredError extends CliError {
+  constructor(
+    message: string,
+    readonly loginCommand: string,
+    cause: unknown,
+  ) {
+    super('AUTH_REQUIRED', message, EXIT.auth, { cause });
   }
 }
 
@@ -81,6 +97,10 @@ export function exitCodeOf(error: unknown): number {
 /** The `error` member of the `--json` envelope. */
 export function errorJson(error: unknown): Record<string, unknown> {
   if (error instanceof McpError) return { ...error.toJSON(), exitCode: exitCodeOf(error) };
+  if (error instanceof LoginRequiredError) {
+    const facts = error.cause instanceof McpError ? error.cause.toJSON() : {};
+    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, loginCommand: error.loginCommand };
+  }
   if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };
   return { code: 'INTERNAL', message: errorMessage(error), exitCode: EXIT.unreachable };

@@ -53,6 +53,7 @@ Talk to a server:
   ping        liveness and round-trip time
 Your config:
   servers     configured servers with status and provenance
+  auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import
   repl        interactive /mcp commands over every configured server
 Traffic:
@@ -202,6 +203,27 @@ Examples:
   mcpwire config check
   mcpwire config show --server everything
   mcpwire config import --from claude-desktop --write .mcp.json`,
+  auth: `Usage:
+  mcpwire auth login NAME | --url URL   log in in the browser and keep the login
+  mcpwire auth status [NAME | --url URL] [--json]
+                                       logged in or not, expiry, scopes, the
+                                       authorization server (never a token)
+  mcpwire auth logout NAME | --url URL  remove the stored login
+
+Hosted servers use the MCP OAuth flow. login opens your browser ($BROWSER, else
+the system's opener) and always prints the URL too, for a remote terminal;
+the login is kept in ~/.mcpwire/oauth (--store DIR to use another directory)
+and renews itself. Any command that reaches a server that wants a login exits 3
+and names the login command; on a terminal it offers to log in and goes on.
+A server's "oauth" block in the config sets a client id, a "\${VAR}" secret,
+scopes, a callback port, a grant; "oauth": false never logs in.
+
+Common: --config FILE (repeatable), --cwd DIR, --store DIR, --json.
+
+Examples:
+  mcpwire auth status
+  mcpwire auth status --json
+  mcpwire auth logout --url http://127.0.0.1:3001/mcp`,
   repl: `Usage: mcpwire repl [--config FILE ...] [--trust-project]
 
 An interactive prompt over every configured server: /mcp, /mcp servers,

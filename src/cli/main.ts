@@ -5,6 +5,7 @@
  * an error message carries is an expanded secret (the layers below redact).
  */
 import { flag, parseArgv, UsageError, type ParsedArgs } from './argv.js';
+import { authCommand } from './commands/auth-commands.js';
 import { configCommand, serversCommand } from './commands/config-commands.js';
 import { replCommand } from './commands/repl.js';
 import { COMMAND_METHODS, SERVER_COMMANDS } from './commands/server-commands.js';
@@ -18,6 +19,7 @@ import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
 import { watchInterrupts } from './interrupt.js';
 import { openSession } from './session.js';
+import { withLoginHint } from './login.js';
 import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
 import { errorMessage } from '../protocol/errors.js';
 
@@ -75,10 +77,19 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
         return outcome;
       } catch (error) {
         // A server may echo a -e / --header / config secret in its error: never print it.
-        throw redactError(error, secretValues(session.target.spec));
+        throw withLoginHint(redactError(error, secretValues(session.target.spec)), session.target.spec, session.target.byUrl);
       } finally {
         await session.close();
       }
+    } finally {
+      interrupt.dispose();
+    }
+  }
+  if (command === 'auth') {
+    // A login waits for the browser: a signal abandons it (the loopback receiver is closed).
+    const interrupt = watchInterrupts(io.stdout === process.stdout);
+    try {
+      return await authCommand(args, io, interrupt);
     } finally {
       interrupt.dispose();
     }

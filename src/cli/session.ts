@@ -11,10 +11,12 @@ import { isSupportedRevision, SUPPORTED_REVISIONS } from '../protocol/revisions.
 import { VERSION } from '../protocol/version.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
+import type { LoginHooks } from '../manager/server-auth.js';
 import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
 import { flag, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import { promptElicitation } from './elicit-prompt.js';
 import type { CliIO } from './io.js';
+import { cliLoginHooks, withLoginHint } from './login.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { openTrace, type TraceOutput } from './trace-output.js';
 
@@ -48,20 +50,29 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
   return options;
 }
 
+/** What a caller may settle before {@link openSession}: the target, the OAuth login hooks. */
+export interface SessionOptions {
+  /** The target, already resolved (default: from `args`). */
+  target?: ResolvedTarget;
+  /** The login hooks (default: the CLI's store, and on a terminal the offer to log in). */
+  hooks?: LoginHooks;
+}
+
 /**
  * Connects the target of `args`; `signal` aborts the connect. On failure nothing is left running,
- * the trace is flushed and the error holds none of the target's secrets. `close()` is idempotent.
+ * the trace is flushed and the error holds none of the target's secrets; a server that needs a
+ * login fails with exit 3 naming `mcpwire auth login`. `close()` is idempotent.
  */
-export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSignal): Promise<Session> {
-  const target = await resolveTarget(args, io);
+export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSignal, given: SessionOptions = {}): Promise<Session> {
+  const target = given.target ?? (await resolveTarget(args, io));
   const trace = await openTrace(args, io);
   try {
     const options = clientOptionsFor(target.spec, cliClientOptions(args, io, trace));
     if (signal) options.signal = signal;
     if (flag(args, 'trace')) options.onStderr = (line) => io.stderr.write(`[${target.spec.name} stderr] ${line}\n`);
-    const configured = connectTarget(target.spec);
+    const configured = connectTarget(target.spec, given.hooks ?? sessionLoginHooks(args, io, target));
     // A bare --url leaves the shape to the client's probe (2026, Streamable HTTP, then HTTP+SSE).
-    const connectTo = target.autoTransport && 'url' in configured ? { url: configured.url, ...(configured.headers ? { headers: configured.headers } : {}) } : configured;
+    const connectTo = target.autoTransport && 'url' in configured ? withoutTransport(configured) : configured;
     const client = await McpClient.connect(connectTo, options);
     let closing: Promise<void> | undefined;
     return {
@@ -76,6 +87,20 @@ export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSig
   } catch (error) {
     await trace?.close();
     // A server may echo a -e / --header / config secret in its refusal: never print it.
-    throw redactError(error, secretValues(target.spec));
+    throw withLoginHint(redactError(error, secretValues(target.spec)), target.spec, target.byUrl);
   }
+}
+
+/**
+ * A command's login hooks: the CLI's store always; on a terminal (and without `--json`) the
+ * offer to log in when the server needs it, then the browser. Elsewhere no browser is opened: a
+ * server without a stored login fails with `AUTH_REQUIRED` naming `mcpwire auth login`.
+ */
+function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget): LoginHooks {
+  return cliLoginHooks(args, io, io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false);
+}
+
+function withoutTransport<T extends { transport?: unknown }>(target: T): Omit<T, 'transport'> {
+  const { transport: _probed, ...rest } = target;
+  return rest;
 }

@@ -14,10 +14,14 @@ import { cliApproval, requireApproval } from './approval.js';
 import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
 
-/** A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the shape). */
+/**
+ * A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the
+ * shape). `byUrl`: named by `--url` (its login command names the URL, not a server name).
+ */
 export interface ResolvedTarget {
   spec: ManagedServer;
   autoTransport: boolean;
+  byUrl: boolean;
 }
 
 /** The config loader the shared options describe (user file, project files, `--config` files). */
@@ -53,6 +57,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
     return {
       spec: { name: commandDisplayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
       autoTransport: false,
+      byUrl: false,
     };
   }
   if (url !== undefined) {
@@ -66,6 +71,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
     return {
       spec: { name: host, transport: transport === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}), restart: false },
       autoTransport: transport === undefined,
+      byUrl: true,
     };
   }
   const loaded = await configLoader(args, io).load();
@@ -76,7 +82,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   await requireApproval(found, cliApproval(args, io));
   const spec: ManagedServer = { ...found, restart: false };
   if (Object.keys(env).length) spec.env = { ...(spec.env ?? {}), ...env };
-  return { spec, autoTransport: false };
+  return { spec, autoTransport: false, byUrl: false };
 }
 
 function notConfigured(name: string, loaded: LoadedConfig): McpError {
