@@ -1,6 +1,6 @@
 /**
  * The manager's uses of `node:crypto` (a SHA-256 for names and fingerprints, random bytes for a
- * temp file name), which loads on the first call instead of with the package: importing it cost
+ * temp file name, checking a configured private key), which loads on the first call instead of with the package: importing it cost
  * about 5 ms of `import('mcpwire')`, and many hosts never hash anything.
  */
 type Crypto = typeof import('node:crypto');
@@ -19,4 +19,9 @@ export function sha256Hex(text: string): string {
 /** `bytes` random bytes, as hex digits. */
 export function randomHex(bytes: number): string {
   return loaded().randomBytes(bytes).toString('hex');
+}
+
+/** Throws when `pem` holds no private key Node can read (PEM or PKCS#8); returns nothing. */
+export function checkPrivateKey(pem: string): void {
+  loaded().createPrivateKey(pem);
 }

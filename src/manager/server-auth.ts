@@ -4,7 +4,6 @@
  * scopes, a callback port, a grant) goes to the OAuth session. How a login reaches the user (the
  * browser hook) and where it is kept (the store) are the caller's: the manager's options, the CLI.
  */
-import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import type { OAuthOptions, PreRegisteredClient } from '../auth/auth-options.js'
 import type { TokenStore } from '../auth/token-store.js';
 import { ConfigError, errorMessage } from '../protocol/errors.js';
 import type { ManagedServer, ServerOAuth } from './server-spec.js';
+import { checkPrivateKey } from './hashing.js';
 
 /** What the caller adds to a server's OAuth: how to show the login URL, where logins are kept. */
 export interface LoginHooks {
@@ -73,7 +73,7 @@ function readPrivateKey(spec: ManagedServer, file: string): string {
     throw new ConfigError(`oauth.privateKeyFile ${resolved} cannot be read (${code ?? errorMessage(error)})`, site);
   }
   try {
-    createPrivateKey(text);
+    checkPrivateKey(text);
   } catch {
     throw new ConfigError(`oauth.privateKeyFile ${resolved} holds no PEM private key`, site);
   }
