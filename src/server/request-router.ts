@@ -386,6 +386,7 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
     sample: (body, options) => ask('sampling/createMessage', body as unknown as Record<string, unknown>, 'sampling', options?.key) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
+    auth: link.auth,
   };
   /**
    * Server→client input in both eras: a request to the client on a legacy connection; in 2026,

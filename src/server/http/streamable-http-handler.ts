@@ -11,6 +11,8 @@
  * - Host/Origin checked against DNS rebinding by default (403); body size (413) and read time
  *   (408) capped; a request that runs past `requestTimeoutMs` is aborted and answered -32603.
  * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
+ * - With `auth`, an OAuth protected resource (`auth/bearer-gate.ts`): Protected Resource Metadata
+ *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
@@ -20,6 +22,8 @@ import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
+import type { AuthInfo } from '../auth-info.js';
+import { BearerGate, type HttpAuthOptions } from './auth/bearer-gate.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
 import { readBody } from './read-body.js';
@@ -42,6 +46,12 @@ export interface HttpHandlerOptions extends GuardOptions {
   maxSessions?: number;
   /** A session unused this long (default 30 min) is dropped when a new one is made. */
   sessionIdleMs?: number;
+  /**
+   * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
+   * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
+   * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
+   */
+  auth?: HttpAuthOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -64,7 +74,7 @@ export interface McpHttpHandler {
   readonly openStreams: number;
 }
 
-const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection']);
+const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
@@ -98,6 +108,9 @@ class StreamableHttpServer {
   private readonly requestTimeoutMs: number;
   private closing: Promise<void> | undefined;
   private readonly listChangedQueued = new Set<string>();
+  private readonly gate: BearerGate | undefined;
+  /** The verified token facts of each request being handled, by its response. */
+  private readonly authOf = new WeakMap<ServerResponse, AuthInfo>();
 
   constructor(
     private readonly core: ServerCore,
@@ -106,6 +119,7 @@ class StreamableHttpServer {
     this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
     this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
     this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
     const onUpdated = (uri: string): void => this.resourceUpdated(uri);
     core.resourceUpdated.add(onUpdated);
@@ -161,10 +175,17 @@ class StreamableHttpServer {
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (this.options.path !== undefined && pathOf(req.url) !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
+    const path = pathOf(req.url);
+    if (this.gate?.serveMetadata(req, res, path)) return;
+    if (this.options.path !== undefined && path !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
     const guard = checkHostAndOrigin(req, this.options);
     if (guard) return refuse(res, guard);
     if (this.closing) return refuse(res, { status: 503, message: 'Service Unavailable: the server is shutting down' }, { 'retry-after': '1' });
+    if (this.gate) {
+      const auth = await this.gate.check(req, res);
+      if (!auth) return;
+      this.authOf.set(res, auth);
+    }
     switch (req.method) {
       case 'POST':
         return this.post(req, res);
@@ -204,6 +225,7 @@ class StreamableHttpServer {
       else if (classified.kind === 'error') answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
       else return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
     }
+    if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
     if (first && typeof claimed === 'string' && eraOf(claimed) === 'modern') {
@@ -212,6 +234,16 @@ class StreamableHttpServer {
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, requests, notifications, batch, answers);
+  }
+
+  /** A tool call whose tool needs a scope the token lacks: 403 before anything runs (true: answered). */
+  private refuseToolScopes(res: ServerResponse, requests: JsonRpcRequest[]): boolean {
+    for (const request of requests) {
+      if (request.method !== 'tools/call' || !request.params || Array.isArray(request.params) || typeof request.params.name !== 'string') continue;
+      const tool = this.core.tools.get(request.params.name);
+      if (this.gate!.refuseToolScopes(res, this.authOf.get(res), request.params.name, tool?.definition.requiredScopes)) return true;
+    }
+    return false;
   }
 
   private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
@@ -320,6 +352,7 @@ class StreamableHttpServer {
       },
       canInitialize: state.canInitialize,
       signal: controller.signal,
+      ...(this.authOf.has(res) ? { auth: this.authOf.get(res) } : {}),
       notify: (method, params) => {
         if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
       },
