@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
 import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
-import { eraOf, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import { LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
@@ -228,9 +228,10 @@ class StreamableHttpServer {
     if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
-    if (first && typeof claimed === 'string' && eraOf(claimed) === 'modern') {
+    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
+    if (first && claimed !== undefined) {
       if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
-      return this.modernPost(req, res, first, claimed);
+      return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, requests, notifications, batch, answers);
