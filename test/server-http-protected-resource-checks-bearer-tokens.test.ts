@@ -194,3 +194,36 @@ describe('jwtBearer refusals with locally signed tokens', () => {
     expect(seen[0]!.auth).toMatchObject({ subject: 'alice', scopes: ['mcp:tools'] });
   });
 });
+
+describe('legacy sessions on a protected endpoint', () => {
+  it("a session made with one subject's token is not found with another subject's token", async () => {
+    const issuer = 'https://as.example';
+    const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+    const { kit } = await protectedKit(() => ({ authorizationServers: [issuer], verifyToken: jwtBearer({ issuer, jwks: { keys: [jwk] } }) }));
+    const now = Math.floor(Date.now() / 1000);
+    const tokenOf = (subject: string) => new jose.SignJWT({ scope: 'mcp:tools', client_id: 'app' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setSubject(subject).setIssuer(issuer).setAudience(kit.url).setExpirationTime(now + 600).sign(privateKey);
+    const alice = await tokenOf('alice');
+    const bob = await tokenOf('bob');
+    const post = (token: string, body: unknown, session?: string) =>
+      fetch(kit.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify(body),
+      });
+    const opened = await post(alice, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const session = opened.headers.get('mcp-session-id')!;
+    expect(session).toBeTruthy();
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const stolen = await post(bob, list, session);
+    expect(stolen.status).toBe(404);
+    await stolen.text();
+    const own = await post(alice, list, session);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ result: { tools: [{ name: 'whoami' }, { name: 'purge' }] } });
+    const deleted = await fetch(kit.url, { method: 'DELETE', headers: { authorization: `Bearer ${bob}`, 'mcp-session-id': session } });
+    expect(deleted.status).toBe(404);
+  });
+});

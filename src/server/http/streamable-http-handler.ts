@@ -111,6 +111,8 @@ class StreamableHttpServer {
   private readonly gate: BearerGate | undefined;
   /** The verified token facts of each request being handled, by its response. */
   private readonly authOf = new WeakMap<ServerResponse, AuthInfo>();
+  /** Who made each legacy session (with `auth`): another token's subject or client finds no such session. */
+  private readonly ownerOf = new WeakMap<HttpSession, string>();
 
   constructor(
     private readonly core: ServerCore,
@@ -237,6 +239,17 @@ class StreamableHttpServer {
     return this.legacyPost(req, res, requests, notifications, batch, answers);
   }
 
+  /** Who a protected request comes from (client and subject of its token), or undefined without `auth`. */
+  private ownerKey(res: ServerResponse): string | undefined {
+    const auth = this.authOf.get(res);
+    return auth ? JSON.stringify([auth.clientId ?? null, auth.subject ?? null]) : undefined;
+  }
+
+  /** True when the session was made with another token's client or subject (the spec: bind sessions to the user). */
+  private foreign(session: HttpSession, res: ServerResponse): boolean {
+    return this.ownerOf.get(session) !== this.ownerKey(res);
+  }
+
   /** A tool call whose tool needs a scope the token lacks: 403 before anything runs (true: answered). */
   private refuseToolScopes(res: ServerResponse, requests: JsonRpcRequest[]): boolean {
     for (const request of requests) {
@@ -278,11 +291,13 @@ class StreamableHttpServer {
       if (initialize) {
         session = this.sessions.create();
         if (!session) return refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
+        const owner = this.ownerKey(res);
+        if (owner !== undefined) this.ownerOf.set(session, owner);
       } else {
         const id = header(req, SESSION_HEADER);
         if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)' });
         session = this.sessions.get(id);
-        if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        if (!session || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
         if (!session.legacy) return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
         // The spec's rule is an unsupported version (400); the session's revision still governs.
@@ -382,7 +397,7 @@ class StreamableHttpServer {
     const id = header(req, SESSION_HEADER);
     if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
     const session = this.sessions.get(id);
-    if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    if (!session?.legacy || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', [SESSION_HEADER]: session.id });
     res.flushHeaders();
     session.streams.add(res);
@@ -393,7 +408,8 @@ class StreamableHttpServer {
     if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
     const id = header(req, SESSION_HEADER);
     if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-    if (!this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    const session = this.sessions.get(id);
+    if (!session || this.foreign(session, res) || !this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200).end();
   }
 
