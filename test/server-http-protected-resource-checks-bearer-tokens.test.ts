@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore, serverKey } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import { jwtBearer, McpServer, type AuthInfo, type HttpAuthOptions, type ServerLogRecord } from '../src/server/index.js';
+import { createHttpHandler, jwtBearer, McpServer, type AuthInfo, type HttpAuthOptions, type ServerLogRecord } from '../src/server/index.js';
 import { startAuthorizationServer, type AuthorizationServer } from './support/oauth-servers.js';
 import { listenProtectedKit, machineToken, registerMachineClient, type MachineClient } from './support/protected-kit.js';
 import type { KitHttp } from './support/kit-http.js';
@@ -225,5 +225,23 @@ describe('legacy sessions on a protected endpoint', () => {
     expect(await own.json()).toMatchObject({ result: { tools: [{ name: 'whoami' }, { name: 'purge' }] } });
     const deleted = await fetch(kit.url, { method: 'DELETE', headers: { authorization: `Bearer ${bob}`, 'mcp-session-id': session } });
     expect(deleted.status).toBe(404);
+  });
+});
+
+describe('auth options', () => {
+  it('are checked when the handler is made: unknown keys, a resource that is no absolute URL or has a fragment, no issuer, no verifier', () => {
+    const server = new McpServer({ name: 'options', version: '1', logger: () => undefined });
+    const good: HttpAuthOptions = { resource: 'https://mcp.example/mcp', authorizationServers: ['https://as.example'], verifyToken: async () => ({ scopes: [] }) };
+    expect(() => createHttpHandler(server, { auth: good })).not.toThrow();
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...good, audience: 'x' }, /unknown HTTP handler auth option "audience"/],
+      [{ ...good, resource: '/mcp' }, /must be an absolute URL/],
+      [{ ...good, resource: 'https://mcp.example/mcp#frag' }, /must have no fragment/],
+      [{ ...good, authorizationServers: [] }, /at least one issuer/],
+      [{ ...good, verifyToken: undefined }, /"verifyToken" must be a function/],
+    ];
+    for (const [auth, message] of bad) expect(() => createHttpHandler(server, { auth: auth as unknown as HttpAuthOptions })).toThrow(message);
+    expect(() => jwtBearer({ issuer: 'https://as.example', jwks: { keys: [] }, jwksUrl: 'https://as.example/jwks' })).toThrow(/not both/);
+    expect(() => jwtBearer({ issuer: 'https://as.example', audiences: [] } as never)).toThrow(/unknown jwtBearer option "audiences"/);
   });
 });
