@@ -195,6 +195,22 @@ describe('jwtBearer refusals with locally signed tokens', () => {
   });
 });
 
+describe('a verifier that cannot check', () => {
+  it('answers 500 without a challenge when the keys cannot be fetched, and logs why without the token', async () => {
+    const { kit, logs, seen } = await protectedKit(() => ({ authorizationServers: ['http://127.0.0.1:1'], verifyToken: jwtBearer({ issuer: 'http://127.0.0.1:1', jwksUrl: 'http://127.0.0.1:1/jwks' }) }));
+    const { privateKey } = await jose.generateKeyPair('ES256');
+    const token = await new jose.SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('http://127.0.0.1:1').setAudience(kit.url).setExpirationTime('10m').sign(privateKey);
+    const answer = await callRaw(kit.url, token);
+    expect(answer.status).toBe(500);
+    expect(answer.challenge).toBeNull();
+    expect(answer.body).not.toContain(token);
+    const logged = logs.find((record) => record.msg === 'the bearer token check failed');
+    expect(logged).toMatchObject({ level: 'error', url: '/mcp', error: expect.stringContaining('signing keys of issuer http://127.0.0.1:1') });
+    expect(JSON.stringify(logs)).not.toContain(token);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('legacy sessions on a protected endpoint', () => {
   it("a session made with one subject's token is not found with another subject's token", async () => {
     const issuer = 'https://as.example';
