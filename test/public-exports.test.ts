@@ -45,6 +45,7 @@ describe('the public surface', () => {
   it('mcpwire/server exports exactly this list of runtime names', () => {
     expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
       [
+        "BearerTokenError",
         "KIT_ERROR_CODES",
         "LOCAL_HOSTS",
         "McpServer",
@@ -52,6 +53,7 @@ describe('the public surface', () => {
         "StdioServerTransport",
         "ToolError",
         "createHttpHandler",
+        "jwtBearer",
         "stderrLogger",
       ]
     `);

@@ -1,22 +1,31 @@
 // The todo server over Streamable HTTP at http://HOST:PORT/mcp (the kit's handler on node:http).
 // Logs `{"msg":"listening","url":…}` on stderr once it accepts connections; SIGTERM or SIGINT
 // stops it gracefully: new requests get 503 while calls in flight finish, then the store closes.
+// With `auth` ({ issuer, audience? }) every request needs a bearer token (a JWT from that issuer
+// for this server), and Protected Resource Metadata is served for clients to find the issuer.
 import http from 'node:http';
-import { createHttpHandler, LOCAL_HOSTS } from 'mcpwire/server';
+import { createHttpHandler, jwtBearer, LOCAL_HOSTS } from 'mcpwire/server';
 import { stderrLine } from './app.mjs';
 
 const GRACE_MS = 10_000;
 
-export async function serveHttp(server, { host, port }, repository) {
+export async function serveHttp(server, { host, port }, repository, auth) {
   const hostName = host.includes(':') ? `[${host}]` : host;
-  const handler = createHttpHandler(server, { path: '/mcp', allowedHosts: [...LOCAL_HOSTS, hostName] });
-  const listener = http.createServer(handler);
+  // The handler is made once the port, and so the canonical URL (the tokens' audience), is known.
+  let handler;
+  const listener = http.createServer((req, res) => handler(req, res));
   await new Promise((resolve, reject) => {
     listener.once('error', reject);
     listener.listen(port, host, resolve);
   });
   const url = `http://${hostName}:${listener.address().port}/mcp`;
-  stderrLine({ level: 'info', msg: 'listening', url, name: server.info.name, version: server.info.version });
+  const resource = auth?.audience ?? url;
+  handler = createHttpHandler(server, {
+    path: '/mcp',
+    allowedHosts: [...LOCAL_HOSTS, hostName],
+    ...(auth ? { auth: { resource, authorizationServers: [auth.issuer], verifyToken: jwtBearer({ issuer: auth.issuer }) } } : {}),
+  });
+  stderrLine({ level: 'info', msg: 'listening', url, name: server.info.name, version: server.info.version, ...(auth ? { auth_issuer: auth.issuer, resource } : {}) });
 
   const stop = async (signal) => {
     stderrLine({ level: 'info', msg: 'stopping', signal, in_flight: handler.inFlight });

@@ -35,7 +35,7 @@ const server = createTodoServer(config, repository);
 
 if (config.http) {
   const { serveHttp } = await import('./http.mjs');
-  await serveHttp(server, config.http, repository);
+  await serveHttp(server, config.http, repository, config.auth);
 } else {
   stderrLine({ level: 'info', msg: 'serving stdio', name: config.name, version: config.version, store: config.databaseUrl ? 'postgresql' : config.db });
   const session = server.connect(new StdioServerTransport());

@@ -27,10 +27,16 @@ export function isSupportedRevision(revision: unknown): revision is ProtocolRevi
   return typeof revision === 'string' && (SUPPORTED_REVISIONS as readonly string[]).includes(revision);
 }
 
-/** The era of a revision: anything from 2026-07-28 on is modern. */
+/**
+ * The era of a revision: a date (`YYYY-MM-DD`) from 2026-07-28 on is modern; anything else,
+ * including a string that is no date at all, is legacy (the `initialize` negotiation then
+ * answers it with a legacy revision). A string compare alone would call `"latest"` modern.
+ */
 export function eraOf(revision: string): Era {
-  return revision >= '2026-07-28' ? 'modern' : 'legacy';
+  return REVISION_SHAPE.test(revision) && revision >= '2026-07-28' ? 'modern' : 'legacy';
 }
+
+const REVISION_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Features that exist only from (or, for removed ones, only in) certain revisions. */
 export type Feature =

@@ -2,6 +2,7 @@
  * What a transport binding tells the router about one inbound request: the legacy session it
  * belongs to (if any), where its notifications go, and its abort signal.
  */
+import type { AuthInfo } from './auth-info.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types.js';
 
@@ -37,6 +38,8 @@ export interface RequestLink {
   readonly closeStream?: () => void;
   /** Aborted when the client cancels the request or the connection goes down. */
   readonly signal: AbortSignal;
+  /** The request's verified bearer token facts (a protected HTTP endpoint), for `context.auth`. */
+  readonly auth?: AuthInfo;
   /**
    * Sends a request to the client tied to this request (legacy server→client input) and
    * resolves with its result; absent where the transport cannot carry one (stateless HTTP).

@@ -64,8 +64,10 @@ export async function routeRequest(core: ServerCore, request: JsonRpcRequest, li
   const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
   const claimed = meta?.[META_VERSION];
   try {
-    // A request with a 2026 envelope is modern whatever its method: `initialize` is then a removed method (-32601).
-    if (typeof claimed === 'string' && eraOf(claimed) === 'modern') return await modern(core, request, params, meta!, link);
+    // A request with a 2026 envelope is modern whatever its method (`initialize` is then a removed
+    // method, -32601) and whatever revision it names: one we do not serve per request (unknown,
+    // legacy, not a date) is -32022 with the supported list (2026-07-28 basic/versioning).
+    if (claimed !== undefined) return await modern(core, request, params, meta!, link);
     if (request.method === 'initialize') return makeResponse(request.id, initialize(core, params, link));
     if (request.method === 'server/discover') return modernEnvelopeError(request, meta);
     if (link.legacy) return await legacy(core, request, params, link.legacy, link);
@@ -459,6 +461,7 @@ function requestContext(request: JsonRpcRequest, params: Params, link: RequestLi
     get taskId() {
       return launch?.task?.taskId;
     },
+    auth: link.auth,
   };
   /**
    * Server→client input in both eras: a request to the client on a legacy connection; in 2026,

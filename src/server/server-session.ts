@@ -4,7 +4,9 @@
  * (aborted by `notifications/cancelled` or the close), answers it — unless it was cancelled: the
  * spec says a cancelled request gets no answer — and tells a legacy client when the tool list
  * changes, and carries the server's own requests to a legacy client (sampling, elicitation,
- * roots). Modern requests on the same pipe are answered statelessly by the router.
+ * roots). Modern requests on the same pipe are answered statelessly by the router. When the
+ * client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
+ * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
 import { McpError } from '../protocol/errors.js';
 import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -12,9 +14,19 @@ import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../pro
 import type { LegacySession, RequestLink } from './request-link.js';
 import { routeRequest, type ServerCore } from './request-router.js';
 import { OutboundRequests } from './outbound-requests.js';
+import { isStdioServerTransport } from '../transport/kinds.js';
 
-/** Options of {@link ServerSession} (none yet; an object so they can grow). */
-export type ServerSessionOptions = Record<string, never>;
+/** Options of {@link ServerSession}. */
+export interface ServerSessionOptions {
+  /**
+   * After the client ends its input (stdio: stdin closed), how long calls in flight may take to
+   * finish and be answered before they are aborted and the connection closes (default 10000 ms).
+   */
+  inputEndGraceMs?: number;
+}
+
+const OPTION_KEYS = new Set(['inputEndGraceMs']);
+const DEFAULT_INPUT_END_GRACE_MS = 10_000;
 
 /** One served connection. */
 export class ServerSession {
@@ -30,10 +42,22 @@ export class ServerSession {
   private readonly listChangedQueued = new Set<'tools' | 'resources' | 'prompts'>();
   private done = false;
   private closing: Promise<void> | undefined;
+  /** Messages being handled, up to their answer being sent. */
+  private handling = 0;
+  /** Set once the input ended: closes the session when nothing is being handled any more. */
+  private whenIdle: (() => void) | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
 
-  constructor(core: ServerCore, transport: Transport, _options: ServerSessionOptions = {}) {
+  /** Throws `INVALID_ARGUMENT` for an unknown option key or a grace that is not a number ≥ 0. */
+  constructor(core: ServerCore, transport: Transport, options: ServerSessionOptions = {}) {
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown ServerSession option "${key}"`);
+    }
+    const graceMs = options.inputEndGraceMs ?? DEFAULT_INPUT_END_GRACE_MS;
+    if (!Number.isFinite(graceMs) || graceMs < 0) throw new McpError('INVALID_ARGUMENT', 'ServerSession option "inputEndGraceMs" must be a number ≥ 0');
     this.core = core;
     this.transport = transport;
+    if (isStdioServerTransport(transport)) void transport.inputEnded.then(() => this.finishUp(graceMs));
     this.disposers = [
       transport.onMessage((value) => this.receive(value)),
       transport.onDiagnostic((diagnostic) => this.diagnostic(diagnostic)),
@@ -72,15 +96,39 @@ export class ServerSession {
   private receive(value: unknown): void {
     if (this.done) return;
     if (!Array.isArray(value)) {
-      void this.handle(value).then((answer) => answer && this.send(answer));
+      this.handling++;
+      void this.handle(value).then((answer) => {
+        if (answer) this.send(answer);
+        this.handled();
+      });
       return;
     }
     // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
     if (value.length === 0) return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+    this.handling++;
     void Promise.all(value.map((item) => this.handle(item))).then((answers) => {
       const list = answers.filter((a): a is JsonRpcMessage => a !== undefined);
       if (list.length > 0) this.send(list as unknown as JsonRpcMessage);
+      this.handled();
     });
+  }
+
+  private handled(): void {
+    this.handling--;
+    if (this.handling === 0) this.whenIdle?.();
+  }
+
+  /**
+   * The client ended its input: nothing more will come, and it will answer nothing (so requests
+   * of ours to it fail now). The calls in flight finish and are answered; then, or after
+   * `graceMs` (what is left aborted, unanswered), the connection closes.
+   */
+  private finishUp(graceMs: number): void {
+    if (this.done || this.whenIdle) return;
+    this.outbound.rejectAll(new McpError('CONNECTION_CLOSED', 'the client ended its input'));
+    this.whenIdle = () => void this.close();
+    if (this.handling === 0) return this.whenIdle();
+    this.graceTimer = setTimeout(this.whenIdle, graceMs);
   }
 
   /** Handles one message; resolves to its answer, if it gets one. Never rejects. */
@@ -174,6 +222,7 @@ export class ServerSession {
   private shutdown(): void {
     if (this.done) return;
     this.done = true;
+    clearTimeout(this.graceTimer);
     const reason = new McpError('CONNECTION_CLOSED', 'the connection closed');
     for (const controller of this.running.values()) controller.abort(reason);
     this.running.clear();

@@ -2,6 +2,7 @@
  * The public types of the server kit: options, tool definitions, the context a handler gets and
  * what it returns.
  */
+import type { AuthInfo } from './auth-info.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, JsonSchema, ListRootsResult, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
@@ -124,6 +125,8 @@ export interface RequestContext {
   closeStream(): void;
   /** The id of the task this call runs as, once it is one. */
   readonly taskId: string | undefined;
+  /** Who the request comes from, on a protected HTTP endpoint (its bearer token, verified); undefined elsewhere. */
+  readonly auth?: AuthInfo;
 }
 
 /** Options of an input request. */
@@ -197,5 +200,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * multi-round-trip rounds (a handler that returns without calling it answers the call itself).
    */
   taskStart?: 'call' | 'handler';
+  /**
+   * OAuth scopes a call needs on a protected HTTP endpoint (`createHttpHandler`'s `auth`): a
+   * token without one of them is answered 403 `insufficient_scope` before the arguments are
+   * checked. Ignored where there is no bearer check (stdio, an unprotected handler).
+   */
+  requiredScopes?: readonly string[];
   handler: ToolHandler<Args>;
 }

@@ -8,6 +8,7 @@ import type { Transport } from '../protocol/transport.js';
 import type { LegacySseTransport } from './http/legacy-sse.js';
 import type { StreamableHttpTransport } from './http/streamable-http.js';
 import type { StdioTransport } from './stdio.js';
+import type { StdioServerTransport } from './stdio-server.js';
 
 function kindOf(transport: Transport): unknown {
   return (transport as { kind?: unknown }).kind;
@@ -16,6 +17,11 @@ function kindOf(transport: Transport): unknown {
 /** A child-process transport (`pid`, `exitStatus`). */
 export function isStdioTransport(transport: Transport): transport is StdioTransport {
   return kindOf(transport) === 'stdio';
+}
+
+/** The server's side of stdio (`inputEnded`: the client closed stdin, the answers may still go out). */
+export function isStdioServerTransport(transport: Transport): transport is StdioServerTransport {
+  return kindOf(transport) === 'stdio-server';
 }
 
 /** A Streamable HTTP transport (`setSession`, per-message headers, `onExchange`). */

@@ -1,8 +1,11 @@
 /**
  * `StdioServerTransport`: the server's side of stdio. NDJSON over the process's own stdin and
  * stdout (or any pair of streams given), nothing else on stdout: a server logs on stderr. It
- * spawns nothing (the client's `StdioTransport` does that); it closes when stdin ends, stdout
- * breaks, or `close()` is called.
+ * spawns nothing (the client's `StdioTransport` does that). The end of stdin is the client's
+ * "finish up" (the stdio shutdown rules): reading stops and {@link StdioServerTransport.inputEnded}
+ * resolves, but stdout stays open so the answers to calls in flight can still be written; the
+ * session closes the transport once they are done. It closes at once when stdout breaks, and on
+ * `close()` / `destroy()`.
  */
 import type { Readable, Writable } from 'node:stream';
 import { McpError } from '../protocol/errors.js';
@@ -25,7 +28,14 @@ const OPTION_KEYS = new Set(['stdin', 'stdout', 'maxMessageBytes']);
 
 /** A message pipe over a pair of byte streams, from the server's side. */
 export class StdioServerTransport implements Transport {
+  readonly kind = 'stdio-server' as const;
   readonly closed: Promise<CloseInfo>;
+  /**
+   * Resolves once stdin has ended (every line before the end delivered) or the transport closed:
+   * no more messages will come, while sending still works until `close()`.
+   */
+  readonly inputEnded: Promise<void>;
+  private resolveInputEnded!: () => void;
   private readonly stdin: Readable;
   private readonly stdout: Writable;
   private readonly inbox = new Inbox<unknown>();
@@ -35,6 +45,7 @@ export class StdioServerTransport implements Transport {
   /** Writers waiting for 'drain' (stdout's buffer is full). */
   private drainWaiters: Array<() => void> = [];
   private resolveClosed!: (info: CloseInfo) => void;
+  private readonly stopReading: () => void;
   private done = false;
 
   /** Starts reading at once. Throws `INVALID_ARGUMENT` for an unknown option key. */
@@ -45,6 +56,7 @@ export class StdioServerTransport implements Transport {
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.inputEnded = new Promise((resolve) => (this.resolveInputEnded = resolve));
     this.decoder = new NdjsonDecoder(
       { message: (value) => this.inbox.deliver(value), diagnostic: (d) => this.emitDiagnostic(d) },
       { maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
@@ -52,7 +64,8 @@ export class StdioServerTransport implements Transport {
     const onData = (chunk: Buffer | string): void => this.decoder.push(chunk);
     const onEnd = (): void => {
       this.decoder.end();
-      this.shut();
+      this.stopReading();
+      this.resolveInputEnded();
     };
     const onReadError = (error: Error): void => this.shut(new McpError('TRANSPORT', `stdin failed: ${error.message}`, { cause: error }));
     const onWriteError = (error: Error): void => this.shut(new McpError('TRANSPORT', `stdout failed: ${error.message}`, { cause: error }));
@@ -63,12 +76,16 @@ export class StdioServerTransport implements Transport {
     this.stdout.on('error', onWriteError);
     this.stdout.on('drain', onDrain);
     this.unhook.push(() => {
-      this.stdin.off('data', onData);
-      this.stdin.off('end', onEnd);
-      this.stdin.off('error', onReadError);
       this.stdout.off('error', onWriteError);
       this.stdout.off('drain', onDrain);
     });
+    this.stopReading = () => {
+      this.stdin.off('data', onData);
+      this.stdin.off('end', onEnd);
+      this.stdin.off('error', onReadError);
+      // Reading stopped: a paused stdin no longer keeps the process alive.
+      this.stdin.pause();
+    };
   }
 
   /**
@@ -118,10 +135,10 @@ export class StdioServerTransport implements Transport {
   private shut(error?: McpError): void {
     if (this.done) return;
     this.done = true;
+    this.stopReading();
     for (const undo of this.unhook) undo();
-    // Reading stopped: a paused stdin no longer keeps the process alive.
-    this.stdin.pause();
     this.releaseWriters();
+    this.resolveInputEnded();
     this.resolveClosed(error ? { error } : {});
   }
 

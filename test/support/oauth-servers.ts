@@ -23,6 +23,8 @@ export interface AuthorizationServer {
 export interface AuthorizationServerOptions {
   /** Access token lifetime in seconds (default 3600). */
   accessTokenTtl?: number;
+  /** The scopes a resource's tokens may carry (default `['mcp:tools']`). */
+  resourceScopes?: string[];
 }
 
 /** Starts oidc-provider on 127.0.0.1:0. */
@@ -41,7 +43,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const provider = new Provider(issuer, {
     jwks: { keys: [signing] },
     cookies: { keys: ['mcpwire-test-cookie-key'] },
-    scopes: ['openid', 'offline_access', 'mcp:tools'],
+    scopes: ['openid', 'offline_access', ...(options.resourceScopes ?? ['mcp:tools'])],
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     ttl: { AccessToken: options.accessTokenTtl ?? 3600 },
     // Refresh tokens for every client allowed the grant (the default also wants an OpenID offline_access grant).
@@ -55,7 +57,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string | string[]) => oneOf,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: unknown, resource: string) => ({
-          scope: 'mcp:tools',
+          scope: (options.resourceScopes ?? ['mcp:tools']).join(' '),
           audience: resource,
           accessTokenFormat: 'jwt',
           accessTokenTTL: options.accessTokenTtl ?? 3600,

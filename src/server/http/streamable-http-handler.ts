@@ -11,15 +11,19 @@
  * - Host/Origin checked against DNS rebinding by default (403); body size (413) and read time
  *   (408) capped; a request that runs past `requestTimeoutMs` is aborted and answered -32603.
  * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
+ * - With `auth`, an OAuth protected resource (`auth/bearer-gate.ts`): Protected Resource Metadata
+ *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
 import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
-import { eraOf, hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
+import type { AuthInfo } from '../auth-info.js';
+import { BearerGate, type HttpAuthOptions } from './auth/bearer-gate.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
 import { readBody } from './read-body.js';
@@ -42,6 +46,12 @@ export interface HttpHandlerOptions extends GuardOptions {
   maxSessions?: number;
   /** A session unused this long (default 30 min) is dropped when a new one is made. */
   sessionIdleMs?: number;
+  /**
+   * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
+   * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
+   * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
+   */
+  auth?: HttpAuthOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -64,7 +74,7 @@ export interface McpHttpHandler {
   readonly openStreams: number;
 }
 
-const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection']);
+const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
@@ -100,6 +110,11 @@ class StreamableHttpServer {
   private readonly requestTimeoutMs: number;
   private closing: Promise<void> | undefined;
   private readonly listChangedQueued = new Set<string>();
+  private readonly gate: BearerGate | undefined;
+  /** The verified token facts of each request being handled, by its response. */
+  private readonly authOf = new WeakMap<ServerResponse, AuthInfo>();
+  /** Who made each legacy session (with `auth`): another token's subject or client finds no such session. */
+  private readonly ownerOf = new WeakMap<HttpSession, string>();
 
   constructor(
     private readonly core: ServerCore,
@@ -108,6 +123,7 @@ class StreamableHttpServer {
     this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
     this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
     this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
     const onUpdated = (uri: string): void => this.resourceUpdated(uri);
     core.resourceUpdated.add(onUpdated);
@@ -163,10 +179,17 @@ class StreamableHttpServer {
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (this.options.path !== undefined && pathOf(req.url) !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
+    const path = pathOf(req.url);
+    if (this.gate?.serveMetadata(req, res, path)) return;
+    if (this.options.path !== undefined && path !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
     const guard = checkHostAndOrigin(req, this.options);
     if (guard) return refuse(res, guard);
     if (this.closing) return refuse(res, { status: 503, message: 'Service Unavailable: the server is shutting down' }, { 'retry-after': '1' });
+    if (this.gate) {
+      const auth = await this.gate.check(req, res);
+      if (!auth) return;
+      this.authOf.set(res, auth);
+    }
     switch (req.method) {
       case 'POST':
         return this.post(req, res);
@@ -206,14 +229,37 @@ class StreamableHttpServer {
       else if (classified.kind === 'error') answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
       else return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
     }
+    if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
-    if (first && typeof claimed === 'string' && eraOf(claimed) === 'modern') {
+    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
+    if (first && claimed !== undefined) {
       if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
-      return this.modernPost(req, res, first, claimed);
+      return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, requests, notifications, batch, answers);
+  }
+
+  /** Who a protected request comes from (client and subject of its token), or undefined without `auth`. */
+  private ownerKey(res: ServerResponse): string | undefined {
+    const auth = this.authOf.get(res);
+    return auth ? JSON.stringify([auth.clientId ?? null, auth.subject ?? null]) : undefined;
+  }
+
+  /** True when the session was made with another token's client or subject (the spec: bind sessions to the user). */
+  private foreign(session: HttpSession, res: ServerResponse): boolean {
+    return this.ownerOf.get(session) !== this.ownerKey(res);
+  }
+
+  /** A tool call whose tool needs a scope the token lacks: 403 before anything runs (true: answered). */
+  private refuseToolScopes(res: ServerResponse, requests: JsonRpcRequest[]): boolean {
+    for (const request of requests) {
+      if (request.method !== 'tools/call' || !request.params || Array.isArray(request.params) || typeof request.params.name !== 'string') continue;
+      const tool = this.core.tools.get(request.params.name);
+      if (this.gate!.refuseToolScopes(res, this.authOf.get(res), request.params.name, tool?.definition.requiredScopes)) return true;
+    }
+    return false;
   }
 
   private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
@@ -247,11 +293,13 @@ class StreamableHttpServer {
       if (initialize) {
         session = this.sessions.create();
         if (!session) return refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
+        const owner = this.ownerKey(res);
+        if (owner !== undefined) this.ownerOf.set(session, owner);
       } else {
         const id = header(req, SESSION_HEADER);
         if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)' });
         session = this.sessions.get(id);
-        if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        if (!session || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
         if (!session.legacy) return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
         // The spec's rule is an unsupported version (400); the session's revision still governs.
@@ -326,6 +374,7 @@ class StreamableHttpServer {
       },
       canInitialize: state.canInitialize,
       signal: controller.signal,
+      ...(this.authOf.has(res) ? { auth: this.authOf.get(res) } : {}),
       notify: (method, params) => {
         if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
       },
@@ -357,7 +406,7 @@ class StreamableHttpServer {
     const id = header(req, SESSION_HEADER);
     if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
     const session = this.sessions.get(id);
-    if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    if (!session?.legacy || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', [SESSION_HEADER]: session.id });
     res.flushHeaders();
     // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
@@ -373,7 +422,8 @@ class StreamableHttpServer {
     if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
     const id = header(req, SESSION_HEADER);
     if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-    if (!this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    const session = this.sessions.get(id);
+    if (!session || this.foreign(session, res) || !this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200).end();
   }
 

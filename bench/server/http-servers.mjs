@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// One `echo {text}` tool over Streamable HTTP at http://127.0.0.1:PORT/mcp on the server named by
+// argv[2], each served statelessly on plain node:http (no framework), and prints {"port":N} on
+// stdout once listening. Started by bench/server/run.mjs; logs nothing.
+//   mcpwire  the kit's createHttpHandler (from dist/), `sessions: false`
+//   sdk-v1   @modelcontextprotocol/sdk McpServer + StreamableHTTPServerTransport in the stateless
+//            shape its docs show (simpleStatelessStreamableHttp: a new server and transport per
+//            POST, `sessionIdGenerator: undefined`, closed when the response closes)
+//   sdk-v2   @modelcontextprotocol/server createMcpHandler (legacy: 'stateless') behind the same
+//            node:http → fetch Request adapter as spec-fixtures/servers/modern/v2-server.mjs
+//            (@modelcontextprotocol/node, its own adapter, is not installed)
+import { createServer } from 'node:http';
+
+const which = process.argv[2];
+let handle;
+if (which === 'mcpwire') {
+  const { McpServer, createHttpHandler } = await import('mcpwire/server');
+  const server = new McpServer({ name: 'echo', version: '1.0.0', logger: () => undefined });
+  server.registerTool({
+    name: 'echo',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    handler: ({ text }) => ({ content: [{ type: 'text', text }] }),
+  });
+  handle = createHttpHandler(server, { path: '/mcp', sessions: false });
+} else if (which === 'sdk-v1') {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { z } = await import('zod');
+  const getServer = () => {
+    const server = new McpServer({ name: 'echo', version: '1.0.0' });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    return server;
+  };
+  handle = async (req, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const server = getServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    res.on('close', () => {
+      transport.close();
+      server.close();
+    });
+    await transport.handleRequest(req, res);
+  };
+} else if (which === 'sdk-v2') {
+  const { McpServer, createMcpHandler } = await import('@modelcontextprotocol/server');
+  const z = await import('zod');
+  const handler = createMcpHandler(
+    () => {
+      const server = new McpServer({ name: 'echo', version: '1.0.0' });
+      server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+      return server;
+    },
+    { legacy: 'stateless', keepAliveMs: 0 },
+  );
+  handle = async (req, res) => {
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+    const response = await handler.fetch(
+      new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks), signal: abort.signal }),
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    for await (const chunk of response.body) res.write(chunk);
+    res.end();
+  };
+} else {
+  process.stderr.write('usage: http-servers.mjs mcpwire|sdk-v1|sdk-v2\n');
+  process.exit(2);
+}
+const listener = createServer((req, res) => {
+  if (!req.url.startsWith('/mcp')) return void res.writeHead(404).end();
+  Promise.resolve(handle(req, res)).catch(() => {
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+});
+listener.keepAliveTimeout = 60_000;
+listener.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: listener.address().port })}\n`));

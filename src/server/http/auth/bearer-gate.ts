@@ -1,0 +1,164 @@
+/**
+ * The resource-server half of MCP authorization in the HTTP handler: Protected Resource Metadata
+ * served at its well-known paths, the bearer token read from the `Authorization` header only
+ * (never a query string or a body), checked by the caller's verifier, and refusals answered as
+ * RFC 6750 says: `401` with `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (plus
+ * `error="invalid_token"` for a token that was refused), `403 error="insufficient_scope"` naming
+ * the scopes needed. No token, nor any header value, ever reaches a response, an error or a log.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorMessage, McpError } from '../../../protocol/errors.js';
+import { makeErrorResponse, RpcErrorCode } from '../../../protocol/jsonrpc.js';
+import type { AuthInfo } from '../../auth-info.js';
+import type { ServerLogger } from '../../server-types.js';
+import { BearerTokenError } from './bearer-error.js';
+import { resourceMetadataDocument, resourceMetadataPaths, resourceMetadataUrl, type ResourceMetadataOptions } from './resource-metadata.js';
+
+/** What a verifier is told beside the token. */
+export interface TokenVerifyContext {
+  /** The canonical URL of this MCP endpoint: the audience a token must be for (RFC 8707). */
+  readonly resource: string;
+  /** The HTTP request (read its headers for DPoP or mTLS checks of your own; never log `authorization`). */
+  readonly request: IncomingMessage;
+}
+
+/**
+ * Checks one access token and says who it is for. Throws {@link BearerTokenError} to refuse it
+ * (`invalid_token` → 401, `insufficient_scope` → 403); any other error answers 500 (logged,
+ * the token masked). Must not put the token in what it throws.
+ */
+export type TokenVerifier = (token: string, context: TokenVerifyContext) => Promise<AuthInfo>;
+
+/** The `auth` option of `createHttpHandler`: the endpoint is an OAuth 2.1 protected resource. */
+export interface HttpAuthOptions extends ResourceMetadataOptions {
+  /** Checks each request's bearer token (e.g. {@link jwtBearer}). */
+  verifyToken: TokenVerifier;
+  /**
+   * Scopes every request needs (a token without one of them: 403 `insufficient_scope`); also the
+   * `scope` of the 401 challenge (default: `scopesSupported`). Tools may need more
+   * (`ToolDefinition.requiredScopes`).
+   */
+  requiredScopes?: readonly string[];
+}
+
+const AUTH_KEYS = new Set(['resource', 'authorizationServers', 'scopesSupported', 'resourceName', 'resourceDocumentation', 'verifyToken', 'requiredScopes']);
+const BEARER = /^bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
+
+/** One handler's bearer check. */
+export class BearerGate {
+  private readonly metadataPaths: Set<string>;
+  private readonly metadataBody: string;
+  private readonly metadataUrl: string;
+  private readonly requiredScopes: readonly string[];
+  private readonly challengeScopes: readonly string[];
+
+  /** Throws `INVALID_ARGUMENT` for an unknown key, a resource that is not an absolute URL without fragment, or no authorization server. */
+  constructor(
+    private readonly options: HttpAuthOptions,
+    private readonly logger: ServerLogger,
+  ) {
+    for (const key of Object.keys(options)) if (!AUTH_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown HTTP handler auth option "${key}"`);
+    if (typeof options.verifyToken !== 'function') throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "verifyToken" must be a function');
+    if (!Array.isArray(options.authorizationServers) || options.authorizationServers.length === 0) throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "authorizationServers" must name at least one issuer');
+    let resource: URL;
+    try {
+      resource = new URL(options.resource);
+    } catch {
+      throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "resource" must be an absolute URL (the canonical URL of the MCP endpoint)');
+    }
+    if (resource.hash !== '' || options.resource.includes('#')) throw new McpError('INVALID_ARGUMENT', `HTTP handler auth option "resource" must have no fragment: ${resource.origin}${resource.pathname}`);
+    this.metadataPaths = new Set(resourceMetadataPaths(resource));
+    this.metadataBody = JSON.stringify(resourceMetadataDocument(options));
+    this.metadataUrl = resourceMetadataUrl(resource);
+    this.requiredScopes = options.requiredScopes ?? [];
+    this.challengeScopes = options.requiredScopes ?? options.scopesSupported ?? [];
+  }
+
+  /** Answers a GET of a metadata path (true), or leaves the request alone (false). */
+  serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    if (!this.metadataPaths.has(path)) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 }).end();
+      return true;
+    }
+    // Browser-based clients read it cross-origin (RFC 9728 §3); it holds nothing secret.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(this.metadataBody), 'cache-control': 'max-age=300', 'access-control-allow-origin': '*' });
+    res.end(req.method === 'HEAD' ? undefined : this.metadataBody);
+    return true;
+  }
+
+  /** The request's verified auth info, or undefined once it has been answered 401/403/500. Never rejects. */
+  async check(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+    const header = req.headers.authorization;
+    if (header === undefined || !/^bearer(?: |$)/i.test(header)) {
+      this.refuse(res, 401, undefined, 'Unauthorized: a bearer token is required');
+      return undefined;
+    }
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) {
+      this.refuse(res, 401, 'invalid_token', 'Unauthorized: the bearer token is malformed');
+      return undefined;
+    }
+    let auth: AuthInfo;
+    try {
+      auth = await this.options.verifyToken(token, { resource: this.options.resource, request: req });
+    } catch (error) {
+      if (error instanceof BearerTokenError) {
+        if (error.bearerError === 'insufficient_scope') this.refuse(res, 403, 'insufficient_scope', 'Forbidden: the token lacks a scope this server needs', union(this.challengeScopes, error.requiredScopes));
+        else this.refuse(res, 401, 'invalid_token', `Unauthorized: ${masked(error.reason, token)}`);
+        return undefined;
+      }
+      this.logger({ level: 'error', msg: 'the bearer token check failed', url: req.url === undefined ? undefined : pathOnly(req.url), error: masked(errorMessage(error), token) });
+      this.refuse(res, 500, undefined, 'Internal Server Error: the access token could not be checked');
+      return undefined;
+    }
+    const missing = this.requiredScopes.filter((scope) => !auth.scopes.includes(scope));
+    if (missing.length > 0) {
+      this.refuse(res, 403, 'insufficient_scope', 'Forbidden: the token lacks a scope this server needs', this.requiredScopes);
+      return undefined;
+    }
+    return auth;
+  }
+
+  /**
+   * A 403 `insufficient_scope` for a tool call whose tool needs scopes the token lacks (true:
+   * answered), checked before the handler runs. The challenge names every scope the call needs.
+   */
+  refuseToolScopes(res: ServerResponse, auth: AuthInfo | undefined, toolName: string, toolScopes: readonly string[] | undefined): boolean {
+    if (!auth || !toolScopes || toolScopes.every((scope) => auth.scopes.includes(scope))) return false;
+    this.refuse(res, 403, 'insufficient_scope', `Forbidden: tool "${toolName}" needs a scope the token lacks`, union(this.requiredScopes, toolScopes));
+    return true;
+  }
+
+  private refuse(res: ServerResponse, status: 401 | 403 | 500, error: 'invalid_token' | 'insufficient_scope' | undefined, message: string, scopes: readonly string[] = this.challengeScopes): void {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+    if (status !== 500) {
+      const params = [`resource_metadata=${quoted(this.metadataUrl)}`];
+      if (scopes.length > 0) params.push(`scope=${quoted(scopes.join(' '))}`);
+      if (error) params.push(`error=${quoted(error)}`);
+      headers['www-authenticate'] = `Bearer ${params.join(', ')}`;
+    }
+    const body = JSON.stringify(makeErrorResponse(null, RpcErrorCode.InvalidRequest, message));
+    headers['content-length'] = Buffer.byteLength(body);
+    res.writeHead(status, headers).end(body);
+  }
+}
+
+/** RFC 9110 quoted-string. */
+function quoted(value: string): string {
+  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+/** A verifier's text with the token masked, in case a hand-written one quoted it. */
+function masked(text: string, token: string): string {
+  return text.split(token).join('***');
+}
+
+function pathOnly(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
