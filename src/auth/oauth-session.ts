@@ -15,7 +15,7 @@ import type { OAuthOptions } from './auth-options.js';
 import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { clientCredentialsTokens } from './client-credentials.js';
-import { discover } from './discovery.js';
+import { defaultEndpointsMissing, discover } from './discovery.js';
 import { dpopHandle, newDpopKey, resourceProof, wantsDpop, withNonceRetry } from './dpop.js';
 import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
@@ -234,7 +234,7 @@ export class OAuthSession {
   }
 
   private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
-    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal }, bearer?.params.resource_metadata);
+    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal, bearerChallenged: bearer !== undefined }, bearer?.params.resource_metadata);
     const as = found.authorizationServer;
     // Read afresh: another process may have registered a client with this server meanwhile.
     const stored: StoredLogin = (await this.reread()) ?? {};
@@ -250,7 +250,9 @@ export class OAuthSession {
         ? await clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
           ? await jwtBearerTokens(machine)
-          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal });
+          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal }).catch((error: unknown) => {
+              throw defaultEndpointsMissing(error, found, this.serverName);
+            });
     await this.save({
       tokens,
       client,

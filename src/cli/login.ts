@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { OAuthOptions } from '../auth/auth-options.js';
+import { NotOAuthError } from '../auth/discovery.js';
 import { FileTokenStore } from '../auth/file-token-store.js';
 import type { StoredLogin, TokenStore } from '../auth/token-store.js';
 import type { LoginHooks } from '../manager/server-auth.js';
@@ -47,6 +48,8 @@ export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
 export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolean): unknown {
   // `oauth: false` never logs in: the login command would refuse, so it is not offered.
   if (!(error instanceof McpError) || error.code !== 'AUTH_REQUIRED' || spec.transport === 'stdio' || spec.oauth === false) return error;
+  // A server without OAuth: a login cannot help, its own message says what does.
+  if (error instanceof NotOAuthError) return error;
   const command = loginCommand(spec, byUrl);
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
