@@ -10,7 +10,7 @@ import type { AuthChallenge } from '../protocol/auth-challenge.js';
 import type { HttpError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/redact.js';
 import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
-import { OAuthError } from './auth-error.js';
+import { OAuthError, withRefusal } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
@@ -153,7 +153,9 @@ export class OAuthSession {
       if (this.stepUps >= (this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS)) return undefined;
       this.stepUps++;
       const granted = (await this.loginInMemory())?.tokens?.scope?.split(' ').filter(Boolean) ?? [];
-      return this.login(refusal.challenge, granted, signal);
+      return this.login(refusal.challenge, granted, signal).catch((error: unknown) => {
+        throw withRefusal(error, refusal);
+      });
     }
     if (this.loggingIn) return this.loggingIn;
     // 401: a newer login in the store or a refresh answers it when it can (never a new login or
@@ -164,7 +166,9 @@ export class OAuthSession {
     // A server that refuses every fresh token would otherwise ask the user on every request.
     if (!this.mayLogIn() || this.loginsAfterRefusal >= MAX_LOGINS_AFTER_REFUSAL) return undefined;
     this.loginsAfterRefusal++;
-    return this.login(refusal.challenge, [], signal);
+    return this.login(refusal.challenge, [], signal).catch((error: unknown) => {
+      throw withRefusal(error, refusal);
+    });
   }
 
   /** A login may start here: always for a machine client, for a person only once connected. */

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { OAuthOptions } from '../auth/auth-options.js';
+import { OAuthError } from '../auth/auth-error.js';
 import { NotOAuthError } from '../auth/discovery.js';
 import { FileTokenStore } from '../auth/file-token-store.js';
 import type { StoredLogin, TokenStore } from '../auth/token-store.js';
@@ -54,7 +55,9 @@ export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolea
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
   const why = step === 'authorization' && /no interactive login is possible/.test(error.reason) ? `server "${spec.name}" needs a login and has no stored login that works` : errorMessage(error);
-  return new LoginRequiredError(`${why}; run: ${command}`, command, error);
+  // What the server itself said (its status and challenge), when the login failed after its refusal.
+  const refusal = error instanceof OAuthError && error.refusal !== undefined ? ` (after ${error.refusal.reason})` : '';
+  return new LoginRequiredError(`${why}${refusal}; run: ${command}`, command, error);
 }
 
 /**

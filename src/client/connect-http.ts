@@ -161,7 +161,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       if (options.signal?.aborted && !(loginError instanceof McpError && loginError.code === 'CANCELLED')) {
         throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', { server: name, cause: options.signal.reason });
       }
-      throw loginError;
+      // The server's 401 (status, challenge) stays reachable beside the login's own failure.
+      throw (await import('../auth/auth-error.js')).withRefusal(loginError, error);
     }
     endsAt = undefined;
     client = await attempt();
