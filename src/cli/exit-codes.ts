@@ -44,17 +44,26 @@ export class CliError extends Error {
 }
 
 /**
- * `AUTH_REQUIRED` from a server the user can log in to: the message ends with `loginCommand`
- * (`run: mcpwire auth login NAME`); `cause` is the error below, whose typed facts (`status`,
- * `challenge`, an OAuth `step`, …) the `--json` envelope keeps. Exit 3.
+ * `AUTH_REQUIRED` said in the CLI's words: `cause` is the error below, whose typed facts
+ * (`status`, `challenge`, an OAuth `step`, …) the `--json` envelope keeps. Exit 3.
  */
-export class LoginRequiredError extends CliError {
+export class AuthRefusedError extends CliError {
+  constructor(message: string, cause: unknown) {
+    super('AUTH_REQUIRED', message, EXIT.auth, { cause });
+  }
+}
+
+/**
+ * `AUTH_REQUIRED` from a server the user can log in to: the message ends with `loginCommand`
+ * (`run: mcpwire auth login NAME`). Exit 3.
+ */
+export class LoginRequiredError extends AuthRefusedError {
   constructor(
     message: string,
     readonly loginCommand: string,
     cause: unknown,
   ) {
-    super('AUTH_REQUIRED', message, EXIT.auth, { cause });
+    super(message, cause);
   }
 }
 
@@ -109,9 +118,9 @@ function factsOf(error: McpError): Record<string, unknown> {
 /** The `error` member of the `--json` envelope. */
 export function errorJson(error: unknown): Record<string, unknown> {
   if (error instanceof McpError) return { ...factsOf(error), exitCode: exitCodeOf(error) };
-  if (error instanceof LoginRequiredError) {
+  if (error instanceof AuthRefusedError) {
     const facts = error.cause instanceof McpError ? factsOf(error.cause) : {};
-    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, loginCommand: error.loginCommand };
+    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, ...(error instanceof LoginRequiredError ? { loginCommand: error.loginCommand } : {}) };
   }
   if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };
