@@ -5,10 +5,7 @@
  * (it is only ever the peer's JSON-RPC `data`). The client's re-send policy reads `resend`, and
  * `mcpwire --json` prints the facts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
@@ -75,11 +72,8 @@ describe('mcpwire --json and an HTTP failure', () => {
       res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"' }).end();
       return true;
     });
-    // "oauth": false: the 401 itself is the answer (with OAuth, the default, a login is tried first).
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-401-facts-'));
-    const config = path.join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { guarded: { url: fixture.url, oauth: false } } }));
-    const run = await runCli(['tools', '--server', 'guarded', '--config', config, '--json']).finally(() => rmSync(dir, { recursive: true, force: true }));
+    // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
+    const run = await runCli(['tools', '--url', fixture.url, '--json']);
     expect(run.code).toBe(3);
     const { error } = run.json<{ error: Record<string, unknown> }>();
     expect(error).toMatchObject({
@@ -92,5 +86,7 @@ describe('mcpwire --json and an HTTP failure', () => {
       challenge: [{ scheme: 'bearer', params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', scope: 'tools:read' } }],
     });
     expect(error).not.toHaveProperty('data');
+    expect(error.message).toContain('WWW-Authenticate: Bearer resource_metadata=');
+    expect(error.oauth).toMatchObject({ step: 'discovery' });
   });
 });

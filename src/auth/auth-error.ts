@@ -2,7 +2,7 @@
  * `AUTH_REQUIRED` with the OAuth facts: which step of the login failed, at which URL, and the
  * authorization server's `error` code when it sent one. Never a token, code, verifier or secret.
  */
-import { McpError, type McpErrorDetails } from '../protocol/errors.js';
+import { McpError, type HttpError, type McpErrorDetails } from '../protocol/errors.js';
 
 /** The steps of an OAuth login, in order. */
 export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'callback' | 'token' | 'refresh';
@@ -23,6 +23,11 @@ export class OAuthError extends McpError {
   readonly step: OAuthStep;
   readonly url: string | undefined;
   readonly oauthError: string | undefined;
+  /**
+   * The MCP server's 401/403 that asked for this login (its `status`, URL and `challenge`), when
+   * a refusal started it: set once, by {@link withRefusal}, where the login was started.
+   */
+  refusal: HttpError | undefined;
 
   constructor(reason: string, details: OAuthErrorDetails) {
     super('AUTH_REQUIRED', reason, details);
@@ -36,6 +41,16 @@ export class OAuthError extends McpError {
     out.step = this.step;
     if (this.url !== undefined) out.url = this.url;
     if (this.oauthError !== undefined) out.oauthError = this.oauthError;
+    if (this.refusal !== undefined) out.refusal = this.refusal.toJSON();
     return out;
   }
+}
+
+/**
+ * `error` with the refusal that started its login kept on it, when it is an {@link OAuthError}
+ * without one (so the server's status and challenge survive a failed login); anything else as it is.
+ */
+export function withRefusal(error: unknown, refusal: HttpError): unknown {
+  if (error instanceof OAuthError && error.refusal === undefined) error.refusal = refusal;
+  return error;
 }

@@ -3,9 +3,12 @@
  * Discovery"): the Protected Resource Metadata (RFC 9728) at the URL of the challenge's
  * `resource_metadata`, else the path-based then the root well-known URL, whose `resource` must be
  * this server; then the authorization server's metadata (RFC 8414 / OpenID discovery) in the
- * spec's order, whose `issuer` must be the one asked for. A server with no resource metadata is
- * a 2025-03-26 server: metadata at its origin, else the default `/authorize`, `/token`,
- * `/register` there. MCP-specific, so hand-written; oauth4webapi checks the issuer.
+ * spec's order, whose `issuer` must be the one asked for. A server with no resource metadata may
+ * be a 2025-03-26 server: metadata at its origin, else — only when its 401 named the `Bearer`
+ * scheme, as an OAuth resource server must (RFC 6750 §3) — the default `/authorize`, `/token`,
+ * `/register` there. A server with neither metadata nor a `Bearer` challenge does not offer OAuth
+ * (an API key, a proxy's own login): {@link NotOAuthError}. MCP-specific, so hand-written;
+ * oauth4webapi checks the issuer.
  */
 import * as oauth from 'oauth4webapi';
 import { errorMessage } from '../protocol/errors.js';
@@ -30,6 +33,11 @@ export interface Discovered {
   resource: string;
   /** The authorization server (its metadata, or the 2025-03-26 defaults). */
   authorizationServer: oauth.AuthorizationServer;
+  /**
+   * The metadata URLs tried and found empty when {@link authorizationServer} is the 2025-03-26
+   * default endpoints (no metadata anywhere); absent when metadata was found.
+   */
+  fallbackAfter?: string[];
 }
 
 /** What a discovery step needs. */
@@ -38,6 +46,30 @@ export interface DiscoveryContext {
   serverName: string;
   fetch: OAuthFetch;
   signal?: AbortSignal | undefined;
+  /**
+   * True when the refusal that started the login named the `Bearer` (or `DPoP`) scheme: without
+   * it and without metadata, the server is not taken for a 2025-03-26 OAuth server.
+   */
+  bearerChallenged?: boolean;
+}
+
+/**
+ * The server answered 401 but offers no OAuth login: no protected resource metadata, no
+ * authorization server metadata (and no `Bearer` challenge, or the 2025-03-26 default endpoints
+ * are not there). Its credentials come from `headers` or a `headersHelper`. `tried` lists the
+ * metadata URLs that had none.
+ */
+export class NotOAuthError extends OAuthError {
+  override readonly name: string = 'NotOAuthError';
+  readonly tried: readonly string[];
+
+  constructor(serverName: string, tried: readonly string[], why?: string, cause?: unknown) {
+    super(
+      `this server does not offer OAuth login (no protected resource / authorization server metadata at ${tried.map((u) => redactUrl(u)).join(', ')}${why ? `; ${why}` : ''}); configure its credentials with headers or headersHelper`,
+      { server: serverName, step: 'discovery', ...(cause !== undefined ? { cause } : {}) },
+    );
+    this.tried = tried.map((u) => redactUrl(u));
+  }
 }
 
 /**
@@ -47,6 +79,7 @@ export interface DiscoveryContext {
  */
 export async function discover(context: DiscoveryContext, resourceMetadataUrl: string | undefined): Promise<Discovered> {
   const found = await findResourceMetadata(context, resourceMetadataUrl);
+  const tried = found ? [] : resourceMetadataUrls(context.serverUrl, resourceMetadataUrl);
   if (found) {
     const { metadata, url } = found;
     const issuer = metadata.authorization_servers?.[0];
@@ -59,14 +92,24 @@ export async function discover(context: DiscoveryContext, resourceMetadataUrl: s
   // like any other it is reached over HTTPS or on loopback (a code and a verifier go there).
   const origin = context.serverUrl.origin;
   if (!isAcceptableEndpoint(context.serverUrl)) throw fail(context, `${origin} publishes no protected resource metadata and, as its own authorization server, is neither HTTPS nor on loopback`, origin);
-  const authorizationServer = (await findServerMetadata(context, origin, true)) ?? {
+  const resource = resourceOf(context.serverUrl);
+  const statuses: number[] = [];
+  const metadata = await findServerMetadata(context, origin, true, statuses);
+  if (metadata) return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource, authorizationServer: metadata };
+  tried.push(`${origin}/.well-known/oauth-authorization-server`);
+  // The default endpoints are for 2025-03-26 OAuth servers only; one that did not even name the
+  // Bearer scheme in its 401 is guarded by something else (a browser sent to a made-up /authorize helps nobody).
+  if (!context.bearerChallenged) throw new NotOAuthError(context.serverName, tried, 'and its 401 named no Bearer challenge');
+  // Metadata is public by definition (RFC 8414 §3): an origin that refuses it too guards every path, OAuth's included.
+  if (statuses.some((status) => status === 401 || status === 403)) throw new NotOAuthError(context.serverName, tried, `and ${origin} answers HTTP ${statuses[0]} even there`);
+  const authorizationServer: oauth.AuthorizationServer = {
     issuer: origin,
     authorization_endpoint: `${origin}/authorize`,
     token_endpoint: `${origin}/token`,
     registration_endpoint: `${origin}/register`,
     code_challenge_methods_supported: ['S256'],
   };
-  return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource: resourceOf(context.serverUrl), authorizationServer };
+  return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource, authorizationServer, fallbackAfter: tried };
 }
 
 /** The canonical URI of an MCP server as a `resource` (no fragment). */
@@ -129,7 +172,7 @@ async function findResourceMetadata(context: DiscoveryContext, fromHeader: strin
 }
 
 /** The metadata of `issuer`, or undefined when none of its well-known URLs has any. */
-async function findServerMetadata(context: DiscoveryContext, issuer: string, legacy = false): Promise<oauth.AuthorizationServer | undefined> {
+async function findServerMetadata(context: DiscoveryContext, issuer: string, legacy = false, statuses: number[] = []): Promise<oauth.AuthorizationServer | undefined> {
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
@@ -141,6 +184,7 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
   for (const url of urls) {
     const response = await get(context, url);
     if (response.status !== 200) {
+      statuses.push(response.status);
       await response.body?.cancel().catch(() => {});
       continue;
     }
@@ -159,6 +203,28 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
     return metadata;
   }
   return undefined;
+}
+
+/**
+ * `error` of a login against the 2025-03-26 default endpoints, as it should be reported: a
+ * registration that failed with anything but RFC 7591's `400` (a 404, a 401 of a server guarding
+ * every path, a page that is not JSON) means the endpoints are not there, so the server offers no
+ * OAuth login ({@link NotOAuthError}); any other error is returned as it is.
+ */
+export function defaultEndpointsMissing(error: unknown, found: Discovered, serverName: string): unknown {
+  if (found.fallbackAfter === undefined || !(error instanceof OAuthError) || error.step !== 'registration') return error;
+  const status = httpStatusOf(error.cause);
+  if (status === 400) return error;
+  const at = redactUrl(String(found.authorizationServer.registration_endpoint));
+  return new NotOAuthError(serverName, found.fallbackAfter, `and the default registration endpoint ${at} answered ${status === undefined ? 'no registration' : `HTTP ${status}`}`, error);
+}
+
+/** The HTTP status behind an oauth4webapi error, when it has one. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError) return error.status;
+  // oauth4webapi's "unexpected status" error carries the response (of our fetch's own Response class).
+  const status = ((error as { cause?: unknown } | undefined)?.cause as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' ? status : undefined;
 }
 
 async function legacyMetadata(response: Response): Promise<oauth.AuthorizationServer> {

@@ -7,5 +7,6 @@ export type { AuthorizationUrlContext, OAuthOptions, PreRegisteredClient } from 
 export { FileTokenStore, defaultTokenDir, type FileTokenStoreOptions } from './file-token-store.js';
 export { MemoryTokenStore, serverKey, type StoredClient, type StoredDiscovery, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 export { OAuthSession } from './oauth-session.js';
+export { NotOAuthError } from './discovery.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './loopback-receiver.js';
 export { exchangeForIdJag, type AssertionContext, type IdJagRequest } from './jwt-bearer.js';

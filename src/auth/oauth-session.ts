@@ -10,12 +10,12 @@ import type { AuthChallenge } from '../protocol/auth-challenge.js';
 import type { HttpError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/redact.js';
 import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
-import { OAuthError } from './auth-error.js';
+import { OAuthError, withRefusal } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { clientCredentialsTokens } from './client-credentials.js';
-import { discover } from './discovery.js';
+import { defaultEndpointsMissing, discover } from './discovery.js';
 import { dpopHandle, newDpopKey, resourceProof, wantsDpop, withNonceRetry } from './dpop.js';
 import { jwtBearerTokens } from './jwt-bearer.js';
 import { FileTokenStore } from './file-token-store.js';
@@ -28,7 +28,13 @@ const DEFAULT_MAX_STEP_UPS = 2;
 /** Logins a session starts for 401s that no refresh answered. */
 const MAX_LOGINS_AFTER_REFUSAL = 3;
 
-/** OAuth for one server: headers, refresh, login, step-up. Holds no socket or timer between exchanges. */
+/**
+ * OAuth for one server: headers, refresh, login, step-up. Holds no socket or timer between
+ * exchanges. The login is read from the store once and kept in memory (a request costs no store
+ * read); what the session obtains (a login, a refresh) is written through; a refusal re-reads the
+ * store first, so a newer login another process wrote to a shared store is taken instead of
+ * refreshing or logging in again.
+ */
 export class OAuthSession {
   readonly serverUrl: URL;
   readonly key: string;
@@ -37,6 +43,8 @@ export class OAuthSession {
   interactive = true;
   private readonly serverName: string;
   private readonly options: OAuthOptions;
+  /** The login as last read from or written to the store (a promise, so concurrent first reads share one). */
+  private kept: Promise<StoredLogin | undefined> | undefined;
   private refreshing: Promise<StoredTokens | undefined> | undefined;
   private loggingIn: Promise<StoredTokens> | undefined;
   private stepUps = 0;
@@ -78,18 +86,45 @@ export class OAuthSession {
   /** Forgets the stored login of this server. */
   async logout(): Promise<void> {
     await this.store.delete(this.key);
+    this.kept = Promise.resolve(undefined);
+  }
+
+  // ---- the login kept in memory ----
+
+  /** The login in memory; the store is read the first time only. */
+  private loginInMemory(): Promise<StoredLogin | undefined> {
+    return (this.kept ??= this.readStore());
+  }
+
+  /** The store's login now (another process may have written a newer one), kept in memory. */
+  private reread(): Promise<StoredLogin | undefined> {
+    return (this.kept = this.readStore());
+  }
+
+  private readStore(): Promise<StoredLogin | undefined> {
+    const reading = this.store.get(this.key);
+    // A failed read is not kept: the next request reads again.
+    reading.catch(() => {
+      if (this.kept === reading) this.kept = undefined;
+    });
+    return reading;
+  }
+
+  /** Writes `login` to the store and keeps it. */
+  private async save(login: StoredLogin): Promise<void> {
+    await this.store.set(this.key, login);
+    this.kept = Promise.resolve(login);
   }
 
   // ---- tokens ----
 
-  /** The stored tokens, refreshed first when they expire within a minute and can be refreshed. */
+  /** The kept tokens, renewed first when they expire within a minute and can be refreshed. */
   private async currentTokens(signal?: AbortSignal): Promise<StoredTokens | undefined> {
     if (this.loggingIn) return this.loggingIn.catch(() => undefined);
-    const login = await this.store.get(this.key);
-    const tokens = login?.tokens;
+    const tokens = (await this.loginInMemory())?.tokens;
     if (!tokens) return undefined;
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS && tokens.refreshToken) {
-      return (await this.refresh(signal).catch(() => undefined)) ?? (tokens.expiresAt > Date.now() ? tokens : undefined);
+    if (expiresSoon(tokens) && tokens.refreshToken) {
+      return (await this.renew(tokens.accessToken, signal).catch(() => undefined)) ?? (tokens.expiresAt! > Date.now() ? tokens : undefined);
     }
     return tokens;
   }
@@ -98,7 +133,7 @@ export class OAuthSession {
   private async headersOf(tokens: StoredTokens | undefined, request: AuthorizeRequest): Promise<Record<string, string>> {
     if (!tokens) return {};
     if (tokens.tokenType !== 'DPoP') return { authorization: `Bearer ${tokens.accessToken}` };
-    const key = (await this.store.get(this.key))?.dpopKey;
+    const key = (await this.loginInMemory())?.dpopKey;
     if (!key) return {};
     return { authorization: `DPoP ${tokens.accessToken}`, dpop: await resourceProof(key, request.method, request.url, tokens.accessToken, this.resourceNonce) };
   }
@@ -109,7 +144,7 @@ export class OAuthSession {
     const dpopChallenge = refusal.challenge?.find((c) => c.scheme === 'dpop');
     if (refusal.status === 401 && dpopChallenge?.params.error === 'use_dpop_nonce' && refusal.dpopNonce !== undefined && refusal.dpopNonce !== this.resourceNonce) {
       this.resourceNonce = refusal.dpopNonce;
-      return (await this.store.get(this.key))?.tokens;
+      return (await this.loginInMemory())?.tokens;
     }
     const bearer = bearerOf(refusal.challenge);
     if (refusal.status === 403) {
@@ -117,17 +152,23 @@ export class OAuthSession {
       // Step-up: a bounded number of new logins, each asking for what was granted plus what is challenged.
       if (this.stepUps >= (this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS)) return undefined;
       this.stepUps++;
-      const granted = (await this.store.get(this.key))?.tokens?.scope?.split(' ').filter(Boolean) ?? [];
-      return this.login(refusal.challenge, granted, signal);
+      const granted = (await this.loginInMemory())?.tokens?.scope?.split(' ').filter(Boolean) ?? [];
+      return this.login(refusal.challenge, granted, signal).catch((error: unknown) => {
+        throw withRefusal(error, refusal);
+      });
     }
     if (this.loggingIn) return this.loggingIn;
-    // 401: a refresh answers it when it can (never a new login or registration while a refresh token works).
-    const refreshed = await this.refresh(signal).catch(() => undefined);
-    if (refreshed) return refreshed;
+    // 401: a newer login in the store or a refresh answers it when it can (never a new login or
+    // registration while a refresh token works).
+    const refused = (await this.loginInMemory())?.tokens?.accessToken;
+    const renewed = await this.renew(refused, signal).catch(() => undefined);
+    if (renewed) return renewed;
     // A server that refuses every fresh token would otherwise ask the user on every request.
     if (!this.mayLogIn() || this.loginsAfterRefusal >= MAX_LOGINS_AFTER_REFUSAL) return undefined;
     this.loginsAfterRefusal++;
-    return this.login(refusal.challenge, [], signal);
+    return this.login(refusal.challenge, [], signal).catch((error: unknown) => {
+      throw withRefusal(error, refusal);
+    });
   }
 
   /** A login may start here: always for a machine client, for a person only once connected. */
@@ -135,17 +176,23 @@ export class OAuthSession {
     return this.interactive || (this.options.grant !== undefined && this.options.grant !== 'authorization_code');
   }
 
-  /** Refreshes the stored tokens; one refresh at a time. Undefined when there is nothing to refresh with. */
-  private refresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
-    this.refreshing ??= this.runRefresh(signal).finally(() => {
+  /**
+   * Tokens to use instead of `stale` (the access token in hand): the store's, when another
+   * process (or an earlier renewal) left other tokens there that are not about to expire, else
+   * the store's refreshed. One renewal at a time. Undefined when there is nothing to refresh with.
+   */
+  private renew(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    this.refreshing ??= this.runRenew(stale, signal).finally(() => {
       this.refreshing = undefined;
     });
     return this.refreshing;
   }
 
-  private async runRefresh(signal?: AbortSignal): Promise<StoredTokens | undefined> {
-    const login = await this.store.get(this.key);
-    const refreshToken = login?.tokens?.refreshToken;
+  private async runRenew(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const login = await this.reread();
+    const stored = login?.tokens;
+    if (stored && stored.accessToken !== stale && !expiresSoon(stored)) return stored;
+    const refreshToken = stored?.refreshToken;
     if (!login || !refreshToken || !login.client || !login.discovery) return undefined;
     const as = login.discovery.authorizationServer as oauth.AuthorizationServer;
     const client: oauth.Client = { client_id: login.client.clientId };
@@ -169,13 +216,20 @@ export class OAuthSession {
         this.observe,
       );
     } catch (error) {
-      // A refresh token the server no longer accepts is dropped, so the next step is a login.
-      const { tokens: _dropped, ...rest } = login;
-      await this.store.set(this.key, rest);
+      // Another process sharing the store may have refreshed meanwhile (a rotated refresh token
+      // makes ours fail): its tokens are taken, never overwritten.
+      const now = await this.reread();
+      if (now?.tokens && now.tokens.refreshToken !== refreshToken) {
+        if (now.tokens.accessToken !== stale && !expiresSoon(now.tokens)) return now.tokens;
+      } else if (now) {
+        // A refresh token the server no longer accepts is dropped, so the next step is a login.
+        const { tokens: _dropped, ...rest } = now;
+        await this.save(rest);
+      }
       throw new OAuthError(`refreshing the login at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: this.serverName, step: 'refresh', ...oauthCode(error), cause: error });
     }
     const tokens = tokensOf(result, login.tokens?.scope?.split(' ') ?? [], refreshToken);
-    await this.store.set(this.key, { ...login, tokens });
+    await this.save({ ...login, tokens });
     return tokens;
   }
 
@@ -184,9 +238,10 @@ export class OAuthSession {
   }
 
   private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
-    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal }, bearer?.params.resource_metadata);
+    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal, bearerChallenged: bearer !== undefined }, bearer?.params.resource_metadata);
     const as = found.authorizationServer;
-    const stored: StoredLogin = (await this.store.get(this.key)) ?? {};
+    // Read afresh: another process may have registered a client with this server meanwhile.
+    const stored: StoredLogin = (await this.reread()) ?? {};
     const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
     const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
     // DPoP when both ends take it: the MCP server challenged with the DPoP scheme (or its metadata
@@ -199,8 +254,10 @@ export class OAuthSession {
         ? await clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
           ? await jwtBearerTokens(machine)
-          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal });
-    await this.store.set(this.key, {
+          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal }).catch((error: unknown) => {
+              throw defaultEndpointsMissing(error, found, this.serverName);
+            });
+    await this.save({
       tokens,
       client,
       ...(dpop ? { dpopKey: dpop } : {}),
@@ -227,6 +284,11 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
     if (!forgotten || context.storedClient?.source !== 'registered' || context.options.client !== undefined) throw error;
     return loginWithBrowser({ ...context, storedClient: undefined });
   }
+}
+
+/** True when `tokens` expire within {@link REFRESH_MARGIN_MS} (tokens without an expiry never do). */
+function expiresSoon(tokens: StoredTokens): boolean {
+  return tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS;
 }
 
 /** The first `Bearer` challenge, else the first `DPoP` one (both carry `resource_metadata`, `scope`, `error`). */

@@ -2,6 +2,7 @@
  * The exit codes of `mcpwire`, and which error maps to which. Scripts rely on these: they are
  * part of the command's contract and only ever grow.
  */
+import { OAuthError } from '../auth/auth-error.js';
 import { errorMessage, McpError } from '../protocol/errors.js';
 import { UsageError } from './argv.js';
 
@@ -43,17 +44,26 @@ export class CliError extends Error {
 }
 
 /**
- * `AUTH_REQUIRED` from a server the user can log in to: the message ends with `loginCommand`
- * (`run: mcpwire auth login NAME`); `cause` is the error below, whose typed facts (`status`,
- * `challenge`, an OAuth `step`, …) the `--json` envelope keeps. Exit 3.
+ * `AUTH_REQUIRED` said in the CLI's words: `cause` is the error below, whose typed facts
+ * (`status`, `challenge`, an OAuth `step`, …) the `--json` envelope keeps. Exit 3.
  */
-export class LoginRequiredError extends CliError {
+export class AuthRefusedError extends CliError {
+  constructor(message: string, cause: unknown) {
+    super('AUTH_REQUIRED', message, EXIT.auth, { cause });
+  }
+}
+
+/**
+ * `AUTH_REQUIRED` from a server the user can log in to: the message ends with `loginCommand`
+ * (`run: mcpwire auth login NAME`). Exit 3.
+ */
+export class LoginRequiredError extends AuthRefusedError {
   constructor(
     message: string,
     readonly loginCommand: string,
     cause: unknown,
   ) {
-    super('AUTH_REQUIRED', message, EXIT.auth, { cause });
+    super(message, cause);
   }
 }
 
@@ -94,12 +104,23 @@ export function exitCodeOf(error: unknown): number {
   }
 }
 
+/**
+ * The typed facts of `error` for `--json`. A failed login started by the server's 401/403 shows
+ * that refusal's facts (`url`, `status`, `challenge`, …) as a plain 401 would, the login's `step`
+ * and `oauthError` beside them, and all the login's own (its `url` too) under `oauth`.
+ */
+function factsOf(error: McpError): Record<string, unknown> {
+  if (!(error instanceof OAuthError) || error.refusal === undefined) return error.toJSON();
+  const { refusal: _refusal, code: _code, message: _message, server: _server, ...oauth } = error.toJSON();
+  return { ...error.refusal.toJSON(), code: error.code, message: error.message, step: error.step, ...(error.oauthError !== undefined ? { oauthError: error.oauthError } : {}), oauth };
+}
+
 /** The `error` member of the `--json` envelope. */
 export function errorJson(error: unknown): Record<string, unknown> {
-  if (error instanceof McpError) return { ...error.toJSON(), exitCode: exitCodeOf(error) };
-  if (error instanceof LoginRequiredError) {
-    const facts = error.cause instanceof McpError ? error.cause.toJSON() : {};
-    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, loginCommand: error.loginCommand };
+  if (error instanceof McpError) return { ...factsOf(error), exitCode: exitCodeOf(error) };
+  if (error instanceof AuthRefusedError) {
+    const facts = error.cause instanceof McpError ? factsOf(error.cause) : {};
+    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, ...(error instanceof LoginRequiredError ? { loginCommand: error.loginCommand } : {}) };
   }
   if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { OAuthOptions } from '../auth/auth-options.js';
+import { OAuthError } from '../auth/auth-error.js';
+import { NotOAuthError } from '../auth/discovery.js';
 import { FileTokenStore } from '../auth/file-token-store.js';
 import type { StoredLogin, TokenStore } from '../auth/token-store.js';
 import type { LoginHooks } from '../manager/server-auth.js';
@@ -16,7 +18,7 @@ import { errorMessage, McpError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/redact.js';
 import { stringOption, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
-import { LoginRequiredError } from './exit-codes.js';
+import { AuthRefusedError, LoginRequiredError } from './exit-codes.js';
 import { paint, type CliIO } from './io.js';
 
 /** The directory logins are kept in: `--store DIR`, else `<$HOME>/.mcpwire/oauth` (the user's mcpwire directory). */
@@ -42,16 +44,26 @@ export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
 /**
  * `error` as the CLI reports it: an `AUTH_REQUIRED` from a URL server that may log in becomes
  * exit 3 with a message that ends `run: mcpwire auth login NAME` (the original error kept as
- * `cause`); any other error (one of an `oauth: false` server is still exit 3) is returned as it is.
+ * `cause`); one from a server with a `headersHelper` says the helper's credentials were refused
+ * (no login: the helper is how it authenticates); any other error (one of an `oauth: false`
+ * server is still exit 3) is returned as it is.
  */
 export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolean): unknown {
   // `oauth: false` never logs in: the login command would refuse, so it is not offered.
   if (!(error instanceof McpError) || error.code !== 'AUTH_REQUIRED' || spec.transport === 'stdio' || spec.oauth === false) return error;
+  if (spec.headersHelper !== undefined) {
+    // Not the helper's command line: it may carry a secret of its own.
+    return new AuthRefusedError(`server "${spec.name}": the credentials its headersHelper printed were refused (${error.reason}); check the helper and what it prints (a login does not apply: the helper is how this server is authorized)`, error);
+  }
+  // A server without OAuth: a login cannot help, its own message says what does.
+  if (error instanceof NotOAuthError) return error;
   const command = loginCommand(spec, byUrl);
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
   const why = step === 'authorization' && /no interactive login is possible/.test(error.reason) ? `server "${spec.name}" needs a login and has no stored login that works` : errorMessage(error);
-  return new LoginRequiredError(`${why}; run: ${command}`, command, error);
+  // What the server itself said (its status and challenge), when the login failed after its refusal.
+  const refusal = error instanceof OAuthError && error.refusal !== undefined ? ` (after ${error.refusal.reason})` : '';
+  return new LoginRequiredError(`${why}${refusal}; run: ${command}`, command, error);
 }
 
 /**

@@ -97,7 +97,9 @@ export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSig
  * server without a stored login fails with `AUTH_REQUIRED` naming `mcpwire auth login`.
  */
 function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget): LoginHooks {
-  return cliLoginHooks(args, io, io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false);
+  // A server authorized by its headersHelper (or with oauth: false) is never offered a login.
+  const mayLogIn = target.spec.headersHelper === undefined && target.spec.oauth !== false;
+  return cliLoginHooks(args, io, mayLogIn && io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false);
 }
 
 function withoutTransport<T extends { transport?: unknown }>(target: T): Omit<T, 'transport'> {

@@ -17,6 +17,7 @@ import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import type { ClientOptions } from './options.js';
 import type { OAuthOptions } from '../auth/auth-options.js';
 import type { AuthorizeHook } from '../transport/http/authorize-hook.js';
+import type { ConnectTracer } from './trace-hook.js';
 
 /** A server reached over HTTP. */
 export interface HttpServerSpec {
@@ -92,7 +93,10 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   // login (which may wait on a person) happens below, outside the connect timeout.
   const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
   const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth) : undefined;
-  const hook = session?.authorize ?? spec.authorize;
+  // When tracing, what a hook hands out (a token, a helper's header) joins the trace's secrets at once,
+  // so a server echoing it in a message body does not put it in the trace.
+  const own = spec.authorize && tracer ? learningSecrets(spec.authorize, tracer) : spec.authorize;
+  const hook = session && tracer ? learningSecrets(session.authorize, tracer) : (session?.authorize ?? own);
   const authorize = hook ? { authorize: hook } : {};
   const openSse = async (extra: Record<string, string> | undefined): Promise<Transport> =>
     http.LegacySseTransport.connect(url, {
@@ -111,8 +115,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
         transport = await openSse(first);
       } catch (error) {
         // A hook of the caller's own gets one more say after a refusal, as on Streamable HTTP.
-        if (!spec.authorize || !(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED') throw error;
-        const again = await spec.authorize({ method: 'GET', url, signal: options.signal, rejected: error });
+        if (!own || !(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED') throw error;
+        const again = await own({ method: 'GET', url, signal: options.signal, rejected: error });
         if (again === undefined) throw error;
         transport = await openSse(again);
       }
@@ -142,9 +146,9 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   // A hook of the caller's own may take time (a command, a token service): its first headers are
   // asked for before the first request, within the connect's deadline but outside any one
   // request's timeout (a probe must not fail because the headers were slow to come).
-  if (spec.authorize) {
+  if (own) {
     endsAt = Date.now() + totalMs;
-    await firstHeaders(spec.authorize, url, name, totalMs, options.signal);
+    await firstHeaders(own, url, name, totalMs, options.signal);
   }
   if (session === undefined) return attempt();
   session.interactive = false;
@@ -161,7 +165,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       if (options.signal?.aborted && !(loginError instanceof McpError && loginError.code === 'CANCELLED')) {
         throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', { server: name, cause: options.signal.reason });
       }
-      throw loginError;
+      // The server's 401 (status, challenge) stays reachable beside the login's own failure.
+      throw (await import('../auth/auth-error.js')).withRefusal(loginError, error);
     }
     endsAt = undefined;
     client = await attempt();
@@ -211,6 +216,15 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
  * caller's `signal`. Rejects with `TIMEOUT` or `CANCELLED` (the hook's request signal aborted, so
  * the hook can stop what it started), or with the hook's own error.
  */
+/** `hook`, telling `tracer` the credentials among the headers it gives. */
+function learningSecrets(hook: AuthorizeHook, tracer: ConnectTracer): AuthorizeHook {
+  return async (request) => {
+    const headers = await hook(request);
+    if (headers) tracer.addSecretHeaders(headers);
+    return headers;
+  };
+}
+
 async function firstHeaders(hook: AuthorizeHook, url: URL, server: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
   const controller = new AbortController();
   const timeout = new McpError('TIMEOUT', `the connect timeout of ${ms} ms ran out while the authorize hook gave the first headers`, { server });

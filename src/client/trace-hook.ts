@@ -30,6 +30,8 @@ export interface ConnectTracer {
   wrap(transport: Transport, spawned?: { command: string; args?: readonly string[] }): Transport;
   /** Records an event that belongs to no transport (a failed spawn or connect). */
   event(name: string, detail: Record<string, unknown>): void;
+  /** Hides the credentials among `headers` from now on (an authorize hook's, learnt per request). */
+  addSecretHeaders(headers: Record<string, string>): void;
 }
 
 /** A tracer for the connect to `server`; `headers` are the HTTP headers whose credentials join the secrets. */
@@ -45,6 +47,7 @@ export function connectTracer(trace: TraceOptions, server: string, headers: Reco
       return traceTransport(transport, options);
     },
     event: (name, detail) => sink(builder.event(name, detail, 'out')),
+    addSecretHeaders: (headers) => builder.addSecrets(credentialValues(headers)),
   };
 }
 

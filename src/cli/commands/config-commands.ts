@@ -14,6 +14,7 @@ import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
+import { browserLoginHook, loginStore } from '../login.js';
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
@@ -28,7 +29,15 @@ import { cliApproval } from '../approval.js';
  */
 export async function cliManager(args: ParsedArgs, io: CliIO): Promise<{ manager: McpManager; close(): Promise<void> }> {
   const trace = await openTrace(args, io);
-  const manager = McpManager.create({ config: configOptions(args, io), client: cliClientOptions(args, io, trace), approve: cliApproval(args, io), requireApproval: true });
+  // The logins of `mcpwire auth login` (same store, `--store DIR` too), and its browser for `/mcp auth NAME`.
+  const manager = McpManager.create({
+    config: configOptions(args, io),
+    client: cliClientOptions(args, io, trace),
+    approve: cliApproval(args, io),
+    requireApproval: true,
+    tokenStore: loginStore(args, io),
+    onAuthorizationUrl: browserLoginHook(io),
+  });
   return {
     manager,
     async close() {

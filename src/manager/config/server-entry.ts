@@ -62,6 +62,11 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   if (missing) throw new ConfigError(missing.message, { ...site, field: missing.field });
   const candidate: Record<string, unknown> = { ...entry, transport };
   delete candidate.type;
+  if (transport === 'stdio' && candidate.headersHelper !== undefined) {
+    // Headers mean nothing to a child process: never run it for one.
+    warnings.push(`${where}: "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)`);
+    delete candidate.headersHelper;
+  }
   if (candidate.disabled === true) candidate.enabled = false;
   for (const key of Object.keys(candidate)) if (!(key in SERVER_ENTRY_SCHEMA.properties)) delete candidate[key];
   const problem = entryFieldProblem(candidate);

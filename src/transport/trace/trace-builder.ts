@@ -77,6 +77,15 @@ export class TraceBuilder {
   }
 
   /**
+   * Hides `values` too from now on (those shorter than 4 characters are ignored, as at
+   * construction): credentials learnt after the trace began, such as a token an authorize hook
+   * handed out. Records already made are not revisited.
+   */
+  addSecrets(values: Iterable<string>): void {
+    for (const value of values) if (value.length >= 4 && !this.secrets.includes(value)) this.secrets.push(value);
+  }
+
+  /**
    * The revision seen so far, if any: the `initialize` result's, or the one a modern request's
    * `_meta` names once that request is answered with a result (a probe the peer refuses, such
    * as `server/discover` to a legacy server, sets nothing).

@@ -1,0 +1,26 @@
+/**
+ * A `headersHelper` on a stdio server means nothing (a child process gets no HTTP headers): the
+ * entry loads with a warning naming file and server, and the helper is dropped so nothing ever
+ * runs it. On a URL server it stays, with no warning.
+ */
+import { describe, expect, it } from 'vitest';
+import { toManagedServer } from '../src/manager/config/server-entry.js';
+import type { Provenance } from '../src/manager/server-spec.js';
+
+const provenance: Provenance = { scope: 'project', file: '/p/.mcp.json' };
+
+describe('headersHelper on a stdio server', () => {
+  it('is a config warning and is dropped', () => {
+    const warnings: string[] = [];
+    const server = toManagedServer('fs', { command: 'fs-server', headersHelper: 'print-token' }, provenance, warnings, new Set());
+    expect(warnings).toEqual(['/p/.mcp.json: server "fs": "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)']);
+    expect(server.headersHelper).toBeUndefined();
+  });
+
+  it('on a URL server is kept without a warning', () => {
+    const warnings: string[] = [];
+    const server = toManagedServer('api', { url: 'https://api.example/mcp', headersHelper: 'print-token' }, provenance, warnings, new Set());
+    expect(warnings).toEqual([]);
+    expect(server.headersHelper).toBe('print-token');
+  });
+});
