@@ -5,7 +5,10 @@
  * (it is only ever the peer's JSON-RPC `data`). The client's re-send policy reads `resend`, and
  * `mcpwire --json` prints the facts.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
@@ -73,7 +76,9 @@ describe('mcpwire --json and an HTTP failure', () => {
       return true;
     });
     // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
-    const run = await runCli(['tools', '--url', fixture.url, '--json']);
+    // A home of its own: the login store under it is empty and the user's is never read.
+    const home = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-401-home-'));
+    const run = await runCli(['tools', '--url', fixture.url, '--json'], { env: { HOME: home } }).finally(() => rmSync(home, { recursive: true, force: true }));
     expect(run.code).toBe(3);
     const { error } = run.json<{ error: Record<string, unknown> }>();
     expect(error).toMatchObject({
