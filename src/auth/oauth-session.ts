@@ -221,8 +221,9 @@ export class OAuthSession {
       const now = await this.reread();
       if (now?.tokens && now.tokens.refreshToken !== refreshToken) {
         if (now.tokens.accessToken !== stale && !expiresSoon(now.tokens)) return now.tokens;
-      } else if (now) {
+      } else if (now && refusedGrant(error)) {
         // A refresh token the server no longer accepts is dropped, so the next step is a login.
+        // Anything else (the server unreachable, a 5xx, an abort) keeps it for the next try.
         const { tokens: _dropped, ...rest } = now;
         await this.save(rest);
       }
@@ -306,4 +307,12 @@ export function chooseScopes(configured: string[] | undefined, challenged: strin
   const out = new Set([...extra, ...base].filter(Boolean));
   if (out.size > 0 && serverScopes?.includes('offline_access')) out.add('offline_access');
   return [...out];
+}
+
+/**
+ * True when the token endpoint refused the refresh token itself (RFC 6749 §5.2 `invalid_grant`:
+ * expired, revoked or unknown), the one failure after which the stored refresh token is useless.
+ */
+function refusedGrant(error: unknown): boolean {
+  return oauthCode(error).oauthError === 'invalid_grant';
 }
