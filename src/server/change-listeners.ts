@@ -11,6 +11,11 @@ export class ChangeListeners {
     };
   }
 
+  /** Listeners registered now (a closed session or listen leaves none behind). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   emit(): void {
     for (const listener of this.listeners) {
       try {

@@ -61,7 +61,8 @@ export class McpServer {
 
   /**
    * Offers a tool. Both schemas are compiled now (a bad schema throws `INVALID_ARGUMENT` here,
-   * not at the first call), and every legacy session is sent `notifications/tools/list_changed`.
+   * not at the first call), and every legacy session and every `subscriptions/listen` stream that
+   * asked for it is sent `notifications/tools/list_changed`.
    * Returns the disposer that withdraws it (with a `list_changed` again).
    */
   registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
@@ -69,8 +70,8 @@ export class McpServer {
   }
 
   /**
-   * Offers a resource. Throws `INVALID_ARGUMENT` for a URI already taken. Legacy sessions hear
-   * `notifications/resources/list_changed`. Returns the disposer that withdraws it.
+   * Offers a resource. Throws `INVALID_ARGUMENT` for a URI already taken. Legacy sessions (and listen
+   * streams that asked) hear `notifications/resources/list_changed`. Returns the disposer that withdraws it.
    */
   registerResource(definition: ResourceDefinition): Disposer {
     return this.core.resources.add(definition);
@@ -85,17 +86,17 @@ export class McpServer {
   }
 
   /**
-   * Offers a prompt. Throws `INVALID_ARGUMENT` for a name already taken. Legacy sessions hear
-   * `notifications/prompts/list_changed`. Returns the disposer that withdraws it.
+   * Offers a prompt. Throws `INVALID_ARGUMENT` for a name already taken. Legacy sessions (and listen
+   * streams that asked) hear `notifications/prompts/list_changed`. Returns the disposer that withdraws it.
    */
   registerPrompt(definition: PromptDefinition): Disposer {
     return this.core.prompts.add(definition);
   }
 
   /**
-   * Tells every legacy session subscribed to `uri` (`resources/subscribe`) that it changed
-   * (`notifications/resources/updated`). 2026 clients learn of changes through
-   * `subscriptions/listen`, which the kit does not serve yet.
+   * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * legacy sessions that sent `resources/subscribe`, and 2026 `subscriptions/listen` streams that
+   * name it in `resourceSubscriptions`. Never throws.
    */
   notifyResourceUpdated(uri: string): void {
     for (const listener of this.core.resourceUpdated) {

@@ -38,6 +38,12 @@ export interface RequestLink {
   readonly closeStream?: () => void;
   /** Aborted when the client cancels the request or the connection goes down. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the transport winds down gracefully (the server closes): a long-lived request
+   * (`subscriptions/listen`) then answers with its completion result instead of being cut off.
+   * Absent where nothing stays open that long.
+   */
+  readonly windDown?: AbortSignal;
   /** The request's verified bearer token facts (a protected HTTP endpoint), for `context.auth`. */
   readonly auth?: AuthInfo;
   /**

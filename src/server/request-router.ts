@@ -4,8 +4,8 @@
  *   session; then `ping`, `logging/setLevel`, `tools/list`, `tools/call`;
  * - modern (2026-07-28): no handshake; every request carries its revision and the client's
  *   capabilities in `params._meta` (missing → -32602, an unsupported revision → -32022 with the
- *   supported list); `server/discover`, `tools/list`, `tools/call`; every result has
- *   `resultType` and the server's info in `_meta`.
+ *   supported list); `server/discover`, `tools/list`, `tools/call`, `subscriptions/listen`
+ *   (`listen-stream.ts`); every result has `resultType` and the server's info in `_meta`.
  * A request with a modern revision in `_meta` is modern on any connection; one without is legacy
  * when the connection has a session, else refused (it must initialize or carry `_meta`).
  * Returns the response (or error response); never rejects.
@@ -23,6 +23,7 @@ import type { ResourceSet } from './resource-set.js';
 import type { PromptSet } from './prompt-set.js';
 import { TASKS_EXTENSION, type TaskStore } from './task-store.js';
 import { answerTaskMethod, declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
+import { serveListen } from './listen-stream.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -100,15 +101,15 @@ function initialize(core: ServerCore, params: Params, link: RequestLink): Record
 }
 
 /**
- * What the server offers, from what is registered when asked. Legacy: list changes are sent
- * unasked, resources can be subscribed to, `logging/setLevel` exists. 2026: changes go only to
- * `subscriptions/listen`, which the kit does not serve yet, so no `listChanged`.
+ * What the server offers, from what is registered when asked. List changes and resource updates
+ * reach a legacy client unasked (`resources/subscribe` for updates) and a 2026 client on its
+ * `subscriptions/listen` streams; `logging/setLevel` exists only in the legacy era.
  */
 function capabilitiesOf(core: ServerCore, era: 'legacy' | 'modern'): ServerCapabilities {
   const legacy = era === 'legacy';
-  const capabilities: ServerCapabilities = { tools: legacy ? { listChanged: true } : {} };
-  if (core.resources.size > 0) capabilities.resources = legacy ? { subscribe: true, listChanged: true } : {};
-  if (core.prompts.size > 0) capabilities.prompts = legacy ? { listChanged: true } : {};
+  const capabilities: ServerCapabilities = { tools: { listChanged: true } };
+  if (core.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
+  if (core.prompts.size > 0) capabilities.prompts = { listChanged: true };
   if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
   if (legacy) capabilities.logging = {};
   if (!legacy && core.tools.anyTaskSupport) capabilities.extensions = { [TASKS_EXTENSION]: {} };
@@ -221,6 +222,11 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
     case 'tools/call': {
       const outcome = await runTool(core, request, params, link, facts);
       return 'error' in outcome ? outcome.error : done(outcome.result);
+    }
+    case 'subscriptions/listen': {
+      // Cancelled: the transport sends nothing (this answer is dropped).
+      const completion = await serveListen(core, request.id, params.notifications, capabilitiesOf(core, 'modern'), link);
+      return done(completion ?? {});
     }
     default: {
       const taskAnswer = answerTaskMethod(core.tasks, request, params, facts.clientCapabilities);

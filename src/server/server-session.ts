@@ -4,7 +4,8 @@
  * (aborted by `notifications/cancelled` or the close), answers it — unless it was cancelled: the
  * spec says a cancelled request gets no answer — and tells a legacy client when the tool list
  * changes, and carries the server's own requests to a legacy client (sampling, elicitation,
- * roots). Modern requests on the same pipe are answered statelessly by the router. When the
+ * roots). Modern requests on the same pipe are answered statelessly by the router; a 2026
+ * `subscriptions/listen` stays open until the client cancels it or the session winds down. When the
  * client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
  * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
@@ -47,6 +48,10 @@ export class ServerSession {
   /** Set once the input ended: closes the session when nothing is being handled any more. */
   private whenIdle: (() => void) | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  /** Aborted when the session winds down gracefully: open `subscriptions/listen` streams answer with their completion result. */
+  private readonly windDown = new AbortController();
+  /** Listen requests being served, up to their answer being sent: a graceful close waits for them. */
+  private readonly listens = new Set<Promise<void>>();
 
   /** Throws `INVALID_ARGUMENT` for an unknown option key or a grace that is not a number ≥ 0. */
   constructor(core: ServerCore, transport: Transport, options: ServerSessionOptions = {}) {
@@ -84,11 +89,18 @@ export class ServerSession {
     return this.running.size;
   }
 
-  /** Aborts the calls in flight and closes the transport. Idempotent. */
+  /**
+   * Ends the open `subscriptions/listen` streams with their completion result, aborts the other
+   * calls in flight and closes the transport. Idempotent.
+   */
   close(): Promise<void> {
     if (!this.closing) {
-      this.shutdown();
-      this.closing = this.transport.close();
+      this.windDown.abort();
+      // A listen answers within a few microtasks of the wind-down (it waits for nothing else).
+      this.closing = Promise.all(this.listens).then(() => {
+        this.shutdown();
+        return this.transport.close();
+      });
     }
     return this.closing;
   }
@@ -97,10 +109,14 @@ export class ServerSession {
     if (this.done) return;
     if (!Array.isArray(value)) {
       this.handling++;
-      void this.handle(value).then((answer) => {
+      const answered = this.handle(value).then((answer) => {
         if (answer) this.send(answer);
         this.handled();
       });
+      if (isListen(value)) {
+        this.listens.add(answered);
+        void answered.then(() => this.listens.delete(answered));
+      }
       return;
     }
     // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
@@ -126,6 +142,8 @@ export class ServerSession {
   private finishUp(graceMs: number): void {
     if (this.done || this.whenIdle) return;
     this.outbound.rejectAll(new McpError('CONNECTION_CLOSED', 'the client ended its input'));
+    // Nobody will cancel the listens now: they end gracefully, so only real calls keep the session.
+    this.windDown.abort();
     this.whenIdle = () => void this.close();
     if (this.handling === 0) return this.whenIdle();
     this.graceTimer = setTimeout(this.whenIdle, graceMs);
@@ -172,6 +190,7 @@ export class ServerSession {
       },
       canInitialize: this.legacy === undefined,
       signal: controller.signal,
+      windDown: this.windDown.signal,
       notify: (method, params) => {
         if (!controller.signal.aborted) this.send(makeNotification(method, params));
       },
@@ -229,4 +248,8 @@ export class ServerSession {
     this.outbound.rejectAll(reason);
     for (const dispose of this.disposers) dispose();
   }
+}
+
+function isListen(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { method?: unknown }).method === 'subscriptions/listen';
 }

@@ -79,6 +79,11 @@ export class ToolSet {
     return end < all.length ? { tools: all.slice(start, end), nextCursor: encodeCursor(end) } : { tools: all.slice(start) };
   }
 
+  /** Listeners of additions and removals registered now. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** Registers a listener of additions and removals. Returns a disposer. */
   onChange(listener: () => void): Disposer {
     this.listeners.add(listener);

@@ -369,6 +369,28 @@ server.registerTool({
   },
 });
 
+// The suite's hooks for the 2026 change feed (server-stateless): each offers a short-lived tool
+// or prompt and withdraws it in the same tick, so open listens hear one list_changed and the
+// lists other scenarios read stay as they are.
+server.registerTool({
+  name: 'test_trigger_tool_change',
+  description: 'Changes the tool list (listen streams hear notifications/tools/list_changed)',
+  inputSchema: NO_ARGS,
+  handler: () => {
+    server.registerTool({ name: 'test_transient_tool', inputSchema: NO_ARGS, handler: () => ({ content: [] }) })();
+    return { content: [{ type: 'text', text: 'The tool list changed.' }] };
+  },
+});
+server.registerTool({
+  name: 'test_trigger_prompt_change',
+  description: 'Changes the prompt list (listen streams hear notifications/prompts/list_changed)',
+  inputSchema: NO_ARGS,
+  handler: () => {
+    server.registerPrompt({ name: 'test_transient_prompt', get: () => ({ messages: [] }) })();
+    return { content: [{ type: 'text', text: 'The prompt list changed.' }] };
+  },
+});
+
 server.registerPrompt({
   name: 'test_input_required_result_prompt',
   description: 'A prompt that asks for context first',

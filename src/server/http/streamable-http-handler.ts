@@ -10,6 +10,8 @@
  * - Answers are JSON, or SSE once a notification (progress, a log message) must go before them.
  * - Host/Origin checked against DNS rebinding by default (403); body size (413) and read time
  *   (408) capped; a request that runs past `requestTimeoutMs` is aborted and answered -32603.
+ * - 2026 `subscriptions/listen`: the POST's SSE response stays open for the changes asked for
+ *   (bounded by `maxListens`); closing it is the cancel; `close()` ends it with its completion.
  * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
  * - With `auth`, an OAuth protected resource (`auth/bearer-gate.ts`): Protected Resource Metadata
  *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
@@ -47,6 +49,11 @@ export interface HttpHandlerOptions extends GuardOptions {
   /** A session unused this long (default 30 min) is dropped when a new one is made. */
   sessionIdleMs?: number;
   /**
+   * Most 2026 `subscriptions/listen` streams open at once (default 1000): 503 past it. A listen is
+   * the one modern response that stays open; `requestTimeoutMs` does not apply to it.
+   */
+  maxListens?: number;
+  /**
    * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
    * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
    * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
@@ -64,17 +71,20 @@ export interface HttpHandlerCloseOptions {
 export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
-   * Refuses new requests (503), waits for those in flight (at most `graceMs`), aborts what is
-   * left, and ends every session and stream. Idempotent. It does not close the `http.Server`.
+   * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
+   * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and
+   * ends every session and stream. Idempotent. It does not close the `http.Server`.
    */
   close(options?: HttpHandlerCloseOptions): Promise<void>;
-  /** Requests being handled now (standalone GET streams not included). */
+  /** Requests being handled now, open listen streams included (standalone GET streams not). */
   readonly inFlight: number;
   /** Standalone GET streams (legacy sessions) open now. */
   readonly openStreams: number;
+  /** 2026 `subscriptions/listen` streams open now. */
+  readonly openListens: number;
 }
 
-const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
+const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'maxListens', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
@@ -96,11 +106,16 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
   handler.close = (closeOptions) => http.close(closeOptions);
   Object.defineProperty(handler, 'inFlight', { get: () => http.inFlight });
   Object.defineProperty(handler, 'openStreams', { get: () => http.openStreams });
+  Object.defineProperty(handler, 'openListens', { get: () => http.openListens });
   return handler;
 }
 
 class StreamableHttpServer {
   inFlight = 0;
+  openListens = 0;
+  private readonly maxListens: number;
+  /** Aborted by `close()`: open listen streams answer with their completion result. */
+  private readonly windDown = new AbortController();
   private readonly sessions: HttpSessions | undefined;
   private readonly running = new Set<AbortController>();
   private readonly idleWaiters = new Set<() => void>();
@@ -123,6 +138,7 @@ class StreamableHttpServer {
     this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
     this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    this.maxListens = positive(options.maxListens, 1000, 'maxListens');
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
     this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
     const onUpdated = (uri: string): void => this.resourceUpdated(uri);
@@ -158,6 +174,8 @@ class StreamableHttpServer {
   close(options: HttpHandlerCloseOptions = {}): Promise<void> {
     if (!this.closing) {
       const graceMs = options.graceMs ?? 10_000;
+      // Listens end now, with their completion result: they would otherwise hold the grace.
+      this.windDown.abort();
       this.closing = new Promise<void>((resolve) => {
         if (this.inFlight === 0) return resolve();
         const timer = setTimeout(finish, graceMs);
@@ -271,9 +289,28 @@ class StreamableHttpServer {
     if (mismatch) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`), 400);
     const problem = modernEnvelopeProblem(request);
     if (problem) return this.answer(res, problem, 400);
+    if (request.method === 'subscriptions/listen') return this.listen(req, res, request);
     const channel = new ResponseChannel(res, acceptsSse(req), {});
     const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false });
     channel.finish(answer, statusOf(answer));
+  }
+
+  /**
+   * A 2026 listen: the POST whose SSE response stays open (the acknowledgment first, then the
+   * changes) until the client closes it (the cancel) or `close()` ends it with the completion
+   * result. Needs SSE (406), is bounded by `maxListens` (503), and has no time limit.
+   */
+  private async listen(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest): Promise<void> {
+    if (!acceptsSse(req)) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.InvalidRequest, 'subscriptions/listen needs Accept: text/event-stream (its answer is a stream)'), 406);
+    if (this.openListens >= this.maxListens) return refuse(res, { status: 503, message: `Service Unavailable: ${this.maxListens} listen streams are open` }, { 'retry-after': '5' }, RpcErrorCode.InternalError, request.id);
+    this.openListens++;
+    try {
+      const channel = new ResponseChannel(res, true, {});
+      const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false }, undefined, false);
+      channel.finish(answer, statusOf(answer));
+    } finally {
+      this.openListens--;
+    }
   }
 
   private async legacyPost(
@@ -347,7 +384,7 @@ class StreamableHttpServer {
    * Runs one request: aborted when the client goes away (2026: that is the cancel) or the time
    * limit passes (then answered -32603 at once). Never rejects.
    */
-  private async run(request: JsonRpcRequest, res: ServerResponse, channel: ResponseChannel, state: { legacy: LegacySession | undefined; canInitialize: boolean }, session?: HttpSession): Promise<JsonRpcMessage> {
+  private async run(request: JsonRpcRequest, res: ServerResponse, channel: ResponseChannel, state: { legacy: LegacySession | undefined; canInitialize: boolean }, session?: HttpSession, timed = true): Promise<JsonRpcMessage> {
     const controller = new AbortController();
     this.running.add(controller);
     session?.running.set(request.id, controller);
@@ -360,6 +397,7 @@ class StreamableHttpServer {
     res.once('close', onClose);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<JsonRpcMessage>((resolve) => {
+      if (!timed) return;
       timer = setTimeout(() => {
         controller.abort(new McpError('TIMEOUT', `ran longer than ${this.requestTimeoutMs} ms`));
         resolve(makeErrorResponse(request.id, RpcErrorCode.InternalError, `Request timed out after ${this.requestTimeoutMs} ms`));
@@ -374,6 +412,7 @@ class StreamableHttpServer {
       },
       canInitialize: state.canInitialize,
       signal: controller.signal,
+      windDown: this.windDown.signal,
       ...(this.authOf.has(res) ? { auth: this.authOf.get(res) } : {}),
       notify: (method, params) => {
         if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
