@@ -17,7 +17,7 @@ export type { PromptDefinition, PromptResult } from './prompt-set.js';
 export { StdioServerTransport } from '../transport/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio-server.js';
 export { createHttpHandler } from './http/streamable-http-handler.js';
-export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/streamable-http-handler.js';
+export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/http-handler-options.js';
 export { LOCAL_HOSTS } from './http/request-guards.js';
 export { jwtBearer } from './http/auth/jwt-bearer.js';
 export type { JwtBearerOptions } from './http/auth/jwt-bearer.js';

@@ -25,66 +25,14 @@ import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
-import { BearerGate, type HttpAuthOptions } from './auth/bearer-gate.js';
+import { BearerGate } from './auth/bearer-gate.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
 import { readBody } from './read-body.js';
-import { acceptsSse, checkHostAndOrigin, checkMediaTypes, type GuardOptions, type Refusal } from './request-guards.js';
+import { acceptsSse, checkHostAndOrigin, checkMediaTypes, type Refusal } from './request-guards.js';
 import { ResponseChannel } from './response-channel.js';
+import { OPTION_KEYS, type HttpHandlerCloseOptions, type HttpHandlerOptions, type McpHttpHandler } from './http-handler-options.js';
 
-/** Options of {@link createHttpHandler}. */
-export interface HttpHandlerOptions extends GuardOptions {
-  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: every path. */
-  path?: string;
-  /** Legacy sessions (`Mcp-Session-Id`); `false` serves legacy revisions statelessly. Default true. */
-  sessions?: boolean;
-  /** Largest request body in bytes (default 4 MiB): 413 past it. */
-  maxBodyBytes?: number;
-  /** Longest wait for a request body (default 30 s): 408 past it. */
-  bodyTimeoutMs?: number;
-  /** Longest a request may run (default 5 min): then it is aborted and answered -32603. */
-  requestTimeoutMs?: number;
-  /** Most legacy sessions open at once (default 1000): 503 past it. */
-  maxSessions?: number;
-  /** A session unused this long (default 30 min) is dropped when a new one is made. */
-  sessionIdleMs?: number;
-  /**
-   * Most 2026 `subscriptions/listen` streams open at once (default 1000): 503 past it. A listen is
-   * the one modern response that stays open; `requestTimeoutMs` does not apply to it.
-   */
-  maxListens?: number;
-  /**
-   * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
-   * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
-   * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
-   */
-  auth?: HttpAuthOptions;
-}
-
-/** Options of {@link McpHttpHandler.close}. */
-export interface HttpHandlerCloseOptions {
-  /** How long calls in flight may take to finish before they are aborted (default 10 s). */
-  graceMs?: number;
-}
-
-/** A `(req, res)` handler with a graceful `close`. */
-export interface McpHttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
-  /**
-   * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
-   * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and
-   * ends every session and stream. Idempotent. It does not close the `http.Server`.
-   */
-  close(options?: HttpHandlerCloseOptions): Promise<void>;
-  /** Requests being handled now, open listen streams included (standalone GET streams not). */
-  readonly inFlight: number;
-  /** Standalone GET streams (legacy sessions) open now. */
-  readonly openStreams: number;
-  /** 2026 `subscriptions/listen` streams open now. */
-  readonly openListens: number;
-}
-
-const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'maxListens', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
