@@ -82,10 +82,15 @@ export function stopServer(child, graceMs = 5_000) {
   });
 }
 
-/** Runs the suite's `server` command once; resolves { code, log, killed } (never rejects; bounded by limitMs). */
-function runSuiteServer(node, suite, args, limitMs) {
+/**
+ * Runs the suite's CLI once (`node <suite>/dist/index.js ...args`) in its own process group, so
+ * a run that overstays `limitMs` is killed with everything it started. Resolves
+ * { code, log (the last 20,000 characters of its output), killed, spawnError }; never rejects.
+ * Used for the suite's `server` command here and its `client` command by conformance.mjs.
+ */
+export function runSuiteCli(node, suite, args, limitMs) {
   return new Promise((resolve) => {
-    const child = spawn(node, [path.join(suite.dir, 'dist/index.js'), 'server', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(node, [path.join(suite.dir, 'dist/index.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let log = '';
     const keepTail = (chunk) => (log = (log + chunk).slice(-20_000));
     child.stdout.on('data', keepTail);
@@ -100,7 +105,7 @@ function runSuiteServer(node, suite, args, limitMs) {
       if (done) return;
       done = true;
       clearTimeout(killer);
-      resolve({ code, log: spawnError ? spawnError.message : log, killed });
+      resolve({ code, log, killed, spawnError });
     };
     child.once('error', (error) => finish(-1, error));
     child.once('close', (code) => finish(code ?? -1));
@@ -177,7 +182,7 @@ export async function runServerScenarios({ node, suite, runs, serverFile, timeou
       for (const run of wave) {
         const entry = found.get(run.name);
         let verdict = judge(run.name, entry?.checks);
-        if (!entry) verdict = { ok: false, reason: result.killed ? `runner killed after ${limitMs} ms before this scenario` : `no result (runner exited ${result.code}: ${result.log.trim().split('\n').slice(-2).join(' ').slice(0, 300)})` };
+        if (!entry) verdict = { ok: false, reason: result.killed ? `runner killed after ${limitMs} ms before this scenario` : `no result (runner exited ${result.code}: ${(result.spawnError?.message ?? result.log).trim().split('\n').slice(-2).join(' ').slice(0, 300)})` };
         report(run, verdict, entry?.dir ?? out);
       }
       if (!keep) rmSync(out, { recursive: true, force: true });
@@ -198,6 +203,6 @@ async function runWave(node, suite, wave, url, timeoutMs) {
   // 0.1.16's `server` command has no --timeout (its scenarios bound themselves).
   if (suite.key !== '0.1.16') args.push('--timeout', String(timeoutMs));
   const limitMs = timeoutMs + 15_000 + wave.length * 3_000;
-  const result = await runSuiteServer(node, suite, args, limitMs);
+  const result = await runSuiteCli(node, suite, ['server', ...args], limitMs);
   return { wave, result, out, limitMs };
 }

@@ -29,12 +29,12 @@
  *
  * The last line is `conformance: N passed, M failed`; the exit code is 1 when M > 0.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runServerScenarios, serverRunsOf } from './conformance-server.mjs';
+import { runServerScenarios, runSuiteCli, serverRunsOf } from './conformance-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODERN = '2026-07-28';
@@ -122,59 +122,38 @@ function clientHint(dir) {
 }
 
 /** Runs one scenario; resolves { ok, checks, successes, reason, out }. Never rejects; bounded. */
-function runScenario(node, suite, run) {
+async function runScenario(node, suite, run) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-conformance-'));
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`;
-  const args = [path.join(suite.dir, 'dist/index.js'), 'client', '--command', command, '--scenario', run.name, '-o', out, '--timeout', String(timeoutMs)];
+  const args = ['client', '--command', command, '--scenario', run.name, '-o', out, '--timeout', String(timeoutMs)];
   if (run.specVersion) args.push('--spec-version', run.specVersion);
-  return new Promise((resolve) => {
-    // Own process group, so a runner that overstays is killed with its client and mock servers.
-    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let log = '';
-    const keepTail = (chunk) => (log = (log + chunk).slice(-20_000));
-    child.stdout.on('data', keepTail);
-    child.stderr.on('data', keepTail);
-    let killed = false;
-    const killer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, runnerLimitMs);
-    const finish = (code, spawnError) => {
-      clearTimeout(killer);
-      let checks = [];
-      let resultDir = out;
-      // The suite writes <out>/<scenario>-<time>/checks.json, and `auth/x` scenarios one level deeper.
-      const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : []).filter((entry) => String(entry).endsWith('checks.json')).map((entry) => path.dirname(String(entry)));
-      for (const dir of dirs) {
-        const file = path.join(out, dir, 'checks.json');
-        if (!existsSync(file)) continue;
-        resultDir = path.join(out, dir);
-        try {
-          checks = JSON.parse(readFileSync(file, 'utf8'));
-        } catch {
-          checks = [];
-        }
-      }
-      const count = (status) => checks.filter((c) => c.status === status).length;
-      const bad = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-      let reason;
-      if (spawnError) reason = `runner did not start: ${spawnError.message}`;
-      else if (killed) reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
-      else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
-      else if (count('SUCCESS') === 0) {
-        const skipped = checks.find((c) => c.status === 'SKIPPED');
-        reason = `no successful check${skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? ''})` : ''}${clientHint(resultDir)}`;
-      } else if (code !== 0) reason = `runner exited ${code}: ${(log.match(/Client (?:exited|timed out)[^\n]*/) ?? ['see --keep output'])[0]}${clientHint(resultDir)}`;
-      if (!keep) rmSync(out, { recursive: true, force: true });
-      resolve({ ok: reason === undefined, checks: checks.length, successes: count('SUCCESS'), reason, out: resultDir });
-    };
-    child.once('error', (error) => finish(-1, error));
-    child.once('close', (code) => finish(code ?? -1));
-  });
+  const { code, log, killed, spawnError } = await runSuiteCli(node, suite, args, runnerLimitMs);
+  let checks = [];
+  let resultDir = out;
+  // The suite writes <out>/<scenario>-<time>/checks.json, and `auth/x` scenarios one level deeper.
+  const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : []).filter((entry) => String(entry).endsWith('checks.json')).map((entry) => path.dirname(String(entry)));
+  for (const dir of dirs) {
+    const file = path.join(out, dir, 'checks.json');
+    if (!existsSync(file)) continue;
+    resultDir = path.join(out, dir);
+    try {
+      checks = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      checks = [];
+    }
+  }
+  const count = (status) => checks.filter((c) => c.status === status).length;
+  const bad = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+  let reason;
+  if (spawnError) reason = `runner did not start: ${spawnError.message}`;
+  else if (killed) reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
+  else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
+  else if (count('SUCCESS') === 0) {
+    const skipped = checks.find((c) => c.status === 'SKIPPED');
+    reason = `no successful check${skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? ''})` : ''}${clientHint(resultDir)}`;
+  } else if (code !== 0) reason = `runner exited ${code}: ${(log.match(/Client (?:exited|timed out)[^\n]*/) ?? ['see --keep output'])[0]}${clientHint(resultDir)}`;
+  if (!keep) rmSync(out, { recursive: true, force: true });
+  return { ok: reason === undefined, checks: checks.length, successes: count('SUCCESS'), reason, out: resultDir };
 }
 
 /** `<suite> <scenario>` → why, from the expect-fail file (a missing file is an empty list). */
