@@ -11,6 +11,9 @@ export default defineConfig({
     // Integration tests spawn real servers; two cores, so keep the pool small.
     maxWorkers: 2,
     // Under c8 (`npm run coverage`), workers hand their coverage to c8 as well.
-    setupFiles: ['test/setup/no-orphans.ts', ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : [])],
+    setupFiles: [
+      'test/setup/no-orphans.ts',
+      ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : []),
+    ],
   },
 });

@@ -12,7 +12,11 @@ import http from 'node:http';
  * all inherit. Passing the whole environment would hand the server e.g. NODE_EXTRA_CA_CERTS,
  * which alone adds ~50 ms to its start and would skew the floor's cold figure.
  */
-const RAW_ENV = Object.fromEntries(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+const RAW_ENV = Object.fromEntries(
+  ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']
+    .filter((k) => process.env[k] !== undefined)
+    .map((k) => [k, process.env[k]]),
+);
 
 /** Names in the order the tables print them. */
 export const CLIENT_NAMES = ['raw', 'mcpwire', 'sdk-v1', 'sdk-v2'];
@@ -68,7 +72,11 @@ const raw = {
         pending.set(id, { resolve, reject });
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
-    await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    await request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     return {
       call: (name, a) => request('tools/call', { name, arguments: a }),
@@ -95,14 +103,26 @@ raw.connectHttp = async (_mod, url) => {
     new Promise((resolve, reject) => {
       const body = JSON.stringify(message);
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
           res.on('end', () => {
             if (res.statusCode === 202) return resolve(undefined);
             let text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            if ((res.headers['content-type'] ?? '').startsWith('text/event-stream')) text = text.slice(text.indexOf('data: ') + 6, text.lastIndexOf('\n\n'));
+            if ((res.headers['content-type'] ?? '').startsWith('text/event-stream'))
+              text = text.slice(text.indexOf('data: ') + 6, text.lastIndexOf('\n\n'));
             const msg = JSON.parse(text);
             if (msg.error) reject(new Error(`${msg.error.code}: ${msg.error.message}`));
             else resolve(msg.result);
@@ -114,7 +134,11 @@ raw.connectHttp = async (_mod, url) => {
       req.end(body);
     });
   const request = (method, params) => post({ jsonrpc: '2.0', id: nextId++, method, params });
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  });
   await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
     call: (name, a) => request('tools/call', { name, arguments: a }),
@@ -186,7 +210,10 @@ sdkV1.connectHttp = async ({ Client }, url) => {
 /** The official SDK v2 (`@modelcontextprotocol/client` 2.x), pinned with versionNegotiation 'legacy'. */
 const sdkV2 = {
   async load() {
-    const [{ Client }, { StdioClientTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
+    const [{ Client }, { StdioClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/client'),
+      import('@modelcontextprotocol/client/stdio'),
+    ]);
     return { Client, StdioClientTransport };
   },
   async connect({ Client, StdioClientTransport }, command, args) {

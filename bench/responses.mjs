@@ -8,19 +8,35 @@
 const toolsArg = process.argv.indexOf('--tools');
 const count = toolsArg === -1 ? 100 : Number(process.argv[toolsArg + 1]);
 const tools = [
-  { name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-  { name: 'blob', description: 'Returns one text block of N bytes', inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } }, required: ['bytes'] } },
+  {
+    name: 'echo',
+    description: 'Echoes text',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  {
+    name: 'blob',
+    description: 'Returns one text block of N bytes',
+    inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } }, required: ['bytes'] },
+  },
 ];
 for (let i = tools.length; i < count; i++) {
   tools.push({
     name: `tool_${i}`,
     description: `Filler tool number ${i} with a description of a realistic length for a listing`,
-    inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'first' }, b: { type: 'number', description: 'second' } }, required: ['a'] },
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string', description: 'first' }, b: { type: 'number', description: 'second' } },
+      required: ['a'],
+    },
   });
 }
 
 // Results that never change are serialized once; only the id is spliced in per response.
-const INIT = JSON.stringify({ protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'bench-server', version: '1.0.0' } });
+const INIT = JSON.stringify({
+  protocolVersion: '2025-11-25',
+  capabilities: { tools: { listChanged: false } },
+  serverInfo: { name: 'bench-server', version: '1.0.0' },
+});
 const TOOLS = JSON.stringify({ tools });
 const blobs = new Map();
 const blobResult = (n) => {
@@ -52,4 +68,3 @@ export function handle(line) {
       return `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"error":{"code":-32601,"message":"Method not found: ${m.method}"}}\n`;
   }
 }
-

@@ -29,7 +29,10 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 /** import and cold are one sample per fresh process: at least 5 in all, spread over the rounds. */
 const perRound = { import: Math.ceil(5 / rounds), cold: Math.ceil(5 / rounds) };
 // Over HTTP, import cost is the stdio run's figure (same modules), so it is not measured again.
-const SCENARIOS = transport === 'stdio' ? ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss'] : ['cold', 'seq', 'par', 'blob', 'list', 'rss'];
+const SCENARIOS =
+  transport === 'stdio'
+    ? ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss']
+    : ['cold', 'seq', 'par', 'blob', 'list', 'rss'];
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const WORKER_TIMEOUT_MS = 120_000;
 
@@ -77,8 +80,13 @@ function runWorker(client, scenario) {
       live.delete(child);
       const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
       if (!error && line) return resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
-      const reported = stdout.split('\n').find((l) => l.startsWith('BENCH_ERROR '))?.slice('BENCH_ERROR '.length);
-      const tail = reported ? `${reported} (${error?.message})` : `${stderr}\n${error?.message ?? ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
+      const reported = stdout
+        .split('\n')
+        .find((l) => l.startsWith('BENCH_ERROR '))
+        ?.slice('BENCH_ERROR '.length);
+      const tail = reported
+        ? `${reported} (${error?.message})`
+        : `${stderr}\n${error?.message ?? ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
       resolve({ error: tail || 'no result' });
     };
     child.once('error', done);
@@ -164,8 +172,21 @@ async function main() {
 
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const json = { machine: info, options: { rounds, quick, perRound, transport }, seconds, metrics: METRICS, table, ratio, targets: checks, errors, samples };
-  writeFileSync(`${dir}latest${transport === 'stdio' ? '' : `-${transport}`}.json`, `${JSON.stringify(json, null, 2)}\n`);
+  const json = {
+    machine: info,
+    options: { rounds, quick, perRound, transport },
+    seconds,
+    metrics: METRICS,
+    table,
+    ratio,
+    targets: checks,
+    errors,
+    samples,
+  };
+  writeFileSync(
+    `${dir}latest${transport === 'stdio' ? '' : `-${transport}`}.json`,
+    `${JSON.stringify(json, null, 2)}\n`,
+  );
   return errors.length > (notBuilt ? 1 : 0) ? 1 : 0;
 }
 

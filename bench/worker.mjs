@@ -21,8 +21,30 @@ const adapter = CLIENTS[name];
  * the client. --quick keeps the warm-ups and shrinks only the measured loops.
  */
 const SIZES = quick
-  ? { seqWarmup: 5000, seq: 500, parWarmup: 12000, par: 2000, inFlight: 64, blobWarmup: 2, blob: 10, blobBytes: 1 << 20, listWarmup: 10, list: 40 }
-  : { seqWarmup: 5000, seq: 2000, parWarmup: 12000, par: 10000, inFlight: 64, blobWarmup: 3, blob: 50, blobBytes: 1 << 20, listWarmup: 20, list: 200 };
+  ? {
+      seqWarmup: 5000,
+      seq: 500,
+      parWarmup: 12000,
+      par: 2000,
+      inFlight: 64,
+      blobWarmup: 2,
+      blob: 10,
+      blobBytes: 1 << 20,
+      listWarmup: 10,
+      list: 40,
+    }
+  : {
+      seqWarmup: 5000,
+      seq: 2000,
+      parWarmup: 12000,
+      par: 10000,
+      inFlight: 64,
+      blobWarmup: 3,
+      blob: 50,
+      blobBytes: 1 << 20,
+      listWarmup: 20,
+      list: 200,
+    };
 
 const SERVER = [fileURLToPath(new URL('./server.mjs', import.meta.url)), '--tools', '100'];
 const HTTP_SERVER = fileURLToPath(new URL('./http-server.mjs', import.meta.url));
@@ -32,7 +54,9 @@ const HTTP_SERVER = fileURLToPath(new URL('./http-server.mjs', import.meta.url))
  * when this worker dies, the server sees EOF and exits.
  */
 function startHttpServer(sse) {
-  const child = spawn(process.execPath, [HTTP_SERVER, '--tools', '100', ...(sse ? ['--sse'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HTTP_SERVER, '--tools', '100', ...(sse ? ['--sse'] : [])], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c) => {
@@ -65,7 +89,12 @@ async function sequential(client) {
   const wall = performance.now() - start;
   const cpuUs = cpuMicros() - cpu;
   const s = sorted(lat);
-  return { seqP50Us: quantile(s, 0.5), seqP99Us: quantile(s, 0.99), seqCallsPerSec: SIZES.seq / (wall / 1000), seqCpuUsPerCall: cpuUs / SIZES.seq };
+  return {
+    seqP50Us: quantile(s, 0.5),
+    seqP99Us: quantile(s, 0.99),
+    seqCallsPerSec: SIZES.seq / (wall / 1000),
+    seqCpuUsPerCall: cpuUs / SIZES.seq,
+  };
 }
 
 /** SIZES.par calls with SIZES.inFlight outstanding at every moment until the tail. */
@@ -92,7 +121,8 @@ async function inFlight(client) {
 /** Large results: one text block of 1 MiB per call. */
 async function blobs(client) {
   const check = (r) => {
-    if (r.content[0].text.length !== SIZES.blobBytes) throw new Error(`${name}: blob of ${r.content[0].text.length} bytes`);
+    if (r.content[0].text.length !== SIZES.blobBytes)
+      throw new Error(`${name}: blob of ${r.content[0].text.length} bytes`);
   };
   for (let i = 0; i < SIZES.blobWarmup; i++) check(await client.call('blob', { bytes: SIZES.blobBytes }));
   const start = performance.now();
@@ -138,14 +168,17 @@ async function main() {
   // Over HTTP the server runs before the clock starts: cold = connect + first list, no spawn.
   const server = transport === 'stdio' ? undefined : await startHttpServer(transport === 'http-sse');
   const coldStart = performance.now();
-  const client = server ? await adapter.connectHttp(mod, server.url) : await adapter.connect(mod, process.execPath, SERVER);
+  const client = server
+    ? await adapter.connectHttp(mod, server.url)
+    : await adapter.connect(mod, process.execPath, SERVER);
   try {
     const tools = await client.list();
     const coldMs = performance.now() - coldStart;
     if (tools.length !== 100) throw new Error(`${name}: listed ${tools.length} tools`);
     if (scenario === 'cold') return { coldMs };
     const run = SCENARIOS[scenario];
-    if (!run) throw new Error(`unknown scenario "${scenario}" (one of import, cold, ${Object.keys(SCENARIOS).join(', ')})`);
+    if (!run)
+      throw new Error(`unknown scenario "${scenario}" (one of import, cold, ${Object.keys(SCENARIOS).join(', ')})`);
     return await run(client);
   } finally {
     // Bounded: a client whose close hangs must not keep the worker (and its server) alive.

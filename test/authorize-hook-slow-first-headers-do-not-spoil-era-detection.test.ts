@@ -29,13 +29,29 @@ afterEach(async () => {
 describe('a slow authorize hook', () => {
   it('gives its headers before the probe starts: a modern server is detected modern, the helper runs once', async () => {
     const server = new McpServer({ name: 'kit', version: '1.0.0', logger: () => undefined });
-    server.registerTool({ name: 'ping', inputSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'text', text: 'pong' }] }) });
+    server.registerTool({
+      name: 'ping',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: 'pong' }] }),
+    });
     kit = await listenKit(server);
     dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-slow-helper-'));
     // Slower than the probe timeout below: the helper's own pace, not a wait of the test.
-    writeFileSync(path.join(dir, 'slow.sh'), 'echo run >> "$HELPER_DIR/runs"\nsleep 1\necho "X-Token: slow-but-sure"\n');
-    const hook = headersHelperHook({ name: 'kit', transport: 'http', url: kit.url, env: { HELPER_DIR: dir }, headersHelper: `sh ${JSON.stringify(path.join(dir, 'slow.sh'))}` });
-    client = await McpClient.connect({ url: kit.url, authorize: hook }, { name: 'kit', probeTimeoutMs: 300, connectTimeoutMs: 20_000 });
+    writeFileSync(
+      path.join(dir, 'slow.sh'),
+      'echo run >> "$HELPER_DIR/runs"\nsleep 1\necho "X-Token: slow-but-sure"\n',
+    );
+    const hook = headersHelperHook({
+      name: 'kit',
+      transport: 'http',
+      url: kit.url,
+      env: { HELPER_DIR: dir },
+      headersHelper: `sh ${JSON.stringify(path.join(dir, 'slow.sh'))}`,
+    });
+    client = await McpClient.connect(
+      { url: kit.url, authorize: hook },
+      { name: 'kit', probeTimeoutMs: 300, connectTimeoutMs: 20_000 },
+    );
     expect(client.era).toBe('modern');
     expect(readFileSync(path.join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
     expect(await client.callTool('ping', {})).toMatchObject({ content: [{ type: 'text', text: 'pong' }] });

@@ -18,7 +18,17 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
  * transport → protocol); `auth` is the OAuth client, under `client`.
  */
-const LAYERS: Record<string, number> = { protocol: 0, transport: 1, auth: 2, client: 3, server: 3, llm: 3, inspect: 3, manager: 4, cli: 5 };
+const LAYERS: Record<string, number> = {
+  protocol: 0,
+  transport: 1,
+  auth: 2,
+  client: 3,
+  server: 3,
+  llm: 3,
+  inspect: 3,
+  manager: 4,
+  cli: 5,
+};
 /** Layers of equal rank that must still not import each other. */
 const SIBLINGS_APART = [
   ['client', 'server'],
@@ -116,12 +126,16 @@ function violationsIn(file: string, source: string): string[] {
   const from = layerOf(file);
   const problems: string[] = [];
   if (from !== undefined && !(from in LAYERS)) {
-    problems.push(`${rel}: folder src/${from} is not a known layer (add it to LAYERS in test/boundaries-imports.test.ts and ARCHITECTURE.md)`);
+    problems.push(
+      `${rel}: folder src/${from} is not a known layer (add it to LAYERS in test/boundaries-imports.test.ts and ARCHITECTURE.md)`,
+    );
   }
   for (const { specifier, line } of importsOf(source)) {
     const where = `${rel}:${line} imports '${specifier}'`;
-    if (specifier.startsWith('@modelcontextprotocol/')) problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
-    if (from === 'protocol' && isNodeBuiltin(specifier)) problems.push(`${where}: src/protocol must not import Node built-ins`);
+    if (specifier.startsWith('@modelcontextprotocol/'))
+      problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
+    if (from === 'protocol' && isNodeBuiltin(specifier))
+      problems.push(`${where}: src/protocol must not import Node built-ins`);
     if (!specifier.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), specifier);
     if (path.relative(SRC, target).startsWith('..')) {
@@ -130,12 +144,14 @@ function violationsIn(file: string, source: string): string[] {
     }
     const to = layerOf(target);
     if (from === undefined || to === undefined || from === to) {
-      if (from !== undefined && to === undefined) problems.push(`${where}: a layer must not import the package surface at src/`);
+      if (from !== undefined && to === undefined)
+        problems.push(`${where}: a layer must not import the package surface at src/`);
       continue;
     }
     if (!(to in LAYERS) || !(from in LAYERS)) continue;
     if (LAYERS[to]! > LAYERS[from]!) problems.push(`${where}: upward import (${from} → ${to}); the order is ${ORDER}`);
-    if (SIBLINGS_APART.some((pair) => pair.includes(from) && pair.includes(to))) problems.push(`${where}: ${from} and ${to} must not import each other`);
+    if (SIBLINGS_APART.some((pair) => pair.includes(from) && pair.includes(to)))
+      problems.push(`${where}: ${from} and ${to} must not import each other`);
     if (FORBIDDEN.some(([a, b]) => a === from && b === to)) problems.push(`${where}: ${from} must not import ${to}`);
   }
   return problems;
@@ -148,7 +164,7 @@ describe('the import scanner', () => {
       "import type { B } from '../b.js';",
       'import {',
       '  c,',
-      "} from \"./c.js\";",
+      '} from "./c.js";',
       "import './side-effect.js';",
       "export { d } from './d.js';",
       "export * from './e.js';",
@@ -197,9 +213,13 @@ describe('the import scanner', () => {
     expect(violationsIn(at('protocol/x.ts'), "import { readFile } from 'node:fs';")).toEqual([
       "src/protocol/x.ts:1 imports 'node:fs': src/protocol must not import Node built-ins",
     ]);
-    expect(violationsIn(at('protocol/x.ts'), "import { EventEmitter } from 'events';\nimport 'fs/promises';")).toHaveLength(2);
+    expect(
+      violationsIn(at('protocol/x.ts'), "import { EventEmitter } from 'events';\nimport 'fs/promises';"),
+    ).toHaveLength(2);
     expect(violationsIn(at('transport/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
-    expect(violationsIn(at('client/x.ts'), "import { Client } from '@modelcontextprotocol/sdk/client/index.js';")).toEqual([
+    expect(
+      violationsIn(at('client/x.ts'), "import { Client } from '@modelcontextprotocol/sdk/client/index.js';"),
+    ).toEqual([
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
@@ -218,8 +238,15 @@ describe('the import scanner', () => {
       "src/manager/x.ts:1 imports '../inspect/read-trace.js': manager must not import inspect",
     ]);
     expect(violationsIn(at('inspect/x.ts'), "import { McpManager } from '../manager/mcp-manager.js';")).toHaveLength(1);
-    expect(violationsIn(at('cli/x.ts'), "import { readTrace } from '../inspect/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';")).toEqual([]);
-    expect(violationsIn(at('cli/x.ts'), "import { a } from '../manager/a.js';\nimport { b } from '../protocol/b.js';")).toEqual([]);
+    expect(
+      violationsIn(
+        at('cli/x.ts'),
+        "import { readTrace } from '../inspect/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';",
+      ),
+    ).toEqual([]);
+    expect(
+      violationsIn(at('cli/x.ts'), "import { a } from '../manager/a.js';\nimport { b } from '../protocol/b.js';"),
+    ).toEqual([]);
     expect(violationsIn(at('index.ts'), "export { McpClient } from './client/mcp-client.js';")).toEqual([]);
     expect(violationsIn(at('utils/x.ts'), '')).toEqual([expect.stringContaining('src/utils is not a known layer')]);
   });

@@ -14,7 +14,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../src/auth/file-token-store.js';
 import { CLI, requireBuiltCli, runCli, type CliRun } from './support/cli.js';
-import { launchBrowser, startAuthorizationServer, startProtectedServer, userLogsIn, type AuthorizationServer, type ProtectedServer } from './support/oauth-servers.js';
+import {
+  launchBrowser,
+  startAuthorizationServer,
+  startProtectedServer,
+  userLogsIn,
+  type AuthorizationServer,
+  type ProtectedServer,
+} from './support/oauth-servers.js';
 import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { eventually, until } from './support/wait.js';
 
@@ -37,7 +44,8 @@ describe('mcpwire auth login in a real browser', () => {
   afterEach(async () => {
     terminal?.kill();
     terminal = undefined;
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await server?.close();
     await as?.close();
     if (root) rmSync(root, { recursive: true, force: true });
@@ -45,7 +53,10 @@ describe('mcpwire auth login in a real browser', () => {
 
   /** `mcpwire ARGS` as a child we can kill; `done` resolves when it ends (never rejects). */
   function startCli(args: string[], env: Record<string, string>): { done: Promise<Omit<CliRun, 'json'>> } {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -53,17 +64,28 @@ describe('mcpwire auth login in a real browser', () => {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdin!.on('error', () => {});
     child.stdin!.end();
-    return { done: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
+    return {
+      done: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))),
+    };
   }
 
   /** The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to `urlFile`. */
-  async function setUp(): Promise<{ env: Record<string, string>; home: string; urlFile: string; mcp: ProtectedServer; issuer: string }> {
+  async function setUp(): Promise<{
+    env: Record<string, string>;
+    home: string;
+    urlFile: string;
+    mcp: ProtectedServer;
+    issuer: string;
+  }> {
     as = await startAuthorizationServer();
     server = await startProtectedServer(as.issuer);
     root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-login-'));
     const home = path.join(root, 'home');
     mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-    writeFileSync(path.join(home, '.mcpwire', 'config.json'), JSON.stringify({ mcpServers: { hosted: { url: server.url } } }));
+    writeFileSync(
+      path.join(home, '.mcpwire', 'config.json'),
+      JSON.stringify({ mcpServers: { hosted: { url: server.url } } }),
+    );
     // The "browser": writes the URL it is given where the test reads it (whole, by a rename).
     const urlFile = path.join(root, 'authorization-url');
     const opener = path.join(root, 'browser.sh');
@@ -72,7 +94,11 @@ describe('mcpwire auth login in a real browser', () => {
     return { env: { HOME: home, BROWSER: opener }, home, urlFile, mcp: server, issuer: as.issuer };
   }
 
-  const handedUrl = (urlFile: string) => eventually(() => (existsSync(urlFile) ? new URL(readFileSync(urlFile, 'utf8')) : undefined), { timeoutMs: 60_000, what: 'the authorization URL handed to $BROWSER' });
+  const handedUrl = (urlFile: string) =>
+    eventually(() => (existsSync(urlFile) ? new URL(readFileSync(urlFile, 'utf8')) : undefined), {
+      timeoutMs: 60_000,
+      what: 'the authorization URL handed to $BROWSER',
+    });
 
   it('logs in, a new process lists the tools without a browser, status hides the token, logout makes tools exit 3', async () => {
     const { env, home, urlFile, mcp, issuer } = await setUp();
@@ -108,7 +134,13 @@ describe('mcpwire auth login in a real browser', () => {
     const statusJson = await runCli(['auth', 'status', 'hosted', '--json'], { env });
     runs.push(statusJson);
     const row = statusJson.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers[0]!;
-    expect(row).toMatchObject({ server: 'hosted', state: 'logged-in', refreshable: true, authorizationServer: issuer, scopes: expect.arrayContaining(['mcp:tools']) });
+    expect(row).toMatchObject({
+      server: 'hosted',
+      state: 'logged-in',
+      refreshable: true,
+      authorizationServer: issuer,
+      scopes: expect.arrayContaining(['mcp:tools']),
+    });
     expect(Date.parse(String(row.expiresAt))).toBeGreaterThan(Date.now());
 
     const logout = await runCli(['auth', 'logout', 'hosted'], { env });
@@ -122,7 +154,9 @@ describe('mcpwire auth login in a real browser', () => {
     expect(existsSync(urlFile)).toBe(false); // off a terminal, no browser is opened
     const afterStatus = await runCli(['auth', 'status', '--json'], { env });
     runs.push(afterStatus);
-    expect(afterStatus.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers[0]).toMatchObject({ server: 'hosted', state: 'not-logged-in' });
+    expect(afterStatus.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers[0]).toMatchObject(
+      { server: 'hosted', state: 'not-logged-in' },
+    );
 
     for (const run of runs) {
       for (const secret of [accessToken!, refreshToken!]) {
@@ -147,12 +181,18 @@ describe('mcpwire auth login in a real browser', () => {
   it('on a terminal, declining the login exits 3 naming the login command, and opens no browser', async () => {
     const { env, urlFile } = await setUp();
     const status = path.join(root!, 'status');
-    terminal = startTerminal(['sh', '-c', `"$0" "$@"; echo $? > '${status}'`, process.execPath, CLI, 'tools', '--server', 'hosted'], env);
+    terminal = startTerminal(
+      ['sh', '-c', `"$0" "$@"; echo $? > '${status}'`, process.execPath, CLI, 'tools', '--server', 'hosted'],
+      env,
+    );
     await terminal.waitFor('Log in now in a browser? [y/N]', 60_000);
     terminal.type('n');
     const screen = await terminal.waitFor('run: mcpwire auth login hosted', 30_000);
     expect(screen).not.toContain('If it does not open, visit:');
-    const code = await eventually(() => (existsSync(status) ? readFileSync(status, 'utf8').trim() || undefined : undefined), { what: 'the exit status' });
+    const code = await eventually(
+      () => (existsSync(status) ? readFileSync(status, 'utf8').trim() || undefined : undefined),
+      { what: 'the exit status' },
+    );
     expect(code).toBe('3');
     expect(existsSync(urlFile)).toBe(false);
   }, 120_000);

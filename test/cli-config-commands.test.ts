@@ -25,9 +25,22 @@ beforeEach(() => {
   env = { HOME: home, API_TOKEN: SECRET };
   writeFileSync(
     path.join(home, '.mcpwire/config.json'),
-    JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED], env: { API_TOKEN: '${API_TOKEN}' } }, shadowed: { command: 'user-version' } } }),
+    JSON.stringify({
+      mcpServers: {
+        alpha: { command: process.execPath, args: [SCRIPTED], env: { API_TOKEN: '${API_TOKEN}' } },
+        shadowed: { command: 'user-version' },
+      },
+    }),
   );
-  writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { shadowed: { command: process.execPath, args: [SCRIPTED, '--version', '2025-06-18'] }, broken: { command: '/nonexistent/server' } } }));
+  writeFileSync(
+    path.join(project, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        shadowed: { command: process.execPath, args: [SCRIPTED, '--version', '2025-06-18'] },
+        broken: { command: '/nonexistent/server' },
+      },
+    }),
+  );
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -35,11 +48,19 @@ describe('mcpwire servers', () => {
   it('connects every configured server and shows status, tools and where each is defined', async () => {
     const run = await runCli(['servers', '--trust-project', '--json'], { env, cwd: project });
     expect(run.code).toBe(0);
-    const status = run.json<{ result: { configuredServers: number; servers: Array<Record<string, unknown>> } }>().result;
+    const status = run.json<{ result: { configuredServers: number; servers: Array<Record<string, unknown>> } }>()
+      .result;
     expect(status.configuredServers).toBe(3);
     const byName = Object.fromEntries(status.servers.map((s) => [s.name, s]));
-    expect(byName.alpha).toMatchObject({ status: 'connected', provenance: { scope: 'user', file: path.join(home, '.mcpwire/config.json') } });
-    expect(byName.shadowed).toMatchObject({ status: 'connected', protocolVersion: '2025-06-18', provenance: { scope: 'project', file: path.join(project, '.mcp.json') } });
+    expect(byName.alpha).toMatchObject({
+      status: 'connected',
+      provenance: { scope: 'user', file: path.join(home, '.mcpwire/config.json') },
+    });
+    expect(byName.shadowed).toMatchObject({
+      status: 'connected',
+      protocolVersion: '2025-06-18',
+      provenance: { scope: 'project', file: path.join(project, '.mcp.json') },
+    });
     expect(byName.broken).toMatchObject({ status: 'error', lastError: expect.stringContaining('/nonexistent/server') });
 
     const text = await runCli(['servers', '--trust-project'], { env, cwd: project });
@@ -49,9 +70,14 @@ describe('mcpwire servers', () => {
 
   it('does not start project servers without approval off a terminal', async () => {
     const run = await runCli(['servers', '--json'], { env, cwd: project });
-    const byName = Object.fromEntries(run.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers.map((s) => [s.name, s]));
+    const byName = Object.fromEntries(
+      run.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers.map((s) => [s.name, s]),
+    );
     expect(byName.alpha).toMatchObject({ status: 'connected' });
-    expect(byName.shadowed).toMatchObject({ status: 'not-approved', lastError: expect.stringContaining('not approved') });
+    expect(byName.shadowed).toMatchObject({
+      status: 'not-approved',
+      lastError: expect.stringContaining('not approved'),
+    });
   });
 
   it('--trace-file records the traffic of every server, named per server, with config secrets redacted', async () => {
@@ -60,14 +86,22 @@ describe('mcpwire servers', () => {
     expect(run.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
-    const records = text.trim().split('\n').map((line) => JSON.parse(line) as { server: string; method?: string; kind: string });
-    for (const server of ['alpha', 'shadowed']) expect(records.some((r) => r.server === server && r.kind === 'response' && r.method === 'initialize')).toBe(true);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { server: string; method?: string; kind: string });
+    for (const server of ['alpha', 'shadowed'])
+      expect(records.some((r) => r.server === server && r.kind === 'response' && r.method === 'initialize')).toBe(true);
     expect(records.some((r) => r.server === 'broken')).toBe(true);
   });
 
   it('--no-connect only lists', async () => {
     const run = await runCli(['servers', '--no-connect', '--json'], { env, cwd: project });
-    expect(run.json<{ result: { servers: Array<{ status: string }> } }>().result.servers.map((s) => s.status)).toEqual(['disconnected', 'disconnected', 'disconnected']);
+    expect(run.json<{ result: { servers: Array<{ status: string }> } }>().result.servers.map((s) => s.status)).toEqual([
+      'disconnected',
+      'disconnected',
+      'disconnected',
+    ]);
   });
 });
 
@@ -76,12 +110,16 @@ describe('mcpwire config', () => {
     const run = await runCli(['config', 'show'], { env, cwd: project });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`alpha  (from user ${path.join(home, '.mcpwire/config.json')})`);
-    expect(run.stdout).toContain(`shadowed  (from project ${path.join(project, '.mcp.json')}; overrides user ${path.join(home, '.mcpwire/config.json')}; needs approval)`);
+    expect(run.stdout).toContain(
+      `shadowed  (from project ${path.join(project, '.mcp.json')}; overrides user ${path.join(home, '.mcpwire/config.json')}; needs approval)`,
+    );
     expect(run.stdout).toContain('"API_TOKEN": "***"');
     expect(run.stdout).toContain('  env.API_TOKEN ← ${API_TOKEN}');
     expect(run.stdout).not.toContain(SECRET);
     const one = await runCli(['config', 'show', '--server', 'alpha', '--json'], { env, cwd: project });
-    expect(one.json<{ result: { servers: Array<{ name: string }> } }>().result.servers.map((s) => s.name)).toEqual(['alpha']);
+    expect(one.json<{ result: { servers: Array<{ name: string }> } }>().result.servers.map((s) => s.name)).toEqual([
+      'alpha',
+    ]);
     expect(one.stdout).not.toContain(SECRET);
   });
 
@@ -93,20 +131,35 @@ describe('mcpwire config', () => {
     expect(run.stdout + run.stderr).toContain(`${path.join(project, '.mcp.json')}:5:1: invalid JSON`);
     const missingVar = await runCli(['config', 'check', '--json'], { env: { HOME: home }, cwd: root });
     expect(missingVar.code).toBe(2);
-    expect(missingVar.json()).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID', message: expect.stringContaining('API_TOKEN') } });
+    expect(missingVar.json()).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIG_INVALID', message: expect.stringContaining('API_TOKEN') },
+    });
   });
 
   it('import: prints an .mcp.json of another host; --write writes it and refuses to overwrite', async () => {
     const desktop = path.join(home, '.config/Claude/claude_desktop_config.json');
     mkdirSync(path.dirname(desktop), { recursive: true });
-    writeFileSync(desktop, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } }));
+    writeFileSync(
+      desktop,
+      JSON.stringify({
+        mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } },
+      }),
+    );
     const printed = await runCli(['config', 'import', '--from', 'claude-desktop'], { env, cwd: project });
     expect(printed.code).toBe(0);
-    expect(JSON.parse(printed.stdout)).toEqual({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } });
+    expect(JSON.parse(printed.stdout)).toEqual({
+      mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } },
+    });
     const target = path.join(root, 'imported.json');
-    expect((await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], { env, cwd: project })).code).toBe(0);
+    expect(
+      (await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], { env, cwd: project })).code,
+    ).toBe(0);
     expect(JSON.parse(readFileSync(target, 'utf8'))).toHaveProperty('mcpServers.fs');
-    const again = await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], { env, cwd: project });
+    const again = await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], {
+      env,
+      cwd: project,
+    });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('--force');
     expect((await runCli(['config', 'import', '--from', 'notepad'], { env })).code).toBe(1);
@@ -116,7 +169,10 @@ describe('mcpwire config', () => {
     const run = await runCli(['call', 'echo', '--arg', 'text=configured', '--server', 'alpha'], { env, cwd: project });
     expect(run).toMatchObject({ code: 0, stdout: 'configured\n' });
     const extra = path.join(root, 'extra.yaml');
-    writeFileSync(extra, `servers:\n  yamlsrv:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SCRIPTED)}]\n`);
+    writeFileSync(
+      extra,
+      `servers:\n  yamlsrv:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SCRIPTED)}]\n`,
+    );
     const viaYaml = await runCli(['tools', '--server', 'yamlsrv', '--config', extra, '--json'], { env, cwd: project });
     expect(viaYaml.code).toBe(0);
   });
@@ -124,7 +180,11 @@ describe('mcpwire config', () => {
 
 describe('mcpwire repl on piped input', () => {
   it('runs one command per line without a prompt and stops at "exit"', async () => {
-    const run = await runCli(['repl'], { env, cwd: project, input: '/mcp tools alpha\ncall mcp__alpha__echo text="piped in"\nexit\ncall mcp__alpha__echo text=never\n' });
+    const run = await runCli(['repl'], {
+      env,
+      cwd: project,
+      input: '/mcp tools alpha\ncall mcp__alpha__echo text="piped in"\nexit\ncall mcp__alpha__echo text=never\n',
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('mcp__alpha__echo');
     expect(run.stdout).toMatch(/^piped in$/m);

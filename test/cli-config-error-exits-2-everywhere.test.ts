@@ -23,7 +23,10 @@ beforeEach(() => {
   mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
   mkdirSync(project, { recursive: true });
   env = { HOME: home };
-  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED] } } }));
+  writeFileSync(
+    path.join(home, '.mcpwire/config.json'),
+    JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED] } } }),
+  );
   // A trailing comma and a stray one: not JSON (nor JSONC).
   writeFileSync(path.join(project, '.mcp.json'), '{\n  "mcpServers": {\n    "x": { "command": "a", }\n  ,,\n}');
   where = `${path.join(project, '.mcp.json')}:5:1`;
@@ -45,7 +48,10 @@ describe('a malformed .mcp.json', () => {
 
     const json = await runCli(['servers', '--json'], { env, cwd: project });
     expect(json.code).toBe(2);
-    const envelope = json.json<{ ok: boolean; error: { code: string; exitCode: number; message: string; result: { servers: Array<{ name: string }> } } }>();
+    const envelope = json.json<{
+      ok: boolean;
+      error: { code: string; exitCode: number; message: string; result: { servers: Array<{ name: string }> } };
+    }>();
     expect(envelope).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID', exitCode: 2 } });
     expect(envelope.error.message).toContain(where);
     expect(envelope.error.result.servers.map((s) => s.name)).toEqual(['alpha']);
@@ -76,7 +82,13 @@ describe('a malformed .mcp.json', () => {
 
   it('with the file fixed, every one of them exits 0', async () => {
     writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: {} }));
-    for (const args of [['config', 'check'], ['servers'], ['servers', '--no-connect'], ['config', 'show'], ['tools', '--server', 'alpha']]) {
+    for (const args of [
+      ['config', 'check'],
+      ['servers'],
+      ['servers', '--no-connect'],
+      ['config', 'show'],
+      ['tools', '--server', 'alpha'],
+    ]) {
       const run = await runCli(args, { env, cwd: project });
       expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(0);
     }

@@ -16,18 +16,40 @@ describe('mcpwire and a server that echoes its -e secret', () => {
   it('a failed call prints Bearer *** on stderr and exits 5', async () => {
     const run = await runCli(['call', 'whoami', '-e', `API_TOKEN=${TOKEN}`, '--', process.execPath, CARELESS]);
     expect(run.code).toBe(5);
-    expect(run.stderr).toBe('error: server "echoes-secrets-server": tools/call failed: bad token Bearer *** (-32000)\n');
+    expect(run.stderr).toBe(
+      'error: server "echoes-secrets-server": tools/call failed: bad token Bearer *** (-32000)\n',
+    );
   });
 
   it('--json: neither the message nor the error data holds it', async () => {
-    const run = await runCli(['call', 'whoami', '--json', '-e', `API_TOKEN=${TOKEN}`, '--', process.execPath, CARELESS]);
+    const run = await runCli([
+      'call',
+      'whoami',
+      '--json',
+      '-e',
+      `API_TOKEN=${TOKEN}`,
+      '--',
+      process.execPath,
+      CARELESS,
+    ]);
     expect(run.code).toBe(5);
     expect(run.stdout).not.toContain(TOKEN);
-    expect(run.json()).toMatchObject({ ok: false, error: { code: 'SERVER_ERROR', rpcCode: -32000, data: { received: 'Bearer ***' } } });
+    expect(run.json()).toMatchObject({
+      ok: false,
+      error: { code: 'SERVER_ERROR', rpcCode: -32000, data: { received: 'Bearer ***' } },
+    });
   });
 
   it('a refused initialize prints no secret either', async () => {
-    const run = await runCli(['tools', '-e', `API_TOKEN=${TOKEN}`, '--', process.execPath, CARELESS, '--refuse-initialize']);
+    const run = await runCli([
+      'tools',
+      '-e',
+      `API_TOKEN=${TOKEN}`,
+      '--',
+      process.execPath,
+      CARELESS,
+      '--refuse-initialize',
+    ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('Bearer ***');
     expect(run.stderr + run.stdout).not.toContain(TOKEN);

@@ -54,19 +54,43 @@ function place(topic: string): { home: string; project: string } {
   mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
   mkdirSync(project, { recursive: true });
   writeFileSync(path.join(home, '.npmrc'), 'offline=true\nregistry=http://127.0.0.1:9/\nupdate-notifier=false\n');
-  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } }));
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-mcpwire', private: true, devDependencies: { '@modelcontextprotocol/server-everything': '*' } }));
+  writeFileSync(
+    path.join(home, '.mcpwire/config.json'),
+    JSON.stringify({
+      mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } },
+    }),
+  );
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({
+      name: 'uses-mcpwire',
+      private: true,
+      devDependencies: { '@modelcontextprotocol/server-everything': '*' },
+    }),
+  );
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   return { home, project };
 }
 
 /** Runs `line` with sh; bounded, the process group killed on overrun. */
-function shell(line: string, cwd: string, home: string, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function shell(
+  line: string,
+  cwd: string,
+  home: string,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('sh', ['-c', line], {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home, TOKEN: 'example-token', NO_COLOR: '1', npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/' },
+    env: {
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      HOME: home,
+      TOKEN: 'example-token',
+      NO_COLOR: '1',
+      npm_config_offline: 'true',
+      npm_config_registry: 'http://127.0.0.1:9/',
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -113,17 +137,21 @@ describe('mcpwire help', () => {
     expect(examplesOf(run.stdout).length).toBeGreaterThan(0);
   });
 
-  it.each(TOPICS)('%s: every example runs offline and succeeds', async (topic) => {
-    const run = await runCli(topic === 'main' ? ['--help'] : [topic, '--help']);
-    const { home, project } = place(topic);
-    for (const example of examplesOf(run.stdout)) {
-      const line = example.replaceAll('http://127.0.0.1:3001/mcp', http.url);
-      const result = await shell(line, project, home);
-      const shown = `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
-      expect(result.code, shown).toBe(0);
-      // Nothing failed quietly either: no "error: …" on stderr, no "CODE: …" answer in the repl.
-      expect(result.stderr, shown).not.toMatch(/^error: /m);
-      expect(result.stdout, shown).not.toMatch(/^[A-Z][A-Z_]{3,}: /m);
-    }
-  }, 180_000);
+  it.each(TOPICS)(
+    '%s: every example runs offline and succeeds',
+    async (topic) => {
+      const run = await runCli(topic === 'main' ? ['--help'] : [topic, '--help']);
+      const { home, project } = place(topic);
+      for (const example of examplesOf(run.stdout)) {
+        const line = example.replaceAll('http://127.0.0.1:3001/mcp', http.url);
+        const result = await shell(line, project, home);
+        const shown = `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
+        expect(result.code, shown).toBe(0);
+        // Nothing failed quietly either: no "error: …" on stderr, no "CODE: …" answer in the repl.
+        expect(result.stderr, shown).not.toMatch(/^error: /m);
+        expect(result.stdout, shown).not.toMatch(/^[A-Z][A-Z_]{3,}: /m);
+      }
+    },
+    180_000,
+  );
 });

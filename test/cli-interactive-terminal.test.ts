@@ -30,7 +30,9 @@ const cli = (...args: string[]) => [process.execPath, CLI, ...args];
 
 describe('mcpwire on a terminal', () => {
   it('asks the server’s elicitation questions and sends the answers back', async () => {
-    terminal = startTerminal(cli('call', 'ask-elicitation', '--arg', 'message=Who are you?', '--', process.execPath, SCRIPTED));
+    terminal = startTerminal(
+      cli('call', 'ask-elicitation', '--arg', 'message=Who are you?', '--', process.execPath, SCRIPTED),
+    );
     await terminal.waitFor('The server asks: Who are you?');
     await terminal.waitFor(/name \(string, required\): $/m);
     terminal.type('Ada Lovelace');
@@ -46,7 +48,9 @@ describe('mcpwire on a terminal', () => {
   });
 
   it('shows a live progress line while a tool runs, and erases it when the result arrives', async () => {
-    terminal = startTerminal(cli('call', 'slow', '--arg', 'ms=3000', '--arg', 'steps=6', '--', process.execPath, SCRIPTED));
+    terminal = startTerminal(
+      cli('call', 'slow', '--arg', 'ms=3000', '--arg', 'steps=6', '--', process.execPath, SCRIPTED),
+    );
     const during = await terminal.waitFor(/\[#+\.+\] \d+% \([1-5]\/6\)/);
     expect(during).toMatch(/\[#+\.*\] \d+% \(\d\/6\)/);
     const after = await terminal.waitFor('done after 6 steps');
@@ -59,10 +63,31 @@ describe('mcpwire on a terminal', () => {
     const status = path.join(dir, 'status');
     // The shell keeps a (no-op) SIGINT handler, so it outlives Ctrl-C and records the CLI's exit code.
     const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-    const command = [process.execPath, CLI, 'call', 'slow', '--arg', 'ms=60000', '--arg', 'steps=60', '--', process.execPath, SCRIPTED, '--record', marker].map(q).join(' ');
+    const command = [
+      process.execPath,
+      CLI,
+      'call',
+      'slow',
+      '--arg',
+      'ms=60000',
+      '--arg',
+      'steps=60',
+      '--',
+      process.execPath,
+      SCRIPTED,
+      '--record',
+      marker,
+    ]
+      .map(q)
+      .join(' ');
     terminal = startTerminal(['sh', '-c', `trap : INT; ${command}; echo $? > ${q(status)}`]);
     await terminal.waitFor(/\(\d+\/60\)/);
-    const server = execFileSync('pgrep', ['-xf', `${process.execPath} ${SCRIPTED} --record ${marker}`], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    const server = execFileSync('pgrep', ['-xf', `${process.execPath} ${SCRIPTED} --record ${marker}`], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .map(Number);
     expect(server.length).toBe(1);
     terminal.key('C-c');
     await until(() => existsSync(status), { timeoutMs: 15_000, what: "the shell recording the CLI's exit code" });
@@ -74,14 +99,20 @@ describe('mcpwire on a terminal', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-approve-'));
     const project = path.join(dir, 'repo');
     mkdirSync(project);
-    const write = (flags: string[]) => writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, ...flags] } } }));
+    const write = (flags: string[]) =>
+      writeFileSync(
+        path.join(project, '.mcp.json'),
+        JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, ...flags] } } }),
+      );
     write([]);
     terminal = startTerminal(cli('servers'), { HOME: dir }, project);
     await terminal.waitFor(/wants to start server "repo": .*scripted-server\.mjs\s+Allow it\? \[y\/N\] $/m);
     terminal.type('y');
     await terminal.waitFor(/^repo\s+connected\s+stdio/m);
     terminal.kill();
-    expect(JSON.parse(readFileSync(path.join(dir, '.mcpwire/approvals.json'), 'utf8')).approvals).toMatchObject([{ server: 'repo', approved: true }]);
+    expect(JSON.parse(readFileSync(path.join(dir, '.mcpwire/approvals.json'), 'utf8')).approvals).toMatchObject([
+      { server: 'repo', approved: true },
+    ]);
 
     terminal = startTerminal(cli('servers'), { HOME: dir }, project);
     const again = await terminal.waitFor(/^repo\s+connected\s+stdio/m);

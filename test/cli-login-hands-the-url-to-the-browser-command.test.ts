@@ -19,19 +19,34 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function io(env: Record<string, string>): CliIO {
-  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: { PATH: process.env.PATH, ...env }, cwd: dir, interactive: false, color: false, columns: 80 };
+  return {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    env: { PATH: process.env.PATH, ...env },
+    cwd: dir,
+    interactive: false,
+    color: false,
+    columns: 80,
+  };
 }
 
 /** A browser command that writes its arguments, one a line, to `file` (whole, by a rename). */
 function recorder(file: string): string {
   const script = path.join(dir, 'browser.sh');
-  writeFileSync(script, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${file}.tmp' && mv '${file}.tmp' '${file}'\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${file}.tmp' && mv '${file}.tmp' '${file}'\n`,
+  );
   chmodSync(script, 0o755);
   return script;
 }
 
-const read = (file: string) => eventually(() => (existsSync(file) ? readFileSync(file, 'utf8') : undefined), { what: 'the browser command to run' });
-const URL_WITH_QUERY = new URL('http://127.0.0.1:9/authorize?client_id=a&state=b c&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback');
+const read = (file: string) =>
+  eventually(() => (existsSync(file) ? readFileSync(file, 'utf8') : undefined), { what: 'the browser command to run' });
+const URL_WITH_QUERY = new URL(
+  'http://127.0.0.1:9/authorize?client_id=a&state=b c&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback',
+);
 
 describe('the browser command', () => {
   it('gets the URL as its last argument, untouched by any shell', async () => {

@@ -30,7 +30,10 @@ beforeEach(() => {
   mkdirSync(project, { recursive: true });
   env = { HOME: home };
   // The server writes every line it receives to the marker: no marker, never started.
-  writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, '--record', marker] } } }));
+  writeFileSync(
+    path.join(project, '.mcp.json'),
+    JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, '--record', marker] } } }),
+  );
 });
 afterEach(() => {
   terminal?.kill();
@@ -63,7 +66,9 @@ describe('a project server nobody approved', () => {
     expect(existsSync(marker)).toBe(false);
 
     const servers = await runCli(['servers', '--json'], { env, cwd: project });
-    const repo = servers.json<{ result: { servers: Array<{ name: string; status: string; lastError?: string }> } }>().result.servers.find((s) => s.name === 'repo');
+    const repo = servers
+      .json<{ result: { servers: Array<{ name: string; status: string; lastError?: string }> } }>()
+      .result.servers.find((s) => s.name === 'repo');
     expect(repo).toMatchObject({ status: 'not-approved', lastError: expect.stringContaining('not approved') });
     expect(existsSync(marker)).toBe(false);
   });

@@ -46,7 +46,9 @@ describe('a project URL server with a headersHelper nobody approved', () => {
   it('on a terminal, the question names the helper command, and no runs nothing', async () => {
     if (!hasTmux()) throw new Error('this test needs tmux (apt-get install tmux; .ci/run installs it)');
     terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'repo'], { HOME: home }, project);
-    await terminal.waitFor(/wants to start server "repo": http:\/\/127\.0\.0\.1:9\/mcp \(runs its headersHelper: sh \S*helper\.sh\)\s+Allow it\? \[y\/N\] $/m);
+    await terminal.waitFor(
+      /wants to start server "repo": http:\/\/127\.0\.0\.1:9\/mcp \(runs its headersHelper: sh \S*helper\.sh\)\s+Allow it\? \[y\/N\] $/m,
+    );
     terminal.type('n');
     await terminal.waitFor(/not approved/);
     expect(existsSync(marker)).toBe(false);

@@ -30,14 +30,20 @@ afterEach(async () => {
 });
 
 function readTrace(file: string): TraceRecord[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as TraceRecord);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TraceRecord);
 }
 
 describe('mcpwire proxy (stdio)', () => {
   it('a client through the proxy sees what it would see directly, and every frame is recorded', async () => {
     const file = path.join(dir, 'trace.jsonl');
     const direct = await McpClient.connect({ command: node, args: [SCRIPTED] });
-    const proxied = await McpClient.connect({ command: node, args: [CLI, 'proxy', '--trace-file', file, '--', node, SCRIPTED] });
+    const proxied = await McpClient.connect({
+      command: node,
+      args: [CLI, 'proxy', '--trace-file', file, '--', node, SCRIPTED],
+    });
     try {
       expect(proxied.protocolVersion).toBe(direct.protocolVersion);
       expect(proxied.serverInfo).toEqual(direct.serverInfo);
@@ -49,7 +55,12 @@ describe('mcpwire proxy (stdio)', () => {
     }
     const records = readTrace(file);
     const frames = records.filter((r) => r.kind !== 'event');
-    expect(frames.filter((r) => r.dir === 'out' && r.kind === 'request').map((r) => r.method)).toEqual(['server/discover', 'initialize', 'tools/list', 'tools/call']);
+    expect(frames.filter((r) => r.dir === 'out' && r.kind === 'request').map((r) => r.method)).toEqual([
+      'server/discover',
+      'initialize',
+      'tools/list',
+      'tools/call',
+    ]);
     const call = frames.find((r) => r.dir === 'in' && r.method === 'tools/call')!;
     expect(call).toMatchObject({ kind: 'response', protocolVersion: '2025-11-25' });
     expect(call.latencyMs).toBeGreaterThanOrEqual(0);
@@ -65,7 +76,10 @@ describe('mcpwire proxy (stdio)', () => {
 
   it('--trace prints frames to stderr while stdout carries only the server’s bytes', async () => {
     const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } })}\n`;
-    const child = spawn(node, [CLI, 'proxy', '--trace', '--', node, EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(node, [CLI, 'proxy', '--trace', '--', node, EVERYTHING, 'stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -86,7 +100,9 @@ describe('mcpwire proxy (HTTP)', () => {
   it('prints its URL, forwards a whole session, records it, and stops on SIGINT', async () => {
     http = await everythingOverHttp('streamableHttp');
     const file = path.join(dir, 'http.jsonl');
-    const child = spawn(node, [CLI, 'proxy', '--url', http.url, '--listen', '127.0.0.1:0', '--trace-file', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [CLI, 'proxy', '--url', http.url, '--listen', '127.0.0.1:0', '--trace-file', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     await until(() => out.includes('\n'), { timeoutMs: 15_000, what: 'the first line on stdout' });
@@ -94,7 +110,9 @@ describe('mcpwire proxy (HTTP)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await McpClient.connect({ url });
     try {
-      expect((await client.callTool('echo', { message: 'through' })).content).toEqual([{ type: 'text', text: 'Echo: through' }]);
+      expect((await client.callTool('echo', { message: 'through' })).content).toEqual([
+        { type: 'text', text: 'Echo: through' },
+      ]);
     } finally {
       await client.close();
     }

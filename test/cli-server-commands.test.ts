@@ -25,7 +25,11 @@ describe('mcpwire server commands', () => {
 
     const json = (await runCli(['info', '--json', ...modern])).json<{ ok: boolean; result: Record<string, unknown> }>();
     expect(json.ok).toBe(true);
-    expect(json.result).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'modern-fixture' } });
+    expect(json.result).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      serverInfo: { name: 'modern-fixture' },
+    });
   });
 
   it('tools: a table with required arguments starred; --json is the tool list', async () => {
@@ -49,12 +53,18 @@ describe('mcpwire server commands', () => {
     const failed = await runCli(['call', 'fails', ...legacy]);
     expect(failed.code).toBe(5);
     expect(failed.stdout).toContain('this tool always fails');
-    const envelope = (await runCli(['call', 'fails', '--json', ...legacy])).json<{ ok: boolean; error: { code: string; exitCode: number } }>();
+    const envelope = (await runCli(['call', 'fails', '--json', ...legacy])).json<{
+      ok: boolean;
+      error: { code: string; exitCode: number };
+    }>();
     expect(envelope).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', exitCode: 5 } });
 
     const unknown = await runCli(['call', 'nope', '--json', ...legacy]);
     expect(unknown.code).toBe(5);
-    expect(unknown.json()).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: expect.stringContaining('tool not found: nope') } });
+    expect(unknown.json()).toMatchObject({
+      ok: false,
+      error: { code: 'TOOL_NOT_FOUND', message: expect.stringContaining('tool not found: nope') },
+    });
   });
 
   it('call: a request that outlives --timeout exits 6 with a message naming the server and method', async () => {
@@ -95,7 +105,10 @@ describe('mcpwire --url', () => {
       try {
         const run = await runCli(['call', 'echo', '--arg', `message=over ${mode}`, '--url', server.url, '--json']);
         expect(run.code, run.stderr).toBe(0);
-        expect(run.json()).toMatchObject({ ok: true, result: { content: [{ type: 'text', text: `Echo: over ${mode}` }] } });
+        expect(run.json()).toMatchObject({
+          ok: true,
+          result: { content: [{ type: 'text', text: `Echo: over ${mode}` }] },
+        });
       } finally {
         await server.stop();
       }
@@ -123,18 +136,33 @@ describe('mcpwire exit codes and errors', () => {
   });
 
   it('an unknown --server exits 2 listing the configured ones', async () => {
-    const run = await runCli(['tools', '--server', 'ghost', '--json'], { env: { HOME: '/nonexistent-home' }, cwd: '/' });
+    const run = await runCli(['tools', '--server', 'ghost', '--json'], {
+      env: { HOME: '/nonexistent-home' },
+      cwd: '/',
+    });
     expect(run.code).toBe(2);
-    expect(run.json()).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID', message: expect.stringContaining('server "ghost" is not configured') } });
+    expect(run.json()).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIG_INVALID', message: expect.stringContaining('server "ghost" is not configured') },
+    });
   });
 
   it('a server asking for credentials exits 3, and the header value never appears', async () => {
     const fixture = await startHttpFixture((_seen, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer realm="test"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      res
+        .writeHead(401, { 'www-authenticate': 'Bearer realm="test"', 'content-type': 'application/json' })
+        .end('{"error":"unauthorized"}');
       return true;
     });
     try {
-      const run = await runCli(['info', '--url', fixture.url, '--header', 'Authorization: Bearer sekrit-token-123', '--json']);
+      const run = await runCli([
+        'info',
+        '--url',
+        fixture.url,
+        '--header',
+        'Authorization: Bearer sekrit-token-123',
+        '--json',
+      ]);
       expect(run.code).toBe(3);
       expect(run.json()).toMatchObject({ ok: false, error: { code: 'AUTH_REQUIRED', exitCode: 3 } });
       expect(run.stdout + run.stderr).not.toContain('sekrit-token-123');
@@ -147,7 +175,23 @@ describe('mcpwire exit codes and errors', () => {
 describe('mcpwire --help', () => {
   // One test per command: each starts a CLI process, and fifteen of them in one test outgrew
   // its timeout on a loaded machine.
-  for (const command of ['info', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'complete', 'ping', 'servers', 'config', 'repl', 'proxy', 'trace']) {
+  for (const command of [
+    'info',
+    'tools',
+    'call',
+    'resources',
+    'templates',
+    'read',
+    'prompts',
+    'prompt',
+    'complete',
+    'ping',
+    'servers',
+    'config',
+    'repl',
+    'proxy',
+    'trace',
+  ]) {
     it(`${command} --help prints its usage and an example`, async () => {
       const run = await runCli([command, '--help']);
       expect(run.code).toBe(0);

@@ -47,7 +47,8 @@ describe('the CLI manager and auth login share the login plumbing', () => {
     expect(oauth.issued).toHaveLength(1);
     const servers = await runCli(['servers', '--config', config, '--store', store, '--json'], { env });
     expect(servers.code, servers.stderr).toBe(0);
-    const status = servers.json<{ result: { servers: { name: string; status: string; toolCount: number }[] } }>().result;
+    const status = servers.json<{ result: { servers: { name: string; status: string; toolCount: number }[] } }>()
+      .result;
     expect(status.servers.find((s) => s.name === 'tracker')).toMatchObject({ status: 'connected', toolCount: 1 });
     // The stored login answered: no second login.
     expect(oauth.issued).toHaveLength(1);
@@ -56,7 +57,9 @@ describe('the CLI manager and auth login share the login plumbing', () => {
   it('a server whose headersHelper credentials are refused exits 3 saying so, without naming auth login', async () => {
     const guarded = await startHeaderProtectedServer('Bearer the-right-key');
     server = guarded;
-    const { config, env } = setUp({ keyed: { url: guarded.url, headersHelper: 'echo "Authorization: Bearer a-wrong-key"' } });
+    const { config, env } = setUp({
+      keyed: { url: guarded.url, headersHelper: 'echo "Authorization: Bearer a-wrong-key"' },
+    });
     const run = await runCli(['tools', '--server', 'keyed', '--config', config], { env });
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('server "keyed": the credentials its headersHelper printed were refused (HTTP 401');

@@ -48,8 +48,15 @@ describe('table', () => {
   });
 
   it('cuts nothing: an unbroken word longer than the room is split, an unlimited width keeps lines whole', () => {
-    expect(wrap('see https://example.com/a/very/long/path/indeed', 20)).toEqual(['see', 'https://example.com/', 'a/very/long/path/ind', 'eed']);
-    expect(table(['A', 'B'], [['x', 'y '.repeat(100).trim()]], Number.POSITIVE_INFINITY).split('\n')[1]).toBe(`x  ${'y '.repeat(100).trim()}`);
+    expect(wrap('see https://example.com/a/very/long/path/indeed', 20)).toEqual([
+      'see',
+      'https://example.com/',
+      'a/very/long/path/ind',
+      'eed',
+    ]);
+    expect(table(['A', 'B'], [['x', 'y '.repeat(100).trim()]], Number.POSITIVE_INFINITY).split('\n')[1]).toBe(
+      `x  ${'y '.repeat(100).trim()}`,
+    );
   });
 });
 
@@ -58,7 +65,11 @@ describe('mcpwire tools off a terminal', () => {
   beforeAll(async () => {
     requireBuiltCli();
     const json = await runCli(['tools', '--json', '--', process.execPath, EVERYTHING], { env: { COLUMNS: undefined } });
-    descriptions = new Map(json.json<{ result: Array<{ name: string; description?: string }> }>().result.map((t) => [t.name, (t.description ?? '').trim().split('\n')[0]!]));
+    descriptions = new Map(
+      json
+        .json<{ result: Array<{ name: string; description?: string }> }>()
+        .result.map((t) => [t.name, (t.description ?? '').trim().split('\n')[0]!]),
+    );
     expect(descriptions.size).toBeGreaterThan(5);
   });
 

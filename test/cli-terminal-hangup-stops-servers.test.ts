@@ -40,7 +40,10 @@ afterEach(() => {
 
 /** The server's pid, once it has written it (bounded). */
 async function stubbornPid(file: string): Promise<number> {
-  await until(() => existsSync(file) && readFileSync(file, 'utf8') !== '', { timeoutMs: 15_000, what: 'the server writing its pid' });
+  await until(() => existsSync(file) && readFileSync(file, 'utf8') !== '', {
+    timeoutMs: 15_000,
+    what: 'the server writing its pid',
+  });
   serverPid = Number(readFileSync(file, 'utf8'));
   return serverPid;
 }
@@ -59,7 +62,10 @@ describe('the terminal closing under mcpwire (SIGHUP)', () => {
   it('at the repl prompt: every configured server is stopped', async () => {
     const pidFile = path.join(dir, 'server.pid');
     const config = path.join(dir, 'servers.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }),
+    );
     terminal = startTerminal([node, CLI, 'repl', '--config', config], { HOME: dir }, dir);
     await terminal.waitFor('1 server(s) connected');
     await terminal.waitFor('mcp> ');
@@ -84,9 +90,19 @@ describe('SIGHUP and SIGTERM sent to mcpwire off a terminal', () => {
     it(`${signal} to ${command}: the server is stopped and mcpwire exits ${code}`, async () => {
       const pidFile = path.join(dir, 'server.pid');
       const config = path.join(dir, 'servers.json');
-      writeFileSync(config, JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }));
-      const argv = command === 'call' ? ['call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile] : ['repl', '--config', config];
-      const child = spawn(node, [CLI, ...argv], { cwd: dir, env: { ...process.env, HOME: dir, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      writeFileSync(
+        config,
+        JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }),
+      );
+      const argv =
+        command === 'call'
+          ? ['call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile]
+          : ['repl', '--config', config];
+      const child = spawn(node, [CLI, ...argv], {
+        cwd: dir,
+        env: { ...process.env, HOME: dir, NO_COLOR: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

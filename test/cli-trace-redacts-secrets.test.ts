@@ -26,13 +26,29 @@ afterEach(async () => {
 describe('mcpwire --trace / --trace-file', () => {
   it('records every frame of a stdio session to JSONL and stderr, with -e values redacted everywhere', async () => {
     const file = path.join(dir, 't.jsonl');
-    const run = await runCli(['call', 'echo', '--arg', `text=${SECRET}`, '-e', `API_KEY=${SECRET}`, '--trace', '--trace-file', file, '--', process.execPath, SCRIPTED]);
+    const run = await runCli([
+      'call',
+      'echo',
+      '--arg',
+      `text=${SECRET}`,
+      '-e',
+      `API_KEY=${SECRET}`,
+      '--trace',
+      '--trace-file',
+      file,
+      '--',
+      process.execPath,
+      SCRIPTED,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${SECRET}\n`); // the result itself is the user's to see
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
     expect(run.stderr).not.toContain(SECRET);
-    const records = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TraceRecord);
     const methods = records.filter((r) => r.kind === 'request').map((r) => r.method);
     expect(methods).toEqual(['server/discover', 'initialize', 'tools/list', 'tools/call']);
     const call = records.find((r) => r.kind === 'response' && r.method === 'tools/call')!;
@@ -43,13 +59,29 @@ describe('mcpwire --trace / --trace-file', () => {
   it('an HTTP session carries status and MCP headers; the Authorization value never appears', async () => {
     http = await modernOverHttp();
     const file = path.join(dir, 'h.jsonl');
-    const run = await runCli(['tools', '--url', http.url, '--header', `Authorization: Bearer ${SECRET}`, '--trace-file', file, '--json']);
+    const run = await runCli([
+      'tools',
+      '--url',
+      http.url,
+      '--header',
+      `Authorization: Bearer ${SECRET}`,
+      '--trace-file',
+      file,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
-    const records = text.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TraceRecord);
     const list = records.find((r) => r.kind === 'request' && r.method === 'tools/list')!;
-    expect(list.http?.headers).toMatchObject({ authorization: 'Bearer ***', 'mcp-method': 'tools/list', 'mcp-protocol-version': '2026-07-28' });
+    expect(list.http?.headers).toMatchObject({
+      authorization: 'Bearer ***',
+      'mcp-method': 'tools/list',
+      'mcp-protocol-version': '2026-07-28',
+    });
     expect(records.find((r) => r.kind === 'response' && r.method === 'tools/list')?.http?.status).toBe(200);
   });
 });

@@ -20,8 +20,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function recordThroughProxy(file: string, server: string[], session: (client: McpClient) => Promise<void>): Promise<void> {
-  const client = await McpClient.connect({ command: node, args: [CLI, 'proxy', '--trace-file', file, '--', ...server] }, { era: 'legacy', validateOutput: false });
+async function recordThroughProxy(
+  file: string,
+  server: string[],
+  session: (client: McpClient) => Promise<void>,
+): Promise<void> {
+  const client = await McpClient.connect(
+    { command: node, args: [CLI, 'proxy', '--trace-file', file, '--', ...server] },
+    { era: 'legacy', validateOutput: false },
+  );
   try {
     await session(client);
   } finally {
@@ -41,13 +48,26 @@ describe('mcpwire trace check', () => {
     });
     const run = await runCli(['trace', 'check', file, '--json']);
     expect(run.code).toBe(5);
-    const violations = run.json<{ error: { violations: Array<{ rule: string; line: number; method?: string }> } }>().error.violations;
+    const violations = run.json<{ error: { violations: Array<{ rule: string; line: number; method?: string }> } }>()
+      .error.violations;
     const rules = violations.map((v) => v.rule);
-    for (const rule of ['result.tools-list', 'result.tools-call', 'result.next-cursor', 'result.prompts-get', 'method.not-in-revision', 'capability.client-undeclared']) expect(rules).toContain(rule);
+    for (const rule of [
+      'result.tools-list',
+      'result.tools-call',
+      'result.next-cursor',
+      'result.prompts-get',
+      'method.not-in-revision',
+      'capability.client-undeclared',
+    ])
+      expect(rules).toContain(rule);
     for (const v of violations) expect(v.line).toBeGreaterThan(0);
 
     const text = await runCli(['trace', 'check', file]);
-    expect(text.stdout).toMatch(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+: lying-server ← tools/list #\\d+ \\[result\\.tools-list\\] result\\.tools\\[0\\]\\.inputSchema\\.type must be "object"`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `${file.replace(/[.]/g, '\\.')}:\\d+: lying-server ← tools/list #\\d+ \\[result\\.tools-list\\] result\\.tools\\[0\\]\\.inputSchema\\.type must be "object"`,
+      ),
+    );
     expect(text.stdout).toMatch(/^\d+ violation\(s\) in \d+ message\(s\)/m);
   });
 
@@ -90,7 +110,14 @@ describe('mcpwire trace show', () => {
     expect(new Set(records.map((r) => r.method))).toEqual(new Set(['tools/call']));
     const errors = await runCli(['trace', 'show', file, '--errors', '--json']);
     expect(errors.json<{ result: { records: unknown[] } }>().result.records).toHaveLength(1);
-    const byId = await runCli(['trace', 'show', file, '--id', String((records[0] as { id?: number }).id ?? ''), '--json']);
+    const byId = await runCli([
+      'trace',
+      'show',
+      file,
+      '--id',
+      String((records[0] as { id?: number }).id ?? ''),
+      '--json',
+    ]);
     const idRecords = byId.json<{ result: { records: Array<{ method: string; kind: string }> } }>().result.records;
     expect(idRecords.map((r) => r.kind).sort()).toEqual(['request', 'response']);
     const otherServer = await runCli(['trace', 'show', file, '--server', 'nobody', '--json']);

@@ -6,9 +6,15 @@ describe('capability gating', () => {
   it('fails locally with CAPABILITY_MISSING and sends nothing when the server lacks the capability', async () => {
     const { client, peer } = await connectTo((p) => legacyPeer(p, '2025-11-25', { tools: {} }));
     const before = peer.received.length;
-    await expect(client.listPrompts()).rejects.toMatchObject({ code: 'CAPABILITY_MISSING', method: 'prompts/list', server: 'fake' });
+    await expect(client.listPrompts()).rejects.toMatchObject({
+      code: 'CAPABILITY_MISSING',
+      method: 'prompts/list',
+      server: 'fake',
+    });
     await expect(client.readResource('x://1')).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
-    await expect(client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: '' })).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
+    await expect(client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: '' })).rejects.toMatchObject({
+      code: 'CAPABILITY_MISSING',
+    });
     await expect(client.setLoggingLevel('info')).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
     await expect(client.subscribeResource('x://1')).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
     expect(peer.received.length).toBe(before);
@@ -27,21 +33,29 @@ describe('capability gating', () => {
 
   it('allows completion on 2024-11-05, which had no completions capability', async () => {
     const { client } = await connectTo((p) =>
-      legacyPeer(p, '2024-11-05', { prompts: {} }).on('completion/complete', () => ({ completion: { values: ['a', 'b'] } })),
+      legacyPeer(p, '2024-11-05', { prompts: {} }).on('completion/complete', () => ({
+        completion: { values: ['a', 'b'] },
+      })),
     );
-    await expect(client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'x', value: '' })).resolves.toEqual({ values: ['a', 'b'] });
+    await expect(client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'x', value: '' })).resolves.toEqual({
+      values: ['a', 'b'],
+    });
     await client.close();
   });
 
   it('maps legacy-only methods in the modern era: ping becomes discover, log level rides on _meta', async () => {
-    const { client, peer } = await connectTo((p) => modernPeer(p).on('tools/list', () => ({ resultType: 'complete', tools: [] })));
+    const { client, peer } = await connectTo((p) =>
+      modernPeer(p).on('tools/list', () => ({ resultType: 'complete', tools: [] })),
+    );
     await client.ping();
     await client.setLoggingLevel('debug');
     await client.listTools();
     expect(peer.methods()).not.toContain('ping');
     expect(peer.methods()).not.toContain('logging/setLevel');
     const list = peer.received.find((m) => m.method === 'tools/list')!;
-    expect(((list.params as Record<string, unknown>)._meta as Record<string, unknown>)['io.modelcontextprotocol/logLevel']).toBe('debug');
+    expect(
+      ((list.params as Record<string, unknown>)._meta as Record<string, unknown>)['io.modelcontextprotocol/logLevel'],
+    ).toBe('debug');
     await client.close();
   });
 });
@@ -54,10 +68,15 @@ describe('pagination and list caches', () => {
       c3: { tools: [{ name: 'c', inputSchema: { type: 'object' } }] },
     };
     const { client, peer } = await connectTo((p) =>
-      legacyPeer(p, '2025-11-25', { tools: {} }).on('tools/list', (m) => pages[((m.params as { cursor?: string } | undefined)?.cursor ?? 'start') as string]),
+      legacyPeer(p, '2025-11-25', { tools: {} }).on(
+        'tools/list',
+        (m) => pages[((m.params as { cursor?: string } | undefined)?.cursor ?? 'start') as string],
+      ),
     );
     expect((await client.listTools()).map((t) => t.name)).toEqual(['a', 'b', 'c']);
-    const cursors = peer.received.filter((m) => m.method === 'tools/list').map((m) => (m.params as { cursor?: string } | undefined)?.cursor);
+    const cursors = peer.received
+      .filter((m) => m.method === 'tools/list')
+      .map((m) => (m.params as { cursor?: string } | undefined)?.cursor);
     expect(cursors).toEqual([undefined, '', 'c3']);
     const page = await client.listToolsPage('c3');
     expect(page.tools.map((t) => t.name)).toEqual(['c']);
@@ -66,7 +85,11 @@ describe('pagination and list caches', () => {
 
   it('stops a server that never stops paginating with PAGINATION_LIMIT', async () => {
     let n = 0;
-    const { client } = await connectTo((p) => legacyPeer(p, '2025-11-25', { tools: {} }).on('tools/list', () => ({ tools: [], nextCursor: String(++n) })), { maxPages: 5 });
+    const { client } = await connectTo(
+      (p) =>
+        legacyPeer(p, '2025-11-25', { tools: {} }).on('tools/list', () => ({ tools: [], nextCursor: String(++n) })),
+      { maxPages: 5 },
+    );
     await expect(client.listTools()).rejects.toMatchObject({ code: 'PAGINATION_LIMIT', method: 'tools/list' });
     expect(n).toBe(5);
     await client.close();
@@ -74,7 +97,9 @@ describe('pagination and list caches', () => {
 
   it('caches a legacy list until list_changed, then refetches and emits toolsChanged', async () => {
     let version = 1;
-    const { client, peer } = await connectTo((p) => legacyPeer(p).on('tools/list', () => ({ tools: [{ name: `v${version}`, inputSchema: { type: 'object' } }] })));
+    const { client, peer } = await connectTo((p) =>
+      legacyPeer(p).on('tools/list', () => ({ tools: [{ name: `v${version}`, inputSchema: { type: 'object' } }] })),
+    );
     const changed: number[] = [];
     client.on('toolsChanged', () => changed.push(version));
     expect((await client.listTools())[0]!.name).toBe('v1');
@@ -92,7 +117,12 @@ describe('pagination and list caches', () => {
 
   it('honours a modern ttlMs: cached while fresh, refetched after', async () => {
     const { client, peer } = await connectTo((p) =>
-      modernPeer(p, { prompts: {} }).on('prompts/list', () => ({ resultType: 'complete', prompts: [{ name: 'p' }], ttlMs: 60_000, cacheScope: 'public' })),
+      modernPeer(p, { prompts: {} }).on('prompts/list', () => ({
+        resultType: 'complete',
+        prompts: [{ name: 'p' }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      })),
     );
     await client.listPrompts();
     await client.listPrompts();
@@ -104,7 +134,11 @@ describe('pagination and list caches', () => {
 describe('structured output validation', () => {
   const tools = {
     tools: [
-      { name: 'add', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } },
+      {
+        name: 'add',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+      },
       { name: 'plain', inputSchema: { type: 'object' } },
     ],
   };
@@ -129,7 +163,11 @@ describe('structured output validation', () => {
       (p) =>
         legacyPeer(p)
           .on('tools/list', () => tools)
-          .on('tools/call', (m) => ((m.params as { name: string }).name === 'add' ? { content: [], structuredContent: { sum: 'bad' } } : { content: [{ type: 'text', text: 'no' }], isError: true })),
+          .on('tools/call', (m) =>
+            (m.params as { name: string }).name === 'add'
+              ? { content: [], structuredContent: { sum: 'bad' } }
+              : { content: [{ type: 'text', text: 'no' }], isError: true },
+          ),
       { validateOutput: false },
     );
     await expect(client.callTool('add')).resolves.toMatchObject({ structuredContent: { sum: 'bad' } });

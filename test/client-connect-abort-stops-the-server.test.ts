@@ -64,9 +64,18 @@ describe('aborting a stdio connect', () => {
     const reason = new Error('never mind');
     const records: TraceRecord[] = [];
     const lines: string[] = [];
-    const error = await McpClient.connect(server, { name: 'mute', signal: AbortSignal.abort(reason), onStderr: (l) => lines.push(l), trace: { sink: (r) => records.push(r) } }).catch((e: unknown) => e);
+    const error = await McpClient.connect(server, {
+      name: 'mute',
+      signal: AbortSignal.abort(reason),
+      onStderr: (l) => lines.push(l),
+      trace: { sink: (r) => records.push(r) },
+    }).catch((e: unknown) => e);
     expect(isMcpError(error, 'CANCELLED')).toBe(true);
-    expect(error).toMatchObject({ server: 'mute', cause: reason, message: 'server "mute": connect was cancelled by the caller' });
+    expect(error).toMatchObject({
+      server: 'mute',
+      cause: reason,
+      message: 'server "mute": connect was cancelled by the caller',
+    });
     expect(records.filter((r) => r.event === 'spawn')).toEqual([]);
     expect(childrenRunning(SCRIPT)).toEqual([]);
     expect(lines).toEqual([]);
@@ -86,7 +95,10 @@ describe('aborting a stdio connect', () => {
 
   it('after the handshake completed changes nothing: the client stays connected', async () => {
     const controller = new AbortController();
-    const client = await McpClient.connect({ command: process.execPath, args: [path.join(FIXTURES, 'legacy', 'scripted-server.mjs')] }, { name: 'ok', era: 'legacy', signal: controller.signal });
+    const client = await McpClient.connect(
+      { command: process.execPath, args: [path.join(FIXTURES, 'legacy', 'scripted-server.mjs')] },
+      { name: 'ok', era: 'legacy', signal: controller.signal },
+    );
     controller.abort(new Error('late'));
     await expect(client.ping()).resolves.toBeUndefined();
     await client.close();

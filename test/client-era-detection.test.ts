@@ -8,9 +8,12 @@ const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 describe('era detection over a transport', () => {
   it('goes modern on a discover result and puts the _meta envelope on every request', async () => {
-    const { client, peer } = await connectTo((p) => modernPeer(p).on('tools/list', () => ({ resultType: 'complete', tools: [], ttlMs: 0 })), {
-      handlers: { elicitation: () => ({ action: 'decline' }) },
-    });
+    const { client, peer } = await connectTo(
+      (p) => modernPeer(p).on('tools/list', () => ({ resultType: 'complete', tools: [], ttlMs: 0 })),
+      {
+        handlers: { elicitation: () => ({ action: 'decline' }) },
+      },
+    );
     expect(client.era).toBe('modern');
     expect(client.protocolVersion).toBe('2026-07-28');
     expect(client.serverInfo?.name).toBe('fake-modern');
@@ -38,7 +41,9 @@ describe('era detection over a transport', () => {
   });
 
   it('falls back to initialize when discover gets no answer within the probe timeout, without a cancel notice', async () => {
-    const { client, peer } = await connectTo((p) => legacyPeer(p).on('server/discover', () => NO_REPLY), { probeTimeoutMs: 100 });
+    const { client, peer } = await connectTo((p) => legacyPeer(p).on('server/discover', () => NO_REPLY), {
+      probeTimeoutMs: 100,
+    });
     expect(client.era).toBe('legacy');
     expect(peer.methods()).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
     await client.close();
@@ -55,7 +60,9 @@ describe('era detection over a transport', () => {
   it('refuses a revision it does not speak with VERSION_UNSUPPORTED and closes', async () => {
     const { clientTransport, peer } = scriptedPair();
     legacyPeer(peer, '1999-01-01');
-    const error = await McpClient.connect(clientTransport, { name: 'old', probeTimeoutMs: 100 }).catch((e: unknown) => e);
+    const error = await McpClient.connect(clientTransport, { name: 'old', probeTimeoutMs: 100 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'VERSION_UNSUPPORTED', method: 'initialize', server: 'old' });
     await clientTransport.closed;
   });
@@ -65,7 +72,13 @@ describe('era detection over a transport', () => {
     const { client, peer } = await connectTo((p) =>
       modernPeer(p).on('server/discover', () =>
         ++calls === 1
-          ? { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: 'x' } } }
+          ? {
+              error: {
+                code: -32022,
+                message: 'Unsupported protocol version',
+                data: { supported: ['2026-07-28'], requested: 'x' },
+              },
+            }
           : { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: ALL_CAPS },
       ),
     );
@@ -76,7 +89,9 @@ describe('era detection over a transport', () => {
 
   it('goes legacy when -32022 offers only legacy revisions', async () => {
     const { client } = await connectTo((p) =>
-      legacyPeer(p).on('server/discover', () => ({ error: { code: -32022, message: 'no', data: { supported: ['2025-11-25'] } } })),
+      legacyPeer(p).on('server/discover', () => ({
+        error: { code: -32022, message: 'no', data: { supported: ['2025-11-25'] } },
+      })),
     );
     expect(client.era).toBe('legacy');
     await client.close();
@@ -86,8 +101,14 @@ describe('era detection over a transport', () => {
     const { client } = await connectTo(
       (p) => {
         let discovers = 0;
-        p.on('server/discover', () => (++discovers === 1 ? NO_REPLY : { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} }));
-        p.on('initialize', () => ({ error: { code: -32022, message: 'modern only', data: { supported: ['2026-07-28'] } } }));
+        p.on('server/discover', () =>
+          ++discovers === 1
+            ? NO_REPLY
+            : { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} },
+        );
+        p.on('initialize', () => ({
+          error: { code: -32022, message: 'modern only', data: { supported: ['2026-07-28'] } },
+        }));
       },
       { probeTimeoutMs: 50 },
     );
@@ -104,14 +125,21 @@ describe('era detection over a transport', () => {
   it('fails when a pinned revision is not what the server answers', async () => {
     const { clientTransport, peer } = scriptedPair();
     legacyPeer(peer, '2025-11-25');
-    await expect(McpClient.connect(clientTransport, { protocolVersion: '2025-06-18' })).rejects.toMatchObject({ code: 'VERSION_UNSUPPORTED' });
-    expect(peer.received.find((m) => m.method === 'initialize')?.params).toMatchObject({ protocolVersion: '2025-06-18' });
+    await expect(McpClient.connect(clientTransport, { protocolVersion: '2025-06-18' })).rejects.toMatchObject({
+      code: 'VERSION_UNSUPPORTED',
+    });
+    expect(peer.received.find((m) => m.method === 'initialize')?.params).toMatchObject({
+      protocolVersion: '2025-06-18',
+    });
   });
 
   it('does not fall back when the era is pinned to modern', async () => {
     const { clientTransport, peer } = scriptedPair();
     legacyPeer(peer);
-    await expect(McpClient.connect(clientTransport, { era: 'modern' })).rejects.toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32601 });
+    await expect(McpClient.connect(clientTransport, { era: 'modern' })).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      rpcCode: -32601,
+    });
     expect(peer.methods()).not.toContain('initialize');
   });
 });

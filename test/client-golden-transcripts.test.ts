@@ -27,10 +27,15 @@ async function matchGolden(file: string, peer: ScriptedPeer): Promise<void> {
 
 describe('golden wire transcripts of the client', () => {
   it('legacy (era pinned, so no probe): handshake, list, call with a progress token', async () => {
-    const { client, peer } = await connectTo((p) =>
-      legacyPeer(p, '2025-11-25', { tools: {} })
-        .on('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] }))
-        .on('tools/call', (m) => ({ content: [{ type: 'text', text: String(((m.params as { arguments: { text: string } }).arguments).text) }] })),
+    const { client, peer } = await connectTo(
+      (p) =>
+        legacyPeer(p, '2025-11-25', { tools: {} })
+          .on('tools/list', () => ({
+            tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+          }))
+          .on('tools/call', (m) => ({
+            content: [{ type: 'text', text: String((m.params as { arguments: { text: string } }).arguments.text) }],
+          })),
       { era: 'legacy' },
     );
     await client.listTools();
@@ -47,7 +52,16 @@ describe('golden wire transcripts of the client', () => {
           ++round === 1
             ? {
                 resultType: 'input_required',
-                inputRequests: { ok: { method: 'elicitation/create', params: { mode: 'form', message: 'Proceed?', requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } } } } },
+                inputRequests: {
+                  ok: {
+                    method: 'elicitation/create',
+                    params: {
+                      mode: 'form',
+                      message: 'Proceed?',
+                      requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } },
+                    },
+                  },
+                },
                 requestState: 'state-1',
               }
             : { resultType: 'complete', content: [{ type: 'text', text: 'done' }] },

@@ -3,7 +3,8 @@ import { connectTo, invalidClientTraffic, legacyPeer, modernPeer } from './suppo
 import { NO_REPLY } from './support/scripted-peer.js';
 import { until } from './support/wait.js';
 
-const listens = (received: Array<Record<string, unknown>>) => received.filter((m) => m.method === 'subscriptions/listen');
+const listens = (received: Array<Record<string, unknown>>) =>
+  received.filter((m) => m.method === 'subscriptions/listen');
 const filterOf = (m: Record<string, unknown>) => (m.params as { notifications: Record<string, unknown> }).notifications;
 
 describe('change feeds behind one API', () => {
@@ -35,12 +36,19 @@ describe('change feeds behind one API', () => {
     const second = await peer.waitFor((m) => m.method === 'subscriptions/listen' && m.id !== first.id);
     expect(filterOf(second).resourceSubscriptions).toEqual(['test://a']);
     // The replaced stream is ended the stdio way: a cancel notice naming its id.
-    await peer.waitFor((m) => m.method === 'notifications/cancelled' && (m.params as { requestId: unknown }).requestId === first.id);
-    await peer.notify('notifications/resources/updated', { uri: 'test://a', _meta: { 'io.modelcontextprotocol/subscriptionId': second.id } });
+    await peer.waitFor(
+      (m) => m.method === 'notifications/cancelled' && (m.params as { requestId: unknown }).requestId === first.id,
+    );
+    await peer.notify('notifications/resources/updated', {
+      uri: 'test://a',
+      _meta: { 'io.modelcontextprotocol/subscriptionId': second.id },
+    });
     await until(() => updates.length >= 1, { what: 'the resourceUpdated event' });
     expect(updates).toEqual(['test://a']);
     await unsubscribe();
-    const third = await peer.waitFor((m) => m.method === 'subscriptions/listen' && m.id !== first.id && m.id !== second.id);
+    const third = await peer.waitFor(
+      (m) => m.method === 'subscriptions/listen' && m.id !== first.id && m.id !== second.id,
+    );
     expect(filterOf(third).resourceSubscriptions).toBeUndefined();
     expect(peer.methods()).not.toContain('resources/subscribe');
     await client.close();
@@ -49,7 +57,9 @@ describe('change feeds behind one API', () => {
   it('modern: re-listens after an abnormal end of the stream', async () => {
     let opened = 0;
     const { client, peer } = await connectTo((p) =>
-      modernPeer(p).on('subscriptions/listen', () => (++opened === 1 ? { error: { code: -32603, message: 'stream broke' } } : NO_REPLY)),
+      modernPeer(p).on('subscriptions/listen', () =>
+        ++opened === 1 ? { error: { code: -32603, message: 'stream broke' } } : NO_REPLY,
+      ),
     );
     const diagnostics: string[] = [];
     client.on('diagnostic', (d) => diagnostics.push(d.kind));
@@ -70,7 +80,11 @@ describe('change feeds behind one API', () => {
   });
 
   it('legacy: subscribes with resources/subscribe and unsubscribes once', async () => {
-    const { client, peer } = await connectTo((p) => legacyPeer(p).on('resources/subscribe', () => ({})).on('resources/unsubscribe', () => ({})));
+    const { client, peer } = await connectTo((p) =>
+      legacyPeer(p)
+        .on('resources/subscribe', () => ({}))
+        .on('resources/unsubscribe', () => ({})),
+    );
     const updates: string[] = [];
     client.on('resourceUpdated', (p) => updates.push(p.uri));
     const unsubscribe = await client.subscribeResource('test://b');
@@ -79,7 +93,10 @@ describe('change feeds behind one API', () => {
     await unsubscribe();
     await unsubscribe();
     expect(updates).toEqual(['test://b']);
-    expect(peer.methods().filter((m) => m.startsWith('resources/'))).toEqual(['resources/subscribe', 'resources/unsubscribe']);
+    expect(peer.methods().filter((m) => m.startsWith('resources/'))).toEqual([
+      'resources/subscribe',
+      'resources/unsubscribe',
+    ]);
     expect(invalidClientTraffic(peer, client.protocolVersion)).toEqual([]);
     await client.close();
   });

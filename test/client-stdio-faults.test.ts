@@ -10,7 +10,10 @@ const server = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const clients: McpClient[] = [];
 
 async function connect(args: string[] = [], options: ClientOptions = {}) {
-  const client = await McpClient.connect({ command: process.execPath, args: [server, ...args] }, { name: 'scripted', probeTimeoutMs: 1_000, ...options });
+  const client = await McpClient.connect(
+    { command: process.execPath, args: [server, ...args] },
+    { name: 'scripted', probeTimeoutMs: 1_000, ...options },
+  );
   clients.push(client);
   return client;
 }
@@ -21,9 +24,14 @@ afterEach(async () => {
 
 describe('a stdio server that misbehaves', () => {
   it('dies before answering initialize: connect rejects with CONNECTION_CLOSED quoting its stderr, and nothing is left running', async () => {
-    const error = await McpClient.connect({ command: process.execPath, args: [server, '--die-before-initialize'] }, { name: 'doomed' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { command: process.execPath, args: [server, '--die-before-initialize'] },
+      { name: 'doomed' },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONNECTION_CLOSED', method: 'initialize', server: 'doomed' });
-    expect((error as Error).message).toContain('the server exited with code 1; last stderr: fatal: config file missing');
+    expect((error as Error).message).toContain(
+      'the server exited with code 1; last stderr: fatal: config file missing',
+    );
   });
 
   it('dies mid-call: every pending call rejects with CONNECTION_CLOSED well before its timeout', async () => {
@@ -47,10 +55,15 @@ describe('a stdio server that misbehaves', () => {
     const stderr: string[] = [];
     const client = await connect([], {});
     client.on('stderr', (line) => stderr.push(line));
-    await expect(client.callTool('never-answer', {}, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'TIMEOUT', method: 'tools/call' });
+    await expect(client.callTool('never-answer', {}, { timeoutMs: 300 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      method: 'tools/call',
+    });
     const line = await eventually(() => stderr.find((l) => l.startsWith('cancelled ')));
     expect(Number(line.split(' ')[1])).toBeGreaterThan(0);
-    await expect(client.callTool('echo', { text: 'still alive' })).resolves.toMatchObject({ content: [{ text: 'still alive' }] });
+    await expect(client.callTool('echo', { text: 'still alive' })).resolves.toMatchObject({
+      content: [{ text: 'still alive' }],
+    });
   });
 
   it('a cancelled call is distinct from a timeout and leaves the session usable', async () => {
@@ -60,7 +73,11 @@ describe('a stdio server that misbehaves', () => {
     const controller = new AbortController();
     // The abort comes while the server is working on the call: at its first progress report.
     const call = client
-      .callTool('slow', { ms: 60_000, steps: 600 }, { signal: controller.signal, onProgress: () => controller.abort(new Error('user gave up')) })
+      .callTool(
+        'slow',
+        { ms: 60_000, steps: 600 },
+        { signal: controller.signal, onProgress: () => controller.abort(new Error('user gave up')) },
+      )
       .catch((e: unknown) => e);
     expect(await call).toMatchObject({ code: 'CANCELLED', cause: new Error('user gave up') });
     await client.ping();
@@ -71,7 +88,11 @@ describe('a stdio server that misbehaves', () => {
     const client = await connect();
     const seen: number[] = [];
     // 2 s in all, three times the idle timeout; progress every 200 ms leaves room for a slow machine.
-    const result = await client.callTool('slow', { ms: 2_000, steps: 10 }, { timeoutMs: 700, onProgress: (p) => seen.push(p.progress) });
+    const result = await client.callTool(
+      'slow',
+      { ms: 2_000, steps: 10 },
+      { timeoutMs: 700, onProgress: (p) => seen.push(p.progress) },
+    );
     expect(result.content[0]).toMatchObject({ text: 'done after 10 steps' });
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
@@ -102,7 +123,10 @@ describe('era detection against real processes', () => {
     const client = await connect(['--discover', 'exit', '--record', record]);
     expect(client.era).toBe('legacy');
     await client.callTool('echo', { text: 'after restart' });
-    const methods = readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { method?: string }).method);
+    const methods = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { method?: string }).method);
     expect(methods.slice(0, 4)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
   });
 
@@ -110,7 +134,11 @@ describe('era detection against real processes', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
     const record = path.join(dir, 'received.jsonl');
     const client = await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
-    const read = () => readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { method?: string }).method);
+    const read = () =>
+      readFileSync(record, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { method?: string }).method);
     // The server records lines in order before it answers: after a ping round trip, the record
     // holds everything the client sent before it.
     await client.ping();

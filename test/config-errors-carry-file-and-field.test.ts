@@ -33,19 +33,45 @@ describe('ConfigError facts', () => {
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(ConfigError);
-    expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, line: 4, column: 3, server: undefined, data: undefined });
+    expect(errors[0]).toMatchObject({
+      code: 'CONFIG_INVALID',
+      file,
+      line: 4,
+      column: 3,
+      server: undefined,
+      data: undefined,
+    });
     expect(errors[0]!.message).toBe(`${file}:4:3: ${errors[0]!.reason}`);
     expect(errors[0]!.reason).toMatch(/^invalid JSON: /);
   });
 
   it('an unset variable: file, server, field and variable', async () => {
     const file = path.join(project, '.mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { api: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { api: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } },
+      }),
+    );
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'api', field: 'headers.Authorization', variable: 'TOKEN', data: undefined });
-    expect(errors[0]!.message).toBe(`${file}: server "api": headers.Authorization: variable TOKEN is not set (write \${TOKEN:-default} for a default)`);
-    expect(errors[0]!.toJSON()).toMatchObject({ file, server: 'api', field: 'headers.Authorization', variable: 'TOKEN' });
+    expect(errors[0]).toMatchObject({
+      code: 'CONFIG_INVALID',
+      file,
+      server: 'api',
+      field: 'headers.Authorization',
+      variable: 'TOKEN',
+      data: undefined,
+    });
+    expect(errors[0]!.message).toBe(
+      `${file}: server "api": headers.Authorization: variable TOKEN is not set (write \${TOKEN:-default} for a default)`,
+    );
+    expect(errors[0]!.toJSON()).toMatchObject({
+      file,
+      server: 'api',
+      field: 'headers.Authorization',
+      variable: 'TOKEN',
+    });
   });
 
   it('a bad field: file, server and the field path', async () => {
@@ -54,7 +80,9 @@ describe('ConfigError facts', () => {
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'db', field: 'toolTimeoutMs' });
-    expect(errors[0]!.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: server "db": toolTimeoutMs `));
+    expect(errors[0]!.message).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: server "db": toolTimeoutMs `),
+    );
   });
 
   it('a missing envFile: file, server and field envFile', async () => {
@@ -77,6 +105,8 @@ describe('ConfigError facts', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ code: 'CONFIG_INVALID', server: 'w', field: 'url', file: undefined });
-    expect((error as Error).message).toMatch(/^server "w": McpManager options\.servers\[0\]: an http server needs a "url"$/);
+    expect((error as Error).message).toMatch(
+      /^server "w": McpManager options\.servers\[0\]: an http server needs a "url"$/,
+    );
   });
 });

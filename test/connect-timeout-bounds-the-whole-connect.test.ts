@@ -39,7 +39,9 @@ describe('the connect timeout bounds the whole connect, probe included', () => {
     const { clientTransport, peer } = scriptedPair();
     peer.on('server/discover', () => NO_REPLY).on('initialize', () => NO_REPLY);
     // The default probe timeout (3000 ms) alone is twice the connect timeout.
-    const { error, elapsedMs } = await timed(() => McpClient.connect(clientTransport, { name: 'mute', connectTimeoutMs: TIMEOUT_MS }));
+    const { error, elapsedMs } = await timed(() =>
+      McpClient.connect(clientTransport, { name: 'mute', connectTimeoutMs: TIMEOUT_MS }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'mute', method: 'initialize' });
     expect((error as Error).message).toBe(`server "mute": initialize ${SILENT_HANDSHAKE}`);
     expect(peer.methods()).toEqual(['server/discover', 'initialize']);
@@ -49,18 +51,26 @@ describe('the connect timeout bounds the whole connect, probe included', () => {
   it('a pinned modern era: one TIMEOUT naming server/discover', async () => {
     const { clientTransport, peer } = scriptedPair();
     peer.on('server/discover', () => NO_REPLY);
-    const { error } = await timed(() => McpClient.connect(clientTransport, { name: 'mute', era: 'modern', connectTimeoutMs: 300 }));
+    const { error } = await timed(() =>
+      McpClient.connect(clientTransport, { name: 'mute', era: 'modern', connectTimeoutMs: 300 }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', method: 'server/discover' });
-    expect((error as Error).message).toBe('server "mute": server/discover got no answer within the connect timeout of 300 ms');
+    expect((error as Error).message).toBe(
+      'server "mute": server/discover got no answer within the connect timeout of 300 ms',
+    );
   });
 
   it('over stdio: a server that reads but never answers fails within the timeout, with nothing left running', async () => {
     // A longer timeout here: the elapsed time includes starting node and stopping it again.
     const timeoutMs = 2_000;
     const silent = { command: process.execPath, args: ['-e', 'process.stdin.resume()'] };
-    const { error, elapsedMs } = await timed(() => McpClient.connect(silent, { name: 'silent', connectTimeoutMs: timeoutMs }));
+    const { error, elapsedMs } = await timed(() =>
+      McpClient.connect(silent, { name: 'silent', connectTimeoutMs: timeoutMs }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'silent', method: 'initialize' });
-    expect((error as Error).message).toBe(`server "silent": initialize got no answer within the connect timeout of ${timeoutMs} ms (nor did the server/discover probe before it)`);
+    expect((error as Error).message).toBe(
+      `server "silent": initialize got no answer within the connect timeout of ${timeoutMs} ms (nor did the server/discover probe before it)`,
+    );
     expect(elapsedMs).toBeLessThan(2 * timeoutMs);
     // The suite's no-orphans guard checks that the server process is gone.
   });
@@ -70,7 +80,9 @@ describe('the connect timeout bounds the whole connect, probe included', () => {
       openSse(res); // and never a word
       return true;
     });
-    const { error, elapsedMs } = await timed(() => McpClient.connect({ url: fixture!.url }, { name: 'mute-http', connectTimeoutMs: TIMEOUT_MS }));
+    const { error, elapsedMs } = await timed(() =>
+      McpClient.connect({ url: fixture!.url }, { name: 'mute-http', connectTimeoutMs: TIMEOUT_MS }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'mute-http', method: 'initialize' });
     expect((error as Error).message).toBe(`server "mute-http": initialize ${SILENT_HANDSHAKE}`);
     expect(fixture.requests.map((r) => r.rpc)).toEqual(['server/discover', 'initialize']);
@@ -89,18 +101,26 @@ describe('the connect timeout bounds the whole connect, probe included', () => {
     await first.close();
     silent = true;
     const before = fixture.requests.length;
-    const { error, elapsedMs } = await timed(() => McpClient.connect({ url: fixture!.url }, { name: 'flaky', connectTimeoutMs: TIMEOUT_MS }));
+    const { error, elapsedMs } = await timed(() =>
+      McpClient.connect({ url: fixture!.url }, { name: 'flaky', connectTimeoutMs: TIMEOUT_MS }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'flaky', method: 'initialize' });
-    expect((error as Error).message).toBe(`server "flaky": initialize got no answer within the connect timeout of ${TIMEOUT_MS} ms`);
+    expect((error as Error).message).toBe(
+      `server "flaky": initialize got no answer within the connect timeout of ${TIMEOUT_MS} ms`,
+    );
     expect(fixture.requests.slice(before).map((r) => r.rpc)).toEqual(['initialize']);
     expect(elapsedMs).toBeLessThan(2 * TIMEOUT_MS);
   });
 
   it('over HTTP+SSE: a GET that gets no response is a TIMEOUT naming the URL', async () => {
     fixture = await startHttpFixture(() => true); // the GET is never answered
-    const { error } = await timed(() => McpClient.connect({ url: fixture!.url, transport: 'sse' }, { name: 'mute-sse', connectTimeoutMs: 300 }));
+    const { error } = await timed(() =>
+      McpClient.connect({ url: fixture!.url, transport: 'sse' }, { name: 'mute-sse', connectTimeoutMs: 300 }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'mute-sse', method: 'GET (HTTP+SSE)' });
-    expect((error as Error).message).toBe(`server "mute-sse": GET (HTTP+SSE) no response within the connect timeout of 300 ms (${fixture.url})`);
+    expect((error as Error).message).toBe(
+      `server "mute-sse": GET (HTTP+SSE) no response within the connect timeout of 300 ms (${fixture.url})`,
+    );
   });
 
   it('over HTTP+SSE: a stream without an endpoint event is a TIMEOUT saying so', async () => {
@@ -108,7 +128,9 @@ describe('the connect timeout bounds the whole connect, probe included', () => {
       openSse(res);
       return true;
     });
-    const { error } = await timed(() => McpClient.connect({ url: fixture!.url, transport: 'sse' }, { name: 'mute-sse', connectTimeoutMs: 300 }));
+    const { error } = await timed(() =>
+      McpClient.connect({ url: fixture!.url, transport: 'sse' }, { name: 'mute-sse', connectTimeoutMs: 300 }),
+    );
     expect(error).toMatchObject({ code: 'TIMEOUT', method: 'GET (HTTP+SSE)' });
     expect((error as Error).message).toContain('no endpoint event within the connect timeout of 300 ms');
   });

@@ -13,7 +13,11 @@ import { isMcpError } from '../src/protocol/errors.js';
 import { FIXTURES } from './support/processes.js';
 import { NO_REPLY, scriptedPair } from './support/scripted-peer.js';
 
-const INITIALIZED = { protocolVersion: '2025-11-25', capabilities: { logging: {} }, serverInfo: { name: 'logs', version: '1' } };
+const INITIALIZED = {
+  protocolVersion: '2025-11-25',
+  capabilities: { logging: {} },
+  serverInfo: { name: 'logs', version: '1' },
+};
 
 /**
  * Keeps this thread busy for `ms`. Starting a process is synchronous in Node (fork and exec
@@ -37,7 +41,9 @@ describe('the connect timeout covers the start of a stdio server', () => {
     holdEventLoop(600);
     const error = await connecting;
     expect(isMcpError(error, 'TIMEOUT')).toBe(true);
-    expect((error as Error).message).toBe('server "slow-start": the connect timeout of 300 ms ran out before the server was started');
+    expect((error as Error).message).toBe(
+      'server "slow-start": the connect timeout of 300 ms ran out before the server was started',
+    );
     // The server never ran: it prints `running <pid>` first thing.
     expect(lines).toEqual([]);
   });
@@ -57,7 +63,10 @@ describe('a connect that runs out of time', () => {
         process.stderr.write('running\\n');`;
       let running = false;
       const started = performance.now();
-      const error = await McpClient.connect({ command: process.execPath, args: ['-e', script] }, { name: 'deaf', connectTimeoutMs: 800, onStderr: () => (running = true) }).catch((e: unknown) => e);
+      const error = await McpClient.connect(
+        { command: process.execPath, args: ['-e', script] },
+        { name: 'deaf', connectTimeoutMs: 800, onStderr: () => (running = true) },
+      ).catch((e: unknown) => e);
       const elapsedMs = performance.now() - started;
       expect(error).toMatchObject({ code: 'TIMEOUT', server: 'deaf', method: 'initialize' });
       expect(running).toBe(true);
@@ -75,9 +84,17 @@ describe('logging/setLevel after the handshake is part of the connect', () => {
     const { clientTransport, peer } = scriptedPair();
     peer.on('initialize', () => INITIALIZED).on('logging/setLevel', () => NO_REPLY);
     const started = performance.now();
-    const error = await McpClient.connect(clientTransport, { name: 'quiet-log', era: 'legacy', logLevel: 'debug', connectTimeoutMs: 500, requestTimeoutMs: 15_000 }).catch((e: unknown) => e);
+    const error = await McpClient.connect(clientTransport, {
+      name: 'quiet-log',
+      era: 'legacy',
+      logLevel: 'debug',
+      connectTimeoutMs: 500,
+      requestTimeoutMs: 15_000,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT', server: 'quiet-log', method: 'logging/setLevel' });
-    expect((error as Error).message).toBe('server "quiet-log": logging/setLevel got no answer within the connect timeout of 500 ms');
+    expect((error as Error).message).toBe(
+      'server "quiet-log": logging/setLevel got no answer within the connect timeout of 500 ms',
+    );
     // Far below the 15 s request timeout the request would otherwise have waited for.
     expect(performance.now() - started).toBeLessThan(7_500);
     // (A cancel notice for the abandoned request may follow; the connect does not wait for it.)
@@ -88,11 +105,19 @@ describe('logging/setLevel after the handshake is part of the connect', () => {
     const { clientTransport, peer } = scriptedPair();
     const controller = new AbortController();
     const reason = new Error('user gave up');
-    peer.on('initialize', () => INITIALIZED).on('logging/setLevel', () => {
-      controller.abort(reason);
-      return NO_REPLY;
-    });
-    const error = await McpClient.connect(clientTransport, { name: 'quiet-log', era: 'legacy', logLevel: 'debug', signal: controller.signal, requestTimeoutMs: 15_000 }).catch((e: unknown) => e);
+    peer
+      .on('initialize', () => INITIALIZED)
+      .on('logging/setLevel', () => {
+        controller.abort(reason);
+        return NO_REPLY;
+      });
+    const error = await McpClient.connect(clientTransport, {
+      name: 'quiet-log',
+      era: 'legacy',
+      logLevel: 'debug',
+      signal: controller.signal,
+      requestTimeoutMs: 15_000,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CANCELLED', server: 'quiet-log', method: 'logging/setLevel', cause: reason });
   });
 });

@@ -10,7 +10,8 @@ function setup(options: ConstructorParameters<typeof JsonRpcConnection>[1] = {})
   return { connection, peer };
 }
 
-const isCancel = (id: number) => (m: Record<string, unknown>) => m.method === 'notifications/cancelled' && (m.params as { requestId?: number }).requestId === id;
+const isCancel = (id: number) => (m: Record<string, unknown>) =>
+  m.method === 'notifications/cancelled' && (m.params as { requestId?: number }).requestId === id;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -33,7 +34,13 @@ describe('requests and responses', () => {
     peer.on('tools/call', () => ({ error: { code: -32602, message: 'Unknown tool', data: { tool: 'x' } } }));
     const error = await connection.request('tools/call', { name: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32602, data: { tool: 'x' }, server: 'demo', method: 'tools/call' });
+    expect(error).toMatchObject({
+      code: 'SERVER_ERROR',
+      rpcCode: -32602,
+      data: { tool: 'x' },
+      server: 'demo',
+      method: 'tools/call',
+    });
     expect((error as Error).message).toBe('server "demo": tools/call failed: Unknown tool (-32602)');
     await connection.close();
   });
@@ -147,7 +154,9 @@ describe('timeouts', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const { connection, peer } = setup({ defaultTimeoutMs: 1000 });
     peer.on('tools/call', () => NO_REPLY);
-    const pending = connection.request('tools/call', { name: 'slow' }, { trackProgress: true, resetTimeoutOnProgress: false }).catch((e: unknown) => e);
+    const pending = connection
+      .request('tools/call', { name: 'slow' }, { trackProgress: true, resetTimeoutOnProgress: false })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(600);
     await peer.notify('notifications/progress', { progressToken: 1, progress: 1 });
     await vi.advanceTimersByTimeAsync(400);
@@ -161,7 +170,9 @@ describe('cancellation', () => {
     const { connection, peer } = setup();
     peer.on('tools/call', () => NO_REPLY);
     const controller = new AbortController();
-    const pending = connection.request('tools/call', { name: 'x' }, { signal: controller.signal }).catch((e: unknown) => e);
+    const pending = connection
+      .request('tools/call', { name: 'x' }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     await peer.waitFor((m) => m.method === 'tools/call');
     const reason = new Error('user pressed escape');
     controller.abort(reason);
@@ -188,8 +199,16 @@ describe('cancellation', () => {
     peer.on('initialize', () => NO_REPLY).on('server/discover', () => NO_REPLY);
     const a = new AbortController();
     const b = new AbortController();
-    const first = connection.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }, { signal: a.signal }).catch(() => 0);
-    const second = connection.request('server/discover', undefined, { signal: b.signal, sendCancelNotice: false }).catch(() => 0);
+    const first = connection
+      .request(
+        'initialize',
+        { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        { signal: a.signal },
+      )
+      .catch(() => 0);
+    const second = connection
+      .request('server/discover', undefined, { signal: b.signal, sendCancelNotice: false })
+      .catch(() => 0);
     await peer.waitFor((m) => m.id === 2);
     a.abort();
     b.abort();
@@ -231,7 +250,11 @@ describe('inbound requests and notifications', () => {
     connection.onRequest('roots/list', () => ({ roots: [{ uri: 'file:///tmp' }] }));
     await peer.send({ jsonrpc: '2.0', id: 'a', method: 'roots/list' });
     await peer.send({ jsonrpc: '2.0', id: 'b', method: 'nope/nope' });
-    expect(await peer.waitFor((m) => m.id === 'a')).toEqual({ jsonrpc: '2.0', id: 'a', result: { roots: [{ uri: 'file:///tmp' }] } });
+    expect(await peer.waitFor((m) => m.id === 'a')).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      result: { roots: [{ uri: 'file:///tmp' }] },
+    });
     expect(await peer.waitFor((m) => m.id === 'b')).toMatchObject({ error: { code: -32601 } });
     await connection.close();
   });
@@ -254,7 +277,11 @@ describe('inbound requests and notifications', () => {
   it('aborts a handler the server cancels and sends no answer for it', async () => {
     const { connection, peer } = setup();
     let aborted = false;
-    connection.onRequest('sampling/createMessage', (_p, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve({})))));
+    connection.onRequest(
+      'sampling/createMessage',
+      (_p, ctx) =>
+        new Promise((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve({})))),
+    );
     await peer.send({ jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: {} });
     await peer.notify('notifications/cancelled', { requestId: 7 });
     await until(() => aborted, { what: "the handler's abort" });

@@ -14,7 +14,15 @@ import { sampleValue } from '../src/protocol/value-sample.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { StdioTransport } from '../src/transport/stdio.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import { cleanUp, type HttpFixture, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+} from './support/http-fixture.js';
 import { eventually, FIXTURES } from './support/processes.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');
@@ -30,7 +38,12 @@ interface HostReport {
 
 /** Runs test/support/deep-nesting-host.ts in a plain node process (bounded); resolves with how it ended. */
 function runHost(traced: boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = ['--import', 'tsx', path.join(ROOT, 'test/support/deep-nesting-host.ts'), path.join(FIXTURES, 'stdio', 'deep-nesting.mjs')];
+  const args = [
+    '--import',
+    'tsx',
+    path.join(ROOT, 'test/support/deep-nesting-host.ts'),
+    path.join(FIXTURES, 'stdio', 'deep-nesting.mjs'),
+  ];
   if (traced) args.push('traced');
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -61,13 +74,26 @@ describe('a stdio server sending values nested 100,000 levels deep', () => {
         // The bare nested line is skipped with a diagnostic; the answer behind it still arrives.
         'deep-line-then-answer': { ok: true, text: 'answered' },
         'deep-notification': { ok: true, text: 'answered' },
-        'deep-result-field': { ok: false, code: 'PROTOCOL', message: 'server "deep": tools/call got a malformed response: field "result" must be an object' },
-        'deep-error': { ok: false, code: 'SERVER_ERROR', message: 'server "deep": tools/call failed: deep data (-32000)' },
+        'deep-result-field': {
+          ok: false,
+          code: 'PROTOCOL',
+          message: 'server "deep": tools/call got a malformed response: field "result" must be an object',
+        },
+        'deep-error': {
+          ok: false,
+          code: 'SERVER_ERROR',
+          message: 'server "deep": tools/call failed: deep data (-32000)',
+        },
         'deep-structured': { ok: false, code: 'OUTPUT_SCHEMA_MISMATCH' },
       });
-      expect(report.outcomes['deep-structured']!.message).toMatch(/^server "deep": tools\/call tool "deep-structured" returned structuredContent that could not be checked against its outputSchema \(nested too deeply/);
+      expect(report.outcomes['deep-structured']!.message).toMatch(
+        /^server "deep": tools\/call tool "deep-structured" returned structuredContent that could not be checked against its outputSchema \(nested too deeply/,
+      );
       expect(report.logs).toBe(1);
-      expect(report.diagnostics.map((d) => d.message)).toEqual(['a batch is not a single message', 'field "result" must be an object']);
+      expect(report.diagnostics.map((d) => d.message)).toEqual([
+        'a batch is not a single message',
+        'field "result" must be an object',
+      ]);
       // Samples of a 200 KB line are 200 characters and an ellipsis.
       for (const d of report.diagnostics) expect(d.sampleLength).toBe(201);
       if (traced) expect(report.records).toBeGreaterThan(10);
@@ -77,7 +103,10 @@ describe('a stdio server sending values nested 100,000 levels deep', () => {
 
 describe('a StdioTransport listener that chokes on a value', () => {
   it('becomes a listener-failed diagnostic with a bounded sample, and the next message still arrives', async () => {
-    const t = await StdioTransport.spawn({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'deep-nesting.mjs')] }, { name: 'deep' });
+    const t = await StdioTransport.spawn(
+      { command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'deep-nesting.mjs')] },
+      { name: 'deep' },
+    );
     try {
       const diagnostics: TransportDiagnostic[] = [];
       t.onDiagnostic((d) => diagnostics.push(d));
@@ -86,7 +115,13 @@ describe('a StdioTransport listener that chokes on a value', () => {
       t.onMessage((value) => sizes.push(JSON.stringify(value).length));
       await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'deep-line-then-answer' } });
       await eventually(() => (sizes.length === 1 ? true : undefined));
-      expect(diagnostics).toEqual([{ kind: 'listener-failed', message: 'a message listener threw: Maximum call stack size exceeded', sample: `${'['.repeat(200)}…` }]);
+      expect(diagnostics).toEqual([
+        {
+          kind: 'listener-failed',
+          message: 'a message listener threw: Maximum call stack size exceeded',
+          sample: `${'['.repeat(200)}…`,
+        },
+      ]);
     } finally {
       await t.close();
     }
@@ -111,7 +146,9 @@ describe('an HTTP server sending a deeply nested event before the response', () 
     const invalid: Array<{ message: string; sample?: string }> = [];
     client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
     await expect(client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
-    expect(invalid).toEqual([{ kind: 'invalid-message', message: 'a batch is not a single message', sample: `${'['.repeat(200)}…` }]);
+    expect(invalid).toEqual([
+      { kind: 'invalid-message', message: 'a batch is not a single message', sample: `${'['.repeat(200)}…` },
+    ]);
   });
 
   it('still delivers the response that follows it in a JSON batch body, instead of failing the call as not sent', async () => {
@@ -161,6 +198,8 @@ describe('what reads a peer value keeps to a bound', () => {
     for (let i = 0; i < DEPTH; i++) schema = { type: 'object', properties: { p: schema } };
     const plan = planParamHeaders({ name: 'deep', inputSchema: schema } as unknown as Tool);
     expect(plan.ok).toBe(false);
-    expect((plan as { reason: string }).reason).toMatch(/^its inputSchema could not be checked for x-mcp-header markings/);
+    expect((plan as { reason: string }).reason).toMatch(
+      /^its inputSchema could not be checked for x-mcp-header markings/,
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('the manager and the workflow step, given a result nested 100,000 level
     manager = McpManager.create({ servers: [{ name: 'deep', transport: 'stdio', command: node, args: [DEEP] }] });
     await manager.connectAll();
     const outcome = await manager.execute('mcp__deep__deep-structured-unchecked', {});
-    expect(outcome.text).toBe('[structuredContent of tool "deep-structured-unchecked" (server "deep") not shown: nested more than 1000 levels deep]');
+    expect(outcome.text).toBe(
+      '[structuredContent of tool "deep-structured-unchecked" (server "deep") not shown: nested more than 1000 levels deep]',
+    );
     expect(outcome.truncated).toBe(false);
     expect(outcome.isError).toBe(false);
     // The text blocks of a result whose _meta is deep render as usual.
@@ -52,7 +54,9 @@ describe('the manager and the workflow step, given a result nested 100,000 level
     try {
       for (const tool of ['deep-content', 'deep-structured-unchecked']) {
         const context: Record<string, unknown> = {};
-        await expect(runner.run({ server: { name: 'deep', command: [node, DEEP] }, tool, resultKey: 'r' }, context)).rejects.toMatchObject({
+        await expect(
+          runner.run({ server: { name: 'deep', command: [node, DEEP] }, tool, resultKey: 'r' }, context),
+        ).rejects.toMatchObject({
           code: 'PROTOCOL',
           message: `server "deep": tools/call tool "${tool}" returned a result the step cannot store: it is nested more than 1000 levels deep`,
         });
@@ -69,9 +73,26 @@ describe('the LLM tool exports, given a tool whose inputSchema is nested 100,000
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 100_000; i++) deep = { type: 'object', properties: { p: deep } };
     const tools = [{ name: 'mcp__deep__nest', definition: { name: 'nest', inputSchema: deep as Tool['inputSchema'] } }];
-    const change = { name: 'mcp__deep__nest', changes: [{ path: '/type', action: 'rewritten', keyword: 'type', detail: 'the schema is nested more than 1000 levels deep; replaced by an empty object schema' }] };
-    expect(toOpenAITools(tools)).toEqual({ tools: [{ type: 'function', function: { name: 'mcp__deep__nest', parameters: { type: 'object', properties: {} } } }], changes: [change] });
-    expect(toAnthropicTools(tools).tools).toEqual([{ name: 'mcp__deep__nest', input_schema: { type: 'object', properties: {} } }]);
+    const change = {
+      name: 'mcp__deep__nest',
+      changes: [
+        {
+          path: '/type',
+          action: 'rewritten',
+          keyword: 'type',
+          detail: 'the schema is nested more than 1000 levels deep; replaced by an empty object schema',
+        },
+      ],
+    };
+    expect(toOpenAITools(tools)).toEqual({
+      tools: [
+        { type: 'function', function: { name: 'mcp__deep__nest', parameters: { type: 'object', properties: {} } } },
+      ],
+      changes: [change],
+    });
+    expect(toAnthropicTools(tools).tools).toEqual([
+      { name: 'mcp__deep__nest', input_schema: { type: 'object', properties: {} } },
+    ]);
     expect(toGeminiFunctionDeclarations(tools).functionDeclarations).toEqual([{ name: 'mcp__deep__nest' }]);
   });
 });
@@ -85,7 +106,12 @@ describe('mcpwire call, given a result nested 100,000 levels deep', () => {
     expect(run.code).toBe(7);
     expect(run.json()).toEqual({
       ok: false,
-      error: { code: 'RESULT_TOO_DEEP', message: 'server "deep-nesting": tools/call result of tool "deep-content" cannot be printed: it is nested more than 1000 levels deep', exitCode: 7 },
+      error: {
+        code: 'RESULT_TOO_DEEP',
+        message:
+          'server "deep-nesting": tools/call result of tool "deep-content" cannot be printed: it is nested more than 1000 levels deep',
+        exitCode: 7,
+      },
     });
   });
 
@@ -93,7 +119,9 @@ describe('mcpwire call, given a result nested 100,000 levels deep', () => {
     const run = await runCli(['call', 'deep-structured-unchecked', '--', node, DEEP]);
     expect(run.code).toBe(7);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('error: server "deep-nesting": tools/call result of tool "deep-structured-unchecked" cannot be printed: its structuredContent is nested more than 1000 levels deep\n');
+    expect(run.stderr).toBe(
+      'error: server "deep-nesting": tools/call result of tool "deep-structured-unchecked" cannot be printed: its structuredContent is nested more than 1000 levels deep\n',
+    );
     const plain = await runCli(['call', 'deep-content', '--', node, DEEP]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe('deep\n');

@@ -25,7 +25,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const VERDICT: PermissionVerdict = { decision: 'deny', rule: { pattern: 'mcp__fs__rm', list: 'deny', file: '/home/u/.mcp.json', scope: 'user' }, reason: 'deny by rule "mcp__fs__rm"' };
+const VERDICT: PermissionVerdict = {
+  decision: 'deny',
+  rule: { pattern: 'mcp__fs__rm', list: 'deny', file: '/home/u/.mcp.json', scope: 'user' },
+  reason: 'deny by rule "mcp__fs__rm"',
+};
 
 describe('McpError: reason and message', () => {
   it.each<[string, ConstructorParameters<typeof McpError>[2], string]>([
@@ -45,8 +49,17 @@ describe('McpError: reason and message', () => {
   });
 
   it('toJSON never holds the whole peer text (rpcMessage), only the bounded message', () => {
-    const error = new McpError('SERVER_ERROR', 'failed: huge… (-32000)', { rpcCode: -32000, rpcMessage: 'x'.repeat(100_000), data: { peer: true } });
-    expect(error.toJSON()).toEqual({ code: 'SERVER_ERROR', message: 'failed: huge… (-32000)', rpcCode: -32000, data: { peer: true } });
+    const error = new McpError('SERVER_ERROR', 'failed: huge… (-32000)', {
+      rpcCode: -32000,
+      rpcMessage: 'x'.repeat(100_000),
+      data: { peer: true },
+    });
+    expect(error.toJSON()).toEqual({
+      code: 'SERVER_ERROR',
+      message: 'failed: huge… (-32000)',
+      rpcCode: -32000,
+      data: { peer: true },
+    });
   });
 });
 
@@ -58,7 +71,11 @@ describe('errorMessage', () => {
   };
   it.each<[string, unknown, string]>([
     ['an Error', new TypeError('bad thing'), 'bad thing'],
-    ['an McpError: its formatted message', new McpError('TIMEOUT', 'timed out', { server: 's' }), 'server "s": timed out'],
+    [
+      'an McpError: its formatted message',
+      new McpError('TIMEOUT', 'timed out', { server: 's' }),
+      'server "s": timed out',
+    ],
     ['a string', 'plain', 'plain'],
     ['a number', 42, '42'],
     ['undefined', undefined, 'undefined'],
@@ -78,12 +95,28 @@ describe('the typed errors', () => {
       method: 'initialize',
       url: 'https://h/mcp',
       status: 401,
-      challenge: [{ scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } }],
+      challenge: [
+        { scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } },
+      ],
     });
-    const size = new SizeLimitError('response body exceeds 10 bytes', { limit: 10, size: 20, url: 'https://h/mcp', method: 'tools/list' });
+    const size = new SizeLimitError('response body exceeds 10 bytes', {
+      limit: 10,
+      size: 20,
+      url: 'https://h/mcp',
+      method: 'tools/list',
+    });
     const config = new ConfigError('url must be string', { file: '/repo/.mcp.json', server: 'db', field: 'url' });
-    const permission = new PermissionError('mcp__fs__rm is denied', { server: 'fs', method: 'tools/call', verdict: VERDICT });
-    const schema = new OutputSchemaError('tool "t" returned structuredContent that does not match', { server: 's', method: 'tools/call', tool: 't', problems: [{ instancePath: '/a', keyword: 'type', message: 'must be string' }] });
+    const permission = new PermissionError('mcp__fs__rm is denied', {
+      server: 'fs',
+      method: 'tools/call',
+      verdict: VERDICT,
+    });
+    const schema = new OutputSchemaError('tool "t" returned structuredContent that does not match', {
+      server: 's',
+      method: 'tools/call',
+      tool: 't',
+      problems: [{ instancePath: '/a', keyword: 'type', message: 'must be string' }],
+    });
     for (const [error, code, name] of [
       [http, 'AUTH_REQUIRED', 'HttpError'],
       [size, 'TRANSPORT', 'SizeLimitError'],
@@ -104,18 +137,43 @@ describe('the typed errors', () => {
       method: 'initialize',
       url: 'https://h/mcp',
       status: 401,
-      challenge: [{ scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } }],
+      challenge: [
+        { scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } },
+      ],
       unreachable: false,
       resend: 'never',
     });
-    expect(size.toJSON()).toEqual({ code: 'TRANSPORT', message: 'tools/list response body exceeds 10 bytes', method: 'tools/list', limit: 10, size: 20, option: 'maxMessageBytes', url: 'https://h/mcp' });
-    expect(config.toJSON()).toEqual({ code: 'CONFIG_INVALID', message: '/repo/.mcp.json: server "db": url must be string', server: 'db', file: '/repo/.mcp.json', field: 'url' });
+    expect(size.toJSON()).toEqual({
+      code: 'TRANSPORT',
+      message: 'tools/list response body exceeds 10 bytes',
+      method: 'tools/list',
+      limit: 10,
+      size: 20,
+      option: 'maxMessageBytes',
+      url: 'https://h/mcp',
+    });
+    expect(config.toJSON()).toEqual({
+      code: 'CONFIG_INVALID',
+      message: '/repo/.mcp.json: server "db": url must be string',
+      server: 'db',
+      file: '/repo/.mcp.json',
+      field: 'url',
+    });
     expect(permission.toJSON()).toMatchObject({ code: 'PERMISSION_DENIED', verdict: VERDICT });
-    expect(schema.toJSON()).toMatchObject({ tool: 't', problems: [{ instancePath: '/a', keyword: 'type', message: 'must be string' }] });
+    expect(schema.toJSON()).toMatchObject({
+      tool: 't',
+      problems: [{ instancePath: '/a', keyword: 'type', message: 'must be string' }],
+    });
   });
 
   it('the main entry exports every typed error class', () => {
-    expect([api.HttpError, api.SizeLimitError, api.ConfigError, api.PermissionError, api.OutputSchemaError]).toEqual([HttpError, SizeLimitError, ConfigError, PermissionError, OutputSchemaError]);
+    expect([api.HttpError, api.SizeLimitError, api.ConfigError, api.PermissionError, api.OutputSchemaError]).toEqual([
+      HttpError,
+      SizeLimitError,
+      ConfigError,
+      PermissionError,
+      OutputSchemaError,
+    ]);
   });
 
   it('HttpError: not unreachable and never re-sent unless said', () => {
@@ -124,8 +182,16 @@ describe('the typed errors', () => {
   });
 
   it.each<[string, ConstructorParameters<typeof ConfigError>[1], string]>([
-    ['file, line and column lead', { file: '/a/mcp.yaml', line: 3, column: 7 }, '/a/mcp.yaml:3:7: invalid YAML: bad indentation'],
-    ['file and server', { file: '/a/.mcp.json', server: 'db' }, '/a/.mcp.json: server "db": invalid YAML: bad indentation'],
+    [
+      'file, line and column lead',
+      { file: '/a/mcp.yaml', line: 3, column: 7 },
+      '/a/mcp.yaml:3:7: invalid YAML: bad indentation',
+    ],
+    [
+      'file and server',
+      { file: '/a/.mcp.json', server: 'db' },
+      '/a/.mcp.json: server "db": invalid YAML: bad indentation',
+    ],
     ['a server without a file: the usual prefix', { server: 'db' }, 'server "db": invalid YAML: bad indentation'],
     ['nothing known', {}, 'invalid YAML: bad indentation'],
   ])('ConfigError message: %s', (_what, details, message) => {
@@ -135,7 +201,11 @@ describe('the typed errors', () => {
   });
 
   it('OutputSchemaError keeps every problem, and toJSON lists 20 of them, each quoted within bounds', () => {
-    const problems: OutputSchemaProblem[] = Array.from({ length: 500 }, (_, i) => ({ instancePath: `/items/${i}`, keyword: 'pattern', message: `must match pattern "${'a'.repeat(10_000)}"` }));
+    const problems: OutputSchemaProblem[] = Array.from({ length: 500 }, (_, i) => ({
+      instancePath: `/items/${i}`,
+      keyword: 'pattern',
+      message: `must match pattern "${'a'.repeat(10_000)}"`,
+    }));
     const error = new OutputSchemaError('does not match', { tool: 't', problems });
     expect(error.problems).toHaveLength(500);
     const json = error.toJSON();
@@ -158,7 +228,13 @@ describe('redaction of typed facts', () => {
     });
     expect(redactError(error, [secret])).toBe(error);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'remote', method: 'tools/call', status: 401, url: 'https://h/mcp' });
+    expect(error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      server: 'remote',
+      method: 'tools/call',
+      status: 401,
+      url: 'https://h/mcp',
+    });
     expect(error.reason).toBe('HTTP 401: ***');
     expect(error.body).toBe('bad token ***');
     expect(error.challenge).toEqual([{ scheme: 'bearer', params: { error_description: 'token *** expired' } }]);

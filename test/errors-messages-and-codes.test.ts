@@ -12,10 +12,22 @@ describe('McpError', () => {
   });
 
   it('keeps the peer numeric code and data apart from the string code', () => {
-    const error = new McpError('SERVER_ERROR', 'failed: nope (-32602)', { server: 's', method: 'm', rpcCode: -32602, data: { a: 1 } });
+    const error = new McpError('SERVER_ERROR', 'failed: nope (-32602)', {
+      server: 's',
+      method: 'm',
+      rpcCode: -32602,
+      data: { a: 1 },
+    });
     expect(error.code).toBe('SERVER_ERROR');
     expect(error.rpcCode).toBe(-32602);
-    expect(error.toJSON()).toEqual({ code: 'SERVER_ERROR', message: 'server "s": m failed: nope (-32602)', server: 's', method: 'm', rpcCode: -32602, data: { a: 1 } });
+    expect(error.toJSON()).toEqual({
+      code: 'SERVER_ERROR',
+      message: 'server "s": m failed: nope (-32602)',
+      server: 's',
+      method: 'm',
+      rpcCode: -32602,
+      data: { a: 1 },
+    });
   });
 
   it('is recognised by isMcpError with or without a code', () => {

@@ -34,12 +34,20 @@ class Raw {
 
   constructor(args: string[]) {
     this.child = spawn(process.execPath, [SERVER, ...args], { stdio: 'pipe' });
-    splitLines(this.child.stdout, (line) => {
-      const value = JSON.parse(line) as unknown;
-      this.lines.push(value);
-      this.messages.push(...((Array.isArray(value) ? value : [value]) as Msg[]));
-    }, () => this.wake());
-    splitLines(this.child.stderr, (line) => this.stderr.push(line), () => this.wake());
+    splitLines(
+      this.child.stdout,
+      (line) => {
+        const value = JSON.parse(line) as unknown;
+        this.lines.push(value);
+        this.messages.push(...((Array.isArray(value) ? value : [value]) as Msg[]));
+      },
+      () => this.wake(),
+    );
+    splitLines(
+      this.child.stderr,
+      (line) => this.stderr.push(line),
+      () => this.wake(),
+    );
     this.child.on('exit', (code, signal) => {
       this.exit = { code, signal };
       this.wake();
@@ -89,7 +97,11 @@ class Raw {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`nothing matched within ${ms} ms; stdout: ${JSON.stringify(this.lines).slice(-600)}; stderr: ${this.stderr.join(' | ')}`));
+        reject(
+          new Error(
+            `nothing matched within ${ms} ms; stdout: ${JSON.stringify(this.lines).slice(-600)}; stderr: ${this.stderr.join(' | ')}`,
+          ),
+        );
       }, ms);
       const done = () => {
         clearTimeout(timer);
@@ -150,7 +162,11 @@ function start(...args: string[]): Raw {
 
 async function initialized(...args: string[]): Promise<Raw> {
   const raw = start(...args);
-  const init = await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+  const init = await raw.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  });
   expect(init.result).toBeDefined();
   raw.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return raw;
@@ -168,7 +184,9 @@ const text = (answer: Msg): string => answer.result.content[0].text as string;
 async function tour(raw: Raw, revision: string): Promise<void> {
   const structured = revision >= '2025-06-18';
   const tools = (await raw.request('tools/list')).result.tools as Msg[];
-  expect(tools.find((t) => t.name === 'add')?.outputSchema).toEqual(structured ? { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } : undefined);
+  expect(tools.find((t) => t.name === 'add')?.outputSchema).toEqual(
+    structured ? { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } : undefined,
+  );
   expect(await raw.call('echo', { text: 'hi' })).toMatchObject({ result: { content: [{ type: 'text', text: 'hi' }] } });
   const add = await raw.call('add', { a: 2, b: 40 });
   expect(add.result.structuredContent).toEqual(structured ? { sum: 42 } : undefined);
@@ -183,7 +201,11 @@ async function tour(raw: Raw, revision: string): Promise<void> {
   ]);
 
   const asks: Array<[string, string, Msg]> = [
-    ['ask-sampling', 'sampling/createMessage', { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }],
+    [
+      'ask-sampling',
+      'sampling/createMessage',
+      { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' },
+    ],
     ['ask-roots', 'roots/list', { roots: [{ uri: 'file:///w', name: 'w' }] }],
     ['ask-ping', 'ping', {}],
   ];
@@ -202,20 +224,36 @@ async function tour(raw: Raw, revision: string): Promise<void> {
   expect(text(await raw.call('log', { level: 'error', message: 'loud' }))).toBe('sent');
 
   expect((await raw.request('resources/list')).result.resources).toHaveLength(3);
-  expect((await raw.request('resources/templates/list')).result.resourceTemplates[0].uriTemplate).toBe('test://dynamic/{id}');
-  expect((await raw.request('resources/read', { uri: 'test://static/1' })).result.contents[0]).toEqual({ uri: 'test://static/1', mimeType: 'text/plain', text: 'static resource 1' });
+  expect((await raw.request('resources/templates/list')).result.resourceTemplates[0].uriTemplate).toBe(
+    'test://dynamic/{id}',
+  );
+  expect((await raw.request('resources/read', { uri: 'test://static/1' })).result.contents[0]).toEqual({
+    uri: 'test://static/1',
+    mimeType: 'text/plain',
+    text: 'static resource 1',
+  });
   expect((await raw.request('resources/read', { uri: 'test://static/3' })).result.contents[0]).toHaveProperty('blob');
-  expect((await raw.request('resources/read', { uri: 'test://dynamic/7' })).result.contents[0].text).toBe('dynamic resource 7');
-  expect((await raw.request('resources/read', { uri: 'test://missing' })).error).toMatchObject({ code: -32002, data: { uri: 'test://missing' } });
+  expect((await raw.request('resources/read', { uri: 'test://dynamic/7' })).result.contents[0].text).toBe(
+    'dynamic resource 7',
+  );
+  expect((await raw.request('resources/read', { uri: 'test://missing' })).error).toMatchObject({
+    code: -32002,
+    data: { uri: 'test://missing' },
+  });
   await raw.request('resources/subscribe', { uri: 'test://static/2' });
   expect(text(await raw.call('touch', { uri: 'test://static/2' }))).toBe('notified test://static/2');
   await raw.request('resources/unsubscribe', { uri: 'test://static/2' });
   expect(text(await raw.call('touch', { uri: 'test://static/2' }))).toBe('not subscribed test://static/2');
 
   expect((await raw.request('prompts/list')).result.prompts.map((p: Msg) => p.name)).toEqual(['greet', 'plain']);
-  expect((await raw.request('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).result.messages[0].content.text).toBe('Hello, Ada!');
+  expect(
+    (await raw.request('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).result.messages[0].content.text,
+  ).toBe('Hello, Ada!');
   expect((await raw.request('prompts/get', { name: 'greet' })).error.code).toBe(-32602);
-  const completion = await raw.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'al' } });
+  const completion = await raw.request('completion/complete', {
+    ref: { type: 'ref/prompt', name: 'greet' },
+    argument: { name: 'name', value: 'al' },
+  });
   expect(completion.result.completion).toEqual({ values: ['Alan', 'Alice'], total: 2, hasMore: false });
 
   expect(text(await raw.call('change-tools'))).toBe('changed');
@@ -228,23 +266,38 @@ describe('the scripted legacy server, per revision', () => {
   for (const revision of REVISIONS) {
     it(`${revision}: answers initialize with ${revision} whatever was offered, and every message of a tour is schema-valid`, async () => {
       const raw = start('--version', revision);
-      const init = await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
-      expect(init.result).toMatchObject({ protocolVersion: revision, serverInfo: { name: 'scripted-legacy', version: '1.0.0' }, instructions: expect.any(String) });
+      const init = await raw.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '0' },
+      });
+      expect(init.result).toMatchObject({
+        protocolVersion: revision,
+        serverInfo: { name: 'scripted-legacy', version: '1.0.0' },
+        instructions: expect.any(String),
+      });
       expect(Object.keys(init.result.capabilities).sort()).toEqual(
-        revision === '2024-11-05' ? ['logging', 'prompts', 'resources', 'tools'] : ['completions', 'logging', 'prompts', 'resources', 'tools'],
+        revision === '2024-11-05'
+          ? ['logging', 'prompts', 'resources', 'tools']
+          : ['completions', 'logging', 'prompts', 'resources', 'tools'],
       );
       raw.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       await tour(raw, revision);
       if (!hasSchema(revision)) return;
       const problems = raw.lines
         .map((line) => validateMessage(revision, line, 'server', { requestMethods: raw.requestMethods }))
-        .flatMap((outcome, i) => (outcome.ok ? [] : [`${JSON.stringify(raw.lines[i]).slice(0, 200)}: ${outcome.errors}`]));
+        .flatMap((outcome, i) =>
+          outcome.ok ? [] : [`${JSON.stringify(raw.lines[i]).slice(0, 200)}: ${outcome.errors}`],
+        );
       expect(problems).toEqual([]);
     });
   }
 
   it('sends elicitation without `mode` before 2025-11-25 and with it from then on', async () => {
-    for (const [revision, mode] of [['2025-06-18', undefined], ['2025-11-25', 'form']] as const) {
+    for (const [revision, mode] of [
+      ['2025-06-18', undefined],
+      ['2025-11-25', 'form'],
+    ] as const) {
       const raw = await initialized('--version', revision);
       const call = raw.call('ask-elicitation', { message: 'Name?' });
       const asked = await raw.next((m) => m.method === 'elicitation/create');
@@ -260,12 +313,25 @@ describe('the scripted legacy server, per revision', () => {
 describe('capability flags', () => {
   it('--caps advertises only what it names and refuses the rest with -32601, saying so on stderr', async () => {
     const raw = start('--caps', 'tools=,resources=listChanged', '--record', recordFile());
-    const init = await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    const init = await raw.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     expect(init.result.capabilities).toEqual({ tools: {}, resources: { listChanged: true } });
     expect((await raw.request('prompts/list')).error).toMatchObject({ code: -32601 });
-    expect((await raw.request('resources/subscribe', { uri: 'test://static/1' })).error).toMatchObject({ code: -32601 });
+    expect((await raw.request('resources/subscribe', { uri: 'test://static/1' })).error).toMatchObject({
+      code: -32601,
+    });
     expect((await raw.request('logging/setLevel', { level: 'info' })).error).toMatchObject({ code: -32601 });
-    expect((await raw.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } })).error).toMatchObject({ code: -32601 });
+    expect(
+      (
+        await raw.request('completion/complete', {
+          ref: { type: 'ref/prompt', name: 'greet' },
+          argument: { name: 'name', value: '' },
+        })
+      ).error,
+    ).toMatchObject({ code: -32601 });
     // stderr and stdout are separate pipes: under load the last stderr line may trail the answer.
     await eventually(() => (raw.stderr.length >= 4 ? true : undefined));
     expect(raw.stderr).toEqual([
@@ -288,17 +354,32 @@ describe('capability flags', () => {
     await raw.request('tools/list');
     await raw.close();
     expect(raw.exit).toEqual({ code: 0, signal: null });
-    const methods = readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as Msg).method);
+    const methods = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as Msg).method);
     expect(methods).toEqual(['ping', 'notifications/initialized', 'tools/list']);
   });
 });
 
 describe('--discover', () => {
-  for (const [mode, code] of [['method-not-found', -32601], ['invalid-params', -32602], ['not-initialized', -32600]] as const) {
+  for (const [mode, code] of [
+    ['method-not-found', -32601],
+    ['invalid-params', -32602],
+    ['not-initialized', -32600],
+  ] as const) {
     it(`${mode}: answers the probe with ${code}, then serves initialize`, async () => {
       const raw = start('--discover', mode);
       expect((await raw.request('server/discover', { _meta: {} })).error.code).toBe(code);
-      expect((await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } })).result).toBeDefined();
+      expect(
+        (
+          await raw.request('initialize', {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '0' },
+          })
+        ).result,
+      ).toBeDefined();
     });
   }
 
@@ -306,7 +387,11 @@ describe('--discover', () => {
     const raw = start('--discover', 'silent');
     const probe = raw.req('server/discover', {});
     raw.write(probe);
-    await raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    await raw.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     await raw.request('ping');
     expect(raw.messages.some((m) => m.id === probe.id)).toBe(false);
   });
@@ -321,7 +406,13 @@ describe('--discover', () => {
 describe('faults', () => {
   it('--die-before-initialize exits 1 with a stderr line', async () => {
     const raw = start('--die-before-initialize');
-    raw.write(raw.req('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }));
+    raw.write(
+      raw.req('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '0' },
+      }),
+    );
     expect(await raw.exited()).toEqual({ code: 1, signal: null });
     expect(raw.stderr).toEqual(['fatal: config file missing']);
     expect(raw.messages).toEqual([]);
@@ -338,7 +429,11 @@ describe('faults', () => {
   it('never-answer stays silent and logs `cancelled <id>` when cancelled; a cancelled slow call stops', async () => {
     const raw = await initialized();
     const silent = raw.req('tools/call', { name: 'never-answer', arguments: {} });
-    const slow = raw.req('tools/call', { name: 'slow', arguments: { ms: 2_000, steps: 2 }, _meta: { progressToken: 1 } });
+    const slow = raw.req('tools/call', {
+      name: 'slow',
+      arguments: { ms: 2_000, steps: 2 },
+      _meta: { progressToken: 1 },
+    });
     raw.write(silent);
     raw.write(slow);
     raw.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: silent.id, reason: 'test' } });
@@ -346,7 +441,9 @@ describe('faults', () => {
     // The server handles lines in order: once ping is answered, both cancels were seen.
     await raw.request('ping');
     expect(raw.stderr).toEqual([`cancelled ${silent.id}`, `cancelled ${slow.id}`]);
-    expect(raw.messages.filter((m) => m.id === silent.id || m.id === slow.id || m.method === 'notifications/progress')).toEqual([]);
+    expect(
+      raw.messages.filter((m) => m.id === silent.id || m.id === slow.id || m.method === 'notifications/progress'),
+    ).toEqual([]);
   });
 
   it('--batch-responses answers two requests that arrive together in one array (2025-03-26)', async () => {
@@ -362,7 +459,11 @@ describe('faults', () => {
     const raw = await initialized('--version', '2025-03-26');
     const a = raw.req('ping');
     const b = raw.req('tools/call', { name: 'echo', arguments: { text: 'b' } });
-    raw.write([a, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: 1 } }, b]);
+    raw.write([
+      a,
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: 1 } },
+      b,
+    ]);
     const batch = await raw.waitFor(() => raw.lines.find((l): l is Msg[] => Array.isArray(l)));
     expect(batch).toEqual([
       { jsonrpc: '2.0', id: a.id, result: {} },
@@ -379,7 +480,10 @@ describe('tools', () => {
     const call = raw.call('ask-roots');
     const asked = await raw.next((m) => m.method === 'roots/list');
     raw.write({ jsonrpc: '2.0', id: asked.id, error: { code: -32601, message: 'no roots' } });
-    expect((await call).result).toEqual({ content: [{ type: 'text', text: '{"code":-32601,"message":"no roots"}' }], isError: true });
+    expect((await call).result).toEqual({
+      content: [{ type: 'text', text: '{"code":-32601,"message":"no roots"}' }],
+      isError: true,
+    });
     expect((await raw.call('no-such-tool')).error.code).toBe(-32602);
   });
 
@@ -387,7 +491,11 @@ describe('tools', () => {
     const raw = await initialized();
     const call = raw.call('ask-elicitation-url', { url: 'https://example.com/x' });
     const asked = await raw.next((m) => m.method === 'elicitation/create');
-    expect(asked.params).toMatchObject({ mode: 'url', url: 'https://example.com/x', elicitationId: expect.any(String) });
+    expect(asked.params).toMatchObject({
+      mode: 'url',
+      url: 'https://example.com/x',
+      elicitationId: expect.any(String),
+    });
     raw.write({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept' } });
     await call;
     const done = await raw.next((m) => m.method === 'notifications/elicitation/complete');
@@ -398,9 +506,14 @@ describe('tools', () => {
     const raw = await initialized();
     await raw.call('change-prompts');
     await raw.call('change-resources');
-    expect(raw.messages.filter((m) => m.method?.endsWith('list_changed')).map((m) => m.method)).toEqual(['notifications/prompts/list_changed', 'notifications/resources/list_changed']);
+    expect(raw.messages.filter((m) => m.method?.endsWith('list_changed')).map((m) => m.method)).toEqual([
+      'notifications/prompts/list_changed',
+      'notifications/resources/list_changed',
+    ]);
     expect((await raw.request('prompts/list')).result.prompts.map((p: Msg) => p.name)).toContain('extra');
-    expect((await raw.request('resources/read', { uri: 'test://static/extra' })).result.contents[0].text).toBe('static resource extra');
+    expect((await raw.request('resources/read', { uri: 'test://static/extra' })).result.contents[0].text).toBe(
+      'static resource extra',
+    );
   });
 });
 
@@ -421,7 +534,12 @@ describe('pagination', () => {
   it('--page-size pages every list with opaque cursors and refuses a cursor it never minted', async () => {
     const whole = await initialized('--resources', '7');
     const paged = await initialized('--resources', '7', '--page-size', '3');
-    for (const [method, key] of [['tools/list', 'tools'], ['resources/list', 'resources'], ['prompts/list', 'prompts'], ['resources/templates/list', 'resourceTemplates']] as const) {
+    for (const [method, key] of [
+      ['tools/list', 'tools'],
+      ['resources/list', 'resources'],
+      ['prompts/list', 'prompts'],
+      ['resources/templates/list', 'resourceTemplates'],
+    ] as const) {
       const all = (await whole.request(method)).result;
       expect(all.nextCursor).toBeUndefined();
       const { items, pages } = await walk(paged, method, key);

@@ -15,7 +15,16 @@ import { toManagedServer } from '../src/manager/config/server-entry.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
-import { json, legacyServer, openSse, result, rpcError, sse, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import {
+  json,
+  legacyServer,
+  openSse,
+  result,
+  rpcError,
+  sse,
+  startHttpFixture,
+  type HttpFixture,
+} from './support/http-fixture.js';
 import { eventually, waitUntilGone } from './support/processes.js';
 
 let dir: string;
@@ -39,7 +48,10 @@ afterEach(async () => {
 
 /** A helper script that counts its runs and prints the token file's contents as `format`. */
 function writeHelper(format: 'json' | 'lines'): string {
-  const print = format === 'json' ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"` : `printf 'Authorization: Bearer %s\\nX-Team: tools\\nX-Server: %s %s\\n' "$(cat "$HELPER_DIR/token")" "$MCPWIRE_SERVER_NAME" "$MCPWIRE_SERVER_URL"`;
+  const print =
+    format === 'json'
+      ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"`
+      : `printf 'Authorization: Bearer %s\\nX-Team: tools\\nX-Server: %s %s\\n' "$(cat "$HELPER_DIR/token")" "$MCPWIRE_SERVER_NAME" "$MCPWIRE_SERVER_URL"`;
   writeFileSync(path.join(dir, 'helper.sh'), `echo run >> "$HELPER_DIR/runs"\n${print}\n`);
   return `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`;
 }
@@ -59,7 +71,13 @@ function spec(url: string, headersHelper: string, extra: Partial<ManagedServer> 
 describe('headersHelper', () => {
   it('is a known field of a config file entry', () => {
     const warnings: string[] = [];
-    const server = toManagedServer('tracker', { url: 'https://example.test/mcp', headersHelper: 'get-token --json' }, { file: 'mcp.json', scope: 'user' }, warnings, new Set());
+    const server = toManagedServer(
+      'tracker',
+      { url: 'https://example.test/mcp', headersHelper: 'get-token --json' },
+      { file: 'mcp.json', scope: 'user' },
+      warnings,
+      new Set(),
+    );
     expect(server.headersHelper).toBe('get-token --json');
     expect(warnings).toEqual([]);
   });
@@ -103,7 +121,10 @@ describe('headersHelper', () => {
 
   it('over HTTP+SSE, a refused stream is opened again with what the helper prints on its next run', async () => {
     // The first run prints a stale token, later runs the fresh one.
-    writeFileSync(path.join(dir, 'helper.sh'), 'echo run >> "$HELPER_DIR/runs"\nif [ "$(wc -l < "$HELPER_DIR/runs")" -gt 1 ]; then echo "Authorization: Bearer fresh-8888"; else echo "Authorization: Bearer stale-8888"; fi\n');
+    writeFileSync(
+      path.join(dir, 'helper.sh'),
+      'echo run >> "$HELPER_DIR/runs"\nif [ "$(wc -l < "$HELPER_DIR/runs")" -gt 1 ]; then echo "Authorization: Bearer fresh-8888"; else echo "Authorization: Bearer stale-8888"; fi\n',
+    );
     const streams: Array<import('node:http').ServerResponse> = [];
     let refusedGets = 0;
     other = await startHttpFixture((seen, res) => {
@@ -118,11 +139,25 @@ describe('headersHelper', () => {
         return true;
       }
       res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize') sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
-      else if (seen.rpc === 'tools/list') sse(streams[0]!, result(seen, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }), { event: 'message' });
+      if (seen.rpc === 'initialize')
+        sse(
+          streams[0]!,
+          result(seen, {
+            protocolVersion: '2024-11-05',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'old', version: '0.1' },
+          }),
+          { event: 'message' },
+        );
+      else if (seen.rpc === 'tools/list')
+        sse(streams[0]!, result(seen, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }), {
+          event: 'message',
+        });
       return true;
     });
-    manager = McpManager.create({ servers: [spec(other.url, `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, { transport: 'sse' })] });
+    manager = McpManager.create({
+      servers: [spec(other.url, `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, { transport: 'sse' })],
+    });
     await manager.connect('tracker');
     expect(refusedGets).toBe(1);
     expect(runs()).toBe(2);
@@ -135,15 +170,24 @@ describe('headersHelper', () => {
     // A server that answers a tool call with an error quoting the credential it got.
     const mcp = legacyServer();
     other = await startHttpFixture((seen, res, req) => {
-      if (seen.rpc === 'tools/call') return json(res, rpcError(seen, -32000, `you are ${String(seen.headers.authorization)}`));
+      if (seen.rpc === 'tools/call')
+        return json(res, rpcError(seen, -32000, `you are ${String(seen.headers.authorization)}`));
       return mcp(seen, res, req);
     });
     const lines: string[] = [];
-    manager = McpManager.create({ servers: [spec(other.url, writeHelper('json'))], logger: (line) => lines.push(line) });
+    manager = McpManager.create({
+      servers: [spec(other.url, writeHelper('json'))],
+      logger: (line) => lines.push(line),
+    });
     await manager.connect('tracker');
     const error = await manager.callTool('mcp__tracker__echo', { text: 'who' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SERVER_ERROR' });
-    const shown = [(error as Error).message, (error as { rpcMessage?: string }).rpcMessage, JSON.stringify(error), ...lines].join('\n');
+    const shown = [
+      (error as Error).message,
+      (error as { rpcMessage?: string }).rpcMessage,
+      JSON.stringify(error),
+      ...lines,
+    ].join('\n');
     expect(shown).toContain('you are ***');
     expect(shown).not.toContain('whoami-token-9999');
   });
@@ -152,19 +196,27 @@ describe('headersHelper', () => {
     writeFileSync(path.join(dir, 'token'), 'echoed-token-5555');
     server = await startHeaderProtectedServer('Bearer something-else');
     const lines: string[] = [];
-    manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))], logger: (line) => lines.push(line) });
+    manager = McpManager.create({
+      servers: [spec(server.url, writeHelper('json'))],
+      logger: (line) => lines.push(line),
+    });
     const error = await manager.connect('tracker').catch((e: unknown) => e);
     expect((error as { code?: string }).code).toBe('AUTH_REQUIRED');
     // Refused, the helper ran again and the request went once more.
     expect(runs()).toBe(2);
     expect(server.refused).toBe(2);
-    const shown = [JSON.stringify(error), (error as Error).message, JSON.stringify(manager.getStatus()), ...lines].join('\n');
+    const shown = [JSON.stringify(error), (error as Error).message, JSON.stringify(manager.getStatus()), ...lines].join(
+      '\n',
+    );
     expect(shown).toContain('not accepted: ***');
     expect(shown).not.toContain('echoed-token-5555');
   });
 
   it('failing is an error naming the server and the exit status, without its output', async () => {
-    writeFileSync(path.join(dir, 'fail.sh'), 'echo "{\\"Authorization\\": \\"Bearer stdout-secret\\"}"\necho stderr-secret >&2\nexit 3\n');
+    writeFileSync(
+      path.join(dir, 'fail.sh'),
+      'echo "{\\"Authorization\\": \\"Bearer stdout-secret\\"}"\necho stderr-secret >&2\nexit 3\n',
+    );
     server = await startHeaderProtectedServer('Bearer never');
     manager = McpManager.create({ servers: [spec(server.url, `sh ${JSON.stringify(path.join(dir, 'fail.sh'))}`)] });
     const error = await manager.connect('tracker').catch((e: unknown) => e);
@@ -180,9 +232,16 @@ describe('headersHelper', () => {
 
   it('printing something that is not headers is an error that does not quote it', async () => {
     writeFileSync(path.join(dir, 'junk.sh'), 'echo "just-a-bare-token-6666"\n');
-    const error = await runHeadersHelper({ name: 'tracker', transport: 'http', url: 'http://127.0.0.1:9/mcp', headersHelper: `sh ${JSON.stringify(path.join(dir, 'junk.sh'))}` }).catch((e: unknown) => e);
+    const error = await runHeadersHelper({
+      name: 'tracker',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headersHelper: `sh ${JSON.stringify(path.join(dir, 'junk.sh'))}`,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HeadersHelperError);
-    expect((error as Error).message).toBe('server "tracker": the headersHelper exited with status 0 but printed line 1 that is not "Name: value"');
+    expect((error as Error).message).toBe(
+      'server "tracker": the headersHelper exited with status 0 but printed line 1 that is not "Name: value"',
+    );
     expect(JSON.stringify(error)).not.toContain('6666');
   });
 
@@ -190,7 +249,16 @@ describe('headersHelper', () => {
     // The shell starts a child that would outlive it; its pid is written first.
     writeFileSync(path.join(dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
     const started = Date.now();
-    const error = await runHeadersHelper({ name: 'tracker', transport: 'http', url: 'http://127.0.0.1:9/mcp', env: { HELPER_DIR: dir }, headersHelper: `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}` }, { timeoutMs: 1_500 }).catch((e: unknown) => e);
+    const error = await runHeadersHelper(
+      {
+        name: 'tracker',
+        transport: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        env: { HELPER_DIR: dir },
+        headersHelper: `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}`,
+      },
+      { timeoutMs: 1_500 },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HeadersHelperError);
     expect(error).toMatchObject({ code: 'AUTH_REQUIRED', timeoutMs: 1_500 });
     expect((error as Error).message).toBe('server "tracker": the headersHelper did not finish within 1500 ms (killed)');
@@ -236,7 +304,10 @@ describe('a headersHelper that hangs', () => {
   it('is killed with what it started when the caller aborts the connect', async () => {
     server = await startHeaderProtectedServer('Bearer never');
     const controller = new AbortController();
-    const connecting = McpClient.connect({ url: server.url, authorize: headersHelperHook(spec(server.url, hangingHelper())) }, { name: 'tracker', signal: controller.signal }).catch((e: unknown) => e);
+    const connecting = McpClient.connect(
+      { url: server.url, authorize: headersHelperHook(spec(server.url, hangingHelper())) },
+      { name: 'tracker', signal: controller.signal },
+    ).catch((e: unknown) => e);
     const pid = await childPid();
     controller.abort();
     expect(await connecting).toMatchObject({ code: 'CANCELLED' });

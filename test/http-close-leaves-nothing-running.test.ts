@@ -75,8 +75,20 @@ describe('HTTP close() leaves nothing running', () => {
         return true;
       }
       res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize') sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
-      if (seen.rpc === 'tools/list') sse(streams[0]!, result(seen, { tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }), { event: 'message' });
+      if (seen.rpc === 'initialize')
+        sse(
+          streams[0]!,
+          result(seen, {
+            protocolVersion: '2024-11-05',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'old', version: '0.1' },
+          }),
+          { event: 'message' },
+        );
+      if (seen.rpc === 'tools/list')
+        sse(streams[0]!, result(seen, { tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }), {
+          event: 'message',
+        });
       return true;
     });
     const run = await runChild(fixture.url, 'sse');

@@ -23,7 +23,10 @@ describe('aborting an HTTP connect', () => {
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
     // The connect timeout is far away: only the abort can end this connect in time.
-    const connecting = McpClient.connect({ url: fixture.url, transport: 'sse' }, { name: 'old', signal: controller.signal, connectTimeoutMs: 25_000 }).catch((e: unknown) => e);
+    const connecting = McpClient.connect(
+      { url: fixture.url, transport: 'sse' },
+      { name: 'old', signal: controller.signal, connectTimeoutMs: 25_000 },
+    ).catch((e: unknown) => e);
     await until(() => fixture!.seen('GET').length === 1 && fixture!.openSockets() === 1, 10_000);
     controller.abort(reason);
     const error = await connecting;
@@ -35,7 +38,10 @@ describe('aborting an HTTP connect', () => {
 
   it('HTTP+SSE: an already aborted signal sends nothing', async () => {
     fixture = await startHttpFixture(() => false);
-    const error = await LegacySseTransport.connect(fixture.url, { name: 'old', signal: AbortSignal.abort(new Error('too late')) }).catch((e: unknown) => e);
+    const error = await LegacySseTransport.connect(fixture.url, {
+      name: 'old',
+      signal: AbortSignal.abort(new Error('too late')),
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CANCELLED', server: 'old' });
     expect(fixture.requests).toHaveLength(0);
   });
@@ -48,7 +54,10 @@ describe('aborting an HTTP connect', () => {
     }, legacyServer());
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
-    const connecting = McpClient.connect({ url: fixture.url }, { name: 'slow', signal: controller.signal, probeTimeoutMs: 25_000 }).catch((e: unknown) => e);
+    const connecting = McpClient.connect(
+      { url: fixture.url },
+      { name: 'slow', signal: controller.signal, probeTimeoutMs: 25_000 },
+    ).catch((e: unknown) => e);
     await until(() => fixture!.seen('server/discover').length === 1, 10_000);
     controller.abort(reason);
     const error = await connecting;

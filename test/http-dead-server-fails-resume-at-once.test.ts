@@ -18,19 +18,30 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
 
 describe('resuming a broken response stream', () => {
   it('a stateless server that dies mid-call: the refused resume fails the call with TRANSPORT naming the URL, not TIMEOUT', async () => {
-    fixture = await startHttpFixture((seen, res) => {
-      if (seen.rpc !== 'tools/call') return false;
-      openSse(res);
-      // A priming event with an id and no retry (the client's default backoff applies), then the
-      // server goes away: every socket destroyed and the port closed.
-      res.write('id: call-1\ndata: \n\n', () => void fixture!.close());
-      return true;
-    }, legacyServer({ sessions: false }));
+    fixture = await startHttpFixture(
+      (seen, res) => {
+        if (seen.rpc !== 'tools/call') return false;
+        openSse(res);
+        // A priming event with an id and no retry (the client's default backoff applies), then the
+        // server goes away: every socket destroyed and the port closed.
+        res.write('id: call-1\ndata: \n\n', () => void fixture!.close());
+        return true;
+      },
+      legacyServer({ sessions: false }),
+    );
     client = await McpClient.connect({ url: fixture.url }, { name: 'stateless' });
     // Far longer than one resume attempt, far shorter than the old backoff (1+2+4+8+16 s).
     const error = await client.callTool('work', {}, { timeoutMs: 15_000 }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TIMEOUT')).toBe(false);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'stateless', method: 'tools/call', url: fixture.url, unreachable: true, resend: 'never', data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'stateless',
+      method: 'tools/call',
+      url: fixture.url,
+      unreachable: true,
+      resend: 'never',
+      data: undefined,
+    });
     expect((error as Error).message).toContain(`cannot be resumed: cannot reach ${fixture.url}`);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect((error as Error).message).toContain('not re-sent');
@@ -40,18 +51,21 @@ describe('resuming a broken response stream', () => {
   });
 
   it('a resume GET that is accepted but never answered: the call ends with its own TIMEOUT and the GET stream is released', async () => {
-    fixture = await startHttpFixture((seen, res) => {
-      if (seen.rpc === 'tools/call') {
-        openSse(res);
-        res.end('id: call-1\nretry: 20\ndata: \n\n');
-        return true;
-      }
-      if (seen.method === 'GET' && seen.headers['last-event-id'] === 'call-1') {
-        openSse(res); // and silence
-        return true;
-      }
-      return false;
-    }, legacyServer({ sessions: false }));
+    fixture = await startHttpFixture(
+      (seen, res) => {
+        if (seen.rpc === 'tools/call') {
+          openSse(res);
+          res.end('id: call-1\nretry: 20\ndata: \n\n');
+          return true;
+        }
+        if (seen.method === 'GET' && seen.headers['last-event-id'] === 'call-1') {
+          openSse(res); // and silence
+          return true;
+        }
+        return false;
+      },
+      legacyServer({ sessions: false }),
+    );
     client = await McpClient.connect({ url: fixture.url }, { name: 'silent' });
     const pending = client.callTool('work', {}, { timeoutMs: 4_000 }).catch((e: unknown) => e);
     await until(() => fixture!.seen('GET').some((r) => r.headers['last-event-id'] === 'call-1'), 10_000);

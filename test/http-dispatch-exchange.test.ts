@@ -89,7 +89,14 @@ describe('exchange over a real socket', () => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json', 'x-extra': 'yes' }).end('{"ok":true}');
     });
-    const response = await exchange(agent!, url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await exchange(agent!, url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: new AbortController().signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-extra']).toBe('yes');
     expect(await readText(response.body, 1024)).toBe('{"ok":true}');
@@ -99,7 +106,14 @@ describe('exchange over a real socket', () => {
     const controller = new AbortController();
     // Never answers; the abort comes once the request has reached the server.
     const url = await listen(() => controller.abort(new Error('stop')));
-    const pending = exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
+    const pending = exchange(agent!, url, {
+      method: 'POST',
+      headers: {},
+      body: '{}',
+      signal: controller.signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     await expect(pending).rejects.toThrow('stop');
   });
 
@@ -113,9 +127,21 @@ describe('exchange over a real socket', () => {
       res.write('event: message\n');
       lifetime.abort(new Error('transport closed'));
     });
-    const response = await exchange(agent!, url, { method: 'GET', headers: {}, signal: request.signal, lifetime: fanout, headersTimeout: 0, bodyTimeout: 0 }).catch((error: unknown) => error);
+    const response = await exchange(agent!, url, {
+      method: 'GET',
+      headers: {},
+      signal: request.signal,
+      lifetime: fanout,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    }).catch((error: unknown) => error);
     // The abort may come before or after the status line reached the client: either way it ends the exchange.
-    const failure = response instanceof Error ? response : await within(readText((response as Awaited<ReturnType<typeof exchange>>).body, 1024), { what: 'the body failing' }).catch((error: unknown) => error);
+    const failure =
+      response instanceof Error
+        ? response
+        : await within(readText((response as Awaited<ReturnType<typeof exchange>>).body, 1024), {
+            what: 'the body failing',
+          }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ message: 'transport closed' });
     expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
     expect(fanout.size).toBe(0);
@@ -128,7 +154,15 @@ describe('exchange over a real socket', () => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    const response = await exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: request.signal, lifetime: fanout, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await exchange(agent!, url, {
+      method: 'POST',
+      headers: {},
+      body: '{}',
+      signal: request.signal,
+      lifetime: fanout,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     expect(await readText(response.body, 1024)).toBe('{}');
     expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
     expect(fanout.size).toBe(0);
@@ -140,7 +174,14 @@ describe('exchange over a real socket', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       writeThenDrop(res, '{"partial":');
     });
-    const response = await exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await exchange(agent!, url, {
+      method: 'POST',
+      headers: {},
+      body: '{}',
+      signal: new AbortController().signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     await expect(readText(response.body, 1024)).rejects.toBeInstanceOf(Error);
   });
 
@@ -148,6 +189,15 @@ describe('exchange over a real socket', () => {
     const url = await listen(() => {});
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    await expect(exchange(agent!, url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, headersTimeout: 0, bodyTimeout: 0 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      exchange(agent!, url, {
+        method: 'POST',
+        headers: {},
+        body: '{}',
+        signal: new AbortController().signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

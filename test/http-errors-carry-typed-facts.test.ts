@@ -33,7 +33,15 @@ describe('HttpError facts', () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const error = await McpClient.connect({ url }, { name: 'gone' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'gone', url, unreachable: true, resend: 'unsent', status: undefined, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'gone',
+      url,
+      unreachable: true,
+      resend: 'unsent',
+      status: undefined,
+      data: undefined,
+    });
   });
 
   it('a stream that breaks after the call went out: resend "if-idempotent", so tools/call is not sent again', async () => {
@@ -46,7 +54,15 @@ describe('HttpError facts', () => {
     client = await McpClient.connect({ url: fixture.url }, { name: 'flaky' });
     const error = await client.callTool('transfer', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/call', url: fixture.url, status: undefined, unreachable: false, resend: 'if-idempotent', data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      method: 'tools/call',
+      url: fixture.url,
+      status: undefined,
+      unreachable: false,
+      resend: 'if-idempotent',
+      data: undefined,
+    });
     expect(fixture.seen('tools/call')).toHaveLength(1);
   });
 
@@ -61,7 +77,14 @@ describe('HttpError facts', () => {
     client.on('diagnostic', (d) => kinds.push(d.kind));
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/list', status: 503, body: 'down for maintenance', resend: 'never', unreachable: false });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      method: 'tools/list',
+      status: 503,
+      body: 'down for maintenance',
+      resend: 'never',
+      unreachable: false,
+    });
     expect(fixture.seen('tools/list')).toHaveLength(1);
     expect(kinds).not.toContain('resent');
   });
@@ -72,13 +95,20 @@ describe('mcpwire --json and an HTTP failure', () => {
 
   it('a 401 exits 3 and prints the status, the URL and the parsed challenge as fields, with no data', async () => {
     fixture = await startHttpFixture((_seen, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"' }).end();
+      res
+        .writeHead(401, {
+          'www-authenticate':
+            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"',
+        })
+        .end();
       return true;
     });
     // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
     // A home of its own: the login store under it is empty and the user's is never read.
     const home = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-401-home-'));
-    const run = await runCli(['tools', '--url', fixture.url, '--json'], { env: { HOME: home } }).finally(() => rmSync(home, { recursive: true, force: true }));
+    const run = await runCli(['tools', '--url', fixture.url, '--json'], { env: { HOME: home } }).finally(() =>
+      rmSync(home, { recursive: true, force: true }),
+    );
     expect(run.code).toBe(3);
     const { error } = run.json<{ error: Record<string, unknown> }>();
     expect(error).toMatchObject({
@@ -88,7 +118,12 @@ describe('mcpwire --json and an HTTP failure', () => {
       url: fixture.url,
       unreachable: false,
       resend: 'never',
-      challenge: [{ scheme: 'bearer', params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', scope: 'tools:read' } }],
+      challenge: [
+        {
+          scheme: 'bearer',
+          params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', scope: 'tools:read' },
+        },
+      ],
     });
     expect(error).not.toHaveProperty('data');
     expect(error.message).toContain('WWW-Authenticate: Bearer resource_metadata=');

@@ -7,7 +7,18 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError, isMcpError, McpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sseText, startHttpFixture, until, writeThenDrop } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  sseText,
+  startHttpFixture,
+  until,
+  writeThenDrop,
+} from './support/http-fixture.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 let fixture: HttpFixture | undefined;
@@ -17,8 +28,14 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
 
 /** A legacy server that misbehaves on `tools/call` only, as `fault` says. */
 async function faultyOnCall(fault: Parameters<typeof startHttpFixture>[0]): Promise<McpClient> {
-  fixture = await startHttpFixture((seen, res, req) => (seen.rpc === 'tools/call' ? fault(seen, res, req) : false), legacyServer());
-  client = await McpClient.connect({ url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } }, { name: 'remote' });
+  fixture = await startHttpFixture(
+    (seen, res, req) => (seen.rpc === 'tools/call' ? fault(seen, res, req) : false),
+    legacyServer(),
+  );
+  client = await McpClient.connect(
+    { url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
+    { name: 'remote' },
+  );
   return client;
 }
 
@@ -26,19 +43,27 @@ function expectNoSecret(error: unknown): void {
   expect(String((error as Error).message)).not.toContain(SECRET);
   expect(JSON.stringify(error)).not.toContain(SECRET);
   expect(JSON.stringify((error as McpError).data ?? {})).not.toContain(SECRET);
-  if (error instanceof HttpError) expect(JSON.stringify([error.url, error.body, error.challenge])).not.toContain(SECRET);
+  if (error instanceof HttpError)
+    expect(JSON.stringify([error.url, error.body, error.challenge])).not.toContain(SECRET);
 }
 
 describe('HTTP failures', () => {
   it('connection refused: TRANSPORT naming the URL, at once', async () => {
     const port = await freePort();
-    const error = await McpClient.connect({ url: `http://127.0.0.1:${port}/mcp` }, { name: 'gone' }).catch((e: unknown) => e);
+    const error = await McpClient.connect({ url: `http://127.0.0.1:${port}/mcp` }, { name: 'gone' }).catch(
+      (e: unknown) => e,
+    );
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
-    expect((error as Error).message).toMatch(new RegExp(`^server "gone": server/discover cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^server "gone": server/discover cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`),
+    );
   });
 
   it('an unknown host name: TRANSPORT naming the URL', async () => {
-    const error = await McpClient.connect({ url: 'http://no-such-host.invalid/mcp' }, { name: 'dns', connectTimeoutMs: 5_000 }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: 'http://no-such-host.invalid/mcp' },
+      { name: 'dns', connectTimeoutMs: 5_000 },
+    ).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('cannot reach http://no-such-host.invalid/mcp');
   });
@@ -50,8 +75,19 @@ describe('HTTP failures', () => {
     });
     const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'remote', method: 'tools/call', status: 500, url: fixture!.url, body: 'database down (token ***)', resend: 'never', data: undefined });
-    expect((error as Error).message).toBe(`server "remote": tools/call HTTP 500 from ${fixture!.url}: database down (token ***)`);
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'remote',
+      method: 'tools/call',
+      status: 500,
+      url: fixture!.url,
+      body: 'database down (token ***)',
+      resend: 'never',
+      data: undefined,
+    });
+    expect((error as Error).message).toBe(
+      `server "remote": tools/call HTTP 500 from ${fixture!.url}: database down (token ***)`,
+    );
     expectNoSecret(error);
   });
 
@@ -87,13 +123,26 @@ describe('HTTP failures', () => {
 
   it('401: AUTH_REQUIRED carrying the WWW-Authenticate challenge, secrets redacted', async () => {
     fixture = await startHttpFixture((_seen, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"' }).end();
+      res
+        .writeHead(401, {
+          'www-authenticate':
+            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"',
+        })
+        .end();
       return true;
     });
-    const error = await McpClient.connect({ url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } }, { name: 'locked' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
+      { name: 'locked' },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ code: 'AUTH_REQUIRED', server: 'locked', status: 401, data: undefined });
-    expect((error as HttpError).challenge).toEqual([{ scheme: 'bearer', params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', error: 'invalid_token' } }]);
+    expect((error as HttpError).challenge).toEqual([
+      {
+        scheme: 'bearer',
+        params: { resource_metadata: 'http://127.0.0.1/.well-known/oauth-protected-resource', error: 'invalid_token' },
+      },
+    ]);
     // Refused at the probe: no point trying initialize with the same credentials.
     expect(fixture.seen('initialize')).toHaveLength(0);
     expectNoSecret(error);
@@ -105,8 +154,15 @@ describe('HTTP failures', () => {
       return true;
     });
     const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', method: 'tools/call', status: 403, challenge: [{ scheme: 'bearer', params: { error: 'insufficient_scope', scope: 'tools:write' } }] });
-    expect((error as Error).message).toContain('(WWW-Authenticate: Bearer error="insufficient_scope", scope="tools:write")');
+    expect(error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      method: 'tools/call',
+      status: 403,
+      challenge: [{ scheme: 'bearer', params: { error: 'insufficient_scope', scope: 'tools:write' } }],
+    });
+    expect((error as Error).message).toContain(
+      '(WWW-Authenticate: Bearer error="insufficient_scope", scope="tools:write")',
+    );
   });
 
   it('a redirect is not followed for a POST: TRANSPORT saying where it pointed', async () => {
@@ -127,7 +183,9 @@ describe('HTTP failures', () => {
       return json(res, result(seen, { content: [{ type: 'text', text: 'x'.repeat(64 * 1024) }] }));
     }, legacyServer());
     const { StreamableHttpTransport } = await import('../src/transport/http/streamable-http.js');
-    client = await McpClient.connect(new StreamableHttpTransport(fixture.url, { maxMessageBytes: 16 * 1024 }), { era: 'legacy' });
+    client = await McpClient.connect(new StreamableHttpTransport(fixture.url, { maxMessageBytes: 16 * 1024 }), {
+      era: 'legacy',
+    });
     const error = await client.callTool('echo', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('exceeds 16384 bytes');
@@ -141,16 +199,25 @@ describe('HTTP failures', () => {
     const error = await client!.callTool('echo', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TIMEOUT')).toBe(true);
     await until(() => fixture!.seen('notifications/cancelled').length === 1);
-    expect(fixture!.seen('notifications/cancelled')[0]!.json!.params).toMatchObject({ requestId: fixture!.seen('tools/call')[0]!.json!.id });
+    expect(fixture!.seen('notifications/cancelled')[0]!.json!.params).toMatchObject({
+      requestId: fixture!.seen('tools/call')[0]!.json!.id,
+    });
   });
 
   it('a server that dies mid-stream: every pending request settles', async () => {
     await faultyOnCall((_seen, res) => {
       openSse(res);
-      writeThenDrop(res, sseText({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } }));
+      writeThenDrop(
+        res,
+        sseText({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } }),
+      );
       return true;
     });
-    const results = await Promise.allSettled([client!.callTool('a', {}), client!.callTool('b', {}), client!.callTool('c', {})]);
+    const results = await Promise.allSettled([
+      client!.callTool('a', {}),
+      client!.callTool('b', {}),
+      client!.callTool('c', {}),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect(isMcpError((r as PromiseRejectedResult).reason, 'TRANSPORT')).toBe(true);
   });

@@ -5,7 +5,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture, until } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+  until,
+} from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
@@ -54,7 +64,9 @@ describe('legacy Streamable HTTP sessions', () => {
     const calls = fixture.seen('tools/call');
     expect(calls.map((c) => c.headers['mcp-session-id'])).toEqual(['s1', 's2']);
     // The client sends the call again as a new request (a new id) with the same tool and arguments.
-    const [first, again] = calls.map((c) => JSON.parse(c.body) as { id: number; params: { name: string; arguments: unknown } });
+    const [first, again] = calls.map(
+      (c) => JSON.parse(c.body) as { id: number; params: { name: string; arguments: unknown } },
+    );
     expect(again!.id).not.toBe(first!.id);
     expect(again!.params.name).toBe(first!.params.name);
     expect(again!.params.arguments).toEqual(first!.params.arguments);
@@ -120,7 +132,11 @@ describe('legacy Streamable HTTP sessions', () => {
     await changed;
     await until(() => fixture!.requests.some((r) => r.json?.id === 'srv-1' && 'result' in (r.json ?? {})));
     const answer = fixture.requests.find((r) => r.json?.id === 'srv-1')!;
-    expect(answer.json).toEqual({ jsonrpc: '2.0', id: 'srv-1', result: { roots: [{ uri: 'file:///work', name: 'work' }] } });
+    expect(answer.json).toEqual({
+      jsonrpc: '2.0',
+      id: 'srv-1',
+      result: { roots: [{ uri: 'file:///work', name: 'work' }] },
+    });
     expect(answer.headers['mcp-session-id']).toBe('s1');
   });
 
@@ -150,7 +166,11 @@ describe('legacy Streamable HTTP sessions', () => {
     fixture = await startHttpFixture((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       openSse(res);
-      sse(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }, { id: '1' });
+      sse(
+        res,
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } },
+        { id: '1' },
+      );
       sse(res, result(seen, { content: [{ type: 'text', text: 'streamed' }] }), { id: '2' });
       held = res; // the server never ends it: the client must not wait for that
       return true;

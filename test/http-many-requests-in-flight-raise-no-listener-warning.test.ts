@@ -6,7 +6,15 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { cleanUp, type HttpFixture, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+} from './support/http-fixture.js';
 
 const IN_FLIGHT = 40;
 
@@ -52,7 +60,16 @@ describe(`${IN_FLIGHT} requests in flight at once`, () => {
       const posts = fixture!.seen('ping').length;
       const answer = (): void => {
         res.writeHead(202).end('Accepted');
-        if (seen.rpc === 'initialize') sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
+        if (seen.rpc === 'initialize')
+          sse(
+            streams[0]!,
+            result(seen, {
+              protocolVersion: '2024-11-05',
+              capabilities: {},
+              serverInfo: { name: 'old', version: '0.1' },
+            }),
+            { event: 'message' },
+          );
         else if (seen.rpc === 'ping') sse(streams[0]!, result(seen, {}), { event: 'message' });
       };
       if (seen.rpc !== 'ping') answer();

@@ -18,8 +18,14 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
 
 describe('options.http.maxMessageBytes on a connect by URL', () => {
   it('caps a Streamable HTTP response: over it, the call fails with TRANSPORT naming the limit', async () => {
-    fixture = await startHttpFixture((seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, BIG_TOOLS)) : false), legacyServer());
-    client = await McpClient.connect({ url: fixture.url }, { name: 'capped', era: 'legacy', http: { maxMessageBytes: CAP } });
+    fixture = await startHttpFixture(
+      (seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, BIG_TOOLS)) : false),
+      legacyServer(),
+    );
+    client = await McpClient.connect(
+      { url: fixture.url },
+      { name: 'capped', era: 'legacy', http: { maxMessageBytes: CAP } },
+    );
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TRANSPORT', server: 'capped', method: 'tools/list' });
     expect((error as Error).message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
@@ -27,14 +33,22 @@ describe('options.http.maxMessageBytes on a connect by URL', () => {
   });
 
   it('without it the default cap (16 MiB) applies: the same response is read whole', async () => {
-    fixture = await startHttpFixture((seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, BIG_TOOLS)) : false), legacyServer());
+    fixture = await startHttpFixture(
+      (seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, BIG_TOOLS)) : false),
+      legacyServer(),
+    );
     client = await McpClient.connect({ url: fixture.url }, { name: 'uncapped', era: 'legacy' });
     expect((await client.listTools()).map((tool) => tool.name)).toEqual(['big']);
   });
 
   it('a misspelt key under http is refused, naming the key and what was meant', async () => {
-    const error = await McpClient.connect({ url: 'http://127.0.0.1:9/mcp' }, { http: { maxBytes: CAP } as never }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: 'http://127.0.0.1:9/mcp' },
+      { http: { maxBytes: CAP } as never },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect((error as Error).message).toContain('McpClient.connect options.http: unknown option "maxBytes" (did you mean "maxMessageBytes"?)');
+    expect((error as Error).message).toContain(
+      'McpClient.connect options.http: unknown option "maxBytes" (did you mean "maxMessageBytes"?)',
+    );
   });
 });

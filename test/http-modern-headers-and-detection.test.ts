@@ -7,7 +7,21 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, type Route, rpcError, type Seen, sse, startHttpFixture, until, writeThenDrop } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  type Route,
+  rpcError,
+  type Seen,
+  sse,
+  startHttpFixture,
+  until,
+  writeThenDrop,
+} from './support/http-fixture.js';
 import { assertValidClientMessage } from './kit/spec-schemas.js';
 
 let fixture: HttpFixture | undefined;
@@ -18,7 +32,10 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** A modern server: discover, tools with x-mcp-header markings, echo of what it saw. */
-function modernServer(tools: Array<Record<string, unknown>>, onCall?: (seen: Seen, res: ServerResponse) => boolean): Route {
+function modernServer(
+  tools: Array<Record<string, unknown>>,
+  onCall?: (seen: Seen, res: ServerResponse) => boolean,
+): Route {
   return (seen, res) => {
     if (seen.method !== 'POST') {
       res.writeHead(405).end();
@@ -26,17 +43,38 @@ function modernServer(tools: Array<Record<string, unknown>>, onCall?: (seen: See
     }
     const meta = (seen.json?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
     if (meta?.[VERSION_KEY] === undefined) {
-      return json(res, rpcError(seen, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: null }), 400);
+      return json(
+        res,
+        rpcError(seen, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: null }),
+        400,
+      );
     }
     switch (seen.rpc) {
       case 'server/discover':
-        return json(res, result(seen, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: 'scripted-modern', version: '1.0.0' } }));
+        return json(
+          res,
+          result(seen, {
+            resultType: 'complete',
+            supportedVersions: ['2026-07-28'],
+            capabilities: { tools: {}, resources: {}, prompts: {} },
+            serverInfo: { name: 'scripted-modern', version: '1.0.0' },
+          }),
+        );
       case 'tools/list':
         return json(res, result(seen, { resultType: 'complete', tools }));
       case 'prompts/get':
-        return json(res, result(seen, { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }));
+        return json(
+          res,
+          result(seen, { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }),
+        );
       case 'resources/read':
-        return json(res, result(seen, { resultType: 'complete', contents: [{ uri: (seen.json!.params as { uri: string }).uri, text: 'ok' }] }));
+        return json(
+          res,
+          result(seen, {
+            resultType: 'complete',
+            contents: [{ uri: (seen.json!.params as { uri: string }).uri, text: 'ok' }],
+          }),
+        );
       case 'tools/call':
         if (onCall?.(seen, res)) return true;
         return json(res, result(seen, { resultType: 'complete', content: [{ type: 'text', text: 'called' }] }));
@@ -58,7 +96,10 @@ const REGION_TOOL = {
     },
   },
 };
-const BAD_TOOL = { name: 'bad', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } };
+const BAD_TOOL = {
+  name: 'bad',
+  inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } },
+};
 
 describe('2026-07-28 Streamable HTTP', () => {
   it('sends MCP-Protocol-Version, Mcp-Method and Mcp-Name on every request, and no session header', async () => {
@@ -79,7 +120,9 @@ describe('2026-07-28 Streamable HTTP', () => {
     expect(fixture.seen('tools/call')[0]!.headers['mcp-name']).toBe('query');
     expect(fixture.seen('resources/read')[0]!.headers['mcp-name']).toBe('file:///tmp/notes.txt');
     // A name outside plain ASCII travels in the base64 sentinel form.
-    expect(fixture.seen('prompts/get')[0]!.headers['mcp-name']).toBe(`=?base64?${Buffer.from('grüße').toString('base64')}?=`);
+    expect(fixture.seen('prompts/get')[0]!.headers['mcp-name']).toBe(
+      `=?base64?${Buffer.from('grüße').toString('base64')}?=`,
+    );
     expect(fixture.seen('tools/list')[0]!.headers['mcp-name']).toBeUndefined();
     expect(fixture.seen('GET')).toHaveLength(0);
   });
@@ -91,7 +134,11 @@ describe('2026-07-28 Streamable HTTP', () => {
     await client.callTool('query', { region: 'eu-west-1', limit: 42, opts: { dry: false }, sql: 'x' });
     await client.callTool('query', { region: ' spaced ', sql: 'y' });
     const [first, second] = fixture.seen('tools/call');
-    expect(first!.headers).toMatchObject({ 'mcp-param-region': 'eu-west-1', 'mcp-param-limit': '42', 'mcp-param-dry': 'false' });
+    expect(first!.headers).toMatchObject({
+      'mcp-param-region': 'eu-west-1',
+      'mcp-param-limit': '42',
+      'mcp-param-dry': 'false',
+    });
     expect(second!.headers['mcp-param-region']).toBe('=?base64?IHNwYWNlZCA=?=');
     expect(second!.headers['mcp-param-limit']).toBeUndefined();
     expect(second!.headers['mcp-param-dry']).toBeUndefined();
@@ -103,7 +150,9 @@ describe('2026-07-28 Streamable HTTP', () => {
     const diagnostics: string[] = [];
     client.on('diagnostic', (d) => diagnostics.push(`${d.kind}: ${d.message}`));
     expect((await client.listTools()).map((t) => t.name)).toEqual(['query']);
-    expect(diagnostics).toEqual([expect.stringMatching(/^invalid-tool: tool "bad" left out: .*must mark a string, integer or boolean/)]);
+    expect(diagnostics).toEqual([
+      expect.stringMatching(/^invalid-tool: tool "bad" left out: .*must mark a string, integer or boolean/),
+    ]);
   });
 
   it('on -32020 re-lists the tools and retries the call once with the right headers', async () => {
@@ -111,7 +160,8 @@ describe('2026-07-28 Streamable HTTP', () => {
     fixture = await startHttpFixture(
       modernServer([REGION_TOOL], (seen, res) => {
         calls++;
-        if (seen.headers['mcp-param-region'] === undefined) return json(res, rpcError(seen, -32020, 'Header mismatch: Mcp-Param-Region missing'), 400);
+        if (seen.headers['mcp-param-region'] === undefined)
+          return json(res, rpcError(seen, -32020, 'Header mismatch: Mcp-Param-Region missing'), 400);
         return false;
       }),
     );
@@ -146,14 +196,17 @@ describe('2026-07-28 Streamable HTTP', () => {
 
   it('a broken modern stream loses a tools/call (TRANSPORT error) but a resources/read is sent again', async () => {
     let reads = 0;
-    fixture = await startHttpFixture((seen, res) => {
-      if (seen.rpc === 'tools/call' || (seen.rpc === 'resources/read' && ++reads === 1)) {
-        openSse(res);
-        writeThenDrop(res, ': keep-alive\n\n');
-        return true;
-      }
-      return false;
-    }, modernServer([REGION_TOOL]));
+    fixture = await startHttpFixture(
+      (seen, res) => {
+        if (seen.rpc === 'tools/call' || (seen.rpc === 'resources/read' && ++reads === 1)) {
+          openSse(res);
+          writeThenDrop(res, ': keep-alive\n\n');
+          return true;
+        }
+        return false;
+      },
+      modernServer([REGION_TOOL]),
+    );
     client = await McpClient.connect({ url: fixture.url });
     const error = await client.callTool('query', { sql: 'x' }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
@@ -167,7 +220,12 @@ describe('2026-07-28 Streamable HTTP', () => {
       modernServer([REGION_TOOL], (seen, res) => {
         const token = (seen.json!.params as { _meta: { progressToken: number } })._meta.progressToken;
         openSse(res);
-        for (const progress of [1, 2, 3]) sse(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress, total: 3 } });
+        for (const progress of [1, 2, 3])
+          sse(res, {
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total: 3 },
+          });
         sse(res, result(seen, { resultType: 'complete', content: [{ type: 'text', text: 'done' }] }));
         res.end();
         return true;
@@ -194,7 +252,11 @@ describe('era and transport detection for a URL', () => {
     fixture = await startHttpFixture(() => false, legacyServer());
     client = await McpClient.connect({ url: fixture.url });
     expect(client.era).toBe('legacy');
-    expect(fixture.requests.map((r) => r.rpc ?? r.method).slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    expect(fixture.requests.map((r) => r.rpc ?? r.method).slice(0, 3)).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+    ]);
   });
 
   it('a 2024-11-05 HTTP+SSE server: POSTs fail with 405, the GET finds the endpoint event', async () => {
@@ -210,9 +272,19 @@ describe('era and transport detection for a URL', () => {
         res.writeHead(202).end('Accepted');
         const message = seen.json!;
         if (seen.rpc === 'initialize') {
-          sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
+          sse(
+            streams[0]!,
+            result(seen, {
+              protocolVersion: '2024-11-05',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'old', version: '0.1' },
+            }),
+            { event: 'message' },
+          );
         } else if (seen.rpc === 'tools/list') {
-          sse(streams[0]!, result(seen, { tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }), { event: 'message' });
+          sse(streams[0]!, result(seen, { tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }), {
+            event: 'message',
+          });
         } else if ('id' in message) {
           sse(streams[0]!, rpcError(seen, -32601, 'nope'), { event: 'message' });
         }
@@ -238,7 +310,9 @@ describe('era and transport detection for a URL', () => {
     });
     const error = await McpClient.connect({ url: fixture.url }, { name: 'nowhere' }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
-    expect((error as Error).message).toMatch(/^server "nowhere": initialize .* is neither a Streamable HTTP endpoint \(.*HTTP 404.*\) nor an HTTP\+SSE one \(.*HTTP 404.*\)$/);
+    expect((error as Error).message).toMatch(
+      /^server "nowhere": initialize .* is neither a Streamable HTTP endpoint \(.*HTTP 404.*\) nor an HTTP\+SSE one \(.*HTTP 404.*\)$/,
+    );
   });
 
   it('remembers the verdict per URL: the next connect skips the probe', async () => {
@@ -256,7 +330,13 @@ describe('era and transport detection for a URL', () => {
       return true;
     });
     const error = await McpClient.connect({ url: fixture.url, transport: 'http' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'initialize', status: 405, url: fixture.url, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      method: 'initialize',
+      status: 405,
+      url: fixture.url,
+      data: undefined,
+    });
     expect(fixture.seen('GET')).toHaveLength(0);
   });
 });

@@ -7,12 +7,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { SizeLimitError } from '../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+} from './support/http-fixture.js';
 
 /** The cap: larger than one socket read (64 KiB), so the body passes it after the reader attached. */
 const CAP = 256 * 1024;
 /** A tools/list result far over the cap. */
-const HUGE_TOOLS = { tools: [{ name: 'huge', description: 'x'.repeat(4 * 1024 * 1024), inputSchema: { type: 'object' } }] };
+const HUGE_TOOLS = {
+  tools: [{ name: 'huge', description: 'x'.repeat(4 * 1024 * 1024), inputSchema: { type: 'object' } }],
+};
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
@@ -20,7 +31,10 @@ let client: McpClient | undefined;
 afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 async function connectWithCap(): Promise<{ client: McpClient; diagnostics: string[] }> {
-  client = await McpClient.connect(new StreamableHttpTransport(fixture!.url, { name: 'big', maxMessageBytes: CAP }), { era: 'legacy', name: 'big' });
+  client = await McpClient.connect(new StreamableHttpTransport(fixture!.url, { name: 'big', maxMessageBytes: CAP }), {
+    era: 'legacy',
+    name: 'big',
+  });
   const diagnostics: string[] = [];
   client.on('diagnostic', (d) => diagnostics.push(d.kind));
   return { client, diagnostics };
@@ -28,11 +42,22 @@ async function connectWithCap(): Promise<{ client: McpClient; diagnostics: strin
 
 describe('an HTTP response over the size cap', () => {
   it('a JSON body: TRANSPORT naming the size limit, and tools/list is sent exactly once', async () => {
-    fixture = await startHttpFixture((seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, HUGE_TOOLS)) : false), legacyServer());
+    fixture = await startHttpFixture(
+      (seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, HUGE_TOOLS)) : false),
+      legacyServer(),
+    );
     const { client, diagnostics } = await connectWithCap();
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'big', method: 'tools/list', limit: CAP, option: 'maxMessageBytes', url: fixture.url, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'big',
+      method: 'tools/list',
+      limit: CAP,
+      option: 'maxMessageBytes',
+      url: fixture.url,
+      data: undefined,
+    });
     expect((error as Error).message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
     expect((error as Error).message).toContain(fixture.url);
     expect((error as Error).message).not.toContain('broke off');
@@ -51,7 +76,13 @@ describe('an HTTP response over the size cap', () => {
     const { client, diagnostics } = await connectWithCap();
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', method: 'tools/list', limit: CAP, url: fixture.url, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      method: 'tools/list',
+      limit: CAP,
+      url: fixture.url,
+      data: undefined,
+    });
     expect((error as Error).message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
     expect(fixture.seen('tools/list')).toHaveLength(1);
     expect(diagnostics).toContain('oversize');

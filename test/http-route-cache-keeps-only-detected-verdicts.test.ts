@@ -7,7 +7,17 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, type Route, sse, startHttpFixture } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  type Route,
+  sse,
+  startHttpFixture,
+} from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
@@ -18,25 +28,36 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
 const alsoModern: Route = (seen, res) => {
   const meta = (seen.json?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   if (seen.rpc !== 'server/discover' || meta?.['io.modelcontextprotocol/protocolVersion'] === undefined) return false;
-  return json(res, result(seen, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'both-eras', version: '1.0.0' } }));
+  return json(
+    res,
+    result(seen, {
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {} },
+      serverInfo: { name: 'both-eras', version: '1.0.0' },
+    }),
+  );
 };
 
 describe('the per-URL route cache', () => {
   it.each<[string, ClientOptions]>([
     ['era: legacy', { era: 'legacy' }],
     ['protocolVersion: 2025-06-18', { protocolVersion: '2025-06-18' }],
-  ])('a connect with %s pinned leaves the next auto connect to detect the era (and find modern)', async (_label, pin) => {
-    fixture = await startHttpFixture(alsoModern, legacyServer({ version: '2025-06-18' }));
-    client = await McpClient.connect({ url: fixture.url }, pin);
-    expect(client.era).toBe('legacy');
-    expect(fixture.seen('server/discover')).toHaveLength(0);
-    await client.close();
+  ])(
+    'a connect with %s pinned leaves the next auto connect to detect the era (and find modern)',
+    async (_label, pin) => {
+      fixture = await startHttpFixture(alsoModern, legacyServer({ version: '2025-06-18' }));
+      client = await McpClient.connect({ url: fixture.url }, pin);
+      expect(client.era).toBe('legacy');
+      expect(fixture.seen('server/discover')).toHaveLength(0);
+      await client.close();
 
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('modern');
-    expect(fixture.seen('server/discover')).toHaveLength(1);
-    expect(fixture.seen('initialize')).toHaveLength(1);
-  });
+      client = await McpClient.connect({ url: fixture.url });
+      expect(client.era).toBe('modern');
+      expect(fixture.seen('server/discover')).toHaveLength(1);
+      expect(fixture.seen('initialize')).toHaveLength(1);
+    },
+  );
 
   it("a connect with transport: 'sse' pinned leaves the next auto connect to find Streamable HTTP on the same URL", async () => {
     const streams: ServerResponse[] = [];
@@ -51,7 +72,16 @@ describe('the per-URL route cache', () => {
       }
       if (seen.method === 'POST' && seen.path === '/messages') {
         res.writeHead(202).end('Accepted');
-        if (seen.rpc === 'initialize') sse(streams.at(-1)!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'sse', version: '0.1' } }), { event: 'message' });
+        if (seen.rpc === 'initialize')
+          sse(
+            streams.at(-1)!,
+            result(seen, {
+              protocolVersion: '2024-11-05',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'sse', version: '0.1' },
+            }),
+            { event: 'message' },
+          );
         return true;
       }
       return false;

@@ -44,7 +44,11 @@ describe('a Streamable HTTP transport told its session', () => {
     const transport = new StreamableHttpTransport(fixture.url);
     connection = new JsonRpcConnection(transport, { requestSignals: true });
     transport.setSession({ era: 'legacy' });
-    await connection.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    await connection.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    });
     transport.setSession({ era: 'legacy', protocolVersion: '2025-11-25' });
     expect(transport.sessionId).toBe('s1');
     server.expire();
@@ -67,7 +71,9 @@ describe('a client whose legacy HTTP session was lost', () => {
     server.expire();
 
     const answers = await Promise.all(['a', 'b', 'c'].map((text) => client!.callTool('echo', { text })));
-    expect(answers.map((a) => a.content)).toEqual(['a', 'b', 'c'].map((text) => [{ type: 'text', text: `echo:${text}` }]));
+    expect(answers.map((a) => a.content)).toEqual(
+      ['a', 'b', 'c'].map((text) => [{ type: 'text', text: `echo:${text}` }]),
+    );
     expect(fixture.seen('initialize')).toHaveLength(2);
     expect(fixture.seen('notifications/initialized')).toHaveLength(2);
     const renewed = fixture.seen('tools/call').filter((c) => c.headers['mcp-session-id'] === 's2');

@@ -10,7 +10,16 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-import { cleanUp, type HttpFixture, openSse, result, type Seen, sse, startHttpFixture, until } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  openSse,
+  result,
+  type Seen,
+  sse,
+  startHttpFixture,
+  until,
+} from './support/http-fixture.js';
 
 const CAP = 64 * 1024;
 const HUGE = 'x'.repeat(4 * CAP);
@@ -40,7 +49,16 @@ async function sseServer(answers: Record<string, Answer>): Promise<HttpFixture> 
     }
     res.writeHead(202).end('Accepted');
     const stream = streams[0]!;
-    if (seen.rpc === 'initialize') sse(stream, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
+    if (seen.rpc === 'initialize')
+      sse(
+        stream,
+        result(seen, {
+          protocolVersion: '2024-11-05',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'old', version: '0.1' },
+        }),
+        { event: 'message' },
+      );
     else if (seen.rpc === 'ping') sse(stream, result(seen, {}), { event: 'message' });
     else if (seen.rpc !== undefined) answers[seen.rpc]?.(seen, stream);
     return true;
@@ -49,7 +67,10 @@ async function sseServer(answers: Record<string, Answer>): Promise<HttpFixture> 
 
 async function connect(): Promise<{ client: McpClient; diagnostics: TransportDiagnostic[] }> {
   const diagnostics: TransportDiagnostic[] = [];
-  client = await McpClient.connect({ url: fixture!.url, transport: 'sse' }, { name: 'old', http: { maxMessageBytes: CAP }, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  client = await McpClient.connect(
+    { url: fixture!.url, transport: 'sse' },
+    { name: 'old', http: { maxMessageBytes: CAP }, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+  );
   client.on('diagnostic', (d) => diagnostics.push(d));
   return { client, diagnostics };
 }
@@ -67,7 +88,16 @@ async function failure(promise: Promise<unknown>): Promise<{ error: unknown; ela
 describe('an HTTP+SSE message event over the size cap', () => {
   it('with its id before the payload: that request fails at once with TRANSPORT naming the limit, is not re-sent, and the stream goes on', async () => {
     fixture = await sseServer({
-      'tools/list': (seen, stream) => sse(stream, { jsonrpc: '2.0', id: seen.json!.id, result: { tools: [{ name: 'huge', description: HUGE, inputSchema: { type: 'object' } }] } }, { event: 'message' }),
+      'tools/list': (seen, stream) =>
+        sse(
+          stream,
+          {
+            jsonrpc: '2.0',
+            id: seen.json!.id,
+            result: { tools: [{ name: 'huge', description: HUGE, inputSchema: { type: 'object' } }] },
+          },
+          { event: 'message' },
+        ),
     });
     const { client, diagnostics } = await connect();
     const { error, elapsedMs } = await failure(client.listTools());
@@ -88,7 +118,12 @@ describe('an HTTP+SSE message event over the size cap', () => {
     let slowCall: Seen | undefined;
     fixture = await sseServer({
       'tools/call': (seen) => void (slowCall = seen), // never answered
-      'tools/list': (seen, stream) => sse(stream, `{"jsonrpc":"2.0","result":{"tools":[{"name":"huge","description":"${HUGE}"}]},"id":${JSON.stringify(seen.json!.id)}}`, { event: 'message' }),
+      'tools/list': (seen, stream) =>
+        sse(
+          stream,
+          `{"jsonrpc":"2.0","result":{"tools":[{"name":"huge","description":"${HUGE}"}]},"id":${JSON.stringify(seen.json!.id)}}`,
+          { event: 'message' },
+        ),
     });
     const { client } = await connect();
     const call = failure(client.callTool('slow', {}));
@@ -108,7 +143,10 @@ describe('an HTTP+SSE message event over the size cap', () => {
   });
 
   it.each([
-    ['a notification of the server', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: HUGE } }],
+    [
+      'a notification of the server',
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: HUGE } },
+    ],
     ['junk', `not JSON at all ${HUGE}`],
   ])('that is %s: reported, and no request fails for it', async (_name, event) => {
     fixture = await sseServer({

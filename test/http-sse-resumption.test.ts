@@ -7,7 +7,18 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, legacyServer, openSse, result, type Seen, sse, sseText, startHttpFixture, writeThenDrop } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  legacyServer,
+  openSse,
+  result,
+  type Seen,
+  sse,
+  sseText,
+  startHttpFixture,
+  writeThenDrop,
+} from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
@@ -53,13 +64,30 @@ describe('SSE resumption (legacy era)', () => {
       if (seen.rpc === 'tools/call') {
         call = seen;
         openSse(res);
-        writeThenDrop(res, sseText({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: (call.json!.params as { _meta: { progressToken: number } })._meta.progressToken, progress: 1 } }, { id: 'p1', retry: 20 }));
+        writeThenDrop(
+          res,
+          sseText(
+            {
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: {
+                progressToken: (call.json!.params as { _meta: { progressToken: number } })._meta.progressToken,
+                progress: 1,
+              },
+            },
+            { id: 'p1', retry: 20 },
+          ),
+        );
         return true;
       }
       if (seen.method === 'GET' && seen.headers['last-event-id'] === 'p1') {
         openSse(res);
         const token = (call!.json!.params as { _meta: { progressToken: number } })._meta.progressToken;
-        sse(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2 } }, { id: 'p2' });
+        sse(
+          res,
+          { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2 } },
+          { id: 'p2' },
+        );
         sse(res, result(call!, { content: [{ type: 'text', text: 'resumed' }] }), { id: 'p3' });
         res.end();
         return true;
@@ -84,7 +112,9 @@ describe('SSE resumption (legacy era)', () => {
     client = await McpClient.connect({ url: fixture.url });
     const error = await client.callTool('side-effect', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
-    expect((error as Error).message).toMatch(/^server "127\.0\.0\.1:\d+": tools\/call .*SSE stream ended before the response arrived/);
+    expect((error as Error).message).toMatch(
+      /^server "127\.0\.0\.1:\d+": tools\/call .*SSE stream ended before the response arrived/,
+    );
     expect((error as Error).message).toContain(fixture.url);
     expect(fixture.seen('tools/call')).toHaveLength(1);
   });

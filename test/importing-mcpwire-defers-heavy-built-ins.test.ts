@@ -19,7 +19,11 @@ process.stdout.write(JSON.stringify(loaded));
 
 /** The built-in modules a fresh `node` (without NODE_DEBUG) loads while importing the package. */
 function loadedByImport(): string[] {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, NODE_DEBUG: undefined } });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, NODE_DEBUG: undefined },
+  });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as string[];
 }
@@ -30,7 +34,12 @@ describe('importing mcpwire', () => {
   it('loads neither node:child_process (nor the net and dgram it brings) nor node:crypto', () => {
     const loaded = loadedByImport();
     expect(loaded.length).toBeGreaterThan(0);
-    for (const heavy of ['NativeModule child_process', 'NativeModule net', 'NativeModule dgram', 'NativeModule crypto']) {
+    for (const heavy of [
+      'NativeModule child_process',
+      'NativeModule net',
+      'NativeModule dgram',
+      'NativeModule crypto',
+    ]) {
       expect(loaded).not.toContain(heavy);
     }
   });

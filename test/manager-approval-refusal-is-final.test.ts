@@ -37,7 +37,10 @@ describe('approval of a project server', () => {
     manager.on('status', (c) => changes.push(c.status));
     const first = await manager.connect('repo');
     await manager.callTool('mcp__repo__crash', {}).catch(() => undefined);
-    await eventually(() => (manager!.isConnected('repo') && manager!.getConnection('repo') !== first ? true : undefined), 10_000);
+    await eventually(
+      () => (manager!.isConnected('repo') && manager!.getConnection('repo') !== first ? true : undefined),
+      10_000,
+    );
     expect(changes).toEqual(['connecting', 'connected', 'error', 'connecting', 'connected']);
     expect(asked).toEqual(['repo']);
   });
@@ -56,9 +59,15 @@ describe('approval of a project server', () => {
 
     const refused = await manager.connect('repo').catch((e: unknown) => e);
     expect(isMcpError(refused, 'INVALID_STATE')).toBe(true);
-    expect((refused as Error).message).toBe('server "repo": connect was not approved to start (defined in /repo/.mcp.json); project servers need approval: the approval hook failed: the user closed the prompt');
+    expect((refused as Error).message).toBe(
+      'server "repo": connect was not approved to start (defined in /repo/.mcp.json); project servers need approval: the approval hook failed: the user closed the prompt',
+    );
     expect(changes.map((c) => c.status)).toEqual(['connecting', 'not-approved']);
-    expect(manager.getStatus().servers[0]).toMatchObject({ status: 'not-approved', restarts: 0, lastError: (refused as Error).message });
+    expect(manager.getStatus().servers[0]).toMatchObject({
+      status: 'not-approved',
+      restarts: 0,
+      lastError: (refused as Error).message,
+    });
 
     // Asked again by nobody: an explicit connect gets the same refusal, connectAll too.
     await expect(manager.connect('repo')).rejects.toThrow('the approval hook failed: the user closed the prompt');
@@ -79,6 +88,8 @@ describe('approval of a project server', () => {
     await expect(manager.connect('repo')).rejects.toThrow('was not approved to start');
     expect(asked).toBe(1);
     expect(manager.getStatus().servers[0]).toMatchObject({ status: 'not-approved', restarts: 0, circuitOpen: false });
-    await expect(manager.callTool('mcp__repo__echo', {})).rejects.toThrow('cannot call mcp__repo__echo: the server was not approved to start');
+    await expect(manager.callTool('mcp__repo__echo', {})).rejects.toThrow(
+      'cannot call mcp__repo__echo: the server was not approved to start',
+    );
   });
 });

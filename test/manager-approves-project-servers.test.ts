@@ -24,7 +24,10 @@ beforeEach(() => {
   project = path.join(root, 'project');
   mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
   mkdirSync(project, { recursive: true });
-  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] } } }));
+  writeFileSync(
+    path.join(home, '.mcpwire/config.json'),
+    JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] } } }),
+  );
   writeProject([SCRIPTED]);
 });
 afterEach(async () => {
@@ -33,10 +36,17 @@ afterEach(async () => {
 });
 
 function writeProject(args: string[]): void {
-  writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args } } }));
+  writeFileSync(
+    path.join(project, '.mcp.json'),
+    JSON.stringify({ mcpServers: { repo: { command: process.execPath, args } } }),
+  );
 }
 
-function managerWith(options: { approve?: (s: ManagedServer) => boolean; requireApproval?: boolean; store?: ApprovalStore }): McpManager {
+function managerWith(options: {
+  approve?: (s: ManagedServer) => boolean;
+  requireApproval?: boolean;
+  store?: ApprovalStore;
+}): McpManager {
   const manager = McpManager.create({
     config: { cwd: project, homeDir: home, env: {} },
     ...(options.approve ? { approve: options.approve } : {}),
@@ -54,14 +64,24 @@ describe('approval of project-defined servers', () => {
     // `repo` under the same policy would have happened too.
     writeFileSync(
       path.join(home, '.mcpwire/config.json'),
-      JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] }, flaky: { command: process.execPath, args: [SCRIPTED, '--die-before-initialize'] } } }),
+      JSON.stringify({
+        mcpServers: {
+          mine: { command: process.execPath, args: [SCRIPTED] },
+          flaky: { command: process.execPath, args: [SCRIPTED, '--die-before-initialize'] },
+        },
+      }),
     );
     const asked: string[] = [];
     const manager = managerWith({ approve: (s) => (asked.push(`${s.name}@${s.provenance?.scope}`), false) });
     const { connected, failed } = await manager.connectAll();
     expect(connected).toEqual(['mine']);
-    expect(failed.map((f) => [f.server, f.error.code]).sort()).toEqual([['flaky', 'CONNECTION_CLOSED'], ['repo', 'INVALID_STATE']]);
-    expect(failed.find((f) => f.server === 'repo')!.error.message).toBe(`server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`);
+    expect(failed.map((f) => [f.server, f.error.code]).sort()).toEqual([
+      ['flaky', 'CONNECTION_CLOSED'],
+      ['repo', 'INVALID_STATE'],
+    ]);
+    expect(failed.find((f) => f.server === 'repo')!.error.message).toBe(
+      `server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`,
+    );
     expect(asked).toEqual(['repo@project']);
     // A refusal is not a crash: no restarts are scheduled.
     const report = (name: string) => manager.getStatus().servers.find((s) => s.name === name)!;

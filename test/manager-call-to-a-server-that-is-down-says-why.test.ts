@@ -12,7 +12,12 @@ import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
-const scripted = (name: string, ...flags: string[]): ManagedServer => ({ name, transport: 'stdio', command: process.execPath, args: [SCRIPTED, ...flags] });
+const scripted = (name: string, ...flags: string[]): ManagedServer => ({
+  name,
+  transport: 'stdio',
+  command: process.execPath,
+  args: [SCRIPTED, ...flags],
+});
 
 let manager: McpManager | undefined;
 afterEach(async () => {
@@ -31,14 +36,18 @@ async function callError(name: string): Promise<McpError> {
 
 describe('calling a tool of a server that is down', () => {
   it('with the circuit breaker open: the server is in error, with its last error', async () => {
-    manager = McpManager.create({ servers: [{ ...scripted('crashy', '--die-before-initialize'), restart: { initialDelayMs: 10, maxRestarts: 1 } }] });
+    manager = McpManager.create({
+      servers: [{ ...scripted('crashy', '--die-before-initialize'), restart: { initialDelayMs: 10, maxRestarts: 1 } }],
+    });
     await manager.connect('crashy').catch(() => undefined);
     await eventually(() => (manager!.getStatus().servers[0]!.circuitOpen ? true : undefined), 10_000);
 
     const error = await callError('mcp__crashy__echo');
     expect(error.code).toBe('INVALID_STATE');
     expect(error.server).toBe('crashy');
-    expect(error.message).toMatch(/^server "crashy": tools\/call cannot call mcp__crashy__echo: the server is in error: its circuit breaker opened after 1 restart \(connect\("crashy"\) tries again\); last error: /);
+    expect(error.message).toMatch(
+      /^server "crashy": tools\/call cannot call mcp__crashy__echo: the server is in error: its circuit breaker opened after 1 restart \(connect\("crashy"\) tries again\); last error: /,
+    );
     expect(error.message).toContain('fatal: config file missing'); // the server's own last words
     expect(error.message).not.toContain('tool not found');
   });
@@ -61,7 +70,9 @@ describe('calling a tool of a server that is down', () => {
     manager = McpManager.create({ servers: [scripted('web.search'), scripted('live')] });
     const idle = await callError('mcp__web_search__echo');
     expect(idle.code).toBe('INVALID_STATE');
-    expect(idle.message).toBe('server "web.search": tools/call cannot call mcp__web_search__echo: the server is not connected');
+    expect(idle.message).toBe(
+      'server "web.search": tools/call cannot call mcp__web_search__echo: the server is not connected',
+    );
 
     await manager.connect('live');
     const missing = await callError('mcp__live__nope');

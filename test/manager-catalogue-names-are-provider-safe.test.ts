@@ -37,8 +37,12 @@ describe('McpManager catalogue names', () => {
 
     expect(manager.resolveToolName(longEcho.name)).toEqual({ server: long, tool: 'echo' });
     expect(manager.resolveToolName(`mcp__${long}__echo`)).toEqual({ server: long, tool: 'echo' });
-    expect((await manager.callTool(longEcho.name, { text: 'via hash' })).content).toEqual([{ type: 'text', text: 'via hash' }]);
-    expect((await manager.callTool('mcp__web_search__echo', { text: 'dots' })).content).toEqual([{ type: 'text', text: 'dots' }]);
+    expect((await manager.callTool(longEcho.name, { text: 'via hash' })).content).toEqual([
+      { type: 'text', text: 'via hash' },
+    ]);
+    expect((await manager.callTool('mcp__web_search__echo', { text: 'dots' })).content).toEqual([
+      { type: 'text', text: 'dots' },
+    ]);
 
     const renames = manager.toolRenames();
     expect(renames.map((r) => [r.server, r.tool, r.reasons])).toEqual(

@@ -12,7 +12,13 @@ import { FIXTURES, isAlive } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
-const legacy = (name: string, ...flags: string[]): ManagedServer => ({ name, transport: 'stdio', command: node, args: [SCRIPTED, ...flags], provenance: { file: '/home/u/.mcpwire/config.json', scope: 'user' } });
+const legacy = (name: string, ...flags: string[]): ManagedServer => ({
+  name,
+  transport: 'stdio',
+  command: node,
+  args: [SCRIPTED, ...flags],
+  provenance: { file: '/home/u/.mcpwire/config.json', scope: 'user' },
+});
 
 let manager: McpManager | undefined;
 let runner: McpStepRunner | undefined;
@@ -26,8 +32,13 @@ afterEach(async () => {
 describe('/mcp commands', () => {
   it('status, servers, tools, connect and disconnect answer in text and structured form', async () => {
     let loads = 0;
-    manager = McpManager.create({ servers: [legacy('alpha'), legacy('beta')], load: async () => (++loads, [legacy('alpha'), legacy('gamma')]) });
-    expect((await handleCommand(manager, '/mcp connect alpha')).text).toMatch(/^connected alpha \(legacy, 2025-11-25, \d+ tools\)$/);
+    manager = McpManager.create({
+      servers: [legacy('alpha'), legacy('beta')],
+      load: async () => (++loads, [legacy('alpha'), legacy('gamma')]),
+    });
+    expect((await handleCommand(manager, '/mcp connect alpha')).text).toMatch(
+      /^connected alpha \(legacy, 2025-11-25, \d+ tools\)$/,
+    );
 
     const status = await handleCommand(manager, '/mcp');
     expect(status.ok).toBe(true);
@@ -62,14 +73,18 @@ describe('/mcp commands', () => {
     expect(unknown.text).toContain('unknown /mcp command "frobnicate"');
     expect(unknown.text).toContain('/mcp connect <name>');
     expect((await handleCommand(manager, '/mcp connect nope')).text).toBe('unknown server "nope" (configured: alpha)');
-    expect((await handleCommand(manager, '/mcp disconnect')).text).toBe('/mcp disconnect needs a server name (configured: alpha)');
+    expect((await handleCommand(manager, '/mcp disconnect')).text).toBe(
+      '/mcp disconnect needs a server name (configured: alpha)',
+    );
     expect((await handleCommand(manager, '/mcp tools nope')).ok).toBe(false);
     expect((await handleCommand(manager, '/mcp reload')).text).toContain('no config loader');
     expect((await handleCommand(manager, 'hello')).ok).toBe(false);
   });
 
   it('a server that fails to connect is reported, not thrown', async () => {
-    manager = McpManager.create({ servers: [{ name: 'broken', transport: 'stdio', command: '/nope/server', restart: false }] });
+    manager = McpManager.create({
+      servers: [{ name: 'broken', transport: 'stdio', command: '/nope/server', restart: false }],
+    });
     const answer = await handleCommand(manager, '/mcp connect broken');
     expect(answer.ok).toBe(false);
     expect(answer.text).toContain('/nope/server');
@@ -82,32 +97,50 @@ describe('the workflow step', () => {
     manager = McpManager.create({ servers: [legacy('alpha')] });
     runner = new McpStepRunner({ manager });
     const context: Record<string, unknown> = { input: { repo: 'mcpwire', n: 2 }, out: 'old' };
-    const stored = await runner.run({ server: 'alpha', tool: 'echo', arguments: { text: 'repo={{ input.repo }} n=$input.n' }, resultKey: 'out' }, context);
+    const stored = await runner.run(
+      { server: 'alpha', tool: 'echo', arguments: { text: 'repo={{ input.repo }} n=$input.n' }, resultKey: 'out' },
+      context,
+    );
     expect(stored.text).toBe('repo=mcpwire n=2');
     expect(context.out).toEqual(stored);
     expect(stored.result.content).toEqual([{ type: 'text', text: 'repo=mcpwire n=2' }]);
-    const typed = await runner.run({ server: 'alpha', tool: 'add', arguments: { a: '$input.n', b: '{{ input.n }}' }, resultKey: 'sum' }, context);
+    const typed = await runner.run(
+      { server: 'alpha', tool: 'add', arguments: { a: '$input.n', b: '{{ input.n }}' }, resultKey: 'sum' },
+      context,
+    );
     expect(typed.result.structuredContent).toEqual({ sum: 4 });
   });
 
   it('fails with "tool not found" before any call, and names tool and server when a call fails', async () => {
     manager = McpManager.create({ servers: [legacy('alpha')] });
     runner = new McpStepRunner({ manager });
-    await expect(runner.run({ server: 'alpha', tool: 'nope', resultKey: 'r' }, {})).rejects.toThrow('tool not found: nope');
+    await expect(runner.run({ server: 'alpha', tool: 'nope', resultKey: 'r' }, {})).rejects.toThrow(
+      'tool not found: nope',
+    );
     const context: Record<string, unknown> = {};
-    const error = await runner.run({ server: 'alpha', tool: 'fails', resultKey: 'r' }, context).catch((e: unknown) => e);
+    const error = await runner
+      .run({ server: 'alpha', tool: 'fails', resultKey: 'r' }, context)
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^server "alpha": tools\/call tool "fails" reported an error/);
     expect((context.r as { isError: boolean }).isError).toBe(true);
-    await expect(runner.run({ server: 'alpha', tool: 'echo', arguments: { text: '{{ missing.key }}' }, resultKey: 'r' }, {})).rejects.toThrow('template reference "missing.key" is not in the context');
-    await expect(runner.run({ server: 'ghost', tool: 'echo', resultKey: 'r' }, {})).rejects.toThrow('unknown server "ghost"');
+    await expect(
+      runner.run({ server: 'alpha', tool: 'echo', arguments: { text: '{{ missing.key }}' }, resultKey: 'r' }, {}),
+    ).rejects.toThrow('template reference "missing.key" is not in the context');
+    await expect(runner.run({ server: 'ghost', tool: 'echo', resultKey: 'r' }, {})).rejects.toThrow(
+      'unknown server "ghost"',
+    );
   });
 
   it('quotes a flooding tool error within bounds in its message, and stores the whole result', async () => {
     manager = McpManager.create({ servers: [legacy('alpha')] });
     runner = new McpStepRunner({ manager });
     const context: Record<string, unknown> = {};
-    const error = (await runner.run({ server: 'alpha', tool: 'fails', arguments: { repeat: 50_000 }, resultKey: 'r' }, context).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^server "alpha": tools\/call tool "fails" reported an error: (this tool always fails)+[a-z ]*…\(1100000 characters\)$/);
+    const error = (await runner
+      .run({ server: 'alpha', tool: 'fails', arguments: { repeat: 50_000 }, resultKey: 'r' }, context)
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^server "alpha": tools\/call tool "fails" reported an error: (this tool always fails)+[a-z ]*…\(1100000 characters\)$/,
+    );
     expect(error.message.length).toBeLessThan(1_000);
     expect((context.r as { text: string }).text).toHaveLength(1_100_000);
   });
@@ -116,21 +149,38 @@ describe('the workflow step', () => {
     runner = new McpStepRunner();
     const inline = { command: node, args: [SCRIPTED] };
     const first = await runner.run({ server: inline, tool: 'echo', arguments: { text: 'a' }, resultKey: 'r' }, {});
-    const second = await runner.run({ server: { ...inline }, tool: 'echo', arguments: { text: 'b' }, resultKey: 'r' }, {});
+    const second = await runner.run(
+      { server: { ...inline }, tool: 'echo', arguments: { text: 'b' }, resultKey: 'r' },
+      {},
+    );
     expect(first.server).toBe(second.server);
     expect(second.text).toBe('b');
-    const other = await runner.run({ server: { ...inline, args: [SCRIPTED, '--version', '2025-06-18'] }, tool: 'echo', arguments: { text: 'c' }, resultKey: 'r' }, {});
+    const other = await runner.run(
+      {
+        server: { ...inline, args: [SCRIPTED, '--version', '2025-06-18'] },
+        tool: 'echo',
+        arguments: { text: 'c' },
+        resultKey: 'r',
+      },
+      {},
+    );
     expect(other.text).toBe('c');
     await runner.reset();
   });
 
   it('renderTemplate keeps non-string values and renders nested structures', () => {
-    expect(renderTemplate({ a: ['{{ x }}', 1, { b: '$y.z' }] }, { x: 5, y: { z: true } })).toEqual({ a: [5, 1, { b: true }] });
+    expect(renderTemplate({ a: ['{{ x }}', 1, { b: '$y.z' }] }, { x: 5, y: { z: true } })).toEqual({
+      a: [5, 1, { b: true }],
+    });
   });
 
   it('runMcpStep uses the process manager by default', async () => {
     const context: Record<string, unknown> = {};
-    const stored = await runMcpStep({ server: { command: node, args: [SCRIPTED] }, tool: 'echo', arguments: { text: 'hi' }, resultKey: 'r' }, context, { runner: (runner = new McpStepRunner()) });
+    const stored = await runMcpStep(
+      { server: { command: node, args: [SCRIPTED] }, tool: 'echo', arguments: { text: 'hi' }, resultKey: 'r' },
+      context,
+      { runner: (runner = new McpStepRunner()) },
+    );
     expect(stored.text).toBe('hi');
   });
 });

@@ -18,7 +18,13 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const projectFile = '/work/p/.mcp.json';
-const server: ManagedServer = { name: 'fs', transport: 'stdio', command: 'node', args: ['fs.js'], provenance: { file: projectFile, scope: 'project' } };
+const server: ManagedServer = {
+  name: 'fs',
+  transport: 'stdio',
+  command: 'node',
+  args: ['fs.js'],
+  provenance: { file: projectFile, scope: 'project' },
+};
 
 describe('ApprovalStore', () => {
   it('defaults to <homeDir>/.mcpwire/approvals.json, created on first set', async () => {
@@ -28,7 +34,15 @@ describe('ApprovalStore', () => {
     await store.set(server, true);
     const saved = JSON.parse(readFileSync(store.file, 'utf8'));
     expect(saved.version).toBe(1);
-    expect(saved.approvals).toEqual([{ file: projectFile, server: 'fs', fingerprint: configFingerprint(server), approved: true, decidedAt: expect.any(String) }]);
+    expect(saved.approvals).toEqual([
+      {
+        file: projectFile,
+        server: 'fs',
+        fingerprint: configFingerprint(server),
+        approved: true,
+        decidedAt: expect.any(String),
+      },
+    ]);
   });
 
   it('a decision persists across stores, and an edited server needs re-approval', async () => {
@@ -79,11 +93,16 @@ describe('ApprovalStore', () => {
     writeFileSync(file, '{ not json');
     const store = new ApprovalStore({ file });
     expect(await store.get(server)).toBeUndefined();
-    await expect(store.set(server, true)).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(`${file}: approvals file is not valid JSON`) });
+    await expect(store.set(server, true)).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining(`${file}: approvals file is not valid JSON`),
+    });
     expect(readFileSync(file, 'utf8')).toBe('{ not json');
   });
 
   it('a server without provenance has no key', () => {
-    expect(() => approvalKeyOf({ name: 'x', transport: 'stdio', command: 'x' })).toThrow('server "x" has no provenance, so no approval key');
+    expect(() => approvalKeyOf({ name: 'x', transport: 'stdio', command: 'x' })).toThrow(
+      'server "x" has no provenance, so no approval key',
+    );
   });
 });

@@ -33,9 +33,41 @@ describe('toManagedServer', () => {
 
   it('keeps every known field and folds disabled / restart: never', () => {
     expect(
-      build({ command: 'node', args: ['a'], env: { A: '1' }, cwd: '/w', disabled: true, autoConnect: false, timeoutMs: 1000, startupTimeoutMs: 2000, toolTimeoutMs: 3000, includeTools: ['read_*'], excludeTools: ['rm'], restart: 'never' }),
-    ).toEqual({ name: 's', transport: 'stdio', command: 'node', args: ['a'], env: { A: '1' }, cwd: '/w', enabled: false, autoConnect: false, timeoutMs: 1000, startupTimeoutMs: 2000, toolTimeoutMs: 3000, includeTools: ['read_*'], excludeTools: ['rm'], restart: false, provenance });
-    expect(build({ url: 'https://x.example/mcp', restart: { maxRestarts: 2, initialDelayMs: 10 } }).restart).toEqual({ maxRestarts: 2, initialDelayMs: 10 });
+      build({
+        command: 'node',
+        args: ['a'],
+        env: { A: '1' },
+        cwd: '/w',
+        disabled: true,
+        autoConnect: false,
+        timeoutMs: 1000,
+        startupTimeoutMs: 2000,
+        toolTimeoutMs: 3000,
+        includeTools: ['read_*'],
+        excludeTools: ['rm'],
+        restart: 'never',
+      }),
+    ).toEqual({
+      name: 's',
+      transport: 'stdio',
+      command: 'node',
+      args: ['a'],
+      env: { A: '1' },
+      cwd: '/w',
+      enabled: false,
+      autoConnect: false,
+      timeoutMs: 1000,
+      startupTimeoutMs: 2000,
+      toolTimeoutMs: 3000,
+      includeTools: ['read_*'],
+      excludeTools: ['rm'],
+      restart: false,
+      provenance,
+    });
+    expect(build({ url: 'https://x.example/mcp', restart: { maxRestarts: 2, initialDelayMs: 10 } }).restart).toEqual({
+      maxRestarts: 2,
+      initialDelayMs: 10,
+    });
   });
 
   it.each([
@@ -47,17 +79,28 @@ describe('toManagedServer', () => {
     [{ command: 'node', args: 'a b' }, '/p/.mcp.json: server "s": args must be array'],
     [{ command: 'node', env: { PORT: 8080 } }, '/p/.mcp.json: server "s": env.PORT must be string'],
     [{ command: 'node', timeoutMs: 'soon' }, '/p/.mcp.json: server "s": timeoutMs must be integer'],
-    [{ command: 'node', restart: { maxRestarts: 1, retries: 2 } }, '/p/.mcp.json: server "s": restart has an unknown key "retries"'],
+    [
+      { command: 'node', restart: { maxRestarts: 1, retries: 2 } },
+      '/p/.mcp.json: server "s": restart has an unknown key "retries"',
+    ],
     [{ command: 'node', restart: { maxRestarts: -1 } }, '/p/.mcp.json: server "s": restart.maxRestarts must be >= 0'],
-    [{ command: 'node', restart: 'sometimes' }, '/p/.mcp.json: server "s": restart must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }'],
-    [{ type: 'websocket', command: 'node' }, '/p/.mcp.json: server "s": transport must be equal to one of the allowed values (["stdio","http","sse"])'],
+    [
+      { command: 'node', restart: 'sometimes' },
+      '/p/.mcp.json: server "s": restart must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }',
+    ],
+    [
+      { type: 'websocket', command: 'node' },
+      '/p/.mcp.json: server "s": transport must be equal to one of the allowed values (["stdio","http","sse"])',
+    ],
   ])('%j is rejected: %s', (entry, message) => {
     expect(failure(entry)).toBe(message);
   });
 
   it('unknown keys warn, naming file, server and key; the server still loads', () => {
     const warnings: string[] = [];
-    expect(build({ command: 'node', comand: 'typo', description: 'known to other hosts' }, warnings).command).toBe('node');
+    expect(build({ command: 'node', comand: 'typo', description: 'known to other hosts' }, warnings).command).toBe(
+      'node',
+    );
     expect(warnings).toEqual(['/p/.mcp.json: server "s": unknown key "comand" (ignored)']);
   });
 });

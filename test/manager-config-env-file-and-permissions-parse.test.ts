@@ -32,15 +32,35 @@ describe('parsePermissions', () => {
   });
 
   it('a full block keeps its lists, mode and provenance', () => {
-    expect(parsePermissions({ allow: ['mcp__fs__read_*'], deny: ['mcp__fs__delete'], ask: ['mcp__*'], defaultMode: 'ask' }, file, 'project')).toEqual({
-      block: { file, scope: 'project', allow: ['mcp__fs__read_*'], deny: ['mcp__fs__delete'], ask: ['mcp__*'], defaultMode: 'ask' },
+    expect(
+      parsePermissions(
+        { allow: ['mcp__fs__read_*'], deny: ['mcp__fs__delete'], ask: ['mcp__*'], defaultMode: 'ask' },
+        file,
+        'project',
+      ),
+    ).toEqual({
+      block: {
+        file,
+        scope: 'project',
+        allow: ['mcp__fs__read_*'],
+        deny: ['mcp__fs__delete'],
+        ask: ['mcp__*'],
+        defaultMode: 'ask',
+      },
       errors: [],
     });
-    expect(parsePermissions({}, file, 'user')).toEqual({ block: { file, scope: 'user', allow: [], deny: [], ask: [] }, errors: [] });
+    expect(parsePermissions({}, file, 'user')).toEqual({
+      block: { file, scope: 'user', allow: [], deny: [], ask: [] },
+      errors: [],
+    });
   });
 
   it('a bad list or mode is an error naming the key; the rest of the block is kept', () => {
-    const { block, errors } = parsePermissions({ allow: ['a'], deny: 'b', ask: [1], defaultMode: 'sometimes' }, file, 'explicit');
+    const { block, errors } = parsePermissions(
+      { allow: ['a'], deny: 'b', ask: [1], defaultMode: 'sometimes' },
+      file,
+      'explicit',
+    );
     expect(block).toEqual({ file, scope: 'explicit', allow: ['a'], deny: [], ask: [] });
     expect(errors.map((e) => [e.code, e.message])).toEqual([
       ['CONFIG_INVALID', `${file}: permissions.deny must be a list of strings`],
@@ -51,6 +71,8 @@ describe('parsePermissions', () => {
 
   it('not an object: no block and one error', () => {
     expect(parsePermissions(['allow'], file, 'project').block).toBeUndefined();
-    expect(parsePermissions('allow', file, 'project').errors.map((e) => e.message)).toEqual([`${file}: "permissions" must be an object with allow / deny / ask lists`]);
+    expect(parsePermissions('allow', file, 'project').errors.map((e) => e.message)).toEqual([
+      `${file}: "permissions" must be an object with allow / deny / ask lists`,
+    ]);
   });
 });

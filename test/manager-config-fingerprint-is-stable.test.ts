@@ -6,11 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { configFingerprint, stableJson } from '../src/manager/config/fingerprint.js';
 import type { ManagedServer } from '../src/manager/server-spec.js';
 
-const base: ManagedServer = { name: 'fs', transport: 'stdio', command: 'node', args: ['a.js', '--x'], env: { A: '1', B: '2' } };
+const base: ManagedServer = {
+  name: 'fs',
+  transport: 'stdio',
+  command: 'node',
+  args: ['a.js', '--x'],
+  env: { A: '1', B: '2' },
+};
 
 describe('configFingerprint', () => {
   it('is a hex sha-256 that ignores key order at every depth', () => {
-    const reordered: ManagedServer = { env: { B: '2', A: '1' }, args: ['a.js', '--x'], command: 'node', transport: 'stdio', name: 'fs' };
+    const reordered: ManagedServer = {
+      env: { B: '2', A: '1' },
+      args: ['a.js', '--x'],
+      command: 'node',
+      transport: 'stdio',
+      name: 'fs',
+    };
     expect(configFingerprint(base)).toMatch(/^[0-9a-f]{64}$/);
     expect(configFingerprint(reordered)).toBe(configFingerprint(base));
   });
@@ -25,7 +37,9 @@ describe('configFingerprint', () => {
 
   it('ignores provenance, secrets, trust and undefined members', () => {
     const fp = configFingerprint(base);
-    expect(configFingerprint({ ...base, provenance: { file: '/p/.mcp.json', scope: 'project' }, secrets: ['1'] })).toBe(fp);
+    expect(configFingerprint({ ...base, provenance: { file: '/p/.mcp.json', scope: 'project' }, secrets: ['1'] })).toBe(
+      fp,
+    );
     expect(configFingerprint({ ...base, trusted: false } as ManagedServer)).toBe(fp);
     expect(configFingerprint({ ...base, cwd: undefined })).toBe(fp);
   });

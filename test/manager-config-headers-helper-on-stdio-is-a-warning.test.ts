@@ -12,14 +12,28 @@ const provenance: Provenance = { scope: 'project', file: '/p/.mcp.json' };
 describe('headersHelper on a stdio server', () => {
   it('is a config warning and is dropped', () => {
     const warnings: string[] = [];
-    const server = toManagedServer('fs', { command: 'fs-server', headersHelper: 'print-token' }, provenance, warnings, new Set());
-    expect(warnings).toEqual(['/p/.mcp.json: server "fs": "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)']);
+    const server = toManagedServer(
+      'fs',
+      { command: 'fs-server', headersHelper: 'print-token' },
+      provenance,
+      warnings,
+      new Set(),
+    );
+    expect(warnings).toEqual([
+      '/p/.mcp.json: server "fs": "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)',
+    ]);
     expect(server.headersHelper).toBeUndefined();
   });
 
   it('on a URL server is kept without a warning', () => {
     const warnings: string[] = [];
-    const server = toManagedServer('api', { url: 'https://api.example/mcp', headersHelper: 'print-token' }, provenance, warnings, new Set());
+    const server = toManagedServer(
+      'api',
+      { url: 'https://api.example/mcp', headersHelper: 'print-token' },
+      provenance,
+      warnings,
+      new Set(),
+    );
     expect(warnings).toEqual([]);
     expect(server.headersHelper).toBe('print-token');
   });

@@ -29,16 +29,32 @@ function write(file: string, text: string): string {
 
 describe('importFrom', () => {
   it('claude-desktop: the file under Library/Application Support on mac', async () => {
-    const file = write(path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json'), JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs'] } }, globalShortcut: 'x' }));
+    const file = write(
+      path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json'),
+      JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs'] } }, globalShortcut: 'x' }),
+    );
     const result = await importFrom('claude-desktop', { homeDir: home, cwd: project, platform: 'darwin' });
-    expect(result).toEqual({ host: 'claude-desktop', servers: [{ name: 'fs', entry: { command: 'npx', args: ['-y', 'server-fs'] }, file, at: 'mcpServers' }], files: [file], errors: [], warnings: [] });
+    expect(result).toEqual({
+      host: 'claude-desktop',
+      servers: [{ name: 'fs', entry: { command: 'npx', args: ['-y', 'server-fs'] }, file, at: 'mcpServers' }],
+      files: [file],
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('claude-desktop: ~/.config/Claude on linux and %APPDATA%/Claude on windows', async () => {
-    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'linux' })).toEqual([path.join(home, '.config/Claude/claude_desktop_config.json')]);
-    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'win32' })).toEqual([path.join(home, 'AppData/Roaming/Claude/claude_desktop_config.json')]);
+    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'linux' })).toEqual([
+      path.join(home, '.config/Claude/claude_desktop_config.json'),
+    ]);
+    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'win32' })).toEqual([
+      path.join(home, 'AppData/Roaming/Claude/claude_desktop_config.json'),
+    ]);
     const appData = path.join(root, 'appdata');
-    const file = write(path.join(appData, 'Claude/claude_desktop_config.json'), JSON.stringify({ mcpServers: { w: { url: 'https://w.example/mcp' } } }));
+    const file = write(
+      path.join(appData, 'Claude/claude_desktop_config.json'),
+      JSON.stringify({ mcpServers: { w: { url: 'https://w.example/mcp' } } }),
+    );
     const result = await importFrom('claude-desktop', { homeDir: home, platform: 'win32', appData });
     expect(result.servers).toEqual([{ name: 'w', entry: { url: 'https://w.example/mcp' }, file, at: 'mcpServers' }]);
   });
@@ -50,7 +66,9 @@ describe('importFrom', () => {
         numStartups: 3,
         mcpServers: { shared: { type: 'stdio', command: 'user' } },
         projects: {
-          [project]: { mcpServers: { shared: { command: 'local' }, only: { type: 'http', url: 'https://o.example/mcp' } } },
+          [project]: {
+            mcpServers: { shared: { command: 'local' }, only: { type: 'http', url: 'https://o.example/mcp' } },
+          },
           [path.join(root, 'other')]: { mcpServers: { elsewhere: { command: 'no' } } },
         },
       }),
@@ -67,7 +85,10 @@ describe('importFrom', () => {
 
   it('cursor: ~/.cursor/mcp.json and <cwd>/.cursor/mcp.json (JSONC), user first', async () => {
     const user = write(path.join(home, '.cursor/mcp.json'), '{ "mcpServers": { "a": { "command": "a" }, }, }');
-    const proj = write(path.join(project, '.cursor/mcp.json'), '{\n  // project\n  "mcpServers": { "b": { "url": "https://b.example/sse" } }\n}');
+    const proj = write(
+      path.join(project, '.cursor/mcp.json'),
+      '{\n  // project\n  "mcpServers": { "b": { "url": "https://b.example/sse" } }\n}',
+    );
     const result = await importFrom('cursor', { homeDir: home, cwd: project });
     expect(result.servers.map((s) => [s.name, s.file])).toEqual([
       ['a', user],
@@ -82,29 +103,54 @@ describe('importFrom', () => {
       '{\n  "inputs": [{ "type": "promptString", "id": "key", "password": true }],\n  "servers": {\n    "gh": { "type": "streamable-http", "url": "https://gh.example/mcp", "headers": { "Authorization": "Bearer ${input:key}" } },\n  },\n}\n',
     );
     const result = await importFrom('vscode', { homeDir: home, cwd: project });
-    expect(result.servers).toEqual([{ name: 'gh', entry: { type: 'streamable-http', url: 'https://gh.example/mcp', headers: { Authorization: 'Bearer ${input:key}' } }, file, at: 'servers' }]);
+    expect(result.servers).toEqual([
+      {
+        name: 'gh',
+        entry: {
+          type: 'streamable-http',
+          url: 'https://gh.example/mcp',
+          headers: { Authorization: 'Bearer ${input:key}' },
+        },
+        file,
+        at: 'servers',
+      },
+    ]);
     expect(result.warnings).toEqual([`${file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`]);
   });
 
-  it('a malformed file is an error with file and line; the host\'s other file still loads; nothing is written', async () => {
-    const broken = write(path.join(home, '.cursor/mcp.json'), '{\n  "mcpServers": {\n    "a": { "command": "a" "args": [] }\n  }\n}\n');
+  it("a malformed file is an error with file and line; the host's other file still loads; nothing is written", async () => {
+    const broken = write(
+      path.join(home, '.cursor/mcp.json'),
+      '{\n  "mcpServers": {\n    "a": { "command": "a" "args": [] }\n  }\n}\n',
+    );
     const good = write(path.join(project, '.cursor/mcp.json'), '{ "mcpServers": { "b": { "command": "b" } } }');
     const result = await importFrom('cursor', { homeDir: home, cwd: project });
     expect(result.servers.map((s) => s.name)).toEqual(['b']);
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.code).toBe('CONFIG_INVALID');
-    expect(result.errors[0]!.message).toBe(`${broken}:3:27: invalid JSON: Expected ',' or '}' after property value in JSON at position 46`);
+    expect(result.errors[0]!.message).toBe(
+      `${broken}:3:27: invalid JSON: Expected ',' or '}' after property value in JSON at position 46`,
+    );
     expect(readFileSync(good, 'utf8')).toBe('{ "mcpServers": { "b": { "command": "b" } } }');
   });
 
   it('no files: nothing found, no errors', async () => {
     for (const host of ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const) {
-      expect(await importFrom(host, { homeDir: home, cwd: project, platform: 'linux' })).toEqual({ host, servers: [], files: [], errors: [], warnings: [] });
+      expect(await importFrom(host, { homeDir: home, cwd: project, platform: 'linux' })).toEqual({
+        host,
+        servers: [],
+        files: [],
+        errors: [],
+        warnings: [],
+      });
     }
   });
 
   it('entries that are not objects are errors naming file and server; the others are kept', async () => {
-    const file = write(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { bad: 'npx thing', good: { command: 'g' } } }));
+    const file = write(
+      path.join(home, '.claude.json'),
+      JSON.stringify({ mcpServers: { bad: 'npx thing', good: { command: 'g' } } }),
+    );
     const result = await importFrom('claude-code', { homeDir: home, cwd: project });
     expect(result.servers.map((s) => s.name)).toEqual(['good']);
     expect(result.errors.map((e) => e.message)).toEqual([`${file}: server "bad": must be an object`]);

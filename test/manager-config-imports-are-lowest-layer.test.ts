@@ -28,16 +28,38 @@ function write(file: string, value: unknown): string {
 
 describe('imported host servers in loadConfig', () => {
   it('are the lowest layer, record what they shadow, and are trusted only outside the project', async () => {
-    const claude = write(path.join(home, '.claude.json'), { mcpServers: { a: { command: 'claude-a' }, c: { command: 'claude-c' } } });
+    const claude = write(path.join(home, '.claude.json'), {
+      mcpServers: { a: { command: 'claude-a' }, c: { command: 'claude-c' } },
+    });
     const cursorUser = write(path.join(home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'cursor-a' } } });
-    const cursorProject = write(path.join(project, '.cursor/mcp.json'), { mcpServers: { b: { url: 'https://b.example/mcp' } } });
+    const cursorProject = write(path.join(project, '.cursor/mcp.json'), {
+      mcpServers: { b: { url: 'https://b.example/mcp' } },
+    });
     const user = write(path.join(home, '.mcpwire/config.json'), { mcpServers: { c: { command: 'mine' } } });
     const loaded = await loadConfig({ cwd: project, homeDir: home, env: {}, import: ['claude-code', 'cursor'] });
     expect(loaded.errors).toEqual([]);
     expect(loaded.servers).toEqual([
-      { name: 'a', transport: 'stdio', command: 'cursor-a', provenance: { file: cursorUser, scope: 'import', overrides: [{ file: claude, scope: 'import' }] }, trusted: true },
-      { name: 'c', transport: 'stdio', command: 'mine', provenance: { file: user, scope: 'user', overrides: [{ file: claude, scope: 'import' }] }, trusted: true },
-      { name: 'b', transport: 'http', url: 'https://b.example/mcp', provenance: { file: cursorProject, scope: 'import' }, trusted: false },
+      {
+        name: 'a',
+        transport: 'stdio',
+        command: 'cursor-a',
+        provenance: { file: cursorUser, scope: 'import', overrides: [{ file: claude, scope: 'import' }] },
+        trusted: true,
+      },
+      {
+        name: 'c',
+        transport: 'stdio',
+        command: 'mine',
+        provenance: { file: user, scope: 'user', overrides: [{ file: claude, scope: 'import' }] },
+        trusted: true,
+      },
+      {
+        name: 'b',
+        transport: 'http',
+        url: 'https://b.example/mcp',
+        provenance: { file: cursorProject, scope: 'import' },
+        trusted: false,
+      },
     ]);
     expect(loaded.files.filter((f) => f.scope === 'import')).toEqual([
       { file: claude, scope: 'import', status: 'loaded' },
@@ -51,7 +73,14 @@ describe('imported host servers in loadConfig', () => {
     const user = write(path.join(home, '.mcpwire/config.json'), { mcpServers: { s: { command: '2' } } });
     const proj = write(path.join(project, '.mcp.json'), { mcpServers: { s: { command: '3' } } });
     const explicit = write(path.join(root, 'x.json'), { mcpServers: { s: { command: '4' } } });
-    const loaded = await loadConfig({ cwd: project, homeDir: home, env: {}, import: ['claude-code'], configPaths: [explicit], inline: [{ mcpServers: { s: { command: '5' } } }] });
+    const loaded = await loadConfig({
+      cwd: project,
+      homeDir: home,
+      env: {},
+      import: ['claude-code'],
+      configPaths: [explicit],
+      inline: [{ mcpServers: { s: { command: '5' } } }],
+    });
     expect(loaded.servers).toEqual([
       {
         name: 's',
@@ -73,16 +102,43 @@ describe('imported host servers in loadConfig', () => {
   });
 
   it('imported entries are validated and expanded like any other; VS Code inputs warn', async () => {
-    const vscode = write(path.join(project, '.vscode/mcp.json'), '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" } } }');
-    const loaded = await loadConfig({ cwd: project, homeDir: home, env: { GH_URL: 'https://gh.example/mcp' }, import: ['vscode'] });
-    expect(loaded.servers).toEqual([{ name: 'gh', transport: 'http', url: 'https://gh.example/mcp', provenance: { file: vscode, scope: 'import' }, trusted: false, secrets: ['https://gh.example/mcp'], origins: { url: '${GH_URL}' } }]);
+    const vscode = write(
+      path.join(project, '.vscode/mcp.json'),
+      '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" } } }',
+    );
+    const loaded = await loadConfig({
+      cwd: project,
+      homeDir: home,
+      env: { GH_URL: 'https://gh.example/mcp' },
+      import: ['vscode'],
+    });
+    expect(loaded.servers).toEqual([
+      {
+        name: 'gh',
+        transport: 'http',
+        url: 'https://gh.example/mcp',
+        provenance: { file: vscode, scope: 'import' },
+        trusted: false,
+        secrets: ['https://gh.example/mcp'],
+        origins: { url: '${GH_URL}' },
+      },
+    ]);
     expect(loaded.errors.map((e) => e.message)).toEqual([`${vscode}: server "bad": a stdio server needs a "command"`]);
-    expect(loaded.warnings).toEqual([`${vscode}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`]);
+    expect(loaded.warnings).toEqual([
+      `${vscode}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`,
+    ]);
   });
 
   it('an imported file that breaks on reload keeps its last good entries and reports the error', async () => {
     const cursor = write(path.join(home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'a' } } });
-    const loader = new ConfigLoader({ cwd: project, homeDir: home, env: {}, userConfigPath: false, project: false, import: ['cursor'] });
+    const loader = new ConfigLoader({
+      cwd: project,
+      homeDir: home,
+      env: {},
+      userConfigPath: false,
+      project: false,
+      import: ['cursor'],
+    });
     expect((await loader.load()).servers.map((s) => s.command)).toEqual(['a']);
     write(cursor, '{ "mcpServers": { "a": { "command": "b" }');
     const reloaded = await loader.load();
@@ -93,7 +149,18 @@ describe('imported host servers in loadConfig', () => {
   });
 
   it('files() lists the host files for watching, before the own layers', () => {
-    const loader = new ConfigLoader({ cwd: project, homeDir: home, userConfigPath: false, project: false, import: ['cursor', 'claude-desktop'], platform: 'linux' });
-    expect(loader.files()).toEqual([path.join(home, '.cursor/mcp.json'), path.join(project, '.cursor/mcp.json'), path.join(home, '.config/Claude/claude_desktop_config.json')]);
+    const loader = new ConfigLoader({
+      cwd: project,
+      homeDir: home,
+      userConfigPath: false,
+      project: false,
+      import: ['cursor', 'claude-desktop'],
+      platform: 'linux',
+    });
+    expect(loader.files()).toEqual([
+      path.join(home, '.cursor/mcp.json'),
+      path.join(project, '.cursor/mcp.json'),
+      path.join(home, '.config/Claude/claude_desktop_config.json'),
+    ]);
   });
 });

@@ -46,18 +46,35 @@ async function load(servers: Record<string, unknown>) {
 describe('the oauth block in a config file', () => {
   it('is read with its ${VAR} secret expanded, and the secret is never shown', async () => {
     const { servers, errors } = await load({
-      hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'mcpwire-cli', clientSecret: '${HOSTED_SECRET}', scopes: ['read', 'write'], callbackPort: 33418, tokenEndpointAuthMethod: 'client_secret_post' } },
+      hosted: {
+        url: 'https://mcp.example.com/mcp',
+        oauth: {
+          clientId: 'mcpwire-cli',
+          clientSecret: '${HOSTED_SECRET}',
+          scopes: ['read', 'write'],
+          callbackPort: 33418,
+          tokenEndpointAuthMethod: 'client_secret_post',
+        },
+      },
     });
     expect(errors).toEqual([]);
     const server = servers.find((s) => s.name === 'hosted')!;
-    expect(server.oauth).toEqual({ clientId: 'mcpwire-cli', clientSecret: SECRET, scopes: ['read', 'write'], callbackPort: 33418, tokenEndpointAuthMethod: 'client_secret_post' });
+    expect(server.oauth).toEqual({
+      clientId: 'mcpwire-cli',
+      clientSecret: SECRET,
+      scopes: ['read', 'write'],
+      callbackPort: 33418,
+      tokenEndpointAuthMethod: 'client_secret_post',
+    });
     expect(JSON.stringify(redactServer(server))).not.toContain(SECRET);
     expect(redactServer(server).oauth).toMatchObject({ clientId: 'mcpwire-cli', clientSecret: '***' });
     expect(secretValues(server)).toContain(SECRET);
   });
 
   it('hides a secret written into the file by hand too', async () => {
-    const { servers } = await load({ hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'c', clientSecret: 'literal-secret-in-file' } } });
+    const { servers } = await load({
+      hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'c', clientSecret: 'literal-secret-in-file' } },
+    });
     const server = servers[0]!;
     expect(JSON.stringify(redactServer(server))).not.toContain('literal-secret-in-file');
     expect(secretValues(server)).toContain('literal-secret-in-file');
@@ -70,7 +87,9 @@ describe('the oauth block in a config file', () => {
   });
 
   it('refuses an unknown key, naming the file, the server, the field and the key', async () => {
-    const { file, errors } = await load({ hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'c', client_secret: 'x' } } });
+    const { file, errors } = await load({
+      hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'c', client_secret: 'x' } },
+    });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(ConfigError);
     expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'hosted', field: 'oauth' });
@@ -86,11 +105,15 @@ describe('the oauth block in a config file', () => {
   });
 
   it('refuses a secret or a machine grant without a client id, without showing the secret', async () => {
-    const secret = await load({ hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientSecret: '${HOSTED_SECRET}' } } });
+    const secret = await load({
+      hosted: { url: 'https://mcp.example.com/mcp', oauth: { clientSecret: '${HOSTED_SECRET}' } },
+    });
     expect(secret.errors[0]).toMatchObject({ code: 'CONFIG_INVALID', server: 'hosted', field: 'oauth' });
     expect(secret.errors[0]!.message).toMatch(/clientId/);
     expect(secret.errors[0]!.message).not.toContain(SECRET);
-    const machine = await load({ hosted: { url: 'https://mcp.example.com/mcp', oauth: { grant: 'client_credentials' } } });
+    const machine = await load({
+      hosted: { url: 'https://mcp.example.com/mcp', oauth: { grant: 'client_credentials' } },
+    });
     expect(machine.errors[0]!.message).toMatch(/clientId/);
   });
 
@@ -104,16 +127,25 @@ describe('the oauth block in a config file', () => {
 describe('the oauth block of a hand-written server', () => {
   it('is read by the same rules as a config entry', () => {
     const server = { name: 'hosted', transport: 'http', url: 'https://mcp.example.com/mcp' };
-    expect(() => checkServerDefinition({ ...server, oauth: { clientId: 'c', scopes: ['a'] } }, 'McpManager options.servers[0]')).not.toThrow();
+    expect(() =>
+      checkServerDefinition({ ...server, oauth: { clientId: 'c', scopes: ['a'] } }, 'McpManager options.servers[0]'),
+    ).not.toThrow();
     expect(() => checkServerDefinition({ ...server, oauth: false }, 'McpManager options.servers[0]')).not.toThrow();
-    const error = catchError(() => checkServerDefinition({ ...server, oauth: { clientID: 'c' } }, 'McpManager options.servers[0]'));
+    const error = catchError(() =>
+      checkServerDefinition({ ...server, oauth: { clientID: 'c' } }, 'McpManager options.servers[0]'),
+    );
     expect(error).toMatchObject({ code: 'CONFIG_INVALID', server: 'hosted', field: 'oauth' });
     expect(error.message).toContain('oauth has an unknown key "clientID"');
   });
 });
 
 describe('oauthOptionsFor', () => {
-  const http = (extra: Partial<ManagedServer> = {}): ManagedServer => ({ name: 'hosted', transport: 'http', url: 'https://mcp.example.com/mcp', ...extra });
+  const http = (extra: Partial<ManagedServer> = {}): ManagedServer => ({
+    name: 'hosted',
+    transport: 'http',
+    url: 'https://mcp.example.com/mcp',
+    ...extra,
+  });
 
   it('is undefined for a stdio server and for oauth: false', () => {
     expect(oauthOptionsFor({ name: 'fs', transport: 'stdio', command: 'fs-server' })).toBeUndefined();
@@ -125,11 +157,26 @@ describe('oauthOptionsFor', () => {
     expect(oauthOptionsFor(http())).toEqual({});
     const store = new MemoryTokenStore();
     const onAuthorizationUrl = () => undefined;
-    expect(oauthOptionsFor(http({ transport: 'sse' }), { store, onAuthorizationUrl })).toEqual({ store, onAuthorizationUrl });
+    expect(oauthOptionsFor(http({ transport: 'sse' }), { store, onAuthorizationUrl })).toEqual({
+      store,
+      onAuthorizationUrl,
+    });
   });
 
   it('turns the block into a pre-registered client and the login settings', () => {
-    const options = oauthOptionsFor(http({ oauth: { clientId: 'c', clientSecret: 's3cret', scopes: ['a'], callbackPort: 4000, clientMetadataUrl: 'https://app.example/client.json', grant: 'client_credentials', tokenEndpointAuthMethod: 'client_secret_basic' } }));
+    const options = oauthOptionsFor(
+      http({
+        oauth: {
+          clientId: 'c',
+          clientSecret: 's3cret',
+          scopes: ['a'],
+          callbackPort: 4000,
+          clientMetadataUrl: 'https://app.example/client.json',
+          grant: 'client_credentials',
+          tokenEndpointAuthMethod: 'client_secret_basic',
+        },
+      }),
+    );
     expect(options).toEqual({
       grant: 'client_credentials',
       scopes: ['a'],
@@ -143,17 +190,28 @@ describe('oauthOptionsFor', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     writeFileSync(path.join(project, 'client.pem'), pem, { mode: 0o600 });
-    const spec = http({ oauth: { clientId: 'c', privateKeyFile: 'client.pem', signingAlgorithm: 'ES256' }, provenance: { file: path.join(project, '.mcp.json'), scope: 'project' } });
+    const spec = http({
+      oauth: { clientId: 'c', privateKeyFile: 'client.pem', signingAlgorithm: 'ES256' },
+      provenance: { file: path.join(project, '.mcp.json'), scope: 'project' },
+    });
     expect(oauthOptionsFor(spec)?.client).toEqual({ clientId: 'c', privateKey: pem, signingAlgorithm: 'ES256' });
   });
 
   it('a key file that cannot be read or holds no key is CONFIG_INVALID naming it, never quoting it', () => {
     const config = path.join(project, '.mcp.json');
     const missing = path.join(project, 'missing.pem');
-    const spec = http({ oauth: { clientId: 'c', privateKeyFile: missing }, provenance: { file: config, scope: 'project' } });
+    const spec = http({
+      oauth: { clientId: 'c', privateKeyFile: missing },
+      provenance: { file: config, scope: 'project' },
+    });
     const error = catchError(() => oauthOptionsFor(spec));
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error).toMatchObject({ code: 'CONFIG_INVALID', server: 'hosted', field: 'oauth.privateKeyFile', file: config });
+    expect(error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      server: 'hosted',
+      field: 'oauth.privateKeyFile',
+      file: config,
+    });
     expect(error.message).toContain(missing);
     expect(error.message).toContain('ENOENT');
 
@@ -164,7 +222,10 @@ describe('oauthOptionsFor', () => {
     expect(bad.message).toContain(junk);
     expect(bad.message).not.toContain('secret-looking');
     // connectTarget builds the same options, so it fails the same way before anything is sent.
-    expect(catchError(() => connectTarget(spec))).toMatchObject({ code: 'CONFIG_INVALID', field: 'oauth.privateKeyFile' });
+    expect(catchError(() => connectTarget(spec))).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'oauth.privateKeyFile',
+    });
   });
 });
 
@@ -176,7 +237,8 @@ describe('a URL server connected from its definition', () => {
   beforeEach(async () => {
     const mcp = legacyServer({ sessions: false });
     server = await startHttpFixture(async (seen, res, req) => {
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
+      if (req.headers.authorization !== `Bearer ${TOKEN}`)
+        return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
       return mcp(seen, res, req);
     });
   });
@@ -186,7 +248,12 @@ describe('a URL server connected from its definition', () => {
     PROCESS_HTTP_ROUTES.clear();
   });
 
-  const spec = (extra: Partial<ManagedServer> = {}): ManagedServer => ({ name: 'hosted', transport: 'http', url: server.url, ...extra });
+  const spec = (extra: Partial<ManagedServer> = {}): ManagedServer => ({
+    name: 'hosted',
+    transport: 'http',
+    url: server.url,
+    ...extra,
+  });
 
   it('uses the login kept in the store its hooks name', async () => {
     const store = new MemoryTokenStore();

@@ -20,7 +20,12 @@ afterEach(() => {
 
 describe('the servers of a workflow file', () => {
   it('are read from mcp_servers, an array command becoming command and args, variables expanded', async () => {
-    const env = { NODE: '/usr/bin/node', SERVER_SCRIPT: '/srv/db_server.mjs', API_URL: 'https://api.example.com/mcp', GITHUB_TOKEN: 'ghp-x1y2z3' };
+    const env = {
+      NODE: '/usr/bin/node',
+      SERVER_SCRIPT: '/srv/db_server.mjs',
+      API_URL: 'https://api.example.com/mcp',
+      GITHUB_TOKEN: 'ghp-x1y2z3',
+    };
     const loaded = await loadConfig({ configPaths: [WORKFLOW], userConfigPath: false, project: false, env });
     expect(loaded.errors).toEqual([]);
     expect(loaded.servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.args ?? s.headers])).toEqual([
@@ -43,16 +48,43 @@ describe('config shapes the loader does not accept', () => {
     const listed = write('listed.yaml', 'mcp_servers:\n  - name: db\n    command: python\n');
     const dashed = write('dashed.yaml', 'mcp-servers:\n  db:\n    command: python\n');
     const none = write('none.yaml', 'name: nightly\nsteps: []\n');
-    const both = write('both.json', JSON.stringify({ mcpServers: { a: { command: 'a' } }, mcp_servers: { b: { command: 'b' } } }));
-    const badCommand = write('bad-command.json', JSON.stringify({ mcpServers: { empty: { command: [] }, numbers: { command: ['python', 3] }, ok: { command: ['python', 'db_server.py'] } } }));
-    const loaded = await loadConfig({ configPaths: [listed, dashed, none, both, badCommand], userConfigPath: false, project: false, env: {} });
+    const both = write(
+      'both.json',
+      JSON.stringify({ mcpServers: { a: { command: 'a' } }, mcp_servers: { b: { command: 'b' } } }),
+    );
+    const badCommand = write(
+      'bad-command.json',
+      JSON.stringify({
+        mcpServers: {
+          empty: { command: [] },
+          numbers: { command: ['python', 3] },
+          ok: { command: ['python', 'db_server.py'] },
+        },
+      }),
+    );
+    const loaded = await loadConfig({
+      configPaths: [listed, dashed, none, both, badCommand],
+      userConfigPath: false,
+      project: false,
+      env: {},
+    });
     const messages = loaded.errors.map((e) => e.message);
     expect(messages).toContain(`${listed}: "mcp_servers" must be an object of servers by name`);
-    expect(messages).toContain(`${dashed}: unknown key "mcp-servers" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`);
-    expect(messages).toContain(`${none}: no servers: expected "mcpServers", "mcp_servers" or "servers" (top-level keys: name, steps)`);
-    expect(messages).toContain(`${both}: servers under both "mcpServers" and "mcp_servers"; only "mcpServers" is read (keep one)`);
-    expect(messages).toContain(`${badCommand}: server "empty": command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`);
-    expect(messages).toContain(`${badCommand}: server "numbers": command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`);
+    expect(messages).toContain(
+      `${dashed}: unknown key "mcp-servers" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`,
+    );
+    expect(messages).toContain(
+      `${none}: no servers: expected "mcpServers", "mcp_servers" or "servers" (top-level keys: name, steps)`,
+    );
+    expect(messages).toContain(
+      `${both}: servers under both "mcpServers" and "mcp_servers"; only "mcpServers" is read (keep one)`,
+    );
+    expect(messages).toContain(
+      `${badCommand}: server "empty": command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`,
+    );
+    expect(messages).toContain(
+      `${badCommand}: server "numbers": command must be a string or a non-empty array of non-empty strings (["python", "server.py"])`,
+    );
     expect(loaded.errors.every((e) => e.code === 'CONFIG_INVALID')).toBe(true);
     expect(loaded.servers.map((s) => [s.name, s.command, s.args])).toEqual([
       ['a', 'a', undefined],

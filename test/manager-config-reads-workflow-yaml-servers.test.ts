@@ -28,20 +28,36 @@ afterEach(async () => {
 describe('a workflow file with mcp_servers', () => {
   it('loads both servers, sends the expanded header, runs the workflow steps, and shows the token nowhere', async () => {
     // `leak` answers with an error that quotes the Authorization header, as a careless server might.
-    const fallback = legacyServer({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'leak', inputSchema: { type: 'object' } }] });
+    const fallback = legacyServer({
+      tools: [
+        { name: 'echo', inputSchema: { type: 'object' } },
+        { name: 'leak', inputSchema: { type: 'object' } },
+      ],
+    });
     fixture = await startHttpFixture(
-      (seen, res) => (seen.rpc === 'tools/call' && (seen.json?.params as { name?: string }).name === 'leak' ? json(res, rpcError(seen, -32000, `bad credentials: ${String(seen.headers.authorization)}`)) : false),
+      (seen, res) =>
+        seen.rpc === 'tools/call' && (seen.json?.params as { name?: string }).name === 'leak'
+          ? json(res, rpcError(seen, -32000, `bad credentials: ${String(seen.headers.authorization)}`))
+          : false,
       fallback,
     );
     const logs: string[] = [];
     manager = McpManager.create({
-      config: { configPaths: [WORKFLOW], userConfigPath: false, project: false, env: { NODE: process.execPath, SERVER_SCRIPT: SCRIPTED, API_URL: fixture.url, GITHUB_TOKEN: TOKEN } },
+      config: {
+        configPaths: [WORKFLOW],
+        userConfigPath: false,
+        project: false,
+        env: { NODE: process.execPath, SERVER_SCRIPT: SCRIPTED, API_URL: fixture.url, GITHUB_TOKEN: TOKEN },
+      },
       logger: (line) => logs.push(line),
     });
     const { connected, failed } = await manager.connectAll();
     expect(failed).toEqual([]);
     expect(connected.sort()).toEqual(['db', 'github']);
-    expect(manager.getServer('db')).toMatchObject({ command: process.execPath, args: [SCRIPTED, '--version', '2025-06-18'] });
+    expect(manager.getServer('db')).toMatchObject({
+      command: process.execPath,
+      args: [SCRIPTED, '--version', '2025-06-18'],
+    });
     expect(manager.getConnection('db')!.protocolVersion).toBe('2025-06-18');
     expect(fixture.seen('initialize')[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
 
@@ -52,7 +68,9 @@ describe('a workflow file with mcp_servers', () => {
     expect((context.published as { text: string }).text).toBe('echo:rows for monday');
     expect(fixture.seen('tools/call').every((seen) => seen.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
 
-    const leaked = (await runner.run({ server: 'github', tool: 'leak', resultKey: 'x' }, context).catch((e: unknown) => e)) as Error;
+    const leaked = (await runner
+      .run({ server: 'github', tool: 'leak', resultKey: 'x' }, context)
+      .catch((e: unknown) => e)) as Error;
     expect(leaked.message).toContain('bad credentials: Bearer ***');
     expect(JSON.stringify(manager.getStatus())).not.toContain(TOKEN);
     expect(logs.some((line) => line.startsWith('call mcp__github__leak failed'))).toBe(true);

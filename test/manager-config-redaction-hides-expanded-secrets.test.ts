@@ -27,17 +27,53 @@ describe('redaction of expanded values', () => {
       file,
       JSON.stringify({
         mcpServers: {
-          web: { url: 'https://${USER_NAME}:${PASS}@api.example/mcp?key=${API_KEY}', headers: { Authorization: 'Bearer ${TOKEN}', 'X-Request-Source': 'mcpwire' } },
-          local: { command: 'node', args: ['server.js', '--token', '${TOKEN}'], envFile: 'svc.env', env: { MODE: 'dev' } },
+          web: {
+            url: 'https://${USER_NAME}:${PASS}@api.example/mcp?key=${API_KEY}',
+            headers: { Authorization: 'Bearer ${TOKEN}', 'X-Request-Source': 'mcpwire' },
+          },
+          local: {
+            command: 'node',
+            args: ['server.js', '--token', '${TOKEN}'],
+            envFile: 'svc.env',
+            env: { MODE: 'dev' },
+          },
         },
       }),
     );
-    const loaded = await loadConfig({ cwd: dir, homeDir: dir, userConfigPath: false, project: false, configPaths: [file], env });
+    const loaded = await loadConfig({
+      cwd: dir,
+      homeDir: dir,
+      userConfigPath: false,
+      project: false,
+      configPaths: [file],
+      env,
+    });
     expect(loaded.errors).toEqual([]);
     const shown = loaded.servers.map(redactServer);
     expect(shown).toEqual([
-      { name: 'web', transport: 'http', url: 'https://***:***@api.example/mcp?key=***', headers: { Authorization: 'Bearer ***', 'X-Request-Source': 'mcpwire' }, provenance: { file, scope: 'explicit' }, trusted: true, origins: { url: '${USER_NAME} ${PASS} ${API_KEY}', 'headers.Authorization': '${TOKEN}' } },
-      { name: 'local', transport: 'stdio', command: 'node', args: ['server.js', '--token', '***'], env: { DB_PASSWORD: '***', REGION: '***', MODE: 'dev' }, provenance: { file, scope: 'explicit' }, trusted: true, origins: { 'args[2]': '${TOKEN}', 'env.DB_PASSWORD': `envFile ${path.join(path.dirname(file), 'svc.env')}`, 'env.REGION': `envFile ${path.join(path.dirname(file), 'svc.env')}` } },
+      {
+        name: 'web',
+        transport: 'http',
+        url: 'https://***:***@api.example/mcp?key=***',
+        headers: { Authorization: 'Bearer ***', 'X-Request-Source': 'mcpwire' },
+        provenance: { file, scope: 'explicit' },
+        trusted: true,
+        origins: { url: '${USER_NAME} ${PASS} ${API_KEY}', 'headers.Authorization': '${TOKEN}' },
+      },
+      {
+        name: 'local',
+        transport: 'stdio',
+        command: 'node',
+        args: ['server.js', '--token', '***'],
+        env: { DB_PASSWORD: '***', REGION: '***', MODE: 'dev' },
+        provenance: { file, scope: 'explicit' },
+        trusted: true,
+        origins: {
+          'args[2]': '${TOKEN}',
+          'env.DB_PASSWORD': `envFile ${path.join(path.dirname(file), 'svc.env')}`,
+          'env.REGION': `envFile ${path.join(path.dirname(file), 'svc.env')}`,
+        },
+      },
     ]);
     const text = JSON.stringify(shown);
     for (const secret of SECRETS) expect(text).not.toContain(secret);
@@ -57,7 +93,14 @@ describe('redaction of expanded values', () => {
         },
       }),
     );
-    const loaded = await loadConfig({ cwd: dir, homeDir: dir, userConfigPath: false, project: false, configPaths: [file], env });
+    const loaded = await loadConfig({
+      cwd: dir,
+      homeDir: dir,
+      userConfigPath: false,
+      project: false,
+      configPaths: [file],
+      env,
+    });
     expect(loaded.errors.map((e) => e.message)).toEqual([
       `${file}: server "a": headers.X-Other: variable MISSING is not set (write \${MISSING:-default} for a default)`,
       `${file}: server "b": args.1 must be string`,
@@ -79,6 +122,11 @@ describe('variableOrigins', () => {
         env: { A: '${A}${B}' },
         cwd: 42,
       }),
-    ).toEqual({ 'args[1]': '${PORT:-8080}', url: '${env:HOST}', 'headers.Authorization': '${SUFFIX}', 'env.A': '${A} ${B}' });
+    ).toEqual({
+      'args[1]': '${PORT:-8080}',
+      url: '${env:HOST}',
+      'headers.Authorization': '${SUFFIX}',
+      'env.A': '${A} ${B}',
+    });
   });
 });

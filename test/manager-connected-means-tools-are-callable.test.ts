@@ -21,7 +21,13 @@ afterEach(async () => {
 
 describe('connected means the tools are callable', () => {
   it('at every connected event, before and after a crash and restart, the catalogue is full and a call started there succeeds', async () => {
-    const server: ManagedServer = { name: 'fragile', transport: 'stdio', command: process.execPath, args: [SCRIPTED], restart: { initialDelayMs: 20, maxRestarts: 3 } };
+    const server: ManagedServer = {
+      name: 'fragile',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [SCRIPTED],
+      restart: { initialDelayMs: 20, maxRestarts: 3 },
+    };
     manager = McpManager.create({ servers: [server] });
     const m = manager;
     const toolsAtConnected: number[] = [];
@@ -31,7 +37,9 @@ describe('connected means the tools are callable', () => {
       if (change.status !== 'connected') return;
       toolsAtConnected.push(m.getAllTools().length);
       // The window the issue describes: a call made the moment the server is reported connected.
-      calls.push(m.callTool('mcp__fragile__echo', { text: `call ${calls.length}` }).catch((error: unknown) => error as Error));
+      calls.push(
+        m.callTool('mcp__fragile__echo', { text: `call ${calls.length}` }).catch((error: unknown) => error as Error),
+      );
     });
     m.on('catalogChanged', () => {
       if (!m.isConnected('fragile') && m.getAllTools().length > 0) catalogueWhileDown.push(m.getAllTools().length);

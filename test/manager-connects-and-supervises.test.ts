@@ -16,7 +16,13 @@ const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
 const node = process.execPath;
 
 function scripted(name: string, ...flags: string[]): ManagedServer {
-  return { name, transport: 'stdio', command: node, args: [SCRIPTED, ...flags], provenance: { file: '/p/.mcp.json', scope: 'project' } };
+  return {
+    name,
+    transport: 'stdio',
+    command: node,
+    args: [SCRIPTED, ...flags],
+    provenance: { file: '/p/.mcp.json', scope: 'project' },
+  };
 }
 
 let manager: McpManager | undefined;
@@ -45,9 +51,17 @@ describe('McpManager', () => {
     expect(status.configuredServers).toBe(5);
     expect(status.connectedServers).toBe(2);
     const byName = Object.fromEntries(status.servers.map((s) => [s.name, s]));
-    expect(byName.alpha).toMatchObject({ status: 'connected', era: 'legacy', protocolVersion: '2025-11-25', provenance: { file: '/p/.mcp.json', scope: 'project' } });
+    expect(byName.alpha).toMatchObject({
+      status: 'connected',
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      provenance: { file: '/p/.mcp.json', scope: 'project' },
+    });
     expect(byName.modern).toMatchObject({ status: 'connected', era: 'modern', protocolVersion: '2026-07-28' });
-    expect(byName.broken).toMatchObject({ status: 'error', lastError: expect.stringContaining('/nonexistent/mcp-server') });
+    expect(byName.broken).toMatchObject({
+      status: 'error',
+      lastError: expect.stringContaining('/nonexistent/mcp-server'),
+    });
     expect(byName.off).toMatchObject({ status: 'disconnected', enabled: false });
     expect(byName.lazy!.status).toBe('disconnected');
     expect(manager.isConnected('alpha')).toBe(true);
@@ -57,24 +71,37 @@ describe('McpManager', () => {
   });
 
   it('exposes namespaced tools and routes calls to the right server', async () => {
-    manager = McpManager.create({ servers: [scripted('alpha'), { name: 'modern', transport: 'stdio', command: node, args: [MODERN] }] });
+    manager = McpManager.create({
+      servers: [scripted('alpha'), { name: 'modern', transport: 'stdio', command: node, args: [MODERN] }],
+    });
     await manager.connectAll();
     const names = manager.getAllTools().map((t) => t.name);
     expect(names).toContain('mcp__alpha__echo');
     expect(names).toContain('mcp__modern__echo');
     expect((await manager.callTool('mcp__alpha__add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
-    expect((await manager.callTool('mcp__modern__echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect((await manager.callTool('mcp__modern__echo', { text: 'hi' })).content).toEqual([
+      { type: 'text', text: 'hi' },
+    ]);
     await expect(manager.callTool('mcp__alpha__missing', {})).rejects.toThrow('tool not found: mcp__alpha__missing');
   });
 
   it('applies includeTools / excludeTools to the catalogue', async () => {
-    manager = McpManager.create({ servers: [{ ...scripted('only'), includeTools: ['ask-*', 'echo'], excludeTools: ['ask-ping'] }] });
+    manager = McpManager.create({
+      servers: [{ ...scripted('only'), includeTools: ['ask-*', 'echo'], excludeTools: ['ask-ping'] }],
+    });
     await manager.connectAll();
-    expect(manager.getAllTools().map((t) => t.tool).sort()).toEqual(['ask-elicitation', 'ask-elicitation-url', 'ask-roots', 'ask-sampling', 'echo']);
+    expect(
+      manager
+        .getAllTools()
+        .map((t) => t.tool)
+        .sort(),
+    ).toEqual(['ask-elicitation', 'ask-elicitation-url', 'ask-roots', 'ask-sampling', 'echo']);
   });
 
   it('a crash is reported at once (pending call fails), then the server is restarted as a new process', async () => {
-    manager = McpManager.create({ servers: [{ ...scripted('fragile'), restart: { initialDelayMs: 50, maxRestarts: 3 } }] });
+    manager = McpManager.create({
+      servers: [{ ...scripted('fragile'), restart: { initialDelayMs: 50, maxRestarts: 3 } }],
+    });
     const changes: StatusChange[] = [];
     const toolsAtError: number[] = [];
     manager.on('status', (change) => {
@@ -92,18 +119,26 @@ describe('McpManager', () => {
 
     // Restarted: connected again, and its tools back in the catalogue (filled just after the
     // status turns connected, so a loaded machine can see the one without the other).
-    await eventually(() => (manager!.isConnected('fragile') && manager!.getAllTools().some((t) => t.name === 'mcp__fragile__echo') ? true : undefined));
+    await eventually(() =>
+      manager!.isConnected('fragile') && manager!.getAllTools().some((t) => t.name === 'mcp__fragile__echo')
+        ? true
+        : undefined,
+    );
     const second = manager.getConnection('fragile')!;
     expect(second.pid).not.toBe(firstPid);
     expect(await waitUntilGone(firstPid, 5_000)).toBe(true); // reaped (not a zombie waiting for SIGCHLD)
     expect(manager.getStatus().servers[0]!.restarts).toBe(1);
     expect(changes.map((c) => c.status)).toEqual(['connecting', 'connected', 'error', 'connecting', 'connected']);
     expect(changes[2]!.error?.code).toBe('CONNECTION_CLOSED');
-    expect((await manager.callTool('mcp__fragile__echo', { text: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
+    expect((await manager.callTool('mcp__fragile__echo', { text: 'back' })).content).toEqual([
+      { type: 'text', text: 'back' },
+    ]);
   });
 
   it('opens the circuit after repeated failed restarts and stays in error', async () => {
-    manager = McpManager.create({ servers: [{ ...scripted('doomed', '--die-before-initialize'), restart: { initialDelayMs: 20, maxRestarts: 2 } }] });
+    manager = McpManager.create({
+      servers: [{ ...scripted('doomed', '--die-before-initialize'), restart: { initialDelayMs: 20, maxRestarts: 2 } }],
+    });
     const error = await manager.connect('doomed').catch((e: unknown) => e);
     expect(isMcpError(error)).toBe(true);
     await eventually(() => (manager!.getStatus().servers[0]!.circuitOpen ? true : undefined));
@@ -117,10 +152,16 @@ describe('McpManager', () => {
     // the default backoff has run out for `once` too, so a restart would have happened by then.
     manager = McpManager.create({ servers: [{ ...scripted('once'), restart: false }, scripted('twin')] });
     await manager.connectAll();
-    expect(isMcpError(await manager.callTool('mcp__once__crash', {}).catch((e: unknown) => e), 'CONNECTION_CLOSED')).toBe(true);
+    expect(
+      isMcpError(await manager.callTool('mcp__once__crash', {}).catch((e: unknown) => e), 'CONNECTION_CLOSED'),
+    ).toBe(true);
     await eventually(() => (manager!.getStatus().servers[0]!.status === 'error' ? true : undefined));
-    expect(isMcpError(await manager.callTool('mcp__twin__crash', {}).catch((e: unknown) => e), 'CONNECTION_CLOSED')).toBe(true);
-    await eventually(() => (manager!.getStatus().servers[1]!.restarts === 1 && manager!.isConnected('twin') ? true : undefined));
+    expect(
+      isMcpError(await manager.callTool('mcp__twin__crash', {}).catch((e: unknown) => e), 'CONNECTION_CLOSED'),
+    ).toBe(true);
+    await eventually(() =>
+      manager!.getStatus().servers[1]!.restarts === 1 && manager!.isConnected('twin') ? true : undefined,
+    );
     expect(manager.getStatus().servers[0]).toMatchObject({ name: 'once', status: 'error', restarts: 0 });
   });
 

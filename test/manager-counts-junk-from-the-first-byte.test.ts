@@ -23,7 +23,9 @@ afterEach(async () => {
 
 describe('junk a server prints before connect resolves', () => {
   it('is a diagnostic event of the manager and counted in the status', async () => {
-    manager = McpManager.create({ servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }] });
+    manager = McpManager.create({
+      servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }],
+    });
     const seen: Array<{ server: string; kind: string }> = [];
     manager.on('diagnostic', ({ server, diagnostic }) => seen.push({ server, kind: diagnostic.kind }));
     expect(await manager.connectAll()).toMatchObject({ connected: ['noisy'] });
@@ -34,9 +36,12 @@ describe('junk a server prints before connect resolves', () => {
     expect(manager.getStatus().servers[0]!.invalidMessages).toBe(2);
   });
 
-  it('is counted once after a reconnect too, and a host\'s own client.onDiagnostic hears it as well', async () => {
+  it("is counted once after a reconnect too, and a host's own client.onDiagnostic hears it as well", async () => {
     const fromHost: TransportDiagnostic[] = [];
-    manager = McpManager.create({ servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }], client: { onDiagnostic: (d) => fromHost.push(d) } });
+    manager = McpManager.create({
+      servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }],
+      client: { onDiagnostic: (d) => fromHost.push(d) },
+    });
     await manager.connect('noisy');
     await manager.reconnect('noisy');
     expect(manager.getStatus().servers[0]!.invalidMessages).toBe(4);
@@ -45,7 +50,10 @@ describe('junk a server prints before connect resolves', () => {
 
   it('reaches McpClient.connect options.onDiagnostic before connect resolves, and later ones too', async () => {
     const heard: string[] = [];
-    const client = await McpClient.connect({ command: node, args: [JUNK_FIRST] }, { era: 'legacy', onDiagnostic: (d) => heard.push(d.kind) });
+    const client = await McpClient.connect(
+      { command: node, args: [JUNK_FIRST] },
+      { era: 'legacy', onDiagnostic: (d) => heard.push(d.kind) },
+    );
     try {
       expect(heard).toEqual(['invalid-json', 'invalid-json']);
       const events: string[] = [];

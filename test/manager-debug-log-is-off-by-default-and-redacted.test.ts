@@ -45,10 +45,15 @@ describe('debug logging', () => {
   it('NODE_DEBUG=mcpwire prints connects and calls to stderr, arguments redacted', async () => {
     const { code, stderr } = await runHost({ ...quietEnv, NODE_DEBUG: 'mcpwire' });
     expect(code, stderr).toBe(0);
-    const lines = stderr.split('\n').filter((line) => /^MCPWIRE \d+: /.test(line)).map((line) => line.replace(/^MCPWIRE \d+: /, ''));
+    const lines = stderr
+      .split('\n')
+      .filter((line) => /^MCPWIRE \d+: /.test(line))
+      .map((line) => line.replace(/^MCPWIRE \d+: /, ''));
     expect(lines[0]).toBe(`connect "alpha": stdio ${process.execPath} ${SCRIPTED}`);
     expect(lines).toContainEqual(expect.stringMatching(/^connected "alpha" in \d+ ms: legacy 2025-11-25, \d+ tools$/));
-    expect(lines).toContain('call mcp__alpha__echo (server "alpha", tool "echo") arguments {"text":"hello","apiToken":"***","note":"mentions ***"}');
+    expect(lines).toContain(
+      'call mcp__alpha__echo (server "alpha", tool "echo") arguments {"text":"hello","apiToken":"***","note":"mentions ***"}',
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^call mcp__alpha__echo succeeded in \d+ ms$/));
     for (const secret of SECRETS) expect(stderr).not.toContain(secret);
   });
@@ -59,11 +64,17 @@ describe('debug logging', () => {
     expect(stderr).toBe('');
   });
 
-  it('goes to the host\'s logger when one is given, failures included', async () => {
+  it("goes to the host's logger when one is given, failures included", async () => {
     const lines: string[] = [];
     manager = McpManager.create({
       servers: [
-        { name: 'alpha', transport: 'stdio', command: process.execPath, args: [SCRIPTED], secrets: ['sk-config-secret-991'] },
+        {
+          name: 'alpha',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [SCRIPTED],
+          secrets: ['sk-config-secret-991'],
+        },
         { name: 'broken', transport: 'stdio', command: '/nonexistent/server', restart: false },
       ],
       logger: (line) => lines.push(line),
@@ -72,7 +83,9 @@ describe('debug logging', () => {
     await manager.callTool('mcp__alpha__fails', { password: 'hunter22', nested: { list: ['sk-config-secret-991'] } });
     expect(lines).toContain(`connect "broken": stdio /nonexistent/server`);
     expect(lines).toContainEqual(expect.stringMatching(/^connect "broken" failed: .*\/nonexistent\/server/));
-    expect(lines).toContain('call mcp__alpha__fails (server "alpha", tool "fails") arguments {"password":"***","nested":{"list":["***"]}}');
+    expect(lines).toContain(
+      'call mcp__alpha__fails (server "alpha", tool "fails") arguments {"password":"***","nested":{"list":["***"]}}',
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^call mcp__alpha__fails returned isError in \d+ ms$/));
     expect(lines.join('\n')).not.toContain('hunter22');
   });

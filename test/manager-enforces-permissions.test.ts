@@ -32,7 +32,10 @@ beforeEach(() => {
       permissions: { deny: ['mcp__s__crash'], ask: ['mcp__s__add'], allow: ['mcp__s__echo', 'mcp__nowhere__x'] },
     }),
   );
-  writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ permissions: { allow: ['mcp__s__crash'], deny: ['mcp__s__fails'] } }));
+  writeFileSync(
+    path.join(project, '.mcp.json'),
+    JSON.stringify({ permissions: { allow: ['mcp__s__crash'], deny: ['mcp__s__fails'] } }),
+  );
 });
 afterEach(async () => {
   await manager?.disconnectAll();
@@ -40,14 +43,29 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const calls = () => (existsSync(received) ? readFileSync(received, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method?: string; params?: { name?: string } }) : []).filter((m) => m.method === 'tools/call').map((m) => m.params?.name);
+const calls = () =>
+  (existsSync(received)
+    ? readFileSync(received, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { method?: string; params?: { name?: string } })
+    : []
+  )
+    .filter((m) => m.method === 'tools/call')
+    .map((m) => m.params?.name);
 
 describe('McpManager permissions', () => {
   it('deny wins over a project allow, and a denied call never reaches the server', async () => {
     manager = McpManager.create({ config: { cwd: project, userConfigPath: user, env: {} } });
     await manager.connectAll();
-    await expect(manager.callTool('mcp__s__crash', {})).rejects.toMatchObject({ code: 'PERMISSION_DENIED', message: expect.stringContaining(`rule "mcp__s__crash" in ${user}`) });
-    await expect(manager.callTool('mcp__s__fails', {})).rejects.toMatchObject({ code: 'PERMISSION_DENIED', message: expect.stringContaining(path.join(project, '.mcp.json')) });
+    await expect(manager.callTool('mcp__s__crash', {})).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining(`rule "mcp__s__crash" in ${user}`),
+    });
+    await expect(manager.callTool('mcp__s__fails', {})).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining(path.join(project, '.mcp.json')),
+    });
     expect((await manager.callTool('mcp__s__echo', { text: 'ok' })).content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(calls()).toEqual(['echo']);
     expect(manager.isConnected('s')).toBe(true);
@@ -56,7 +74,9 @@ describe('McpManager permissions', () => {
   it('ask: no hook ⇒ denied with a clear error; the hook decides otherwise and sees the call', async () => {
     manager = McpManager.create({ config: { cwd: project, userConfigPath: user, env: {} } });
     await manager.connectAll();
-    await expect(manager.callTool('mcp__s__add', { a: 1, b: 2 })).rejects.toThrow(/needs the user's approval .*no ask hook is configured/);
+    await expect(manager.callTool('mcp__s__add', { a: 1, b: 2 })).rejects.toThrow(
+      /needs the user's approval .*no ask hook is configured/,
+    );
     await manager.disconnectAll();
 
     const asked: PermissionRequest[] = [];
@@ -73,7 +93,13 @@ describe('McpManager permissions', () => {
     answer = true;
     expect((await manager.callTool('mcp__s__add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 });
     expect(asked).toHaveLength(2);
-    expect(asked[0]).toMatchObject({ name: 'mcp__s__add', server: 's', tool: 'add', arguments: { a: 1, b: 2 }, verdict: { decision: 'ask', rule: { pattern: 'mcp__s__add', file: user } } });
+    expect(asked[0]).toMatchObject({
+      name: 'mcp__s__add',
+      server: 's',
+      tool: 'add',
+      arguments: { a: 1, b: 2 },
+      verdict: { decision: 'ask', rule: { pattern: 'mcp__s__add', file: user } },
+    });
     expect(calls()).toEqual(['add']);
   });
 
@@ -87,13 +113,21 @@ describe('McpManager permissions', () => {
     // Hidden from the model, still refused clearly if called by name.
     await expect(manager.callTool('mcp__s__crash', {})).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
 
-    expect(manager.explain('mcp__s__crash').split('\n')[0]).toBe(`mcp__s__crash: deny by rule "mcp__s__crash" in ${user} (user)`);
-    expect(manager.explain('mcp__s__crash')).toContain(`allow mcp__s__crash  (${path.join(project, '.mcp.json')}, project)`);
+    expect(manager.explain('mcp__s__crash').split('\n')[0]).toBe(
+      `mcp__s__crash: deny by rule "mcp__s__crash" in ${user} (user)`,
+    );
+    expect(manager.explain('mcp__s__crash')).toContain(
+      `allow mcp__s__crash  (${path.join(project, '.mcp.json')}, project)`,
+    );
     const answer = await handleCommand(manager, '/mcp explain mcp__s__add');
     expect(answer).toMatchObject({ ok: true, text: `mcp__s__add: ask by rule "mcp__s__add" in ${user} (user)` });
 
     const warnings = manager.getStatus().configWarnings;
-    expect(warnings).toContain(`${user}: allow rule "mcp__nowhere__x" names server "nowhere", which is not configured (configured: s)`);
-    expect(warnings).toContain(`${path.join(project, '.mcp.json')}: allow rule "mcp__s__crash" can never apply: deny rule "mcp__s__crash" in ${user} covers every tool it matches`);
+    expect(warnings).toContain(
+      `${user}: allow rule "mcp__nowhere__x" names server "nowhere", which is not configured (configured: s)`,
+    );
+    expect(warnings).toContain(
+      `${path.join(project, '.mcp.json')}: allow rule "mcp__s__crash" can never apply: deny rule "mcp__s__crash" in ${user} covers every tool it matches`,
+    );
   });
 });

@@ -49,7 +49,18 @@ function fromConfig(args: string[] = []): McpManager {
     config: {
       userConfigPath: false,
       project: false,
-      inline: [{ mcpServers: { careless: { command: node, args: [CARELESS, ...args], env: { API_TOKEN: '${CARELESS_TOKEN}' }, restart: 'never' } } }],
+      inline: [
+        {
+          mcpServers: {
+            careless: {
+              command: node,
+              args: [CARELESS, ...args],
+              env: { API_TOKEN: '${CARELESS_TOKEN}' },
+              restart: 'never',
+            },
+          },
+        },
+      ],
       env: { CARELESS_TOKEN: TOKEN },
     },
   });
@@ -58,11 +69,32 @@ function fromConfig(args: string[] = []): McpManager {
 describe('a server that echoes its token in a JSON-RPC error', () => {
   it('callTool and execute reject with the token scrubbed from message, data, stack and causes, code and fields kept', async () => {
     const lines: string[] = [];
-    manager = McpManager.create({ ...{ config: { userConfigPath: false, project: false, inline: [{ mcpServers: { careless: { command: node, args: [CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } } } }], env: { CARELESS_TOKEN: TOKEN } } }, logger: (line) => lines.push(line) });
+    manager = McpManager.create({
+      ...{
+        config: {
+          userConfigPath: false,
+          project: false,
+          inline: [
+            { mcpServers: { careless: { command: node, args: [CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } } } },
+          ],
+          env: { CARELESS_TOKEN: TOKEN },
+        },
+      },
+      logger: (line) => lines.push(line),
+    });
     await manager.connectAll();
-    for (const run of [() => manager!.callTool('mcp__careless__whoami', {}), () => manager!.execute('mcp__careless__whoami', {})]) {
+    for (const run of [
+      () => manager!.callTool('mcp__careless__whoami', {}),
+      () => manager!.execute('mcp__careless__whoami', {}),
+    ]) {
       const error = await rejection(run());
-      expect(error).toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32000, server: 'careless', method: 'tools/call', data: { received: 'Bearer ***' } });
+      expect(error).toMatchObject({
+        code: 'SERVER_ERROR',
+        rpcCode: -32000,
+        server: 'careless',
+        method: 'tools/call',
+        data: { received: 'Bearer ***' },
+      });
       expect(error.message).toContain('bad token Bearer ***');
       expect(everything(error)).not.toContain(TOKEN);
     }
@@ -71,7 +103,9 @@ describe('a server that echoes its token in a JSON-RPC error', () => {
   });
 
   it('a token written literally under a secret-looking env name is scrubbed too', async () => {
-    manager = McpManager.create({ servers: [{ name: 'careless', transport: 'stdio', command: node, args: [CARELESS], env: { API_TOKEN: TOKEN } }] });
+    manager = McpManager.create({
+      servers: [{ name: 'careless', transport: 'stdio', command: node, args: [CARELESS], env: { API_TOKEN: TOKEN } }],
+    });
     await manager.connectAll();
     const error = await rejection(manager.callTool('mcp__careless__whoami', {}));
     expect(error.message).toBe('server "careless": tools/call failed: bad token Bearer *** (-32000)');
@@ -81,7 +115,16 @@ describe('a server that echoes its token in a JSON-RPC error', () => {
   it('the workflow step fails with the token scrubbed, from its error and its causes', async () => {
     const runner = new McpStepRunner({ env: { CARELESS_TOKEN: TOKEN } });
     try {
-      const error = await rejection(runner.run({ server: { name: 'careless', command: [node, CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } }, tool: 'whoami', resultKey: 'r' }, {}));
+      const error = await rejection(
+        runner.run(
+          {
+            server: { name: 'careless', command: [node, CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } },
+            tool: 'whoami',
+            resultKey: 'r',
+          },
+          {},
+        ),
+      );
       expect(error).toMatchObject({ code: 'SERVER_ERROR', server: 'careless', method: 'tools/call' });
       expect(everything(error)).not.toContain(TOKEN);
     } finally {
@@ -103,7 +146,16 @@ describe('a server that echoes its token in a tool result', () => {
     const runner = new McpStepRunner({ env: { CARELESS_TOKEN: TOKEN } });
     try {
       const context: Record<string, unknown> = {};
-      const error = await rejection(runner.run({ server: { name: 'careless', command: [node, CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } }, tool: 'refused', resultKey: 'r' }, context));
+      const error = await rejection(
+        runner.run(
+          {
+            server: { name: 'careless', command: [node, CARELESS], env: { API_TOKEN: '${CARELESS_TOKEN}' } },
+            tool: 'refused',
+            resultKey: 'r',
+          },
+          context,
+        ),
+      );
       expect(everything(error)).not.toContain(TOKEN);
       expect(context.r).toMatchObject({ isError: true, text: 'token *** was refused' });
     } finally {
@@ -165,10 +217,17 @@ describe('an HTTP server that echoes the Authorization header in its error', () 
       const sent = String(seen.headers.authorization);
       return json(res, rpcError(seen, -32000, `bad token ${sent}`, { header: sent }));
     }, legacyServer());
-    manager = McpManager.create({ servers: [{ name: 'remote', transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` } }] });
+    manager = McpManager.create({
+      servers: [{ name: 'remote', transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` } }],
+    });
     expect((await manager.connectAll()).connected).toEqual(['remote']);
     const error = await rejection(manager.callTool('mcp__remote__echo', { text: 'x' }));
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32000, server: 'remote', data: { header: 'Bearer ***' } });
+    expect(error).toMatchObject({
+      code: 'SERVER_ERROR',
+      rpcCode: -32000,
+      server: 'remote',
+      data: { header: 'Bearer ***' },
+    });
     expect(error.message).toContain('bad token Bearer ***');
     expect(everything(error)).not.toContain(TOKEN);
   });

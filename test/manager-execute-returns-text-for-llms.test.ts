@@ -16,10 +16,21 @@ afterEach(async () => {
 
 describe('McpManager.execute', () => {
   it('returns content, structuredContent and text; a large result is cut for the model but kept whole', async () => {
-    manager = McpManager.create({ servers: [{ name: 's', transport: 'stdio', command: process.execPath, args: [SCRIPTED] }], maxResultChars: 1_000 });
+    manager = McpManager.create({
+      servers: [{ name: 's', transport: 'stdio', command: process.execPath, args: [SCRIPTED] }],
+      maxResultChars: 1_000,
+    });
     await manager.connectAll();
     const add = await manager.execute('mcp__s__add', { a: 2, b: 5 });
-    expect(add).toMatchObject({ name: 'mcp__s__add', server: 's', tool: 'add', isError: false, structuredContent: { sum: 7 }, text: '{"sum":7}', truncated: false });
+    expect(add).toMatchObject({
+      name: 'mcp__s__add',
+      server: 's',
+      tool: 'add',
+      isError: false,
+      structuredContent: { sum: 7 },
+      text: '{"sum":7}',
+      truncated: false,
+    });
 
     const big = await manager.execute('mcp__s__big', { bytes: 50_000 });
     expect(big.truncated).toBe(true);

@@ -29,7 +29,16 @@ function keywords(schema: unknown, found = new Set<string>()): Set<string> {
 
 describe('exporting the catalogue for LLM APIs', () => {
   it('OpenAI, Anthropic and Gemini shapes from server-everything, without mutating its schemas', async () => {
-    manager = McpManager.create({ servers: [{ name: 'everything', transport: 'stdio', command: process.execPath, args: [path.resolve(EVERYTHING), 'stdio'] }] });
+    manager = McpManager.create({
+      servers: [
+        {
+          name: 'everything',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [path.resolve(EVERYTHING), 'stdio'],
+        },
+      ],
+    });
     await manager.connectAll();
     const tools = manager.getAllTools();
     expect(tools.length).toBeGreaterThan(5);
@@ -48,7 +57,17 @@ describe('exporting the catalogue for LLM APIs', () => {
     const gemini = toGeminiFunctionDeclarations(tools);
     for (const declaration of gemini.functionDeclarations) {
       const used = keywords(declaration.parameters ?? {});
-      for (const banned of ['$schema', '$ref', '$defs', 'definitions', 'additionalProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'const']) expect(used.has(banned)).toBe(false);
+      for (const banned of [
+        '$schema',
+        '$ref',
+        '$defs',
+        'definitions',
+        'additionalProperties',
+        'exclusiveMinimum',
+        'exclusiveMaximum',
+        'const',
+      ])
+        expect(used.has(banned)).toBe(false);
     }
     expect(openai.tools.find((t) => t.function.name === 'mcp__everything__echo')?.function.description).toBeTruthy();
     expect(JSON.stringify(tools.map((t) => t.definition.inputSchema))).toBe(before);

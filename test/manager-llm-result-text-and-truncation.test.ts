@@ -30,17 +30,53 @@ function textOf(result: CallToolResult, options?: { maxChars?: number }) {
 describe('contentBlockToText', () => {
   const rows: Array<[string, unknown, string]> = [
     ['text verbatim', { type: 'text', text: '  two\nlines  ' }, '  two\nlines  '],
-    ['image size from the base64 length', { type: 'image', mimeType: 'image/png', data: base64Of(12_600) }, '[image: image/png, 12.3 KiB]'],
-    ['small image in bytes (padding counted out)', { type: 'image', mimeType: 'image/gif', data: 'YWI=' }, '[image: image/gif, 2 bytes]'],
+    [
+      'image size from the base64 length',
+      { type: 'image', mimeType: 'image/png', data: base64Of(12_600) },
+      '[image: image/png, 12.3 KiB]',
+    ],
+    [
+      'small image in bytes (padding counted out)',
+      { type: 'image', mimeType: 'image/gif', data: 'YWI=' },
+      '[image: image/gif, 2 bytes]',
+    ],
     ['one byte', { type: 'image', mimeType: 'image/gif', data: 'YQ==' }, '[image: image/gif, 1 byte]'],
-    ['base64 with line breaks', { type: 'image', mimeType: 'image/gif', data: 'YWJj\nZGVm\n' }, '[image: image/gif, 6 bytes]'],
-    ['audio in MiB', { type: 'audio', mimeType: 'audio/wav', data: base64Of(2 * 1024 * 1024) }, '[audio: audio/wav, 2.0 MiB]'],
+    [
+      'base64 with line breaks',
+      { type: 'image', mimeType: 'image/gif', data: 'YWJj\nZGVm\n' },
+      '[image: image/gif, 6 bytes]',
+    ],
+    [
+      'audio in MiB',
+      { type: 'audio', mimeType: 'audio/wav', data: base64Of(2 * 1024 * 1024) },
+      '[audio: audio/wav, 2.0 MiB]',
+    ],
     ['image without data or type', { type: 'image' }, '[image: unknown type, 0 bytes]'],
-    ['resource link with name and type', { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' }, '[resource: file:///a.txt (a.txt, text/plain)]'],
-    ['resource link with a name only', { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' }, '[resource: file:///a.txt (a.txt)]'],
-    ['embedded text resource: its text', { type: 'resource', resource: { uri: 'file:///n.md', mimeType: 'text/markdown', text: '# Notes' } }, '# Notes'],
-    ['embedded blob resource', { type: 'resource', resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: 'AAEC' } }, '[resource: file:///b.bin, application/octet-stream, 3 bytes]'],
-    ['embedded blob without a type', { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAEC' } }, '[resource: file:///b.bin, 3 bytes]'],
+    [
+      'resource link with name and type',
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' },
+      '[resource: file:///a.txt (a.txt, text/plain)]',
+    ],
+    [
+      'resource link with a name only',
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' },
+      '[resource: file:///a.txt (a.txt)]',
+    ],
+    [
+      'embedded text resource: its text',
+      { type: 'resource', resource: { uri: 'file:///n.md', mimeType: 'text/markdown', text: '# Notes' } },
+      '# Notes',
+    ],
+    [
+      'embedded blob resource',
+      { type: 'resource', resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: 'AAEC' } },
+      '[resource: file:///b.bin, application/octet-stream, 3 bytes]',
+    ],
+    [
+      'embedded blob without a type',
+      { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAEC' } },
+      '[resource: file:///b.bin, 3 bytes]',
+    ],
     ['unknown block type', { type: 'video', url: 'x' }, '[video block]'],
     ['block without a type', { text: 'x' }, '[unknown block]'],
     ['not an object', null, '[unknown block]'],
@@ -58,28 +94,48 @@ describe('resultToText', () => {
       { type: 'resource_link', uri: 'file:///a', name: 'a' },
       { type: 'image', mimeType: 'image/png', data: 'AAAA' },
     ];
-    expect(textOf({ content })).toEqual({ text: 'found 2 files\n[resource: file:///a (a)]\n[image: image/png, 3 bytes]', truncated: false, totalChars: 67 });
+    expect(textOf({ content })).toEqual({
+      text: 'found 2 files\n[resource: file:///a (a)]\n[image: image/png, 3 bytes]',
+      truncated: false,
+      totalChars: 67,
+    });
   });
 
   it('appends structuredContent as pretty JSON only when no block is text', () => {
-    expect(textOf({ content: [], structuredContent: { sum: 7, parts: [3, 4] } }).text).toBe('{\n  "sum": 7,\n  "parts": [\n    3,\n    4\n  ]\n}');
-    expect(textOf({ content: [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }], structuredContent: { ok: true } }).text).toBe('[image: image/png, 3 bytes]\n{\n  "ok": true\n}');
-    expect(textOf({ content: [{ type: 'text', text: '{"sum":7}' }], structuredContent: { sum: 7 } }).text).toBe('{"sum":7}');
+    expect(textOf({ content: [], structuredContent: { sum: 7, parts: [3, 4] } }).text).toBe(
+      '{\n  "sum": 7,\n  "parts": [\n    3,\n    4\n  ]\n}',
+    );
+    expect(
+      textOf({ content: [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }], structuredContent: { ok: true } })
+        .text,
+    ).toBe('[image: image/png, 3 bytes]\n{\n  "ok": true\n}');
+    expect(textOf({ content: [{ type: 'text', text: '{"sum":7}' }], structuredContent: { sum: 7 } }).text).toBe(
+      '{"sum":7}',
+    );
     expect(textOf({ content: [], structuredContent: 'plain' }).text).toBe('"plain"');
   });
 
   it('marks error results', () => {
-    expect(textOf({ content: [{ type: 'text', text: 'no such file' }], isError: true })).toEqual({ text: 'Error: no such file', truncated: false, totalChars: 19 });
+    expect(textOf({ content: [{ type: 'text', text: 'no such file' }], isError: true })).toEqual({
+      text: 'Error: no such file',
+      truncated: false,
+      totalChars: 19,
+    });
     expect(textOf({ content: [], isError: true }).text).toBe('Error: (no content)');
     expect(textOf({ content: [], isError: false }).text).toBe('');
   });
 
   it('never throws for odd content', () => {
-    const odd = { content: [{ type: 'text' }, 42, { type: 'resource', resource: 'x' }], structuredContent: undefined } as unknown as CallToolResult;
+    const odd = {
+      content: [{ type: 'text' }, 42, { type: 'resource', resource: 'x' }],
+      structuredContent: undefined,
+    } as unknown as CallToolResult;
     expect(textOf(odd).text).toBe('\n[unknown block]\n[resource: (no uri)]');
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    expect(resultToText({ content: [], structuredContent: circular }).text).toBe('[structuredContent: not serializable]');
+    expect(resultToText({ content: [], structuredContent: circular }).text).toBe(
+      '[structuredContent: not serializable]',
+    );
   });
 });
 
@@ -91,17 +147,33 @@ describe('resultToText truncation', () => {
   });
 
   it('cuts one past maxChars and says how much it shows', () => {
-    expect(textOf(ten, { maxChars: 9 })).toEqual({ text: '012345678\n[… truncated: showing 9 of 10 characters]', truncated: true, totalChars: 10 });
+    expect(textOf(ten, { maxChars: 9 })).toEqual({
+      text: '012345678\n[… truncated: showing 9 of 10 characters]',
+      truncated: true,
+      totalChars: 10,
+    });
   });
 
   it('counts the Error: prefix as part of the text', () => {
-    expect(textOf({ ...ten, isError: true }, { maxChars: 10 })).toEqual({ text: 'Error: 012\n[… truncated: showing 10 of 17 characters]', truncated: true, totalChars: 17 });
+    expect(textOf({ ...ten, isError: true }, { maxChars: 10 })).toEqual({
+      text: 'Error: 012\n[… truncated: showing 10 of 17 characters]',
+      truncated: true,
+      totalChars: 17,
+    });
   });
 
   it('never cuts inside a surrogate pair', () => {
     const emoji = { content: [{ type: 'text', text: 'ab😀cd' }] } satisfies CallToolResult; // 😀 is 2 UTF-16 code units
-    expect(textOf(emoji, { maxChars: 3 })).toEqual({ text: 'ab\n[… truncated: showing 2 of 6 characters]', truncated: true, totalChars: 6 });
-    expect(textOf(emoji, { maxChars: 4 })).toEqual({ text: 'ab😀\n[… truncated: showing 4 of 6 characters]', truncated: true, totalChars: 6 });
+    expect(textOf(emoji, { maxChars: 3 })).toEqual({
+      text: 'ab\n[… truncated: showing 2 of 6 characters]',
+      truncated: true,
+      totalChars: 6,
+    });
+    expect(textOf(emoji, { maxChars: 4 })).toEqual({
+      text: 'ab😀\n[… truncated: showing 4 of 6 characters]',
+      truncated: true,
+      totalChars: 6,
+    });
     expect(textOf(emoji, { maxChars: 2 }).text).toBe('ab\n[… truncated: showing 2 of 6 characters]');
   });
 
@@ -111,7 +183,11 @@ describe('resultToText truncation', () => {
   });
 
   it('at maxChars 0 shows only the marker', () => {
-    expect(textOf(ten, { maxChars: 0 })).toEqual({ text: '[… truncated: showing 0 of 10 characters]', truncated: true, totalChars: 10 });
+    expect(textOf(ten, { maxChars: 0 })).toEqual({
+      text: '[… truncated: showing 0 of 10 characters]',
+      truncated: true,
+      totalChars: 10,
+    });
   });
 
   it('defaults to 100 000 characters; Infinity keeps everything', () => {
@@ -122,7 +198,11 @@ describe('resultToText truncation', () => {
     const cut = textOf(over);
     expect(cut.truncated).toBe(true);
     expect(cut.text.endsWith('\n[… truncated: showing 100000 of 100001 characters]')).toBe(true);
-    expect(textOf(over, { maxChars: Infinity })).toEqual({ text: over.content[0]!.text, truncated: false, totalChars: 100_001 });
+    expect(textOf(over, { maxChars: Infinity })).toEqual({
+      text: over.content[0]!.text,
+      truncated: false,
+      totalChars: 100_001,
+    });
   });
 
   it('rejects a maxChars that is negative or not a number', () => {

@@ -55,22 +55,44 @@ const COMMON: Row[] = [
   {
     name: 'removes $schema, $id and $comment at every level',
     profiles: PROFILES,
-    input: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'urn:x', $comment: 'c', type: 'object', properties: { a: { type: 'string', $comment: 'c' } } },
+    input: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'urn:x',
+      $comment: 'c',
+      type: 'object',
+      properties: { a: { type: 'string', $comment: 'c' } },
+    },
     output: { type: 'object', properties: { a: { type: 'string' } } },
     changes: ['removed /$schema', 'removed /$id', 'removed /$comment', 'removed /properties/a/$comment'],
   },
   {
     name: 'turns integer exclusive bounds into exact inclusive ones',
     profiles: PROFILES,
-    input: { type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 } }, required: ['n'] },
+    input: {
+      type: 'object',
+      properties: { n: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 } },
+      required: ['n'],
+    },
     output: { type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 9 } }, required: ['n'] },
     changes: ['rewritten /properties/n/exclusiveMinimum', 'rewritten /properties/n/exclusiveMaximum'],
   },
   {
     name: 'widens number exclusive bounds and states the strict bound in the description',
     profiles: PROFILES,
-    input: { type: 'object', properties: { r: { type: 'number', description: 'ratio', exclusiveMinimum: 0 }, s: { type: 'number', exclusiveMaximum: 1.5 } } },
-    output: { type: 'object', properties: { r: { type: 'number', description: 'ratio (must be > 0)', minimum: 0 }, s: { type: 'number', maximum: 1.5, description: 'must be < 1.5' } } },
+    input: {
+      type: 'object',
+      properties: {
+        r: { type: 'number', description: 'ratio', exclusiveMinimum: 0 },
+        s: { type: 'number', exclusiveMaximum: 1.5 },
+      },
+    },
+    output: {
+      type: 'object',
+      properties: {
+        r: { type: 'number', description: 'ratio (must be > 0)', minimum: 0 },
+        s: { type: 'number', maximum: 1.5, description: 'must be < 1.5' },
+      },
+    },
     changes: ['rewritten /properties/r/exclusiveMinimum', 'rewritten /properties/s/exclusiveMaximum'],
   },
   {
@@ -94,7 +116,12 @@ const COMMON: Row[] = [
         d: { type: 'number', minimum: 0 },
       },
     },
-    changes: ['removed /properties/a/exclusiveMinimum', 'rewritten /properties/b/exclusiveMinimum', 'rewritten /properties/c/exclusiveMaximum', 'removed /properties/d/exclusiveMinimum'],
+    changes: [
+      'removed /properties/a/exclusiveMinimum',
+      'rewritten /properties/b/exclusiveMinimum',
+      'rewritten /properties/c/exclusiveMaximum',
+      'removed /properties/d/exclusiveMinimum',
+    ],
   },
   {
     name: 'adds type "object" at the top level, first',
@@ -117,17 +144,33 @@ const COMMON: Row[] = [
       type: 'object',
       oneOf: [
         { type: 'object', properties: { id: { type: 'string' }, all: { type: 'boolean' } }, required: ['id', 'all'] },
-        { type: 'object', properties: { name: { type: 'string' }, all: { type: 'boolean' } }, required: ['name', 'all'] },
+        {
+          type: 'object',
+          properties: { name: { type: 'string' }, all: { type: 'boolean' } },
+          required: ['name', 'all'],
+        },
       ],
     },
-    output: { type: 'object', properties: { id: { type: 'string' }, all: { type: 'boolean' }, name: { type: 'string' } }, required: ['all'] },
+    output: {
+      type: 'object',
+      properties: { id: { type: 'string' }, all: { type: 'boolean' }, name: { type: 'string' } },
+      required: ['all'],
+    },
     changes: ['rewritten /oneOf'],
   },
   {
     name: 'merges top-level allOf members, resolving their local $refs',
     profiles: ['anthropic'],
-    input: { allOf: [{ $ref: '#/$defs/Base' }, { properties: { extra: { type: 'number' } } }], $defs: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } },
-    output: { type: 'object', properties: { id: { type: 'string' }, extra: { type: 'number' } }, required: ['id'], $defs: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } },
+    input: {
+      allOf: [{ $ref: '#/$defs/Base' }, { properties: { extra: { type: 'number' } } }],
+      $defs: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+    },
+    output: {
+      type: 'object',
+      properties: { id: { type: 'string' }, extra: { type: 'number' } },
+      required: ['id'],
+      $defs: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+    },
     changes: ['inlined /allOf'],
   },
   {
@@ -141,7 +184,11 @@ const COMMON: Row[] = [
     name: 'inlines a top-level $ref',
     profiles: ['anthropic', 'openai'],
     input: { $ref: '#/$defs/Args', $defs: { Args: { type: 'object', properties: { x: { type: 'string' } } } } },
-    output: { type: 'object', properties: { x: { type: 'string' } }, $defs: { Args: { type: 'object', properties: { x: { type: 'string' } } } } },
+    output: {
+      type: 'object',
+      properties: { x: { type: 'string' } },
+      $defs: { Args: { type: 'object', properties: { x: { type: 'string' } } } },
+    },
     changes: ['inlined /$ref'],
   },
 ];
@@ -157,8 +204,17 @@ const OPENAI: Row[] = [
   {
     name: 'gives every array an items schema',
     profiles: ['openai'],
-    input: { type: 'object', properties: { paths: { type: 'array', description: 'files' }, grid: { type: 'array', items: { type: 'array' } } } },
-    output: { type: 'object', properties: { paths: { type: 'array', description: 'files', items: {} }, grid: { type: 'array', items: { type: 'array', items: {} } } } },
+    input: {
+      type: 'object',
+      properties: { paths: { type: 'array', description: 'files' }, grid: { type: 'array', items: { type: 'array' } } },
+    },
+    output: {
+      type: 'object',
+      properties: {
+        paths: { type: 'array', description: 'files', items: {} },
+        grid: { type: 'array', items: { type: 'array', items: {} } },
+      },
+    },
     changes: ['rewritten /properties/paths/items', 'rewritten /properties/grid/items/items'],
   },
   {
@@ -173,13 +229,19 @@ const OPENAI: Row[] = [
     profiles: ['openai', 'anthropic'],
     input: {
       type: 'object',
-      properties: { v: { anyOf: [{ $ref: '#/$defs/V' }, { type: 'null' }] }, m: { type: 'object', additionalProperties: { type: 'integer', exclusiveMinimum: 1 } } },
+      properties: {
+        v: { anyOf: [{ $ref: '#/$defs/V' }, { type: 'null' }] },
+        m: { type: 'object', additionalProperties: { type: 'integer', exclusiveMinimum: 1 } },
+      },
       additionalProperties: false,
       $defs: { V: { type: 'string', format: 'uri', const: 'x' } },
     },
     output: {
       type: 'object',
-      properties: { v: { anyOf: [{ $ref: '#/$defs/V' }, { type: 'null' }] }, m: { type: 'object', additionalProperties: { type: 'integer', minimum: 2 } } },
+      properties: {
+        v: { anyOf: [{ $ref: '#/$defs/V' }, { type: 'null' }] },
+        m: { type: 'object', additionalProperties: { type: 'integer', minimum: 2 } },
+      },
       additionalProperties: false,
       $defs: { V: { type: 'string', format: 'uri', const: 'x' } },
     },
@@ -203,7 +265,10 @@ const GEMINI: Row[] = [
     profiles: ['gemini'],
     input: {
       type: 'object',
-      properties: { a: { $ref: '#/$defs/A', description: 'the a' }, list: { type: 'array', items: { $ref: '#/definitions/B' } } },
+      properties: {
+        a: { $ref: '#/$defs/A', description: 'the a' },
+        list: { type: 'array', items: { $ref: '#/definitions/B' } },
+      },
       $defs: { A: { type: 'object', description: 'an A', properties: { b: { $ref: '#/definitions/B' } } } },
       definitions: { B: { type: 'string', title: 'B' } },
     },
@@ -214,7 +279,13 @@ const GEMINI: Row[] = [
         list: { type: 'array', items: { type: 'string', title: 'B' } },
       },
     },
-    changes: ['inlined /properties/a/$ref', 'inlined /properties/a/properties/b/$ref', 'inlined /properties/list/items/$ref', 'removed /$defs', 'removed /definitions'],
+    changes: [
+      'inlined /properties/a/$ref',
+      'inlined /properties/a/properties/b/$ref',
+      'inlined /properties/list/items/$ref',
+      'removed /$defs',
+      'removed /definitions',
+    ],
   },
   {
     name: 'cuts a recursive $ref after two levels with { type: "object" }',
@@ -222,7 +293,12 @@ const GEMINI: Row[] = [
     input: {
       type: 'object',
       properties: { root: { $ref: '#/$defs/Node' } },
-      $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+        },
+      },
     },
     output: {
       type: 'object',
@@ -231,7 +307,13 @@ const GEMINI: Row[] = [
           type: 'object',
           properties: {
             name: { type: 'string' },
-            children: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { type: 'object' } } } } },
+            children: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, children: { type: 'array', items: { type: 'object' } } },
+              },
+            },
           },
         },
       },
@@ -288,7 +370,7 @@ const GEMINI: Row[] = [
     ],
   },
   {
-    name: 'nullable types, const and enums in Gemini\'s terms',
+    name: "nullable types, const and enums in Gemini's terms",
     profiles: ['gemini'],
     input: {
       type: 'object',
@@ -325,7 +407,12 @@ const GEMINI: Row[] = [
       type: 'object',
       properties: {
         pick: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-        both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'number' } }, required: ['b'] }] },
+        both: {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { properties: { b: { type: 'number' } }, required: ['b'] },
+          ],
+        },
         opt: { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'null' }], description: 'optional' },
         typed: { type: 'string', anyOf: [{ minLength: 1 }, { type: 'string', pattern: '^x' }] },
       },
@@ -336,13 +423,23 @@ const GEMINI: Row[] = [
         pick: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
         both: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'] },
         opt: { description: 'optional', nullable: true, type: 'string', maxLength: 5 },
-        typed: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'string', pattern: '^x' }] },
+        typed: {
+          anyOf: [
+            { type: 'string', minLength: 1 },
+            { type: 'string', pattern: '^x' },
+          ],
+        },
       },
     },
-    changes: ['rewritten /properties/pick/oneOf', 'inlined /properties/both/allOf', 'rewritten /properties/opt/anyOf', 'rewritten /properties/typed/type'],
+    changes: [
+      'rewritten /properties/pick/oneOf',
+      'inlined /properties/both/allOf',
+      'rewritten /properties/opt/anyOf',
+      'rewritten /properties/typed/type',
+    ],
   },
   {
-    name: 'removes what Gemini\'s Schema has no field for, formats it does not know, and stray required names',
+    name: "removes what Gemini's Schema has no field for, formats it does not know, and stray required names",
     profiles: ['gemini'],
     input: {
       type: 'object',
@@ -351,7 +448,11 @@ const GEMINI: Row[] = [
         when: { type: 'string', format: 'date-time' },
         big: { type: 'integer', format: 'int64', multipleOf: 2 },
         tags: { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 1 },
-        map: { type: 'object', additionalProperties: { type: 'string' }, patternProperties: { '^x': { type: 'string' } } },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          patternProperties: { '^x': { type: 'string' } },
+        },
         no: { not: { type: 'null' }, examples: ['a'], deprecated: true },
       },
       required: ['url', 'ghost'],
@@ -403,13 +504,24 @@ const GEMINI: Row[] = [
         any: {},
       },
     },
-    changes: ['rewritten /properties/point/prefixItems', 'rewritten /properties/old/items', 'rewritten /properties/bare/items', 'rewritten /properties/any'],
+    changes: [
+      'rewritten /properties/point/prefixItems',
+      'rewritten /properties/old/items',
+      'rewritten /properties/bare/items',
+      'rewritten /properties/any',
+    ],
   },
   {
     name: 'flattens a nullable top level with object alternatives',
     profiles: ['gemini'],
-    input: { type: ['object', 'null'], anyOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] },
-    output: { type: 'object', nullable: true, properties: { a: { type: 'string' } , b: { type: 'string' } } },
+    input: {
+      type: ['object', 'null'],
+      anyOf: [
+        { properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { type: 'string' } }, required: ['b'] },
+      ],
+    },
+    output: { type: 'object', nullable: true, properties: { a: { type: 'string' }, b: { type: 'string' } } },
     changes: ['rewritten /type', 'rewritten /anyOf'],
   },
 ];
@@ -426,15 +538,34 @@ describe('cleanSchema', () => {
   }
 
   it('gives every change its keyword, and details for the bounds', () => {
-    const { changes } = clean({ type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0 }, r: { type: 'number', exclusiveMaximum: 1 } } }, 'anthropic');
+    const { changes } = clean(
+      {
+        type: 'object',
+        properties: { n: { type: 'integer', exclusiveMinimum: 0 }, r: { type: 'number', exclusiveMaximum: 1 } },
+      },
+      'anthropic',
+    );
     expect(changes).toEqual([
-      { path: '/properties/n/exclusiveMinimum', action: 'rewritten', keyword: 'exclusiveMinimum', detail: 'exclusiveMinimum 0 ⇒ minimum 1 (exact for integers)' },
-      { path: '/properties/r/exclusiveMaximum', action: 'rewritten', keyword: 'exclusiveMaximum', detail: 'exclusiveMaximum 1 ⇒ maximum 1; "must be < 1" added to description' },
+      {
+        path: '/properties/n/exclusiveMinimum',
+        action: 'rewritten',
+        keyword: 'exclusiveMinimum',
+        detail: 'exclusiveMinimum 0 ⇒ minimum 1 (exact for integers)',
+      },
+      {
+        path: '/properties/r/exclusiveMaximum',
+        action: 'rewritten',
+        keyword: 'exclusiveMaximum',
+        detail: 'exclusiveMaximum 1 ⇒ maximum 1; "must be < 1" added to description',
+      },
     ]);
   });
 
   it('escapes property names in change paths as JSON pointers', () => {
-    const { changes } = clean({ type: 'object', properties: { 'a/b~c': { type: 'integer', exclusiveMinimum: 0 } } }, 'openai');
+    const { changes } = clean(
+      { type: 'object', properties: { 'a/b~c': { type: 'integer', exclusiveMinimum: 0 } } },
+      'openai',
+    );
     expect(changes.map((change) => change.path)).toEqual(['/properties/a~1b~0c/exclusiveMinimum']);
   });
 
@@ -447,12 +578,18 @@ describe('cleanSchema', () => {
   });
 
   it.each(PROFILES)('%s: an already clean schema comes back equal, with no changes', (profile) => {
-    const input = { type: 'object', properties: { path: { type: 'string', description: 'file' }, lines: { type: 'integer', minimum: 1 } }, required: ['path'] };
+    const input = {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'file' }, lines: { type: 'integer', minimum: 1 } },
+      required: ['path'],
+    };
     expect(clean(input, profile)).toEqual({ schema: input, changes: [] });
   });
 
   it('keeps a property named __proto__ as a property', () => {
-    const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"integer","exclusiveMinimum":0}}}') as Record<string, unknown>;
+    const input = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"integer","exclusiveMinimum":0}}}',
+    ) as Record<string, unknown>;
     for (const profile of PROFILES) {
       const { schema } = clean(input, profile);
       const properties = schema.properties as Record<string, unknown>;
@@ -464,7 +601,11 @@ describe('cleanSchema', () => {
   it('gemini: stops inlining after the budget, so a schema that doubles at each level stays bounded', () => {
     const levels = 12; // 2^12 uses of the last definition if everything were inlined
     const $defs: Record<string, unknown> = { [`D${levels}`]: { type: 'string' } };
-    for (let i = 0; i < levels; i++) $defs[`D${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } } };
+    for (let i = 0; i < levels; i++)
+      $defs[`D${i}`] = {
+        type: 'object',
+        properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } },
+      };
     const { schema, changes } = clean({ type: 'object', properties: { top: { $ref: '#/$defs/D0' } }, $defs }, 'gemini');
     expect(changes.filter((change) => change.action === 'inlined')).toHaveLength(INLINE_BUDGET);
     expect(changes.some((change) => change.detail?.includes('over the budget'))).toBe(true);
@@ -472,24 +613,62 @@ describe('cleanSchema', () => {
   });
 });
 
-const tool = (name: string, fields: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, ...fields });
+const tool = (name: string, fields: Partial<Tool> = {}): Tool => ({
+  name,
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  ...fields,
+});
 
 const CATALOGUE = deepFreeze([
-  { name: 'mcp__fs__read', server: 'fs', tool: 'read', definition: tool('read', { description: 'Read a file', title: 'Read' }) },
-  { name: 'mcp__fs__stat', server: 'fs', tool: 'stat', definition: tool('stat', { title: 'Stat a path', annotations: { title: 'ignored' } }) },
-  { name: 'mcp__fs__tree', server: 'fs', tool: 'tree', definition: tool('tree', { description: '  ', annotations: { title: 'Tree view' } }) },
+  {
+    name: 'mcp__fs__read',
+    server: 'fs',
+    tool: 'read',
+    definition: tool('read', { description: 'Read a file', title: 'Read' }),
+  },
+  {
+    name: 'mcp__fs__stat',
+    server: 'fs',
+    tool: 'stat',
+    definition: tool('stat', { title: 'Stat a path', annotations: { title: 'ignored' } }),
+  },
+  {
+    name: 'mcp__fs__tree',
+    server: 'fs',
+    tool: 'tree',
+    definition: tool('tree', { description: '  ', annotations: { title: 'Tree view' } }),
+  },
   {
     name: 'mcp__fs__head',
     server: 'fs',
     tool: 'head',
-    definition: tool('head', { inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0 } } } }),
+    definition: tool('head', {
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { n: { type: 'integer', exclusiveMinimum: 0 } },
+      },
+    }),
   },
-  { name: 'mcp__fs__ping', server: 'fs', tool: 'ping', definition: tool('ping', { description: 'Ping', inputSchema: { type: 'object' } }) },
+  {
+    name: 'mcp__fs__ping',
+    server: 'fs',
+    tool: 'ping',
+    definition: tool('ping', { description: 'Ping', inputSchema: { type: 'object' } }),
+  },
 ]);
 
 const Q = { type: 'object', properties: { q: { type: 'string' } } };
 const HEAD = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } } };
-const HEAD_CHANGES = [{ name: 'mcp__fs__head', changes: [expect.objectContaining({ path: '/$schema' }), expect.objectContaining({ path: '/properties/n/exclusiveMinimum' })] }];
+const HEAD_CHANGES = [
+  {
+    name: 'mcp__fs__head',
+    changes: [
+      expect.objectContaining({ path: '/$schema' }),
+      expect.objectContaining({ path: '/properties/n/exclusiveMinimum' }),
+    ],
+  },
+];
 
 describe('tool exports', () => {
   it('toOpenAITools: function tools with description (or title) and cleaned parameters', () => {
@@ -499,9 +678,15 @@ describe('tool exports', () => {
         { type: 'function', function: { name: 'mcp__fs__stat', description: 'Stat a path', parameters: Q } },
         { type: 'function', function: { name: 'mcp__fs__tree', description: 'Tree view', parameters: Q } },
         { type: 'function', function: { name: 'mcp__fs__head', parameters: HEAD } },
-        { type: 'function', function: { name: 'mcp__fs__ping', description: 'Ping', parameters: { type: 'object', properties: {} } } },
+        {
+          type: 'function',
+          function: { name: 'mcp__fs__ping', description: 'Ping', parameters: { type: 'object', properties: {} } },
+        },
       ],
-      changes: [...HEAD_CHANGES, { name: 'mcp__fs__ping', changes: [expect.objectContaining({ path: '/properties' })] }],
+      changes: [
+        ...HEAD_CHANGES,
+        { name: 'mcp__fs__ping', changes: [expect.objectContaining({ path: '/properties' })] },
+      ],
     });
   });
 
@@ -532,10 +717,23 @@ describe('tool exports', () => {
   });
 
   it('applies the profile the caller chooses', () => {
-    const entry = deepFreeze({ name: 't', definition: tool('t', { inputSchema: { type: 'object', properties: { m: { type: 'object', additionalProperties: true } } } }) });
-    expect(toOpenAITools([entry]).tools[0]!.function.parameters).toEqual({ type: 'object', properties: { m: { type: 'object', additionalProperties: true } } });
+    const entry = deepFreeze({
+      name: 't',
+      definition: tool('t', {
+        inputSchema: { type: 'object', properties: { m: { type: 'object', additionalProperties: true } } },
+      }),
+    });
+    expect(toOpenAITools([entry]).tools[0]!.function.parameters).toEqual({
+      type: 'object',
+      properties: { m: { type: 'object', additionalProperties: true } },
+    });
     const asGemini = toOpenAITools([entry], { profile: 'gemini' });
     expect(asGemini.tools[0]!.function.parameters).toEqual({ type: 'object', properties: { m: { type: 'object' } } });
-    expect(asGemini.changes).toEqual([{ name: 't', changes: [expect.objectContaining({ path: '/properties/m/additionalProperties', action: 'removed' })] }]);
+    expect(asGemini.changes).toEqual([
+      {
+        name: 't',
+        changes: [expect.objectContaining({ path: '/properties/m/additionalProperties', action: 'removed' })],
+      },
+    ]);
   });
 });

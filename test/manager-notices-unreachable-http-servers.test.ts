@@ -19,8 +19,13 @@ afterEach(async () => {
   http = undefined;
 });
 
-async function goesToErrorWhenKilled(server: HttpServerProcess, slowTool: { name: string; args: Record<string, unknown> } | undefined): Promise<void> {
-  manager = McpManager.create({ servers: [{ name: 'remote', transport: 'http', url: server.url, restart: { initialDelayMs: 100, maxRestarts: 2 } }] });
+async function goesToErrorWhenKilled(
+  server: HttpServerProcess,
+  slowTool: { name: string; args: Record<string, unknown> } | undefined,
+): Promise<void> {
+  manager = McpManager.create({
+    servers: [{ name: 'remote', transport: 'http', url: server.url, restart: { initialDelayMs: 100, maxRestarts: 2 } }],
+  });
   await manager.connectAll();
   expect(manager.isConnected('remote')).toBe(true);
   const changes: StatusChange[] = [];
@@ -28,10 +33,15 @@ async function goesToErrorWhenKilled(server: HttpServerProcess, slowTool: { name
   // The slow call is under way (its first progress report came) when the server is stopped.
   let progressed = false;
   const inFlight = slowTool
-    ? manager.callTool(`mcp__remote__${slowTool.name}`, slowTool.args, { timeoutMs: 60_000, onProgress: () => (progressed = true) }).then(
-        () => 'answered',
-        (error: { code?: string }) => error.code,
-      )
+    ? manager
+        .callTool(`mcp__remote__${slowTool.name}`, slowTool.args, {
+          timeoutMs: 60_000,
+          onProgress: () => (progressed = true),
+        })
+        .then(
+          () => 'answered',
+          (error: { code?: string }) => error.code,
+        )
     : undefined;
   if (inFlight) await until(() => progressed, { what: 'the first progress of the slow call' });
   await server.stop();
@@ -39,7 +49,10 @@ async function goesToErrorWhenKilled(server: HttpServerProcess, slowTool: { name
   const failure = changes.find((c) => c.status === 'error')!;
   expect(failure.error?.message).toMatch(/server "remote": .*(unreachable|closed|reach)/);
   if (inFlight) expect(['CONNECTION_CLOSED', 'TRANSPORT']).toContain(await inFlight);
-  expect(manager.getStatus().servers[0]).toMatchObject({ status: 'error', lastError: expect.stringContaining('remote') });
+  expect(manager.getStatus().servers[0]).toMatchObject({
+    status: 'error',
+    lastError: expect.stringContaining('remote'),
+  });
   // Restarts are attempted (and fail: the server is gone) until the breaker opens.
   await eventually(() => (manager!.getStatus().servers[0]!.circuitOpen ? true : undefined), 10_000);
   expect(manager.getStatus().servers[0]!.restarts).toBeGreaterThanOrEqual(1);

@@ -12,7 +12,12 @@ import { FIXTURES, isAlive } from './support/processes.js';
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
 const node = process.execPath;
-const legacy = (name: string, ...flags: string[]): ManagedServer => ({ name, transport: 'stdio', command: node, args: [SCRIPTED, ...flags] });
+const legacy = (name: string, ...flags: string[]): ManagedServer => ({
+  name,
+  transport: 'stdio',
+  command: node,
+  args: [SCRIPTED, ...flags],
+});
 
 let manager: McpManager | undefined;
 afterEach(async () => {
@@ -34,10 +39,19 @@ describe('McpManager.reconcile', () => {
       legacy('new'),
     ]);
 
-    expect(result).toMatchObject({ added: ['new'], removed: ['drop'], changed: ['change'], unchanged: ['keep'], failed: [] });
+    expect(result).toMatchObject({
+      added: ['new'],
+      removed: ['drop'],
+      changed: ['change'],
+      unchanged: ['keep'],
+      failed: [],
+    });
     expect(catalogEvents).toBe(1);
     expect(manager.getConnection('keep')!.pid).toBe(pids.keep);
-    expect(manager.getStatus().servers.find((s) => s.name === 'keep')!.provenance).toEqual({ file: '/moved/.mcp.json', scope: 'project' });
+    expect(manager.getStatus().servers.find((s) => s.name === 'keep')!.provenance).toEqual({
+      file: '/moved/.mcp.json',
+      scope: 'project',
+    });
     expect(manager.getConnection('change')!.pid).not.toBe(pids.change);
     expect(manager.getConnection('change')!.protocolVersion).toBe('2025-06-18');
     expect(isAlive(pids.change!)).toBe(false);
@@ -58,7 +72,14 @@ describe('McpManager.reconcile', () => {
 
   it('fingerprints ignore key order and provenance, and see a changed argument', () => {
     const a: ManagedServer = { name: 'x', transport: 'stdio', command: 'node', args: ['a'], env: { B: '2', A: '1' } };
-    const b: ManagedServer = { env: { A: '1', B: '2' }, args: ['a'], command: 'node', transport: 'stdio', name: 'x', provenance: { file: 'f', scope: 'user' } };
+    const b: ManagedServer = {
+      env: { A: '1', B: '2' },
+      args: ['a'],
+      command: 'node',
+      transport: 'stdio',
+      name: 'x',
+      provenance: { file: 'f', scope: 'user' },
+    };
     expect(fingerprint(a)).toBe(fingerprint(b));
     expect(fingerprint({ ...a, args: ['b'] })).not.toBe(fingerprint(a));
   });
@@ -66,17 +87,33 @@ describe('McpManager.reconcile', () => {
 
 describe('saveState / restoreState', () => {
   it('records the connected servers and their revisions as JSON, and reconnects them pinned (no probe)', async () => {
-    manager = McpManager.create({ servers: [legacy('old', '--version', '2025-03-26'), { name: 'modern', transport: 'stdio', command: node, args: [MODERN] }, legacy('idle')] });
+    manager = McpManager.create({
+      servers: [
+        legacy('old', '--version', '2025-03-26'),
+        { name: 'modern', transport: 'stdio', command: node, args: [MODERN] },
+        legacy('idle'),
+      ],
+    });
     await manager.connect('old');
     await manager.connect('modern');
     const state = JSON.parse(JSON.stringify(manager.saveState()));
-    expect(state.servers.map((s: { name: string; era: string; protocolVersion: string }) => [s.name, s.era, s.protocolVersion]).sort()).toEqual([
+    expect(
+      state.servers
+        .map((s: { name: string; era: string; protocolVersion: string }) => [s.name, s.era, s.protocolVersion])
+        .sort(),
+    ).toEqual([
       ['modern', 'modern', '2026-07-28'],
       ['old', 'legacy', '2025-03-26'],
     ]);
     await manager.disconnectAll();
 
-    const fresh = McpManager.create({ servers: [legacy('old', '--version', '2025-03-26'), { name: 'modern', transport: 'stdio', command: node, args: [MODERN] }, legacy('idle')] });
+    const fresh = McpManager.create({
+      servers: [
+        legacy('old', '--version', '2025-03-26'),
+        { name: 'modern', transport: 'stdio', command: node, args: [MODERN] },
+        legacy('idle'),
+      ],
+    });
     try {
       const restored = await fresh.restoreState(state);
       expect(restored.connected.sort()).toEqual(['modern', 'old']);

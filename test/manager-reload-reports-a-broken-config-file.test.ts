@@ -29,7 +29,7 @@ function atomicWrite(file: string, text: string): void {
 }
 
 describe('reloading a malformed config file', () => {
-  it('the reload event carries the file\'s error; the last good servers keep running', async () => {
+  it("the reload event carries the file's error; the last good servers keep running", async () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-reload-'));
     const file = path.join(root, '.mcp.json');
     atomicWrite(file, JSON.stringify({ mcpServers: { one: { command: process.execPath, args: [SCRIPTED] } } }));

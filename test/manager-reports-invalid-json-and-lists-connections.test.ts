@@ -21,14 +21,21 @@ afterEach(async () => {
   manager = undefined;
 });
 
-describe('the manager and its servers\' connections', () => {
+describe("the manager and its servers' connections", () => {
   it('a line that is not JSON from a connected server is a diagnostic event with its name, and counted in the status', async () => {
-    manager = McpManager.create({ servers: [{ name: 'junky', transport: 'stdio', command: node, args: [JUNKY] }, { name: 'clean', transport: 'stdio', command: node, args: [SCRIPTED] }] });
+    manager = McpManager.create({
+      servers: [
+        { name: 'junky', transport: 'stdio', command: node, args: [JUNKY] },
+        { name: 'clean', transport: 'stdio', command: node, args: [SCRIPTED] },
+      ],
+    });
     const seen: Array<{ server: string; diagnostic: TransportDiagnostic }> = [];
     manager.on('diagnostic', (event) => seen.push(event));
     await manager.connectAll();
     // The junk line comes before the answer on the same pipe: by the time the call resolves it was read.
-    expect((await manager.callTool('mcp__junky__echo', { text: 'junk please' })).content).toEqual([{ type: 'text', text: 'junk please' }]);
+    expect((await manager.callTool('mcp__junky__echo', { text: 'junk please' })).content).toEqual([
+      { type: 'text', text: 'junk please' },
+    ]);
     await manager.callTool('mcp__junky__echo', { text: 'junk please' });
 
     expect(seen.map((e) => [e.server, e.diagnostic.kind])).toEqual([
@@ -54,7 +61,9 @@ describe('the manager and its servers\' connections', () => {
     expect(connections.every((c) => c instanceof McpClient)).toBe(true);
     expect(connections.map((c) => c.name)).toEqual(['one', 'two']);
     expect(connections[0]).toBe(manager.getConnection('one'));
-    expect((await connections[1]!.callTool('echo', { text: 'direct' })).content).toEqual([{ type: 'text', text: 'direct' }]);
+    expect((await connections[1]!.callTool('echo', { text: 'direct' })).content).toEqual([
+      { type: 'text', text: 'direct' },
+    ]);
     await manager.disconnect('one');
     expect(manager.listConnections().map((c) => c.name)).toEqual(['two']);
   });

@@ -72,19 +72,32 @@ describe('a server that needs a login', () => {
   it('waits in needs-auth after a 401 at connect, is not restarted, and never holds up the others', async () => {
     const { manager, statuses, needsAuth, shown } = await setUp({ onAuthorizationUrl: userAllows });
     const outcome = await manager.connectAll();
-    const refusedPosts = (): number => protectedServer!.requests.filter((r) => r.method === 'POST' && r.path === '/mcp').length;
+    const refusedPosts = (): number =>
+      protectedServer!.requests.filter((r) => r.method === 'POST' && r.path === '/mcp').length;
     const refusedAfterConnect = refusedPosts();
     expect(outcome.connected).toEqual(['plain']);
     expect(outcome.failed.map((f) => [f.server, f.error.code])).toEqual([['tracker', 'AUTH_REQUIRED']]);
     // A connect never logs in by itself, even with a hook: that waits for someone to ask.
     expect(shown).toEqual([]);
-    expect(await manager.callTool('mcp__plain__echo', { text: 'still here' })).toMatchObject({ content: [{ type: 'text', text: 'echo:still here' }] });
+    expect(await manager.callTool('mcp__plain__echo', { text: 'still here' })).toMatchObject({
+      content: [{ type: 'text', text: 'echo:still here' }],
+    });
     expect(statuses.filter((c) => c.server === 'tracker').map((c) => c.status)).toEqual(['connecting', 'needs-auth']);
-    expect(needsAuth).toEqual([{ server: 'tracker', command: '/mcp auth tracker', reason: expect.stringContaining('server "tracker"') }]);
+    expect(needsAuth).toEqual([
+      { server: 'tracker', command: '/mcp auth tracker', reason: expect.stringContaining('server "tracker"') },
+    ]);
     const status = manager.getStatus().servers.find((s) => s.name === 'tracker')!;
-    expect(status).toMatchObject({ status: 'needs-auth', restarts: 0, circuitOpen: false, lastError: expect.stringContaining('tracker') });
+    expect(status).toMatchObject({
+      status: 'needs-auth',
+      restarts: 0,
+      circuitOpen: false,
+      lastError: expect.stringContaining('tracker'),
+    });
     const call = await manager.callTool('mcp__tracker__echo', { text: 'x' }).catch((e: unknown) => e);
-    expect(call).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('needs a login: run /mcp auth tracker') });
+    expect(call).toMatchObject({
+      code: 'INVALID_STATE',
+      message: expect.stringContaining('needs a login: run /mcp auth tracker'),
+    });
     const text = (await handleCommand(manager, '/mcp')).text;
     expect(text).toContain('! tracker  needs-auth  — run /mcp auth tracker');
     // The other server's work took round trips; a restart (1 ms away) would have tried by now.
@@ -96,10 +109,15 @@ describe('a server that needs a login', () => {
     const { manager, shown, store, needsAuth } = await setUp({ onAuthorizationUrl: userAllows });
     await manager.connectAll();
     const answer = await handleCommand(manager, '/mcp auth tracker');
-    expect(answer).toMatchObject({ ok: true, text: expect.stringMatching(/^logged in to tracker; connected \(legacy, 2025-11-25, 1 tools\)$/) });
+    expect(answer).toMatchObject({
+      ok: true,
+      text: expect.stringMatching(/^logged in to tracker; connected \(legacy, 2025-11-25, 1 tools\)$/),
+    });
     expect(shown).toHaveLength(1);
     expect(manager.getStatus().servers.find((s) => s.name === 'tracker')!.status).toBe('connected');
-    expect(await manager.callTool('mcp__tracker__echo', { text: 'in' })).toMatchObject({ content: [{ type: 'text', text: 'echo:in' }] });
+    expect(await manager.callTool('mcp__tracker__echo', { text: 'in' })).toMatchObject({
+      content: [{ type: 'text', text: 'echo:in' }],
+    });
     expect((await store.get(protectedServer!.url))?.tokens?.accessToken).toBe(protectedServer!.issued[0]);
     // What the manager said and shows holds no token.
     const said = JSON.stringify([needsAuth, manager.getStatus(), answer]);
@@ -121,7 +139,9 @@ describe('a server that needs a login', () => {
     expect(needsAuth[1]).toMatchObject({ server: 'tracker', command: '/mcp auth tracker' });
     expect(manager.isConnected('plain')).toBe(true);
     expect((await handleCommand(manager, '/mcp auth tracker')).ok).toBe(true);
-    expect(await manager.callTool('mcp__tracker__echo', { text: 'back' })).toMatchObject({ content: [{ type: 'text', text: 'echo:back' }] });
+    expect(await manager.callTool('mcp__tracker__echo', { text: 'back' })).toMatchObject({
+      content: [{ type: 'text', text: 'echo:back' }],
+    });
   });
 
   it('without a login hook, /mcp auth says where a login can be done', async () => {
@@ -129,7 +149,9 @@ describe('a server that needs a login', () => {
     await manager.connectAll();
     const answer = await handleCommand(manager, '/mcp auth tracker');
     expect(answer.ok).toBe(false);
-    expect(answer.text).toBe('server "tracker": no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login tracker in a shell, then /mcp connect tracker');
+    expect(answer.text).toBe(
+      'server "tracker": no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login tracker in a shell, then /mcp connect tracker',
+    );
     expect(manager.getStatus().servers.find((s) => s.name === 'tracker')!.status).toBe('needs-auth');
   });
 });
@@ -138,18 +160,40 @@ describe('a server whose headersHelper fails', () => {
   it('waits in needs-auth, and /mcp auth runs the helper again and connects it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-needs-auth-'));
     try {
-      writeFileSync(path.join(dir, 'helper.sh'), 'test -f "$HELPER_DIR/token" || exit 4\nprintf "Authorization: Bearer %s" "$(cat "$HELPER_DIR/token")"\n');
+      writeFileSync(
+        path.join(dir, 'helper.sh'),
+        'test -f "$HELPER_DIR/token" || exit 4\nprintf "Authorization: Bearer %s" "$(cat "$HELPER_DIR/token")"\n',
+      );
       plain = await startHeaderProtectedServer('Bearer helper-token-7777');
-      manager = McpManager.create({ servers: [{ name: 'vault', transport: 'http', url: plain.url, headersHelper: `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, env: { HELPER_DIR: dir } }] });
+      manager = McpManager.create({
+        servers: [
+          {
+            name: 'vault',
+            transport: 'http',
+            url: plain.url,
+            headersHelper: `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`,
+            env: { HELPER_DIR: dir },
+          },
+        ],
+      });
       const needsAuth: NeedsAuthEvent[] = [];
       manager.on('needsAuth', (event) => needsAuth.push(event));
       const { failed } = await manager.connectAll();
       expect(failed[0]?.error.message).toMatch(/^server "vault": .*the headersHelper exited with status 4$/);
-      expect(needsAuth).toEqual([{ server: 'vault', command: '/mcp auth vault', reason: expect.stringContaining('status 4') }]);
-      expect((await handleCommand(manager, '/mcp')).text).toContain('! vault  needs-auth  — its headersHelper gave no usable headers: fix what it needs, then run /mcp auth vault');
+      expect(needsAuth).toEqual([
+        { server: 'vault', command: '/mcp auth vault', reason: expect.stringContaining('status 4') },
+      ]);
+      expect((await handleCommand(manager, '/mcp')).text).toContain(
+        '! vault  needs-auth  — its headersHelper gave no usable headers: fix what it needs, then run /mcp auth vault',
+      );
       writeFileSync(path.join(dir, 'token'), 'helper-token-7777');
-      expect(await handleCommand(manager, '/mcp auth vault')).toMatchObject({ ok: true, text: expect.stringMatching(/^logged in to vault; connected/) });
-      expect(await manager.callTool('mcp__vault__echo', { text: 'ok' })).toMatchObject({ content: [{ type: 'text', text: 'echo:ok' }] });
+      expect(await handleCommand(manager, '/mcp auth vault')).toMatchObject({
+        ok: true,
+        text: expect.stringMatching(/^logged in to vault; connected/),
+      });
+      expect(await manager.callTool('mcp__vault__echo', { text: 'ok' })).toMatchObject({
+        content: [{ type: 'text', text: 'echo:ok' }],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,15 +11,24 @@ import { canonicalToolName, ToolRegistry } from '../src/manager/tool-registry.js
 
 const PROVIDER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-const tool = (name: string, description?: string): Tool => ({ name, inputSchema: { type: 'object' }, ...(description ? { description } : {}) });
+const tool = (name: string, description?: string): Tool => ({
+  name,
+  inputSchema: { type: 'object' },
+  ...(description ? { description } : {}),
+});
 
 /** The first `length` hex digits of the SHA-256 of `text` (UTF-8). */
-const hash = (text: string, length = 8): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, length);
+const hash = (text: string, length = 8): string =>
+  createHash('sha256').update(text, 'utf8').digest('hex').slice(0, length);
 
 /** A registry holding `servers` (registered in the given order). */
 function registryOf(servers: ReadonlyArray<readonly [string, readonly string[]]>): ToolRegistry {
   const registry = new ToolRegistry();
-  for (const [server, tools] of servers) registry.register(server, tools.map((name) => tool(name)));
+  for (const [server, tools] of servers)
+    registry.register(
+      server,
+      tools.map((name) => tool(name)),
+    );
   return registry;
 }
 
@@ -34,7 +43,9 @@ const nameOf = (registry: ToolRegistry, server: string, toolName: string): strin
 /** Registers `servers` in the given order and in reverse, asserts both give the same names, returns them. */
 function namesInEitherOrder(servers: ReadonlyArray<readonly [string, readonly string[]]>): Map<string, string> {
   const forward = namesOf(registryOf(servers));
-  const backward = namesOf(registryOf([...servers].reverse().map(([server, tools]) => [server, [...tools].reverse()] as const)));
+  const backward = namesOf(
+    registryOf([...servers].reverse().map(([server, tools]) => [server, [...tools].reverse()] as const)),
+  );
   expect(backward).toEqual(forward);
   return forward;
 }
@@ -68,7 +79,9 @@ describe('tool registry: names', () => {
   ])('replaces %s with _', (_label, server, name, exposed) => {
     const registry = registryOf([[server, [name]]]);
     expect(registry.list().map((entry) => entry.name)).toEqual([exposed]);
-    expect(registry.renames()).toEqual([{ server, tool: name, canonical: canonicalToolName(server, name), name: exposed, reasons: ['characters'] }]);
+    expect(registry.renames()).toEqual([
+      { server, tool: name, canonical: canonicalToolName(server, name), name: exposed, reasons: ['characters'] },
+    ]);
   });
 
   it.each([63, 64, 65, 66, 200])('cuts a canonical name of %i characters to at most 64 with a hash', (length) => {
@@ -93,7 +106,9 @@ describe('tool registry: names', () => {
     const registry = registryOf([[server, [name]]]);
     const exposed = `${canonical.replace(/\./g, '_').slice(0, 55)}_${hash(canonical)}`;
     expect(registry.list()[0]!.name).toBe(exposed);
-    expect(registry.renames()).toEqual([{ server, tool: name, canonical, name: exposed, reasons: ['characters', 'length'] }]);
+    expect(registry.renames()).toEqual([
+      { server, tool: name, canonical, name: exposed, reasons: ['characters', 'length'] },
+    ]);
   });
 
   it('gives a long name the same hash in every registry and every process', () => {
@@ -143,7 +158,9 @@ describe('tool registry: collisions do not depend on registration order', () => 
 
   it('when no name of the clash is safe, every one of them takes its hash', () => {
     const names = namesInEitherOrder([['s', ['a.b', 'a b', 'a/b']]]);
-    expect([...names.values()].sort()).toEqual(['a.b', 'a b', 'a/b'].map((name) => `mcp__s__a_b_${hash(`mcp__s__${name}`)}`).sort());
+    expect([...names.values()].sort()).toEqual(
+      ['a.b', 'a b', 'a/b'].map((name) => `mcp__s__a_b_${hash(`mcp__s__${name}`)}`).sort(),
+    );
   });
 
   it('two long names with the same prefix differ by their hashes (no collision needed)', () => {
@@ -182,12 +199,25 @@ describe('tool registry: collisions do not depend on registration order', () => 
     expect(crowded.get(JSON.stringify(['s', lookalike]))).toBe(`mcp__s__${lookalike}`);
     expect(crowded.get('["s","x.y"]')).toBe(`mcp__s__x_y_${hash('mcp__s__x.y', 16)}`);
     const rename = registryOf([['s', ['x.y', 'x_y', lookalike]]]).renames();
-    expect(rename).toEqual([{ server: 's', tool: 'x.y', canonical: 'mcp__s__x.y', name: `mcp__s__x_y_${hash('mcp__s__x.y', 16)}`, reasons: ['characters', 'collision'] }]);
+    expect(rename).toEqual([
+      {
+        server: 's',
+        tool: 'x.y',
+        canonical: 'mcp__s__x.y',
+        name: `mcp__s__x_y_${hash('mcp__s__x.y', 16)}`,
+        reasons: ['characters', 'collision'],
+      },
+    ]);
   });
 
   it('a server that lists one tool name twice keeps the first definition', () => {
     const registry = new ToolRegistry();
-    registry.register('liar', [tool('dup', 'first'), tool('other'), tool('dup', 'second'), { inputSchema: {} } as unknown as Tool]);
+    registry.register('liar', [
+      tool('dup', 'first'),
+      tool('other'),
+      tool('dup', 'second'),
+      { inputSchema: {} } as unknown as Tool,
+    ]);
     expect(registry.list().map((entry) => [entry.name, entry.definition.description])).toEqual([
       ['mcp__liar__dup', 'first'],
       ['mcp__liar__other', undefined],
@@ -256,9 +286,27 @@ describe('tool registry: registration', () => {
       ['git', ['read_file', long]],
     ]);
     expect(registry.renames()).toEqual([
-      { server: 'fs', tool: 'read.file', canonical: 'mcp__fs__read.file', name: `mcp__fs__read_file_${hash('mcp__fs__read.file')}`, reasons: ['characters', 'collision'] },
-      { server: 'fs', tool: 'write file', canonical: 'mcp__fs__write file', name: 'mcp__fs__write_file', reasons: ['characters'] },
-      { server: 'git', tool: long, canonical: `mcp__git__${long}`, name: `mcp__git__${long.slice(0, 45)}_${hash(`mcp__git__${long}`)}`, reasons: ['length'] },
+      {
+        server: 'fs',
+        tool: 'read.file',
+        canonical: 'mcp__fs__read.file',
+        name: `mcp__fs__read_file_${hash('mcp__fs__read.file')}`,
+        reasons: ['characters', 'collision'],
+      },
+      {
+        server: 'fs',
+        tool: 'write file',
+        canonical: 'mcp__fs__write file',
+        name: 'mcp__fs__write_file',
+        reasons: ['characters'],
+      },
+      {
+        server: 'git',
+        tool: long,
+        canonical: `mcp__git__${long}`,
+        name: `mcp__git__${long.slice(0, 45)}_${hash(`mcp__git__${long}`)}`,
+        reasons: ['length'],
+      },
     ]);
   });
 
@@ -267,7 +315,10 @@ describe('tool registry: registration', () => {
     const registry = registryOf([['s.1', ['a.b', 'a_b', long]]]);
     for (const entry of registry.list()) {
       expect(registry.resolveToolName(entry.name)).toEqual({ server: entry.server, tool: entry.tool });
-      expect(registry.resolveToolName(canonicalToolName(entry.server, entry.tool))).toEqual({ server: entry.server, tool: entry.tool });
+      expect(registry.resolveToolName(canonicalToolName(entry.server, entry.tool))).toEqual({
+        server: entry.server,
+        tool: entry.tool,
+      });
     }
     expect(registry.resolveToolName('mcp__s_1__nope')).toBeUndefined();
     expect(registry.resolveToolName('a_b')).toBeUndefined();
@@ -280,7 +331,10 @@ describe('tool registry: registration', () => {
     for (let s = 0; s < 40; s++) {
       const server = `srv${odd[s % odd.length]}${s % 7}`;
       if (servers.some(([name]) => name === server)) continue;
-      servers.push([server, Array.from({ length: 50 }, (_, t) => `tool${odd[t % odd.length]}${t % 11}${odd[(s + t) % odd.length]}`)]);
+      servers.push([
+        server,
+        Array.from({ length: 50 }, (_, t) => `tool${odd[t % odd.length]}${t % 11}${odd[(s + t) % odd.length]}`),
+      ]);
     }
     const registry = registryOf(servers);
     const entries = registry.list();
@@ -298,7 +352,10 @@ describe('tool registry: properties', () => {
   // A small alphabet of troublemakers, so clashes, twins and long names are frequent.
   const piece = fc.constantFrom('a', 'b', '_', '__', '-', '.', ' ', '/', 'é', '🔧', '\ud800', 'x'.repeat(30));
   const name = fc.string({ unit: piece, maxLength: 6 });
-  const catalogue = fc.uniqueArray(fc.tuple(name, fc.uniqueArray(name, { maxLength: 8 })), { selector: ([server]) => server, maxLength: 6 });
+  const catalogue = fc.uniqueArray(fc.tuple(name, fc.uniqueArray(name, { maxLength: 8 })), {
+    selector: ([server]) => server,
+    maxLength: 6,
+  });
 
   it('every name is provider-safe, unique, resolves back, and does not depend on the order', () => {
     fc.assert(
@@ -312,14 +369,19 @@ describe('tool registry: properties', () => {
           expect(entry.name).toMatch(PROVIDER_NAME);
           expect(registry.resolveToolName(entry.name)).toEqual({ server: entry.server, tool: entry.tool });
           const byCanonical = registry.resolveToolName(canonicalToolName(entry.server, entry.tool))!;
-          expect(canonicalToolName(byCanonical.server, byCanonical.tool)).toBe(canonicalToolName(entry.server, entry.tool));
+          expect(canonicalToolName(byCanonical.server, byCanonical.tool)).toBe(
+            canonicalToolName(entry.server, entry.tool),
+          );
         }
         const renamed = new Set(registry.renames().map((rename) => rename.name));
-        for (const entry of entries) expect(renamed.has(entry.name)).toBe(entry.name !== canonicalToolName(entry.server, entry.tool));
+        for (const entry of entries)
+          expect(renamed.has(entry.name)).toBe(entry.name !== canonicalToolName(entry.server, entry.tool));
 
         // Another registration order (rotated servers, reversed tools) gives the same names.
         const rotated = servers.map((_, i) => servers[(i + seed) % servers.length]!);
-        expect(namesOf(registryOf(rotated.map(([server, tools]) => [server, [...tools].reverse()])))).toEqual(namesOf(registry));
+        expect(namesOf(registryOf(rotated.map(([server, tools]) => [server, [...tools].reverse()])))).toEqual(
+          namesOf(registry),
+        );
       }),
       { numRuns: 300 },
     );

@@ -70,7 +70,10 @@ describe('watchConfigFiles', () => {
     writeFileSync(file, '{}');
     const calls: string[][] = [];
     const errors: string[] = [];
-    const watch = watchConfigFiles([file, '/definitely/missing/dir/x.json'], (changed) => calls.push(changed), { debounceMs: 20, onError: (_e, d) => errors.push(d) });
+    const watch = watchConfigFiles([file, '/definitely/missing/dir/x.json'], (changed) => calls.push(changed), {
+      debounceMs: 20,
+      onError: (_e, d) => errors.push(d),
+    });
     expect(errors).toEqual(['/definitely/missing/dir']);
     // A witness watch still open, with a longer quiet time: when it reports the write, the closed
     // one (20 ms) would have reported it first.
@@ -89,10 +92,17 @@ describe('McpManager.watchConfig', () => {
   it('reloads when the file is replaced by an editor: added server connects, unchanged keeps its pid', async () => {
     const root = tempDir();
     const file = path.join(root, '.mcp.json');
-    const server = (name: string): ManagedServer => ({ name, transport: 'stdio', command: process.execPath, args: [SCRIPTED], provenance: { file, scope: 'project' } });
+    const server = (name: string): ManagedServer => ({
+      name,
+      transport: 'stdio',
+      command: process.execPath,
+      args: [SCRIPTED],
+      provenance: { file, scope: 'project' },
+    });
     const write = (names: string[]): void => atomicWrite(file, JSON.stringify({ servers: names }));
     // The test's loader reads the real file; the config layer proper plugs in the same way.
-    const load = async (): Promise<ManagedServer[]> => (JSON.parse(readFileSync(file, 'utf8')) as { servers: string[] }).servers.map(server);
+    const load = async (): Promise<ManagedServer[]> =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { servers: string[] }).servers.map(server);
     write(['one']);
     const manager = McpManager.create({ servers: await load(), load });
     cleanups.push(() => manager.disconnectAll());

@@ -7,7 +7,12 @@ import type { JsonRpcMessage } from '../src/protocol/jsonrpc.js';
 import { createLinkedPair } from '../src/transport/memory.js';
 import { until, within } from './support/wait.js';
 
-const request = (id: number, params: Record<string, unknown> = {}): JsonRpcMessage => ({ jsonrpc: '2.0', id, method: 'echo', params });
+const request = (id: number, params: Record<string, unknown> = {}): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'echo',
+  params,
+});
 
 describe('createLinkedPair', () => {
   it('delivers what one end sends to the other, asynchronously and in order', async () => {
@@ -67,7 +72,7 @@ describe('createLinkedPair', () => {
     off();
     await a.send(request(2));
     // A second listener still registered sees the message the disposed one must not.
-    await until(() => witnessed.length === 2, { what: "the second delivery to the listener still registered" });
+    await until(() => witnessed.length === 2, { what: 'the second delivery to the listener still registered' });
     expect(got).toEqual([request(1)]);
   });
 

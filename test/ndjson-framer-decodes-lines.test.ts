@@ -39,12 +39,24 @@ describe.each(Object.entries(BYTE_KINDS))('NDJSON framing of %s chunks', (_kind,
     { name: 'a line split across chunks', chunks: ['{"a"', ':1', '}\n'], values: [{ a: 1 }] },
     { name: 'a line split into one-byte chunks', chunks: [...'{"a":[1,2]}\n'], values: [{ a: [1, 2] }] },
     { name: 'CR and LF in different chunks', chunks: ['{"a":1}\r', '\n'], values: [{ a: 1 }] },
-    { name: 'a chunk that is only a newline', chunks: ['{"a":1}', '\n', '{"b":2}', '\n'], values: [{ a: 1 }, { b: 2 }] },
+    {
+      name: 'a chunk that is only a newline',
+      chunks: ['{"a":1}', '\n', '{"b":2}', '\n'],
+      values: [{ a: 1 }, { b: 2 }],
+    },
     { name: 'blank and whitespace-only lines ignored', chunks: ['\n  \n\r\n\t\n{"a":1}\n\n'], values: [{ a: 1 }] },
     { name: 'a final line without a newline', chunks: ['{"a":1}\n{"b":2}'], values: [{ a: 1 }, { b: 2 }] },
-    { name: 'a final line without a newline, over chunks', chunks: ['{"a":1}\n{"b"', ':2}'], values: [{ a: 1 }, { b: 2 }] },
+    {
+      name: 'a final line without a newline, over chunks',
+      chunks: ['{"a":1}\n{"b"', ':2}'],
+      values: [{ a: 1 }, { b: 2 }],
+    },
     { name: 'a final blank line without a newline', chunks: ['{"a":1}\n  '], values: [{ a: 1 }] },
-    { name: 'a batch array passes through as one value', chunks: ['[{"a":1},{"b":2}]\n'], values: [[{ a: 1 }, { b: 2 }]] },
+    {
+      name: 'a batch array passes through as one value',
+      chunks: ['[{"a":1},{"b":2}]\n'],
+      values: [[{ a: 1 }, { b: 2 }]],
+    },
     { name: 'scalars pass through as values', chunks: ['1\n"s"\nnull\ntrue\n'], values: [1, 's', null, true] },
     { name: 'leading and trailing whitespace around JSON', chunks: ['  {"a":1}  \n'], values: [{ a: 1 }] },
     {
@@ -53,12 +65,40 @@ describe.each(Object.entries(BYTE_KINDS))('NDJSON framing of %s chunks', (_kind,
       values: [{ a: 1 }, { b: 2 }],
       kinds: ['invalid-json', 'invalid-json'],
     },
-    { name: 'a junk final line without a newline', chunks: ['{"a":1}\nnope'], values: [{ a: 1 }], kinds: ['invalid-json'] },
-    { name: 'two values on one line are junk', chunks: ['{"a":1}{"b":2}\n{"c":3}\n'], values: [{ c: 3 }], kinds: ['invalid-json'] },
+    {
+      name: 'a junk final line without a newline',
+      chunks: ['{"a":1}\nnope'],
+      values: [{ a: 1 }],
+      kinds: ['invalid-json'],
+    },
+    {
+      name: 'two values on one line are junk',
+      chunks: ['{"a":1}{"b":2}\n{"c":3}\n'],
+      values: [{ c: 3 }],
+      kinds: ['invalid-json'],
+    },
     { name: 'a line exactly at the cap is accepted', chunks: ['{"a":"xxxx"}\n'], values: [{ a: 'xxxx' }], max: 12 },
-    { name: 'a line one byte over the cap is skipped', chunks: ['{"a":"xxxxx"}\n{"b":1}\n'], values: [{ b: 1 }], kinds: ['oversize'], max: 12 },
-    { name: 'the cap counts bytes, not characters', chunks: ['{"a":"éé"}\n{"b":1}\n'], values: [{ b: 1 }], kinds: ['oversize'], max: 11 },
-    { name: 'an oversize final line without a newline', chunks: ['{"b":1}\n', '{"a":"xxxxxxxx', 'xxxxxxxxxxxxxx'], values: [{ b: 1 }], kinds: ['oversize'], max: 12 },
+    {
+      name: 'a line one byte over the cap is skipped',
+      chunks: ['{"a":"xxxxx"}\n{"b":1}\n'],
+      values: [{ b: 1 }],
+      kinds: ['oversize'],
+      max: 12,
+    },
+    {
+      name: 'the cap counts bytes, not characters',
+      chunks: ['{"a":"éé"}\n{"b":1}\n'],
+      values: [{ b: 1 }],
+      kinds: ['oversize'],
+      max: 11,
+    },
+    {
+      name: 'an oversize final line without a newline',
+      chunks: ['{"b":1}\n', '{"a":"xxxxxxxx', 'xxxxxxxxxxxxxx'],
+      values: [{ b: 1 }],
+      kinds: ['oversize'],
+      max: 12,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -124,7 +164,9 @@ describe.each(Object.entries(BYTE_KINDS))('NDJSON framing of %s chunks', (_kind,
   it('skips an oversized line that arrives whole inside one chunk, between good ones', () => {
     const { values, diagnostics } = feed([bytes(`{"a":1}\n{"pad":"${'x'.repeat(2000)}"}\n{"b":2}\n`)], 1024);
     expect(values).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(diagnostics.map((d) => [d.kind, d.message])).toEqual([['oversize', 'skipped a 2010-byte message: larger than the 1024-byte limit']]);
+    expect(diagnostics.map((d) => [d.kind, d.message])).toEqual([
+      ['oversize', 'skipped a 2010-byte message: larger than the 1024-byte limit'],
+    ]);
     expect(diagnostics[0]!.sample!.startsWith('{"pad":"xxx')).toBe(true);
   });
 

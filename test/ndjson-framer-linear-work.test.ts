@@ -69,11 +69,14 @@ describe('NDJSON framing does linear work', () => {
       work.copied += total ?? list.reduce((n, b) => n + b.length, 0);
       return original(list, total);
     });
-    wrap(Buffer.prototype, 'toString', (original) =>
-      function (this: Buffer, encoding?: BufferEncoding, start = 0, end = this.length) {
-        work.decoded += end - start;
-        return original.call(this, encoding, start, end);
-      } as never,
+    wrap(
+      Buffer.prototype,
+      'toString',
+      (original) =>
+        function (this: Buffer, encoding?: BufferEncoding, start = 0, end = this.length) {
+          work.decoded += end - start;
+          return original.call(this, encoding, start, end);
+        } as never,
     );
 
     const values = decodeOne(chunks);
@@ -81,7 +84,13 @@ describe('NDJSON framing does linear work', () => {
 
     expect(chunks.length).toBe(161);
     // One search per chunk, plus one that finds nothing after the final newline.
-    expect(seen).toEqual({ scanned: bytes.length, searches: chunks.length + 1, joins: 1, copied: bytes.length - 1, decoded: bytes.length - 1 });
+    expect(seen).toEqual({
+      scanned: bytes.length,
+      searches: chunks.length + 1,
+      joins: 1,
+      copied: bytes.length - 1,
+      decoded: bytes.length - 1,
+    });
     expect(values).toHaveLength(1);
     expect((values[0] as { result: { data: string } }).result.data.length).toBe(MESSAGE_CHARS);
   });
@@ -92,25 +101,37 @@ describe('NDJSON framing does linear work', () => {
     const work: Work = { scanned: 0, searches: 0, copied: 0, joins: 0, decoded: 0 };
     const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as Uint8Array;
     wrap(typedArrayPrototype, 'indexOf', scanCounter(work) as never);
-    wrap(typedArrayPrototype, 'set', (original) =>
-      function (this: Uint8Array, source: ArrayLike<number>, offset?: number) {
-        work.copied += source.length;
-        return original.call(this, source, offset);
-      } as never,
+    wrap(
+      typedArrayPrototype,
+      'set',
+      (original) =>
+        function (this: Uint8Array, source: ArrayLike<number>, offset?: number) {
+          work.copied += source.length;
+          return original.call(this, source, offset);
+        } as never,
     );
-    wrap(TextDecoder.prototype, 'decode', (original) =>
-      function (this: unknown, input?: Uint8Array, options?: { stream?: boolean }) {
-        work.joins++;
-        work.decoded += input?.length ?? 0;
-        return original.call(this, input, options);
-      } as never,
+    wrap(
+      TextDecoder.prototype,
+      'decode',
+      (original) =>
+        function (this: unknown, input?: Uint8Array, options?: { stream?: boolean }) {
+          work.joins++;
+          work.decoded += input?.length ?? 0;
+          return original.call(this, input, options);
+        } as never,
     );
     // Plain Uint8Arrays take the portable path (TypedArray#indexOf, TextDecoder) even under Node.
     const values = decodeOne(chunks);
     const seen = { ...work };
 
     // `joins` counts decode calls here: the pieces are copied into one array and decoded once.
-    expect(seen).toEqual({ scanned: bytes.length, searches: chunks.length + 1, joins: 1, copied: bytes.length - 1, decoded: bytes.length - 1 });
+    expect(seen).toEqual({
+      scanned: bytes.length,
+      searches: chunks.length + 1,
+      joins: 1,
+      copied: bytes.length - 1,
+      decoded: bytes.length - 1,
+    });
     expect(values).toHaveLength(1);
   });
 
@@ -120,7 +141,10 @@ describe('NDJSON framing does linear work', () => {
     wrap(Buffer.prototype, 'indexOf', scanCounter(work) as never);
     const values: unknown[] = [];
     const kinds: string[] = [];
-    const decoder = new NdjsonDecoder({ message: (v) => values.push(v), diagnostic: (d) => kinds.push(d.kind) }, { maxMessageBytes: 1024 * 1024 });
+    const decoder = new NdjsonDecoder(
+      { message: (v) => values.push(v), diagnostic: (d) => kinds.push(d.kind) },
+      { maxMessageBytes: 1024 * 1024 },
+    );
     let most = 0;
     for (const chunk of chunked(bytes)) {
       decoder.push(chunk);

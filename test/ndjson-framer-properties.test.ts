@@ -44,24 +44,35 @@ const asBytes = fc.constantFrom(
 describe('NDJSON framing, property-based', () => {
   it('decodes any sequence of JSON values, cut into any chunks, to the same values', () => {
     fc.assert(
-      fc.property(fc.array(jsonValue, { maxLength: 20 }), chunkSizes, fc.boolean(), asBytes, (values, sizes, crlf, toBytes) => {
-        const text = values.map((v) => (crlf ? `${JSON.stringify(v)}\r\n` : encodeMessage(v))).join('');
-        const { values: decoded, diagnostics } = decodeAll(cut(toBytes(text), sizes));
-        expect(decoded).toEqual(values.map(roundTrip));
-        expect(diagnostics).toEqual([]);
-      }),
+      fc.property(
+        fc.array(jsonValue, { maxLength: 20 }),
+        chunkSizes,
+        fc.boolean(),
+        asBytes,
+        (values, sizes, crlf, toBytes) => {
+          const text = values.map((v) => (crlf ? `${JSON.stringify(v)}\r\n` : encodeMessage(v))).join('');
+          const { values: decoded, diagnostics } = decodeAll(cut(toBytes(text), sizes));
+          expect(decoded).toEqual(values.map(roundTrip));
+          expect(diagnostics).toEqual([]);
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('reports each interleaved junk line and keeps every real message, in order', () => {
-    const item = fc.oneof(jsonValue.map((v) => ({ v })), junkLine.map((j) => ({ j })));
+    const item = fc.oneof(
+      jsonValue.map((v) => ({ v })),
+      junkLine.map((j) => ({ j })),
+    );
     fc.assert(
       fc.property(fc.array(item, { maxLength: 20 }), chunkSizes, asBytes, (items, sizes, toBytes) => {
         const text = items.map((i) => ('j' in i ? `${i.j}\n` : encodeMessage(i.v))).join('');
         const { values, diagnostics } = decodeAll(cut(toBytes(text), sizes));
         expect(values).toEqual(items.flatMap((i) => ('v' in i ? [roundTrip(i.v)] : [])));
-        expect(diagnostics.map((d) => [d.kind, d.sample])).toEqual(items.flatMap((i) => ('j' in i ? [['invalid-json', i.j.length > 200 ? `${i.j.slice(0, 200)}…` : i.j]] : [])));
+        expect(diagnostics.map((d) => [d.kind, d.sample])).toEqual(
+          items.flatMap((i) => ('j' in i ? [['invalid-json', i.j.length > 200 ? `${i.j.slice(0, 200)}…` : i.j]] : [])),
+        );
       }),
       { numRuns: 300 },
     );
@@ -72,11 +83,16 @@ describe('NDJSON framing, property-based', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 15 }), chunkSizes, (strings, sizes) => {
         const lines = strings.map((s) => JSON.stringify(s));
-        const { values, diagnostics } = decodeAllWithCap(cut(Buffer.from(lines.map((l) => `${l}\n`).join('')), sizes), max);
+        const { values, diagnostics } = decodeAllWithCap(
+          cut(Buffer.from(lines.map((l) => `${l}\n`).join('')), sizes),
+          max,
+        );
         const fits = (l: string) => Buffer.byteLength(l) <= max;
         expect(values).toEqual(lines.filter(fits).map((l) => JSON.parse(l)));
         expect(diagnostics.map((d) => d.message)).toEqual(
-          lines.filter((l) => !fits(l)).map((l) => `skipped a ${Buffer.byteLength(l)}-byte message: larger than the ${max}-byte limit`),
+          lines
+            .filter((l) => !fits(l))
+            .map((l) => `skipped a ${Buffer.byteLength(l)}-byte message: larger than the ${max}-byte limit`),
         );
       }),
       { numRuns: 300 },
@@ -87,7 +103,10 @@ describe('NDJSON framing, property-based', () => {
 function decodeAllWithCap(chunks: Uint8Array[], maxMessageBytes: number) {
   const values: unknown[] = [];
   const diagnostics: TransportDiagnostic[] = [];
-  const decoder = new NdjsonDecoder({ message: (v) => values.push(v), diagnostic: (d) => diagnostics.push(d) }, { maxMessageBytes });
+  const decoder = new NdjsonDecoder(
+    { message: (v) => values.push(v), diagnostic: (d) => diagnostics.push(d) },
+    { maxMessageBytes },
+  );
   for (const chunk of chunks) decoder.push(chunk);
   decoder.end();
   return { values, diagnostics };

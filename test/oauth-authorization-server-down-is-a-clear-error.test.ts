@@ -27,17 +27,26 @@ describe('an authorization server that is down', () => {
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     let origin = '';
     fixture = await startHttpFixture((seen, res) => {
-      if (seen.path === '/.well-known/oauth-protected-resource/mcp') return json(res, { resource: `${origin}/mcp`, authorization_servers: [downAt] });
-      if (seen.path === '/mcp') return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+      if (seen.path === '/.well-known/oauth-protected-resource/mcp')
+        return json(res, { resource: `${origin}/mcp`, authorization_servers: [downAt] });
+      if (seen.path === '/mcp')
+        return json(res, { error: 'invalid_token' }, 401, {
+          'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+        });
       return false;
     });
     origin = `http://127.0.0.1:${fixture.port}`;
     const opened: URL[] = [];
-    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } }, { name: 'orphan' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } },
+      { name: 'orphan' },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).code).toBe('AUTH_REQUIRED');
     expect((error as OAuthError).step).toBe('discovery');
-    expect((error as OAuthError).message).toContain(`server "orphan": could not fetch ${downAt}/.well-known/oauth-authorization-server`);
+    expect((error as OAuthError).message).toContain(
+      `server "orphan": could not fetch ${downAt}/.well-known/oauth-authorization-server`,
+    );
     expect(opened).toHaveLength(0);
   });
 });

@@ -33,11 +33,22 @@ describe('DPoP-bound tokens', () => {
     const mcp = legacyServer({ sessions: false });
     fixture = await startHttpFixture(async (seen, res, req) => {
       const path = seen.path.split('?')[0];
-      if (path === '/.well-known/oauth-protected-resource/mcp') return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (path === '/.well-known/oauth-protected-resource/mcp')
+        return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       if (path === '/.well-known/oauth-authorization-server') {
-        return json(res, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'], dpop_signing_alg_values_supported: ['ES256'] });
+        return json(res, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+          token_endpoint_auth_methods_supported: ['none'],
+          dpop_signing_alg_values_supported: ['ES256'],
+        });
       }
-      if (path === '/register') return json(res, { client_id: 'dpop-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
+      if (path === '/register')
+        return json(res, { client_id: 'dpop-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
       if (path === '/token') {
         tokenRequestProofs.push(req.headers.dpop as string | undefined);
         return json(res, { access_token: 'bound-token', token_type: 'DPoP', expires_in: 3600 });
@@ -49,14 +60,19 @@ describe('DPoP-bound tokens', () => {
       schemes.push(authorization.split(' ')[0]!);
       const proof = req.headers.dpop as string;
       const header = jose.decodeProtectedHeader(proof);
-      const { payload } = await jose.jwtVerify(proof, await jose.importJWK(header.jwk!, header.alg!), { typ: 'dpop+jwt' });
+      const { payload } = await jose.jwtVerify(proof, await jose.importJWK(header.jwk!, header.alg!), {
+        typ: 'dpop+jwt',
+      });
       expect(payload.htm).toBe('POST');
       expect(payload.htu).toBe(`${origin}/mcp`);
       expect(payload.ath).toBe(createHash('sha256').update('bound-token').digest('base64url'));
       jtis.push(payload.jti!);
       if (payload.nonce !== NONCE) {
         nonceChallenges++;
-        return json(res, { error: 'use_dpop_nonce' }, 401, { 'www-authenticate': `DPoP error="use_dpop_nonce"`, 'dpop-nonce': NONCE });
+        return json(res, { error: 'use_dpop_nonce' }, 401, {
+          'www-authenticate': `DPoP error="use_dpop_nonce"`,
+          'dpop-nonce': NONCE,
+        });
       }
       return mcp(seen, res, req);
     });

@@ -39,7 +39,9 @@ describe('the trace of a login', () => {
       },
       { name: 'traced', trace: { sink: (record) => records.push(record) } },
     ).catch(() => undefined);
-    const exchanges = records.filter((r) => r.kind === 'event' && (r as { event?: string }).event === 'oauth-exchange').map((r) => (r as { detail?: Record<string, unknown> }).detail!);
+    const exchanges = records
+      .filter((r) => r.kind === 'event' && (r as { event?: string }).event === 'oauth-exchange')
+      .map((r) => (r as { detail?: Record<string, unknown> }).detail!);
     expect(exchanges.map((e) => [e.method, e.url, e.status])).toEqual([
       ['GET', `${origin}/.well-known/oauth-protected-resource/mcp`, 200],
       ['GET', `${origin}/.well-known/oauth-authorization-server`, 200],

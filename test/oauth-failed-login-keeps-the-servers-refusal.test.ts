@@ -22,15 +22,28 @@ describe('a failed login after a 401', () => {
   it('keeps the server refusal (status, URL, challenge) on the OAuthError', async () => {
     fixture = await startHttpFixture((_seen, res) => {
       // Port 1 on loopback: nothing listens, so discovery fails at once.
-      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource", scope="tools:read"' }).end();
+      res
+        .writeHead(401, {
+          'www-authenticate':
+            'Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource", scope="tools:read"',
+        })
+        .end();
       return true;
     });
-    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore() } }, { name: 'guarded' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: fixture.url, auth: { store: new MemoryTokenStore() } },
+      { name: 'guarded' },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).step).toBe('discovery');
     const refusal = (error as OAuthError).refusal;
     expect(refusal).toBeInstanceOf(HttpError);
-    expect(refusal).toMatchObject({ code: 'AUTH_REQUIRED', status: 401, url: fixture.url, challenge: [{ scheme: 'bearer', params: { scope: 'tools:read' } }] });
+    expect(refusal).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      status: 401,
+      url: fixture.url,
+      challenge: [{ scheme: 'bearer', params: { scope: 'tools:read' } }],
+    });
     expect((error as OAuthError).toJSON()).toMatchObject({ step: 'discovery', refusal: { status: 401 } });
   });
 });

@@ -36,18 +36,31 @@ describe('a forgotten registration', () => {
     const mcp = legacyServer({ sessions: false });
     fixture = await startHttpFixture((seen, res, req) => {
       const path = seen.path.split('?')[0];
-      if (path === '/.well-known/oauth-protected-resource/mcp') return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (path === '/.well-known/oauth-protected-resource/mcp')
+        return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       if (path === '/.well-known/oauth-authorization-server') {
-        return json(res, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'] });
+        return json(res, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+          token_endpoint_auth_methods_supported: ['none'],
+        });
       }
-      if (path === '/register') return json(res, { client_id: `client-${++registered}`, redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
+      if (path === '/register')
+        return json(res, { client_id: `client-${++registered}`, redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
       if (path === '/token') {
         const clientId = new URLSearchParams(seen.body).get('client_id') ?? '';
         if (forgotten.has(clientId)) return json(res, { error: 'invalid_client' }, 401);
         return json(res, { access_token: `token-of-${clientId}`, token_type: 'Bearer', expires_in: 3600 });
       }
       if (path !== '/mcp') return false;
-      if (!req.headers.authorization?.startsWith('Bearer token-of-')) return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+      if (!req.headers.authorization?.startsWith('Bearer token-of-'))
+        return json(res, { error: 'invalid_token' }, 401, {
+          'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+        });
       return mcp(seen, res, req);
     });
     origin = `http://127.0.0.1:${fixture.port}`;

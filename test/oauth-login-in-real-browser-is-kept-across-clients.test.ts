@@ -13,7 +13,14 @@ import { FileTokenStore } from '../src/auth/file-token-store.js';
 import type { OAuthOptions } from '../src/auth/auth-options.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import { launchBrowser, startAuthorizationServer, startProtectedServer, userLogsIn, type AuthorizationServer, type ProtectedServer } from './support/oauth-servers.js';
+import {
+  launchBrowser,
+  startAuthorizationServer,
+  startProtectedServer,
+  userLogsIn,
+  type AuthorizationServer,
+  type ProtectedServer,
+} from './support/oauth-servers.js';
 
 describe('an OAuth login in a real browser', () => {
   let browser: Browser;
@@ -72,7 +79,10 @@ describe('an OAuth login in a real browser', () => {
     expect(stored?.tokens?.refreshToken).toBeTruthy();
     expect(stored?.tokens?.expiresAt).toBeGreaterThan(Date.now());
 
-    const second = await McpClient.connect({ url: server.url, auth: { store: new FileTokenStore({ dir: store.dir }) } }, { name: 'protected' });
+    const second = await McpClient.connect(
+      { url: server.url, auth: { store: new FileTokenStore({ dir: store.dir }) } },
+      { name: 'protected' },
+    );
     clients.push(second);
     expect((await second.callTool('echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'echo:hi' }]);
     expect(logins).toHaveLength(1);

@@ -76,7 +76,9 @@ describe('the login callback', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).step).toBe('callback');
-    expect((error as OAuthError).message).toMatch(/no login callback arrived within 300 ms; open the authorization URL/);
+    expect((error as OAuthError).message).toMatch(
+      /no login callback arrived within 300 ms; open the authorization URL/,
+    );
     expect(await refused(redirectUri)).toBe(true);
   });
 });

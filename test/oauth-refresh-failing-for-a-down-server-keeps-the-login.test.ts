@@ -16,9 +16,18 @@ afterEach(async () => {
 
 function expiredLogin(origin: string): StoredLogin {
   return {
-    tokens: { accessToken: 'old', tokenType: 'Bearer', refreshToken: 'the-refresh', expiresAt: Date.now() - 1_000, scope: 'mcp:tools' },
+    tokens: {
+      accessToken: 'old',
+      tokenType: 'Bearer',
+      refreshToken: 'the-refresh',
+      expiresAt: Date.now() - 1_000,
+      scope: 'mcp:tools',
+    },
     client: { issuer: origin, clientId: 'c1', redirectUris: ['http://127.0.0.1:1/callback'], source: 'registered' },
-    discovery: { resource: `${origin}/mcp`, authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` } },
+    discovery: {
+      resource: `${origin}/mcp`,
+      authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` },
+    },
   };
 }
 
@@ -28,7 +37,8 @@ async function tokenEndpoint(): Promise<{ origin: string; set(mode: 'down' | 're
   fixture = await startHttpFixture((seen, res) => {
     if (seen.path !== '/token') return false;
     if (mode === 'down') return json(res, { error: 'temporarily_unavailable' }, 503);
-    if (mode === 'refuse') return json(res, { error: 'invalid_grant', error_description: 'refresh token revoked' }, 400);
+    if (mode === 'refuse')
+      return json(res, { error: 'invalid_grant', error_description: 'refresh token revoked' }, 400);
     return json(res, { access_token: 'fresh', token_type: 'Bearer', expires_in: 3600, refresh_token: 'next-refresh' });
   });
   return { origin: `http://127.0.0.1:${fixture.port}`, set: (next) => (mode = next) };
@@ -46,7 +56,9 @@ describe('a refresh that fails', () => {
     expect((await store.get(url.toString()))?.tokens?.refreshToken).toBe('the-refresh');
 
     endpoint.set('up');
-    expect(await new OAuthSession(url, 'srv', { store }).authorize({ method: 'POST', url })).toEqual({ authorization: 'Bearer fresh' });
+    expect(await new OAuthSession(url, 'srv', { store }).authorize({ method: 'POST', url })).toEqual({
+      authorization: 'Bearer fresh',
+    });
     expect((await store.get(url.toString()))?.tokens?.refreshToken).toBe('next-refresh');
   });
 

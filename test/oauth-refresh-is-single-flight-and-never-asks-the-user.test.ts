@@ -25,7 +25,12 @@ async function tokenEndpoint(): Promise<{ fixture: HttpFixture; release(): void;
     if (seen.path !== '/token') return false;
     await gate;
     issued++;
-    return json(res, { access_token: `fresh-${issued}`, token_type: 'Bearer', expires_in: 3600, refresh_token: `next-refresh-${issued}` });
+    return json(res, {
+      access_token: `fresh-${issued}`,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: `next-refresh-${issued}`,
+    });
   });
   return { fixture: started, release, origin: `http://127.0.0.1:${started.port}` };
 }
@@ -34,7 +39,10 @@ function loginFor(origin: string, expiresAt: number): StoredLogin {
   return {
     tokens: { accessToken: 'old', tokenType: 'Bearer', refreshToken: 'the-refresh', expiresAt, scope: 'mcp:tools' },
     client: { issuer: origin, clientId: 'c1', redirectUris: ['http://127.0.0.1:1/callback'], source: 'registered' },
-    discovery: { resource: `${origin}/mcp`, authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` } },
+    discovery: {
+      resource: `${origin}/mcp`,
+      authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` },
+    },
   };
 }
 
@@ -45,7 +53,10 @@ describe('refreshing a login', () => {
     const store = new MemoryTokenStore();
     const url = new URL(`${endpoint.origin}/mcp`);
     await store.set(url.toString(), loginFor(endpoint.origin, Date.now() + 5_000));
-    const session = new OAuthSession(url, 'srv', { store, onAuthorizationUrl: () => expect.fail('no login while a refresh token works') });
+    const session = new OAuthSession(url, 'srv', {
+      store,
+      onAuthorizationUrl: () => expect.fail('no login while a refresh token works'),
+    });
     const waiting = Array.from({ length: 5 }, () => session.authorize({ method: 'POST', url }));
     endpoint.release();
     const headers = await Promise.all(waiting);
@@ -66,9 +77,16 @@ describe('refreshing a login', () => {
     const store = new MemoryTokenStore();
     const url = new URL(`${endpoint.origin}/mcp`);
     await store.set(url.toString(), loginFor(endpoint.origin, Date.now() + 3_600_000));
-    const session = new OAuthSession(url, 'srv', { store, onAuthorizationUrl: () => expect.fail('no login while a refresh token works') });
+    const session = new OAuthSession(url, 'srv', {
+      store,
+      onAuthorizationUrl: () => expect.fail('no login while a refresh token works'),
+    });
     expect(await session.authorize({ method: 'POST', url })).toEqual({ authorization: 'Bearer old' });
-    const rejected = new HttpError('AUTH_REQUIRED', 'HTTP 401', { url: url.toString(), status: 401, challenge: parseAuthChallenges('Bearer error="invalid_token"') });
+    const rejected = new HttpError('AUTH_REQUIRED', 'HTTP 401', {
+      url: url.toString(),
+      status: 401,
+      challenge: parseAuthChallenges('Bearer error="invalid_token"'),
+    });
     expect(await session.authorize({ method: 'POST', url, rejected })).toEqual({ authorization: 'Bearer fresh-1' });
   });
 });

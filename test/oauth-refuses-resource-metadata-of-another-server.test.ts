@@ -22,7 +22,10 @@ describe('protected resource metadata of another server', () => {
   it('is refused before any authorization server is asked and before the browser', async () => {
     fixture = await startScriptedOAuth({ metadataResource: () => 'https://evil.example.com/mcp' });
     const opened: URL[] = [];
-    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } }, { name: 'victim' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } },
+      { name: 'victim' },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).step).toBe('discovery');
     expect((error as OAuthError).message).toContain('is for https://evil.example.com/mcp, not for');
@@ -35,7 +38,17 @@ describe('protected resource metadata of another server', () => {
     fixture = await startScriptedOAuth({ metadataResource: (origin) => origin });
     const opened: URL[] = [];
     // The login gets as far as the browser step (which then times out): the metadata was accepted.
-    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore(), loginTimeoutMs: 200, onAuthorizationUrl: (url) => void opened.push(url) } }, { name: 'victim' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      {
+        url: fixture.url,
+        auth: {
+          store: new MemoryTokenStore(),
+          loginTimeoutMs: 200,
+          onAuthorizationUrl: (url) => void opened.push(url),
+        },
+      },
+      { name: 'victim' },
+    ).catch((e: unknown) => e);
     expect((error as OAuthError).step).toBe('callback');
     expect(opened).toHaveLength(1);
     expect(opened[0]!.searchParams.get('resource')).toBe(`http://127.0.0.1:${fixture.port}`);

@@ -27,7 +27,12 @@ async function apiKeyServer(challenge: string | undefined): Promise<HttpFixture>
   return startHttpFixture((seen, res, req) => {
     if (!seen.path.startsWith('/mcp')) return json(res, { message: 'not found' }, 404);
     if (req.headers['x-api-key'] === 'the-key') return mcp(seen, res, req);
-    return json(res, { message: 'missing API key' }, 401, challenge === undefined ? {} : { 'www-authenticate': challenge });
+    return json(
+      res,
+      { message: 'missing API key' },
+      401,
+      challenge === undefined ? {} : { 'www-authenticate': challenge },
+    );
   });
 }
 
@@ -43,7 +48,9 @@ async function loginRefused(url: string): Promise<{ error: unknown; shown: URL[]
 function expectNotOAuth(error: unknown): void {
   expect(error).toBeInstanceOf(NotOAuthError);
   const message = (error as NotOAuthError).message;
-  expect(message).toMatch(/^server "keyed": this server does not offer OAuth login \(no protected resource \/ authorization server metadata at /);
+  expect(message).toMatch(
+    /^server "keyed": this server does not offer OAuth login \(no protected resource \/ authorization server metadata at /,
+  );
   expect(message).toContain('/.well-known/oauth-protected-resource/mcp');
   expect(message).toContain('/.well-known/oauth-authorization-server');
   expect(message).toMatch(/configure its credentials with headers or headersHelper$/);
@@ -72,7 +79,7 @@ describe('a 401 from a server that does not offer OAuth', () => {
     fixture = await apiKeyServer('Bearer realm="api"');
     const { error, shown } = await loginRefused(`${fixture.url}`);
     expectNotOAuth(error);
-    expect((error as NotOAuthError).message, (error as Error).message).toContain("/register answered HTTP 404");
+    expect((error as NotOAuthError).message, (error as Error).message).toContain('/register answered HTTP 404');
     expect(shown).toEqual([]);
     expect(fixture.requests.map((r) => r.path)).not.toContain('/authorize');
   });

@@ -63,7 +63,10 @@ describe('the OAuth session keeps the login in memory', () => {
     const oauthServer = await startAutoApprovingOAuth();
     server = oauthServer;
     const store = await fileStore();
-    const client = await McpClient.connect({ url: oauthServer.url, auth: { store, onAuthorizationUrl: userAllows } }, { name: 'tracker' });
+    const client = await McpClient.connect(
+      { url: oauthServer.url, auth: { store, onAuthorizationUrl: userAllows } },
+      { name: 'tracker' },
+    );
     clients.push(client);
     const readsAfterConnect = store.reads;
     for (let i = 0; i < 10; i++) await client.callTool('echo', { text: `n${i}` });
@@ -74,7 +77,10 @@ describe('the OAuth session keeps the login in memory', () => {
   it('reads the store at most once for a server that never asks for a login', async () => {
     server = await startHttpFixture(() => false, legacyServer());
     const store = await fileStore();
-    const client = await McpClient.connect({ url: server.url, auth: { store, onAuthorizationUrl: noBrowser } }, { name: 'plain' });
+    const client = await McpClient.connect(
+      { url: server.url, auth: { store, onAuthorizationUrl: noBrowser } },
+      { name: 'plain' },
+    );
     clients.push(client);
     for (let i = 0; i < 10; i++) await client.callTool('echo', { text: `n${i}` });
     expect(store.reads).toBeLessThanOrEqual(1);
@@ -84,18 +90,28 @@ describe('the OAuth session keeps the login in memory', () => {
     const oauthServer = await startAutoApprovingOAuth();
     server = oauthServer;
     const first = await fileStore();
-    const firstClient = await McpClient.connect({ url: oauthServer.url, auth: { store: first, onAuthorizationUrl: userAllows } }, { name: 'tracker' });
+    const firstClient = await McpClient.connect(
+      { url: oauthServer.url, auth: { store: first, onAuthorizationUrl: userAllows } },
+      { name: 'tracker' },
+    );
     clients.push(firstClient);
     // A second process: its own store object on the same directory, and no way to show a login page.
     const second = new CountingStore(new FileTokenStore({ dir: first.inner.dir }));
-    const secondClient = await McpClient.connect({ url: oauthServer.url, auth: { store: second, onAuthorizationUrl: noBrowser } }, { name: 'tracker' });
+    const secondClient = await McpClient.connect(
+      { url: oauthServer.url, auth: { store: second, onAuthorizationUrl: noBrowser } },
+      { name: 'tracker' },
+    );
     clients.push(secondClient);
     // The login both hold is revoked; the first process logs in again and writes the new login.
     oauthServer.revokeAll();
-    expect(await firstClient.callTool('echo', { text: 'first' })).toMatchObject({ content: [{ type: 'text', text: 'echo:first' }] });
+    expect(await firstClient.callTool('echo', { text: 'first' })).toMatchObject({
+      content: [{ type: 'text', text: 'echo:first' }],
+    });
     expect(oauthServer.issued).toHaveLength(2);
     // The second process's kept token is refused; it finds the first's newer login in the store.
-    expect(await secondClient.callTool('echo', { text: 'second' })).toMatchObject({ content: [{ type: 'text', text: 'echo:second' }] });
+    expect(await secondClient.callTool('echo', { text: 'second' })).toMatchObject({
+      content: [{ type: 'text', text: 'echo:second' }],
+    });
     expect(oauthServer.issued).toHaveLength(2);
     const last = oauthServer.requests.filter((r) => r.path === '/mcp' && r.method === 'POST').at(-1)!;
     expect(last.headers.authorization).toBe(`Bearer ${oauthServer.issued[1]}`);

@@ -20,7 +20,10 @@ afterEach(async () => {
 describe('a protected server without an interactive login', () => {
   it('fails with AUTH_REQUIRED that names the server and says how to log in', async () => {
     fixture = await startScriptedOAuth();
-    const error = await McpClient.connect({ url: fixture.url, auth: { store: new MemoryTokenStore() } }, { name: 'tracker' }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { url: fixture.url, auth: { store: new MemoryTokenStore() } },
+      { name: 'tracker' },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).code).toBe('AUTH_REQUIRED');
     expect((error as OAuthError).message).toMatch(/^server "tracker": the server requires an OAuth login/);

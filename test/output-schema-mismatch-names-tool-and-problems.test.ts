@@ -9,8 +9,16 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { OutputSchemaError } from '../src/client/output-schema.js';
 import { scriptedPair } from './support/scripted-peer.js';
 
-const INITIALIZED = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'typed', version: '1' } };
-const STRICT = { name: 'strict', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer' } }, required: ['id'] } };
+const INITIALIZED = {
+  protocolVersion: '2025-11-25',
+  capabilities: { tools: {} },
+  serverInfo: { name: 'typed', version: '1' },
+};
+const STRICT = {
+  name: 'strict',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer' } }, required: ['id'] },
+};
 
 let client: McpClient | undefined;
 afterEach(async () => {
@@ -32,16 +40,32 @@ describe('an outputSchema mismatch', () => {
   it('is an OutputSchemaError with the tool and every problem the validator found', async () => {
     const error = await (await connected({ n: 1.5 })).callTool('strict', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputSchemaError);
-    expect(error).toMatchObject({ code: 'OUTPUT_SCHEMA_MISMATCH', server: 'typed', method: 'tools/call', tool: 'strict', data: undefined });
+    expect(error).toMatchObject({
+      code: 'OUTPUT_SCHEMA_MISMATCH',
+      server: 'typed',
+      method: 'tools/call',
+      tool: 'strict',
+      data: undefined,
+    });
     const problems = (error as OutputSchemaError).problems;
-    expect(problems.map((p) => [p.instancePath, p.keyword])).toEqual(expect.arrayContaining([['', 'required'], ['/n', 'type']]));
-    expect((error as OutputSchemaError).toJSON()).toMatchObject({ tool: 'strict', problems: expect.arrayContaining([expect.objectContaining({ instancePath: '/n', keyword: 'type' })]) });
+    expect(problems.map((p) => [p.instancePath, p.keyword])).toEqual(
+      expect.arrayContaining([
+        ['', 'required'],
+        ['/n', 'type'],
+      ]),
+    );
+    expect((error as OutputSchemaError).toJSON()).toMatchObject({
+      tool: 'strict',
+      problems: expect.arrayContaining([expect.objectContaining({ instancePath: '/n', keyword: 'type' })]),
+    });
   });
 
   it('no structuredContent from a tool with an outputSchema: the same class, no problems', async () => {
     const error = await (await connected(undefined)).callTool('strict', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputSchemaError);
     expect(error).toMatchObject({ tool: 'strict', problems: [] });
-    expect((error as Error).message).toBe('server "typed": tools/call tool "strict" declares an outputSchema but returned no structuredContent');
+    expect((error as Error).message).toBe(
+      'server "typed": tools/call tool "strict" declares an outputSchema but returned no structuredContent',
+    );
   });
 });

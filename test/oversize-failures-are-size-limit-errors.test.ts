@@ -9,7 +9,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { SizeLimitError } from '../src/protocol/errors.js';
-import { cleanUp, type HttpFixture, json, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
+import {
+  cleanUp,
+  type HttpFixture,
+  json,
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+} from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
 
 const CAP = 64 * 1024;
@@ -27,7 +36,15 @@ describe('a response over maxMessageBytes', () => {
     );
     const error = await client.callTool('big', { bytes: 4 * CAP }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'scripted', method: 'tools/call', limit: CAP, option: 'maxMessageBytes', url: undefined, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'scripted',
+      method: 'tools/call',
+      limit: CAP,
+      option: 'maxMessageBytes',
+      url: undefined,
+      data: undefined,
+    });
     expect((error as SizeLimitError).size).toBeGreaterThan(4 * CAP);
     expect((error as SizeLimitError).toJSON()).toMatchObject({ limit: CAP, option: 'maxMessageBytes' });
   });
@@ -42,23 +59,66 @@ describe('a response over maxMessageBytes', () => {
         return true;
       }
       res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize') sse(streams[0]!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } }), { event: 'message' });
-      if (seen.rpc === 'tools/list') sse(streams[0]!, result(seen, { tools: [{ name: 'huge', description: 'x'.repeat(4 * CAP), inputSchema: { type: 'object' } }] }), { event: 'message' });
+      if (seen.rpc === 'initialize')
+        sse(
+          streams[0]!,
+          result(seen, {
+            protocolVersion: '2024-11-05',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'old', version: '0.1' },
+          }),
+          { event: 'message' },
+        );
+      if (seen.rpc === 'tools/list')
+        sse(
+          streams[0]!,
+          result(seen, {
+            tools: [{ name: 'huge', description: 'x'.repeat(4 * CAP), inputSchema: { type: 'object' } }],
+          }),
+          { event: 'message' },
+        );
       return true;
     });
-    client = await McpClient.connect({ url: fixture.url, transport: 'sse' }, { name: 'old', http: { maxMessageBytes: CAP } });
+    client = await McpClient.connect(
+      { url: fixture.url, transport: 'sse' },
+      { name: 'old', http: { maxMessageBytes: CAP } },
+    );
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'old', method: 'tools/list', limit: CAP, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'old',
+      method: 'tools/list',
+      limit: CAP,
+      data: undefined,
+    });
   });
 
   it('Streamable HTTP: a SizeLimitError with the limit and the URL', async () => {
     // Larger than one socket read (64 KiB): the body passes the cap while it is being read.
     const cap = 256 * 1024;
-    fixture = await startHttpFixture((seen, res) => (seen.rpc === 'tools/list' ? json(res, result(seen, { tools: [{ name: 'huge', description: 'x'.repeat(4 * cap), inputSchema: { type: 'object' } }] })) : false), legacyServer());
+    fixture = await startHttpFixture(
+      (seen, res) =>
+        seen.rpc === 'tools/list'
+          ? json(
+              res,
+              result(seen, {
+                tools: [{ name: 'huge', description: 'x'.repeat(4 * cap), inputSchema: { type: 'object' } }],
+              }),
+            )
+          : false,
+      legacyServer(),
+    );
     client = await McpClient.connect({ url: fixture.url }, { name: 'big', http: { maxMessageBytes: cap } });
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({ code: 'TRANSPORT', server: 'big', method: 'tools/list', limit: cap, url: fixture.url, data: undefined });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT',
+      server: 'big',
+      method: 'tools/list',
+      limit: cap,
+      url: fixture.url,
+      data: undefined,
+    });
   });
 });

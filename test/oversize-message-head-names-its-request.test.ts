@@ -12,13 +12,33 @@ const PAYLOAD = 'x'.repeat(100);
 describe('peekMessageHead', () => {
   it.each([
     ['a result with its id first', `{"jsonrpc":"2.0","id":7,"result":{"text":"${PAYLOAD}`, { kind: 'response', id: 7 }],
-    ['a string id, spaces around', `{ "id" : "req-1" , "jsonrpc":"2.0", "error" : {"message":"${PAYLOAD}`, { kind: 'response', id: 'req-1' }],
-    ['an error tied to no request', `{"jsonrpc":"2.0","id":null,"error":{"message":"${PAYLOAD}`, { kind: 'response', id: null }],
+    [
+      'a string id, spaces around',
+      `{ "id" : "req-1" , "jsonrpc":"2.0", "error" : {"message":"${PAYLOAD}`,
+      { kind: 'response', id: 'req-1' },
+    ],
+    [
+      'an error tied to no request',
+      `{"jsonrpc":"2.0","id":null,"error":{"message":"${PAYLOAD}`,
+      { kind: 'response', id: null },
+    ],
     ['an id after the payload', `{"jsonrpc":"2.0","result":{"text":"${PAYLOAD}`, { kind: 'response', id: undefined }],
-    ['an "id" nested in an earlier member is not the id', `{"jsonrpc":"2.0","_x":{"id":9,"s":"}\\"{"},"result":{"id":1,"t":"${PAYLOAD}`, { kind: 'response', id: undefined }],
+    [
+      'an "id" nested in an earlier member is not the id',
+      `{"jsonrpc":"2.0","_x":{"id":9,"s":"}\\"{"},"result":{"id":1,"t":"${PAYLOAD}`,
+      { kind: 'response', id: undefined },
+    ],
     ['an escaped key', `{"\\u0069d":4,"result":"${PAYLOAD}`, { kind: 'response', id: 4 }],
-    ['a notification', `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${PAYLOAD}`, { kind: 'peer-message' }],
-    ['a request of the peer with an id', `{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"x":"${PAYLOAD}`, { kind: 'peer-message' }],
+    [
+      'a notification',
+      `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${PAYLOAD}`,
+      { kind: 'peer-message' },
+    ],
+    [
+      'a request of the peer with an id',
+      `{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"x":"${PAYLOAD}`,
+      { kind: 'peer-message' },
+    ],
     ['params before method', `{"params":{"data":"${PAYLOAD}`, { kind: 'peer-message' }],
     ['a batch', `[{"jsonrpc":"2.0","id":1,"result":{"x":"${PAYLOAD}`, { kind: 'unknown' }],
     ['junk', `not json ${PAYLOAD}`, { kind: 'unknown' }],
@@ -37,7 +57,10 @@ describe('peekMessageHead', () => {
 describe('the SSE decoder on an event over its cap', () => {
   function dropped(text: string, maxEventChars: number): Array<{ chars: number; head: string }> {
     const seen: Array<{ chars: number; head: string }> = [];
-    const decoder = new SseDecoder({ event: () => {}, oversize: (chars, head) => seen.push({ chars, head }) }, { maxEventChars });
+    const decoder = new SseDecoder(
+      { event: () => {}, oversize: (chars, head) => seen.push({ chars, head }) },
+      { maxEventChars },
+    );
     for (let at = 0; at < text.length; at += 7) decoder.push(text.slice(at, at + 7)); // split anywhere
     return seen;
   }

@@ -39,7 +39,18 @@ describe('npm pack', () => {
 
   it('ships dist, the MIT LICENSE, the README and every file a shipped Markdown file links to', async () => {
     const files = await packedFiles(ROOT, ['--ignore-scripts'], 60_000);
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/types.js', 'dist/types.d.ts', 'dist/cli.js', 'dist/transport/http/index.js', 'dist/inspect/proxy/index.js']) {
+    for (const required of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/types.js',
+      'dist/types.d.ts',
+      'dist/cli.js',
+      'dist/transport/http/index.js',
+      'dist/inspect/proxy/index.js',
+    ]) {
       expect(files, required).toContain(required);
     }
     const license = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
@@ -67,9 +78,13 @@ describe('npm pack', () => {
 
     it('builds dist/ before packing (prepack)', async () => {
       copy = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-fresh-clone-'));
-      const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+        cwd: ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      });
       for (const file of stdout.split('\0')) {
-        if (file === '' || file === 'node_modules' || file.startsWith('dist/') || !existsSync(path.join(ROOT, file))) continue;
+        if (file === '' || file === 'node_modules' || file.startsWith('dist/') || !existsSync(path.join(ROOT, file)))
+          continue;
         cpSync(path.join(ROOT, file), path.join(copy, file), { recursive: true });
       }
       symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');

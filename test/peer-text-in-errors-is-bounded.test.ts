@@ -12,7 +12,11 @@ import { StdioTransport } from '../src/transport/stdio.js';
 import { Raw, scriptedPair } from './support/scripted-peer.js';
 
 const MEGABYTE = 1024 * 1024;
-const INITIALIZED = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'loud', version: '1' } };
+const INITIALIZED = {
+  protocolVersion: '2025-11-25',
+  capabilities: { tools: {} },
+  serverInfo: { name: 'loud', version: '1' },
+};
 
 async function connected() {
   const { clientTransport, peer } = scriptedPair();
@@ -30,7 +34,9 @@ describe('a peer error message of a megabyte', () => {
     await client.close();
     expect(isMcpError(error, 'SERVER_ERROR')).toBe(true);
     const message = (error as Error).message;
-    expect(message).toBe(`server "loud": tools/list failed: ${huge.slice(0, 500)}…(${huge.length} characters) (-32603)`);
+    expect(message).toBe(
+      `server "loud": tools/list failed: ${huge.slice(0, 500)}…(${huge.length} characters) (-32603)`,
+    );
     expect(error).toMatchObject({ rpcCode: -32603, rpcMessage: huge, data: { detail: 'kept' } });
     expect(JSON.stringify(error).length).toBeLessThan(1_000);
   });
@@ -39,7 +45,9 @@ describe('a peer error message of a megabyte', () => {
     const { client, peer } = await connected();
     const diagnostics: string[] = [];
     client.on('diagnostic', (d) => diagnostics.push(d.message));
-    await peer.send(new Raw({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'p'.repeat(MEGABYTE) } }).value);
+    await peer.send(
+      new Raw({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'p'.repeat(MEGABYTE) } }).value,
+    );
     await peer.roundTrip();
     await client.close();
     const line = diagnostics.find((m) => m.startsWith('peer sent an error without an id'));
@@ -57,7 +65,15 @@ describe('a tool result that breaks an outputSchema with a huge pattern', () => 
   it('is reported with each problem quoted within bounds', async () => {
     const { client, peer } = await connected();
     const pattern = `^${'q'.repeat(5_000)}$`;
-    peer.on('tools/list', () => ({ tools: [{ name: 'strict', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } } }] }));
+    peer.on('tools/list', () => ({
+      tools: [
+        {
+          name: 'strict',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } },
+        },
+      ],
+    }));
     peer.on('tools/call', () => ({ content: [], structuredContent: { a: 'not it' } }));
     await client.listTools();
     const error = await client.callTool('strict', {}).catch((e: unknown) => e);
@@ -70,7 +86,15 @@ describe('a tool result that breaks an outputSchema with a huge pattern', () => 
   it('whose pattern the validator cannot even build: the failure is quoted within bounds', async () => {
     const { client, peer } = await connected();
     const pattern = `^${'q'.repeat(100_000)}$`; // past V8's regular expression size limit
-    peer.on('tools/list', () => ({ tools: [{ name: 'strict', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } } }] }));
+    peer.on('tools/list', () => ({
+      tools: [
+        {
+          name: 'strict',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } },
+        },
+      ],
+    }));
     peer.on('tools/call', () => ({ content: [], structuredContent: { a: 'not it' } }));
     await client.listTools();
     const error = await client.callTool('strict', {}).catch((e: unknown) => e);
@@ -84,7 +108,10 @@ describe('stderr of a server that crashed', () => {
   it('an endless line is one cut line, the lines after it still come, and the crash message quotes every line within bounds', async () => {
     const lines: string[] = [];
     const script = `process.stderr.write('x'.repeat(${MEGABYTE}) + '\\nnext line\\n' + 'y'.repeat(3000) + '\\n', () => process.exit(3))`;
-    const t = await StdioTransport.spawn({ command: process.execPath, args: ['-e', script] }, { onStderr: (l) => lines.push(l) });
+    const t = await StdioTransport.spawn(
+      { command: process.execPath, args: ['-e', script] },
+      { onStderr: (l) => lines.push(l) },
+    );
     const info = await t.closed;
     await t.close();
     expect(lines.map((l) => l.length)).toEqual([4097, 9, 3000]);
@@ -92,7 +119,9 @@ describe('stderr of a server that crashed', () => {
     expect(lines[1]).toBe('next line');
     const message = info.error!.message;
     expect(message).toContain('exited with code 3; last stderr: ');
-    expect(message).toContain(`${'x'.repeat(500)}…(4097 characters) | next line | ${'y'.repeat(500)}…(3000 characters)`);
+    expect(message).toContain(
+      `${'x'.repeat(500)}…(4097 characters) | next line | ${'y'.repeat(500)}…(3000 characters)`,
+    );
     expect(message.length).toBeLessThan(1_200);
   });
 });

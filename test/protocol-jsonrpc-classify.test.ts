@@ -26,12 +26,24 @@ const valid: Row[] = [
   ['request with object params', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x' } }, 'request'],
   ['request with array params', { jsonrpc: '2.0', id: 2, method: 'sum', params: [1, 2] }, 'request'],
   ['notification without params', { jsonrpc: '2.0', method: 'notifications/initialized' }, 'notification'],
-  ['notification with params', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, 'notification'],
+  [
+    'notification with params',
+    { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+    'notification',
+  ],
   ['response', { jsonrpc: '2.0', id: 3, result: {} }, 'response'],
   ['response with a string id', { jsonrpc: '2.0', id: 'x', result: { tools: [] } }, 'response'],
   ['error response', { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } }, 'error'],
-  ['error response with data', { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad', data: { why: 1 } } }, 'error'],
-  ['error response with a null id', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, 'error'],
+  [
+    'error response with data',
+    { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad', data: { why: 1 } } },
+    'error',
+  ],
+  [
+    'error response with a null id',
+    { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+    'error',
+  ],
 ];
 
 describe('classifyMessage: valid messages', () => {
@@ -44,7 +56,10 @@ describe('classifyMessage: valid messages', () => {
   it('reads an error response without an id as id null, without touching the original', () => {
     const value = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } };
     const classified = classifyMessage(value);
-    expect(classified).toEqual({ kind: 'error', message: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } });
+    expect(classified).toEqual({
+      kind: 'error',
+      message: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+    });
     expect('id' in value).toBe(false);
   });
 });
@@ -63,8 +78,18 @@ const invalid: Array<[string, unknown, string, (string | number)?]> = [
   ['jsonrpc missing', { id: 1, result: {} }, 'field "jsonrpc" must be "2.0"', 1],
   ['a non-string method', { jsonrpc: '2.0', id: 1, method: 42 }, 'field "method" must be a string', 1],
   ['a null method', { jsonrpc: '2.0', method: null }, 'field "method" must be a string'],
-  ['method with result', { jsonrpc: '2.0', id: 1, method: 'ping', result: {} }, 'a message with "method" must not carry "result" or "error"', 1],
-  ['method with error', { jsonrpc: '2.0', id: 1, method: 'ping', error: { code: 1, message: 'x' } }, 'a message with "method" must not carry "result" or "error"', 1],
+  [
+    'method with result',
+    { jsonrpc: '2.0', id: 1, method: 'ping', result: {} },
+    'a message with "method" must not carry "result" or "error"',
+    1,
+  ],
+  [
+    'method with error',
+    { jsonrpc: '2.0', id: 1, method: 'ping', error: { code: 1, message: 'x' } },
+    'a message with "method" must not carry "result" or "error"',
+    1,
+  ],
   ['params as a string', { jsonrpc: '2.0', id: 1, method: 'ping', params: 'x' }, PARAMS, 1],
   ['params as null', { jsonrpc: '2.0', id: 1, method: 'ping', params: null }, PARAMS, 1],
   ['params as a number', { jsonrpc: '2.0', method: 'n', params: 3 }, PARAMS],
@@ -73,21 +98,54 @@ const invalid: Array<[string, unknown, string, (string | number)?]> = [
   ['a float id on a request', { jsonrpc: '2.0', id: 1.5, method: 'ping' }, ID],
   ['a boolean id on a request', { jsonrpc: '2.0', id: true, method: 'ping' }, ID],
   ['an object id on a request', { jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }, ID],
-  ['result and error together', { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } }, 'a response must not carry both "result" and "error"', 1],
+  [
+    'result and error together',
+    { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } },
+    'a response must not carry both "result" and "error"',
+    1,
+  ],
   ['a response without an id', { jsonrpc: '2.0', result: {} }, ID],
   ['a response with a null id', { jsonrpc: '2.0', id: null, result: {} }, ID],
   ['a response with a float id', { jsonrpc: '2.0', id: 2.5, result: {} }, ID],
   ['a result that is an array', { jsonrpc: '2.0', id: 1, result: [] }, 'field "result" must be an object', 1],
   ['a result that is null', { jsonrpc: '2.0', id: 1, result: null }, 'field "result" must be an object', 1],
   ['a result that is a string', { jsonrpc: '2.0', id: 1, result: 'ok' }, 'field "result" must be an object', 1],
-  ['an error response with a float id', { jsonrpc: '2.0', id: 1.5, error: { code: 1, message: 'x' } }, 'field "id" must be a string, an integer or null'],
+  [
+    'an error response with a float id',
+    { jsonrpc: '2.0', id: 1.5, error: { code: 1, message: 'x' } },
+    'field "id" must be a string, an integer or null',
+  ],
   ['an error that is a string', { jsonrpc: '2.0', id: 1, error: 'boom' }, 'field "error" must be an object', 1],
   ['an error that is null', { jsonrpc: '2.0', id: 1, error: null }, 'field "error" must be an object', 1],
-  ['error.code a float', { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } }, 'field "error.code" must be an integer', 1],
-  ['error.code a string', { jsonrpc: '2.0', id: 1, error: { code: '-32600', message: 'x' } }, 'field "error.code" must be an integer', 1],
-  ['error.code missing', { jsonrpc: '2.0', id: 1, error: { message: 'x' } }, 'field "error.code" must be an integer', 1],
-  ['error.message missing', { jsonrpc: '2.0', id: 1, error: { code: -32600 } }, 'field "error.message" must be a string', 1],
-  ['error.message not a string', { jsonrpc: '2.0', id: null, error: { code: -32600, message: 7 } }, 'field "error.message" must be a string'],
+  [
+    'error.code a float',
+    { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } },
+    'field "error.code" must be an integer',
+    1,
+  ],
+  [
+    'error.code a string',
+    { jsonrpc: '2.0', id: 1, error: { code: '-32600', message: 'x' } },
+    'field "error.code" must be an integer',
+    1,
+  ],
+  [
+    'error.code missing',
+    { jsonrpc: '2.0', id: 1, error: { message: 'x' } },
+    'field "error.code" must be an integer',
+    1,
+  ],
+  [
+    'error.message missing',
+    { jsonrpc: '2.0', id: 1, error: { code: -32600 } },
+    'field "error.message" must be a string',
+    1,
+  ],
+  [
+    'error.message not a string',
+    { jsonrpc: '2.0', id: null, error: { code: -32600, message: 7 } },
+    'field "error.message" must be a string',
+  ],
   ['none of method, result, error', { jsonrpc: '2.0', id: 1 }, 'message has none of "method", "result" or "error"', 1],
   ['an empty object', {}, 'field "jsonrpc" must be "2.0"'],
 ];
@@ -116,24 +174,41 @@ describe('classifyPayload', () => {
       [{ jsonrpc: '2.0', method: 'nested' }],
     ];
     const classified = classifyPayload(batch);
-    expect(classified.map((c) => c.kind)).toEqual(['request', 'notification', 'response', 'error', 'invalid', 'invalid']);
+    expect(classified.map((c) => c.kind)).toEqual([
+      'request',
+      'notification',
+      'response',
+      'error',
+      'invalid',
+      'invalid',
+    ]);
     expect(classified[0]).toEqual({ kind: 'request', message: batch[0] });
     expect(classified[5]).toMatchObject({ reason: 'a batch is not a single message' });
   });
 
   it('reports an empty batch as one invalid entry', () => {
-    expect(classifyPayload([])).toEqual([{ kind: 'invalid', reason: 'an empty batch is not a valid message', value: [] }]);
+    expect(classifyPayload([])).toEqual([
+      { kind: 'invalid', reason: 'an empty batch is not a valid message', value: [] },
+    ]);
   });
 });
 
 describe('builders', () => {
   it('makeRequest omits params when undefined', () => {
     expect(makeRequest(1, 'ping')).toStrictEqual({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    expect(makeRequest('a', 'tools/call', { name: 'x' })).toStrictEqual({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'x' } });
+    expect(makeRequest('a', 'tools/call', { name: 'x' })).toStrictEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'tools/call',
+      params: { name: 'x' },
+    });
   });
 
   it('makeNotification never carries an id', () => {
-    expect(makeNotification('notifications/initialized')).toStrictEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(makeNotification('notifications/initialized')).toStrictEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/initialized',
+    });
     const withParams = makeNotification('notifications/cancelled', { requestId: 1 });
     expect(withParams).toStrictEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     expect('id' in withParams).toBe(false);
@@ -141,8 +216,16 @@ describe('builders', () => {
 
   it('makeResponse and makeErrorResponse build the two response shapes, omitting absent data', () => {
     expect(makeResponse(3, { ok: true })).toStrictEqual({ jsonrpc: '2.0', id: 3, result: { ok: true } });
-    expect(makeErrorResponse(4, -32601, 'Method not found')).toStrictEqual({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
-    expect(makeErrorResponse(null, -32700, 'Parse error', { at: 3 })).toStrictEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: { at: 3 } } });
+    expect(makeErrorResponse(4, -32601, 'Method not found')).toStrictEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32601, message: 'Method not found' },
+    });
+    expect(makeErrorResponse(null, -32700, 'Parse error', { at: 3 })).toStrictEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error', data: { at: 3 } },
+    });
   });
 });
 
@@ -150,7 +233,11 @@ const id = fc.oneof(fc.string(), fc.integer());
 const method = fc.string();
 const objectParams = fc.dictionary(fc.string(), fc.jsonValue());
 const params = fc.option(fc.oneof(objectParams, fc.array(fc.jsonValue())), { nil: undefined });
-const error = fc.record({ code: fc.integer(), message: fc.string(), data: fc.option(fc.jsonValue(), { nil: undefined }) });
+const error = fc.record({
+  code: fc.integer(),
+  message: fc.string(),
+  data: fc.option(fc.jsonValue(), { nil: undefined }),
+});
 
 describe('property: built messages classify as their own kind, as the same object', () => {
   it('requests, notifications, responses and error responses', () => {
@@ -158,7 +245,9 @@ describe('property: built messages classify as their own kind, as the same objec
       fc.tuple(id, method, params).map(([i, m, p]) => ({ kind: 'request' as const, message: makeRequest(i, m, p) })),
       fc.tuple(method, params).map(([m, p]) => ({ kind: 'notification' as const, message: makeNotification(m, p) })),
       fc.tuple(id, objectParams).map(([i, r]) => ({ kind: 'response' as const, message: makeResponse(i, r) })),
-      fc.tuple(fc.option(id, { nil: null }), error).map(([i, e]) => ({ kind: 'error' as const, message: makeErrorResponse(i, e.code, e.message, e.data) })),
+      fc
+        .tuple(fc.option(id, { nil: null }), error)
+        .map(([i, e]) => ({ kind: 'error' as const, message: makeErrorResponse(i, e.code, e.message, e.data) })),
     );
     fc.assert(
       fc.property(built, ({ kind, message }) => {
@@ -174,38 +263,53 @@ describe('property: built messages classify as their own kind, as the same objec
   });
 });
 
-describe.skipIf(!hasSchema('2025-11-25'))(hasSchema('2025-11-25') ? 'built messages against the 2025-11-25 schema' : missingSchemaMessage('2025-11-25'), () => {
-  const rev = '2025-11-25';
-  const ok = { ok: true };
+describe.skipIf(!hasSchema('2025-11-25'))(
+  hasSchema('2025-11-25') ? 'built messages against the 2025-11-25 schema' : missingSchemaMessage('2025-11-25'),
+  () => {
+    const rev = '2025-11-25';
+    const ok = { ok: true };
 
-  it('requests, notifications, responses and error responses are valid JSON-RPC envelopes', () => {
-    fc.assert(
-      fc.property(id, method, fc.option(objectParams, { nil: undefined }), (i, m, p) => {
-        expect(validateDefinition(rev, 'JSONRPCRequest', makeRequest(i, m, p))).toEqual(ok);
-        const notification = makeNotification(m, p);
-        expect(validateDefinition(rev, 'JSONRPCNotification', notification)).toEqual(ok);
-        // The schema leaves notifications open, so "no id" needs its own check.
-        expect(Object.keys(notification)).not.toContain('id');
-        expect(validateDefinition(rev, 'JSONRPCRequest', notification)).not.toEqual(ok);
-      }),
-      { numRuns: 200 },
-    );
-    fc.assert(
-      fc.property(id, objectParams, error, (i, r, e) => {
-        expect(validateDefinition(rev, 'JSONRPCResultResponse', makeResponse(i, r))).toEqual(ok);
-        expect(validateDefinition(rev, 'JSONRPCErrorResponse', makeErrorResponse(i, e.code, e.message, e.data))).toEqual(ok);
-      }),
-      { numRuns: 200 },
-    );
-  });
+    it('requests, notifications, responses and error responses are valid JSON-RPC envelopes', () => {
+      fc.assert(
+        fc.property(id, method, fc.option(objectParams, { nil: undefined }), (i, m, p) => {
+          expect(validateDefinition(rev, 'JSONRPCRequest', makeRequest(i, m, p))).toEqual(ok);
+          const notification = makeNotification(m, p);
+          expect(validateDefinition(rev, 'JSONRPCNotification', notification)).toEqual(ok);
+          // The schema leaves notifications open, so "no id" needs its own check.
+          expect(Object.keys(notification)).not.toContain('id');
+          expect(validateDefinition(rev, 'JSONRPCRequest', notification)).not.toEqual(ok);
+        }),
+        { numRuns: 200 },
+      );
+      fc.assert(
+        fc.property(id, objectParams, error, (i, r, e) => {
+          expect(validateDefinition(rev, 'JSONRPCResultResponse', makeResponse(i, r))).toEqual(ok);
+          expect(
+            validateDefinition(rev, 'JSONRPCErrorResponse', makeErrorResponse(i, e.code, e.message, e.data)),
+          ).toEqual(ok);
+        }),
+        { numRuns: 200 },
+      );
+    });
 
-  it('array params are JSON-RPC but not MCP: the schema rejects them', () => {
-    expect(validateDefinition(rev, 'JSONRPCRequest', makeRequest(1, 'sum', [1, 2]))).toMatchObject({ ok: false, errors: expect.stringContaining('/params must be object') });
-  });
+    it('array params are JSON-RPC but not MCP: the schema rejects them', () => {
+      expect(validateDefinition(rev, 'JSONRPCRequest', makeRequest(1, 'sum', [1, 2]))).toMatchObject({
+        ok: false,
+        errors: expect.stringContaining('/params must be object'),
+      });
+    });
 
-  it('the schema allows an error response without an id but not with id null', () => {
-    // A fact for whoever answers an unreadable request: MCP's RequestId excludes null, so omit the id.
-    expect(validateDefinition(rev, 'JSONRPCErrorResponse', { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } })).toEqual(ok);
-    expect(validateDefinition(rev, 'JSONRPCErrorResponse', makeErrorResponse(null, -32700, 'Parse error'))).toMatchObject({ ok: false, errors: expect.stringContaining('/id') });
-  });
-});
+    it('the schema allows an error response without an id but not with id null', () => {
+      // A fact for whoever answers an unreadable request: MCP's RequestId excludes null, so omit the id.
+      expect(
+        validateDefinition(rev, 'JSONRPCErrorResponse', {
+          jsonrpc: '2.0',
+          error: { code: -32700, message: 'Parse error' },
+        }),
+      ).toEqual(ok);
+      expect(
+        validateDefinition(rev, 'JSONRPCErrorResponse', makeErrorResponse(null, -32700, 'Parse error')),
+      ).toMatchObject({ ok: false, errors: expect.stringContaining('/id') });
+    });
+  },
+);

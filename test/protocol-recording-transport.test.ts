@@ -124,39 +124,52 @@ describe('recording', () => {
 });
 
 const bothEras = hasSchema('2025-11-25') && hasSchema('2026-07-28');
-describe.skipIf(!bothEras)(bothEras ? 'assertAllSentValid' : missingSchemaMessage(hasSchema('2025-11-25') ? '2026-07-28' : '2025-11-25'), () => {
-  async function legacyFlow(rootsResult: Record<string, unknown>): Promise<RecordingTransport> {
-    const inner = new ProbeTransport();
-    const recorder = new RecordingTransport(inner);
-    recorder.onMessage(() => {});
-    await recorder.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'mcpwire', version: '0.1.0' } },
+describe.skipIf(!bothEras)(
+  bothEras ? 'assertAllSentValid' : missingSchemaMessage(hasSchema('2025-11-25') ? '2026-07-28' : '2025-11-25'),
+  () => {
+    async function legacyFlow(rootsResult: Record<string, unknown>): Promise<RecordingTransport> {
+      const inner = new ProbeTransport();
+      const recorder = new RecordingTransport(inner);
+      recorder.onMessage(() => {});
+      await recorder.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { roots: {} },
+          clientInfo: { name: 'mcpwire', version: '0.1.0' },
+        },
+      });
+      inner.push({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+      });
+      await recorder.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      inner.push({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' });
+      await recorder.send({ jsonrpc: '2.0', id: 'srv-1', result: rootsResult });
+      return recorder;
+    }
+
+    it('passes a valid legacy flow in both directions', async () => {
+      const recorder = await legacyFlow({ roots: [{ uri: 'file:///work', name: 'work' }] });
+      expect(() => recorder.assertAllSentValid('2025-11-25')).not.toThrow();
+      expect(() => recorder.assertAllReceivedValid('2025-11-25')).not.toThrow();
     });
-    inner.push({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
-    await recorder.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    inner.push({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' });
-    await recorder.send({ jsonrpc: '2.0', id: 'srv-1', result: rootsResult });
-    return recorder;
-  }
 
-  it('passes a valid legacy flow in both directions', async () => {
-    const recorder = await legacyFlow({ roots: [{ uri: 'file:///work', name: 'work' }] });
-    expect(() => recorder.assertAllSentValid('2025-11-25')).not.toThrow();
-    expect(() => recorder.assertAllReceivedValid('2025-11-25')).not.toThrow();
-  });
+    it('checks a sent result against the received request with the same id, naming the message', async () => {
+      const recorder = await legacyFlow({ folders: [] });
+      expect(() => recorder.assertAllSentValid('2025-11-25')).toThrow(
+        /recorded sent message #4: client message is invalid for MCP 2025-11-25:\n {2}ListRootsResult: \/result must have required property 'roots'/,
+      );
+    });
 
-  it('checks a sent result against the received request with the same id, naming the message', async () => {
-    const recorder = await legacyFlow({ folders: [] });
-    expect(() => recorder.assertAllSentValid('2025-11-25')).toThrow(
-      /recorded sent message #4: client message is invalid for MCP 2025-11-25:\n {2}ListRootsResult: \/result must have required property 'roots'/,
-    );
-  });
-
-  it('fails a flow that is valid in one era when checked against the other', async () => {
-    const recorder = await legacyFlow({ roots: [] });
-    expect(() => recorder.assertAllSentValid('2026-07-28')).toThrow(/"initialize" is not a client request of 2026-07-28/);
-  });
-});
+    it('fails a flow that is valid in one era when checked against the other', async () => {
+      const recorder = await legacyFlow({ roots: [] });
+      expect(() => recorder.assertAllSentValid('2026-07-28')).toThrow(
+        /"initialize" is not a client request of 2026-07-28/,
+      );
+    });
+  },
+);

@@ -14,7 +14,13 @@ import {
   hasFeature,
   isSupportedRevision,
 } from '../src/protocol/revisions.js';
-import { SCHEMA_REVISIONS, definitionForMethod, hasSchema, missingSchemaMessage, schemaDefinition } from './kit/spec-schemas.js';
+import {
+  SCHEMA_REVISIONS,
+  definitionForMethod,
+  hasSchema,
+  missingSchemaMessage,
+  schemaDefinition,
+} from './kit/spec-schemas.js';
 
 const ALL = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
@@ -45,9 +51,12 @@ describe('the revision list', () => {
 
 describe('isSupportedRevision', () => {
   it.each(ALL)('accepts %s', (revision) => expect(isSupportedRevision(revision)).toBe(true));
-  it.each([['2025-01-01'], ['draft'], [''], ['2026-07-28 '], [20260728], [null], [undefined], [['2026-07-28']]])('rejects %j', (value) => {
-    expect(isSupportedRevision(value)).toBe(false);
-  });
+  it.each([['2025-01-01'], ['draft'], [''], ['2026-07-28 '], [20260728], [null], [undefined], [['2026-07-28']]])(
+    'rejects %j',
+    (value) => {
+      expect(isSupportedRevision(value)).toBe(false);
+    },
+  );
 });
 
 describe('eraOf', () => {
@@ -90,9 +99,12 @@ const EXPECTED: Record<Feature, readonly string[]> = {
 };
 
 describe('hasFeature', () => {
-  it.each(Object.entries(EXPECTED) as Array<[Feature, readonly string[]]>)('%s exists in exactly %j', (feature, revisions) => {
-    expect(ALL.filter((revision) => hasFeature(revision, feature))).toEqual(revisions);
-  });
+  it.each(Object.entries(EXPECTED) as Array<[Feature, readonly string[]]>)(
+    '%s exists in exactly %j',
+    (feature, revisions) => {
+      expect(ALL.filter((revision) => hasFeature(revision, feature))).toEqual(revisions);
+    },
+  );
 
   it('names the headline gates explicitly', () => {
     expect(hasFeature('2025-03-26', 'batching')).toBe(true);
@@ -114,7 +126,6 @@ describe('hasFeature', () => {
   it('gives nothing to a revision older than the first', () => {
     for (const feature of Object.keys(EXPECTED) as Feature[]) expect(hasFeature('2024-01-01', feature)).toBe(false);
   });
-
 });
 
 /**
@@ -125,7 +136,8 @@ const SCHEMA_PROBES: Partial<Record<Feature, (revision: string) => boolean>> = {
   batching: (r) => schemaDefinition(r, 'JSONRPCBatchRequest') !== undefined,
   audioContent: (r) => schemaDefinition(r, 'AudioContent') !== undefined,
   toolAnnotations: (r) => schemaDefinition(r, 'ToolAnnotations') !== undefined,
-  progressMessage: (r) => hasProperty(r, 'ProgressNotificationParams', 'message') || hasNestedParam(r, 'ProgressNotification', 'message'),
+  progressMessage: (r) =>
+    hasProperty(r, 'ProgressNotificationParams', 'message') || hasNestedParam(r, 'ProgressNotification', 'message'),
   structuredOutput: (r) => hasProperty(r, 'CallToolResult', 'structuredContent'),
   resourceLinks: (r) => schemaDefinition(r, 'ResourceLink') !== undefined,
   icons: (r) => schemaDefinition(r, 'Icon') !== undefined,
@@ -147,7 +159,10 @@ function hasProperty(revision: string, definition: string, property: string): bo
 
 /** Draft-07 revisions inline params: `<definition>.properties.params.properties.<property>`. */
 function hasNestedParam(revision: string, definition: string, property: string): boolean {
-  const params = (schemaDefinition(revision, definition)?.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.params;
+  const params = (
+    schemaDefinition(revision, definition)?.properties as
+      Record<string, { properties?: Record<string, unknown> }> | undefined
+  )?.params;
   return params?.properties !== undefined && property in params.properties;
 }
 

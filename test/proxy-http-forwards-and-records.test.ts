@@ -11,7 +11,16 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { startHttpProxy, type HttpProxy } from '../src/inspect/proxy/http-proxy.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
-import { legacyServer, openSse, result, sse, startHttpFixture, until, type HttpFixture, type Seen } from './support/http-fixture.js';
+import {
+  legacyServer,
+  openSse,
+  result,
+  sse,
+  startHttpFixture,
+  until,
+  type HttpFixture,
+  type Seen,
+} from './support/http-fixture.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 
 const TOKEN = 'sekrit-token-42';
@@ -24,7 +33,13 @@ describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () =>
   const records: TraceRecord[] = [];
   beforeAll(async () => {
     server = await everythingOverHttp('streamableHttp');
-    proxy = await startHttpProxy({ target: server.url, listen: { host: '127.0.0.1', port: 0 }, headers: { Authorization: `Bearer ${TOKEN}` }, onRecord: (r) => records.push(r), server: 'everything' });
+    proxy = await startHttpProxy({
+      target: server.url,
+      listen: { host: '127.0.0.1', port: 0 },
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      onRecord: (r) => records.push(r),
+      server: 'everything',
+    });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -37,10 +52,18 @@ describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () =>
     try {
       expect(client.era).toBe('legacy');
       expect(client.serverInfo?.name).toBe('mcp-servers/everything');
-      expect((await client.listTools()).map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation']));
-      expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([{ type: 'text', text: 'The sum of 2 and 40 is 42.' }]);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(
+        expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation']),
+      );
+      expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([
+        { type: 'text', text: 'The sum of 2 and 40 is 42.' },
+      ]);
       const progress: number[] = [];
-      await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+      await client.callTool(
+        'trigger-long-running-operation',
+        { duration: 0.3, steps: 3 },
+        { onProgress: (p) => progress.push(p.progress) },
+      );
       expect(progress).toEqual([1, 2, 3]);
     } finally {
       await client.close();
@@ -49,7 +72,11 @@ describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () =>
 
   it('recorded each POST as an out frame and each answer as an in frame, with status, the session id and Authorization redacted', () => {
     const initialize = records.find((r) => r.dir === 'out' && r.method === 'initialize' && r.kind === 'request')!;
-    expect(initialize.http).toMatchObject({ method: 'POST', url: server.url, headers: { authorization: 'Bearer ***', 'content-type': 'application/json' } });
+    expect(initialize.http).toMatchObject({
+      method: 'POST',
+      url: server.url,
+      headers: { authorization: 'Bearer ***', 'content-type': 'application/json' },
+    });
     const answer = records.find((r) => r.dir === 'in' && r.method === 'initialize' && r.kind === 'response')!;
     expect(answer.http?.status).toBe(200);
     // A trace follows the session: the id stays readable there (errors and logs still hide it).
@@ -58,13 +85,25 @@ describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () =>
     expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
     expect(answer.protocolVersion).toBe('2025-11-25');
 
-    const call = records.find((r) => r.dir === 'out' && r.method === 'tools/call' && (r.message as { params: { name: string } }).params.name === 'get-sum')!;
+    const call = records.find(
+      (r) =>
+        r.dir === 'out' &&
+        r.method === 'tools/call' &&
+        (r.message as { params: { name: string } }).params.name === 'get-sum',
+    )!;
     expect(call.http?.headers?.['mcp-session-id']).toBe(session);
     const sum = records.find((r) => r.dir === 'in' && r.kind === 'response' && r.id === call.id)!;
     expect(sum).toMatchObject({ method: 'tools/call', http: { method: 'POST', status: 200 } });
     expect(records.filter((r) => r.dir === 'in' && r.method === 'notifications/progress')).toHaveLength(3);
     // notifications/initialized is answered 202 with no body.
-    expect(records).toContainEqual(expect.objectContaining({ kind: 'event', event: 'http-response', detail: { status: 202 }, http: expect.objectContaining({ status: 202 }) }));
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        kind: 'event',
+        event: 'http-response',
+        detail: { status: 202 },
+        http: expect.objectContaining({ status: 202 }),
+      }),
+    );
     expect(JSON.stringify(records)).not.toContain(TOKEN);
   });
 });
@@ -82,7 +121,11 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
       return true;
     };
     fixture = await startHttpFixture(events, legacyServer());
-    proxy = await startHttpProxy({ target: fixture.url, headers: { authorization: `Bearer ${TOKEN}` }, onRecord: (r) => records.push(r) });
+    proxy = await startHttpProxy({
+      target: fixture.url,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      onRecord: (r) => records.push(r),
+    });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -90,9 +133,14 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
   });
 
   it('forwards Authorization upstream (the proxy’s own replaces the client’s) and the fixture sees its own host', async () => {
-    const client = await McpClient.connect({ url: proxy.url, headers: { authorization: 'Bearer from-the-client' } }, { name: 'scripted' });
+    const client = await McpClient.connect(
+      { url: proxy.url, headers: { authorization: 'Bearer from-the-client' } },
+      { name: 'scripted' },
+    );
     try {
-      expect((await client.callTool('echo', { text: 'through' })).content).toEqual([{ type: 'text', text: 'echo:through' }]);
+      expect((await client.callTool('echo', { text: 'through' })).content).toEqual([
+        { type: 'text', text: 'echo:through' },
+      ]);
     } finally {
       await client.close();
     }
@@ -105,8 +153,12 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
     expect(fixture.seen('tools/call')[0]!.headers['mcp-session-id']).toBe('s1');
     const answer = records.find((r) => r.dir === 'in' && r.method === 'tools/call')!;
     expect(answer.http).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' } });
-    expect(records.find((r) => r.dir === 'in' && r.method === 'initialize')?.http?.headers?.['mcp-session-id']).toBe('s1');
-    expect(records.find((r) => r.dir === 'out' && r.method === 'tools/call')?.http?.headers?.['mcp-session-id']).toBe('s1');
+    expect(records.find((r) => r.dir === 'in' && r.method === 'initialize')?.http?.headers?.['mcp-session-id']).toBe(
+      's1',
+    );
+    expect(records.find((r) => r.dir === 'out' && r.method === 'tools/call')?.http?.headers?.['mcp-session-id']).toBe(
+      's1',
+    );
     expect(JSON.stringify(records)).not.toContain(TOKEN);
     expect(JSON.stringify(records)).not.toContain('from-the-client');
   });
@@ -115,7 +167,11 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
     const agent = new Agent();
     const controller = new AbortController();
     try {
-      const response = await request(`${new URL(proxy.url).origin}/events`, { headers: { accept: 'text/event-stream' }, signal: controller.signal, dispatcher: agent });
+      const response = await request(`${new URL(proxy.url).origin}/events`, {
+        headers: { accept: 'text/event-stream' },
+        signal: controller.signal,
+        dispatcher: agent,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/event-stream');
       let text = '';
@@ -127,16 +183,37 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
       upstream.once('close', () => (upstreamClosed = true));
       // Each event is written only after the previous one came out of the proxy: nothing waits for more.
       for (const n of [1, 2, 3]) {
-        sse(upstream, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } }, { id: `e${n}` });
+        sse(
+          upstream,
+          { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } },
+          { id: `e${n}` },
+        );
         await until(() => text.includes(`"data":${n}}`));
       }
-      expect(text).toBe([1, 2, 3].map((n) => `id: e${n}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${n}}}\n\n`).join(''));
+      expect(text).toBe(
+        [1, 2, 3]
+          .map(
+            (n) =>
+              `id: e${n}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${n}}}\n\n`,
+          )
+          .join(''),
+      );
       controller.abort();
       await until(() => upstreamClosed);
       await until(() => records.some((r) => r.event === 'aborted'));
       const frames = records.filter((r) => r.http?.url.endsWith('/events'));
-      expect(frames.map((r) => r.event ?? r.kind)).toEqual(['http-request', 'notification', 'notification', 'notification', 'aborted']);
-      expect(frames[1]!.http).toMatchObject({ method: 'GET', status: 200, headers: { 'content-type': 'text/event-stream' } });
+      expect(frames.map((r) => r.event ?? r.kind)).toEqual([
+        'http-request',
+        'notification',
+        'notification',
+        'notification',
+        'aborted',
+      ]);
+      expect(frames[1]!.http).toMatchObject({
+        method: 'GET',
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+      });
     } finally {
       await agent.destroy();
     }
@@ -148,7 +225,12 @@ describe('the HTTP proxy in front of a scripted fixture', () => {
     const dead = await startHttpProxy({ target: `http://127.0.0.1:${port}/mcp`, onRecord: (r) => seen.push(r) });
     const agent = new Agent();
     try {
-      const response = await request(dead.url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: { 'content-type': 'application/json' }, dispatcher: agent });
+      const response = await request(dead.url, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        headers: { 'content-type': 'application/json' },
+        dispatcher: agent,
+      });
       expect(response.statusCode).toBe(502);
       expect(await response.body.text()).toContain('could not be reached');
       expect(seen.map((r) => r.event ?? r.kind)).toEqual(['listen', 'request', 'upstream-error']);
@@ -201,9 +283,15 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
     try {
       const client = await McpClient.connect({ url: proxy.url }, { name: 'everything-sse' });
       try {
-        expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+        expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([
+          { type: 'text', text: 'Echo: over sse' },
+        ]);
         const progress: number[] = [];
-        await client.callTool('trigger-long-running-operation', { duration: 0.2, steps: 2 }, { onProgress: (p) => progress.push(p.progress) });
+        await client.callTool(
+          'trigger-long-running-operation',
+          { duration: 0.2, steps: 2 },
+          { onProgress: (p) => progress.push(p.progress) },
+        );
         expect(progress).toEqual([1, 2]);
       } finally {
         await client.close();
@@ -212,7 +300,9 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
       expect(endpoint.detail).toMatchObject({ rewritten: false });
       expect(String(endpoint.detail!.url)).toMatch(/^\/message\?sessionId=/);
       // Answers arrive as SSE message events on the GET stream and are correlated with the POSTs.
-      expect(records.find((r) => r.dir === 'in' && r.kind === 'response' && r.method === 'tools/call')?.http).toMatchObject({ method: 'GET', status: 200 });
+      expect(
+        records.find((r) => r.dir === 'in' && r.kind === 'response' && r.method === 'tools/call')?.http,
+      ).toMatchObject({ method: 'GET', status: 200 });
     } finally {
       await proxy.close();
       await server.stop();
@@ -235,7 +325,15 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
         res.writeHead(202).end();
         const message = seen.json;
         if (!message || !('id' in message)) return true;
-        if (seen.rpc === 'initialize') sse(stream!, result(seen, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old-sse', version: '1' } }));
+        if (seen.rpc === 'initialize')
+          sse(
+            stream!,
+            result(seen, {
+              protocolVersion: '2024-11-05',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'old-sse', version: '1' },
+            }),
+          );
         else if (seen.rpc === 'tools/call') sse(stream!, result(seen, { content: [{ type: 'text', text: 'old:ok' }] }));
         else sse(stream!, result(seen, {}));
         return true;
@@ -244,7 +342,10 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
     };
     fixture = await startHttpFixture(legacySse);
     const records: TraceRecord[] = [];
-    const proxy = await startHttpProxy({ target: `http://127.0.0.1:${fixture.port}/sse`, onRecord: (r) => records.push(r) });
+    const proxy = await startHttpProxy({
+      target: `http://127.0.0.1:${fixture.port}/sse`,
+      onRecord: (r) => records.push(r),
+    });
     try {
       const client = await McpClient.connect({ url: proxy.url }, { name: 'old-sse' });
       try {
@@ -254,9 +355,15 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
         await client.close();
       }
       const origin = new URL(proxy.url).origin;
-      expect(records.find((r) => r.event === 'endpoint')?.detail).toEqual({ url: `http://127.0.0.1:${fixture.port}/messages?sessionId=abc`, rewritten: true, to: `${origin}/messages?sessionId=abc` });
+      expect(records.find((r) => r.event === 'endpoint')?.detail).toEqual({
+        url: `http://127.0.0.1:${fixture.port}/messages?sessionId=abc`,
+        rewritten: true,
+        to: `${origin}/messages?sessionId=abc`,
+      });
       // The client's POSTs went through the proxy (recorded there) and reached the fixture.
-      expect(records.filter((r) => r.dir === 'out' && r.http?.url.endsWith('/messages?sessionId=abc')).map((r) => r.method)).toEqual(expect.arrayContaining(['initialize', 'tools/call']));
+      expect(
+        records.filter((r) => r.dir === 'out' && r.http?.url.endsWith('/messages?sessionId=abc')).map((r) => r.method),
+      ).toEqual(expect.arrayContaining(['initialize', 'tools/call']));
       expect(fixture.seen('tools/call')).toHaveLength(1);
     } finally {
       await proxy.close();

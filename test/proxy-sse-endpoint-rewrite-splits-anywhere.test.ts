@@ -44,7 +44,10 @@ describe('SseEndpointRewriter', () => {
     }
     for (let i = 0; i <= stream.length; i += 3) {
       for (let j = i; j <= stream.length; j += 5) {
-        expect(run([stream.subarray(0, i), stream.subarray(i, j), stream.subarray(j)]).equals(expected), `cuts at ${i}, ${j}`).toBe(true);
+        expect(
+          run([stream.subarray(0, i), stream.subarray(i, j), stream.subarray(j)]).equals(expected),
+          `cuts at ${i}, ${j}`,
+        ).toBe(true);
       }
     }
   });
@@ -67,6 +70,8 @@ describe('SseEndpointRewriter', () => {
     expect(rewriter.push(Buffer.from('abcdefghijkl')).toString()).toBe(`data: ${big}abcdefghijkl`);
     expect(rewriter.push(Buffer.from('mno\n\nevent: endpoint\n')).toString()).toBe('mno\n\n');
     // The next event is held and rewritten again.
-    expect(rewriter.push(Buffer.from(`data: ${UPSTREAM}\n\n`)).toString()).toBe(`event: endpoint\ndata: ${PROXIED}\n\n`);
+    expect(rewriter.push(Buffer.from(`data: ${UPSTREAM}\n\n`)).toString()).toBe(
+      `event: endpoint\ndata: ${PROXIED}\n\n`,
+    );
   });
 });

@@ -32,8 +32,20 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 describe('the stdio proxy between a host and a server', () => {
   it('forwards every byte unchanged both ways and records one record per frame, responses correlated', async () => {
-    const initialize = line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '0' } } });
-    const echo = Buffer.from(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'héllo wörld 🌍 日本語' } } }));
+    const initialize = line({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '0' } },
+    });
+    const echo = Buffer.from(
+      line({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'héllo wörld 🌍 日本語' } },
+      }),
+    );
     const initialized = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
     const batch = '[{"jsonrpc":"2.0","id":3,"method":"ping"}, {"jsonrpc":"2.0","id":4,"method":"tools/list"}]\n';
     const junk = 'this is not json\n';
@@ -41,11 +53,35 @@ describe('the stdio proxy between a host and a server', () => {
     // The echo call is cut in the middle of the globe's four UTF-8 bytes, and its second half only
     // leaves the host after the first answer came back: two separate chunks at the proxy.
     const cut = echo.indexOf(Buffer.from('🌍')) + 2;
-    const writes = [Buffer.concat([Buffer.from(initialize), echo.subarray(0, cut)]), Buffer.concat([echo.subarray(cut), Buffer.from(initialized)]), Buffer.from(batch), Buffer.from(junk), Buffer.from(crlf)];
-    const script = [{ write: writes[0] }, { await: 1 }, { write: writes[1] }, { await: 2 }, { write: writes[2] }, { await: 3 }, { write: writes[3] }, { await: 4 }, { write: writes[4] }, { await: 5 }];
-    writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script.map((s) => ('write' in s ? { write: s.write!.toString('base64') } : s))));
+    const writes = [
+      Buffer.concat([Buffer.from(initialize), echo.subarray(0, cut)]),
+      Buffer.concat([echo.subarray(cut), Buffer.from(initialized)]),
+      Buffer.from(batch),
+      Buffer.from(junk),
+      Buffer.from(crlf),
+    ];
+    const script = [
+      { write: writes[0] },
+      { await: 1 },
+      { write: writes[1] },
+      { await: 2 },
+      { write: writes[2] },
+      { await: 3 },
+      { write: writes[3] },
+      { await: 4 },
+      { write: writes[4] },
+      { await: 5 },
+    ];
+    writeFileSync(
+      path.join(dir, 'script.json'),
+      JSON.stringify(script.map((s) => ('write' in s ? { write: s.write!.toString('base64') } : s))),
+    );
 
-    const host = spawn(node, [path.join(SUPPORT, 'stdio-host.mjs'), path.join(dir, 'script.json'), path.join(dir, 'host-received.bin')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const host = spawn(
+      node,
+      [path.join(SUPPORT, 'stdio-host.mjs'), path.join(dir, 'script.json'), path.join(dir, 'host-received.bin')],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     const hostExit = exitOf(host);
     const records: TraceRecord[] = [];
     const stderr = collect(new PassThrough());
@@ -71,7 +107,13 @@ describe('the stdio proxy between a host and a server', () => {
     expect(hostReceived.toString('utf8').split('\n').filter(Boolean)).toHaveLength(5);
     expect(hostReceived.toString('utf8')).toContain('héllo wörld 🌍 日本語');
 
-    expect(records[0]).toMatchObject({ v: 1, kind: 'event', event: 'spawn', server: 'scripted', detail: { command: node } });
+    expect(records[0]).toMatchObject({
+      v: 1,
+      kind: 'event',
+      event: 'spawn',
+      server: 'scripted',
+      detail: { command: node },
+    });
     expect(records.at(-1)).toMatchObject({ kind: 'event', event: 'exit', detail: { code: 0, signal: null } });
     const frames = records.filter((r) => r.kind !== 'event');
     const out = frames.filter((r) => r.dir === 'out');
@@ -84,7 +126,14 @@ describe('the stdio proxy between a host and a server', () => {
       ['request', 5, 'ping'],
     ]);
     // Byte counts are the lines as written, without the newline (the CR of a CRLF line included).
-    expect(out.map((r) => r.bytes)).toEqual([initialize.length - 1, echo.length - 1, initialized.length - 1, batch.length - 1, junk.length - 1, crlf.length - 1]);
+    expect(out.map((r) => r.bytes)).toEqual([
+      initialize.length - 1,
+      echo.length - 1,
+      initialized.length - 1,
+      batch.length - 1,
+      junk.length - 1,
+      crlf.length - 1,
+    ]);
     expect(out[1]!.message).toEqual(JSON.parse(echo.toString('utf8')));
     expect(out[4]!.raw).toBe('this is not json');
 
@@ -123,7 +172,9 @@ describe('the stdio proxy between a host and a server', () => {
     input.write('{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":2,');
     input.end('"method":"b","params":{"x":1}}\n');
     expect(await running).toEqual({ exitCode: 0, signal: null });
-    expect(output.text()).toBe('{"jsonrpc":"2.0","id":1,"result":{"echo":null}}\n{"jsonrpc":"2.0","id":2,"result":{"echo":{"x":1}}}\n');
+    expect(output.text()).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"echo":null}}\n{"jsonrpc":"2.0","id":2,"result":{"echo":{"x":1}}}\n',
+    );
     expect(errors.text().match(/recording a trace record failed \(disk full\)/g)).toHaveLength(1);
     // The server's own stderr still came through.
     expect(errors.text()).toContain('stdin closed\n');
@@ -131,11 +182,18 @@ describe('the stdio proxy between a host and a server', () => {
 
   it('a command that does not exist rejects with SPAWN_FAILED naming it', async () => {
     const records: TraceRecord[] = [];
-    const error = await runStdioProxy({ command: 'mcpwire-no-such-server', input: new PassThrough(), onRecord: (r) => records.push(r), forwardSignals: [] }).catch((e: unknown) => e);
+    const error = await runStdioProxy({
+      command: 'mcpwire-no-such-server',
+      input: new PassThrough(),
+      onRecord: (r) => records.push(r),
+      forwardSignals: [],
+    }).catch((e: unknown) => e);
     expect(isMcpError(error, 'SPAWN_FAILED')).toBe(true);
     expect((error as Error).message).toContain('"mcpwire-no-such-server"');
     expect((error as Error).message).toContain('ENOENT');
-    expect(records).toMatchObject([{ kind: 'event', event: 'spawn-failed', detail: { command: 'mcpwire-no-such-server' } }]);
+    expect(records).toMatchObject([
+      { kind: 'event', event: 'spawn-failed', detail: { command: 'mcpwire-no-such-server' } },
+    ]);
   });
 
   it('aborting stops the server and resolves with how it ended', async () => {
@@ -143,7 +201,16 @@ describe('the stdio proxy between a host and a server', () => {
     const records: TraceRecord[] = [];
     const output = collect(new PassThrough());
     const input = new PassThrough();
-    const running = runStdioProxy({ command: node, args: [path.join(FIXTURES, 'stdio/echo.mjs')], input, output: output.stream, errorOutput: new PassThrough(), onRecord: (r) => records.push(r), signal: controller.signal, forwardSignals: [] });
+    const running = runStdioProxy({
+      command: node,
+      args: [path.join(FIXTURES, 'stdio/echo.mjs')],
+      input,
+      output: output.stream,
+      errorOutput: new PassThrough(),
+      onRecord: (r) => records.push(r),
+      signal: controller.signal,
+      forwardSignals: [],
+    });
     input.write('{"jsonrpc":"2.0","id":1,"method":"up"}\n');
     await eventually(() => (output.text().includes('"id":1') ? true : undefined));
     controller.abort();
@@ -160,7 +227,10 @@ describe('the proxy as its own process (as the CLI runs it)', () => {
     expect(proxy.stderr()).toContain('fatal: could not open database\ngiving up\n');
     const records = readTrace();
     expect(records.at(-1)).toMatchObject({ event: 'exit', detail: { code: 3, signal: null } });
-    expect(records.filter((r) => r.event === 'stderr').map((r) => r.detail!.line)).toEqual(['fatal: could not open database', 'giving up']);
+    expect(records.filter((r) => r.event === 'stderr').map((r) => r.detail!.line)).toEqual([
+      'fatal: could not open database',
+      'giving up',
+    ]);
   });
 
   it('SIGTERM to the proxy reaches the server, and the proxy ends as the server did', async () => {
@@ -188,7 +258,11 @@ describe('the proxy as its own process (as the CLI runs it)', () => {
 });
 
 function startCli(command: string[]) {
-  const child = spawn(node, ['--import', 'tsx', path.join(SUPPORT, 'stdio-proxy-cli.ts'), path.join(dir, 'trace.jsonl'), '--', ...command], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    node,
+    ['--import', 'tsx', path.join(SUPPORT, 'stdio-proxy-cli.ts'), path.join(dir, 'trace.jsonl'), '--', ...command],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -25,7 +25,8 @@ const running: ChildProcess[] = [];
 /** Descendants a test learnt of, with their start time: a failed test kills them, never a successor reusing the pid. */
 const strays: Array<{ pid: number; start: string | undefined }> = [];
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const { pid, start } of strays.splice(0)) {
     const now = stat(pid);
     if (now === undefined || now[0] === 'Z' || (start !== undefined && now[19] !== start)) continue;
@@ -56,18 +57,26 @@ async function dies(pid: number, ms = 10_000): Promise<boolean> {
 
 /** The proxy as a host runs it, its stdio piped; stderr (the server's, passed through) collected. */
 function startProxy(...server: string[]) {
-  const child = spawn(node, [CLI, 'proxy', '--', node, ...server], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(node, [CLI, 'proxy', '--', node, ...server], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   running.push(child);
   let stderr = '';
   child.stdout!.resume();
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin!.on('error', () => {});
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   /** How the proxy ended; bounded (a hung proxy fails here, and the cleanup kills it). */
   const exit = () => within(closed, { timeoutMs: 20_000, what: 'the proxy to exit' });
   /** The pid the server printed as `<prefix> <pid>` on stderr, remembered for the cleanup. */
   const printedPid = async (prefix: string) => {
-    const line = await eventually(() => stderr.split('\n').find((l) => l.startsWith(`${prefix} `)), { timeoutMs: 20_000, what: `"${prefix} <pid>" on the proxy's stderr` });
+    const line = await eventually(() => stderr.split('\n').find((l) => l.startsWith(`${prefix} `)), {
+      timeoutMs: 20_000,
+      what: `"${prefix} <pid>" on the proxy's stderr`,
+    });
     const pid = Number(line.split(' ')[1]);
     strays.push({ pid, start: stat(pid)?.[19] });
     return pid;
@@ -100,20 +109,26 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     expect(await dies(helper)).toBe(true);
   });
 
-  it.skipIf(!LINUX)('when it is signalled: a grandchild in a session of its own (deaf to SIGTERM) goes too', async () => {
-    const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'));
-    const detached = await proxy.printedPid('detached');
-    proxy.child.kill('SIGTERM');
-    // The server died of the forwarded SIGTERM; the proxy dies of the same signal.
-    expect(await proxy.exit()).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(await dies(detached)).toBe(true);
-  });
+  it.skipIf(!LINUX)(
+    'when it is signalled: a grandchild in a session of its own (deaf to SIGTERM) goes too',
+    async () => {
+      const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'));
+      const detached = await proxy.printedPid('detached');
+      proxy.child.kill('SIGTERM');
+      // The server died of the forwarded SIGTERM; the proxy dies of the same signal.
+      expect(await proxy.exit()).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(await dies(detached)).toBe(true);
+    },
+  );
 
-  it.skipIf(!LINUX)('when its host goes away: a grandchild in a session of its own is found before the server exits, and stopped', async () => {
-    const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'), '--obeys-sigterm');
-    const detached = await proxy.printedPid('detached');
-    proxy.child.stdin!.end();
-    expect(await proxy.exit()).toEqual({ code: 0, signal: null });
-    expect(await dies(detached)).toBe(true);
-  });
+  it.skipIf(!LINUX)(
+    'when its host goes away: a grandchild in a session of its own is found before the server exits, and stopped',
+    async () => {
+      const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'), '--obeys-sigterm');
+      const detached = await proxy.printedPid('detached');
+      proxy.child.stdin!.end();
+      expect(await proxy.exit()).toEqual({ code: 0, signal: null });
+      expect(await dies(detached)).toBe(true);
+    },
+  );
 });

@@ -10,7 +10,15 @@ import * as types from '../src/types.js';
 /** The names an entry file exports only as types (interfaces, type aliases), sorted: what the compiler sees. */
 function typeOnlyExports(entry: string): string[] {
   const file = fileURLToPath(new URL(`../${entry}`, import.meta.url));
-  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, types: [] });
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
   const symbol = checker.getSymbolAtLocation(source)!;
@@ -38,7 +46,9 @@ describe('the public surface', () => {
         "redactUrl",
       ]
     `);
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { import: string }>;
+    };
     expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
   });
 
@@ -57,7 +67,9 @@ describe('the public surface', () => {
         "stderrLogger",
       ]
     `);
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { import: string }>;
+    };
     expect(manifest.exports['./server']!.import).toBe('./dist/server/index.js');
   });
 
@@ -228,7 +240,11 @@ describe('the public surface', () => {
 
   it('mcpwire/types exports every MCP type, the JSON-RPC message types and the method tables, and nothing at runtime', () => {
     expect(Object.keys(types)).toEqual([]);
-    const protocolTypes = [...readFileSync(new URL('../src/protocol/types.ts', import.meta.url), 'utf8').matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!);
+    const protocolTypes = [
+      ...readFileSync(new URL('../src/protocol/types.ts', import.meta.url), 'utf8').matchAll(
+        /^export (?:type|interface) (\w+)/gm,
+      ),
+    ].map((m) => m[1]!);
     const exported = typeOnlyExports('src/types.ts');
     expect(exported).toEqual(expect.arrayContaining(protocolTypes));
     expect(exported.filter((name) => !protocolTypes.includes(name))).toMatchInlineSnapshot(`
@@ -251,7 +267,9 @@ describe('the public surface', () => {
         "ServerRequests",
       ]
     `);
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { types: string; import: string }> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>;
+    };
     expect(manifest.exports['./types']).toEqual({ types: './dist/types.d.ts', import: './dist/types.js' });
   });
 

@@ -50,7 +50,11 @@ describe('commandDisplayName', () => {
     ['python', ['-c', 'import x'], 'python'],
     ['uv', ['run', '--with', 'mcp', 'weather.py'], 'weather'],
     // containers: the image without registry, tag or digest
-    ['docker', ['run', '-i', '--rm', '-e', 'GITHUB_TOKEN', 'ghcr.io/github/github-mcp-server:latest'], 'github-mcp-server'],
+    [
+      'docker',
+      ['run', '-i', '--rm', '-e', 'GITHUB_TOKEN', 'ghcr.io/github/github-mcp-server:latest'],
+      'github-mcp-server',
+    ],
     ['docker', ['run', '-i', '-v', '/data:/data', 'mcp/filesystem@sha256:abc'], 'filesystem'],
     // anything else: the command by the file rule
     ['mcp-server-git', [], 'mcp-server-git'],

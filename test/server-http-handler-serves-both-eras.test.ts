@@ -23,7 +23,13 @@ function kitServer(): McpServer {
       return { structuredContent: { sum: (a as number) + (b as number) } };
     },
   });
-  server.registerTool({ name: 'fail', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('NOPE', 'It did not work.'); } });
+  server.registerTool({
+    name: 'fail',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      throw new ToolError('NOPE', 'It did not work.');
+    },
+  });
   return server;
 }
 
@@ -49,7 +55,10 @@ describe("mcpwire's client over HTTP", () => {
     const result = await client.callTool('add', { a: 2, b: 3 }, { onProgress: (p) => progress.push(p.progress) });
     expect(result.structuredContent).toEqual({ sum: 5 });
     expect(progress).toEqual([1, 2]);
-    expect((await client.callTool('fail', {})).structuredContent).toEqual({ success: false, error: { code: 'NOPE', message: 'It did not work.' } });
+    expect((await client.callTool('fail', {})).structuredContent).toEqual({
+      success: false,
+      error: { code: 'NOPE', message: 'It did not work.' },
+    });
   });
 
   it.each([true, false])('speaks the legacy era (sessions: %s)', async (sessions) => {
@@ -63,7 +72,10 @@ describe("mcpwire's client over HTTP", () => {
     const invalid = await client.callTool('add', { a: 'x', b: 1 });
     expect(invalid.isError).toBe(true);
     expect(invalid.structuredContent).toBeUndefined();
-    expect(JSON.parse((invalid.content[0] as { text: string }).text)).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', paths: ['/a'] } });
+    expect(JSON.parse((invalid.content[0] as { text: string }).text)).toMatchObject({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', paths: ['/a'] },
+    });
   });
 });
 
@@ -76,7 +88,10 @@ describe('the official SDK clients over HTTP', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'kit-http', version: '3.0.0' });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add', 'fail']);
     expect((await client.callTool({ name: 'add', arguments: { a: 4, b: 5 } })).structuredContent).toEqual({ sum: 9 });
-    expect(await client.callTool({ name: 'fail', arguments: {} })).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOPE' } } });
+    expect(await client.callTool({ name: 'fail', arguments: {} })).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'NOPE' } },
+    });
     expect(kit.listener.listening).toBe(true);
   });
 
@@ -107,6 +122,8 @@ describe('legacy sessions', () => {
     dispose();
     await client.close();
     // The client's close ends its GET stream (and its session).
-    await eventually(() => (kit.handler.openStreams === 0 ? true : undefined), { what: 'the session and its stream to end' });
+    await eventually(() => (kit.handler.openStreams === 0 ? true : undefined), {
+      what: 'the session and its stream to end',
+    });
   });
 });

@@ -62,15 +62,30 @@ async function start(): Promise<void> {
 }
 
 /** One HTTP exchange; resolves with the status, headers and the whole body (SSE bodies end with their stream). */
-function exchange(method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function exchange(
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return within(
     new Promise((resolve, reject) => {
-      const req = http.request(kit!.url, { method, headers: { accept: 'application/json, text/event-stream', ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
+      const req = http.request(
+        kit!.url,
+        {
+          method,
+          headers: {
+            accept: 'application/json, text/event-stream',
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
       req.once('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     }),
@@ -97,14 +112,36 @@ function events(text: string): SseEvent[] {
 }
 
 async function openSession(revision: string): Promise<string> {
-  const made = await exchange('POST', {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const made = await exchange(
+    'POST',
+    {},
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
+  );
   const session = made.headers['mcp-session-id'] as string;
-  await exchange('POST', { 'mcp-session-id': session, 'mcp-protocol-version': revision }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  await exchange(
+    'POST',
+    { 'mcp-session-id': session, 'mcp-protocol-version': revision },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  );
   return session;
 }
 
 function callPollMe(session: string, revision: string, before = 1): ReturnType<typeof exchange> {
-  return exchange('POST', { 'mcp-session-id': session, 'mcp-protocol-version': revision }, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'poll_me', arguments: { before }, _meta: { progressToken: 'p' } } });
+  return exchange(
+    'POST',
+    { 'mcp-session-id': session, 'mcp-protocol-version': revision },
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'poll_me', arguments: { before }, _meta: { progressToken: 'p' } },
+    },
+  );
 }
 
 describe('legacy Streamable HTTP SSE polling', () => {
@@ -120,7 +157,12 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
 
     const lastSeen = first.at(-1)!.id!;
-    const resumed = exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', 'last-event-id': lastSeen });
+    const resumed = exchange('GET', {
+      accept: 'text/event-stream',
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-11-25',
+      'last-event-id': lastSeen,
+    });
     gate.open();
     const rest = events((await resumed).text).map((e) => JSON.parse(e.data));
     expect(rest.map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 7]);
@@ -137,11 +179,17 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
     gate.open();
 
-    const fromPriming = events((await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! })).text);
+    const fromPriming = events(
+      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
+        .text,
+    );
     expect(fromPriming.map((e) => e.id)).toEqual([seen[1]!.id, seen[2]!.id, expect.any(String), expect.any(String)]);
     expect(JSON.parse(fromPriming.at(-1)!.data).result.content[0].text).toBe('resumed result');
 
-    const fromLast = events((await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[2]!.id! })).text);
+    const fromLast = events(
+      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[2]!.id! }))
+        .text,
+    );
     expect(fromLast.map((e) => JSON.parse(e.data).method ?? 'answer')).toEqual(['notifications/progress', 'answer']);
   });
 
@@ -149,7 +197,15 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await start();
     const session = await openSession('2025-11-25');
     const firstEvents: SseEvent[] = [];
-    const req = http.request(kit!.url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
+    const req = http.request(kit!.url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
     const gone = new Promise<void>((resolve) => req.once('close', () => resolve()));
     req.once('error', () => undefined); // the socket is destroyed on purpose
     req.once('response', (res) => {
@@ -161,12 +217,23 @@ describe('legacy Streamable HTTP SSE polling', () => {
       });
       res.on('error', () => undefined);
     });
-    req.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'poll_me', arguments: { close: false }, _meta: { progressToken: 'p' } } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'poll_me', arguments: { close: false }, _meta: { progressToken: 'p' } },
+      }),
+    );
     await until(() => waiting && firstEvents.length === 2, { what: 'the priming event and the first progress' });
     req.destroy();
     await within(gone, { what: 'the dropped request to close' });
 
-    const resumed = exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': firstEvents[1]!.id! });
+    const resumed = exchange('GET', {
+      accept: 'text/event-stream',
+      'mcp-session-id': session,
+      'last-event-id': firstEvents[1]!.id!,
+    });
     gate.open();
     const rest = events((await resumed).text).map((e) => JSON.parse(e.data));
     expect(rest.at(-1).result.content[0].text).toBe('resumed result');
@@ -181,7 +248,10 @@ describe('legacy Streamable HTTP SSE polling', () => {
     expect(seen).toHaveLength(401);
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
     gate.open();
-    const replay = events((await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! })).text);
+    const replay = events(
+      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
+        .text,
+    );
     expect(replay.length).toBe(256);
     expect(JSON.parse(replay.at(-1)!.data).id).toBe(7);
   });

@@ -17,7 +17,8 @@ afterEach(async () => {
 
 async function serve(): Promise<{ server: McpServer; kit: KitHttp }> {
   const server = new McpServer({ name: 'watched', version: '1', logger: () => undefined });
-  for (const uri of ['test://watched', 'test://other']) server.registerResource({ uri, name: uri, read: (u) => [{ uri: u, text: 'content' }] });
+  for (const uri of ['test://watched', 'test://other'])
+    server.registerResource({ uri, name: uri, read: (u) => [{ uri: u, text: 'content' }] });
   const kit = await listenKit(server, { path: '/mcp', sessions: true });
   open.push(kit);
   return { server, kit };
@@ -49,7 +50,9 @@ describe('legacy HTTP resource subscriptions', () => {
     server.notifyResourceUpdated('test://other');
     const before = watcher.updates.length;
     server.notifyResourceUpdated('test://watched');
-    await eventually(() => (watcher.updates.length > before ? true : undefined), { what: 'the second resources/updated' });
+    await eventually(() => (watcher.updates.length > before ? true : undefined), {
+      what: 'the second resources/updated',
+    });
     expect(new Set(watcher.updates)).toEqual(new Set(['test://watched']));
 
     await unsubscribe();
@@ -61,7 +64,9 @@ describe('legacy HTTP resource subscriptions', () => {
     watcher.client.on('resourcesChanged', () => (changed.watcher = true));
     bystander.client.on('resourcesChanged', () => (changed.bystander = true));
     server.registerResource({ uri: 'test://barrier', name: 'barrier', read: (u) => [{ uri: u, text: '' }] });
-    await eventually(() => (changed.watcher && changed.bystander ? true : undefined), { what: 'list_changed on both GET streams' });
+    await eventually(() => (changed.watcher && changed.bystander ? true : undefined), {
+      what: 'list_changed on both GET streams',
+    });
     expect(watcher.updates.length).toBe(after);
     expect(bystander.updates).toEqual([]);
   });

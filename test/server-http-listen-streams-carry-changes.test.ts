@@ -16,11 +16,20 @@ const REVISION = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': REVISION, 'io.modelcontextprotocol/clientCapabilities': {} };
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 
-type Message = { id?: unknown; method?: string; params?: Record<string, unknown> & { _meta?: Record<string, unknown> }; result?: Record<string, unknown> };
+type Message = {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  result?: Record<string, unknown>;
+};
 
 function kitServer(): McpServer {
   const server = new McpServer({ name: 'kit-listen-http', version: '0.0.1' });
-  server.registerTool({ name: 'echo', inputSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'text', text: 'echo' }] }) });
+  server.registerTool({
+    name: 'echo',
+    inputSchema: { type: 'object' },
+    handler: () => ({ content: [{ type: 'text', text: 'echo' }] }),
+  });
   server.registerResource({ uri: 'test://doc', name: 'doc', read: (uri) => [{ uri, text: 'the doc' }] });
   return server;
 }
@@ -32,13 +41,28 @@ function listenerCounts(server: McpServer): number[] {
 }
 
 /** One raw listen POST: its status, the messages of its SSE stream as they come, and how it ended. */
-async function rawListen(kit: KitHttp, id: unknown, notifications: Record<string, unknown>, accept = 'application/json, text/event-stream') {
+async function rawListen(
+  kit: KitHttp,
+  id: unknown,
+  notifications: Record<string, unknown>,
+  accept = 'application/json, text/event-stream',
+) {
   const controller = new AbortController();
   aborts.push(controller);
   const response = await fetch(kit.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept, 'mcp-protocol-version': REVISION, 'mcp-method': 'subscriptions/listen' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: META, notifications } }),
+    headers: {
+      'content-type': 'application/json',
+      accept,
+      'mcp-protocol-version': REVISION,
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { _meta: META, notifications },
+    }),
     signal: controller.signal,
   });
   const messages: Message[] = [];
@@ -56,7 +80,11 @@ async function rawListen(kit: KitHttp, id: unknown, notifications: Record<string
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = event.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+        const data = event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n');
         if (data !== '') messages.push(JSON.parse(data) as Message);
       }
     }
@@ -89,7 +117,10 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
     const client = await McpClient.connect({ url: kit.url });
     clients.push(client);
     expect(client.era).toBe('modern');
-    expect(client.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(client.capabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
     await until(() => kit.handler.openListens === 1, { what: "the client's listen stream" });
     let toolsChanged = 0;
     client.on('toolsChanged', () => toolsChanged++);
@@ -102,7 +133,9 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
     await client.subscribeResource('test://doc');
     // The client replaces its stream with one naming the URI; the new one is in place once the
     // old one is gone and one is open again (the server's own count).
-    await until(() => server.core.resourceUpdated.size === 2 && kit.handler.openListens === 1, { what: 'the listen naming test://doc' });
+    await until(() => server.core.resourceUpdated.size === 2 && kit.handler.openListens === 1, {
+      what: 'the listen naming test://doc',
+    });
     server.notifyResourceUpdated('test://other');
     server.notifyResourceUpdated('test://doc');
     await until(() => updates.length >= 1, { what: 'the resourceUpdated event' });
@@ -112,15 +145,31 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
   it('acknowledges only what the server supports, and stamps each change with the listen id', async () => {
     const server = kitServer(); // no prompts: promptsListChanged is not offered
     const kit = await start(server);
-    const listen = await rawListen(kit, 'feed-1', { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['test://doc'] });
+    const listen = await rawListen(kit, 'feed-1', {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['test://doc'],
+    });
     expect(listen.status).toBe(200);
     await until(() => listen.messages.length >= 1, { what: 'the acknowledgment' });
-    expect(listen.messages[0]).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [SUB]: 'feed-1' }, notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['test://doc'] } } });
+    expect(listen.messages[0]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        _meta: { [SUB]: 'feed-1' },
+        notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['test://doc'] },
+      },
+    });
     server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
     server.notifyResourceUpdated('test://doc');
     await until(() => listen.messages.length >= 3, { what: 'two change notices' });
     expect(listen.messages.slice(1)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://doc', _meta: { [SUB]: 'feed-1' } } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'test://doc', _meta: { [SUB]: 'feed-1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUB]: 'feed-1' } } },
     ]);
   });
@@ -130,12 +179,18 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
     const before = listenerCounts(server);
     const kit = await start(server);
     const withHandler = listenerCounts(server);
-    const listen = await rawListen(kit, 1, { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['test://doc'] });
+    const listen = await rawListen(kit, 1, {
+      toolsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['test://doc'],
+    });
     await until(() => listen.messages.length >= 1, { what: 'the acknowledgment' });
     expect(listenerCounts(server)).not.toEqual(withHandler);
     listen.cancel();
     await within(listen.reading, { what: 'the stream closed' });
-    await until(() => kit.handler.openListens === 0 && kit.handler.inFlight === 0, { what: 'the listen ended on the server' });
+    await until(() => kit.handler.openListens === 0 && kit.handler.inFlight === 0, {
+      what: 'the listen ended on the server',
+    });
     expect(listenerCounts(server)).toEqual(withHandler);
     await kit.close();
     expect(listenerCounts(server)).toEqual(before);
@@ -153,8 +208,16 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
     await within(kit.handler.close({ graceMs: 60_000 }), { timeoutMs: 10_000, what: "the handler's close" });
     await within(Promise.all([first.reading, second.reading]), { what: 'both streams ended' });
     const serverInfo = { name: 'kit-listen-http', version: '0.0.1' };
-    expect(first.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', _meta: { [SUB]: 1, 'io.modelcontextprotocol/serverInfo': serverInfo } } });
-    expect(second.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 'two', result: { resultType: 'complete', _meta: { [SUB]: 'two', 'io.modelcontextprotocol/serverInfo': serverInfo } } });
+    expect(first.messages.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { resultType: 'complete', _meta: { [SUB]: 1, 'io.modelcontextprotocol/serverInfo': serverInfo } },
+    });
+    expect(second.messages.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      id: 'two',
+      result: { resultType: 'complete', _meta: { [SUB]: 'two', 'io.modelcontextprotocol/serverInfo': serverInfo } },
+    });
     expect(kit.handler.openListens).toBe(0);
     expect(kit.handler.inFlight).toBe(0);
     expect(listenerCounts(server)).toEqual(before);
@@ -162,7 +225,10 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
 
   it('bounds the open listens (503 past maxListens) and needs an SSE answer (406)', async () => {
     const kit = await start(kitServer(), { path: '/mcp', maxListens: 2 });
-    const held = [await rawListen(kit, 1, { toolsListChanged: true }), await rawListen(kit, 2, { toolsListChanged: true })];
+    const held = [
+      await rawListen(kit, 1, { toolsListChanged: true }),
+      await rawListen(kit, 2, { toolsListChanged: true }),
+    ];
     await until(() => held.every((l) => l.messages.length >= 1), { what: 'two acknowledgments' });
     const third = await rawListen(kit, 3, { toolsListChanged: true });
     expect(third.status).toBe(503);

@@ -16,18 +16,28 @@ afterEach(async () => {
 
 it('SDK v2 listens: the honoured filter, a change notice, and a graceful end on close', async () => {
   const server = new McpServer({ name: 'kit-listen-v2', version: '0.0.1' });
-  server.registerTool({ name: 'echo', inputSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'text', text: 'echo' }] }) });
+  server.registerTool({
+    name: 'echo',
+    inputSchema: { type: 'object' },
+    handler: () => ({ content: [{ type: 'text', text: 'echo' }] }),
+  });
   server.registerResource({ uri: 'test://doc', name: 'doc', read: (uri) => [{ uri, text: 'the doc' }] });
   const kit: KitHttp = await listenKit(server);
   open.push(kit);
-  const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ClientV2(
+    { name: 'sdk-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new TransportV2(new URL(kit.url)));
   open.push(client);
   let toolsChanged = 0;
   const updated: string[] = [];
   client.setNotificationHandler('notifications/tools/list_changed', () => void toolsChanged++);
   client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
-  const subscription = await within(client.listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['test://doc'] }), { what: "SDK v2's listen acknowledged" });
+  const subscription = await within(
+    client.listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['test://doc'] }),
+    { what: "SDK v2's listen acknowledged" },
+  );
   expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: ['test://doc'] });
   server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
   server.notifyResourceUpdated('test://doc');

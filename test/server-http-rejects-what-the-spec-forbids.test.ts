@@ -10,7 +10,10 @@ import { McpServer } from '../src/server/index.js';
 import { listenKit, type KitHttp } from './support/kit-http.js';
 import { eventually } from './support/wait.js';
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 interface Answer {
   status: number;
@@ -27,13 +30,21 @@ function server(): McpServer {
   const s = new McpServer({ name: 'rules', version: '1', logger: () => undefined });
   s.registerTool({
     name: 'lookup',
-    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, q: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, q: { type: 'string' } },
+    },
     handler: ({ q }, context) => {
       context.progress(1);
       return { content: [{ type: 'text', text: `found ${String(q)}` }] };
     },
   });
-  s.registerTool({ name: 'needs_sampling', inputSchema: { type: 'object' }, requiredClientCapabilities: { sampling: {} }, handler: () => ({ content: [{ type: 'text', text: 'ran' }] }) });
+  s.registerTool({
+    name: 'needs_sampling',
+    inputSchema: { type: 'object' },
+    requiredClientCapabilities: { sampling: {} },
+    handler: () => ({ content: [{ type: 'text', text: 'ran' }] }),
+  });
   s.registerTool({
     name: 'wait',
     inputSchema: { type: 'object' },
@@ -61,25 +72,37 @@ async function start(options?: Parameters<typeof listenKit>[1]): Promise<void> {
 
 function send(method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(kit.url, { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = http.request(
+      kit.url,
+      {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-function modern(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}, id: number | string = 1): Promise<Answer> {
+function modern(
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  id: number | string = 1,
+): Promise<Answer> {
   const name = (params.name ?? params.uri) as string | undefined;
   return send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }), {
     'mcp-protocol-version': '2026-07-28',
@@ -95,7 +118,10 @@ describe('2026-07-28 requests', () => {
     const ok = await modern('tools/list', {});
     expect(ok.status).toBe(200);
     expect(ok.headers['content-type']).toBe('application/json');
-    expect(ok.json.result).toMatchObject({ resultType: 'complete', tools: [{ name: 'lookup' }, { name: 'needs_sampling' }, { name: 'wait' }] });
+    expect(ok.json.result).toMatchObject({
+      resultType: 'complete',
+      tools: [{ name: 'lookup' }, { name: 'needs_sampling' }, { name: 'wait' }],
+    });
     const unknown = await modern('nothing/here', {});
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe(-32601);
@@ -104,7 +130,11 @@ describe('2026-07-28 requests', () => {
   it.each([
     ['a missing Mcp-Method', { 'mcp-method': '' }, /Mcp-Method header is missing|Mcp-Method header does not match/],
     ['a wrong Mcp-Method', { 'mcp-method': 'tools/call' }, /Mcp-Method header does not match/],
-    ['a wrong MCP-Protocol-Version', { 'mcp-protocol-version': '2025-11-25' }, /MCP-Protocol-Version header does not match/],
+    [
+      'a wrong MCP-Protocol-Version',
+      { 'mcp-protocol-version': '2025-11-25' },
+      /MCP-Protocol-Version header does not match/,
+    ],
   ])('%s is 400 with -32020', async (_what, headers, message) => {
     await start();
     const answer = await modern('tools/list', {}, headers);
@@ -116,12 +146,20 @@ describe('2026-07-28 requests', () => {
     await start();
     const args = { name: 'lookup', arguments: { region: 'über', q: 'x' } };
     const encoded = `=?base64?${Buffer.from('über').toString('base64')}?=`;
-    expect((await modern('tools/call', args, { 'mcp-param-region': encoded })).json.result.content).toEqual([{ type: 'text', text: 'found x' }]);
+    expect((await modern('tools/call', args, { 'mcp-param-region': encoded })).json.result.content).toEqual([
+      { type: 'text', text: 'found x' },
+    ]);
     const noParam = await modern('tools/call', args);
     expect(noParam.status).toBe(400);
-    expect(noParam.json.error).toMatchObject({ code: -32020, message: expect.stringContaining('Mcp-Param-Region header is missing') });
+    expect(noParam.json.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('Mcp-Param-Region header is missing'),
+    });
     const wrongParam = await modern('tools/call', args, { 'mcp-param-region': 'eu' });
-    expect(wrongParam.json.error).toMatchObject({ code: -32020, message: expect.stringContaining('does not match the argument') });
+    expect(wrongParam.json.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('does not match the argument'),
+    });
     const wrongName = await modern('tools/call', args, { 'mcp-name': 'wait', 'mcp-param-region': encoded });
     expect(wrongName.json.error).toMatchObject({ code: -32020, message: expect.stringContaining('Mcp-Name') });
     expect(JSON.stringify([noParam.json, wrongParam.json, wrongName.json])).not.toContain('über');
@@ -134,27 +172,58 @@ describe('2026-07-28 requests', () => {
 
   it('an unsupported revision is 400 with -32022 and the supported list; a missing capability object is 400 with -32602', async () => {
     await start();
-    const body = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } } };
-    const answer = await send('POST', JSON.stringify(body), { 'mcp-protocol-version': '2027-01-01', 'mcp-method': 'tools/list' });
+    const body = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/list',
+      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+    };
+    const answer = await send('POST', JSON.stringify(body), {
+      'mcp-protocol-version': '2027-01-01',
+      'mcp-method': 'tools/list',
+    });
     expect(answer.status).toBe(400);
-    expect(answer.json.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2027-01-01' } });
-    const noCaps = { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
-    const missing = await send('POST', JSON.stringify(noCaps), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+    expect(answer.json.error).toMatchObject({
+      code: -32022,
+      data: { supported: ['2026-07-28'], requested: '2027-01-01' },
+    });
+    const noCaps = {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    };
+    const missing = await send('POST', JSON.stringify(noCaps), {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    });
     expect(missing.status).toBe(400);
     expect(missing.json.error.code).toBe(-32602);
   });
 
   it('a body naming another revision than the header is -32020, even a revision the server does not speak', async () => {
     await start();
-    const body = { jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } } };
-    const answer = await send('POST', JSON.stringify(body), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    const body = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'server/discover',
+      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } },
+    };
+    const answer = await send('POST', JSON.stringify(body), {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'server/discover',
+    });
     expect(answer.status).toBe(400);
     expect(answer.json.error.code).toBe(-32020);
   });
 
   it('initialize with a 2026 envelope is a removed method: 404 with -32601', async () => {
     await start();
-    const answer = await modern('initialize', { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    const answer = await modern('initialize', {
+      protocolVersion: '2026-07-28',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     expect(answer.status).toBe(404);
     expect(answer.json.error.code).toBe(-32601);
   });
@@ -164,30 +233,78 @@ describe('2026-07-28 requests', () => {
     const answer = await modern('tools/call', { name: 'needs_sampling', arguments: {} });
     expect(answer.status).toBe(400);
     expect(answer.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    const declared = await send('POST', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'needs_sampling', arguments: {}, _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } } } }), {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'needs_sampling',
-    });
+    const declared = await send(
+      'POST',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'needs_sampling',
+          arguments: {},
+          _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+        },
+      }),
+      {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'needs_sampling',
+      },
+    );
     expect(declared.json.result.content).toEqual([{ type: 'text', text: 'ran' }]);
   });
 
   it('answers over SSE, with event ids, when progress must go before the answer', async () => {
     await start();
-    const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'lookup', arguments: { q: 'y' }, _meta: { ...META, progressToken: 'p1' } } };
-    const answer = await send('POST', JSON.stringify(body), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'lookup' });
+    const body = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'lookup', arguments: { q: 'y' }, _meta: { ...META, progressToken: 'p1' } },
+    };
+    const answer = await send('POST', JSON.stringify(body), {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'lookup',
+    });
     expect(answer.headers['content-type']).toBe('text/event-stream');
-    const events = answer.text.trim().split('\n\n').map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)])));
+    const events = answer.text
+      .trim()
+      .split('\n\n')
+      .map((block) =>
+        Object.fromEntries(
+          block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+        ),
+      );
     expect(events.map((e) => e.id)).toEqual(['1', '2']);
-    expect(JSON.parse(events[0]!.data!)).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p1', progress: 1 } });
+    expect(JSON.parse(events[0]!.data!)).toMatchObject({
+      method: 'notifications/progress',
+      params: { progressToken: 'p1', progress: 1 },
+    });
     expect(JSON.parse(events[1]!.data!)).toMatchObject({ id: 4, result: { content: [{ text: 'found y' }] } });
   });
 
   it('a client that closes the response cancels the call', async () => {
     await start();
-    const req = http.request(kit.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } });
+    const req = http.request(kit.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'wait',
+      },
+    });
     req.on('error', () => undefined);
-    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: META } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: {}, _meta: META },
+      }),
+    );
     await eventually(() => (release ? true : undefined), { what: 'the handler to start' });
     req.destroy();
     await eventually(() => (aborted.length === 1 ? true : undefined), { what: 'the handler to be aborted' });
@@ -210,7 +327,9 @@ describe('every request', () => {
     expect((await modern('tools/list', {}, { origin: `http://localhost:${kit.port}` })).status).toBe(200);
     await kit.close();
     await start({ path: '/mcp', allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
-    expect((await modern('tools/list', {}, { host: 'mcp.example.com', origin: 'https://app.example.com' })).status).toBe(200);
+    expect(
+      (await modern('tools/list', {}, { host: 'mcp.example.com', origin: 'https://app.example.com' })).status,
+    ).toBe(200);
     expect((await modern('tools/list', {}, { host: `127.0.0.1:${kit.port}` })).status).toBe(403);
   });
 
@@ -223,13 +342,25 @@ describe('every request', () => {
     expect(junk.status).toBe(400);
     expect(junk.json.error.code).toBe(-32700);
     expect((await send('PUT', '{}')).status).toBe(405);
-    const elsewhere = await new Promise<number>((resolve, reject) => http.get(`http://127.0.0.1:${kit.port}/other`, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject));
+    const elsewhere = await new Promise<number>((resolve, reject) =>
+      http
+        .get(`http://127.0.0.1:${kit.port}/other`, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject),
+    );
     expect(elsewhere).toBe(404);
   });
 });
 
 describe('legacy requests', () => {
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 
   it('need the session initialize made (400 without, 404 for an unknown or deleted one)', async () => {
@@ -240,12 +371,26 @@ describe('legacy requests', () => {
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect((await send('POST', list)).status).toBe(400);
     expect((await send('POST', list, { 'mcp-session-id': 'nope' })).status).toBe(404);
-    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).json.result.tools).toHaveLength(3);
+    expect(
+      (await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).json.result.tools,
+    ).toHaveLength(3);
     // Several POSTs at once, one naming another supported revision: all answered (the session's revision governs).
-    const together = await Promise.all(['2025-06-18', '2025-03-26', '2025-06-18'].map((v) => send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': v })));
+    const together = await Promise.all(
+      ['2025-06-18', '2025-03-26', '2025-06-18'].map((v) =>
+        send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': v }),
+      ),
+    );
     expect(together.map((a) => a.status)).toEqual([200, 200, 200]);
-    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
-    expect((await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-session-id': session })).status).toBe(202);
+    expect((await send('POST', list, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+          'mcp-session-id': session,
+        })
+      ).status,
+    ).toBe(202);
     expect((await send('DELETE', undefined, { 'mcp-session-id': session })).status).toBe(200);
     expect((await send('POST', list, { 'mcp-session-id': session })).status).toBe(404);
   });

@@ -20,12 +20,19 @@ function makeServer(): McpServer {
     inputSchema: { type: 'object' },
     handler: async (_args, context) => {
       try {
-        const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } as never);
-        const sampled = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10 } as never);
+        const answer = await context.elicit({
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        } as never);
+        const sampled = await context.sample({
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+          maxTokens: 10,
+        } as never);
         const roots = await context.listRoots();
         return { structuredContent: { answer, sampled, roots } };
       } catch (error) {
-        if (isMcpError(error, 'INPUT_UNSUPPORTED')) return { content: [{ type: 'text', text: `unsupported: ${error.message}` }], isError: true };
+        if (isMcpError(error, 'INPUT_UNSUPPORTED'))
+          return { content: [{ type: 'text', text: `unsupported: ${error.message}` }], isError: true };
         throw error;
       }
     },
@@ -33,8 +40,24 @@ function makeServer(): McpServer {
   server.registerPrompt({
     name: 'personal',
     get: async (_args, context) => {
-      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never, { key: 'who' });
-      return { messages: [{ role: 'user', content: { type: 'text', text: `Write to ${String((answer.content as { name?: string } | undefined)?.name)}` } }] };
+      const answer = await context.elicit(
+        {
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        } as never,
+        { key: 'who' },
+      );
+      return {
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: `Write to ${String((answer.content as { name?: string } | undefined)?.name)}`,
+            },
+          },
+        ],
+      };
     },
   });
   return server;
@@ -42,7 +65,11 @@ function makeServer(): McpServer {
 
 const HANDLERS = {
   elicitation: () => ({ action: 'accept' as const, content: { name: 'Ada' } }),
-  sampling: () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'hi!' }, model: 'test-model' }),
+  sampling: () => ({
+    role: 'assistant' as const,
+    content: { type: 'text' as const, text: 'hi!' },
+    model: 'test-model',
+  }),
   roots: () => [{ uri: 'file:///work', name: 'work' }],
 };
 
@@ -86,7 +113,9 @@ describe('server→client input', () => {
     const client = await overMemory('legacy', {});
     const result = await client.callTool('ask_all', {});
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('did not declare the "elicitation" capability') }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: expect.stringContaining('did not declare the "elicitation" capability') },
+    ]);
   });
 
   it('reaches a 2026-07-28 client through input_required rounds (the handler runs again with the answers)', async () => {
@@ -99,12 +128,17 @@ describe('server→client input', () => {
 describe('prompts', () => {
   it.each(['legacy', 'modern'] as const)('ask for input too (%s)', async (era) => {
     const client = await overMemory(era, HANDLERS);
-    expect((await client.getPrompt('personal', {})).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Write to Ada' } }]);
+    expect((await client.getPrompt('personal', {})).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Write to Ada' } },
+    ]);
   });
 });
 
 describe('2026-07-28 request state', () => {
-  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
+  const META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} },
+  };
 
   async function raw(): Promise<(params: Record<string, unknown>) => Promise<any>> {
     const server = makeServer();
@@ -116,7 +150,12 @@ describe('2026-07-28 request state', () => {
     let id = 0;
     return async (params) => {
       const mine = ++id;
-      await client.send({ jsonrpc: '2.0', id: mine, method: 'tools/call', params: { name: 'ask_all', arguments: {}, _meta: META, ...params } });
+      await client.send({
+        jsonrpc: '2.0',
+        id: mine,
+        method: 'tools/call',
+        params: { name: 'ask_all', arguments: {}, _meta: META, ...params },
+      });
       return eventually(() => answers.find((a) => a.id === mine), { what: `answer ${mine}` });
     };
   }
@@ -124,18 +163,33 @@ describe('2026-07-28 request state', () => {
   it('asks one round at a time and carries earlier answers in a signed requestState; an altered one is -32602', async () => {
     const call = await raw();
     const first = (await call({})).result;
-    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-1': { method: 'elicitation/create' } }, requestState: expect.any(String) });
-    const second = (await call({ inputResponses: { 'input-1': EXPECTED.answer }, requestState: first.requestState })).result;
-    expect(second).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-2': { method: 'sampling/createMessage' } } });
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'input-1': { method: 'elicitation/create' } },
+      requestState: expect.any(String),
+    });
+    const second = (await call({ inputResponses: { 'input-1': EXPECTED.answer }, requestState: first.requestState }))
+      .result;
+    expect(second).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'input-2': { method: 'sampling/createMessage' } },
+    });
     expect(Object.keys(second.inputRequests)).toEqual(['input-2']);
     // The third round sends only its own answer: the first comes back from the state.
-    const third = (await call({ inputResponses: { 'input-2': EXPECTED.sampled }, requestState: second.requestState })).result;
+    const third = (await call({ inputResponses: { 'input-2': EXPECTED.sampled }, requestState: second.requestState }))
+      .result;
     expect(Object.keys(third.inputRequests)).toEqual(['input-3']);
-    const done = (await call({ inputResponses: { 'input-3': EXPECTED.roots }, requestState: third.requestState })).result;
+    const done = (await call({ inputResponses: { 'input-3': EXPECTED.roots }, requestState: third.requestState }))
+      .result;
     expect(done).toMatchObject({ resultType: 'complete', structuredContent: EXPECTED });
 
     const [body, mac] = (third.requestState as string).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), responses: { 'input-1': { action: 'decline' } } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(body!, 'base64url').toString()),
+        responses: { 'input-1': { action: 'decline' } },
+      }),
+    ).toString('base64url');
     const refused = await call({ inputResponses: { 'input-3': EXPECTED.roots }, requestState: `${forged}.${mac}` });
     expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
   });

@@ -23,9 +23,17 @@ afterEach(async () => {
 });
 
 /** A raw client end: `ask` sends a request and resolves with the message answering its id. */
-function rawPeer(): { ask: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>; send: (message: unknown) => void; received: Record<string, unknown>[] } {
+function rawPeer(): {
+  ask: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  send: (message: unknown) => void;
+  received: Record<string, unknown>[];
+} {
   const server = new McpServer({ name: 'envelope', version: '9', logger: () => undefined });
-  server.registerTool({ name: 'noop', inputSchema: { type: 'object' }, handler: () => ({ structuredContent: { ok: true } }) });
+  server.registerTool({
+    name: 'noop',
+    inputSchema: { type: 'object' },
+    handler: () => ({ structuredContent: { ok: true } }),
+  });
   open.push(server);
   const [client, serverEnd]: [Transport, Transport] = createLinkedPair();
   server.connect(serverEnd);
@@ -62,18 +70,32 @@ describe('the 2026-07-28 envelope', () => {
     expect((await peer.ask('tools/list', {})).error).toMatchObject({ code: -32602 });
     expect((await peer.ask('server/discover', {})).error).toMatchObject({ code: -32602 });
     const noCaps = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
-    expect((await peer.ask('tools/list', noCaps)).error).toMatchObject({ code: -32602, message: expect.stringContaining('clientCapabilities') });
+    expect((await peer.ask('tools/list', noCaps)).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('clientCapabilities'),
+    });
   });
 
   it('an unsupported revision is -32022 with the supported list and the requested one', async () => {
     const peer = rawPeer();
-    const answer = await peer.ask('tools/list', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } });
-    expect(answer.error).toEqual({ code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+    const answer = await peer.ask('tools/list', {
+      _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+    });
+    expect(answer.error).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+    });
   });
 
   it('initialize with a 2026 envelope is a removed method (-32601), even before any handshake', async () => {
     const peer = rawPeer();
-    const answer = await peer.ask('initialize', { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' }, _meta: META });
+    const answer = await peer.ask('initialize', {
+      protocolVersion: '2026-07-28',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+      _meta: META,
+    });
     expect(answer.error).toMatchObject({ code: -32601 });
   });
 
@@ -89,10 +111,22 @@ describe('the 2026-07-28 envelope', () => {
 describe('the legacy handshake', () => {
   it('echoes a legacy revision it speaks and offers its newest for one it does not', async () => {
     const peer = rawPeer();
-    const old = await peer.ask('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
-    expect(old.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'envelope', version: '9' }, capabilities: { tools: { listChanged: true } } });
+    const old = await peer.ask('initialize', {
+      protocolVersion: '2025-03-26',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
+    expect(old.result).toMatchObject({
+      protocolVersion: '2025-03-26',
+      serverInfo: { name: 'envelope', version: '9' },
+      capabilities: { tools: { listChanged: true } },
+    });
     const other = rawPeer();
-    const unknown = await other.ask('initialize', { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    const unknown = await other.ask('initialize', {
+      protocolVersion: '1999-01-01',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     expect(unknown.result).toMatchObject({ protocolVersion: '2025-11-25' });
   });
 
@@ -108,7 +142,11 @@ describe('the legacy handshake', () => {
 
   it('hides fields a 2024-11-05 client cannot read (outputSchema, structuredContent)', async () => {
     const peer = rawPeer();
-    await peer.ask('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    await peer.ask('initialize', {
+      protocolVersion: '2024-11-05',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
     const list = (await peer.ask('tools/list')).result as { tools: Array<Record<string, unknown>> };
     expect(list.tools[0]).not.toHaveProperty('outputSchema');
     const call = (await peer.ask('tools/call', { name: 'noop', arguments: {} })).result as Record<string, unknown>;

@@ -25,7 +25,10 @@ async function start(): Promise<void> {
     inputSchema: { type: 'object' },
     handler: async (_args, context) => {
       runs++;
-      const answer = await context.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never, { key: 'user_name' });
+      const answer = await context.elicit(
+        { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never,
+        { key: 'user_name' },
+      );
       return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}` }] };
     },
   });
@@ -37,20 +40,41 @@ function callTool(extra: Record<string, unknown>): Promise<any> {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: 'ask_name', arguments: {}, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
+    params: {
+      name: 'ask_name',
+      arguments: {},
+      ...extra,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      },
+    },
   });
   return new Promise((resolve, reject) => {
-    const req = http.request(kit!.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask_name' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = http.request(
+      kit!.url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'ask_name',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -72,7 +96,12 @@ describe('inputResponses of a 2026-07-28 request', () => {
 
   it('reach the handler when well-formed, unknown keys beside them ignored', async () => {
     await start();
-    const answer = await callTool({ inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, extra: { action: 'accept', content: {} } } });
+    const answer = await callTool({
+      inputResponses: {
+        user_name: { action: 'accept', content: { name: 'Ada' } },
+        extra: { action: 'accept', content: {} },
+      },
+    });
     expect(answer.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada' }] });
   });
 });

@@ -12,7 +12,13 @@ import { eventually } from './support/wait.js';
 
 function makeServer(): McpServer {
   const server = new McpServer({ name: 'content', version: '1', logger: () => undefined });
-  server.registerResource({ uri: 'test://readme', name: 'readme', description: 'The readme', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'hello' }] });
+  server.registerResource({
+    uri: 'test://readme',
+    name: 'readme',
+    description: 'The readme',
+    mimeType: 'text/plain',
+    read: (uri) => [{ uri, mimeType: 'text/plain', text: 'hello' }],
+  });
   server.registerResourceTemplate({
     uriTemplate: 'test://users/{id}/profile',
     name: 'profile',
@@ -24,8 +30,13 @@ function makeServer(): McpServer {
     name: 'greet',
     description: 'Greets someone',
     arguments: [{ name: 'name', required: true }, { name: 'tone' }],
-    get: ({ name, tone }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}${tone ? ` (${tone})` : ''}` } }] }),
-    complete: { tone: (value, { arguments: given }) => ['warm', 'formal'].filter((v) => v.startsWith(value)).map((v) => (given.name ? `${v} for ${given.name}` : v)) },
+    get: ({ name, tone }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}${tone ? ` (${tone})` : ''}` } }],
+    }),
+    complete: {
+      tone: (value, { arguments: given }) =>
+        ['warm', 'formal'].filter((v) => v.startsWith(value)).map((v) => (given.name ? `${v} for ${given.name}` : v)),
+    },
   });
   return server;
 }
@@ -48,22 +59,49 @@ describe.each(['legacy', 'modern'] as const)('content in the %s era', (era) => {
   it('lists and reads resources, a template with its variables, and says not found', async () => {
     const client = await connect(makeServer(), era);
     expect(client.capabilities).toMatchObject({ resources: {}, prompts: {}, completions: {} });
-    expect(await client.listResources()).toEqual([{ uri: 'test://readme', name: 'readme', description: 'The readme', mimeType: 'text/plain' }]);
-    expect(await client.listResourceTemplates()).toEqual([{ uriTemplate: 'test://users/{id}/profile', name: 'profile', mimeType: 'application/json' }]);
-    expect((await client.readResource('test://readme')).contents).toEqual([{ uri: 'test://readme', mimeType: 'text/plain', text: 'hello' }]);
-    expect((await client.readResource('test://users/a%20b/profile')).contents).toEqual([{ uri: 'test://users/a%20b/profile', mimeType: 'application/json', text: '{"id":"a b"}' }]);
-    await expect(client.readResource('test://nothing')).rejects.toMatchObject({ rpcCode: era === 'modern' ? -32602 : -32002 });
+    expect(await client.listResources()).toEqual([
+      { uri: 'test://readme', name: 'readme', description: 'The readme', mimeType: 'text/plain' },
+    ]);
+    expect(await client.listResourceTemplates()).toEqual([
+      { uriTemplate: 'test://users/{id}/profile', name: 'profile', mimeType: 'application/json' },
+    ]);
+    expect((await client.readResource('test://readme')).contents).toEqual([
+      { uri: 'test://readme', mimeType: 'text/plain', text: 'hello' },
+    ]);
+    expect((await client.readResource('test://users/a%20b/profile')).contents).toEqual([
+      { uri: 'test://users/a%20b/profile', mimeType: 'application/json', text: '{"id":"a b"}' },
+    ]);
+    await expect(client.readResource('test://nothing')).rejects.toMatchObject({
+      rpcCode: era === 'modern' ? -32602 : -32002,
+    });
   });
 
   it('gets prompts, refusing one without its required argument, and completes arguments', async () => {
     const client = await connect(makeServer(), era);
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(['greet']);
-    expect((await client.getPrompt('greet', { name: 'Ada', tone: 'warm' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada (warm)' } }]);
-    await expect(client.getPrompt('greet', {})).rejects.toMatchObject({ rpcCode: -32602, message: expect.stringContaining('name') });
+    expect((await client.getPrompt('greet', { name: 'Ada', tone: 'warm' })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Say hello to Ada (warm)' } },
+    ]);
+    await expect(client.getPrompt('greet', {})).rejects.toMatchObject({
+      rpcCode: -32602,
+      message: expect.stringContaining('name'),
+    });
     await expect(client.getPrompt('nope', {})).rejects.toMatchObject({ rpcCode: -32602 });
-    expect(await client.complete({ type: 'ref/resource', uri: 'test://users/{id}/profile' }, { name: 'id', value: 'al' })).toEqual({ values: ['alice', 'albert'], total: 2, hasMore: false });
-    expect((await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'tone', value: 'f' }, { context: { arguments: { name: 'Ada' } } })).values).toEqual(['formal for Ada']);
-    expect((await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'x' })).values).toEqual([]);
+    expect(
+      await client.complete({ type: 'ref/resource', uri: 'test://users/{id}/profile' }, { name: 'id', value: 'al' }),
+    ).toEqual({ values: ['alice', 'albert'], total: 2, hasMore: false });
+    expect(
+      (
+        await client.complete(
+          { type: 'ref/prompt', name: 'greet' },
+          { name: 'tone', value: 'f' },
+          { context: { arguments: { name: 'Ada' } } },
+        )
+      ).values,
+    ).toEqual(['formal for Ada']);
+    expect((await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'x' })).values).toEqual(
+      [],
+    );
   });
 });
 
@@ -77,9 +115,15 @@ describe('legacy notices', () => {
     const updates: string[] = [];
     client.on('resourceUpdated', (params) => updates.push(params.uri));
 
-    const disposeResource = server.registerResource({ uri: 'test://late', name: 'late', read: (uri) => [{ uri, text: '' }] });
+    const disposeResource = server.registerResource({
+      uri: 'test://late',
+      name: 'late',
+      read: (uri) => [{ uri, text: '' }],
+    });
     const disposePrompt = server.registerPrompt({ name: 'late', get: () => ({ messages: [] }) });
-    await eventually(() => (seen.includes('resources') && seen.includes('prompts') ? true : undefined), { what: 'both list_changed notices' });
+    await eventually(() => (seen.includes('resources') && seen.includes('prompts') ? true : undefined), {
+      what: 'both list_changed notices',
+    });
     disposeResource();
     disposePrompt();
 

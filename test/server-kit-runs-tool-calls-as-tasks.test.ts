@@ -32,7 +32,11 @@ let logged: Array<Record<string, unknown>>;
 
 function makeServer(): McpServer {
   const s = new McpServer({ name: 'tasks', version: '1', logger: (record) => logged.push(record) });
-  s.registerTool({ name: 'plain', inputSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'text', text: 'plain' }] }) });
+  s.registerTool({
+    name: 'plain',
+    inputSchema: { type: 'object' },
+    handler: () => ({ content: [{ type: 'text', text: 'plain' }] }),
+  });
   s.registerTool({
     name: 'gate',
     inputSchema: { type: 'object' },
@@ -46,7 +50,12 @@ function makeServer(): McpServer {
         });
       }),
   });
-  s.registerTool({ name: 'must_task', inputSchema: { type: 'object' }, taskSupport: 'required', handler: () => ({ content: [{ type: 'text', text: 'done' }] }) });
+  s.registerTool({
+    name: 'must_task',
+    inputSchema: { type: 'object' },
+    taskSupport: 'required',
+    handler: () => ({ content: [{ type: 'text', text: 'done' }] }),
+  });
   s.registerTool({
     name: 'tool_error',
     inputSchema: { type: 'object' },
@@ -69,7 +78,10 @@ function makeServer(): McpServer {
     taskSupport: 'optional',
     handler: async (_args, context) => {
       const form = { type: 'object', properties: { name: { type: 'string' } } };
-      const [a, b] = await Promise.all([context.elicit({ message: 'first?', requestedSchema: form } as never, { key: 'a' }), context.elicit({ message: 'second?', requestedSchema: form } as never, { key: 'b' })]);
+      const [a, b] = await Promise.all([
+        context.elicit({ message: 'first?', requestedSchema: form } as never, { key: 'a' }),
+        context.elicit({ message: 'second?', requestedSchema: form } as never, { key: 'b' }),
+      ]);
       return { content: [{ type: 'text', text: `${String(a.content?.name)}+${String(b.content?.name)}` }] };
     },
   });
@@ -79,12 +91,19 @@ function makeServer(): McpServer {
     taskSupport: 'required',
     taskStart: 'handler',
     handler: async (_args, context) => {
-      const form = { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never;
+      const form = {
+        message: 'name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      } as never;
       await context.elicit(form, { key: 'who' });
       context.startTask();
       // Asked again inside the task: the answer of the request's round still counts.
       const answer = await context.elicit(form, { key: 'who' });
-      return { content: [{ type: 'text', text: `task ${String(context.taskId !== undefined)} for ${String(answer.content?.name)}` }] };
+      return {
+        content: [
+          { type: 'text', text: `task ${String(context.taskId !== undefined)} for ${String(answer.content?.name)}` },
+        ],
+      };
     },
   });
   return s;
@@ -107,22 +126,52 @@ async function start(): Promise<void> {
 
 let nextId = 1;
 /** One 2026-07-28 request over raw HTTP, with the headers the binding asks for. */
-function call(method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = WITH_TASKS, headers: Record<string, string> = {}): Promise<Answer> {
+function call(
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = WITH_TASKS,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const name = (params.name ?? params.taskId) as string | undefined;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  });
   return new Promise((resolve, reject) => {
-    const req = http.request(kit!.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = http.request(
+      kit!.url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(name ? { 'mcp-name': name } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -157,7 +206,8 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     expect(typeof task.taskId).toBe('string');
     expect(Number.isInteger(task.ttlMs) && task.ttlMs > 0).toBe(true);
     expect(Number.isInteger(task.pollIntervalMs) && task.pollIntervalMs > 0).toBe(true);
-    for (const key of ['task', 'result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval']) expect(task).not.toHaveProperty(key);
+    for (const key of ['task', 'result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval'])
+      expect(task).not.toHaveProperty(key);
 
     const working = (await call('tasks/get', { taskId: task.taskId })).json.result;
     expect(working).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
@@ -176,7 +226,10 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     const sync = call('tools/call', { name: 'gate', arguments: {} }, {});
     await until(() => gates.length === 1, { what: 'the handler to run' });
     gates[0]!();
-    expect((await sync).json.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'opened' }] });
+    expect((await sync).json.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'opened' }],
+    });
 
     const refused = await call('tools/call', { name: 'must_task', arguments: {} }, {});
     expect(refused.status).toBe(400);
@@ -193,10 +246,17 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
   it('wait for input on tasks/get and resume once tasks/update has answered every request (a subset keeps the rest pending)', async () => {
     await start();
     const { taskId } = (await call('tools/call', { name: 'two_questions', arguments: {} })).json.result;
-    const waiting = await taskWhen(taskId, (t) => t.status === 'input_required' && Object.keys(t.inputRequests ?? {}).length === 2, 'asking twice');
+    const waiting = await taskWhen(
+      taskId,
+      (t) => t.status === 'input_required' && Object.keys(t.inputRequests ?? {}).length === 2,
+      'asking twice',
+    );
     expect(waiting.inputRequests.a).toMatchObject({ method: 'elicitation/create', params: { message: 'first?' } });
 
-    const ack = await call('tasks/update', { taskId, inputResponses: { a: { action: 'accept', content: { name: 'Ada' } }, unknown: { action: 'accept' } } });
+    const ack = await call('tasks/update', {
+      taskId,
+      inputResponses: { a: { action: 'accept', content: { name: 'Ada' } }, unknown: { action: 'accept' } },
+    });
     expect(ack.json.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
     const half = (await call('tasks/get', { taskId })).json.result;
     expect(half.status).toBe('input_required');
@@ -231,7 +291,10 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     const completed = await taskWhen(toolError.taskId, ended, 'completed');
     expect(completed.status).toBe('completed');
     expect(completed.result.isError).toBe(true);
-    expect(completed.result.structuredContent).toEqual({ success: false, error: { code: 'NOPE', message: 'the job said no' } });
+    expect(completed.result.structuredContent).toEqual({
+      success: false,
+      error: { code: 'NOPE', message: 'the job said no' },
+    });
 
     const crash = (await call('tools/call', { name: 'crash', arguments: {} })).json.result;
     const failed = await taskWhen(crash.taskId, ended, 'failed');
@@ -239,7 +302,10 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     expect(failed.error).toEqual({ code: -32603, message: 'Internal error' });
     expect(failed).not.toHaveProperty('result');
     expect(JSON.stringify(failed)).not.toContain('secret internals');
-    expect(logged.find((r) => r.msg === 'task handler threw')).toMatchObject({ tool: 'crash', error: 'secret internals /srv/app.js:12' });
+    expect(logged.find((r) => r.msg === 'task handler threw')).toMatchObject({
+      tool: 'crash',
+      error: 'secret internals /srv/app.js:12',
+    });
   });
 
   it('gather input in the request first when the handler starts the task itself (input_required, then CreateTaskResult without requestState)', async () => {
@@ -249,7 +315,14 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     expect(round1).not.toHaveProperty('taskId');
     expect(Object.keys(round1.inputRequests)).toEqual(['who']);
 
-    const round2 = (await call('tools/call', { name: 'ask_then_task', arguments: {}, inputResponses: { who: { action: 'accept', content: { name: 'Alice' } } }, requestState: round1.requestState })).json.result;
+    const round2 = (
+      await call('tools/call', {
+        name: 'ask_then_task',
+        arguments: {},
+        inputResponses: { who: { action: 'accept', content: { name: 'Alice' } } },
+        requestState: round1.requestState,
+      })
+    ).json.result;
     expect(round2.resultType).toBe('task');
     expect(round2).not.toHaveProperty('requestState');
     expect(round2).not.toHaveProperty('inputRequests');
@@ -263,13 +336,36 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     const wrong = await call('tasks/get', { taskId }, WITH_TASKS, { 'mcp-name': 'another-task' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.code).toBe(-32020);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tasks/get', params: { taskId, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': WITH_TASKS } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 99,
+      method: 'tasks/get',
+      params: {
+        taskId,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
+        },
+      },
+    });
     const unnamed = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request(kit!.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-      });
+      const req = http.request(
+        kit!.url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tasks/get',
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+        },
+      );
       req.once('error', reject);
       req.end(body);
     });

@@ -50,19 +50,43 @@ type McpServerTaskOptions = NonNullable<ConstructorParameters<typeof McpServer>[
 let id = 1;
 function call(method: string, params: Record<string, unknown>): Promise<any> {
   const name = (params.name ?? params.taskId) as string | undefined;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': WITH_TASKS } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: id++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
+      },
+    },
+  });
   return new Promise((resolve, reject) => {
-    const req = http.request(kit!.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = http.request(
+      kit!.url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(name ? { 'mcp-name': name } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -87,7 +111,10 @@ describe('the task store', () => {
 
     await until(() => gates.length === 1, { what: 'the first handler to run' });
     gates[0]!();
-    await pollUntil(async () => (await call('tasks/get', { taskId: first.taskId })).result?.status === 'completed', 'the first task to complete');
+    await pollUntil(
+      async () => (await call('tasks/get', { taskId: first.taskId })).result?.status === 'completed',
+      'the first task to complete',
+    );
     const second = (await call('tools/call', { name: 'gate', arguments: {} })).result;
     expect(second.resultType).toBe('task');
     expect((await call('tasks/get', { taskId: first.taskId })).error.code).toBe(-32602);
@@ -98,12 +125,21 @@ describe('the task store', () => {
     const task = (await call('tools/call', { name: 'gate', arguments: {} })).result;
     expect(task.ttlMs).toBe(1);
     await until(() => gates.length === 1, { what: 'the handler to run' });
-    await pollUntil(async () => (await call('tasks/get', { taskId: task.taskId })).error?.code === -32602, 'tasks/get to forget the expired task');
+    await pollUntil(
+      async () => (await call('tasks/get', { taskId: task.taskId })).error?.code === -32602,
+      'tasks/get to forget the expired task',
+    );
     await until(() => aborted === 1, { what: 'the expired task to be aborted' });
   });
 
-  it.each([[{ maxTasks: 0 }, 'tasks.maxTasks'], [{ ttlMs: 1.5 }, 'tasks.ttlMs'], [{ ttl: 5 }, 'tasks.ttl']])('refuses the option %j', (tasks, key) => {
+  it.each([
+    [{ maxTasks: 0 }, 'tasks.maxTasks'],
+    [{ ttlMs: 1.5 }, 'tasks.ttlMs'],
+    [{ ttl: 5 }, 'tasks.ttl'],
+  ])('refuses the option %j', (tasks, key) => {
     gates = [];
-    expect(() => new McpServer({ name: 'x', version: '1', tasks: tasks as McpServerTaskOptions })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(key) }));
+    expect(() => new McpServer({ name: 'x', version: '1', tasks: tasks as McpServerTaskOptions })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(key) }),
+    );
   });
 });

@@ -19,7 +19,12 @@ function makeServer(logs: ServerLogRecord[] = []): McpServer {
     name: 'echo',
     title: 'Echo',
     description: 'Echoes its text',
-    inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 10 } }, required: ['text'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', maxLength: 10 } },
+      required: ['text'],
+      additionalProperties: false,
+    },
     outputSchema: { type: 'object', properties: { echoed: { type: 'string' } }, required: ['echoed'] },
     annotations: { readOnlyHint: true },
     handler: ({ text }) => ({ structuredContent: { echoed: text as string } }),
@@ -34,7 +39,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function connect(server: McpServer, era: 'legacy' | 'modern', options: Record<string, unknown> = {}): Promise<McpClient> {
+async function connect(
+  server: McpServer,
+  era: 'legacy' | 'modern',
+  options: Record<string, unknown> = {},
+): Promise<McpClient> {
   const [clientEnd, serverEnd] = createLinkedPair();
   servers.push(server);
   server.connect(serverEnd);
@@ -50,7 +59,14 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
     expect(client.protocolVersion).toBe(era === 'legacy' ? '2025-11-25' : '2026-07-28');
     expect(client.serverInfo).toMatchObject({ name: 'kit-test', version: '1.2.3' });
     const tools = await client.listTools();
-    expect(tools).toEqual([expect.objectContaining({ name: 'echo', title: 'Echo', annotations: { readOnlyHint: true }, outputSchema: expect.any(Object) })]);
+    expect(tools).toEqual([
+      expect.objectContaining({
+        name: 'echo',
+        title: 'Echo',
+        annotations: { readOnlyHint: true },
+        outputSchema: expect.any(Object),
+      }),
+    ]);
     const result = await client.callTool('echo', { text: 'hi' });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ echoed: 'hi' });
@@ -62,7 +78,11 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
     let ran = 0;
     server.registerTool({
       name: 'add',
-      inputSchema: { type: 'object', properties: { title: { type: 'string', minLength: 1, maxLength: 5 }, n: { type: 'integer' } }, required: ['title', 'n'] },
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1, maxLength: 5 }, n: { type: 'integer' } },
+        required: ['title', 'n'],
+      },
       handler: () => {
         ran++;
         return { content: [] };
@@ -72,7 +92,10 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
     const result = await client.callTool('add', { title: 'much too long' });
     expect(ran).toBe(0);
     expect(result.isError).toBe(true);
-    const envelope = result.structuredContent as { success: boolean; error: { code: string; message: string; paths: string[] } };
+    const envelope = result.structuredContent as {
+      success: boolean;
+      error: { code: string; message: string; paths: string[] };
+    };
     expect(envelope.success).toBe(false);
     expect(envelope.error.code).toBe('VALIDATION_ERROR');
     expect(envelope.error.paths.sort()).toEqual(['/n', '/title']);
@@ -83,13 +106,28 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
   it('turns a ToolError into its own code and an unexpected exception into INTERNAL_ERROR, with the stack only in the server log', async () => {
     const logs: ServerLogRecord[] = [];
     const server = new McpServer({ name: 'kit-test', version: '1', logger: (r) => logs.push(r) });
-    server.registerTool({ name: 'missing', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('TASK_NOT_FOUND', 'Task not found'); } });
-    server.registerTool({ name: 'crash', inputSchema: { type: 'object' }, handler: () => { throw new Error('db password=hunter2 at /srv/secret.db'); } });
+    server.registerTool({
+      name: 'missing',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new ToolError('TASK_NOT_FOUND', 'Task not found');
+      },
+    });
+    server.registerTool({
+      name: 'crash',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new Error('db password=hunter2 at /srv/secret.db');
+      },
+    });
     const client = await connect(server, era);
 
     const missing = await client.callTool('missing', {});
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toEqual({ success: false, error: { code: 'TASK_NOT_FOUND', message: 'Task not found' } });
+    expect(missing.structuredContent).toEqual({
+      success: false,
+      error: { code: 'TASK_NOT_FOUND', message: 'Task not found' },
+    });
 
     const crash = await client.callTool('crash', {});
     expect(crash.isError).toBe(true);
@@ -115,7 +153,9 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result)).not.toContain('not a number');
     expect(JSON.parse((result.content[0] as { text: string }).text).error.code).toBe('INTERNAL_ERROR');
-    expect(logs).toContainEqual(expect.objectContaining({ msg: 'tool result does not match its outputSchema', tool: 'bad' }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ msg: 'tool result does not match its outputSchema', tool: 'bad' }),
+    );
   });
 
   it('answers an unknown tool with the JSON-RPC invalid-params error', async () => {
@@ -179,16 +219,37 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
 describe('onToolCall', () => {
   it('hears every finished call with its duration and error code, validation failures included', async () => {
     const records: Array<Record<string, unknown>> = [];
-    const server = new McpServer({ name: 'kit-test', version: '1', logger: () => undefined, onToolCall: (r) => records.push({ ...r }) });
-    server.registerTool({ name: 'ok', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, handler: () => ({ content: [] }) });
-    server.registerTool({ name: 'no', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('TASK_NOT_FOUND', 'Task not found'); } });
+    const server = new McpServer({
+      name: 'kit-test',
+      version: '1',
+      logger: () => undefined,
+      onToolCall: (r) => records.push({ ...r }),
+    });
+    server.registerTool({
+      name: 'ok',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      handler: () => ({ content: [] }),
+    });
+    server.registerTool({
+      name: 'no',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new ToolError('TASK_NOT_FOUND', 'Task not found');
+      },
+    });
     const client = await connect(server, 'legacy');
     await client.callTool('ok', { n: 1 });
     await client.callTool('ok', { n: 'x' });
     await client.callTool('no', {});
     expect(records).toEqual([
       { tool: 'ok', arguments: { n: 1 }, durationMs: expect.any(Number), isError: false },
-      { tool: 'ok', arguments: { n: 'x' }, durationMs: expect.any(Number), isError: true, errorCode: 'VALIDATION_ERROR' },
+      {
+        tool: 'ok',
+        arguments: { n: 'x' },
+        durationMs: expect.any(Number),
+        isError: true,
+        errorCode: 'VALIDATION_ERROR',
+      },
       { tool: 'no', arguments: {}, durationMs: expect.any(Number), isError: true, errorCode: 'TASK_NOT_FOUND' },
     ]);
   });
@@ -200,7 +261,11 @@ describe('registrations', () => {
     const client = await connect(server, 'legacy');
     let changes = 0;
     client.on('toolsChanged', () => changes++);
-    const dispose = server.registerTool({ name: 'extra', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
+    const dispose = server.registerTool({
+      name: 'extra',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [] }),
+    });
     await eventually(() => (changes === 1 ? true : undefined), { what: 'list_changed after registering' });
     expect((await client.listTools()).map((t) => t.name)).toEqual(['echo', 'extra']);
     dispose();
@@ -211,14 +276,21 @@ describe('registrations', () => {
 
   it('refuse a duplicate name and a schema that is not an object schema', () => {
     const server = makeServer();
-    expect(() => server.registerTool({ name: 'echo', inputSchema: { type: 'object' }, handler: () => ({}) })).toThrow(/already registered/);
-    expect(() => server.registerTool({ name: 'x', inputSchema: { type: 'string' }, handler: () => ({}) })).toThrow(/object schema/);
-    expect(() => server.registerTool({ name: 'bad name!', inputSchema: { type: 'object' }, handler: () => ({}) })).toThrow(/tool name/);
+    expect(() => server.registerTool({ name: 'echo', inputSchema: { type: 'object' }, handler: () => ({}) })).toThrow(
+      /already registered/,
+    );
+    expect(() => server.registerTool({ name: 'x', inputSchema: { type: 'string' }, handler: () => ({}) })).toThrow(
+      /object schema/,
+    );
+    expect(() =>
+      server.registerTool({ name: 'bad name!', inputSchema: { type: 'object' }, handler: () => ({}) }),
+    ).toThrow(/tool name/);
   });
 
   it('page tools/list with an opaque cursor', async () => {
     const server = new McpServer({ name: 'kit-test', version: '1', pageSize: 2, logger: () => undefined });
-    for (const name of ['a', 'b', 'c', 'd', 'e']) server.registerTool({ name, inputSchema: { type: 'object' }, handler: () => ({}) });
+    for (const name of ['a', 'b', 'c', 'd', 'e'])
+      server.registerTool({ name, inputSchema: { type: 'object' }, handler: () => ({}) });
     const client = await connect(server, 'modern');
     const first = await client.listToolsPage();
     expect(first.tools.map((t) => t.name)).toEqual(['a', 'b']);

@@ -34,7 +34,9 @@ function pairPeer(): (message: Record<string, unknown>) => Promise<Record<string
   client.onMessage((value) => received.push(value as Record<string, unknown>));
   return async (message) => {
     await client.send(message as never);
-    return eventually(() => received.find((m) => m.id === message.id), { what: `the answer to ${String(message.method)}` });
+    return eventually(() => received.find((m) => m.id === message.id), {
+      what: `the answer to ${String(message.method)}`,
+    });
   };
 }
 
@@ -44,19 +46,42 @@ async function httpKit(sessions: boolean): Promise<KitHttp> {
   return kit;
 }
 
-async function post(url: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const initialize = (version: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = (version: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const modernList = (version: string) => ({
   jsonrpc: '2.0',
   id: 2,
   method: 'tools/list',
-  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } } },
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    },
+  },
 });
-const unsupported = (version: string) => ({ code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: version } });
+const unsupported = (version: string) => ({
+  code: -32022,
+  message: 'Unsupported protocol version',
+  data: { supported: ['2026-07-28'], requested: version },
+});
 
 describe('eraOf', () => {
   it.each(['garbage', 'latest', '', '2026-07-28x', 'v2026-07-28', '9999'])('%j is no modern revision', (revision) => {
@@ -89,7 +114,10 @@ describe('a request whose _meta names a revision the server does not serve per r
   it('is -32022 with the supported list over HTTP, status 400', async () => {
     const kit = await httpKit(false);
     for (const version of UNKNOWN) {
-      const answer = await post(kit.url, modernList(version), { 'mcp-protocol-version': version, 'mcp-method': 'tools/list' });
+      const answer = await post(kit.url, modernList(version), {
+        'mcp-protocol-version': version,
+        'mcp-method': 'tools/list',
+      });
       expect(answer.status, version).toBe(400);
       expect(answer.body.error, version).toEqual(unsupported(version));
     }

@@ -32,7 +32,9 @@ interface Served {
 }
 
 function serve(graceMs?: number): Served {
-  const child = spawn(process.execPath, graceMs === undefined ? [FIXTURE] : [FIXTURE, String(graceMs)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, graceMs === undefined ? [FIXTURE] : [FIXTURE, String(graceMs)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const answers: Array<Record<string, unknown>> = [];
@@ -53,12 +55,22 @@ function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): voi
 }
 
 function handshake(served: Served, capabilities: Record<string, unknown> = {}): Promise<unknown> {
-  served.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } } });
+  served.send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } },
+  });
   served.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return eventually(() => served.answers.find((a) => a.id === 0), { what: 'the initialize answer' });
 }
 
-const hold = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', arguments: { name } } });
+const hold = (id: number, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'hold', arguments: { name } },
+});
 
 describe('a stdio server whose stdin ends', () => {
   it('finishes the calls in flight, writes their answers, then exits with code 0', async () => {
@@ -66,14 +78,25 @@ describe('a stdio server whose stdin ends', () => {
     await handshake(served);
     served.send(hold(1, 'a'));
     served.send(hold(2, 'b'));
-    await eventually(() => (served.stderr.includes('started a') && served.stderr.includes('started b') ? true : undefined), { what: 'both calls running' });
+    await eventually(
+      () => (served.stderr.includes('started a') && served.stderr.includes('started b') ? true : undefined),
+      { what: 'both calls running' },
+    );
     served.child.stdin!.end();
     // The calls are released only once the server has seen the end of its input.
     // (A server that aborts its calls on the end of stdin exits instead: then there is nothing to release.)
-    await eventually(() => (served.stderr.includes('input ended') || served.stderr.includes('exiting') ? true : undefined), { what: 'the server seeing the end of stdin' });
+    await eventually(
+      () => (served.stderr.includes('input ended') || served.stderr.includes('exiting') ? true : undefined),
+      { what: 'the server seeing the end of stdin' },
+    );
     served.child.kill('SIGUSR2');
     expect(await served.exited).toBe(0);
-    expect(served.answers.filter((a) => a.id === 1 || a.id === 2).map((a) => (a.result as { content: Array<{ text: string }> }).content[0]!.text).sort()).toEqual(['released a', 'released b']);
+    expect(
+      served.answers
+        .filter((a) => a.id === 1 || a.id === 2)
+        .map((a) => (a.result as { content: Array<{ text: string }> }).content[0]!.text)
+        .sort(),
+    ).toEqual(['released a', 'released b']);
     expect(served.stderr).not.toContain('aborted a');
     expect(served.stderr.at(-1)).toBe('exiting');
   });
@@ -101,9 +124,13 @@ describe('a stdio server whose stdin ends', () => {
     const served = serve(60_000);
     await handshake(served, { roots: {} });
     served.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {} } });
-    await eventually(() => served.answers.find((a) => a.method === 'roots/list'), { what: 'the server asking for roots' });
+    await eventually(() => served.answers.find((a) => a.method === 'roots/list'), {
+      what: 'the server asking for roots',
+    });
     served.child.stdin!.end();
     expect(await served.exited).toBe(0);
-    expect(served.answers.find((a) => a.id === 1)).toMatchObject({ result: { isError: true, content: [{ type: 'text', text: 'no roots: CONNECTION_CLOSED' }] } });
+    expect(served.answers.find((a) => a.id === 1)).toMatchObject({
+      result: { isError: true, content: [{ type: 'text', text: 'no roots: CONNECTION_CLOSED' }] },
+    });
   });
 });

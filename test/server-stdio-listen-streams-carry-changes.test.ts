@@ -15,13 +15,27 @@ import { waitUntilGone } from './support/processes.js';
 import { until } from './support/wait.js';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/kit-listen-server.mjs');
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 
-type Message = { id?: unknown; method?: string; params?: Record<string, unknown> & { _meta?: Record<string, unknown> }; result?: Record<string, unknown> & { _meta?: Record<string, unknown> }; error?: unknown };
+type Message = {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  result?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  error?: unknown;
+};
 
 /** The fixture on a raw pipe: every line it writes, parsed. */
-function rawServer(): { child: ChildProcessWithoutNullStreams; lines: Message[]; send: (message: Record<string, unknown>) => void; exited: Promise<number | null> } {
+function rawServer(): {
+  child: ChildProcessWithoutNullStreams;
+  lines: Message[];
+  send: (message: Record<string, unknown>) => void;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [FIXTURE], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -37,18 +51,33 @@ function rawServer(): { child: ChildProcessWithoutNullStreams; lines: Message[];
     }
   });
   child.stderr.resume();
-  return { child, lines, send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`), exited };
+  return {
+    child,
+    lines,
+    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
+    exited,
+  };
 }
 
-const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { _meta: META, name, arguments: args } });
-const listen = (id: unknown, notifications: Record<string, unknown>) => ({ id, method: 'subscriptions/listen', params: { _meta: META, notifications } });
-const stampedWith = (lines: Message[], id: unknown) => lines.filter((m) => m.method !== undefined && m.params?._meta?.[SUB] === id);
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  id,
+  method: 'tools/call',
+  params: { _meta: META, name, arguments: args },
+});
+const listen = (id: unknown, notifications: Record<string, unknown>) => ({
+  id,
+  method: 'subscriptions/listen',
+  params: { _meta: META, notifications },
+});
+const stampedWith = (lines: Message[], id: unknown) =>
+  lines.filter((m) => m.method !== undefined && m.params?._meta?.[SUB] === id);
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const clients: McpClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 describe('a kit server over stdio serves subscriptions/listen', () => {
@@ -56,7 +85,10 @@ describe('a kit server over stdio serves subscriptions/listen', () => {
     const client = await McpClient.connect({ command: process.execPath, args: [FIXTURE] });
     clients.push(client);
     expect(client.era).toBe('modern');
-    expect(client.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(client.capabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
     expect((await client.listTools()).map((t) => t.name)).not.toContain('late');
     let toolsChanged = 0;
     client.on('toolsChanged', () => toolsChanged++);
@@ -76,27 +108,47 @@ describe('a kit server over stdio serves subscriptions/listen', () => {
     const { lines, send } = rawServer();
     send(listen('a', { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['test://doc'] }));
     send(listen(7, { toolsListChanged: true }));
-    await until(() => lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged').length === 2, { what: 'two acknowledgments' });
+    await until(() => lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged').length === 2, {
+      what: 'two acknowledgments',
+    });
     // No prompts here: promptsListChanged is left out of the ack.
-    expect(stampedWith(lines, 'a')[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://doc'] } } });
+    expect(stampedWith(lines, 'a')[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://doc'] } },
+    });
     expect(stampedWith(lines, 'a')[0]!.params!.notifications).not.toHaveProperty('promptsListChanged');
-    expect(stampedWith(lines, 7)[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } });
+    expect(stampedWith(lines, 7)[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true } },
+    });
 
     send(call(1, 'add_tool', { name: 'x' }));
     send(call(2, 'touch', { uri: 'test://doc' }));
     await until(() => lines.some((m) => m.id === 2), { what: 'the touch answered' });
-    await until(() => stampedWith(lines, 'a').length === 3 && stampedWith(lines, 7).length === 2, { what: 'the changes on both listens' });
+    await until(() => stampedWith(lines, 'a').length === 3 && stampedWith(lines, 7).length === 2, {
+      what: 'the changes on both listens',
+    });
     // The two calls run side by side: their notices may come in either order.
     const [ack, ...changes] = stampedWith(lines, 'a');
     expect(ack!.method).toBe('notifications/subscriptions/acknowledged');
-    expect(changes.map((m) => m.method).sort()).toEqual(['notifications/resources/updated', 'notifications/tools/list_changed']);
-    expect(changes.find((m) => m.method === 'notifications/resources/updated')!.params).toMatchObject({ uri: 'test://doc' });
-    expect(stampedWith(lines, 7).map((m) => m.method)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tools/list_changed']);
+    expect(changes.map((m) => m.method).sort()).toEqual([
+      'notifications/resources/updated',
+      'notifications/tools/list_changed',
+    ]);
+    expect(changes.find((m) => m.method === 'notifications/resources/updated')!.params).toMatchObject({
+      uri: 'test://doc',
+    });
+    expect(stampedWith(lines, 7).map((m) => m.method)).toEqual([
+      'notifications/subscriptions/acknowledged',
+      'notifications/tools/list_changed',
+    ]);
 
     send({ method: 'notifications/cancelled', params: { requestId: 'a', reason: 'done' } });
     send(call(3, 'add_tool', { name: 'y' }));
     send(call(4, 'touch', { uri: 'test://doc' }));
-    await until(() => lines.some((m) => m.id === 4) && stampedWith(lines, 7).length === 3, { what: 'the later changes on listen 7' });
+    await until(() => lines.some((m) => m.id === 4) && stampedWith(lines, 7).length === 3, {
+      what: 'the later changes on listen 7',
+    });
     expect(stampedWith(lines, 'a')).toHaveLength(3);
     expect(lines.filter((m) => m.id === 'a')).toEqual([]);
   });
@@ -105,11 +157,22 @@ describe('a kit server over stdio serves subscriptions/listen', () => {
     const { child, lines, send, exited } = rawServer();
     send(listen(1, { toolsListChanged: true }));
     send(listen(2, { resourcesListChanged: true }));
-    await until(() => lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged').length === 2, { what: 'two acknowledgments' });
+    await until(() => lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged').length === 2, {
+      what: 'two acknowledgments',
+    });
     send(call(3, 'shutdown'));
-    await until(() => lines.some((m) => m.id === 1) && lines.some((m) => m.id === 2), { what: 'both listens answered' });
+    await until(() => lines.some((m) => m.id === 1) && lines.some((m) => m.id === 2), {
+      what: 'both listens answered',
+    });
     for (const id of [1, 2]) {
-      expect(lines.find((m) => m.id === id)).toEqual({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [SUB]: id, 'io.modelcontextprotocol/serverInfo': { name: 'kit-listen', version: '0.0.1' } } } });
+      expect(lines.find((m) => m.id === id)).toEqual({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          _meta: { [SUB]: id, 'io.modelcontextprotocol/serverInfo': { name: 'kit-listen', version: '0.0.1' } },
+        },
+      });
     }
     expect(await waitUntilGone(child.pid!)).toBe(true);
     expect(await exited).toBe(0);
@@ -118,11 +181,15 @@ describe('a kit server over stdio serves subscriptions/listen', () => {
   it('ending stdin ends the listens with the completion result at once, not after the grace', async () => {
     const { child, lines, send, exited } = rawServer();
     send(listen('only', { toolsListChanged: true }));
-    await until(() => lines.some((m) => m.method === 'notifications/subscriptions/acknowledged'), { what: 'the acknowledgment' });
+    await until(() => lines.some((m) => m.method === 'notifications/subscriptions/acknowledged'), {
+      what: 'the acknowledgment',
+    });
     child.stdin.end();
     // The session's grace for calls in flight is 10 s; a listen is not one of them.
     expect(await waitUntilGone(child.pid!, 5_000)).toBe(true);
     expect(await exited).toBe(0);
-    expect(lines.find((m) => m.id === 'only')).toMatchObject({ result: { resultType: 'complete', _meta: { [SUB]: 'only' } } });
+    expect(lines.find((m) => m.id === 'only')).toMatchObject({
+      result: { resultType: 'complete', _meta: { [SUB]: 'only' } },
+    });
   });
 });

@@ -23,16 +23,28 @@ describe.each(['auto', 'legacy'] as const)('a kit server on its own stdio, clien
   it('answers over NDJSON with nothing else on stdout, and logs a crash on stderr only', async () => {
     const diagnostics: TransportDiagnostic[] = [];
     const stderr: string[] = [];
-    const client = await McpClient.connect({ command: process.execPath, args: [FIXTURE] }, { era, onDiagnostic: (d) => diagnostics.push(d), onStderr: (line: string) => stderr.push(line) });
+    const client = await McpClient.connect(
+      { command: process.execPath, args: [FIXTURE] },
+      { era, onDiagnostic: (d) => diagnostics.push(d), onStderr: (line: string) => stderr.push(line) },
+    );
     clients.push(client);
     expect(client.era).toBe(era === 'auto' ? 'modern' : 'legacy');
     expect((await client.listTools()).map((t) => t.name)).toEqual(['echo', 'crash']);
-    expect(await client.callTool('echo', { text: 'über 🙂' })).toMatchObject({ content: [{ type: 'text', text: 'über 🙂' }] });
+    expect(await client.callTool('echo', { text: 'über 🙂' })).toMatchObject({
+      content: [{ type: 'text', text: 'über 🙂' }],
+    });
     const crash = await client.callTool('crash', {});
     expect(crash.isError).toBe(true);
     expect(JSON.stringify(crash)).not.toContain('secret internals');
-    const logged = await eventually(() => stderr.find((line) => line.includes('tool handler threw')), { what: 'the crash logged on stderr' });
-    expect(JSON.parse(logged)).toMatchObject({ level: 'error', tool: 'crash', error: 'the secret internals of crash', stack: expect.stringContaining('kit-stdio-server.mjs') });
+    const logged = await eventually(() => stderr.find((line) => line.includes('tool handler threw')), {
+      what: 'the crash logged on stderr',
+    });
+    expect(JSON.parse(logged)).toMatchObject({
+      level: 'error',
+      tool: 'crash',
+      error: 'the secret internals of crash',
+      stack: expect.stringContaining('kit-stdio-server.mjs'),
+    });
     expect(diagnostics.filter((d) => d.kind !== 'late-response')).toEqual([]);
   });
 });
@@ -47,10 +59,17 @@ describe('the stdio server process', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     child.stdin.write('this is not json\n');
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
-    await eventually(() => (out.split('\n').filter(Boolean).length >= 2 ? true : undefined), { what: 'two answers on stdout' });
+    await eventually(() => (out.split('\n').filter(Boolean).length >= 2 ? true : undefined), {
+      what: 'two answers on stdout',
+    });
     child.stdin.end();
     expect(await exited).toBe(0);
-    expect(out.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
       { jsonrpc: '2.0', id: 1, result: {} },
     ]);

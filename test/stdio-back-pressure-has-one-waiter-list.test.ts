@@ -23,16 +23,25 @@ afterEach(async () => {
 });
 
 /** A server that is not reading yet, and sends that fill its pipe; resolves with what `send` returned. */
-async function fillThePipe(): Promise<{ t: StdioTransport; answers: unknown[]; sends: Array<Promise<void> | undefined> }> {
+async function fillThePipe(): Promise<{
+  t: StdioTransport;
+  answers: unknown[];
+  sends: Array<Promise<void> | undefined>;
+}> {
   const lines: string[] = [];
-  const t = await StdioTransport.spawn(server, { name: 'slow', onStderr: (l) => lines.push(l), closeTimeouts: { stdinEndMs: 200, sigtermMs: 200 } });
+  const t = await StdioTransport.spawn(server, {
+    name: 'slow',
+    onStderr: (l) => lines.push(l),
+    closeTimeouts: { stdinEndMs: 200, sigtermMs: 200 },
+  });
   opened.push(t);
   await eventually(() => (lines.includes('waiting for SIGUSR1') ? true : undefined));
   const answers: unknown[] = [];
   t.onMessage((value) => answers.push(value));
   process.on('warning', onWarning);
   const sends: Array<Promise<void> | undefined> = [];
-  for (let id = 1; id <= CALLS; id++) sends.push(t.send({ jsonrpc: '2.0', id, method: 'echo', params: { pad: PAD } } as JsonRpcMessage));
+  for (let id = 1; id <= CALLS; id++)
+    sends.push(t.send({ jsonrpc: '2.0', id, method: 'echo', params: { pad: PAD } } as JsonRpcMessage));
   return { t, answers, sends };
 }
 
@@ -59,7 +68,9 @@ describe.skipIf(process.platform === 'win32')('a thousand sends into a full stdi
     const settled = Promise.allSettled(waiting);
     t.destroy();
     const outcomes = await settled;
-    expect(new Set(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : o.status)))).toEqual(new Set(['CONNECTION_CLOSED']));
+    expect(
+      new Set(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : o.status))),
+    ).toEqual(new Set(['CONNECTION_CLOSED']));
     await warningsDelivered();
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });

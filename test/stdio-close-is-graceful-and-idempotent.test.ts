@@ -19,14 +19,20 @@ function resources(): { PipeWrap: number; ProcessWrap: number; Timeout: number }
 /** The same pipes and process handles as `before`, and no more timers (the runner's own may end meanwhile). */
 function expectNothingLeft(before: ReturnType<typeof resources>): void {
   const now = resources();
-  expect({ PipeWrap: now.PipeWrap, ProcessWrap: now.ProcessWrap }).toEqual({ PipeWrap: before.PipeWrap, ProcessWrap: before.ProcessWrap });
+  expect({ PipeWrap: now.PipeWrap, ProcessWrap: now.ProcessWrap }).toEqual({
+    PipeWrap: before.PipeWrap,
+    ProcessWrap: before.ProcessWrap,
+  });
   expect(now.Timeout).toBeLessThanOrEqual(before.Timeout);
 }
 
 describe('closing a well-behaved server', () => {
   it('ends it by stdin EOF, well before the SIGTERM step, with no error', async () => {
     const lines: string[] = [];
-    const t = await StdioTransport.spawn(echo, { onStderr: (l) => lines.push(l), closeTimeouts: { stdinEndMs: 10_000 } });
+    const t = await StdioTransport.spawn(echo, {
+      onStderr: (l) => lines.push(l),
+      closeTimeouts: { stdinEndMs: 10_000 },
+    });
     const started = Date.now();
     await t.close();
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -81,7 +87,10 @@ describe('closing a well-behaved server', () => {
 
   it('leaves nothing behind after a crash either, once closed is settled', async () => {
     const before = resources();
-    const t = await StdioTransport.spawn({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'exits-with-code.mjs'), '1'] });
+    const t = await StdioTransport.spawn({
+      command: process.execPath,
+      args: [path.join(FIXTURES, 'stdio', 'exits-with-code.mjs'), '1'],
+    });
     await t.closed;
     await t.close();
     expectNothingLeft(before);

@@ -15,7 +15,10 @@ import { StdioTransport } from '../src/transport/stdio.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');
-const fixture = (name: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', name), ...args] });
+const fixture = (name: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(FIXTURES, 'stdio', name), ...args],
+});
 const LINUX = process.platform === 'linux';
 
 const dirs: string[] = [];
@@ -81,7 +84,10 @@ describe('a helper left in the process group after its leader exited', () => {
 
   it('is SIGKILLed when it ignores SIGTERM, within the bounded wait', async () => {
     const lines: string[] = [];
-    const t = await StdioTransport.spawn(fixture('wrapper-exits-with-child.mjs'), { onStderr: (l) => lines.push(l), closeTimeouts: { stdinEndMs: 10_000, sigtermMs: 300 } });
+    const t = await StdioTransport.spawn(fixture('wrapper-exits-with-child.mjs'), {
+      onStderr: (l) => lines.push(l),
+      closeTimeouts: { stdinEndMs: 10_000, sigtermMs: 300 },
+    });
     const helper = await linePid(lines, 'helper');
     await t.close();
     expect(t.exitStatus).toEqual({ code: 0, signal: null });
@@ -92,7 +98,10 @@ describe('a helper left in the process group after its leader exited', () => {
 describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () => {
   it('is found before the server exits at stdin EOF, and stopped by close() even though it ignores SIGTERM', async () => {
     const lines: string[] = [];
-    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs'), { onStderr: (l) => lines.push(l), closeTimeouts: { sigtermMs: 300 } });
+    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs'), {
+      onStderr: (l) => lines.push(l),
+      closeTimeouts: { sigtermMs: 300 },
+    });
     const detached = await linePid(lines, 'detached');
     // Really outside the server's group and session: the group signal cannot reach it.
     const [, ppid, pgrp, session] = stat(detached)!;
@@ -106,7 +115,9 @@ describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () =>
 
   it('is stopped by destroy()', async () => {
     const lines: string[] = [];
-    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs', '--obeys-sigterm'), { onStderr: (l) => lines.push(l) });
+    const t = await StdioTransport.spawn(fixture('spawns-detached-grandchild.mjs', '--obeys-sigterm'), {
+      onStderr: (l) => lines.push(l),
+    });
     const detached = await linePid(lines, 'detached');
     t.destroy();
     await t.closed;
@@ -115,10 +126,20 @@ describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () =>
   });
 
   it('is stopped when the host process exits without closing', async () => {
-    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/exits-without-closing-host.ts'), path.join(FIXTURES, 'stdio', 'spawns-detached-grandchild.mjs'), 'detached'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const host = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'test/support/exits-without-closing-host.ts'),
+        path.join(FIXTURES, 'stdio', 'spawns-detached-grandchild.mjs'),
+        'detached',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     host.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

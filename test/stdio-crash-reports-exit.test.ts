@@ -20,7 +20,11 @@ async function start(args: string[], options: StdioTransportOptions = {}): Promi
   return t;
 }
 
-const exitsWithCode = (code: number, afterMs = 0) => [path.join(FIXTURES, 'stdio', 'exits-with-code.mjs'), String(code), String(afterMs)];
+const exitsWithCode = (code: number, afterMs = 0) => [
+  path.join(FIXTURES, 'stdio', 'exits-with-code.mjs'),
+  String(code),
+  String(afterMs),
+];
 
 describe('a server that exits on its own', () => {
   it('reports the exit code and the last stderr lines, well before any close timeout', async () => {
@@ -30,12 +34,16 @@ describe('a server that exits on its own', () => {
     const info = await t.closed;
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(info.error).toMatchObject({ name: 'McpError', code: 'CONNECTION_CLOSED', server: 'exits-with-code' });
-    expect(info.error!.message).toBe(`server "exits-with-code": the server exited with code 3; last stderr: fatal: could not open database | giving up`);
+    expect(info.error!.message).toBe(
+      `server "exits-with-code": the server exited with code 3; last stderr: fatal: could not open database | giving up`,
+    );
   });
 
   it('reports an exit with code 0 that nobody asked for as an error too', async () => {
     const t = await start(exitsWithCode(0), { name: 'quiet' });
-    expect((await t.closed).error?.message).toBe('server "quiet": the server exited with code 0; last stderr: fatal: could not open database | giving up');
+    expect((await t.closed).error?.message).toBe(
+      'server "quiet": the server exited with code 0; last stderr: fatal: could not open database | giving up',
+    );
   });
 
   it('names the signal that killed the server', async () => {
@@ -45,7 +53,10 @@ describe('a server that exits on its own', () => {
   });
 
   it('delivers the messages written just before the exit, then closes', async () => {
-    const t = await start(['-e', "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'last/words' }) + '\\n'); process.exit(1)"]);
+    const t = await start([
+      '-e',
+      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'last/words' }) + '\\n'); process.exit(1)",
+    ]);
     const events: string[] = [];
     t.onMessage((v) => events.push((v as { method: string }).method));
     await t.closed.then(() => events.push('closed'));
@@ -79,9 +90,12 @@ describe('a server that exits on its own', () => {
 describe('a server whose pipes break', () => {
   it('turns EPIPE on stdin into rejected sends, never an uncaught error', async () => {
     // The server closes its end of stdin but keeps running.
-    const t = await start(['-e', "require('node:fs').closeSync(0); process.stderr.write('stdin gone\\n'); setInterval(() => {}, 1000)"], {
-      closeTimeouts: { stdinEndMs: 100, sigtermMs: 1_000 },
-    });
+    const t = await start(
+      ['-e', "require('node:fs').closeSync(0); process.stderr.write('stdin gone\\n'); setInterval(() => {}, 1000)"],
+      {
+        closeTimeouts: { stdinEndMs: 100, sigtermMs: 1_000 },
+      },
+    );
     await eventually(() => (t.stderrTail().includes('stdin gone') ? true : undefined));
     let failure: unknown;
     for (let i = 0; i < 200 && failure === undefined; i++) {
@@ -92,16 +106,25 @@ describe('a server whose pipes break', () => {
       }
       await new Promise((r) => setTimeout(r, 5));
     }
-    expect(failure).toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringContaining('writing to the server failed') });
+    expect(failure).toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringContaining('writing to the server failed'),
+    });
     expect(isAlive(t.pid)).toBe(true);
     await t.close();
     expect(isAlive(t.pid)).toBe(false);
   });
 
   it('stops a server that closes stdout but keeps running, and reports it', async () => {
-    const t = await start(['-e', "require('node:fs').closeSync(1); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)"], {
-      closeTimeouts: { stdinEndMs: 30_000 },
-    });
+    const t = await start(
+      [
+        '-e',
+        "require('node:fs').closeSync(1); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)",
+      ],
+      {
+        closeTimeouts: { stdinEndMs: 30_000 },
+      },
+    );
     const info = await t.closed;
     expect(info.error?.message).toBe('server "node": the server closed its stdout');
     // Stopped with SIGTERM at once, without waiting the 30 s for it to notice stdin EOF first.

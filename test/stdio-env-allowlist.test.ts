@@ -11,14 +11,30 @@ import { FIXTURES } from './support/processes.js';
 const SECRET = 'MCPWIRE_TEST_SECRET';
 
 describe('buildServerEnv', () => {
-  const base = { HOME: '/home/u', PATH: '/bin', LANG: 'C.UTF-8', AWS_SECRET_ACCESS_KEY: 'x', TEMP: 'C:\\t', SYSTEMROOT: 'C:\\Windows' };
+  const base = {
+    HOME: '/home/u',
+    PATH: '/bin',
+    LANG: 'C.UTF-8',
+    AWS_SECRET_ACCESS_KEY: 'x',
+    TEMP: 'C:\\t',
+    SYSTEMROOT: 'C:\\Windows',
+  };
 
   it('keeps only the POSIX allowlist, then adds the configured variables', () => {
-    expect(buildServerEnv({ EXTRA: '1' }, false, base, 'linux')).toEqual({ HOME: '/home/u', PATH: '/bin', LANG: 'C.UTF-8', EXTRA: '1' });
+    expect(buildServerEnv({ EXTRA: '1' }, false, base, 'linux')).toEqual({
+      HOME: '/home/u',
+      PATH: '/bin',
+      LANG: 'C.UTF-8',
+      EXTRA: '1',
+    });
   });
 
   it('keeps only the Windows allowlist on win32', () => {
-    expect(buildServerEnv(undefined, false, base, 'win32')).toEqual({ PATH: '/bin', TEMP: 'C:\\t', SYSTEMROOT: 'C:\\Windows' });
+    expect(buildServerEnv(undefined, false, base, 'win32')).toEqual({
+      PATH: '/bin',
+      TEMP: 'C:\\t',
+      SYSTEMROOT: 'C:\\Windows',
+    });
   });
 
   it('lets configured variables override inherited ones', () => {
@@ -30,12 +46,26 @@ describe('buildServerEnv', () => {
   });
 
   it('drops inherited values that are shell functions', () => {
-    expect(buildServerEnv(undefined, false, { PATH: '/bin', TERM: '() { :; }; echo pwned' }, 'linux')).toEqual({ PATH: '/bin' });
+    expect(buildServerEnv(undefined, false, { PATH: '/bin', TERM: '() { :; }; echo pwned' }, 'linux')).toEqual({
+      PATH: '/bin',
+    });
   });
 
   it('lists the documented names', () => {
-    expect([...POSIX_ALLOWLIST].sort()).toEqual(['HOME', 'LANG', 'LC_ALL', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'TMPDIR', 'USER']);
-    expect(WINDOWS_ALLOWLIST).toEqual(expect.arrayContaining(['APPDATA', 'PATH', 'PATHEXT', 'SYSTEMROOT', 'USERPROFILE', 'COMSPEC']));
+    expect([...POSIX_ALLOWLIST].sort()).toEqual([
+      'HOME',
+      'LANG',
+      'LC_ALL',
+      'LOGNAME',
+      'PATH',
+      'SHELL',
+      'TERM',
+      'TMPDIR',
+      'USER',
+    ]);
+    expect(WINDOWS_ALLOWLIST).toEqual(
+      expect.arrayContaining(['APPDATA', 'PATH', 'PATHEXT', 'SYSTEMROOT', 'USERPROFILE', 'COMSPEC']),
+    );
   });
 });
 
@@ -49,8 +79,14 @@ describe('the environment a real server sees', () => {
     await Promise.all(open.splice(0).map((t) => t.close()));
   });
 
-  async function serverEnv(spec: Partial<StdioServerSpec> = {}, options: StdioTransportOptions = {}): Promise<Record<string, string>> {
-    const t = await StdioTransport.spawn({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'echo.mjs')], ...spec }, options);
+  async function serverEnv(
+    spec: Partial<StdioServerSpec> = {},
+    options: StdioTransportOptions = {},
+  ): Promise<Record<string, string>> {
+    const t = await StdioTransport.spawn(
+      { command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'echo.mjs')], ...spec },
+      options,
+    );
     open.push(t);
     const reply = new Promise<unknown>((resolve) => t.onMessage(resolve));
     await t.send({ jsonrpc: '2.0', id: 1, method: 'env' });

@@ -52,9 +52,14 @@ describe('McpClient.connect with a stdio env', () => {
 
   it('an unset variable without a default: CONFIG_INVALID naming the server, the key and the variable, and nothing starts', async () => {
     const lines: string[] = [];
-    const error = await McpClient.connect({ command: process.execPath, args: [SERVER], env: { TOKEN: '${MCPWIRE_TEST_UNSET}' } }, { name: 'env', onStderr: (l) => lines.push(l) }).catch((e: unknown) => e);
+    const error = await McpClient.connect(
+      { command: process.execPath, args: [SERVER], env: { TOKEN: '${MCPWIRE_TEST_UNSET}' } },
+      { name: 'env', onStderr: (l) => lines.push(l) },
+    ).catch((e: unknown) => e);
     expect(isMcpError(error, 'CONFIG_INVALID')).toBe(true);
-    expect((error as Error).message).toBe('server "env": env.TOKEN: variable MCPWIRE_TEST_UNSET is not set (write ${MCPWIRE_TEST_UNSET:-default} for a default)');
+    expect((error as Error).message).toBe(
+      'server "env": env.TOKEN: variable MCPWIRE_TEST_UNSET is not set (write ${MCPWIRE_TEST_UNSET:-default} for a default)',
+    );
     expect(lines).toEqual([]);
   });
 });
@@ -65,9 +70,22 @@ describe('a server from a config file', () => {
     const file = path.join(dir, 'servers.json');
     writeFileSync(
       file,
-      JSON.stringify({ mcpServers: { env: { command: process.execPath, args: [SERVER], env: { A: `\${${VAR}}`, B: `$\${${VAR}}`, C: '${MCPWIRE_TEST_TRICKY}' } } } }),
+      JSON.stringify({
+        mcpServers: {
+          env: {
+            command: process.execPath,
+            args: [SERVER],
+            env: { A: `\${${VAR}}`, B: `$\${${VAR}}`, C: '${MCPWIRE_TEST_TRICKY}' },
+          },
+        },
+      }),
     );
-    const loaded = await loadConfig({ cwd: dir, homeDir: dir, configPaths: [file], env: { [VAR]: '/from/config', MCPWIRE_TEST_TRICKY: 'pa${ss}word' } });
+    const loaded = await loadConfig({
+      cwd: dir,
+      homeDir: dir,
+      configPaths: [file],
+      env: { [VAR]: '/from/config', MCPWIRE_TEST_TRICKY: 'pa${ss}word' },
+    });
     const spec = loaded.servers.find((s) => s.name === 'env')!;
     const env = await envSeenBy(await connectServer(spec, { era: 'legacy' }));
     expect(env).toMatchObject({ A: '/from/config', B: `\${${VAR}}`, C: 'pa${ss}word' });
@@ -76,9 +94,33 @@ describe('a server from a config file', () => {
 
 describe('escapeVariables', () => {
   it('is undone exactly by expandVariables, whatever the text', () => {
-    const texts = ['plain', '${A}', '$${A}', '$$${A}', '${a${b}', '${unterminated', '}${', 'x${A}y${B:-z}', '${env:A}', '$', '${}', '$ {A}'];
-    for (const text of texts) expect(expandVariables(escapeVariables(text), { A: 'a', B: 'b' })).toEqual({ ok: true, text, values: [] });
+    const texts = [
+      'plain',
+      '${A}',
+      '$${A}',
+      '$$${A}',
+      '${a${b}',
+      '${unterminated',
+      '}${',
+      'x${A}y${B:-z}',
+      '${env:A}',
+      '$',
+      '${}',
+      '$ {A}',
+    ];
+    for (const text of texts)
+      expect(expandVariables(escapeVariables(text), { A: 'a', B: 'b' })).toEqual({ ok: true, text, values: [] });
     const reference = fc.string({ unit: fc.constantFrom('$', '{', '}', 'A', 'B', ':', '-', 'e', 'n', 'v', '_') });
-    fc.assert(fc.property(reference, (text) => void expect(expandVariables(escapeVariables(text), { A: 'a', B: 'b' })).toEqual({ ok: true, text, values: [] })));
+    fc.assert(
+      fc.property(
+        reference,
+        (text) =>
+          void expect(expandVariables(escapeVariables(text), { A: 'a', B: 'b' })).toEqual({
+            ok: true,
+            text,
+            values: [],
+          }),
+      ),
+    );
   });
 });

@@ -16,7 +16,11 @@ afterEach(async () => {
 describe('a server with junk on stdout', () => {
   it('skips and reports junk and oversized lines, and delivers every real message in order', async () => {
     const t = await StdioTransport.spawn(
-      { command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'junk-stdout.mjs')], env: { OVERSIZE: '10000' } },
+      {
+        command: process.execPath,
+        args: [path.join(FIXTURES, 'stdio', 'junk-stdout.mjs')],
+        env: { OVERSIZE: '10000' },
+      },
       { maxMessageBytes: 4096, name: 'noisy' },
     );
     open.push(t);
@@ -30,7 +34,11 @@ describe('a server with junk on stdout', () => {
     await t.send({ jsonrpc: '2.0', id: 2, method: 'b', params: { n: 2 } });
     await eventually(() => (values.length === 4 ? true : undefined));
 
-    const notice = (id: number) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `before ${id}` } });
+    const notice = (id: number) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: `before ${id}` },
+    });
     expect(values).toEqual([
       notice(1),
       { jsonrpc: '2.0', id: 1, result: { echo: { n: 1 } } },
@@ -48,7 +56,10 @@ describe('a server with junk on stdout', () => {
   });
 
   it('keeps a diagnostics listener that throws from breaking the flow, and stops calling a disposed one', async () => {
-    const t = await StdioTransport.spawn({ command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'junk-stdout.mjs')] });
+    const t = await StdioTransport.spawn({
+      command: process.execPath,
+      args: [path.join(FIXTURES, 'stdio', 'junk-stdout.mjs')],
+    });
     open.push(t);
     let disposedCalls = 0;
     const off = t.onDiagnostic(() => disposedCalls++);

@@ -33,6 +33,8 @@ describe('a stdio response over the size cap', () => {
     expect((error as Error).message).toContain(`larger than the ${CAP}-byte limit`);
     expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 3);
     expect(diagnostics.map((d) => d.kind)).toContain('oversize');
-    expect(await client.callTool('big', { bytes: 10 })).toMatchObject({ content: [{ type: 'text', text: 'x'.repeat(10) }] });
+    expect(await client.callTool('big', { bytes: 10 })).toMatchObject({
+      content: [{ type: 'text', text: 'x'.repeat(10) }],
+    });
   });
 });

@@ -51,8 +51,12 @@ describe('stdio message flow', () => {
 
   it('keeps messages that arrive before the first listener and hands them over in order', async () => {
     // Two messages, then a junk line: once the junk is reported, both messages have been read.
-    const script = "for (const id of [1, 2]) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'early', params: { id } }) + '\\n'); process.stdout.write('junk\\n'); setInterval(() => {}, 1000)";
-    const t = await StdioTransport.spawn({ command: process.execPath, args: ['-e', script] }, { closeTimeouts: { stdinEndMs: 50 } });
+    const script =
+      "for (const id of [1, 2]) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'early', params: { id } }) + '\\n'); process.stdout.write('junk\\n'); setInterval(() => {}, 1000)";
+    const t = await StdioTransport.spawn(
+      { command: process.execPath, args: ['-e', script] },
+      { closeTimeouts: { stdinEndMs: 50 } },
+    );
     open.push(t);
     let junk = false;
     t.onDiagnostic(() => (junk = true));

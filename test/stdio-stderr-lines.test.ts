@@ -53,9 +53,12 @@ describe('stderr of a stdio server', () => {
 
   it('keeps a multi-byte character split across writes whole', async () => {
     const lines: string[] = [];
-    const t = await run("const b = Buffer.from('grüße 😀\\n'); process.stderr.write(b.subarray(0, 4)); setTimeout(() => process.stderr.write(b.subarray(4)), 20)", {
-      onStderr: (l) => lines.push(l),
-    });
+    const t = await run(
+      "const b = Buffer.from('grüße 😀\\n'); process.stderr.write(b.subarray(0, 4)); setTimeout(() => process.stderr.write(b.subarray(4)), 20)",
+      {
+        onStderr: (l) => lines.push(l),
+      },
+    );
     await t.closed;
     expect(lines).toEqual(['grüße 😀']);
   });
@@ -63,7 +66,9 @@ describe('stderr of a stdio server', () => {
   it('never reads stderr as protocol', async () => {
     const values: unknown[] = [];
     const lines: string[] = [];
-    const t = await run("process.stderr.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }) + '\\n')", { onStderr: (l) => lines.push(l) });
+    const t = await run("process.stderr.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }) + '\\n')", {
+      onStderr: (l) => lines.push(l),
+    });
     t.onMessage((v) => values.push(v));
     await t.closed;
     expect(lines).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
@@ -81,6 +86,8 @@ describe('stderr of a stdio server', () => {
     );
     open.push(t);
     const info = await t.closed;
-    expect(info.error?.message).toContain('exited with code 4; last stderr: fatal: could not open database | giving up');
+    expect(info.error?.message).toContain(
+      'exited with code 4; last stderr: fatal: could not open database | giving up',
+    );
   });
 });

@@ -23,10 +23,16 @@ afterAll(async () => {
 }, 120_000);
 
 async function startHttpServer(url: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [TODO_SERVER, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DATABASE_URL: url } });
+  const child = spawn(process.execPath, [TODO_SERVER, '--http', '127.0.0.1:0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DATABASE_URL: url },
+  });
   let text = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (text += c));
-  const line = await eventually(() => text.split('\n').find((l) => l.includes('"listening"')), { what: 'the listening line', timeoutMs: 30_000 });
+  const line = await eventually(() => text.split('\n').find((l) => l.includes('"listening"')), {
+    what: 'the listening line',
+    timeoutMs: 30_000,
+  });
   return {
     url: JSON.parse(line).url,
     child,
@@ -44,7 +50,9 @@ describe.skipIf(!postgresAvailable())('the todo server on PostgreSQL', () => {
     const repository = await openPgStore(cluster!.url, { max: 10 });
     try {
       const server = app.createTodoServer({ name: 'pg', version: '0' }, repository, () => undefined);
-      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => server.callTool('add_task', { user_id: BOB, title: `task ${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => server.callTool('add_task', { user_id: BOB, title: `task ${i}` })),
+      );
       expect(results.filter((r: any) => r.isError)).toEqual([]);
       const listed = await server.callTool('list_tasks', { user_id: BOB });
       expect(listed.structuredContent.count).toBe(200);
@@ -78,7 +86,9 @@ describe.skipIf(!postgresAvailable())('the todo server on PostgreSQL', () => {
     const again = await startHttpServer(cluster!.url);
     const client = await McpClient.connect({ url: again.url });
     try {
-      expect(((await client.callTool('list_tasks', { user_id: ALICE, status: 'completed' })).structuredContent as any).count).toBe(1);
+      expect(
+        ((await client.callTool('list_tasks', { user_id: ALICE, status: 'completed' })).structuredContent as any).count,
+      ).toBe(1);
     } finally {
       await client.close();
       await again.stop();

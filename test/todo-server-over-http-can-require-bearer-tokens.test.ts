@@ -40,7 +40,11 @@ describe('the todo server with --auth-issuer', () => {
   it('refuses a request without a token with the challenge, and serves a client_credentials client of that issuer', async () => {
     as = await startAuthorizationServer();
     const registered = await registerMachineClient(as.issuer, ['mcp:tools']);
-    const child = spawn(process.execPath, [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0', '--auth-issuer', as.issuer], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0', '--auth-issuer', as.issuer],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     children.push(child);
     const stderr: string[] = [];
     let partial = '';
@@ -49,16 +53,28 @@ describe('the todo server with --auth-issuer', () => {
       partial = lines.pop()!;
       stderr.push(...lines);
     });
-    const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), { what: 'the listening line', timeoutMs: 20_000 });
+    const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), {
+      what: 'the listening line',
+      timeoutMs: 20_000,
+    });
     const url = JSON.parse(listening).url as string;
 
-    const bare = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    const bare = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
     expect(bare.status).toBe(401);
-    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', url).href}"`);
+    expect(bare.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', url).href}"`,
+    );
     const metadata = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))).json();
     expect(metadata).toMatchObject({ resource: url, authorization_servers: [as.issuer] });
 
-    const client = await McpClient.connect({ url, auth: { grant: 'client_credentials', client: registered, store: new MemoryTokenStore() } }, { name: 'todo', connectTimeoutMs: 20_000 });
+    const client = await McpClient.connect(
+      { url, auth: { grant: 'client_credentials', client: registered, store: new MemoryTokenStore() } },
+      { name: 'todo', connectTimeoutMs: 20_000 },
+    );
     clients.push(client);
     const added = await client.callTool('add_task', { user_id: ALICE, title: 'Behind a token' });
     expect(added.structuredContent).toMatchObject({ success: true, task: { title: 'Behind a token' } });
@@ -68,6 +84,9 @@ describe('the todo server with --auth-issuer', () => {
     const { readConfig } = await import(pathToFileURL(path.join(path.dirname(TODO_SERVER), 'config.mjs')).href);
     expect(() => readConfig(['--auth-issuer', 'https://as.example'], {})).toThrow(/needs --http/);
     expect(() => readConfig(['--http', '127.0.0.1:0', '--auth-issuer', 'as.example'], {})).toThrow(/http\(s\) URL/);
-    expect(readConfig(['--http', '127.0.0.1:0', '--auth-issuer', 'https://as.example'], {}).auth).toEqual({ issuer: 'https://as.example', audience: undefined });
+    expect(readConfig(['--http', '127.0.0.1:0', '--auth-issuer', 'https://as.example'], {}).auth).toEqual({
+      issuer: 'https://as.example',
+      audience: undefined,
+    });
   });
 });

@@ -32,8 +32,17 @@ afterEach(async () => {
 });
 
 /** Starts the server on a free port; resolves with its URL (from its `listening` log line) and its stderr lines. */
-async function startTodoHttp(): Promise<{ url: string; child: ChildProcess; stderr: string[]; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function startTodoHttp(): Promise<{
+  url: string;
+  child: ChildProcess;
+  stderr: string[];
+  exited: Promise<number | null>;
+}> {
+  const child = spawn(
+    process.execPath,
+    [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stderr: string[] = [];
@@ -43,7 +52,10 @@ async function startTodoHttp(): Promise<{ url: string; child: ChildProcess; stde
     partial = lines.pop()!;
     stderr.push(...lines);
   });
-  const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), { what: 'the listening line', timeoutMs: 20_000 });
+  const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), {
+    what: 'the listening line',
+    timeoutMs: 20_000,
+  });
   return { url: JSON.parse(listening).url, child, stderr, exited };
 }
 
@@ -59,13 +71,19 @@ describe('the todo server over Streamable HTTP', () => {
 
     const legacy = await McpClient.connect({ url }, { era: 'legacy' });
     clients.push(legacy);
-    expect((await legacy.callTool('complete_task', { user_id: ALICE, task_id: id })).structuredContent).toMatchObject({ success: true, task: { is_completed: true } });
+    expect((await legacy.callTool('complete_task', { user_id: ALICE, task_id: id })).structuredContent).toMatchObject({
+      success: true,
+      task: { is_completed: true },
+    });
 
     const v1 = new ClientV1({ name: 'sdk-v1', version: '1' });
     await v1.connect(new TransportV1(new URL(url)));
     clients.push(v1);
     await v1.callTool({ name: 'add_task', arguments: { user_id: ALICE, title: 'From SDK v1' } });
-    expect(await v1.callTool({ name: 'get_task', arguments: { user_id: BOB, task_id: id } })).toMatchObject({ isError: true, structuredContent: { error: { code: 'TASK_NOT_FOUND' } } });
+    expect(await v1.callTool({ name: 'get_task', arguments: { user_id: BOB, task_id: id } })).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'TASK_NOT_FOUND' } },
+    });
 
     const v2 = new ClientV2({ name: 'sdk-v2', version: '2' });
     await v2.connect(new TransportV2(new URL(url)));

@@ -3,7 +3,12 @@ import { globMatches } from '../src/manager/glob.js';
 import { PermissionPolicy } from '../src/manager/permission-rules.js';
 import { toolAllowed, type ManagedServer } from '../src/manager/server-spec.js';
 
-const server = (globs: Pick<ManagedServer, 'includeTools' | 'excludeTools'>): ManagedServer => ({ name: 'fs', transport: 'stdio', command: 'x', ...globs });
+const server = (globs: Pick<ManagedServer, 'includeTools' | 'excludeTools'>): ManagedServer => ({
+  name: 'fs',
+  transport: 'stdio',
+  command: 'x',
+  ...globs,
+});
 
 /** [glob, tool name, matches] — `*` is any run of characters, everything else literal. */
 const TABLE: Array<[string, string, boolean]> = [
@@ -34,7 +39,9 @@ describe('include/exclude globs of a server', () => {
   it('an exclude glob hides a tool whose name holds a line break, as a deny rule of the same glob refuses it', () => {
     const name = 'delete_files\nquietly';
     expect(toolAllowed(server({ excludeTools: ['delete_*'] }), name)).toBe(false);
-    const policy = new PermissionPolicy([{ file: 'inline', scope: 'inline', allow: [], ask: [], deny: ['mcp__fs__delete_*'] }]);
+    const policy = new PermissionPolicy([
+      { file: 'inline', scope: 'inline', allow: [], ask: [], deny: ['mcp__fs__delete_*'] },
+    ]);
     expect(policy.decide({ server: 'fs', tool: name }).decision).toBe('deny');
   });
 });

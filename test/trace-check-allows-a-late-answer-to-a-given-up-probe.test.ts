@@ -14,11 +14,35 @@ function traffic(steps: Array<[TraceDirection, unknown]>): TraceRecord[] {
   const builder = new TraceBuilder({ server: 'slow', now: () => (clock += 1) });
   return steps.map(([dir, message]) => builder.frame(dir, message));
 }
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-const probe: [TraceDirection, unknown] = ['out', { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }];
-const initialize: [TraceDirection, unknown] = ['out', { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }];
-const initialized: [TraceDirection, unknown] = ['in', { jsonrpc: '2.0', id: 2, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }];
-const notFound = (id: number): [TraceDirection, unknown] => ['in', { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }];
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const probe: [TraceDirection, unknown] = [
+  'out',
+  { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } },
+];
+const initialize: [TraceDirection, unknown] = [
+  'out',
+  {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  },
+];
+const initialized: [TraceDirection, unknown] = [
+  'in',
+  {
+    jsonrpc: '2.0',
+    id: 2,
+    result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+  },
+];
+const notFound = (id: number): [TraceDirection, unknown] => [
+  'in',
+  { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } },
+];
 
 describe('trace check', () => {
   it('accepts the answer to a probe that comes after the client moved on to initialize', () => {

@@ -22,8 +22,10 @@ const SCHEMAS = path.resolve(ROOT, '../shared/mcp-spec');
 const haveSchemas = existsSync(SCHEMAS);
 const NO_SCHEMAS = `the official schemas are not at ${SCHEMAS} (the shared/ folder belongs beside the clone); schema checks skipped`;
 
-const ruleFindings = (violations: Violation[]) => violations.filter((v) => v.source === 'rules').map((v) => [v.index, v.rule] as const);
-const describeAll = (violations: Violation[]) => violations.map((v) => `#${v.index} ${v.source} ${v.rule}: ${v.message}`);
+const ruleFindings = (violations: Violation[]) =>
+  violations.filter((v) => v.source === 'rules').map((v) => [v.index, v.rule] as const);
+const describeAll = (violations: Violation[]) =>
+  violations.map((v) => `#${v.index} ${v.source} ${v.rule}: ${v.message}`);
 
 /** Records for `[dir, message]` steps of one server, built the way the tracer builds them. */
 function traffic(server: string, steps: Array<[TraceDirection, unknown]>): TraceRecord[] {
@@ -31,10 +33,22 @@ function traffic(server: string, steps: Array<[TraceDirection, unknown]>): Trace
   const builder = new TraceBuilder({ server, now: () => (clock += 1) });
   return steps.map(([dir, message]) => builder.frame(dir, message));
 }
-const rq = (id: number | string, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-const nt = (method: string, params?: unknown) => ({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+const rq = (id: number | string, method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
+const nt = (method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 const ok = (id: number | string, result: unknown) => ({ jsonrpc: '2.0', id, result });
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const CACHE = { ttlMs: 0, cacheScope: 'public' };
 const initialize = (version: string, capabilities: Record<string, unknown> = {}): Array<[TraceDirection, unknown]> => [
   ['out', rq(1, 'initialize', { protocolVersion: version, capabilities, clientInfo: { name: 't', version: '1' } })],
@@ -61,9 +75,17 @@ describe('clean traffic has no violations', () => {
   it('covers both eras: a refused 2026 probe then a 2025-11-25 handshake, and a 2026-07-28 server with input rounds', async () => {
     const legacy = (await readTrace(path.join(TRACES, 'clean-legacy.jsonl'))).records;
     const modern = (await readTrace(path.join(TRACES, 'clean-modern.jsonl'))).records;
-    expect(legacy.slice(1, 4).map((r) => [r.kind, r.method])).toEqual([['request', 'server/discover'], ['error', 'server/discover'], ['request', 'initialize']]);
+    expect(legacy.slice(1, 4).map((r) => [r.kind, r.method])).toEqual([
+      ['request', 'server/discover'],
+      ['error', 'server/discover'],
+      ['request', 'initialize'],
+    ]);
     expect(legacy.some((r) => r.method === 'sampling/createMessage' && r.dir === 'in')).toBe(true);
-    expect(modern.some((r) => (r.message as { result?: { resultType?: string } } | undefined)?.result?.resultType === 'input_required')).toBe(true);
+    expect(
+      modern.some(
+        (r) => (r.message as { result?: { resultType?: string } } | undefined)?.result?.resultType === 'input_required',
+      ),
+    ).toBe(true);
   });
 
   it.skipIf(!haveSchemas)('every golden wire transcript passes both checks', () => {
@@ -130,7 +152,15 @@ describe('broken-server.jsonl: each broken message gives exactly its rule', () =
   it('names the field path, the server, the direction and the revision', async () => {
     const violations = checkTrace((await load()).records);
     const at = (index: number) => violations.find((v) => v.index === index)!;
-    expect(at(4)).toMatchObject({ server: 'old', dir: 'in', id: 2, method: 'tools/list', revision: '2025-06-18', path: 'result.tools[0].inputSchema.type', source: 'rules' });
+    expect(at(4)).toMatchObject({
+      server: 'old',
+      dir: 'in',
+      id: 2,
+      method: 'tools/list',
+      revision: '2025-06-18',
+      path: 'result.tools[0].inputSchema.type',
+      source: 'rules',
+    });
     expect(at(4).message).toBe('result.tools[0].inputSchema.type must be "object" (it is a string "string")');
     expect(at(6).message).toBe('result.content[0].text must be a string (it is missing)');
     expect(at(22).message).toContain('no "sampling" capability');
@@ -139,24 +169,37 @@ describe('broken-server.jsonl: each broken message gives exactly its rule', () =
     expect(at(8).message).toContain('"2099-01-01"');
   });
 
-  it.skipIf(!haveSchemas)('with the official schemas: the same rule findings, and schema findings only on broken records', async () => {
-    const { records } = await load();
-    const violations = checkTrace(records, { schemasDir: SCHEMAS });
-    expect(ruleFindings(violations)).toEqual(BROKEN);
-    const broken = new Set(BROKEN.map(([index]) => index));
-    const schema = violations.filter((v) => v.source === 'schema');
-    expect(schema.filter((v) => !broken.has(v.index)).map((v) => v.message)).toEqual([]);
-    expect(schema.find((v) => v.index === 4)).toMatchObject({ rule: 'schema.ListToolsResult', path: '/result/tools/0/inputSchema/type', revision: '2025-06-18' });
-    expect(schema.find((v) => v.index === 52)).toMatchObject({ rule: 'schema.DiscoverResult', path: '/result' });
-    expect(schema.find((v) => v.index === 43)?.message).toContain("required property 'io.modelcontextprotocol/protocolVersion'");
-  });
+  it.skipIf(!haveSchemas)(
+    'with the official schemas: the same rule findings, and schema findings only on broken records',
+    async () => {
+      const { records } = await load();
+      const violations = checkTrace(records, { schemasDir: SCHEMAS });
+      expect(ruleFindings(violations)).toEqual(BROKEN);
+      const broken = new Set(BROKEN.map(([index]) => index));
+      const schema = violations.filter((v) => v.source === 'schema');
+      expect(schema.filter((v) => !broken.has(v.index)).map((v) => v.message)).toEqual([]);
+      expect(schema.find((v) => v.index === 4)).toMatchObject({
+        rule: 'schema.ListToolsResult',
+        path: '/result/tools/0/inputSchema/type',
+        revision: '2025-06-18',
+      });
+      expect(schema.find((v) => v.index === 52)).toMatchObject({ rule: 'schema.DiscoverResult', path: '/result' });
+      expect(schema.find((v) => v.index === 43)?.message).toContain(
+        "required property 'io.modelcontextprotocol/protocolVersion'",
+      );
+    },
+  );
 });
 
 describe('rules follow the revision in force', () => {
   it('ping is a method up to 2025-11-25 and gone in 2026-07-28', () => {
     const legacy = traffic('s', [...initialize('2025-11-25'), ['out', rq(2, 'ping')], ['in', ok(2, {})]]);
     expect(checkTrace(legacy)).toEqual([]);
-    const modern = traffic('s', [['out', rq(1, 'tools/list', { _meta: META })], ['in', ok(1, { resultType: 'complete', tools: [], ...CACHE })], ['out', rq(2, 'ping', { _meta: META })]]);
+    const modern = traffic('s', [
+      ['out', rq(1, 'tools/list', { _meta: META })],
+      ['in', ok(1, { resultType: 'complete', tools: [], ...CACHE })],
+      ['out', rq(2, 'ping', { _meta: META })],
+    ]);
     expect(ruleFindings(checkTrace(modern))).toEqual([[2, 'method.not-in-revision']]);
   });
 
@@ -171,13 +214,27 @@ describe('rules follow the revision in force', () => {
   });
 
   it('a batch item is judged like a message, its path prefixed with its position', () => {
-    const v = checkTrace(traffic('s', [...initialize('2025-03-26'), ['out', [rq(2, 'tools/list')]], ['in', [ok(2, { tools: [{ name: 'x' }] })]]]));
+    const v = checkTrace(
+      traffic('s', [
+        ...initialize('2025-03-26'),
+        ['out', [rq(2, 'tools/list')]],
+        ['in', [ok(2, { tools: [{ name: 'x' }] })]],
+      ]),
+    );
     expect(v).toMatchObject([{ index: 4, rule: 'result.tools-list', path: '[0]result.tools[0].inputSchema' }]);
   });
 
   it('content types follow the revision: audio is not a 2024-11-05 block, resource_link only from 2025-06-18', () => {
     const call = (version: string, block: unknown) =>
-      ruleFindings(checkTrace(traffic('s', [...initialize(version), ['out', rq(2, 'tools/call', { name: 'x' })], ['in', ok(2, { content: [block] })]])));
+      ruleFindings(
+        checkTrace(
+          traffic('s', [
+            ...initialize(version),
+            ['out', rq(2, 'tools/call', { name: 'x' })],
+            ['in', ok(2, { content: [block] })],
+          ]),
+        ),
+      );
     const audio = { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' };
     const link = { type: 'resource_link', uri: 'test://a', name: 'a' };
     expect(call('2024-11-05', audio)).toEqual([[4, 'result.tools-call']]);
@@ -187,9 +244,16 @@ describe('rules follow the revision in force', () => {
   });
 
   it('structuredContent is an object up to 2025-11-25 and any JSON value in 2026-07-28', () => {
-    const legacy = traffic('s', [...initialize('2025-06-18'), ['out', rq(2, 'tools/call', { name: 'x' })], ['in', ok(2, { content: [], structuredContent: [1, 2] })]]);
+    const legacy = traffic('s', [
+      ...initialize('2025-06-18'),
+      ['out', rq(2, 'tools/call', { name: 'x' })],
+      ['in', ok(2, { content: [], structuredContent: [1, 2] })],
+    ]);
     expect(ruleFindings(checkTrace(legacy))).toEqual([[4, 'result.tools-call']]);
-    const modern = traffic('s', [['out', rq(1, 'tools/call', { name: 'x', _meta: META })], ['in', ok(1, { resultType: 'complete', content: [], structuredContent: [1, 2] })]]);
+    const modern = traffic('s', [
+      ['out', rq(1, 'tools/call', { name: 'x', _meta: META })],
+      ['in', ok(1, { resultType: 'complete', content: [], structuredContent: [1, 2] })],
+    ]);
     expect(checkTrace(modern)).toEqual([]);
   });
 
@@ -199,7 +263,16 @@ describe('rules follow the revision in force', () => {
         checkTrace(
           traffic('s', [
             ...initialize('2025-11-25', capabilities),
-            ['in', rq(0, 'elicitation/create', mode === 'url' ? { mode, message: 'm', url: 'https://x', elicitationId: 'e' } : { mode, message: 'm', requestedSchema: { type: 'object', properties: {} } })],
+            [
+              'in',
+              rq(
+                0,
+                'elicitation/create',
+                mode === 'url'
+                  ? { mode, message: 'm', url: 'https://x', elicitationId: 'e' }
+                  : { mode, message: 'm', requestedSchema: { type: 'object', properties: {} } },
+              ),
+            ],
           ]),
         ),
       );
@@ -213,16 +286,33 @@ describe('rules follow the revision in force', () => {
 
   it('sampling with tools needs sampling.tools', () => {
     const sample = (capabilities: Record<string, unknown>) =>
-      checkTrace(traffic('s', [...initialize('2025-11-25', capabilities), ['in', rq(0, 'sampling/createMessage', { messages: [], maxTokens: 5, tools: [] })]]));
+      checkTrace(
+        traffic('s', [
+          ...initialize('2025-11-25', capabilities),
+          ['in', rq(0, 'sampling/createMessage', { messages: [], maxTokens: 5, tools: [] })],
+        ]),
+      );
     expect(sample({ sampling: { tools: {} } })).toEqual([]);
-    expect(sample({ sampling: {} })).toMatchObject([{ rule: 'capability.client-undeclared', message: expect.stringContaining('"sampling.tools"') }]);
+    expect(sample({ sampling: {} })).toMatchObject([
+      { rule: 'capability.client-undeclared', message: expect.stringContaining('"sampling.tools"') },
+    ]);
   });
 
   it('a resultType from the tasks extension is known only to a client that declared the extension', () => {
-    const withTasks = { ...META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
-    const answer: [TraceDirection, unknown] = ['in', ok(1, { resultType: 'task', taskId: 't1', status: 'working', ttlMs: 1000 })];
-    expect(checkTrace(traffic('s', [['out', rq(1, 'tools/call', { name: 'x', _meta: withTasks })], answer]))).toEqual([]);
-    expect(ruleFindings(checkTrace(traffic('s', [['out', rq(1, 'tools/call', { name: 'x', _meta: META })], answer])))).toEqual([[1, 'result.result-type']]);
+    const withTasks = {
+      ...META,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const answer: [TraceDirection, unknown] = [
+      'in',
+      ok(1, { resultType: 'task', taskId: 't1', status: 'working', ttlMs: 1000 }),
+    ];
+    expect(checkTrace(traffic('s', [['out', rq(1, 'tools/call', { name: 'x', _meta: withTasks })], answer]))).toEqual(
+      [],
+    );
+    expect(
+      ruleFindings(checkTrace(traffic('s', [['out', rq(1, 'tools/call', { name: 'x', _meta: META })], answer]))),
+    ).toEqual([[1, 'result.result-type']]);
   });
 
   it('a cancelled request may still be answered, and its id may be used again', () => {
@@ -249,7 +339,9 @@ describe('rules follow the revision in force', () => {
       ...initialize('2025-11-25'),
       ['out', rq(2, 'tools/list')],
       ['in', ok(2, { tools: [] })],
-    ].map(([dir, value]) => (dir === 'event' ? builder.event(value as string) : builder.frame(dir as TraceDirection, value)));
+    ].map(([dir, value]) =>
+      dir === 'event' ? builder.event(value as string) : builder.frame(dir as TraceDirection, value),
+    );
     expect(checkTrace(records)).toEqual([]);
     // Without the events the second initialize alone starts a new session as well.
     expect(checkTrace(records.filter((r) => r.kind !== 'event'))).toEqual([]);

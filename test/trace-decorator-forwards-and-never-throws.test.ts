@@ -66,13 +66,22 @@ describe('the tracing decorator', () => {
     await peer.send(batch as unknown as JsonRpcMessage);
     expect(await got.nth(1)).toEqual(batch);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ dir: 'in', kind: 'batch', message: batch, bytes: Buffer.byteLength(JSON.stringify(batch)) });
+    expect(records[0]).toMatchObject({
+      dir: 'in',
+      kind: 'batch',
+      message: batch,
+      bytes: Buffer.byteLength(JSON.stringify(batch)),
+    });
   });
 
   it('forwards destroy with its reason, and never copies what the wrapped transport has beyond the Transport contract', async () => {
     const [inner, peer] = createLinkedPair();
     opened.push(peer);
-    const extended = Object.assign(Object.create(inner) as Transport, { pid: 4242, kind: 'stdio', onExchange: () => () => undefined });
+    const extended = Object.assign(Object.create(inner) as Transport, {
+      pid: 4242,
+      kind: 'stdio',
+      onExchange: () => () => undefined,
+    });
     const traced = traceTransport(extended, { server: 'x', sink: () => undefined });
     expect('pid' in traced || 'kind' in traced || 'onExchange' in traced).toBe(false);
     const reason = new McpError('TRANSPORT', 'gone');
@@ -88,7 +97,14 @@ describe('the tracing decorator', () => {
     const bad = { jsonrpc: '2.0', id: 9, method: 'huge', params: { n: 10n } } as unknown as JsonRpcMessage;
     await expect(traced.send(bad)).rejects.toMatchObject({ code: 'TRANSPORT' });
     await Promise.resolve();
-    expect(records).toEqual([expect.objectContaining({ kind: 'event', event: 'send-failed', dir: 'out', detail: expect.objectContaining({ method: 'huge', id: 9, code: 'TRANSPORT' }) })]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        event: 'send-failed',
+        dir: 'out',
+        detail: expect.objectContaining({ method: 'huge', id: 9, code: 'TRANSPORT' }),
+      }),
+    ]);
   });
 
   it('close is forwarded once, resolves closed, and is recorded; sends after it are not called failures', async () => {

@@ -18,12 +18,21 @@ afterEach(async () => {
 const TOKEN = 'hook-issued-token-7f3a9c';
 
 describe('a traced connect with an authorize hook', () => {
-  it('hides the hook\'s credential when the server echoes it in a message body', async () => {
+  it("hides the hook's credential when the server echoes it in a message body", async () => {
     const mcp = legacyServer();
     fixture = await startHttpFixture((seen, res, req) => {
       // A careless server: its tool result quotes the Authorization header it got.
       if (seen.rpc !== 'tools/call') return mcp(seen, res, req);
-      return json(res, { jsonrpc: '2.0', id: seen.json!.id, result: { content: [{ type: 'text', text: `you sent ${req.headers.authorization}` }] } }, 200, { 'mcp-session-id': String(seen.headers['mcp-session-id']) });
+      return json(
+        res,
+        {
+          jsonrpc: '2.0',
+          id: seen.json!.id,
+          result: { content: [{ type: 'text', text: `you sent ${req.headers.authorization}` }] },
+        },
+        200,
+        { 'mcp-session-id': String(seen.headers['mcp-session-id']) },
+      );
     });
     const records: unknown[] = [];
     const client = await McpClient.connect(

@@ -26,19 +26,34 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function traced(args: string[], name: string, secrets: string[] = []): Promise<{ client: McpClient; records: TraceRecord[] }> {
+async function traced(
+  args: string[],
+  name: string,
+  secrets: string[] = [],
+): Promise<{ client: McpClient; records: TraceRecord[] }> {
   const records: TraceRecord[] = [];
-  const client = await McpClient.connect({ command: process.execPath, args }, { name, trace: { sink: (record) => records.push(record), secrets } });
+  const client = await McpClient.connect(
+    { command: process.execPath, args },
+    { name, trace: { sink: (record) => records.push(record), secrets } },
+  );
   open.push(client);
   return { client, records };
 }
 
 /** Every request record of `records` with the one answer (response or error) carrying its id. */
-function pairs(records: TraceRecord[], requestDir: 'out' | 'in' = 'out'): Array<{ request: TraceRecord; answers: TraceRecord[] }> {
+function pairs(
+  records: TraceRecord[],
+  requestDir: 'out' | 'in' = 'out',
+): Array<{ request: TraceRecord; answers: TraceRecord[] }> {
   const answerDir = requestDir === 'out' ? 'in' : 'out';
   return records
     .filter((r) => r.kind === 'request' && r.dir === requestDir)
-    .map((request) => ({ request, answers: records.filter((r) => r.dir === answerDir && (r.kind === 'response' || r.kind === 'error') && r.id === request.id) }));
+    .map((request) => ({
+      request,
+      answers: records.filter(
+        (r) => r.dir === answerDir && (r.kind === 'response' || r.kind === 'error') && r.id === request.id,
+      ),
+    }));
 }
 
 describe('tracing a legacy stdio server', () => {
@@ -51,7 +66,14 @@ describe('tracing a legacy stdio server', () => {
     await client.close();
 
     const all = pairs(records);
-    expect(all.map((p) => p.request.method)).toEqual(['server/discover', 'initialize', 'tools/list', 'tools/call', 'tools/call', 'resources/read']);
+    expect(all.map((p) => p.request.method)).toEqual([
+      'server/discover',
+      'initialize',
+      'tools/list',
+      'tools/call',
+      'tools/call',
+      'resources/read',
+    ]);
     for (const { request, answers } of all) {
       expect(answers, `answers to ${request.method} #${request.id}`).toHaveLength(1);
       const [answer] = answers;
@@ -61,7 +83,14 @@ describe('tracing a legacy stdio server', () => {
       expect(records.indexOf(answer!)).toBeGreaterThan(records.indexOf(request));
     }
     // The refused probe and the unknown resource are error records; the rest responses.
-    expect(all.map((p) => p.answers[0]!.kind)).toEqual(['error', 'response', 'response', 'response', 'response', 'error']);
+    expect(all.map((p) => p.answers[0]!.kind)).toEqual([
+      'error',
+      'response',
+      'response',
+      'response',
+      'response',
+      'error',
+    ]);
     // Frames carry what crossed the wire, and its size in UTF-8 bytes.
     for (const record of records.filter((r) => r.kind !== 'event')) {
       expect(record).toMatchObject({ v: 1, server: 'legacy' });
@@ -75,7 +104,9 @@ describe('tracing a legacy stdio server', () => {
     await client.listTools();
     const answer = records.findIndex((r) => r.kind === 'response' && r.method === 'initialize');
     expect(answer).toBeGreaterThan(0);
-    expect(records.slice(0, answer).map((r) => r.protocolVersion)).toEqual(records.slice(0, answer).map(() => undefined));
+    expect(records.slice(0, answer).map((r) => r.protocolVersion)).toEqual(
+      records.slice(0, answer).map(() => undefined),
+    );
     expect(records.slice(answer).map((r) => r.protocolVersion)).toEqual(records.slice(answer).map(() => '2025-06-18'));
   });
 
@@ -84,7 +115,12 @@ describe('tracing a legacy stdio server', () => {
     await client.callTool('log', { level: 'warning', message: 'careful' });
     await client.callTool('slow', { ms: 20, steps: 2 }, { onProgress: () => undefined });
     const notifications = records.filter((r) => r.kind === 'notification').map((r) => `${r.dir} ${r.method}`);
-    expect(notifications).toEqual(['out notifications/initialized', 'in notifications/message', 'in notifications/progress', 'in notifications/progress']);
+    expect(notifications).toEqual([
+      'out notifications/initialized',
+      'in notifications/message',
+      'in notifications/progress',
+      'in notifications/progress',
+    ]);
     const log = records.find((r) => r.method === 'notifications/message')!;
     expect(log.message).toMatchObject({ params: { level: 'warning', data: 'careful' } });
     expect(log.id).toBeUndefined();
@@ -110,7 +146,13 @@ describe('tracing a legacy stdio server', () => {
     open.push(client);
     const pid = client.pid;
     await client.close();
-    expect(records[0]).toMatchObject({ kind: 'event', event: 'spawn', dir: 'out', bytes: 0, detail: { pid, command: process.execPath, args: [LEGACY, '--banner'] } });
+    expect(records[0]).toMatchObject({
+      kind: 'event',
+      event: 'spawn',
+      dir: 'out',
+      bytes: 0,
+      detail: { pid, command: process.execPath, args: [LEGACY, '--banner'] },
+    });
     expect(Object.keys(records[0]!.detail!).sort()).toEqual(['args', 'command', 'pid']);
     const tail = records.slice(-2);
     expect(tail).toMatchObject([
@@ -128,7 +170,10 @@ describe('tracing a legacy stdio server', () => {
     const exit = records.find((r) => r.event === 'exit');
     const close = records.find((r) => r.event === 'close');
     expect(exit?.detail).toEqual({ code: 1, signal: null });
-    expect(close?.detail).toMatchObject({ code: 'CONNECTION_CLOSED', error: expect.stringContaining('exited with code 1') });
+    expect(close?.detail).toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      error: expect.stringContaining('exited with code 1'),
+    });
     expect(records.filter((r) => r.event === 'exit')).toHaveLength(1);
   });
 
@@ -136,7 +181,14 @@ describe('tracing a legacy stdio server', () => {
     const { client, records } = await traced([LEGACY, '--discover', 'exit'], 'fragile');
     await client.listTools();
     const lines = records.map((r) => (r.kind === 'event' ? r.event : `${r.dir} ${r.kind} ${r.method}`));
-    expect(lines.slice(0, 6)).toEqual(['spawn', 'out request server/discover', 'exit', 'close', 'spawn', 'out request initialize']);
+    expect(lines.slice(0, 6)).toEqual([
+      'spawn',
+      'out request server/discover',
+      'exit',
+      'close',
+      'spawn',
+      'out request initialize',
+    ]);
     const [first, second] = records.filter((r) => r.event === 'spawn');
     expect(first!.detail!.pid).not.toBe(second!.detail!.pid);
     expect(second!.detail!.pid).toBe(client.pid);
@@ -147,7 +199,9 @@ describe('tracing a legacy stdio server', () => {
 
   it('junk on stdout becomes invalid records with the raw text, and the traffic goes on', async () => {
     const { client, records } = await traced([JUNK], 'noisy');
-    expect((await client.callTool('echo', { text: 'still fine' })).content).toEqual([{ type: 'text', text: 'still fine' }]);
+    expect((await client.callTool('echo', { text: 'still fine' })).content).toEqual([
+      { type: 'text', text: 'still fine' },
+    ]);
     const invalid = records.filter((r) => r.kind === 'invalid');
     expect(invalid.map((r) => r.raw)).toEqual(['booting the server... (not JSON)', '{"half": ']);
     expect(invalid.every((r) => r.dir === 'in' && r.message === undefined && r.bytes > 0)).toBe(true);

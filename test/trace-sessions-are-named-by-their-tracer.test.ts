@@ -18,7 +18,12 @@ describe('trace sessions', () => {
     const b = new TraceBuilder({ server: 'fs' });
     const records: TraceRecord[] = [];
     for (let id = 1; id <= 3; id++) {
-      records.push(a.frame('out', request(id)), b.frame('out', request(id)), b.frame('in', answer(id)), a.frame('in', answer(id)));
+      records.push(
+        a.frame('out', request(id)),
+        b.frame('out', request(id)),
+        b.frame('in', answer(id)),
+        a.frame('in', answer(id)),
+      );
     }
     const sessions = splitSessions(records);
     expect(sessions.map((s) => s.records.length)).toEqual([6, 6]);
@@ -29,8 +34,20 @@ describe('trace sessions', () => {
   });
 
   it('records without a session id (older traces) are still split by their clocks', () => {
-    const old = (t: number, ts: string): TraceRecord => ({ v: 1, ts, t, server: 'fs', dir: 'out', kind: 'request', bytes: 10 });
-    const sessions = splitSessions([old(0, '2026-01-01T00:00:00.000Z'), old(5, '2026-01-01T00:00:00.005Z'), old(0, '2026-01-01T00:01:00.000Z')]);
+    const old = (t: number, ts: string): TraceRecord => ({
+      v: 1,
+      ts,
+      t,
+      server: 'fs',
+      dir: 'out',
+      kind: 'request',
+      bytes: 10,
+    });
+    const sessions = splitSessions([
+      old(0, '2026-01-01T00:00:00.000Z'),
+      old(5, '2026-01-01T00:00:00.005Z'),
+      old(0, '2026-01-01T00:01:00.000Z'),
+    ]);
     expect(sessions.map((s) => s.records.length)).toEqual([2, 1]);
   });
 });

@@ -17,7 +17,12 @@ import { formatSummary, latencyStats, summarizeTrace } from '../src/inspect/trac
 const TRACES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../spec-fixtures/traces');
 
 /** A record with the fields every record has; `extra` sets the rest. */
-function rec(server: string, dir: 'out' | 'in', kind: TraceRecord['kind'], extra: Partial<TraceRecord> = {}): TraceRecord {
+function rec(
+  server: string,
+  dir: 'out' | 'in',
+  kind: TraceRecord['kind'],
+  extra: Partial<TraceRecord> = {},
+): TraceRecord {
   return { v: 1, ts: '2026-08-01T00:00:00.000Z', t: 0, server, dir, kind, bytes: 0, ...extra };
 }
 
@@ -70,21 +75,42 @@ describe('readTrace', () => {
     expect(isMcpError(error, 'INVALID_ARGUMENT')).toBe(true);
     expect((error as Error).message).toContain(missing);
     const reason = new Error('stop');
-    await expect(readTrace(path.join(TRACES, 'clean-legacy.jsonl'), { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(
+      readTrace(path.join(TRACES, 'clean-legacy.jsonl'), { signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
   });
 });
 
 describe('filterTrace', () => {
   const records: TraceRecord[] = [
-    rec('fs', 'out', 'request', { id: 1, method: 'tools/call', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } } }),
-    rec('fs', 'in', 'response', { id: 1, method: 'tools/call', message: { jsonrpc: '2.0', id: 1, result: { content: [], isError: true } } }),
-    rec('git', 'out', 'request', { id: '1', method: 'tools/list', message: { jsonrpc: '2.0', id: '1', method: 'tools/list' } }),
-    rec('git', 'in', 'error', { id: '1', method: 'tools/list', message: { jsonrpc: '2.0', id: '1', error: { code: -32601, message: 'no' } } }),
-    rec('git', 'out', 'batch', { message: [{ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'x' } }] }),
+    rec('fs', 'out', 'request', {
+      id: 1,
+      method: 'tools/call',
+      message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } },
+    }),
+    rec('fs', 'in', 'response', {
+      id: 1,
+      method: 'tools/call',
+      message: { jsonrpc: '2.0', id: 1, result: { content: [], isError: true } },
+    }),
+    rec('git', 'out', 'request', {
+      id: '1',
+      method: 'tools/list',
+      message: { jsonrpc: '2.0', id: '1', method: 'tools/list' },
+    }),
+    rec('git', 'in', 'error', {
+      id: '1',
+      method: 'tools/list',
+      message: { jsonrpc: '2.0', id: '1', error: { code: -32601, message: 'no' } },
+    }),
+    rec('git', 'out', 'batch', {
+      message: [{ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'x' } }],
+    }),
     rec('git', 'in', 'invalid', { raw: 'junk' }),
     rec('git', 'in', 'event', { event: 'exit', detail: { code: 0 } }),
   ];
-  const indices = (filter: Parameters<typeof filterTrace>[1]) => filterTrace(records, filter).map((r) => records.indexOf(r));
+  const indices = (filter: Parameters<typeof filterTrace>[1]) =>
+    filterTrace(records, filter).map((r) => records.indexOf(r));
 
   it('selects by exact method, or a pattern with *', () => {
     expect(indices({ method: 'tools/call' })).toEqual([0, 1]);
@@ -122,12 +148,25 @@ describe('summarizeTrace', () => {
     rec('fs', 'out', 'event', { t: 0, event: 'spawn' }),
     ...[4, 1, 3, 2, 10].flatMap((latency, i) => [
       rec('fs', 'out', 'request', { t: 1 + i, id: i, method: 'tools/call', bytes: 100 }),
-      rec('fs', 'in', i === 4 ? 'error' : 'response', { t: 1 + i, id: i, method: 'tools/call', bytes: 50, latencyMs: latency }),
+      rec('fs', 'in', i === 4 ? 'error' : 'response', {
+        t: 1 + i,
+        id: i,
+        method: 'tools/call',
+        bytes: 50,
+        latencyMs: latency,
+      }),
     ]),
     rec('fs', 'in', 'notification', { t: 8, method: 'notifications/progress', bytes: 30 }),
     rec('fs', 'in', 'response', { t: 9, id: 99, bytes: 20, protocolVersion: '2025-11-25' }),
     rec('git', 'out', 'request', { t: 10, id: 1, method: 'tools/list', bytes: 40 }),
-    rec('git', 'in', 'response', { t: 12, id: 1, method: 'tools/list', bytes: 2048, latencyMs: 0.5, message: { jsonrpc: '2.0', id: 1, result: { tools: [] } } }),
+    rec('git', 'in', 'response', {
+      t: 12,
+      id: 1,
+      method: 'tools/list',
+      bytes: 2048,
+      latencyMs: 0.5,
+      message: { jsonrpc: '2.0', id: 1, result: { tools: [] } },
+    }),
     rec('git', 'in', 'invalid', { t: 13, bytes: 7, raw: 'garbage' }),
   ];
 
@@ -139,7 +178,14 @@ describe('summarizeTrace', () => {
     const [fs, git] = summary.servers;
     expect(fs).toMatchObject({ revision: '2025-11-25', frames: 12, events: 1, errors: 1, bytesOut: 500, bytesIn: 300 });
     expect(fs!.methods).toEqual([
-      { method: 'tools/call', count: 5, errors: 1, bytesOut: 500, bytesIn: 250, latency: { count: 5, min: 1, p50: 3, p95: 10, max: 10, mean: 4 } },
+      {
+        method: 'tools/call',
+        count: 5,
+        errors: 1,
+        bytesOut: 500,
+        bytesIn: 250,
+        latency: { count: 5, min: 1, p50: 3, p95: 10, max: 10, mean: 4 },
+      },
       { method: 'notifications/progress', count: 1, errors: 0, bytesOut: 0, bytesIn: 30 },
       { method: '(unmatched)', count: 0, errors: 0, bytesOut: 0, bytesIn: 20 },
     ]);

@@ -15,7 +15,17 @@ const W = Date.parse('2026-03-01T10:00:00.000Z');
 
 /** A record of `server` at `t` ms on a tracer that started at wall time `origin`. */
 function rec(server: string, origin: number, t: number, method = 'ping'): TraceRecord {
-  return { v: 1, ts: new Date(Math.round(origin + t)).toISOString(), t, server, dir: 'out', kind: 'request', bytes: 10, id: 1, method };
+  return {
+    v: 1,
+    ts: new Date(Math.round(origin + t)).toISOString(),
+    t,
+    server,
+    dir: 'out',
+    kind: 'request',
+    bytes: 10,
+    id: 1,
+    method,
+  };
 }
 
 /** The sessions as [server, t values] pairs. */
@@ -25,7 +35,13 @@ function shape(records: TraceRecord[]): Array<[string, number[]]> {
 
 describe('splitSessions', () => {
   it('splits two runs of one server appended to one file (t starts again)', () => {
-    const records = [rec('fs', W, 10.2), rec('fs', W, 20.5), rec('fs', W, 300.1), rec('fs', W + 2_000, 9.7), rec('fs', W + 2_000, 15.3)];
+    const records = [
+      rec('fs', W, 10.2),
+      rec('fs', W, 20.5),
+      rec('fs', W, 300.1),
+      rec('fs', W + 2_000, 9.7),
+      rec('fs', W + 2_000, 15.3),
+    ];
     expect(shape(records)).toEqual([
       ['fs', [10.2, 20.5, 300.1]],
       ['fs', [9.7, 15.3]],
@@ -50,7 +66,13 @@ describe('splitSessions', () => {
       ['a', [5, 9, 30]],
       ['b', [5, 12]],
     ]);
-    const concurrent = [rec('fs', W, 10), rec('fs', W + 500, 10), rec('fs', W, 700), rec('fs', W + 500, 300), rec('fs', W, 900)];
+    const concurrent = [
+      rec('fs', W, 10),
+      rec('fs', W + 500, 10),
+      rec('fs', W, 700),
+      rec('fs', W + 500, 300),
+      rec('fs', W, 900),
+    ];
     expect(shape(concurrent)).toEqual([
       ['fs', [10, 700, 900]],
       ['fs', [10, 300]],
@@ -79,7 +101,17 @@ describe('mcpwire trace show on a file two runs appended to', () => {
 
   it('prints one summary per session, each with its own methods and span', async () => {
     const file = path.join(dir, 'appended.jsonl');
-    const first = await runCli(['call', 'echo', '--arg', 'text=one', '--trace-file', file, '--', process.execPath, SCRIPTED]);
+    const first = await runCli([
+      'call',
+      'echo',
+      '--arg',
+      'text=one',
+      '--trace-file',
+      file,
+      '--',
+      process.execPath,
+      SCRIPTED,
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const second = await runCli(['tools', '--trace-file', file, '--', process.execPath, SCRIPTED]);
     expect(second.code, second.stderr).toBe(0);
@@ -88,13 +120,25 @@ describe('mcpwire trace show on a file two runs appended to', () => {
     const run = await runCli(['trace', 'show', file]);
     expect(run.code).toBe(0);
     const blocks = run.stdout.split(/^(?=session \d+ of \d+: )/m).slice(1);
-    expect(blocks.map((b) => b.split('\n')[0])).toEqual([expect.stringMatching(/^session 1 of 2: scripted-server, started \d{4}-\d\d-\d\dT/), expect.stringMatching(/^session 2 of 2: scripted-server, started /)]);
+    expect(blocks.map((b) => b.split('\n')[0])).toEqual([
+      expect.stringMatching(/^session 1 of 2: scripted-server, started \d{4}-\d\d-\d\dT/),
+      expect.stringMatching(/^session 2 of 2: scripted-server, started /),
+    ]);
     expect(blocks[0]).toMatch(/^scripted-server\s+tools\/call\s+1\s+0\s/m);
     expect(blocks[1]).not.toMatch(/tools\/call/);
     expect(blocks[1]).toMatch(/^scripted-server\s+tools\/list\s+1\s/m);
 
     const json = await runCli(['trace', 'show', file, '--json']);
-    const sessions = json.json<{ result: { sessions: Array<{ index: number; server: string; startedAt: string; summary: { records: number; spanMs: number } }> } }>().result.sessions;
+    const sessions = json.json<{
+      result: {
+        sessions: Array<{
+          index: number;
+          server: string;
+          startedAt: string;
+          summary: { records: number; spanMs: number };
+        }>;
+      };
+    }>().result.sessions;
     expect(sessions.map((s) => [s.index, s.server])).toEqual([
       [1, 'scripted-server'],
       [2, 'scripted-server'],

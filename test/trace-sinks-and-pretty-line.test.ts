@@ -25,10 +25,29 @@ function sampleRecords(): TraceRecord[] {
   const records: TraceRecord[] = [];
   records.push(builder.event('spawn', { pid: 12, command: 'node', args: ['server.js'] }, 'out'));
   now += 2;
-  records.push(builder.frame('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { path: '/tmp/x' } } }, undefined, { method: 'POST', url: 'http://127.0.0.1:1/mcp' }));
+  records.push(
+    builder.frame(
+      'out',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { path: '/tmp/x' } } },
+      undefined,
+      { method: 'POST', url: 'http://127.0.0.1:1/mcp' },
+    ),
+  );
   now += 12.5;
-  records.push(builder.frame('in', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'no such file' } }, undefined, { method: 'POST', url: 'http://127.0.0.1:1/mcp', status: 200 }));
-  records.push(builder.frame('in', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(500) } }));
+  records.push(
+    builder.frame('in', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'no such file' } }, undefined, {
+      method: 'POST',
+      url: 'http://127.0.0.1:1/mcp',
+      status: 200,
+    }),
+  );
+  records.push(
+    builder.frame('in', {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x'.repeat(500) },
+    }),
+  );
   records.push(builder.invalid('in', 'Server starting... (not JSON)'));
   return records;
 }
@@ -37,8 +56,12 @@ describe('prettyTraceLine', () => {
   it('summarises each record on one line: time, server, arrow, kind, method, id, latency, bytes, status, shortened body', () => {
     const [spawn, request, error, note, junk] = sampleRecords().map((r) => prettyTraceLine(r, { color: false }));
     expect(spawn).toBe('+0.000s fs → spawn {"pid":12,"command":"node","args":["server.js"]}');
-    expect(request).toMatch(/^\+0\.002s fs → request tools\/call #1 \d+B POST \{"name":"read","arguments":\{"path":"\/tmp\/x"\}\}$/);
-    expect(error).toMatch(/^\+0\.015s fs ← error tools\/call #1 12\.5ms \d+B HTTP 200 \{"code":-32602,"message":"no such file"\}$/);
+    expect(request).toMatch(
+      /^\+0\.002s fs → request tools\/call #1 \d+B POST \{"name":"read","arguments":\{"path":"\/tmp\/x"\}\}$/,
+    );
+    expect(error).toMatch(
+      /^\+0\.015s fs ← error tools\/call #1 12\.5ms \d+B HTTP 200 \{"code":-32602,"message":"no such file"\}$/,
+    );
     expect(note).toContain('← notification notifications/message');
     expect(note!.length).toBeLessThan(200);
     expect(note!.endsWith('…')).toBe(true);
@@ -59,7 +82,11 @@ describe('prettyTraceLine', () => {
     const builder = new TraceBuilder({ server: 'evil' });
     const sneaky = builder.frame('in', { jsonrpc: '2.0', method: `notifications/${ESC}[2Jclear\u009b31m` });
     const raw = builder.invalid('in', `junk${ESC}]0;title\u0007`);
-    for (const line of [prettyTraceLine(sneaky, { color: false }), prettyTraceLine(raw, { color: false }), prettyTraceLine(sneaky, { color: true })]) {
+    for (const line of [
+      prettyTraceLine(sneaky, { color: false }),
+      prettyTraceLine(raw, { color: false }),
+      prettyTraceLine(sneaky, { color: true }),
+    ]) {
       expect(line).not.toMatch(/[\u0007\u009b]/);
       expect(line.replace(/\u001b\[\d+m/g, '')).not.toContain(ESC);
     }
@@ -87,7 +114,9 @@ describe('jsonlFileSink', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mcpwire-sink-'));
     dirs.push(dir);
     const errors: Error[] = [];
-    const jsonl = jsonlFileSink(path.join(dir, 'missing', 'dir', 'trace.jsonl'), { onError: (error) => errors.push(error) });
+    const jsonl = jsonlFileSink(path.join(dir, 'missing', 'dir', 'trace.jsonl'), {
+      onError: (error) => errors.push(error),
+    });
     for (const record of sampleRecords()) expect(() => jsonl.sink(record)).not.toThrow();
     await jsonl.close();
     for (const record of sampleRecords()) jsonl.sink(record);

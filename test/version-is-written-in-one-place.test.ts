@@ -10,7 +10,8 @@ import { cliClientOptions } from '../src/cli/session.js';
 import { VERSION } from '../src/protocol/version.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -23,18 +24,30 @@ function io(): CliIO & { out(): string } {
   const stdout = new PassThrough();
   let text = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-  return { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: ROOT, interactive: false, color: false, columns: 80, out: () => text };
+  return {
+    stdout,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    env: {},
+    cwd: ROOT,
+    interactive: false,
+    color: false,
+    columns: 80,
+    out: () => text,
+  };
 }
 
 describe('the version', () => {
-  it('is package.json\'s version', () => {
+  it("is package.json's version", () => {
     expect(VERSION).toBe(PACKAGE_VERSION);
   });
 
   it('is written in src/protocol/version.ts only: no other source file holds the literal', () => {
     const copies = sourceFiles(path.join(ROOT, 'src'))
       .filter((file) => !file.endsWith(path.join('protocol', 'version.ts')))
-      .filter((file) => new RegExp(`['"\`]${PACKAGE_VERSION.replaceAll('.', '\\.')}['"\`]`).test(readFileSync(file, 'utf8')))
+      .filter((file) =>
+        new RegExp(`['"\`]${PACKAGE_VERSION.replaceAll('.', '\\.')}['"\`]`).test(readFileSync(file, 'utf8')),
+      )
       .map((file) => path.relative(ROOT, file));
     expect(copies).toEqual([]);
   });

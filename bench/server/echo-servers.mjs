@@ -17,7 +17,9 @@ if (which === 'mcpwire') {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { z } = await import('zod');
   const server = new McpServer({ name: 'echo', version: '1.0.0' });
-  server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
   await server.connect(new StdioServerTransport());
 } else if (which === 'sdk-v2') {
   const { McpServer } = await import('@modelcontextprotocol/server');
@@ -25,7 +27,9 @@ if (which === 'mcpwire') {
   const z = await import('zod');
   serveStdio(() => {
     const server = new McpServer({ name: 'echo', version: '1.0.0' });
-    server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     return server;
   });
 } else {

@@ -30,10 +30,21 @@ export function httpPeer(url, { era = 'legacy', connections = 64 } = {}) {
   };
   const envelope = (params) =>
     era === 'modern'
-      ? { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } } }
+      ? {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          },
+        }
       : params;
   async function post(message, headers) {
-    const { statusCode, headers: answerHeaders, body } = await pool.request({ path: target.pathname, method: 'POST', headers, body: JSON.stringify(message) });
+    const {
+      statusCode,
+      headers: answerHeaders,
+      body,
+    } = await pool.request({ path: target.pathname, method: 'POST', headers, body: JSON.stringify(message) });
     const text = await body.text();
     if (statusCode === 202) return { headers: answerHeaders };
     const type = String(answerHeaders['content-type'] ?? '');
@@ -55,7 +66,15 @@ export function httpPeer(url, { era = 'legacy', connections = 64 } = {}) {
     },
     /** Legacy with sessions: initialize and keep the session id. */
     async initialize() {
-      const { answer, headers } = await post({ jsonrpc: '2.0', id: next++, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, headersFor('initialize', {}));
+      const { answer, headers } = await post(
+        {
+          jsonrpc: '2.0',
+          id: next++,
+          method: 'initialize',
+          params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+        },
+        headersFor('initialize', {}),
+      );
       sessionId = headers['mcp-session-id'];
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headersFor('notifications/initialized', {}));
       return answer;

@@ -28,7 +28,9 @@ if (which === 'mcpwire') {
   const { z } = await import('zod');
   const getServer = () => {
     const server = new McpServer({ name: 'echo', version: '1.0.0' });
-    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     return server;
   };
   handle = async (req, res) => {
@@ -48,7 +50,9 @@ if (which === 'mcpwire') {
   const handler = createMcpHandler(
     () => {
       const server = new McpServer({ name: 'echo', version: '1.0.0' });
-      server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+      server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+        content: [{ type: 'text', text }],
+      }));
       return server;
     },
     { legacy: 'stateless', keepAliveMs: 0 },
@@ -61,7 +65,12 @@ if (which === 'mcpwire') {
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
     const response = await handler.fetch(
-      new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks), signal: abort.signal }),
+      new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+        signal: abort.signal,
+      }),
     );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();

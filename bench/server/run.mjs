@@ -81,7 +81,11 @@ async function drive(peer, calls, call = { name: 'echo', arguments: { text: 'hel
 async function sampleStdio(which) {
   const peer = start(which);
   try {
-    const init = await peer.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    const init = await peer.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1' },
+    });
     if (!init.result) throw new Error(`${which}: initialize failed`);
     peer.notify('notifications/initialized');
     return await measure(peer, peer.child.pid);
@@ -134,18 +138,30 @@ async function compare(title, servers, sample, baseName = 'sdk-v1') {
     const order = servers.map((_, i) => servers[(i + round) % servers.length]);
     for (const which of order) results[which].push(await sample(which));
   }
-  const rows = servers.map((which) => ({ which, rps: median(results[which].map((r) => r.rps)), cpu: median(results[which].map((r) => r.cpuUsPerCall)) }));
+  const rows = servers.map((which) => ({
+    which,
+    rps: median(results[which].map((r) => r.rps)),
+    cpu: median(results[which].map((r) => r.cpuUsPerCall)),
+  }));
   const base = rows.find((r) => r.which === baseName);
   console.log(`\n${title}, ${CALLS} echo calls, ${IN_FLIGHT} in flight, median of ${ROUNDS} interleaved rounds`);
   console.log(`| server | requests/s | × ${baseName} | server CPU µs/call | × ${baseName} |`);
   console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const row of rows) console.log(`| ${row.which} | ${row.rps.toFixed(0)} | ${(row.rps / base.rps).toFixed(2)} | ${row.cpu.toFixed(1)} | ${(row.cpu / base.cpu).toFixed(2)} |`);
+  for (const row of rows)
+    console.log(
+      `| ${row.which} | ${row.rps.toFixed(0)} | ${(row.rps / base.rps).toFixed(2)} | ${row.cpu.toFixed(1)} | ${(row.cpu / base.cpu).toFixed(2)} |`,
+    );
 }
 
 if (ONLY !== 'http') await compare('stdio', SERVERS, sampleStdio);
 if (ONLY !== 'stdio') {
   await compare('Streamable HTTP, 2025-06-18, stateless', SERVERS, (which) => sampleHttp(which, 'legacy'));
-  await compare('Streamable HTTP, 2026-07-28 (SDK v1 does not speak it)', ['mcpwire', 'sdk-v2'], (which) => sampleHttp(which, 'modern'), 'sdk-v2');
+  await compare(
+    'Streamable HTTP, 2026-07-28 (SDK v1 does not speak it)',
+    ['mcpwire', 'sdk-v2'],
+    (which) => sampleHttp(which, 'modern'),
+    'sdk-v2',
+  );
 }
 
 // ---- the todo server on SQLite ----
@@ -169,7 +185,9 @@ async function todoRates(peer) {
 
 /** The todo server with `--http 127.0.0.1:0`: its URL from the `listening` line on stderr. */
 function startTodoHttp(db) {
-  const child = spawn(process.execPath, [TODO, '--db', db, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [TODO, '--db', db, '--http', '127.0.0.1:0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     child.once('exit', (code) => reject(new Error(`the todo server exited (${code}) before listening`)));
@@ -187,7 +205,11 @@ try {
   if (ONLY !== 'http') {
     const todo = start('todo', [TODO, '--db', path.join(dir, 'stdio.db')]);
     try {
-      await todo.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+      await todo.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      });
       todo.notify('notifications/initialized');
       rates.push(['stdio', await todoRates(todo)]);
     } finally {
@@ -208,7 +230,8 @@ try {
   console.log(`\ntodo server on SQLite (WAL, one transaction per call), ${IN_FLIGHT} in flight`);
   console.log('| transport | add_task calls/s | list_tasks (20 rows) calls/s |');
   console.log('| --- | ---: | ---: |');
-  for (const [transport, { adds, lists }] of rates) console.log(`| ${transport} | ${adds.toFixed(0)} | ${lists.toFixed(0)} |`);
+  for (const [transport, { adds, lists }] of rates)
+    console.log(`| ${transport} | ${adds.toFixed(0)} | ${lists.toFixed(0)} |`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

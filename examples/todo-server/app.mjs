@@ -23,7 +23,13 @@ export function createTodoServer(config, repository, log = stderrLine) {
     logger: (record) => log(record),
     onToolCall: ({ tool, arguments: args, durationMs, isError, errorCode }) => {
       // Only ids are logged, and only when they are ids: titles and descriptions never are.
-      const line = { level: isError ? 'warning' : 'info', msg: 'tool call', tool, outcome: isError ? errorCode ?? 'error' : 'ok', duration_ms: Math.round(durationMs * 100) / 100 };
+      const line = {
+        level: isError ? 'warning' : 'info',
+        msg: 'tool call',
+        tool,
+        outcome: isError ? (errorCode ?? 'error') : 'ok',
+        duration_ms: Math.round(durationMs * 100) / 100,
+      };
       if (UUID.test(args?.user_id ?? '')) line.user_id = args.user_id;
       if (UUID.test(args?.task_id ?? '')) line.task_id = args.task_id;
       log(line);

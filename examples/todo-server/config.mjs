@@ -42,7 +42,8 @@ export function readConfig(argv, env) {
       continue;
     }
     const value = argv[i + 1];
-    if (!['--db', '--http', '--name', '--version', '--auth-issuer', '--auth-audience'].includes(flag)) throw new ConfigProblem(`unknown argument ${JSON.stringify(flag)}`);
+    if (!['--db', '--http', '--name', '--version', '--auth-issuer', '--auth-audience'].includes(flag))
+      throw new ConfigProblem(`unknown argument ${JSON.stringify(flag)}`);
     if (value === undefined || value.startsWith('--')) throw new ConfigProblem(`${flag} needs a value`);
     i++;
     if (flag === '--db') config.db = value;
@@ -55,7 +56,10 @@ export function readConfig(argv, env) {
   if (audience !== undefined && issuer === undefined) throw new ConfigProblem('--auth-audience needs --auth-issuer');
   if (issuer !== undefined) {
     if (!config.http) throw new ConfigProblem('--auth-issuer needs --http (stdio takes no bearer tokens)');
-    config.auth = { issuer: absoluteUrl(issuer, '--auth-issuer'), audience: audience === undefined ? undefined : absoluteUrl(audience, '--auth-audience') };
+    config.auth = {
+      issuer: absoluteUrl(issuer, '--auth-issuer'),
+      audience: audience === undefined ? undefined : absoluteUrl(audience, '--auth-audience'),
+    };
   }
   return config;
 }
@@ -73,6 +77,7 @@ function absoluteUrl(value, flag) {
 function parseListen(value) {
   const match = /^(.+):(\d{1,5})$/.exec(value);
   const port = match ? Number(match[2]) : NaN;
-  if (!match || port > 65535) throw new ConfigProblem(`--http needs HOST:PORT (e.g. 127.0.0.1:8080), got ${JSON.stringify(value)}`);
+  if (!match || port > 65535)
+    throw new ConfigProblem(`--http needs HOST:PORT (e.g. 127.0.0.1:8080), got ${JSON.stringify(value)}`);
   return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
 }

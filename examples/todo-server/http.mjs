@@ -23,9 +23,18 @@ export async function serveHttp(server, { host, port }, repository, auth) {
   handler = createHttpHandler(server, {
     path: '/mcp',
     allowedHosts: [...LOCAL_HOSTS, hostName],
-    ...(auth ? { auth: { resource, authorizationServers: [auth.issuer], verifyToken: jwtBearer({ issuer: auth.issuer }) } } : {}),
+    ...(auth
+      ? { auth: { resource, authorizationServers: [auth.issuer], verifyToken: jwtBearer({ issuer: auth.issuer }) } }
+      : {}),
   });
-  stderrLine({ level: 'info', msg: 'listening', url, name: server.info.name, version: server.info.version, ...(auth ? { auth_issuer: auth.issuer, resource } : {}) });
+  stderrLine({
+    level: 'info',
+    msg: 'listening',
+    url,
+    name: server.info.name,
+    version: server.info.version,
+    ...(auth ? { auth_issuer: auth.issuer, resource } : {}),
+  });
 
   const stop = async (signal) => {
     stderrLine({ level: 'info', msg: 'stopping', signal, in_flight: handler.inFlight });

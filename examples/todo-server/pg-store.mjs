@@ -21,7 +21,11 @@ CREATE INDEX IF NOT EXISTS tasks_by_user ON tasks (user_id, created_at, seq);
 const COLUMNS = 'task_id, user_id, title, description, is_completed, created_at, updated_at';
 
 function toTask(row) {
-  return { ...row, created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString() };
+  return {
+    ...row,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
 }
 
 /**
@@ -42,16 +46,25 @@ export async function openPgStore(url, { max = 10 } = {}) {
   return {
     async add(userId, { title, description }) {
       const now = new Date().toISOString();
-      const { rows } = await pool.query(`INSERT INTO tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING ${COLUMNS}`, [randomUUID(), userId, title, description ?? null, now]);
+      const { rows } = await pool.query(
+        `INSERT INTO tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING ${COLUMNS}`,
+        [randomUUID(), userId, title, description ?? null, now],
+      );
       return toTask(rows[0]);
     },
     async list(userId, status) {
       const filter = status === 'pending' ? ' AND NOT is_completed' : status === 'completed' ? ' AND is_completed' : '';
-      const { rows } = await pool.query(`SELECT ${COLUMNS} FROM tasks WHERE user_id = $1${filter} ORDER BY created_at, seq`, [userId]);
+      const { rows } = await pool.query(
+        `SELECT ${COLUMNS} FROM tasks WHERE user_id = $1${filter} ORDER BY created_at, seq`,
+        [userId],
+      );
       return rows.map(toTask);
     },
     async get(userId, taskId) {
-      const { rows } = await pool.query(`SELECT ${COLUMNS} FROM tasks WHERE task_id = $1 AND user_id = $2`, [taskId, userId]);
+      const { rows } = await pool.query(`SELECT ${COLUMNS} FROM tasks WHERE task_id = $1 AND user_id = $2`, [
+        taskId,
+        userId,
+      ]);
       return rows[0] && toTask(rows[0]);
     },
     async update(userId, taskId, fields) {
@@ -62,7 +75,10 @@ export async function openPgStore(url, { max = 10 } = {}) {
       return rows[0] && toTask(rows[0]);
     },
     async complete(userId, taskId) {
-      const { rows } = await pool.query(`UPDATE tasks SET is_completed = TRUE, updated_at = $3 WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [taskId, userId, new Date().toISOString()]);
+      const { rows } = await pool.query(
+        `UPDATE tasks SET is_completed = TRUE, updated_at = $3 WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+        [taskId, userId, new Date().toISOString()],
+      );
       return rows[0] && toTask(rows[0]);
     },
     async remove(userId, taskId) {

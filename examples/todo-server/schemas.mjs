@@ -9,7 +9,11 @@ export const DESCRIPTION_MAX = 1000;
 
 const uuid = (what) => ({ type: 'string', format: 'uuid', description: `${what} (a UUID)` });
 const title = { type: 'string', minLength: 1, maxLength: TITLE_MAX, description: `1–${TITLE_MAX} characters` };
-const description = { type: 'string', maxLength: DESCRIPTION_MAX, description: `at most ${DESCRIPTION_MAX} characters` };
+const description = {
+  type: 'string',
+  maxLength: DESCRIPTION_MAX,
+  description: `at most ${DESCRIPTION_MAX} characters`,
+};
 const timestamp = { type: 'string', format: 'date-time' };
 
 export const TASK = {
@@ -33,7 +37,11 @@ const FAILURE = {
     success: { const: false },
     error: {
       type: 'object',
-      properties: { code: { enum: ERROR_CODES }, message: { type: 'string' }, paths: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        code: { enum: ERROR_CODES },
+        message: { type: 'string' },
+        paths: { type: 'array', items: { type: 'string' } },
+      },
       required: ['code', 'message'],
     },
   },
@@ -44,7 +52,14 @@ const FAILURE = {
 function output(properties) {
   return {
     type: 'object',
-    oneOf: [{ type: 'object', properties: { success: { const: true }, ...properties }, required: ['success', ...Object.keys(properties)] }, FAILURE],
+    oneOf: [
+      {
+        type: 'object',
+        properties: { success: { const: true }, ...properties },
+        required: ['success', ...Object.keys(properties)],
+      },
+      FAILURE,
+    ],
   };
 }
 
@@ -61,15 +76,30 @@ export const INPUT = {
     required: ['user_id'],
     additionalProperties: false,
   },
-  get_task: { type: 'object', properties: { user_id: uuid('the owner'), task_id: uuid('the task') }, required: ['user_id', 'task_id'], additionalProperties: false },
+  get_task: {
+    type: 'object',
+    properties: { user_id: uuid('the owner'), task_id: uuid('the task') },
+    required: ['user_id', 'task_id'],
+    additionalProperties: false,
+  },
   update_task: {
     type: 'object',
     properties: { user_id: uuid('the owner'), task_id: uuid('the task'), title, description },
     required: ['user_id', 'task_id'],
     additionalProperties: false,
   },
-  complete_task: { type: 'object', properties: { user_id: uuid('the owner'), task_id: uuid('the task') }, required: ['user_id', 'task_id'], additionalProperties: false },
-  delete_task: { type: 'object', properties: { user_id: uuid('the owner'), task_id: uuid('the task') }, required: ['user_id', 'task_id'], additionalProperties: false },
+  complete_task: {
+    type: 'object',
+    properties: { user_id: uuid('the owner'), task_id: uuid('the task') },
+    required: ['user_id', 'task_id'],
+    additionalProperties: false,
+  },
+  delete_task: {
+    type: 'object',
+    properties: { user_id: uuid('the owner'), task_id: uuid('the task') },
+    required: ['user_id', 'task_id'],
+    additionalProperties: false,
+  },
 };
 
 export const OUTPUT = {

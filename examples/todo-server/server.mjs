@@ -28,7 +28,12 @@ try {
   }
 } catch (error) {
   // The URL may hold a password: name the store, not the URL.
-  stderrLine({ level: 'error', msg: 'cannot open the database', store: config.databaseUrl ? 'postgresql (DATABASE_URL)' : config.db, error: error instanceof Error ? error.message : String(error) });
+  stderrLine({
+    level: 'error',
+    msg: 'cannot open the database',
+    store: config.databaseUrl ? 'postgresql (DATABASE_URL)' : config.db,
+    error: error instanceof Error ? error.message : String(error),
+  });
   process.exit(1);
 }
 const server = createTodoServer(config, repository);
@@ -37,7 +42,13 @@ if (config.http) {
   const { serveHttp } = await import('./http.mjs');
   await serveHttp(server, config.http, repository, config.auth);
 } else {
-  stderrLine({ level: 'info', msg: 'serving stdio', name: config.name, version: config.version, store: config.databaseUrl ? 'postgresql' : config.db });
+  stderrLine({
+    level: 'info',
+    msg: 'serving stdio',
+    name: config.name,
+    version: config.version,
+    store: config.databaseUrl ? 'postgresql' : config.db,
+  });
   const session = server.connect(new StdioServerTransport());
   const stop = () => void session.close();
   process.once('SIGTERM', stop);

@@ -48,22 +48,37 @@ export function openSqliteStore(file) {
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
 
-  const select = (userId, taskId) => db.prepare('SELECT * FROM tasks WHERE task_id = ? AND user_id = ?').get(taskId, userId);
+  const select = (userId, taskId) =>
+    db.prepare('SELECT * FROM tasks WHERE task_id = ? AND user_id = ?').get(taskId, userId);
   const run = (fn) => db.transaction(fn).immediate();
 
   return {
     async add(userId, { title, description }) {
       return run(() => {
         const now = new Date().toISOString();
-        const task = { task_id: randomUUID(), user_id: userId, title, description: description ?? null, is_completed: 0, created_at: now, updated_at: now };
-        db.prepare('INSERT INTO tasks VALUES (@task_id, @user_id, @title, @description, @is_completed, @created_at, @updated_at)').run(task);
+        const task = {
+          task_id: randomUUID(),
+          user_id: userId,
+          title,
+          description: description ?? null,
+          is_completed: 0,
+          created_at: now,
+          updated_at: now,
+        };
+        db.prepare(
+          'INSERT INTO tasks VALUES (@task_id, @user_id, @title, @description, @is_completed, @created_at, @updated_at)',
+        ).run(task);
         return toTask(task);
       });
     },
     async list(userId, status) {
       return run(() => {
-        const filter = status === 'pending' ? ' AND is_completed = 0' : status === 'completed' ? ' AND is_completed = 1' : '';
-        return db.prepare(`SELECT * FROM tasks WHERE user_id = ?${filter} ORDER BY created_at, rowid`).all(userId).map(toTask);
+        const filter =
+          status === 'pending' ? ' AND is_completed = 0' : status === 'completed' ? ' AND is_completed = 1' : '';
+        return db
+          .prepare(`SELECT * FROM tasks WHERE user_id = ?${filter} ORDER BY created_at, rowid`)
+          .all(userId)
+          .map(toTask);
       });
     },
     async get(userId, taskId) {
@@ -76,8 +91,15 @@ export function openSqliteStore(file) {
       return run(() => {
         const row = select(userId, taskId);
         if (!row) return undefined;
-        const next = { ...row, title: fields.title ?? row.title, description: fields.description ?? row.description, updated_at: new Date().toISOString() };
-        db.prepare('UPDATE tasks SET title = @title, description = @description, updated_at = @updated_at WHERE task_id = @task_id').run(next);
+        const next = {
+          ...row,
+          title: fields.title ?? row.title,
+          description: fields.description ?? row.description,
+          updated_at: new Date().toISOString(),
+        };
+        db.prepare(
+          'UPDATE tasks SET title = @title, description = @description, updated_at = @updated_at WHERE task_id = @task_id',
+        ).run(next);
         return toTask(next);
       });
     },
@@ -91,7 +113,9 @@ export function openSqliteStore(file) {
       });
     },
     async remove(userId, taskId) {
-      return run(() => db.prepare('DELETE FROM tasks WHERE task_id = ? AND user_id = ?').run(taskId, userId).changes === 1);
+      return run(
+        () => db.prepare('DELETE FROM tasks WHERE task_id = ? AND user_id = ?').run(taskId, userId).changes === 1,
+      );
     },
     async close() {
       if (db.open) db.close();

@@ -12,7 +12,9 @@ async function store(call) {
   try {
     return await call();
   } catch (error) {
-    throw new ToolError('DATABASE_ERROR', 'The task store could not complete the operation. Try again later.', { cause: error });
+    throw new ToolError('DATABASE_ERROR', 'The task store could not complete the operation. Try again later.', {
+      cause: error,
+    });
   }
 }
 
@@ -68,7 +70,8 @@ export function registerTodoTools(server, repository) {
       outputSchema: OUTPUT.update_task,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async ({ user_id, task_id, title, description }) => {
-        if (title === undefined && description === undefined) throw new ToolError('VALIDATION_ERROR', 'Give a new title, a new description, or both.');
+        if (title === undefined && description === undefined)
+          throw new ToolError('VALIDATION_ERROR', 'Give a new title, a new description, or both.');
         return found(await store(() => repository.update(user_id, task_id, { title, description })));
       },
     }),

@@ -26,14 +26,27 @@ function builder(server: string): TraceBuilder {
   }
   return b;
 }
-const send = (server: string, dir: TraceDirection, message: unknown) => records.push(builder(server).frame(dir, message));
+const send = (server: string, dir: TraceDirection, message: unknown) =>
+  records.push(builder(server).frame(dir, message));
 const out = (server: string, message: Record<string, unknown>) => send(server, 'out', { jsonrpc: '2.0', ...message });
-const inn = (server: string, message: unknown) => send(server, 'in', Array.isArray(message) ? message : { jsonrpc: '2.0', ...(message as object) });
+const inn = (server: string, message: unknown) =>
+  send(server, 'in', Array.isArray(message) ? message : { jsonrpc: '2.0', ...(message as object) });
 const clientInfo = { name: 'mcpwire', version: '0.1.0' };
 
 // ---- "old": a 2025-06-18 session; the client declared roots only ----
-out('old', { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: true } }, clientInfo } });
-inn('old', { id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, serverInfo: { name: 'old', version: '1.0.0' } } });
+out('old', {
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: true } }, clientInfo },
+});
+inn('old', {
+  id: 1,
+  result: {
+    protocolVersion: '2025-06-18',
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    serverInfo: { name: 'old', version: '1.0.0' },
+  },
+});
 out('old', { method: 'notifications/initialized' });
 out('old', { id: 2, method: 'tools/list' });
 inn('old', { id: 2, result: { tools: [{ name: 'echo', inputSchema: { type: 'string' } }] } }); // result.tools-list
@@ -42,7 +55,10 @@ inn('old', { id: 3, result: { content: [{ type: 'text' }] } }); // result.tools-
 
 // ---- "future": answers initialize with a version nobody offered ----
 out('future', { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
-inn('future', { id: 1, result: { protocolVersion: '2099-01-01', capabilities: {}, serverInfo: { name: 'future', version: '9.0.0' } } }); // initialize.version-unsupported
+inn('future', {
+  id: 1,
+  result: { protocolVersion: '2099-01-01', capabilities: {}, serverInfo: { name: 'future', version: '9.0.0' } },
+}); // initialize.version-unsupported
 
 out('old', { id: 4, method: 'resources/list' });
 inn('old', { id: 4, result: { resources: [{ uri: 'test://a', name: 'a' }], nextCursor: 42 } }); // result.next-cursor
@@ -54,10 +70,18 @@ out('old', { id: 7, method: 'prompts/list' });
 inn('old', { id: 7, result: { prompts: [{ description: 'a prompt without a name' }] } }); // result.prompts-list
 out('old', { id: 8, method: 'prompts/get', params: { name: 'greet' } });
 inn('old', { id: 8, result: { messages: [{ role: 'system', content: { type: 'text', text: 'hi' } }] } }); // result.prompts-get
-out('old', { id: 9, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } } });
+out('old', {
+  id: 9,
+  method: 'completion/complete',
+  params: { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } },
+});
 inn('old', { id: 9, result: { completion: { values: 'Ada' } } }); // result.completion
 inn('old', { id: 99, result: {} }); // jsonrpc.unknown-id
-inn('old', { id: 0, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } }); // capability.client-undeclared
+inn('old', {
+  id: 0,
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 },
+}); // capability.client-undeclared
 out('old', { id: 0, error: { code: -32601, message: 'sampling is not supported' } });
 inn('old', { method: 'notifications/elicitation/complete', params: { elicitationId: 'e-1' } }); // method.not-in-revision
 inn('old', [
@@ -77,18 +101,43 @@ out('old', { id: 10, method: 'resources/list', params: { cursor: 'page-2' } });
 inn('old', { id: 10, result: { resources: [{ name: 'unaddressed' }] } }); // result.resources-list
 
 // ---- "nameless": a 2024-11-05 server that forgets serverInfo ----
-out('nameless', { id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo } });
+out('nameless', {
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo },
+});
 inn('nameless', { id: 1, result: { protocolVersion: '2024-11-05', capabilities: {} } }); // result.initialize
 
 // ---- "modern": 2026-07-28; the client declares no capabilities ----
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': clientInfo };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': clientInfo,
+};
 const cache = { ttlMs: 0, cacheScope: 'public' };
 out('modern', { id: 1, method: 'server/discover', params: { _meta: meta } });
-inn('modern', { id: 1, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: {} }, ...cache } });
+inn('modern', {
+  id: 1,
+  result: {
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities: { tools: {}, prompts: {}, resources: {} },
+    ...cache,
+  },
+});
 out('modern', { id: 2, method: 'tools/call', params: { name: 'deploy', arguments: {}, _meta: meta } });
 inn('modern', {
   id: 2,
-  result: { resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } }, requestState: 's-1' },
+  result: {
+    resultType: 'input_required',
+    inputRequests: {
+      ok: {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+      },
+    },
+    requestState: 's-1',
+  },
 }); // capability.client-undeclared, its 2026 form: an input request the request's _meta did not declare
 out('modern', { id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } } }); // modern.protocol-version-missing
 inn('modern', { id: 3, result: { resultType: 'complete', tools: [], ...cache } });
@@ -100,7 +149,11 @@ out('modern', { id: 6, method: 'resources/list', params: { _meta: meta } });
 inn('modern', { id: 6, result: { resultType: 'complete', resources: [] } }); // result.cache
 out('modern', { id: 7, method: 'server/discover', params: { _meta: meta } });
 inn('modern', { id: 7, result: { resultType: 'complete', capabilities: {}, ...cache } }); // result.discover
-out('modern', { id: 8, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }); // modern.client-capabilities-missing
+out('modern', {
+  id: 8,
+  method: 'tools/list',
+  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+}); // modern.client-capabilities-missing
 inn('modern', { id: 8, result: { resultType: 'complete', tools: [], ...cache } });
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'broken-server.jsonl');

@@ -54,16 +54,31 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
       { server: serverName, step: 'authorization' },
     );
   }
-  if (!as.authorization_endpoint) throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} has no authorization endpoint`, { server: serverName, step: 'discovery' });
+  if (!as.authorization_endpoint)
+    throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} has no authorization endpoint`, {
+      server: serverName,
+      step: 'discovery',
+    });
   // PKCE is mandatory in MCP: a server that does not say it supports S256 is refused.
   if (!as.code_challenge_methods_supported?.includes('S256')) {
-    throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to log in without PKCE`, { server: serverName, step: 'discovery' });
+    throw new OAuthError(
+      `the authorization server ${redactUrl(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to log in without PKCE`,
+      { server: serverName, step: 'discovery' },
+    );
   }
-  const receiver = await LoopbackReceiver.start({ serverName, ...(options.callbackPort !== undefined ? { port: options.callbackPort } : {}) });
+  const receiver = await LoopbackReceiver.start({
+    serverName,
+    ...(options.callbackPort !== undefined ? { port: options.callbackPort } : {}),
+  });
   const life = new AbortController();
   const signal = context.signal ? AbortSignal.any([context.signal, life.signal]) : life.signal;
   try {
-    const client = await clientFor({ serverName, options, fetch: context.fetch, signal }, as, receiver.redirectUri, context.storedClient);
+    const client = await clientFor(
+      { serverName, options, fetch: context.fetch, signal },
+      as,
+      receiver.redirectUri,
+      context.storedClient,
+    );
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint);
@@ -84,7 +99,10 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     } catch (error) {
       life.abort(error);
       await callback.catch(() => {});
-      throw new OAuthError(`the authorization URL could not be handed over: ${(error as Error)?.message ?? String(error)}`, { server: serverName, step: 'authorization', cause: error });
+      throw new OAuthError(
+        `the authorization URL could not be handed over: ${(error as Error)?.message ?? String(error)}`,
+        { server: serverName, step: 'authorization', cause: error },
+      );
     }
     const params = await callback;
     const oauthClient: oauth.Client = { client_id: client.clientId };
@@ -92,23 +110,39 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     try {
       validated = oauth.validateAuthResponse(as, oauthClient, params, state);
     } catch (error) {
-      throw new OAuthError(`the authorization response was refused: ${oauthReason(error)}`, { server: serverName, step: 'callback', ...oauthCode(error), cause: error });
+      throw new OAuthError(`the authorization response was refused: ${oauthReason(error)}`, {
+        server: serverName,
+        step: 'callback',
+        ...oauthCode(error),
+        cause: error,
+      });
     }
     let result: oauth.TokenEndpointResponse;
     try {
       const DPoP = context.dpop ? await dpopHandle(context.dpop, client.clientId) : undefined;
       result = await withNonceRetry(async () => {
-        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuthOf(client), validated, receiver.redirectUri, verifier, {
-          additionalParameters: { resource: context.resource },
-          [oauth.customFetch]: context.fetch,
-          [oauth.allowInsecureRequests]: true,
-          signal,
-          ...(DPoP ? { DPoP } : {}),
-        });
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          oauthClient,
+          clientAuthOf(client),
+          validated,
+          receiver.redirectUri,
+          verifier,
+          {
+            additionalParameters: { resource: context.resource },
+            [oauth.customFetch]: context.fetch,
+            [oauth.allowInsecureRequests]: true,
+            signal,
+            ...(DPoP ? { DPoP } : {}),
+          },
+        );
         return oauth.processAuthorizationCodeResponse(as, oauthClient, response);
       });
     } catch (error) {
-      throw new OAuthError(`the token request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: serverName, step: 'token', ...oauthCode(error), cause: error });
+      throw new OAuthError(
+        `the token request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
+        { server: serverName, step: 'token', ...oauthCode(error), cause: error },
+      );
     }
     return { tokens: tokensOf(result, context.scopes), client };
   } finally {
@@ -118,7 +152,11 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
 }
 
 /** A token response as stored: absolute expiry, the scopes granted (or asked for when the server did not say). */
-export function tokensOf(result: oauth.TokenEndpointResponse, requested: string[], previousRefresh?: string): StoredTokens {
+export function tokensOf(
+  result: oauth.TokenEndpointResponse,
+  requested: string[],
+  previousRefresh?: string,
+): StoredTokens {
   const refresh = result.refresh_token ?? previousRefresh;
   const scope = result.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
   return {

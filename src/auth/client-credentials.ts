@@ -14,19 +14,30 @@ import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import type { OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
-
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
-export async function clientCredentialsTokens(context: TokenRequestContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+export async function clientCredentialsTokens(
+  context: TokenRequestContext,
+): Promise<{ tokens: StoredTokens; client: StoredClient }> {
   const { as, options, serverName } = context;
   const configured = options.client;
   if (!configured || (configured.clientSecret === undefined && configured.privateKey === undefined)) {
-    throw new OAuthError('the client_credentials grant needs a pre-registered client with a secret or a private key (auth option "client")', { server: serverName, step: 'token' });
+    throw new OAuthError(
+      'the client_credentials grant needs a pre-registered client with a secret or a private key (auth option "client")',
+      { server: serverName, step: 'token' },
+    );
   }
   const client: StoredClient = {
     issuer: as.issuer,
     clientId: configured.clientId,
     ...(configured.clientSecret !== undefined ? { clientSecret: configured.clientSecret } : {}),
-    tokenEndpointAuthMethod: configured.privateKey !== undefined ? 'private_key_jwt' : (configured.tokenEndpointAuthMethod ?? (as.token_endpoint_auth_methods_supported?.includes('client_secret_basic') === false && as.token_endpoint_auth_methods_supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic')),
+    tokenEndpointAuthMethod:
+      configured.privateKey !== undefined
+        ? 'private_key_jwt'
+        : (configured.tokenEndpointAuthMethod ??
+          (as.token_endpoint_auth_methods_supported?.includes('client_secret_basic') === false &&
+          as.token_endpoint_auth_methods_supported.includes('client_secret_post')
+            ? 'client_secret_post'
+            : 'client_secret_basic')),
     redirectUris: [],
     source: 'pre-registered',
   };
@@ -37,7 +48,11 @@ export async function clientCredentialsTokens(context: TokenRequestContext): Pro
     try {
       key = (await importPKCS8(configured.privateKey, alg)) as typeof key;
     } catch (error) {
-      throw new OAuthError(`the client's private key is not a PKCS#8 PEM ${alg} key`, { server: serverName, step: 'token', cause: error });
+      throw new OAuthError(`the client's private key is not a PKCS#8 PEM ${alg} key`, {
+        server: serverName,
+        step: 'token',
+        cause: error,
+      });
     }
     auth = oauth.PrivateKeyJwt(key);
   } else {
@@ -55,6 +70,9 @@ export async function clientCredentialsTokens(context: TokenRequestContext): Pro
     const result = await oauth.processClientCredentialsResponse(as, oauthClient, response);
     return { tokens: tokensOf(result, context.scopes), client };
   } catch (error) {
-    throw new OAuthError(`the client_credentials request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: serverName, step: 'token', ...oauthCode(error), cause: error });
+    throw new OAuthError(
+      `the client_credentials request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
+      { server: serverName, step: 'token', ...oauthCode(error), cause: error },
+    );
   }
 }

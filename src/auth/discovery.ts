@@ -77,31 +77,44 @@ export class NotOAuthError extends OAuthError {
  * {@link OAuthError} (step `discovery`) when the metadata names another server, no authorization
  * server is found, or an endpoint is neither HTTPS nor loopback.
  */
-export async function discover(context: DiscoveryContext, resourceMetadataUrl: string | undefined): Promise<Discovered> {
+export async function discover(
+  context: DiscoveryContext,
+  resourceMetadataUrl: string | undefined,
+): Promise<Discovered> {
   const found = await findResourceMetadata(context, resourceMetadataUrl);
   const tried = found ? [] : resourceMetadataUrls(context.serverUrl, resourceMetadataUrl);
   if (found) {
     const { metadata, url } = found;
     const issuer = metadata.authorization_servers?.[0];
-    if (typeof issuer !== 'string') throw fail(context, `the protected resource metadata at ${redactUrl(url)} names no authorization server`, url);
+    if (typeof issuer !== 'string')
+      throw fail(context, `the protected resource metadata at ${redactUrl(url)} names no authorization server`, url);
     const authorizationServer = await findServerMetadata(context, issuer);
-    if (!authorizationServer) throw fail(context, `no authorization server metadata found for ${redactUrl(issuer)}`, issuer);
+    if (!authorizationServer)
+      throw fail(context, `no authorization server metadata found for ${redactUrl(issuer)}`, issuer);
     return { resourceMetadata: metadata, resourceMetadataUrl: url, resource: metadata.resource, authorizationServer };
   }
   // 2025-03-26: no resource metadata; the MCP server's origin is the authorization server, and
   // like any other it is reached over HTTPS or on loopback (a code and a verifier go there).
   const origin = context.serverUrl.origin;
-  if (!isAcceptableEndpoint(context.serverUrl)) throw fail(context, `${origin} publishes no protected resource metadata and, as its own authorization server, is neither HTTPS nor on loopback`, origin);
+  if (!isAcceptableEndpoint(context.serverUrl))
+    throw fail(
+      context,
+      `${origin} publishes no protected resource metadata and, as its own authorization server, is neither HTTPS nor on loopback`,
+      origin,
+    );
   const resource = resourceOf(context.serverUrl);
   const statuses: number[] = [];
   const metadata = await findServerMetadata(context, origin, true, statuses);
-  if (metadata) return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource, authorizationServer: metadata };
+  if (metadata)
+    return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource, authorizationServer: metadata };
   tried.push(`${origin}/.well-known/oauth-authorization-server`);
   // The default endpoints are for 2025-03-26 OAuth servers only; one that did not even name the
   // Bearer scheme in its 401 is guarded by something else (a browser sent to a made-up /authorize helps nobody).
-  if (!context.bearerChallenged) throw new NotOAuthError(context.serverName, tried, 'and its 401 named no Bearer challenge');
+  if (!context.bearerChallenged)
+    throw new NotOAuthError(context.serverName, tried, 'and its 401 named no Bearer challenge');
   // Metadata is public by definition (RFC 8414 §3): an origin that refuses it too guards every path, OAuth's included.
-  if (statuses.some((status) => status === 401 || status === 403)) throw new NotOAuthError(context.serverName, tried, `and ${origin} answers HTTP ${statuses[0]} even there`);
+  if (statuses.some((status) => status === 401 || status === 403))
+    throw new NotOAuthError(context.serverName, tried, `and ${origin} answers HTTP ${statuses[0]} even there`);
   const authorizationServer: oauth.AuthorizationServer = {
     issuer: origin,
     authorization_endpoint: `${origin}/authorize`,
@@ -109,7 +122,13 @@ export async function discover(context: DiscoveryContext, resourceMetadataUrl: s
     registration_endpoint: `${origin}/register`,
     code_challenge_methods_supported: ['S256'],
   };
-  return { resourceMetadata: undefined, resourceMetadataUrl: undefined, resource, authorizationServer, fallbackAfter: tried };
+  return {
+    resourceMetadata: undefined,
+    resourceMetadataUrl: undefined,
+    resource,
+    authorizationServer,
+    fallbackAfter: tried,
+  };
 }
 
 /** The canonical URI of an MCP server as a `resource` (no fragment). */
@@ -135,8 +154,13 @@ export function resourceMetadataUrls(serverUrl: URL, fromHeader: string | undefi
 export function serverMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, '');
-  if (path === '') return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
-  return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
+  if (path === '')
+    return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
 }
 
 /** True when metadata's `resource` identifies this server: same origin, and its path this one's or a parent of it. */
@@ -153,7 +177,10 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
   return want === '' || want === have || have.startsWith(`${want}/`);
 }
 
-async function findResourceMetadata(context: DiscoveryContext, fromHeader: string | undefined): Promise<{ metadata: ResourceMetadata; url: string } | undefined> {
+async function findResourceMetadata(
+  context: DiscoveryContext,
+  fromHeader: string | undefined,
+): Promise<{ metadata: ResourceMetadata; url: string } | undefined> {
   for (const url of resourceMetadataUrls(context.serverUrl, fromHeader)) {
     const response = await get(context, url);
     if (response.status !== 200) {
@@ -161,10 +188,15 @@ async function findResourceMetadata(context: DiscoveryContext, fromHeader: strin
       continue;
     }
     const metadata = (await readJson(context, response, url)) as ResourceMetadata;
-    if (typeof metadata?.resource !== 'string') throw fail(context, `the protected resource metadata at ${redactUrl(url)} has no "resource"`, url);
+    if (typeof metadata?.resource !== 'string')
+      throw fail(context, `the protected resource metadata at ${redactUrl(url)} has no "resource"`, url);
     // RFC 9728 §3.3: metadata for another resource must not be used (a server pointing at someone else's login).
     if (!resourceMatches(metadata.resource, context.serverUrl)) {
-      throw fail(context, `the protected resource metadata at ${redactUrl(url)} is for ${redactUrl(metadata.resource)}, not for ${redactUrl(context.serverUrl)}; refusing to log in`, url);
+      throw fail(
+        context,
+        `the protected resource metadata at ${redactUrl(url)} is for ${redactUrl(metadata.resource)}, not for ${redactUrl(context.serverUrl)}; refusing to log in`,
+        url,
+      );
     }
     return { metadata, url };
   }
@@ -172,14 +204,20 @@ async function findResourceMetadata(context: DiscoveryContext, fromHeader: strin
 }
 
 /** The metadata of `issuer`, or undefined when none of its well-known URLs has any. */
-async function findServerMetadata(context: DiscoveryContext, issuer: string, legacy = false, statuses: number[] = []): Promise<oauth.AuthorizationServer | undefined> {
+async function findServerMetadata(
+  context: DiscoveryContext,
+  issuer: string,
+  legacy = false,
+  statuses: number[] = [],
+): Promise<oauth.AuthorizationServer | undefined> {
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
   } catch {
     throw fail(context, `the authorization server ${JSON.stringify(issuer)} is not a URL`, undefined);
   }
-  if (!isAcceptableEndpoint(issuerUrl)) throw fail(context, `the authorization server ${redactUrl(issuerUrl)} is neither HTTPS nor on loopback`, issuer);
+  if (!isAcceptableEndpoint(issuerUrl))
+    throw fail(context, `the authorization server ${redactUrl(issuerUrl)} is neither HTTPS nor on loopback`, issuer);
   const urls = legacy ? [`${issuerUrl.origin}/.well-known/oauth-authorization-server`] : serverMetadataUrls(issuer);
   for (const url of urls) {
     const response = await get(context, url);
@@ -194,11 +232,17 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
       // server's metadata sits at its origin whatever its issuer, so that one is taken as it is.
       metadata = legacy ? await legacyMetadata(response) : await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
-      throw fail(context, `the authorization server metadata at ${redactUrl(url)} was refused: ${errorMessage(error)}`, url, error);
+      throw fail(
+        context,
+        `the authorization server metadata at ${redactUrl(url)} was refused: ${errorMessage(error)}`,
+        url,
+        error,
+      );
     }
     for (const key of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const) {
       const value = metadata[key];
-      if (typeof value === 'string' && !isAcceptableEndpoint(new URL(value))) throw fail(context, `the ${key} ${redactUrl(value)} is neither HTTPS nor on loopback`, url);
+      if (typeof value === 'string' && !isAcceptableEndpoint(new URL(value)))
+        throw fail(context, `the ${key} ${redactUrl(value)} is neither HTTPS nor on loopback`, url);
     }
     return metadata;
   }
@@ -212,11 +256,17 @@ async function findServerMetadata(context: DiscoveryContext, issuer: string, leg
  * OAuth login ({@link NotOAuthError}); any other error is returned as it is.
  */
 export function defaultEndpointsMissing(error: unknown, found: Discovered, serverName: string): unknown {
-  if (found.fallbackAfter === undefined || !(error instanceof OAuthError) || error.step !== 'registration') return error;
+  if (found.fallbackAfter === undefined || !(error instanceof OAuthError) || error.step !== 'registration')
+    return error;
   const status = httpStatusOf(error.cause);
   if (status === 400) return error;
   const at = redactUrl(String(found.authorizationServer.registration_endpoint));
-  return new NotOAuthError(serverName, found.fallbackAfter, `and the default registration endpoint ${at} answered ${status === undefined ? 'no registration' : `HTTP ${status}`}`, error);
+  return new NotOAuthError(
+    serverName,
+    found.fallbackAfter,
+    `and the default registration endpoint ${at} answered ${status === undefined ? 'no registration' : `HTTP ${status}`}`,
+    error,
+  );
 }
 
 /** The HTTP status behind an oauth4webapi error, when it has one. */
@@ -235,7 +285,11 @@ async function legacyMetadata(response: Response): Promise<oauth.AuthorizationSe
 
 async function get(context: DiscoveryContext, url: string): Promise<Response> {
   try {
-    return await context.fetch(url, { method: 'GET', headers: { accept: 'application/json' }, ...(context.signal ? { signal: context.signal } : {}) });
+    return await context.fetch(url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
   } catch (error) {
     throw fail(context, `could not fetch ${redactUrl(url)}: ${errorMessage(error)}`, url, error);
   }
@@ -250,5 +304,10 @@ async function readJson(context: DiscoveryContext, response: Response, url: stri
 }
 
 function fail(context: DiscoveryContext, reason: string, url: string | undefined, cause?: unknown): OAuthError {
-  return new OAuthError(reason, { server: context.serverName, step: 'discovery', ...(url !== undefined ? { url: redactUrl(url) } : {}), ...(cause !== undefined ? { cause } : {}) });
+  return new OAuthError(reason, {
+    server: context.serverName,
+    step: 'discovery',
+    ...(url !== undefined ? { url: redactUrl(url) } : {}),
+    ...(cause !== undefined ? { cause } : {}),
+  });
 }

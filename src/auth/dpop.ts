@@ -42,13 +42,28 @@ type CryptoKeyPairLike = Parameters<typeof oauth.DPoP>[1];
  * fresh `jti`, `ath` (the hash of the access token it accompanies) and the server's latest
  * `nonce`, when it gave one.
  */
-export async function resourceProof(key: StoredDpopKey, method: string, url: URL, accessToken: string, nonce?: string): Promise<string> {
+export async function resourceProof(
+  key: StoredDpopKey,
+  method: string,
+  url: URL,
+  accessToken: string,
+  nonce?: string,
+): Promise<string> {
   const htu = new URL(url);
   htu.search = '';
   htu.hash = '';
   const privateKey = await importJWK(key.privateJwk, 'ES256');
-  return new SignJWT({ htm: method, htu: htu.toString(), ath: createHash('sha256').update(accessToken, 'ascii').digest('base64url'), ...(nonce !== undefined ? { nonce } : {}) })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: { kty: key.publicJwk.kty, crv: key.publicJwk.crv, x: key.publicJwk.x, y: key.publicJwk.y } as JWK })
+  return new SignJWT({
+    htm: method,
+    htu: htu.toString(),
+    ath: createHash('sha256').update(accessToken, 'ascii').digest('base64url'),
+    ...(nonce !== undefined ? { nonce } : {}),
+  })
+    .setProtectedHeader({
+      alg: 'ES256',
+      typ: 'dpop+jwt',
+      jwk: { kty: key.publicJwk.kty, crv: key.publicJwk.crv, x: key.publicJwk.x, y: key.publicJwk.y } as JWK,
+    })
     .setIssuedAt()
     .setJti(randomUUID())
     .sign(privateKey);

@@ -28,34 +28,56 @@ export interface AssertionContext {
 }
 
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
-export async function jwtBearerTokens(context: TokenRequestContext): Promise<{ tokens: StoredTokens; client: StoredClient }> {
+export async function jwtBearerTokens(
+  context: TokenRequestContext,
+): Promise<{ tokens: StoredTokens; client: StoredClient }> {
   const { as, options, serverName } = context;
   if (!options.assertion || !options.client) {
-    throw new OAuthError('the jwt_bearer grant needs an assertion hook and a client id (auth options "assertion" and "client")', { server: serverName, step: 'token' });
+    throw new OAuthError(
+      'the jwt_bearer grant needs an assertion hook and a client id (auth options "assertion" and "client")',
+      { server: serverName, step: 'token' },
+    );
   }
   const { clientId, clientSecret } = options.client;
   const client: StoredClient = {
     issuer: as.issuer,
     clientId,
     ...(clientSecret !== undefined ? { clientSecret } : {}),
-    tokenEndpointAuthMethod: clientSecret === undefined ? 'none' : (options.client.tokenEndpointAuthMethod ?? 'client_secret_basic'),
+    tokenEndpointAuthMethod:
+      clientSecret === undefined ? 'none' : (options.client.tokenEndpointAuthMethod ?? 'client_secret_basic'),
     redirectUris: [],
     source: 'pre-registered',
   };
-  const assertion = await options.assertion({ issuer: as.issuer, tokenEndpoint: as.token_endpoint, resource: context.resource, scopes: context.scopes, signal: context.signal });
+  const assertion = await options.assertion({
+    issuer: as.issuer,
+    tokenEndpoint: as.token_endpoint,
+    resource: context.resource,
+    scopes: context.scopes,
+    signal: context.signal,
+  });
   const oauthClient: oauth.Client = { client_id: clientId };
   const parameters: Record<string, string> = { assertion, resource: context.resource };
   if (context.scopes.length > 0) parameters.scope = context.scopes.join(' ');
   try {
-    const response = await oauth.genericTokenEndpointRequest(as, oauthClient, clientAuthOf(client), JWT_BEARER, parameters, {
-      [oauth.customFetch]: context.fetch,
-      [oauth.allowInsecureRequests]: true,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
+    const response = await oauth.genericTokenEndpointRequest(
+      as,
+      oauthClient,
+      clientAuthOf(client),
+      JWT_BEARER,
+      parameters,
+      {
+        [oauth.customFetch]: context.fetch,
+        [oauth.allowInsecureRequests]: true,
+        ...(context.signal ? { signal: context.signal } : {}),
+      },
+    );
     const result = await oauth.processGenericTokenEndpointResponse(as, oauthClient, response);
     return { tokens: tokensOf(result, context.scopes), client };
   } catch (error) {
-    throw new OAuthError(`the jwt-bearer request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: serverName, step: 'token', ...oauthCode(error), cause: error });
+    throw new OAuthError(
+      `the jwt-bearer request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
+      { server: serverName, step: 'token', ...oauthCode(error), cause: error },
+    );
   }
 }
 
@@ -97,14 +119,28 @@ export async function exchangeForIdJag(request: IdJagRequest): Promise<string> {
   return withOAuthHttp(undefined, async (http) => {
     let response: Response;
     try {
-      response = await http.fetch(request.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, ...(request.signal ? { signal: request.signal } : {}) });
+      response = await http.fetch(request.tokenEndpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     } catch (error) {
-      throw new OAuthError(`the token exchange at ${where} failed: ${(error as Error).message}`, { step: 'token', url: where, cause: error });
+      throw new OAuthError(`the token exchange at ${where} failed: ${(error as Error).message}`, {
+        step: 'token',
+        url: where,
+        cause: error,
+      });
     }
-    const answer = (await response.json().catch(() => undefined)) as { access_token?: unknown; error?: unknown } | undefined;
+    const answer = (await response.json().catch(() => undefined)) as
+      { access_token?: unknown; error?: unknown } | undefined;
     if (response.status !== 200 || typeof answer?.access_token !== 'string') {
       const code = typeof answer?.error === 'string' ? answer.error : undefined;
-      throw new OAuthError(`the token exchange at ${where} was refused: ${code ?? `HTTP ${response.status}`}`, { step: 'token', url: where, ...(code !== undefined ? { oauthError: code } : {}) });
+      throw new OAuthError(`the token exchange at ${where} was refused: ${code ?? `HTTP ${response.status}`}`, {
+        step: 'token',
+        url: where,
+        ...(code !== undefined ? { oauthError: code } : {}),
+      });
     }
     return answer.access_token;
   });

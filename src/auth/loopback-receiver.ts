@@ -57,7 +57,12 @@ export class LoopbackReceiver {
     try {
       server = await listen(preferred);
     } catch (error) {
-      if (preferred === 0) throw new OAuthError(`could not listen on 127.0.0.1 for the login callback: ${(error as Error).message}`, { server: options.serverName, step: 'callback', cause: error });
+      if (preferred === 0)
+        throw new OAuthError(`could not listen on 127.0.0.1 for the login callback: ${(error as Error).message}`, {
+          server: options.serverName,
+          step: 'callback',
+          cause: error,
+        });
       server = await listen(0); // the preferred port is taken: any port, and a new registration if it must be
     }
     return new LoopbackReceiver(server, path, options.serverName);
@@ -88,19 +93,44 @@ export class LoopbackReceiver {
         }
         const params = url.searchParams;
         if (params.get('state') !== state) {
-          reply(res, 400, PAGE('Login refused', 'This response does not belong to the login in progress. You can close this tab.'));
-          finish(() => reject(new OAuthError('the login callback carried a state that is not the one sent (a forged or stale authorization response); log in again', { server: this.serverName, step: 'callback' })));
+          reply(
+            res,
+            400,
+            PAGE('Login refused', 'This response does not belong to the login in progress. You can close this tab.'),
+          );
+          finish(() =>
+            reject(
+              new OAuthError(
+                'the login callback carried a state that is not the one sent (a forged or stale authorization response); log in again',
+                { server: this.serverName, step: 'callback' },
+              ),
+            ),
+          );
           return;
         }
         const failed = params.has('error');
-        reply(res, 200, failed ? PAGE('Login failed', 'The authorization server refused the login. You can close this tab.') : PAGE('Logged in', 'mcpwire received the login. You can close this tab.'));
+        reply(
+          res,
+          200,
+          failed
+            ? PAGE('Login failed', 'The authorization server refused the login. You can close this tab.')
+            : PAGE('Logged in', 'mcpwire received the login. You can close this tab.'),
+        );
         finish(() => resolve(params));
       };
       if (signal?.aborted) return finish(() => reject(signal.reason));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.server.on('request', onRequest);
       timer = setTimeout(
-        () => finish(() => reject(new OAuthError(`no login callback arrived within ${timeoutMs} ms; open the authorization URL in a browser and finish the login, or raise the login timeout`, { server: this.serverName, step: 'callback' }))),
+        () =>
+          finish(() =>
+            reject(
+              new OAuthError(
+                `no login callback arrived within ${timeoutMs} ms; open the authorization URL in a browser and finish the login, or raise the login timeout`,
+                { server: this.serverName, step: 'callback' },
+              ),
+            ),
+          ),
         timeoutMs,
       );
     });
@@ -118,6 +148,10 @@ export class LoopbackReceiver {
 }
 
 function reply(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
   res.end(html);
 }

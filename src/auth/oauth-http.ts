@@ -34,7 +34,12 @@ export interface OAuthHttp {
 /** A fetch through a new undici `Agent` (or `dispatcher`, which the caller then owns and closes). */
 export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAuthHttp {
   const agent = dispatcher ?? new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  const send = (url: string, init: RequestInit): Promise<Response> => undiciFetch(url, { ...(init as object), dispatcher: agent, redirect: 'manual' } as never) as unknown as Promise<Response>;
+  const send = (url: string, init: RequestInit): Promise<Response> =>
+    undiciFetch(url, {
+      ...(init as object),
+      dispatcher: agent,
+      redirect: 'manual',
+    } as never) as unknown as Promise<Response>;
   return {
     fetch: async (url, init) => {
       if (!observe) return send(url, init);
@@ -59,7 +64,11 @@ export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAu
  * Runs `work` with an {@link OAuthHttp} made for it and closed after it, so OAuth traffic (rare:
  * a login, a refresh) leaves no socket open between exchanges and nothing to close.
  */
-export async function withOAuthHttp<T>(dispatcher: Dispatcher | undefined, work: (http: OAuthHttp) => Promise<T>, observe?: OAuthObserver): Promise<T> {
+export async function withOAuthHttp<T>(
+  dispatcher: Dispatcher | undefined,
+  work: (http: OAuthHttp) => Promise<T>,
+  observe?: OAuthObserver,
+): Promise<T> {
   const http = oauthHttp(dispatcher, observe);
   try {
     return await work(http);

@@ -124,25 +124,39 @@ export class OAuthSession {
     const tokens = (await this.loginInMemory())?.tokens;
     if (!tokens) return undefined;
     if (expiresSoon(tokens) && tokens.refreshToken) {
-      return (await this.renew(tokens.accessToken, signal).catch(() => undefined)) ?? (tokens.expiresAt! > Date.now() ? tokens : undefined);
+      return (
+        (await this.renew(tokens.accessToken, signal).catch(() => undefined)) ??
+        (tokens.expiresAt! > Date.now() ? tokens : undefined)
+      );
     }
     return tokens;
   }
 
   /** `Authorization` for `tokens`; a DPoP-bound token also gets a fresh proof for this method and URL. */
-  private async headersOf(tokens: StoredTokens | undefined, request: AuthorizeRequest): Promise<Record<string, string>> {
+  private async headersOf(
+    tokens: StoredTokens | undefined,
+    request: AuthorizeRequest,
+  ): Promise<Record<string, string>> {
     if (!tokens) return {};
     if (tokens.tokenType !== 'DPoP') return { authorization: `Bearer ${tokens.accessToken}` };
     const key = (await this.loginInMemory())?.dpopKey;
     if (!key) return {};
-    return { authorization: `DPoP ${tokens.accessToken}`, dpop: await resourceProof(key, request.method, request.url, tokens.accessToken, this.resourceNonce) };
+    return {
+      authorization: `DPoP ${tokens.accessToken}`,
+      dpop: await resourceProof(key, request.method, request.url, tokens.accessToken, this.resourceNonce),
+    };
   }
 
   /** What to resend with after a 401/403, or undefined to give up. */
   private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
     // RFC 9449 §9: the server wants its nonce in the proof; the same token goes again with a new proof.
     const dpopChallenge = refusal.challenge?.find((c) => c.scheme === 'dpop');
-    if (refusal.status === 401 && dpopChallenge?.params.error === 'use_dpop_nonce' && refusal.dpopNonce !== undefined && refusal.dpopNonce !== this.resourceNonce) {
+    if (
+      refusal.status === 401 &&
+      dpopChallenge?.params.error === 'use_dpop_nonce' &&
+      refusal.dpopNonce !== undefined &&
+      refusal.dpopNonce !== this.resourceNonce
+    ) {
       this.resourceNonce = refusal.dpopNonce;
       return (await this.loginInMemory())?.tokens;
     }
@@ -204,13 +218,19 @@ export class OAuthSession {
         this.options.dispatcher,
         (http) =>
           withNonceRetry(async () => {
-            const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthOf(storedClient), refreshToken, {
-              additionalParameters: { resource: discovery.resource },
-              [oauth.customFetch]: http.fetch,
-              [oauth.allowInsecureRequests]: true,
-              ...(signal ? { signal } : {}),
-              ...(DPoP ? { DPoP } : {}),
-            });
+            const response = await oauth.refreshTokenGrantRequest(
+              as,
+              client,
+              clientAuthOf(storedClient),
+              refreshToken,
+              {
+                additionalParameters: { resource: discovery.resource },
+                [oauth.customFetch]: http.fetch,
+                [oauth.allowInsecureRequests]: true,
+                ...(signal ? { signal } : {}),
+                ...(DPoP ? { DPoP } : {}),
+              },
+            );
             return oauth.processRefreshTokenResponse(as, client, response);
           }),
         this.observe,
@@ -227,35 +247,79 @@ export class OAuthSession {
         const { tokens: _dropped, ...rest } = now;
         await this.save(rest);
       }
-      throw new OAuthError(`refreshing the login at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`, { server: this.serverName, step: 'refresh', ...oauthCode(error), cause: error });
+      throw new OAuthError(
+        `refreshing the login at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
+        { server: this.serverName, step: 'refresh', ...oauthCode(error), cause: error },
+      );
     }
     const tokens = tokensOf(result, login.tokens?.scope?.split(' ') ?? [], refreshToken);
     await this.save({ ...login, tokens });
     return tokens;
   }
 
-  private runLogin(bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
-    return withOAuthHttp(this.options.dispatcher, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal), this.observe);
+  private runLogin(
+    bearer: AuthChallenge | undefined,
+    extraScopes: string[],
+    signal?: AbortSignal,
+  ): Promise<StoredTokens> {
+    return withOAuthHttp(
+      this.options.dispatcher,
+      (http) => this.loginWith(http.fetch, bearer, extraScopes, signal),
+      this.observe,
+    );
   }
 
-  private async loginWith(fetch: OAuthFetch, bearer: AuthChallenge | undefined, extraScopes: string[], signal?: AbortSignal): Promise<StoredTokens> {
-    const found = await discover({ serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal, bearerChallenged: bearer !== undefined }, bearer?.params.resource_metadata);
+  private async loginWith(
+    fetch: OAuthFetch,
+    bearer: AuthChallenge | undefined,
+    extraScopes: string[],
+    signal?: AbortSignal,
+  ): Promise<StoredTokens> {
+    const found = await discover(
+      { serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal, bearerChallenged: bearer !== undefined },
+      bearer?.params.resource_metadata,
+    );
     const as = found.authorizationServer;
     // Read afresh: another process may have registered a client with this server meanwhile.
     const stored: StoredLogin = (await this.reread()) ?? {};
-    const scopes = chooseScopes(this.options.scopes, bearer?.params.scope, found.resourceMetadata?.scopes_supported, as.scopes_supported, extraScopes);
+    const scopes = chooseScopes(
+      this.options.scopes,
+      bearer?.params.scope,
+      found.resourceMetadata?.scopes_supported,
+      as.scopes_supported,
+      extraScopes,
+    );
     const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
     // DPoP when both ends take it: the MCP server challenged with the DPoP scheme (or its metadata
     // requires bound tokens) and the authorization server signs ES256 proofs' tokens.
-    const serverTakesDpop = bearer?.scheme === 'dpop' || found.resourceMetadata?.dpop_bound_access_tokens_required === true;
+    const serverTakesDpop =
+      bearer?.scheme === 'dpop' || found.resourceMetadata?.dpop_bound_access_tokens_required === true;
     const dpop = browser && serverTakesDpop && wantsDpop(as) ? (stored.dpopKey ?? (await newDpopKey())) : undefined;
-    const machine = { serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes: scopes.filter((s) => s !== 'offline_access'), signal };
+    const machine = {
+      serverName: this.serverName,
+      options: this.options,
+      fetch,
+      as,
+      resource: found.resource,
+      scopes: scopes.filter((s) => s !== 'offline_access'),
+      signal,
+    };
     const { tokens, client } =
       this.options.grant === 'client_credentials'
         ? await clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
           ? await jwtBearerTokens(machine)
-          : await browserLoginOnce({ serverName: this.serverName, options: this.options, fetch, as, resource: found.resource, scopes, storedClient: stored.client, dpop, signal }).catch((error: unknown) => {
+          : await browserLoginOnce({
+              serverName: this.serverName,
+              options: this.options,
+              fetch,
+              as,
+              resource: found.resource,
+              scopes,
+              storedClient: stored.client,
+              dpop,
+              signal,
+            }).catch((error: unknown) => {
               throw defaultEndpointsMissing(error, found, this.serverName);
             });
     await this.save({
@@ -281,8 +345,12 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
   try {
     return await loginWithBrowser(context);
   } catch (error) {
-    const forgotten = error instanceof OAuthError && error.step === 'token' && (error.oauthError === 'invalid_client' || error.oauthError === 'unauthorized_client');
-    if (!forgotten || context.storedClient?.source !== 'registered' || context.options.client !== undefined) throw error;
+    const forgotten =
+      error instanceof OAuthError &&
+      error.step === 'token' &&
+      (error.oauthError === 'invalid_client' || error.oauthError === 'unauthorized_client');
+    if (!forgotten || context.storedClient?.source !== 'registered' || context.options.client !== undefined)
+      throw error;
     return loginWithBrowser({ ...context, storedClient: undefined });
   }
 }
@@ -302,7 +370,13 @@ function bearerOf(challenge: readonly AuthChallenge[] | undefined): AuthChalleng
  * challenge's, else all the resource's `scopes_supported`, else none; plus those already granted
  * (step-up asks for the union); plus `offline_access` when the authorization server lists it.
  */
-export function chooseScopes(configured: string[] | undefined, challenged: string | undefined, resourceScopes: string[] | undefined, serverScopes: string[] | undefined, extra: string[]): string[] {
+export function chooseScopes(
+  configured: string[] | undefined,
+  challenged: string | undefined,
+  resourceScopes: string[] | undefined,
+  serverScopes: string[] | undefined,
+  extra: string[],
+): string[] {
   const base = configured ?? (challenged !== undefined ? challenged.split(' ') : (resourceScopes ?? []));
   const out = new Set([...extra, ...base].filter(Boolean));
   if (out.size > 0 && serverScopes?.includes('offline_access')) out.add('offline_access');

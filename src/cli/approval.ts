@@ -29,7 +29,10 @@ export function cliApproval(args: ParsedArgs, io: CliIO): Approval {
     // A URL server with a headersHelper runs a command too: the question names it.
     const helper = shown.headersHelper ? ` (runs its headersHelper: ${shown.headersHelper})` : '';
     const what = shown.command ? [shown.command, ...(shown.args ?? [])].join(' ') : `${shown.url ?? ''}${helper}`;
-    const decision = await askYesNo(io, `${server.provenance?.file ?? 'a project file'} wants to start server "${server.name}": ${what}\nAllow it?`);
+    const decision = await askYesNo(
+      io,
+      `${server.provenance?.file ?? 'a project file'} wants to start server "${server.name}": ${what}\nAllow it?`,
+    );
     await approvals.set(server, decision);
     return decision;
   };
@@ -42,5 +45,9 @@ export function cliApproval(args: ParsedArgs, io: CliIO): Approval {
 export async function requireApproval(server: ManagedServer, approve: Approval): Promise<void> {
   if (await approve(server)) return;
   const file = server.provenance?.file ?? 'a project file';
-  throw new CliError('NOT_APPROVED', `server "${server.name}" (defined in ${file}) is not approved to start: project files can name any command. Approve it by running the command on a terminal (it asks once), or pass --trust-project`, EXIT.config);
+  throw new CliError(
+    'NOT_APPROVED',
+    `server "${server.name}" (defined in ${file}) is not approved to start: project files can name any command. Approve it by running the command on a terminal (it asks once), or pass --trust-project`,
+    EXIT.config,
+  );
 }

@@ -106,7 +106,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
       parsed.options[name] = list;
     } else if (kind === 'number') {
       const number = Number(value);
-      if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new UsageError(`option --${name} needs a non-negative number, got "${value}"`);
+      if (value.trim() === '' || !Number.isFinite(number) || number < 0)
+        throw new UsageError(`option --${name} needs a non-negative number, got "${value}"`);
       parsed.options[name] = number;
     } else parsed.options[name] = value;
   }

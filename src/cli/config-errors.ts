@@ -20,11 +20,18 @@ export function configErrorsMessage(errors: readonly string[]): string {
  */
 export function withConfigErrors(outcome: Outcome, errors: readonly string[]): Outcome {
   if (errors.length === 0) return outcome;
-  return { ...outcome, exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: configErrorsMessage(errors), errors: [...errors], result: outcome.json } };
+  return {
+    ...outcome,
+    exitCode: EXIT.config,
+    error: { code: 'CONFIG_INVALID', message: configErrorsMessage(errors), errors: [...errors], result: outcome.json },
+  };
 }
 
 /** Throws `CONFIG_INVALID` when the config that defines `server` has errors. */
 export function assertConfigUsable(server: string, errors: readonly string[]): void {
   if (errors.length === 0) return;
-  throw new McpError('CONFIG_INVALID', `not starting server "${server}": ${configErrorsMessage(errors)} (mcpwire config check lists them)`);
+  throw new McpError(
+    'CONFIG_INVALID',
+    `not starting server "${server}": ${configErrorsMessage(errors)} (mcpwire config check lists them)`,
+  );
 }

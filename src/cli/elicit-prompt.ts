@@ -18,12 +18,21 @@ interface FieldSchema {
 }
 
 /** Asks the user; resolves with the elicitation result. */
-export async function promptElicitation(params: ElicitParams, input: Readable, output: Writable): Promise<ElicitResult> {
+export async function promptElicitation(
+  params: ElicitParams,
+  input: Readable,
+  output: Writable,
+): Promise<ElicitResult> {
   const rl = createInterface({ input, output, terminal: (output as { isTTY?: boolean }).isTTY === true });
   const closed = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
   const ask = async (question: string): Promise<string | null> => Promise.race([rl.question(question), closed]);
   try {
-    const p = params as unknown as { message: string; mode?: string; url?: string; requestedSchema?: { properties?: Record<string, FieldSchema>; required?: string[] } };
+    const p = params as unknown as {
+      message: string;
+      mode?: string;
+      url?: string;
+      requestedSchema?: { properties?: Record<string, FieldSchema>; required?: string[] };
+    };
     output.write(`\nThe server asks: ${p.message}\n`);
     if (p.mode === 'url') {
       output.write(`Open this URL to continue: ${p.url}\n`);
@@ -37,7 +46,14 @@ export async function promptElicitation(params: ElicitParams, input: Readable, o
     let first = true;
     for (const [name, field] of Object.entries(properties)) {
       const choices = field.enum ?? field.oneOf?.map((o) => o.const);
-      const hint = [field.type ?? 'string', choices ? `one of ${choices.map(String).join('|')}` : '', field.default !== undefined ? `default ${JSON.stringify(field.default)}` : '', required.has(name) ? 'required' : ''].filter(Boolean).join(', ');
+      const hint = [
+        field.type ?? 'string',
+        choices ? `one of ${choices.map(String).join('|')}` : '',
+        field.default !== undefined ? `default ${JSON.stringify(field.default)}` : '',
+        required.has(name) ? 'required' : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       const answer = await ask(`${field.title ?? name} (${hint}): `);
       if (answer === null) return { action: 'decline' };
       const text = answer.trim();

@@ -73,7 +73,11 @@ export class LoginRequiredError extends AuthRefusedError {
  * answered and the session was fine; only showing the answer failed.
  */
 export function unprintableError(server: string, method: string, what: string, why: string): CliError {
-  return new CliError('RESULT_TOO_DEEP', `server "${server}": ${method} ${what} cannot be printed: ${why}`, EXIT.unprintable);
+  return new CliError(
+    'RESULT_TOO_DEEP',
+    `server "${server}": ${method} ${what} cannot be printed: ${why}`,
+    EXIT.unprintable,
+  );
 }
 
 /** The exit code for an error thrown anywhere below the CLI. */
@@ -112,7 +116,14 @@ export function exitCodeOf(error: unknown): number {
 function factsOf(error: McpError): Record<string, unknown> {
   if (!(error instanceof OAuthError) || error.refusal === undefined) return error.toJSON();
   const { refusal: _refusal, code: _code, message: _message, server: _server, ...oauth } = error.toJSON();
-  return { ...error.refusal.toJSON(), code: error.code, message: error.message, step: error.step, ...(error.oauthError !== undefined ? { oauthError: error.oauthError } : {}), oauth };
+  return {
+    ...error.refusal.toJSON(),
+    code: error.code,
+    message: error.message,
+    step: error.step,
+    ...(error.oauthError !== undefined ? { oauthError: error.oauthError } : {}),
+    oauth,
+  };
 }
 
 /** The `error` member of the `--json` envelope. */
@@ -120,7 +131,13 @@ export function errorJson(error: unknown): Record<string, unknown> {
   if (error instanceof McpError) return { ...factsOf(error), exitCode: exitCodeOf(error) };
   if (error instanceof AuthRefusedError) {
     const facts = error.cause instanceof McpError ? factsOf(error.cause) : {};
-    return { ...facts, code: error.code, message: error.message, exitCode: error.exitCode, ...(error instanceof LoginRequiredError ? { loginCommand: error.loginCommand } : {}) };
+    return {
+      ...facts,
+      code: error.code,
+      message: error.message,
+      exitCode: error.exitCode,
+      ...(error instanceof LoginRequiredError ? { loginCommand: error.loginCommand } : {}),
+    };
   }
   if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof UsageError) return { code: 'USAGE', message: error.message, exitCode: EXIT.usage };

@@ -27,7 +27,8 @@ export function watchInterrupts(enabled: boolean): Interrupt {
     if (controller.signal.aborted) return;
     // The terminal is gone: a write to it (an error line, the progress line) fails with EIO,
     // which must not kill the process before the servers are stopped.
-    if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr, process.stdin]) stream.on('error', () => {});
+    if (signal === 'SIGHUP')
+      for (const stream of [process.stdout, process.stderr, process.stdin]) stream.on('error', () => {});
     controller.abort(new Error(`interrupted (${signal})`));
     void stop().finally(() => process.exit(EXIT_BY_SIGNAL[signal as EndingSignal] ?? 1));
   };

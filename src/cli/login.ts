@@ -38,7 +38,9 @@ export function loginStore(args: ParsedArgs, io: CliIO): FileTokenStore {
  * `mcpwire auth login --url URL` for one named by URL (`byUrl`). The URL is shown redacted.
  */
 export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
-  return byUrl && spec.url !== undefined ? `mcpwire auth login --url ${redactUrl(spec.url)}` : `mcpwire auth login ${spec.name}`;
+  return byUrl && spec.url !== undefined
+    ? `mcpwire auth login --url ${redactUrl(spec.url)}`
+    : `mcpwire auth login ${spec.name}`;
 }
 
 /**
@@ -50,17 +52,29 @@ export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
  */
 export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolean): unknown {
   // `oauth: false` never logs in: the login command would refuse, so it is not offered.
-  if (!(error instanceof McpError) || error.code !== 'AUTH_REQUIRED' || spec.transport === 'stdio' || spec.oauth === false) return error;
+  if (
+    !(error instanceof McpError) ||
+    error.code !== 'AUTH_REQUIRED' ||
+    spec.transport === 'stdio' ||
+    spec.oauth === false
+  )
+    return error;
   if (spec.headersHelper !== undefined) {
     // Not the helper's command line: it may carry a secret of its own.
-    return new AuthRefusedError(`server "${spec.name}": the credentials its headersHelper printed were refused (${error.reason}); check the helper and what it prints (a login does not apply: the helper is how this server is authorized)`, error);
+    return new AuthRefusedError(
+      `server "${spec.name}": the credentials its headersHelper printed were refused (${error.reason}); check the helper and what it prints (a login does not apply: the helper is how this server is authorized)`,
+      error,
+    );
   }
   // A server without OAuth: a login cannot help, its own message says what does.
   if (error instanceof NotOAuthError) return error;
   const command = loginCommand(spec, byUrl);
   // The OAuth layer's own advice is for library users (a hook, a store); a terminal user needs the command.
   const step = (error as McpError & { step?: unknown }).step;
-  const why = step === 'authorization' && /no interactive login is possible/.test(error.reason) ? `server "${spec.name}" needs a login and has no stored login that works` : errorMessage(error);
+  const why =
+    step === 'authorization' && /no interactive login is possible/.test(error.reason)
+      ? `server "${spec.name}" needs a login and has no stored login that works`
+      : errorMessage(error);
   // What the server itself said (its status and challenge), when the login failed after its refusal.
   const refusal = error instanceof OAuthError && error.refusal !== undefined ? ` (after ${error.refusal.reason})` : '';
   return new LoginRequiredError(`${why}${refusal}; run: ${command}`, command, error);
@@ -71,7 +85,11 @@ export function withLoginHint(error: unknown, spec: ManagedServer, byUrl: boolea
  * opens the authorization URL and prints it. `offer` asks first on the terminal ("log in now?")
  * and refuses the login when the user says no, naming the login command.
  */
-export function cliLoginHooks(args: ParsedArgs, io: CliIO, browser: { offer?: { spec: ManagedServer; byUrl: boolean } } | false): LoginHooks {
+export function cliLoginHooks(
+  args: ParsedArgs,
+  io: CliIO,
+  browser: { offer?: { spec: ManagedServer; byUrl: boolean } } | false,
+): LoginHooks {
   const store = loginStore(args, io);
   if (browser === false) return { store };
   const offer = browser.offer;
@@ -97,7 +115,9 @@ export function browserLoginHook(io: CliIO): NonNullable<OAuthOptions['onAuthori
 /** Prints the URL on stderr: the browser may open on another machine than the terminal. */
 function showAuthorizationUrl(io: CliIO, server: string, url: URL): void {
   const p = paint(io.color);
-  io.stderr.write(`Log in to server "${server}" in your browser. If it does not open, visit:\n  ${p.cyan(url.toString())}\n`);
+  io.stderr.write(
+    `Log in to server "${server}" in your browser. If it does not open, visit:\n  ${p.cyan(url.toString())}\n`,
+  );
 }
 
 /**
@@ -109,7 +129,9 @@ function showAuthorizationUrl(io: CliIO, server: string, url: URL): void {
 export function openBrowser(io: CliIO, url: URL): void {
   const [command, ...args] = openerOf(io.env, process.platform);
   const text = url.toString();
-  const withUrl = args.some((arg) => arg.includes('%s')) ? args.map((arg) => arg.replaceAll('%s', text)) : [...args, text];
+  const withUrl = args.some((arg) => arg.includes('%s'))
+    ? args.map((arg) => arg.replaceAll('%s', text))
+    : [...args, text];
   try {
     const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env as NodeJS.ProcessEnv });
     child.on('error', () => {}); // no opener here: the printed URL is the way

@@ -73,11 +73,21 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
       try {
         const outcome = await serverCommand(session.client, args, io);
         const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
-        if (problem !== undefined) throw unprintableError(session.client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
+        if (problem !== undefined)
+          throw unprintableError(
+            session.client.name,
+            COMMAND_METHODS[command] ?? command,
+            'result',
+            `it is ${problem}`,
+          );
         return outcome;
       } catch (error) {
         // A server may echo a -e / --header / config secret in its error: never print it.
-        throw withLoginHint(redactError(error, secretValues(session.target.spec)), session.target.spec, session.target.byUrl);
+        throw withLoginHint(
+          redactError(error, secretValues(session.target.spec)),
+          session.target.spec,
+          session.target.byUrl,
+        );
       } finally {
         await session.close();
       }
@@ -119,13 +129,26 @@ function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
   const code = outcome.exitCode ?? EXIT.ok;
   if (outcome.silent) return code;
   if (flag(args, 'json')) {
-    const envelope = code === EXIT.ok || !outcome.error ? { ok: code === EXIT.ok, result: outcome.json } : { ok: false, error: { ...outcome.error, exitCode: code } };
+    const envelope =
+      code === EXIT.ok || !outcome.error
+        ? { ok: code === EXIT.ok, result: outcome.json }
+        : { ok: false, error: { ...outcome.error, exitCode: code } };
     const json = jsonText(envelope);
-    if (json.text === undefined) return fail(io, args, new CliError('RESULT_TOO_DEEP', `the result of mcpwire ${args.words[0] ?? ''} cannot be printed: it is ${json.problem}`, EXIT.unprintable));
+    if (json.text === undefined)
+      return fail(
+        io,
+        args,
+        new CliError(
+          'RESULT_TOO_DEEP',
+          `the result of mcpwire ${args.words[0] ?? ''} cannot be printed: it is ${json.problem}`,
+          EXIT.unprintable,
+        ),
+      );
     io.stdout.write(`${json.text}\n`);
   } else if (outcome.text !== '') {
     io.stdout.write(`${outcome.text}\n`);
-    if (code !== EXIT.ok && outcome.error) io.stderr.write(`${paint(io.color).red('error:')} ${outcome.error.message}\n`);
+    if (code !== EXIT.ok && outcome.error)
+      io.stderr.write(`${paint(io.color).red('error:')} ${outcome.error.message}\n`);
   }
   return code;
 }
@@ -136,11 +159,20 @@ function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
     const shown = errorJson(error);
     let json = jsonText({ ok: false, error: shown });
     // A peer's error data nested too deeply to write: the error still prints, without it.
-    if (json.text === undefined) json = jsonText({ ok: false, error: { ...shown, data: undefined, dataOmitted: `the error's data is ${json.problem}` } });
-    io.stdout.write(`${json.text ?? JSON.stringify({ ok: false, error: { code: String(shown.code), message: String(shown.message), exitCode: code } })}\n`);
+    if (json.text === undefined)
+      json = jsonText({
+        ok: false,
+        error: { ...shown, data: undefined, dataOmitted: `the error's data is ${json.problem}` },
+      });
+    io.stdout.write(
+      `${json.text ?? JSON.stringify({ ok: false, error: { code: String(shown.code), message: String(shown.message), exitCode: code } })}\n`,
+    );
   } else {
     const message = errorMessage(error);
-    const hint = error instanceof UsageError ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)` : '';
+    const hint =
+      error instanceof UsageError
+        ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)`
+        : '';
     io.stderr.write(`${paint(io.color).red('error:')} ${message}${hint}\n`);
   }
   return code;

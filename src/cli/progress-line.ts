@@ -18,7 +18,10 @@ export function progressLine(out: Writable, enabled: boolean, width = 30): Progr
       if (!enabled) return;
       const total = typeof p.total === 'number' && p.total > 0 ? p.total : undefined;
       const ratio = total ? Math.min(1, p.progress / total) : undefined;
-      const bar = ratio === undefined ? '' : `[${'#'.repeat(Math.round(ratio * width)).padEnd(width, '.')}] ${Math.round(ratio * 100)}% `;
+      const bar =
+        ratio === undefined
+          ? ''
+          : `[${'#'.repeat(Math.round(ratio * width)).padEnd(width, '.')}] ${Math.round(ratio * 100)}% `;
       const count = total ? `(${p.progress}/${total})` : `(${p.progress})`;
       out.write(`\r\u001b[2K${bar}${count}${p.message ? ` ${p.message}` : ''}`);
       shown = true;

@@ -29,11 +29,18 @@ export interface Session {
 /** The client options of this command line (shared by one-shot commands, the repl and servers). */
 export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutput): ClientOptions {
   const era = stringOption(args, 'era');
-  if (era !== undefined && !['legacy', 'modern', 'auto'].includes(era)) throw new UsageError(`--era must be legacy, modern or auto, got "${era}"`);
+  if (era !== undefined && !['legacy', 'modern', 'auto'].includes(era))
+    throw new UsageError(`--era must be legacy, modern or auto, got "${era}"`);
   const version = stringOption(args, 'protocol-version');
-  if (version !== undefined && !isSupportedRevision(version)) throw new UsageError(`--protocol-version "${version}" is not a revision mcpwire speaks (${SUPPORTED_REVISIONS.join(', ')})`);
+  if (version !== undefined && !isSupportedRevision(version))
+    throw new UsageError(
+      `--protocol-version "${version}" is not a revision mcpwire speaks (${SUPPORTED_REVISIONS.join(', ')})`,
+    );
   const timeout = numberOption(args, 'timeout');
-  const roots = listOption(args, 'root').map((dir) => ({ uri: pathToFileURL(path.resolve(io.cwd, dir)).href, name: path.basename(path.resolve(io.cwd, dir)) }));
+  const roots = listOption(args, 'root').map((dir) => ({
+    uri: pathToFileURL(path.resolve(io.cwd, dir)).href,
+    name: path.basename(path.resolve(io.cwd, dir)),
+  }));
   const options: ClientOptions = {
     clientInfo: { name: 'mcpwire-cli', version: VERSION },
     ...(era ? { era: era as ClientOptions['era'] } : {}),
@@ -41,7 +48,8 @@ export function cliClientOptions(args: ParsedArgs, io: CliIO, trace?: TraceOutpu
     ...(timeout !== undefined ? { requestTimeoutMs: timeout, connectTimeoutMs: timeout } : {}),
     handlers: {
       // Declared always: a server that asks gets a real answer (a person on a terminal, or a decline).
-      elicitation: (params) => (io.interactive && !flag(args, 'json') ? promptElicitation(params, io.stdin, io.stderr) : { action: 'decline' }),
+      elicitation: (params) =>
+        io.interactive && !flag(args, 'json') ? promptElicitation(params, io.stdin, io.stderr) : { action: 'decline' },
       ...(roots.length ? { roots: () => roots } : {}),
     },
     elicitationModes: ['form', 'url'],
@@ -63,7 +71,12 @@ export interface SessionOptions {
  * the trace is flushed and the error holds none of the target's secrets; a server that needs a
  * login fails with exit 3 naming `mcpwire auth login`. `close()` is idempotent.
  */
-export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSignal, given: SessionOptions = {}): Promise<Session> {
+export async function openSession(
+  args: ParsedArgs,
+  io: CliIO,
+  signal?: AbortSignal,
+  given: SessionOptions = {},
+): Promise<Session> {
   const target = given.target ?? (await resolveTarget(args, io));
   const trace = await openTrace(args, io);
   try {
@@ -99,7 +112,11 @@ export async function openSession(args: ParsedArgs, io: CliIO, signal?: AbortSig
 function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget): LoginHooks {
   // A server authorized by its headersHelper (or with oauth: false) is never offered a login.
   const mayLogIn = target.spec.headersHelper === undefined && target.spec.oauth !== false;
-  return cliLoginHooks(args, io, mayLogIn && io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false);
+  return cliLoginHooks(
+    args,
+    io,
+    mayLogIn && io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false,
+  );
 }
 
 function withoutTransport<T extends { transport?: unknown }>(target: T): Omit<T, 'transport'> {

@@ -20,7 +20,8 @@ export function table(headers: readonly string[], rows: ReadonlyArray<readonly s
   const all = [headers.map(clean), ...rows.map((row) => headers.map((_, i) => clean(row[i] ?? '')))];
   const last = headers.length - 1;
   const widths = headers.map((_, i) => Math.max(...all.map((row) => length(row[i]!))));
-  const lead = (row: readonly string[]) => row.slice(0, last).map((cell, i) => cell + ' '.repeat(widths[i]! - length(cell)));
+  const lead = (row: readonly string[]) =>
+    row.slice(0, last).map((cell, i) => cell + ' '.repeat(widths[i]! - length(cell)));
   const prefix = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
   const room = columns - prefix;
 

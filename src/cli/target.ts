@@ -32,7 +32,12 @@ export function configLoader(args: ParsedArgs, io: CliIO): ConfigLoader {
 /** The config layer's options for this command line (`--cwd`, `--config`, `$HOME`, the environment). */
 export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
   const cwd = path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.');
-  return { cwd, env: io.env, configPaths: listOption(args, 'config').map((file) => path.resolve(io.cwd, file)), ...(io.env.HOME ? { homeDir: io.env.HOME } : {}) };
+  return {
+    cwd,
+    env: io.env,
+    configPaths: listOption(args, 'config').map((file) => path.resolve(io.cwd, file)),
+    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+  };
 }
 
 /**
@@ -50,12 +55,21 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const env = pairs(listOption(args, 'env'), 'env') as Record<string, string>;
   const cwd = stringOption(args, 'cwd');
   const transport = stringOption(args, 'transport');
-  if (transport !== undefined && !['stdio', 'http', 'sse'].includes(transport)) throw new UsageError(`--transport must be http or sse, got "${transport}"`);
+  if (transport !== undefined && !['stdio', 'http', 'sse'].includes(transport))
+    throw new UsageError(`--transport must be http or sse, got "${transport}"`);
 
   if (args.command.length > 0) {
     const [command, ...rest] = args.command;
     return {
-      spec: { name: commandDisplayName(command!, rest), transport: 'stdio', command: command!, args: rest, ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}), ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}), restart: false },
+      spec: {
+        name: commandDisplayName(command!, rest),
+        transport: 'stdio',
+        command: command!,
+        args: rest,
+        ...(Object.keys(env).length ? { env, secrets: Object.values(env) } : {}),
+        ...(cwd ? { cwd: path.resolve(io.cwd, cwd) } : {}),
+        restart: false,
+      },
       autoTransport: false,
       byUrl: false,
     };
@@ -69,7 +83,13 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
     }
     const headers = headerPairs(listOption(args, 'header'));
     return {
-      spec: { name: host, transport: transport === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}), restart: false },
+      spec: {
+        name: host,
+        transport: transport === 'sse' ? 'sse' : 'http',
+        url,
+        ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}),
+        restart: false,
+      },
       autoTransport: transport === undefined,
       byUrl: true,
     };
@@ -77,7 +97,10 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   const loaded = await configLoader(args, io).load();
   const found = loaded.servers.find((s) => s.name === server);
   if (!found) throw notConfigured(server!, loaded);
-  assertConfigUsable(server!, loaded.errors.map((e) => e.message));
+  assertConfigUsable(
+    server!,
+    loaded.errors.map((e) => e.message),
+  );
   // Approved as the file defines it: what the command line adds (-e) is the user's own.
   await requireApproval(found, cliApproval(args, io));
   const spec: ManagedServer = { ...found, restart: false };
@@ -88,5 +111,8 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
 function notConfigured(name: string, loaded: LoadedConfig): McpError {
   const names = loaded.servers.map((s) => s.name);
   const problems = loaded.errors.length ? `; config problems: ${loaded.errors.map((e) => e.message).join('; ')}` : '';
-  return new McpError('CONFIG_INVALID', `server "${name}" is not configured (configured: ${names.join(', ') || 'none'})${problems}`);
+  return new McpError(
+    'CONFIG_INVALID',
+    `server "${name}" is not configured (configured: ${names.join(', ') || 'none'})${problems}`,
+  );
 }

@@ -21,7 +21,11 @@ export async function openTrace(args: ParsedArgs, io: CliIO): Promise<TraceOutpu
   const file = stringOption(args, 'trace-file');
   const pretty = flag(args, 'trace');
   if (!file && !pretty) return undefined;
-  const jsonl = file ? jsonlFileSink(path.resolve(io.cwd, file), { onError: (error) => io.stderr.write(`mcpwire: cannot write the trace to ${file}: ${error.message}\n`) }) : undefined;
+  const jsonl = file
+    ? jsonlFileSink(path.resolve(io.cwd, file), {
+        onError: (error) => io.stderr.write(`mcpwire: cannot write the trace to ${file}: ${error.message}\n`),
+      })
+    : undefined;
   const sink: TraceSink = (record) => {
     jsonl?.sink(record);
     if (pretty) io.stderr.write(`${prettyTraceLine(record, { color: io.color })}\n`);

@@ -14,7 +14,12 @@
  * - It keeps the modern change feed (`subscriptions/listen`) and the resource URIs subscribed.
  * - {@link ClientSession.close} is graceful and idempotent; it ends the feed and every input round.
  */
-import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, type RequestOptions } from '../protocol/connection.js';
+import {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  JsonRpcConnection,
+  type RequestOptions,
+} from '../protocol/connection.js';
 import { McpError } from '../protocol/errors.js';
 import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
@@ -157,14 +162,23 @@ export class ClientSession {
       this.listsChanged('prompts/list');
       this.events.emit('promptsChanged');
     });
-    connection.onNotification('notifications/resources/updated', (p) => this.events.emit('resourceUpdated', p as ResourceUpdatedParams));
+    connection.onNotification('notifications/resources/updated', (p) =>
+      this.events.emit('resourceUpdated', p as ResourceUpdatedParams),
+    );
     connection.onNotification('notifications/message', (p) => this.events.emit('log', p as LoggingMessageParams));
     connection.onNotification('notifications/progress', (p) => this.events.emit('progress', p as ProgressParams));
-    connection.onNotification('notifications/elicitation/complete', (p) => this.events.emit('elicitationComplete', p as { elicitationId: string }));
+    connection.onNotification('notifications/elicitation/complete', (p) =>
+      this.events.emit('elicitationComplete', p as { elicitationId: string }),
+    );
     connection.onRequest('ping', () => ({}));
     for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const) {
       connection.onRequest(method, (params, context) =>
-        fulfilInput({ method, ...(params ? { params } : {}) }, this.handlers, { server: this.name, era: 'legacy', signal: context.signal }, this.options.elicitationModes),
+        fulfilInput(
+          { method, ...(params ? { params } : {}) },
+          this.handlers,
+          { server: this.name, era: 'legacy', signal: context.signal },
+          this.options.elicitationModes,
+        ),
       );
     }
     void connection.closed.then((info) => {
@@ -199,14 +213,24 @@ export class ClientSession {
       if (this.logLevel !== undefined && hasCapability(this.capabilities, ['logging'])) {
         const level = this.logLevel;
         await deadline.request(this.name, 'logging/setLevel', (timeoutMs) =>
-          this.send('logging/setLevel', { level }, { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) }),
+          this.send(
+            'logging/setLevel',
+            { level },
+            { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) },
+          ),
         );
       }
       return;
     }
     if (this.options.listen !== false) {
       this.listen = new ListenStream(
-        (filter, signal) => this.send('subscriptions/listen', { notifications: filter }, { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity }, false),
+        (filter, signal) =>
+          this.send(
+            'subscriptions/listen',
+            { notifications: filter },
+            { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity },
+            false,
+          ),
         (message) => this.events.emit('diagnostic', { kind: 'listen', message }),
       );
       this.refreshListen();
@@ -235,7 +259,12 @@ export class ClientSession {
    * Sends one request with the era's envelope. Gated methods fail locally with
    * `CAPABILITY_MISSING`. Modern: one retry on -32022 with a mutually supported revision.
    */
-  send<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: HeaderedOptions, gate = true): Promise<ResultOf<M>> {
+  send<M extends ClientRequestMethod>(
+    method: M,
+    params: ParamsOf<M>,
+    options: HeaderedOptions,
+    gate = true,
+  ): Promise<ResultOf<M>> {
     if (gate) {
       try {
         this.gate(method);
@@ -248,12 +277,22 @@ export class ClientSession {
     if (waiting) return waiting.then(() => this.send(method, params, options, false));
     let headers: Record<string, string> | undefined;
     if (options.headers !== undefined) ({ headers, ...options } = options);
-    if (this.era === 'legacy') return this.resender.guard(method, this.requestOn(method, params, options, headers), () => this.requestOn(method, params, options, headers));
-    const sent = this.resender.guard(method, this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers), () =>
+    if (this.era === 'legacy')
+      return this.resender.guard(method, this.requestOn(method, params, options, headers), () =>
+        this.requestOn(method, params, options, headers),
+      );
+    const sent = this.resender.guard(
+      method,
       this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers),
+      () => this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers),
     );
     return sent.catch((error: unknown) => {
-      const other = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion && this.options.protocolVersion === undefined ? pickModern((error.data as { supported?: unknown } | undefined)?.supported) : undefined;
+      const other =
+        error instanceof McpError &&
+        error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion &&
+        this.options.protocolVersion === undefined
+          ? pickModern((error.data as { supported?: unknown } | undefined)?.supported)
+          : undefined;
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
@@ -272,7 +311,12 @@ export class ClientSession {
   }
 
   /** One request on the connection; `headers` (2026 HTTP: `Mcp-Param-*`) go to the HTTP transport with it. */
-  private requestOn<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions, headers: Record<string, string> | undefined): Promise<ResultOf<M>> {
+  private requestOn<M extends ClientRequestMethod>(
+    method: M,
+    params: ParamsOf<M>,
+    options: RequestOptions,
+    headers: Record<string, string> | undefined,
+  ): Promise<ResultOf<M>> {
     if (headers === undefined || this.http === undefined) return this.connection.request(method, params, options);
     return this.http.sendingHeaders(headers, () => this.connection.request(method, params, options));
   }

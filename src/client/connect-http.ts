@@ -38,11 +38,22 @@ export interface HttpServerSpec {
   authorize?: AuthorizeHook;
 }
 
-const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', { url: true, headers: true, transport: true, auth: true, authorize: true });
+const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', {
+  url: true,
+  headers: true,
+  transport: true,
+  auth: true,
+  authorize: true,
+});
 
 /** True when `target` names a URL rather than a command or a transport. */
 export function isHttpSpec(target: unknown): target is HttpServerSpec {
-  return typeof target === 'object' && target !== null && 'url' in target && typeof (target as { send?: unknown }).send !== 'function';
+  return (
+    typeof target === 'object' &&
+    target !== null &&
+    'url' in target &&
+    typeof (target as { send?: unknown }).send !== 'function'
+  );
 }
 
 /**
@@ -57,7 +68,10 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   open: (transport: Transport, pipe: Transport, options: ClientOptions) => Promise<C>,
 ): Promise<C> {
   checkOptions(spec, HTTP_SPEC_KEYS);
-  if (spec.auth && spec.authorize) throw new McpError('INVALID_ARGUMENT', 'give "auth" (OAuth) or "authorize" (a hook of your own), not both', { server: options.name });
+  if (spec.auth && spec.authorize)
+    throw new McpError('INVALID_ARGUMENT', 'give "auth" (OAuth) or "authorize" (a hook of your own), not both', {
+      server: options.name,
+    });
   const url = new URL(String(spec.url));
   const key = url.toString();
   const name = options.name ?? url.host;
@@ -74,7 +88,11 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const { trace, ...untraced } = options;
   const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
   const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
-  const base: ClientOptions = { ...untraced, name, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_HTTP_PROBE_TIMEOUT_MS };
+  const base: ClientOptions = {
+    ...untraced,
+    name,
+    probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_HTTP_PROBE_TIMEOUT_MS,
+  };
   // The clock starts with the first attempt, which gets the whole timeout; a fallback, a re-probe
   // or the handshake after the HTTP+SSE GET get what is left, and nothing once it ran out.
   const totalMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -85,14 +103,17 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       return totalMs;
     }
     const left = endsAt - Date.now();
-    if (left <= 0) throw new McpError('TIMEOUT', `the connect timeout of ${totalMs} ms ran out before ${phase}`, { server: name });
+    if (left <= 0)
+      throw new McpError('TIMEOUT', `the connect timeout of ${totalMs} ms ran out before ${phase}`, { server: name });
     return left;
   };
 
   // OAuth: the session gives each request its headers; during the connect it only refreshes, a
   // login (which may wait on a person) happens below, outside the connect timeout.
   const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
-  const session = spec.auth ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth) : undefined;
+  const session = spec.auth
+    ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth)
+    : undefined;
   // When tracing, what a hook hands out (a token, a helper's header) joins the trace's secrets at once,
   // so a server echoing it in a message body does not put it in the trace.
   const own = spec.authorize && tracer ? learningSecrets(spec.authorize, tracer) : spec.authorize;
@@ -138,7 +159,11 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
     const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap, ...authorize });
-    const client = await open(transport, traced(transport), { ...base, connectTimeoutMs, ...(era === undefined ? {} : { era }) });
+    const client = await open(transport, traced(transport), {
+      ...base,
+      connectTimeoutMs,
+      ...(era === undefined ? {} : { era }),
+    });
     if (detecting) routes.set(key, client.era);
     return client;
   };
@@ -156,14 +181,22 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   try {
     client = await attempt();
   } catch (error) {
-    if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || (error.status !== 401 && error.status !== 403)) throw error;
+    if (
+      !(error instanceof HttpError) ||
+      error.code !== 'AUTH_REQUIRED' ||
+      (error.status !== 401 && error.status !== 403)
+    )
+      throw error;
     // The server wants a login: once, then the connect again with a fresh timeout.
     try {
       await session.login(error.challenge, [], options.signal);
     } catch (loginError) {
       // The caller's abort while the user was away is a cancel like any other step's.
       if (options.signal?.aborted && !(loginError instanceof McpError && loginError.code === 'CANCELLED')) {
-        throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', { server: name, cause: options.signal.reason });
+        throw new McpError('CANCELLED', 'connect was cancelled by the caller during the OAuth login', {
+          server: name,
+          cause: options.signal.reason,
+        });
       }
       // The server's 401 (status, challenge) stays reachable beside the login's own failure.
       throw (await import('../auth/auth-error.js')).withRefusal(loginError, error);
@@ -194,18 +227,23 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       try {
         return await viaSse();
       } catch (sseError) {
-        if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED')) throw sseError;
+        if (sseError instanceof McpError && (sseError.code === 'TIMEOUT' || sseError.code === 'CANCELLED'))
+          throw sseError;
         const first = error;
         const second = sseError instanceof McpError ? sseError.reason : errorMessage(sseError);
         // The HTTP facts are the Streamable HTTP attempt's (the route tried first); the other is the message's.
-        throw new HttpError('TRANSPORT', `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.reason}) nor an HTTP+SSE one (${second})`, {
-          server: name,
-          method: 'initialize',
-          cause: error,
-          url: first.url,
-          ...(first.status !== undefined ? { status: first.status } : {}),
-          ...(first.body !== undefined ? { body: first.body } : {}),
-        });
+        throw new HttpError(
+          'TRANSPORT',
+          `${url.origin}${url.pathname} is neither a Streamable HTTP endpoint (${first.reason}) nor an HTTP+SSE one (${second})`,
+          {
+            server: name,
+            method: 'initialize',
+            cause: error,
+            url: first.url,
+            ...(first.status !== undefined ? { status: first.status } : {}),
+            ...(first.body !== undefined ? { body: first.body } : {}),
+          },
+        );
       }
     }
   }
@@ -225,9 +263,19 @@ function learningSecrets(hook: AuthorizeHook, tracer: ConnectTracer): AuthorizeH
   };
 }
 
-async function firstHeaders(hook: AuthorizeHook, url: URL, server: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+async function firstHeaders(
+  hook: AuthorizeHook,
+  url: URL,
+  server: string,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const controller = new AbortController();
-  const timeout = new McpError('TIMEOUT', `the connect timeout of ${ms} ms ran out while the authorize hook gave the first headers`, { server });
+  const timeout = new McpError(
+    'TIMEOUT',
+    `the connect timeout of ${ms} ms ran out while the authorize hook gave the first headers`,
+    { server },
+  );
   const timer = setTimeout(() => controller.abort(timeout), ms);
   const onAbort = (): void => controller.abort(signal!.reason);
   if (signal?.aborted) onAbort();

@@ -34,7 +34,10 @@ export type ConnectTarget = Transport | StdioServerSpec | HttpServerSpec;
 type Connected = { readonly era: Era };
 
 /** Builds the client over a held transport, with the session it runs on. */
-export type ClientFactory<C extends Connected> = (held: Held, setup: Omit<SessionSetup, 'listsChanged'>) => { client: C; session: ClientSession };
+export type ClientFactory<C extends Connected> = (
+  held: Held,
+  setup: Omit<SessionSetup, 'listsChanged'>,
+) => { client: C; session: ClientSession };
 
 /** What the connect settled before the client is built. */
 interface OpenSetup {
@@ -54,7 +57,11 @@ function isTransport(target: ConnectTarget): target is Transport {
 }
 
 /** Starts a stdio server under tracing: its transport wrapped, a failed start recorded. */
-async function spawnTraced(spawn: () => Promise<StdioTransport>, spec: StdioServerSpec, tracer: ConnectTracer): Promise<Held> {
+async function spawnTraced(
+  spawn: () => Promise<StdioTransport>,
+  spec: StdioServerSpec,
+  tracer: ConnectTracer,
+): Promise<Held> {
   const spawned = { command: spec.command, args: spec.args ?? [] };
   let transport: StdioTransport;
   try {
@@ -67,15 +74,27 @@ async function spawnTraced(spawn: () => Promise<StdioTransport>, spec: StdioServ
 }
 
 /** Connects to `target` (see the file comment); `build` makes the client. */
-export async function connectTarget<C extends Connected>(target: ConnectTarget, options: ClientOptions, build: ClientFactory<C>): Promise<C> {
+export async function connectTarget<C extends Connected>(
+  target: ConnectTarget,
+  options: ClientOptions,
+  build: ClientFactory<C>,
+): Promise<C> {
   checkClientOptions(options);
-  if (isHttpSpec(target)) return connectHttp(target, options, (transport, pipe, routeOptions) => connectOver(transport, pipe, routeOptions, build));
+  if (isHttpSpec(target))
+    return connectHttp(target, options, (transport, pipe, routeOptions) =>
+      connectOver(transport, pipe, routeOptions, build),
+    );
   // The spec is checked before its fields are read for the display name (a `{ cmd }` typo has no command).
   if (!isTransport(target)) checkOptions(target, STDIO_SPEC_KEYS);
-  const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
+  const name =
+    options.name ??
+    (isTransport(target)
+      ? 'server'
+      : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
   const { signal } = options;
   // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
-  if (signal?.aborted && !isTransport(target)) throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });
+  if (signal?.aborted && !isTransport(target))
+    throw new McpError('CANCELLED', 'connect was cancelled by the caller', { server: name, cause: signal.reason });
   // The clock starts here, before anything is loaded or started (see the file comment).
   const deadline = new ConnectDeadline(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
@@ -116,22 +135,42 @@ export async function connectTarget<C extends Connected>(target: ConnectTarget, 
         };
   const given = target as Transport;
   const held = start ? await start() : { concrete: given, pipe: tracer ? tracer.wrap(given) : given };
-  return open(held, { ...options, name }, { start, deadline, clientInfo, handlers, stderr, started: () => started }, build);
+  return open(
+    held,
+    { ...options, name },
+    { start, deadline, clientInfo, handlers, stderr, started: () => started },
+    build,
+  );
 }
 
 /**
  * Connects over a transport already held (the connect of a URL comes here for each route it
  * tries, with the transport it built and, when tracing, the decorator around it).
  */
-function connectOver<C extends Connected>(concrete: Transport, pipe: Transport, options: ClientOptions, build: ClientFactory<C>): Promise<C> {
+function connectOver<C extends Connected>(
+  concrete: Transport,
+  pipe: Transport,
+  options: ClientOptions,
+  build: ClientFactory<C>,
+): Promise<C> {
   const deadline = new ConnectDeadline(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   const clientInfo = options.clientInfo ?? { name: 'mcpwire', version: VERSION };
   const name = options.name ?? 'server';
-  return open({ concrete, pipe }, { ...options, name }, { start: undefined, deadline, clientInfo, handlers: options.handlers ?? {}, stderr: [], started: () => undefined }, build);
+  return open(
+    { concrete, pipe },
+    { ...options, name },
+    { start: undefined, deadline, clientInfo, handlers: options.handlers ?? {}, stderr: [], started: () => undefined },
+    build,
+  );
 }
 
 /** Builds the client over `held`, negotiates, and runs what follows the handshake; on failure leaves nothing running. */
-async function open<C extends Connected>(held: Held, options: ClientOptions & { name: string }, setup: OpenSetup, build: ClientFactory<C>): Promise<C> {
+async function open<C extends Connected>(
+  held: Held,
+  options: ClientOptions & { name: string },
+  setup: OpenSetup,
+  build: ClientFactory<C>,
+): Promise<C> {
   const { start, deadline, clientInfo, handlers } = setup;
   const { signal } = options;
   const { client, session } = build(held, { options, handlers, clientInfo });
@@ -140,22 +179,25 @@ async function open<C extends Connected>(held: Held, options: ClientOptions & { 
     session.events.emit('stderr', line);
   });
   try {
-    const { negotiated, link } = await negotiate({ connection: session.connection, transport: held.concrete }, {
-      era: options.era ?? 'auto',
-      protocolVersion: options.protocolVersion,
-      clientInfo,
-      capabilities: session.declared,
-      probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-      deadline,
-      signal: options.signal,
-      restart: start
-        ? async () => {
-            await session.connection.close();
-            return session.wire(await start());
-          }
-        : undefined,
-      onSession: (learned, connection) => session.sessionLearned(learned, connection),
-    });
+    const { negotiated, link } = await negotiate(
+      { connection: session.connection, transport: held.concrete },
+      {
+        era: options.era ?? 'auto',
+        protocolVersion: options.protocolVersion,
+        clientInfo,
+        capabilities: session.declared,
+        probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+        deadline,
+        signal: options.signal,
+        restart: start
+          ? async () => {
+              await session.connection.close();
+              return session.wire(await start());
+            }
+          : undefined,
+        onSession: (learned, connection) => session.sessionLearned(learned, connection),
+      },
+    );
     session.adopt(link, negotiated);
     await session.afterHandshake(signal, deadline);
   } catch (error) {

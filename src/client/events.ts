@@ -27,4 +27,3 @@ export interface ClientEvents {
   /** 2025-11-25 URL-mode elicitation finished out of band. */
   elicitationComplete: (params: { elicitationId: string }) => void;
 }
-

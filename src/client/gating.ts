@@ -39,10 +39,19 @@ export function hasCapability(capabilities: ServerCapabilities, path: readonly s
 }
 
 /** Throws `CAPABILITY_MISSING` unless the server advertised what `method` needs. */
-export function assertCapability(method: string, capabilities: ServerCapabilities, revision: string, server: string): void {
+export function assertCapability(
+  method: string,
+  capabilities: ServerCapabilities,
+  revision: string,
+  server: string,
+): void {
   const path = requiredCapability(method, revision);
   if (path && !hasCapability(capabilities, path)) {
-    throw new McpError('CAPABILITY_MISSING', `not sent: the server did not advertise the "${path.join('.')}" capability`, { server, method });
+    throw new McpError(
+      'CAPABILITY_MISSING',
+      `not sent: the server did not advertise the "${path.join('.')}" capability`,
+      { server, method },
+    );
   }
 }
 

@@ -23,7 +23,14 @@ export type InputMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** Sends `current` (first round: `params`) and runs input rounds until the result is complete. */
-export function withInput(session: ClientSession, method: InputMethod, params: Record<string, unknown>, options: RequestOptions, round = 0, current = params): Promise<Record<string, unknown>> {
+export function withInput(
+  session: ClientSession,
+  method: InputMethod,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  round = 0,
+  current = params,
+): Promise<Record<string, unknown>> {
   return (session.send(method, current as never, options) as Promise<Record<string, unknown>>).then((result) => {
     const type = result.resultType;
     if (type === undefined || type === 'complete') return result;
@@ -41,18 +48,31 @@ export async function continueWithInput(
   round: number,
 ): Promise<Record<string, unknown>> {
   if (result.resultType !== 'input_required') {
-    throw new McpError('PROTOCOL', `returned an unknown resultType ${sampleValue(result.resultType)}`, { server: session.name, method });
+    throw new McpError('PROTOCOL', `returned an unknown resultType ${sampleValue(result.resultType)}`, {
+      server: session.name,
+      method,
+    });
   }
   const maxRounds = session.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
   if (round >= maxRounds) {
-    throw new McpError('INPUT_ROUNDS_EXCEEDED', `still asked for input after ${maxRounds} rounds; gave up`, { server: session.name, method });
+    throw new McpError('INPUT_ROUNDS_EXCEEDED', `still asked for input after ${maxRounds} rounds; gave up`, {
+      server: session.name,
+      method,
+    });
   }
   const { inputRequests, requestState } = result as InputRequiredResult;
   // The retry carries the ORIGINAL params plus this round's answers; nothing from earlier rounds.
   const retry: Record<string, unknown> = { ...params };
   if (inputRequests) {
-    const signal = options.signal ? AbortSignal.any([options.signal, session.lifetime.signal]) : session.lifetime.signal;
-    retry.inputResponses = await fulfilAll(inputRequests, session.handlers, { server: session.name, era: 'modern', signal }, session.options.elicitationModes);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, session.lifetime.signal])
+      : session.lifetime.signal;
+    retry.inputResponses = await fulfilAll(
+      inputRequests,
+      session.handlers,
+      { server: session.name, era: 'modern', signal },
+      session.options.elicitationModes,
+    );
   }
   if (requestState !== undefined) retry.requestState = requestState;
   return withInput(session, method, params, options, round + 1, retry);

@@ -20,7 +20,12 @@ export const LIST_KEYS: Record<ListMethod, string> = {
 /** How long a freshly walked list stays valid, in ms (0 = do not cache; Infinity = until list_changed). */
 export function cacheLifetime(era: Era, caps: ServerCapabilities, method: ListMethod, ttlMs: number): number {
   if (era === 'modern') return Number.isFinite(ttlMs) ? ttlOf(ttlMs) : 0;
-  const promised = method === 'tools/list' ? caps.tools?.listChanged : method === 'prompts/list' ? caps.prompts?.listChanged : caps.resources?.listChanged;
+  const promised =
+    method === 'tools/list'
+      ? caps.tools?.listChanged
+      : method === 'prompts/list'
+        ? caps.prompts?.listChanged
+        : caps.resources?.listChanged;
   return promised ? Infinity : 0;
 }
 

@@ -79,5 +79,10 @@ export class ListenStream {
 }
 
 function isEmpty(filter: SubscriptionFilter): boolean {
-  return !filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged && !(filter.resourceSubscriptions?.length);
+  return (
+    !filter.toolsListChanged &&
+    !filter.promptsListChanged &&
+    !filter.resourcesListChanged &&
+    !filter.resourceSubscriptions?.length
+  );
 }

@@ -152,7 +152,10 @@ export class McpClient {
   /** Every tool, walking all pages (cached while fresh: modern `ttlMs`, legacy until list_changed). */
   async listTools(options: ListOptions = {}): Promise<Tool[]> {
     let tools = (await this.listAll('tools/list', options)) as Tool[];
-    if (this.mirrorsHeaders) tools = withValidHeaderMarkings(tools, (message) => this.session.events.emit('diagnostic', { kind: 'invalid-tool', message }));
+    if (this.mirrorsHeaders)
+      tools = withValidHeaderMarkings(tools, (message) =>
+        this.session.events.emit('diagnostic', { kind: 'invalid-tool', message }),
+      );
     this.toolIndex = new Map(tools.map((tool) => [tool.name, tool]));
     return tools;
   }
@@ -174,20 +177,33 @@ export class McpClient {
    */
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    const requestOptions = options === NO_OPTIONS ? TRACK_PROGRESS : options.trackProgress === undefined ? { ...options, trackProgress: true } : options;
+    const requestOptions =
+      options === NO_OPTIONS
+        ? TRACK_PROGRESS
+        : options.trackProgress === undefined
+          ? { ...options, trackProgress: true }
+          : options;
     if (this.mirrorsHeaders) {
-      return callWithParamHeaders(this.session, this.tools, name, args, params, requestOptions, options.signal).then((done) => this.checkedResult(name, done as CallToolResult, options));
+      return callWithParamHeaders(this.session, this.tools, name, args, params, requestOptions, options.signal).then(
+        (done) => this.checkedResult(name, done as CallToolResult, options),
+      );
     }
     // Not async on purpose: a plain call costs the connection's promise and this one `then`.
     return (this.session.send('tools/call', params, requestOptions) as Promise<Record<string, unknown>>).then((raw) => {
       const type = raw.resultType;
       if (type === undefined || type === 'complete') return this.checkedResult(name, raw as CallToolResult, options);
-      return continueWithInput(this.session, 'tools/call', params, requestOptions, raw, 0).then((done) => this.checkedResult(name, done as CallToolResult, options));
+      return continueWithInput(this.session, 'tools/call', params, requestOptions, raw, 0).then((done) =>
+        this.checkedResult(name, done as CallToolResult, options),
+      );
     });
   }
 
   /** Applies output validation where it can apply; returns the result itself when it cannot. */
-  private checkedResult(name: string, result: CallToolResult, options: CallOptions): CallToolResult | Promise<CallToolResult> {
+  private checkedResult(
+    name: string,
+    result: CallToolResult,
+    options: CallOptions,
+  ): CallToolResult | Promise<CallToolResult> {
     if (result.isError || this.session.options.validateOutput === false) return result;
     if (this.toolIndex === undefined && result.structuredContent === undefined) return result;
     return this.validateOutput(name, result, options).then(() => result);
@@ -235,7 +251,11 @@ export class McpClient {
   }
 
   /** Asks for completions of a prompt or resource-template argument. */
-  async complete(ref: CompleteParams['ref'], argument: CompleteParams['argument'], options: CallOptions & { context?: CompleteParams['context'] } = {}): Promise<CompleteResult['completion']> {
+  async complete(
+    ref: CompleteParams['ref'],
+    argument: CompleteParams['argument'],
+    options: CallOptions & { context?: CompleteParams['context'] } = {},
+  ): Promise<CompleteResult['completion']> {
     const { context, ...rest } = options;
     const params: CompleteParams = context ? { ref, argument, context } : { ref, argument };
     return (await this.session.send('completion/complete', params, rest)).completion;
@@ -297,7 +317,11 @@ export class McpClient {
    * Sends any request of the method table with the era's envelope, unchecked by capability
    * gates and unmodified otherwise. For methods this class does not wrap.
    */
-  request<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: CallOptions = {}): Promise<ResultOf<M>> {
+  request<M extends ClientRequestMethod>(
+    method: M,
+    params: ParamsOf<M>,
+    options: CallOptions = {},
+  ): Promise<ResultOf<M>> {
     return this.session.send(method, params, options, false);
   }
 
@@ -318,22 +342,42 @@ export class McpClient {
     if (fresh) return fresh;
     if (!this.gateList(method)) return [];
     const { refresh: _refresh, ...callOptions } = options;
-    const walked = await walkPages<unknown>((cursor) => this.fetchPage(method, cursor, callOptions), this.session.options.maxPages ?? 64, this.name, method);
+    const walked = await walkPages<unknown>(
+      (cursor) => this.fetchPage(method, cursor, callOptions),
+      this.session.options.maxPages ?? 64,
+      this.name,
+      method,
+    );
     this.caches.store(method, walked.items, cacheLifetime(this.era, this.capabilities, method, walked.ttlMs));
     return walked.items;
   }
 
-  private async fetchPage(method: ListMethod, cursor: string | undefined, options: RequestOptions): Promise<Page<unknown>> {
+  private async fetchPage(
+    method: ListMethod,
+    cursor: string | undefined,
+    options: RequestOptions,
+  ): Promise<Page<unknown>> {
     const result = await this.listPage(method, cursor, options);
     const items = (result as Record<string, unknown>)[LIST_KEYS[method]];
     if (!Array.isArray(items)) {
-      throw new McpError('PROTOCOL', `returned a result without a "${LIST_KEYS[method]}" array`, { server: this.name, method });
+      throw new McpError('PROTOCOL', `returned a result without a "${LIST_KEYS[method]}" array`, {
+        server: this.name,
+        method,
+      });
     }
     const next = (result as { nextCursor?: unknown }).nextCursor;
-    return { items, nextCursor: typeof next === 'string' ? next : undefined, ttlMs: (result as { ttlMs?: number }).ttlMs };
+    return {
+      items,
+      nextCursor: typeof next === 'string' ? next : undefined,
+      ttlMs: (result as { ttlMs?: number }).ttlMs,
+    };
   }
 
-  private listPage<M extends ListMethod>(method: M, cursor: string | undefined, options: RequestOptions): Promise<ResultOf<M>> {
+  private listPage<M extends ListMethod>(
+    method: M,
+    cursor: string | undefined,
+    options: RequestOptions,
+  ): Promise<ResultOf<M>> {
     return this.session.send(method, (cursor === undefined ? undefined : { cursor }) as ParamsOf<M>, options);
   }
 
@@ -357,7 +401,11 @@ export class McpClient {
     const schema = this.toolIndex?.get(name)?.outputSchema;
     if (!schema) return;
     if (result.structuredContent === undefined) {
-      throw new OutputSchemaError(`tool "${name}" declares an outputSchema but returned no structuredContent`, { server: this.name, method: 'tools/call', tool: name });
+      throw new OutputSchemaError(`tool "${name}" declares an outputSchema but returned no structuredContent`, {
+        server: this.name,
+        method: 'tools/call',
+        tool: name,
+      });
     }
     const dialect = hasFeature(this.protocolVersion, 'icons') ? '2020-12' : 'draft-07';
     checkStructuredContent(schema, result.structuredContent, dialect, this.name, name);

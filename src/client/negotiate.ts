@@ -20,7 +20,16 @@ import {
   type ProtocolRevision,
 } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
-import type { ClientCapabilities, DiscoverResult, Implementation, InitializeParams, InitializeResult, LoggingLevel, Meta, ServerCapabilities } from '../protocol/types.js';
+import type {
+  ClientCapabilities,
+  DiscoverResult,
+  Implementation,
+  InitializeParams,
+  InitializeResult,
+  LoggingLevel,
+  Meta,
+  ServerCapabilities,
+} from '../protocol/types.js';
 import type { HttpSession } from '../transport/http/legacy-session.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
@@ -73,7 +82,12 @@ export interface NegotiateInput {
 }
 
 /** The request `_meta` envelope of the modern era. */
-export function modernMeta(version: string, capabilities: ClientCapabilities, clientInfo: Implementation, logLevel?: LoggingLevel): Meta {
+export function modernMeta(
+  version: string,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+  logLevel?: LoggingLevel,
+): Meta {
   const meta: Meta = {
     'io.modelcontextprotocol/protocolVersion': version,
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -98,9 +112,14 @@ export function pickModern(offered: unknown): ProtocolRevision | undefined {
 export async function negotiate(link: Link, input: NegotiateInput): Promise<{ negotiated: Negotiated; link: Link }> {
   const budget = input.deadline;
   const { connection } = link;
-  const pinnedEra = input.protocolVersion !== undefined ? eraOf(input.protocolVersion) : input.era === 'auto' ? undefined : input.era;
+  const pinnedEra =
+    input.protocolVersion !== undefined ? eraOf(input.protocolVersion) : input.era === 'auto' ? undefined : input.era;
   if (pinnedEra === 'legacy') return { negotiated: await initialize(connection, input, budget), link };
-  if (pinnedEra === 'modern') return { negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]), link };
+  if (pinnedEra === 'modern')
+    return {
+      negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]),
+      link,
+    };
 
   let probe: DiscoverResult | undefined;
   budget.check(connection.name, 'before the server/discover probe');
@@ -108,18 +127,25 @@ export async function negotiate(link: Link, input: NegotiateInput): Promise<{ ne
   const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.left() / 2));
   input.onSession({ era: 'modern' }, connection);
   try {
-    probe = await connection.request('server/discover', { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) }, {
-      timeoutMs: probeMs,
-      maxTotalTimeoutMs: probeMs,
-      // Before `initialize` a legacy server expects nothing but the handshake; stay silent.
-      sendCancelNotice: false,
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
+    probe = await connection.request(
+      'server/discover',
+      { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) },
+      {
+        timeoutMs: probeMs,
+        maxTotalTimeoutMs: probeMs,
+        // Before `initialize` a legacy server expects nothing but the handshake; stay silent.
+        sendCancelNotice: false,
+        ...(input.signal ? { signal: input.signal } : {}),
+      },
+    );
   } catch (error) {
     // Nothing to learn from a server that cannot be reached or refuses the credentials.
     if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
     if (isMcpError(error, 'TIMEOUT')) budget.probeSilent = true;
-    const retryWith = error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion ? pickModern(supportedOf(error.data)) : undefined;
+    const retryWith =
+      error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion
+        ? pickModern(supportedOf(error.data))
+        : undefined;
     if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), link };
     if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
       // The probe made the server exit (some legacy servers die on an unknown first message).
@@ -134,22 +160,36 @@ export async function negotiate(link: Link, input: NegotiateInput): Promise<{ ne
   return { negotiated: fromDiscover(probe, version), link };
 }
 
-async function discover(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline, version: ProtocolRevision, retried = false): Promise<Negotiated> {
+async function discover(
+  connection: JsonRpcConnection,
+  input: NegotiateInput,
+  budget: ConnectDeadline,
+  version: ProtocolRevision,
+  retried = false,
+): Promise<Negotiated> {
   input.onSession({ era: 'modern' }, connection);
   try {
     const result = await budget.request(connection.name, 'server/discover', (timeoutMs) =>
-      connection.request('server/discover', { _meta: modernMeta(version, input.capabilities, input.clientInfo) }, {
-        timeoutMs,
-        maxTotalTimeoutMs: timeoutMs,
-        ...(input.signal ? { signal: input.signal } : {}),
-      }),
+      connection.request(
+        'server/discover',
+        { _meta: modernMeta(version, input.capabilities, input.clientInfo) },
+        {
+          timeoutMs,
+          maxTotalTimeoutMs: timeoutMs,
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+      ),
     );
     const chosen = input.protocolVersion ?? pickModern(result.supportedVersions) ?? version;
     if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(chosen)) {
-      throw new McpError('VERSION_UNSUPPORTED', `supports ${sampleValue(result.supportedVersions)}, none of which is ${chosen}`, {
-        server: connection.name,
-        method: 'server/discover',
-      });
+      throw new McpError(
+        'VERSION_UNSUPPORTED',
+        `supports ${sampleValue(result.supportedVersions)}, none of which is ${chosen}`,
+        {
+          server: connection.name,
+          method: 'server/discover',
+        },
+      );
     }
     return fromDiscover(result, chosen);
   } catch (error) {
@@ -157,7 +197,12 @@ async function discover(connection: JsonRpcConnection, input: NegotiateInput, bu
     // The same revision again is allowed: a server may reject a first request to test exactly this.
     if (!retried && error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion) {
       const offered = supportedOf(error.data);
-      const other = input.protocolVersion === undefined ? pickModern(offered) : Array.isArray(offered) && offered.includes(input.protocolVersion) ? input.protocolVersion : undefined;
+      const other =
+        input.protocolVersion === undefined
+          ? pickModern(offered)
+          : Array.isArray(offered) && offered.includes(input.protocolVersion)
+            ? input.protocolVersion
+            : undefined;
       if (other) return discover(connection, input, budget, other, true);
     }
     throw error;
@@ -165,7 +210,8 @@ async function discover(connection: JsonRpcConnection, input: NegotiateInput, bu
 }
 
 function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negotiated {
-  const serverInfo = (result.serverInfo ?? result._meta?.['io.modelcontextprotocol/serverInfo']) as Implementation | undefined;
+  const serverInfo = (result.serverInfo ?? result._meta?.['io.modelcontextprotocol/serverInfo']) as
+    Implementation | undefined;
   return {
     era: 'modern',
     protocolVersion: version,
@@ -176,28 +222,47 @@ function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negoti
   };
 }
 
-async function initialize(connection: JsonRpcConnection, input: NegotiateInput, budget: ConnectDeadline): Promise<Negotiated> {
+async function initialize(
+  connection: JsonRpcConnection,
+  input: NegotiateInput,
+  budget: ConnectDeadline,
+): Promise<Negotiated> {
   const offered = input.protocolVersion ?? LATEST_LEGACY_REVISION;
-  const params: InitializeParams = { protocolVersion: offered, capabilities: input.capabilities, clientInfo: input.clientInfo };
+  const params: InitializeParams = {
+    protocolVersion: offered,
+    capabilities: input.capabilities,
+    clientInfo: input.clientInfo,
+  };
   let result: InitializeResult;
   input.onSession({ era: 'legacy' }, connection);
   try {
     result = await budget.request(connection.name, 'initialize', (timeoutMs) =>
-      connection.request('initialize', params, { timeoutMs, maxTotalTimeoutMs: timeoutMs, ...(input.signal ? { signal: input.signal } : {}) }),
+      connection.request('initialize', params, {
+        timeoutMs,
+        maxTotalTimeoutMs: timeoutMs,
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
     );
   } catch (error) {
     // A modern-only server that missed the probe (slow start) rejects initialize with -32022.
-    const modern = error instanceof McpError && input.era === 'auto' && input.protocolVersion === undefined ? pickModern(supportedOf(error.data)) : undefined;
+    const modern =
+      error instanceof McpError && input.era === 'auto' && input.protocolVersion === undefined
+        ? pickModern(supportedOf(error.data))
+        : undefined;
     if (modern) return discover(connection, input, budget, modern);
     throw error;
   }
   const answered = result.protocolVersion;
   const acceptable = isSupportedRevision(answered) && (LEGACY_REVISIONS as readonly string[]).includes(answered);
   if (!acceptable || (input.protocolVersion !== undefined && answered !== input.protocolVersion)) {
-    throw new McpError('VERSION_UNSUPPORTED', `answered protocol version ${sampleValue(answered)}, which this client ${acceptable ? 'was pinned against' : 'does not speak'} (offered ${offered})`, {
-      server: connection.name,
-      method: 'initialize',
-    });
+    throw new McpError(
+      'VERSION_UNSUPPORTED',
+      `answered protocol version ${sampleValue(answered)}, which this client ${acceptable ? 'was pinned against' : 'does not speak'} (offered ${offered})`,
+      {
+        server: connection.name,
+        method: 'initialize',
+      },
+    );
   }
   input.onSession({ era: 'legacy', protocolVersion: answered }, connection);
   await connection.notify('notifications/initialized', undefined);

@@ -148,11 +148,34 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     signal: true,
     trace: true,
   },
-  { timeoutMs: 'requestTimeoutMs', timeout: 'requestTimeoutMs', inheritEnv: 'stdio.inheritEnv', maxMessageBytes: 'stdio.maxMessageBytes or http.maxMessageBytes', sampling: 'handlers.sampling', elicitation: 'handlers.elicitation', roots: 'handlers.roots', headers: 'the target: connect({ url, headers })', env: 'the target: connect({ command, args, env })', cwd: 'the target: connect({ command, args, cwd })' },
+  {
+    timeoutMs: 'requestTimeoutMs',
+    timeout: 'requestTimeoutMs',
+    inheritEnv: 'stdio.inheritEnv',
+    maxMessageBytes: 'stdio.maxMessageBytes or http.maxMessageBytes',
+    sampling: 'handlers.sampling',
+    elicitation: 'handlers.elicitation',
+    roots: 'handlers.roots',
+    headers: 'the target: connect({ url, headers })',
+    env: 'the target: connect({ command, args, env })',
+    cwd: 'the target: connect({ command, args, cwd })',
+  },
 );
-const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', { inheritEnv: true, maxMessageBytes: true, stderrLines: true });
-const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>('McpClient.connect options.http', { maxMessageBytes: true, routes: true }, { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' });
-const HANDLER_KEYS = optionKeys<ServerInputHandlers>('McpClient.connect options.handlers', { sampling: true, elicitation: true, roots: true }, { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' });
+const STDIO_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['stdio']>>('McpClient.connect options.stdio', {
+  inheritEnv: true,
+  maxMessageBytes: true,
+  stderrLines: true,
+});
+const HTTP_OPTION_KEYS = optionKeys<NonNullable<ClientOptions['http']>>(
+  'McpClient.connect options.http',
+  { maxMessageBytes: true, routes: true },
+  { maxBytes: 'maxMessageBytes', headers: 'the target: connect({ url, headers })' },
+);
+const HANDLER_KEYS = optionKeys<ServerInputHandlers>(
+  'McpClient.connect options.handlers',
+  { sampling: true, elicitation: true, roots: true },
+  { elicit: 'elicitation', elicitations: 'elicitation', createMessage: 'sampling', listRoots: 'roots' },
+);
 const TRACE_KEYS = optionKeys<TraceOptions>('McpClient.connect options.trace', { sink: true, secrets: true });
 
 /**

@@ -37,7 +37,13 @@ export class OutputSchemaError extends McpError {
   /** Every problem the validator found, in its order (the message quotes the first five). */
   readonly problems: readonly OutputSchemaProblem[];
 
-  constructor(reason: string, details: Pick<McpErrorDetails, 'cause' | 'server' | 'method'> & { tool: string; problems?: readonly OutputSchemaProblem[] }) {
+  constructor(
+    reason: string,
+    details: Pick<McpErrorDetails, 'cause' | 'server' | 'method'> & {
+      tool: string;
+      problems?: readonly OutputSchemaProblem[];
+    },
+  ) {
     super('OUTPUT_SCHEMA_MISMATCH', reason, details);
     this.tool = details.tool;
     this.problems = details.problems ?? [];
@@ -71,7 +77,9 @@ const compiled = new WeakMap<object, Validate | Error>();
 
 function ajvFor(schema: JsonSchema, defaultDialect: '2020-12' | 'draft-07'): AjvLike {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const use2020 = declared ? declared.includes('2020-12') || declared.includes('2019-09') : defaultDialect === '2020-12';
+  const use2020 = declared
+    ? declared.includes('2020-12') || declared.includes('2019-09')
+    : defaultDialect === '2020-12';
   const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false };
   if (use2020) {
     if (!draft2020) {
@@ -92,7 +100,13 @@ function ajvFor(schema: JsonSchema, defaultDialect: '2020-12' | 'draft-07'): Ajv
  * problems with their paths. A schema that does not compile is reported the same way, once per
  * call, and so is a value the validator cannot walk (nested deeper than the stack allows).
  */
-export function checkStructuredContent(schema: JsonSchema, value: unknown, defaultDialect: '2020-12' | 'draft-07', server: string, tool: string): void {
+export function checkStructuredContent(
+  schema: JsonSchema,
+  value: unknown,
+  defaultDialect: '2020-12' | 'draft-07',
+  server: string,
+  tool: string,
+): void {
   let validate = compiled.get(schema);
   if (validate === undefined) {
     try {
@@ -104,7 +118,10 @@ export function checkStructuredContent(schema: JsonSchema, value: unknown, defau
     compiled.set(schema, validate);
   }
   if (validate instanceof Error) {
-    throw new OutputSchemaError(`tool "${tool}" has an outputSchema that does not compile: ${peerText(validate.message)}`, { server, method: 'tools/call', tool, cause: validate });
+    throw new OutputSchemaError(
+      `tool "${tool}" has an outputSchema that does not compile: ${peerText(validate.message)}`,
+      { server, method: 'tools/call', tool, cause: validate },
+    );
   }
   let valid: boolean;
   try {
@@ -112,20 +129,28 @@ export function checkStructuredContent(schema: JsonSchema, value: unknown, defau
   } catch (error) {
     // Ajv's validators recurse: structuredContent nested some thousands of levels deep overflows
     // the stack. Such a result cannot be shown to match, so it is reported like a mismatch.
-    throw new OutputSchemaError(`tool "${tool}" returned structuredContent that could not be checked against its outputSchema (${error instanceof RangeError ? 'nested too deeply' : 'the validator failed'}: ${error instanceof Error ? peerText(error.message) : 'not an Error'})`, {
-      server,
-      method: 'tools/call',
-      tool,
-      cause: error,
-    });
+    throw new OutputSchemaError(
+      `tool "${tool}" returned structuredContent that could not be checked against its outputSchema (${error instanceof RangeError ? 'nested too deeply' : 'the validator failed'}: ${error instanceof Error ? peerText(error.message) : 'not an Error'})`,
+      {
+        server,
+        method: 'tools/call',
+        tool,
+        cause: error,
+      },
+    );
   }
   if (valid) return;
   // Paths are the server's keys and messages may quote its schema (a pattern): each is bounded.
-  const problems = (validate.errors ?? []).slice(0, 5).map((e) => peerText(`${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`, PROBLEM_CHARS));
-  throw new OutputSchemaError(`tool "${tool}" returned structuredContent that does not match its outputSchema: ${problems.join('; ')}`, {
-    server,
-    method: 'tools/call',
-    tool,
-    problems: validate.errors ?? [],
-  });
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => peerText(`${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`, PROBLEM_CHARS));
+  throw new OutputSchemaError(
+    `tool "${tool}" returned structuredContent that does not match its outputSchema: ${problems.join('; ')}`,
+    {
+      server,
+      method: 'tools/call',
+      tool,
+      problems: validate.errors ?? [],
+    },
+  );
 }

@@ -21,7 +21,12 @@ export interface Walked<T> {
  * Fetches pages until one has no `nextCursor`. Rejects with `PAGINATION_LIMIT` after `maxPages`
  * pages (a server that never stops), naming the server and method.
  */
-export async function walkPages<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, maxPages: number, server: string, method: string): Promise<Walked<T>> {
+export async function walkPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  maxPages: number,
+  server: string,
+  method: string,
+): Promise<Walked<T>> {
   const items: T[] = [];
   let ttlMs = Infinity;
   let cursor: string | undefined;
@@ -32,7 +37,11 @@ export async function walkPages<T>(fetchPage: (cursor: string | undefined) => Pr
     if (result.nextCursor === undefined) return { items, ttlMs };
     cursor = result.nextCursor;
   }
-  throw new McpError('PAGINATION_LIMIT', `returned more than ${maxPages} pages; stopped (raise maxPages if the list is really that long)`, { server, method });
+  throw new McpError(
+    'PAGINATION_LIMIT',
+    `returned more than ${maxPages} pages; stopped (raise maxPages if the list is really that long)`,
+    { server, method },
+  );
 }
 
 /** The caching rule of 2026-07-28: absent or negative ⇒ 0. */

@@ -16,7 +16,15 @@ import type { InitializeParams } from '../protocol/types.js';
 import type { StreamableHttpTransport } from '../transport/http/streamable-http.js';
 
 /** Methods without side effects: re-sent once when an HTTP stream broke before their response. */
-const RESENDABLE = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover', 'ping']);
+const RESENDABLE = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+  'server/discover',
+  'ping',
+]);
 
 /** What the policy needs of its client. */
 export interface ResendHost {
@@ -51,7 +59,10 @@ export class Resender {
     if (!http && !RESENDABLE.has(method)) return sent;
     return sent.catch((error: unknown) => {
       if (error instanceof SessionExpiredError && http) {
-        this.host.diagnostic('session-expired', `${method}: ${error.reason}; starting a new session and sending it again`);
+        this.host.diagnostic(
+          'session-expired',
+          `${method}: ${error.reason}; starting a new session and sending it again`,
+        );
         return this.reestablish(http).then(again);
       }
       if (!(error instanceof HttpError) || error.resend !== 'if-idempotent' || !RESENDABLE.has(method)) throw error;
@@ -65,7 +76,10 @@ export class Resender {
     this.reestablishing ??= (async () => {
       const { connection, initializeParams, requestTimeoutMs } = this.host;
       http.setSession({ era: 'legacy' });
-      if (!initializeParams) throw new McpError('INVALID_STATE', 'the session expired before a handshake was made', { server: connection.name });
+      if (!initializeParams)
+        throw new McpError('INVALID_STATE', 'the session expired before a handshake was made', {
+          server: connection.name,
+        });
       const params = initializeParams;
       const result = await connection.request('initialize', params, { timeoutMs: requestTimeoutMs });
       http.setSession({ era: 'legacy', protocolVersion: result.protocolVersion });

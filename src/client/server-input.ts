@@ -33,7 +33,10 @@ export interface ServerInputContext {
 /** The handlers a client offers. Each one present declares the matching client capability. */
 export interface ServerInputHandlers {
   /** Answers `sampling/createMessage` (deprecated in 2026-07-28 but still served). */
-  sampling?: (params: CreateMessageParams, context: ServerInputContext) => Promise<CreateMessageResult> | CreateMessageResult;
+  sampling?: (
+    params: CreateMessageParams,
+    context: ServerInputContext,
+  ) => Promise<CreateMessageResult> | CreateMessageResult;
   /** Answers `elicitation/create` in form mode and, if `elicitationModes` includes it, URL mode. */
   elicitation?: (params: ElicitParams, context: ServerInputContext) => Promise<ElicitResult> | ElicitResult;
   /** Lists the client's roots (deprecated in 2026-07-28 but still served). */
@@ -44,7 +47,10 @@ export interface ServerInputHandlers {
 export type ElicitationMode = 'form' | 'url';
 
 /** The client capabilities implied by the registered handlers. */
-export function capabilitiesFor(handlers: ServerInputHandlers, modes: readonly ElicitationMode[] = ['form', 'url']): ClientCapabilities {
+export function capabilitiesFor(
+  handlers: ServerInputHandlers,
+  modes: readonly ElicitationMode[] = ['form', 'url'],
+): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (handlers.roots) caps.roots = { listChanged: true };
   if (handlers.sampling) caps.sampling = {};
@@ -73,14 +79,18 @@ export async function fulfilInput(
       break;
     case 'elicitation/create': {
       const mode = (params.mode as ElicitationMode | undefined) ?? 'form';
-      if (handlers.elicitation && modes.includes(mode)) return { ...(await handlers.elicitation(params as unknown as ElicitParams, context)) };
+      if (handlers.elicitation && modes.includes(mode))
+        return { ...(await handlers.elicitation(params as unknown as ElicitParams, context)) };
       break;
     }
     case 'roots/list':
       if (handlers.roots) return { roots: await handlers.roots(context) };
       break;
   }
-  throw new McpError('INPUT_UNSUPPORTED', `asked for "${request.method}", which this client did not declare`, { server: context.server, rpcCode: -32601 });
+  throw new McpError('INPUT_UNSUPPORTED', `asked for "${request.method}", which this client did not declare`, {
+    server: context.server,
+    rpcCode: -32601,
+  });
 }
 
 /**
@@ -93,6 +103,10 @@ export async function fulfilAll(
   context: ServerInputContext,
   modes?: readonly ElicitationMode[],
 ): Promise<Record<string, unknown>> {
-  const entries = await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await fulfilInput(request, handlers, context, modes)] as const));
+  const entries = await Promise.all(
+    Object.entries(requests).map(
+      async ([key, request]) => [key, await fulfilInput(request, handlers, context, modes)] as const,
+    ),
+  );
   return Object.fromEntries(entries);
 }

@@ -72,5 +72,7 @@ export async function callWithParamHeaders(
     raw = (await session.send('tools/call', params, callOptions)) as Record<string, unknown>;
   }
   const type = raw.resultType;
-  return type === undefined || type === 'complete' ? raw : continueWithInput(session, 'tools/call', params, callOptions, raw, 0);
+  return type === undefined || type === 'complete'
+    ? raw
+    : continueWithInput(session, 'tools/call', params, callOptions, raw, 0);
 }

@@ -35,7 +35,11 @@ export interface ConnectTracer {
 }
 
 /** A tracer for the connect to `server`; `headers` are the HTTP headers whose credentials join the secrets. */
-export function connectTracer(trace: TraceOptions, server: string, headers: Record<string, string> = {}): ConnectTracer {
+export function connectTracer(
+  trace: TraceOptions,
+  server: string,
+  headers: Record<string, string> = {},
+): ConnectTracer {
   const secrets = [...(trace.secrets ?? []), ...credentialValues(headers)];
   const builder = new TraceBuilder({ server, secrets });
   const sink = guardSink(trace.sink);

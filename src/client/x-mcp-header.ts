@@ -20,7 +20,27 @@ export type ParamHeaderPlan = { ok: true; headers: readonly ParamHeader[] } | { 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
 /** Keywords whose subschemas are off the static `properties` chain. */
-const OFF_CHAIN = ['items', 'prefixItems', 'additionalItems', 'contains', 'additionalProperties', 'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$defs', 'definitions'];
+const OFF_CHAIN = [
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  '$defs',
+  'definitions',
+];
 
 const NO_HEADERS: ParamHeaderPlan = Object.freeze({ ok: true, headers: Object.freeze([]) });
 
@@ -48,16 +68,27 @@ function computePlan(tool: Tool): ParamHeaderPlan {
     return problem === undefined ? { ok: true, headers } : { ok: false, reason: problem };
   } catch (error) {
     // Both walks recurse: a schema nested deeper than the stack allows cannot be checked.
-    return { ok: false, reason: `its inputSchema could not be checked for x-mcp-header markings (${error instanceof Error ? error.message : 'not an Error'})` };
+    return {
+      ok: false,
+      reason: `its inputSchema could not be checked for x-mcp-header markings (${error instanceof Error ? error.message : 'not an Error'})`,
+    };
   }
 }
 
-function walk(schema: Record<string, unknown>, path: string[], onChain: boolean, headers: ParamHeader[], seen: Set<string>): string | undefined {
+function walk(
+  schema: Record<string, unknown>,
+  path: string[],
+  onChain: boolean,
+  headers: ParamHeader[],
+  seen: Set<string>,
+): string | undefined {
   if ('x-mcp-header' in schema) {
     const where = path.length === 0 ? 'the schema root' : `"${path.join('.')}"`;
-    if (!onChain || path.length === 0) return `x-mcp-header on ${where} is not a property reachable through "properties" alone`;
+    if (!onChain || path.length === 0)
+      return `x-mcp-header on ${where} is not a property reachable through "properties" alone`;
     const name = schema['x-mcp-header'];
-    if (typeof name !== 'string' || name === '' || !TOKEN.test(name)) return `x-mcp-header ${sampleValue(name)} on ${where} is not a valid header-name token`;
+    if (typeof name !== 'string' || name === '' || !TOKEN.test(name))
+      return `x-mcp-header ${sampleValue(name)} on ${where} is not a valid header-name token`;
     if (seen.has(name.toLowerCase())) return `x-mcp-header ${sampleValue(name)} is used twice (case-insensitively)`;
     const types = Array.isArray(schema.type) ? (schema.type as unknown[]).filter((t) => t !== 'null') : [schema.type];
     if (types.length === 0 || !types.every((t) => typeof t === 'string' && PRIMITIVE.has(t))) {
@@ -77,7 +108,16 @@ function walk(schema: Record<string, unknown>, path: string[], onChain: boolean,
   }
   for (const keyword of OFF_CHAIN) {
     const value = schema[keyword];
-    const subs = Array.isArray(value) ? value : value && typeof value === 'object' ? (keyword === 'patternProperties' || keyword === '$defs' || keyword === 'definitions' || keyword === 'dependentSchemas' ? Object.values(value) : [value]) : [];
+    const subs = Array.isArray(value)
+      ? value
+      : value && typeof value === 'object'
+        ? keyword === 'patternProperties' ||
+          keyword === '$defs' ||
+          keyword === 'definitions' ||
+          keyword === 'dependentSchemas'
+          ? Object.values(value)
+          : [value]
+        : [];
     for (const sub of subs) {
       if (sub && typeof sub === 'object') {
         const problem = walk(sub as Record<string, unknown>, [...path, keyword], false, headers, seen);
@@ -93,12 +133,16 @@ function walk(schema: Record<string, unknown>, path: string[], onChain: boolean,
  * (absent or `null` ⇒ no header), encoded per the spec's value rules. Values of other types
  * (objects, non-integral numbers) are left out; the server's validation has the last word.
  */
-export function paramHeaders(plan: ParamHeaderPlan, args: Record<string, unknown> | undefined): Record<string, string> | undefined {
+export function paramHeaders(
+  plan: ParamHeaderPlan,
+  args: Record<string, unknown> | undefined,
+): Record<string, string> | undefined {
   if (!plan.ok || plan.headers.length === 0 || args === undefined) return undefined;
   let out: Record<string, string> | undefined;
   for (const header of plan.headers) {
     let value: unknown = args;
-    for (const key of header.path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of header.path)
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined || value === null) continue;
     if (typeof value === 'number' && !Number.isSafeInteger(value)) continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;

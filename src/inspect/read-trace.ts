@@ -52,8 +52,13 @@ class TraceLines {
     }
     const record = value as Record<string, unknown>;
     if (record.v !== 1) {
-      if (typeof record.v === 'number') this.problem('other-version', `record of format version ${record.v} skipped (this reader knows version 1)`);
-      else this.problem('not-a-record', `field "v" must be the format version 1 (it is ${JSON.stringify(record.v) ?? 'missing'})`);
+      if (typeof record.v === 'number')
+        this.problem('other-version', `record of format version ${record.v} skipped (this reader knows version 1)`);
+      else
+        this.problem(
+          'not-a-record',
+          `field "v" must be the format version 1 (it is ${JSON.stringify(record.v) ?? 'missing'})`,
+        );
       return;
     }
     const wrong =
@@ -92,7 +97,10 @@ export function parseTrace(text: string): TraceReadResult {
  * hold are fine), or `{ text }` for content already in memory. Rejects with `INVALID_ARGUMENT`
  * when the file cannot be read, or with the signal's reason when aborted; never for content.
  */
-export async function readTrace(source: string | { text: string }, options: { signal?: AbortSignal } = {}): Promise<TraceReadResult> {
+export async function readTrace(
+  source: string | { text: string },
+  options: { signal?: AbortSignal } = {},
+): Promise<TraceReadResult> {
   options.signal?.throwIfAborted();
   if (typeof source !== 'string') return parseTrace(source.text);
   const lines = new TraceLines();
@@ -139,7 +147,11 @@ function itemsOf(record: TraceRecord): Array<Record<string, unknown>> {
 
 function isTrouble(record: TraceRecord): boolean {
   if (record.kind === 'error' || record.kind === 'invalid') return true;
-  return itemsOf(record).some((m) => 'error' in m || (typeof m.result === 'object' && m.result !== null && (m.result as { isError?: unknown }).isError === true));
+  return itemsOf(record).some(
+    (m) =>
+      'error' in m ||
+      (typeof m.result === 'object' && m.result !== null && (m.result as { isError?: unknown }).isError === true),
+  );
 }
 
 /** A predicate for `filter`, for callers that keep their own indices (line numbers). */
@@ -150,8 +162,18 @@ export function matchesFilter(filter: TraceFilter): (record: TraceRecord) => boo
     if (filter.server !== undefined && record.server !== filter.server) return false;
     if (filter.errors && !isTrouble(record)) return false;
     // A batch matches when one of its items does.
-    if (method && !method(record.method) && !itemsOf(record).some((m) => typeof m.method === 'string' && method(m.method))) return false;
-    if (id !== undefined && !(record.id !== undefined && String(record.id) === id) && !(record.kind === 'batch' && itemsOf(record).some((m) => m.id !== undefined && String(m.id) === id))) return false;
+    if (
+      method &&
+      !method(record.method) &&
+      !itemsOf(record).some((m) => typeof m.method === 'string' && method(m.method))
+    )
+      return false;
+    if (
+      id !== undefined &&
+      !(record.id !== undefined && String(record.id) === id) &&
+      !(record.kind === 'batch' && itemsOf(record).some((m) => m.id !== undefined && String(m.id) === id))
+    )
+      return false;
     return true;
   };
 }

@@ -67,7 +67,9 @@ const nodeRequire = createRequire(import.meta.url);
 function newAjv(draft2020: boolean): AjvInstance {
   // verbose: an anyOf failure carries its branches, so it can be named instead of listing each branch's errors.
   const options = { strict: false, allErrors: false, validateSchema: false, validateFormats: false, verbose: true };
-  const module = draft2020 ? (nodeRequire('ajv/dist/2020.js') as { default: new (o: object) => AjvInstance }) : (nodeRequire('ajv') as { default: new (o: object) => AjvInstance });
+  const module = draft2020
+    ? (nodeRequire('ajv/dist/2020.js') as { default: new (o: object) => AjvInstance })
+    : (nodeRequire('ajv') as { default: new (o: object) => AjvInstance });
   return new module.default(options);
 }
 
@@ -77,7 +79,11 @@ function constMethod(definition: Record<string, unknown> | undefined): string | 
 }
 
 /** method → definition name for one union (absent union: none; an inline member: the named definition with its method). */
-function unionMethods(defs: Record<string, Record<string, unknown>>, union: string, suffix: string): Map<string, string> {
+function unionMethods(
+  defs: Record<string, Record<string, unknown>>,
+  union: string,
+  suffix: string,
+): Map<string, string> {
   const index = new Map<string, string>();
   const node = defs[union];
   if (!node) return index;
@@ -86,7 +92,16 @@ function unionMethods(defs: Record<string, Record<string, unknown>>, union: stri
     const name = typeof member.$ref === 'string' ? member.$ref.split('/').pop()! : undefined;
     const method = constMethod(name ? defs[name] : member);
     if (method === undefined) continue;
-    const named = name ?? Object.keys(defs).find((n) => n.endsWith(suffix) && n !== union && !n.startsWith('Client') && !n.startsWith('Server') && constMethod(defs[n]) === method);
+    const named =
+      name ??
+      Object.keys(defs).find(
+        (n) =>
+          n.endsWith(suffix) &&
+          n !== union &&
+          !n.startsWith('Client') &&
+          !n.startsWith('Server') &&
+          constMethod(defs[n]) === method,
+      );
     if (named) index.set(method, named);
   }
   return index;
@@ -108,7 +123,9 @@ export function describeSchemaError(error: { message?: string; params: Record<st
 
 function anyOfBranches(error: AjvError): string {
   const branches = Array.isArray(error.schema) ? (error.schema as Array<{ $ref?: unknown }>) : [];
-  const names = branches.map((b) => (typeof b.$ref === 'string' ? b.$ref.split('/').pop() : undefined)).filter((n): n is string => n !== undefined);
+  const names = branches
+    .map((b) => (typeof b.$ref === 'string' ? b.$ref.split('/').pop() : undefined))
+    .filter((n): n is string => n !== undefined);
   return names.length ? `must match one of ${names.join(', ')}` : (error.message ?? 'must match a schema in anyOf');
 }
 
@@ -119,7 +136,8 @@ function anyOfBranches(error: AjvError): string {
  */
 function findings(definition: string, prefix: string, errors: readonly AjvError[]): SchemaFinding[] {
   const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const within = (e: AjvError, a: AjvError) => e.instancePath === a.instancePath || e.instancePath.startsWith(`${a.instancePath}/`);
+  const within = (e: AjvError, a: AjvError) =>
+    e.instancePath === a.instancePath || e.instancePath.startsWith(`${a.instancePath}/`);
   const kept = errors.filter((e) => {
     const covering = alternatives.filter((a) => a !== e && within(e, a));
     return covering.length === 0;
@@ -149,7 +167,11 @@ export class SpecSchemas {
     } catch {
       isDir = false;
     }
-    if (!isDir) throw new McpError('INVALID_ARGUMENT', `the schemas directory ${dir} does not exist (expected <dir>/<revision>/schema.json)`);
+    if (!isDir)
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `the schemas directory ${dir} does not exist (expected <dir>/<revision>/schema.json)`,
+      );
   }
 
   /** True when `<dir>/<revision>/schema.json` exists. */
@@ -185,7 +207,8 @@ export class SpecSchemas {
     if ('method' in value) {
       const kind: Kind = 'id' in value ? 'request' : 'notification';
       const envelope = this.validate(kit, kind === 'request' ? 'JSONRPCRequest' : 'JSONRPCNotification', value, prefix);
-      const definition = typeof value.method === 'string' ? kit.methods[subject.sender][kind].get(value.method) : undefined;
+      const definition =
+        typeof value.method === 'string' ? kit.methods[subject.sender][kind].get(value.method) : undefined;
       return definition ? [...envelope, ...this.validate(kit, definition, value, prefix)] : envelope;
     }
     if ('result' in value) {
@@ -193,9 +216,18 @@ export class SpecSchemas {
       if (subject.answers === undefined) return envelope;
       const request = kit.methods[other].request.get(subject.answers);
       if (!request) return envelope;
-      return [...envelope, ...this.validate(kit, this.resultDefinition(kit, request, value.result, subject.requestParams), value.result, `${prefix}/result`)];
+      return [
+        ...envelope,
+        ...this.validate(
+          kit,
+          this.resultDefinition(kit, request, value.result, subject.requestParams),
+          value.result,
+          `${prefix}/result`,
+        ),
+      ];
     }
-    if ('error' in value) return this.validate(kit, this.first(kit, 'JSONRPCErrorResponse', 'JSONRPCError'), value, prefix);
+    if ('error' in value)
+      return this.validate(kit, this.first(kit, 'JSONRPCErrorResponse', 'JSONRPCError'), value, prefix);
     return [];
   }
 
@@ -214,7 +246,9 @@ export class SpecSchemas {
     try {
       schema = JSON.parse(readFileSync(this.file(revision), 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new McpError('INVALID_ARGUMENT', `cannot read the schema ${this.file(revision)}: ${errorMessage(error)}`, { cause: error });
+      throw new McpError('INVALID_ARGUMENT', `cannot read the schema ${this.file(revision)}: ${errorMessage(error)}`, {
+        cause: error,
+      });
     }
     const defsKey = '$defs' in schema ? '$defs' : 'definitions';
     const defs = (schema[defsKey] ?? {}) as Record<string, Record<string, unknown>>;
@@ -226,8 +260,14 @@ export class SpecSchemas {
       ref: `${key}#/${defsKey}/`,
       defs,
       methods: {
-        client: { request: unionMethods(defs, 'ClientRequest', 'Request'), notification: unionMethods(defs, 'ClientNotification', 'Notification') },
-        server: { request: unionMethods(defs, 'ServerRequest', 'Request'), notification: unionMethods(defs, 'ServerNotification', 'Notification') },
+        client: {
+          request: unionMethods(defs, 'ClientRequest', 'Request'),
+          notification: unionMethods(defs, 'ClientNotification', 'Notification'),
+        },
+        server: {
+          request: unionMethods(defs, 'ServerRequest', 'Request'),
+          notification: unionMethods(defs, 'ServerNotification', 'Notification'),
+        },
       },
       validators: new Map(),
     };
@@ -246,7 +286,8 @@ export class SpecSchemas {
     // An extension's resultType (tasks: "task") has no core definition beyond Result.
     if (type !== undefined && type !== 'complete' && type !== 'input_required' && 'Result' in kit.defs) return 'Result';
     const taskCall = typeof requestParams === 'object' && requestParams !== null && 'task' in requestParams;
-    if (taskCall && 'task' in value && !('content' in value) && 'CreateTaskResult' in kit.defs) return 'CreateTaskResult';
+    if (taskCall && 'task' in value && !('content' in value) && 'CreateTaskResult' in kit.defs)
+      return 'CreateTaskResult';
     const own = request.replace(/Request$/, 'Result');
     return [own, 'EmptyResult', 'Result'].find((n) => n in kit.defs) ?? 'Result';
   }

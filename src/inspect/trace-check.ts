@@ -56,7 +56,14 @@ export function checkTrace(records: readonly TraceRecord[], options: CheckTraceO
   const schemas = options.schemasDir === undefined ? undefined : openSpecSchemas(options.schemasDir);
   const { violations: found, contexts } = lintFrames(records.map(frameOf));
   const out: Violation[] = found.map((v) => {
-    const violation: Violation = { index: v.frame, server: v.server, dir: v.dir, rule: v.rule, message: v.message, source: 'rules' };
+    const violation: Violation = {
+      index: v.frame,
+      server: v.server,
+      dir: v.dir,
+      rule: v.rule,
+      message: v.message,
+      source: 'rules',
+    };
     if (v.id !== undefined) violation.id = v.id;
     if (v.method !== undefined) violation.method = v.method;
     if (v.path !== undefined) violation.path = v.path;
@@ -77,8 +84,23 @@ export function checkTrace(records: readonly TraceRecord[], options: CheckTraceO
         }
         const message = items[i];
         const pathPrefix = Array.isArray(record.message) ? `/${i}` : '';
-        for (const f of schemas.check(m.revision, { message, sender: m.sender, answers: m.answers, requestParams: m.requestParams, pathPrefix })) {
-          const violation: Violation = { index, server: record.server, dir: record.dir, rule: `schema.${f.definition}`, message: f.message, path: f.path, revision: m.revision, source: 'schema' };
+        for (const f of schemas.check(m.revision, {
+          message,
+          sender: m.sender,
+          answers: m.answers,
+          requestParams: m.requestParams,
+          pathPrefix,
+        })) {
+          const violation: Violation = {
+            index,
+            server: record.server,
+            dir: record.dir,
+            rule: `schema.${f.definition}`,
+            message: f.message,
+            path: f.path,
+            revision: m.revision,
+            source: 'schema',
+          };
           const id = (message as { id?: unknown } | undefined)?.id;
           if (typeof id === 'string' || typeof id === 'number') violation.id = id;
           const method = (message as { method?: unknown } | undefined)?.method;
@@ -89,7 +111,9 @@ export function checkTrace(records: readonly TraceRecord[], options: CheckTraceO
       });
     });
     for (const [revision, count] of unchecked) {
-      options.onNote?.(`no schema for revision ${revision} in ${schemas.dir}: ${count} message${count === 1 ? '' : 's'} not checked against a schema`);
+      options.onNote?.(
+        `no schema for revision ${revision} in ${schemas.dir}: ${count} message${count === 1 ? '' : 's'} not checked against a schema`,
+      );
     }
   }
 

@@ -66,7 +66,13 @@ export function splitSessions(records: readonly TraceRecord[]): TraceSession[] {
     const candidates = byServer.get(record.server) ?? [];
     // Named: exactly its session. Unnamed, latest first: interleaved runs of the same server are
     // told apart by their clocks; only the last few are tried, so many sessions stay linear.
-    let open = id !== undefined ? byId.get(id) : candidates.slice(-RECENT).reverse().find((candidate) => continues(candidate, t, wall));
+    let open =
+      id !== undefined
+        ? byId.get(id)
+        : candidates
+            .slice(-RECENT)
+            .reverse()
+            .find((candidate) => continues(candidate, t, wall));
     if (!open) {
       const session: TraceSession = { index: sessions.length + 1, server: record.server, records: [], positions: [] };
       if (t !== undefined && wall !== undefined) session.startedAt = new Date(wall - t).toISOString();

@@ -76,7 +76,14 @@ export function latencyStats(samples: readonly number[]): LatencyStats | undefin
   if (samples.length === 0) return undefined;
   const sorted = [...samples].sort((a, b) => a - b);
   const sum = sorted.reduce((a, b) => a + b, 0);
-  return { count: sorted.length, min: sorted[0]!, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1]!, mean: round(sum / sorted.length) };
+  return {
+    count: sorted.length,
+    min: sorted[0]!,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted[sorted.length - 1]!,
+    mean: round(sum / sorted.length),
+  };
 }
 
 function isToolError(record: TraceRecord): boolean {
@@ -125,9 +132,16 @@ export function summarizeTrace(records: readonly TraceRecord[]): TraceSummary {
     const bytes = typeof record.bytes === 'number' ? record.bytes : 0;
     if (record.dir === 'out') tally.bytesOut += bytes;
     else tally.bytesIn += bytes;
-    if (record.kind === 'request' || record.kind === 'notification' || record.kind === 'batch' || record.kind === 'invalid') tally.count++;
+    if (
+      record.kind === 'request' ||
+      record.kind === 'notification' ||
+      record.kind === 'batch' ||
+      record.kind === 'invalid'
+    )
+      tally.count++;
     if (record.kind === 'error' || (record.kind === 'response' && isToolError(record))) tally.errors++;
-    if ((record.kind === 'response' || record.kind === 'error') && typeof record.latencyMs === 'number') tally.latencies.push(record.latencyMs);
+    if ((record.kind === 'response' || record.kind === 'error') && typeof record.latencyMs === 'number')
+      tally.latencies.push(record.latencyMs);
   }
   return {
     records: records.length,
@@ -142,7 +156,13 @@ export function summarizeTrace(records: readonly TraceRecord[]): TraceSummary {
         bytesOut: tallies.reduce((n, t) => n + t.bytesOut, 0),
         bytesIn: tallies.reduce((n, t) => n + t.bytesIn, 0),
         methods: tallies.map((t) => {
-          const m: MethodSummary = { method: t.method, count: t.count, errors: t.errors, bytesOut: t.bytesOut, bytesIn: t.bytesIn };
+          const m: MethodSummary = {
+            method: t.method,
+            count: t.count,
+            errors: t.errors,
+            bytesOut: t.bytesOut,
+            bytesIn: t.bytesIn,
+          };
           const latency = latencyStats(t.latencies);
           if (latency) m.latency = latency;
           return m;
@@ -176,8 +196,28 @@ const HEADER = ['server', 'method', 'count', 'errors', 'min', 'p50', 'p95', 'max
 /** Columns aligned left (text); the others are right-aligned numbers. */
 const LEFT = new Set([0, 1]);
 
-function row(server: string, method: string, count: number | string, errors: number, latency: LatencyStats | undefined, out: number, inbound: number): string[] {
-  return [server, method, String(count), String(errors), formatMs(latency?.min), formatMs(latency?.p50), formatMs(latency?.p95), formatMs(latency?.max), formatMs(latency?.mean), formatBytes(out), formatBytes(inbound)];
+function row(
+  server: string,
+  method: string,
+  count: number | string,
+  errors: number,
+  latency: LatencyStats | undefined,
+  out: number,
+  inbound: number,
+): string[] {
+  return [
+    server,
+    method,
+    String(count),
+    String(errors),
+    formatMs(latency?.min),
+    formatMs(latency?.p50),
+    formatMs(latency?.p95),
+    formatMs(latency?.max),
+    formatMs(latency?.mean),
+    formatBytes(out),
+    formatBytes(inbound),
+  ];
 }
 
 /**
@@ -200,7 +240,9 @@ export function formatSummary(summary: TraceSummary): string[] {
       .trimEnd(),
   );
   for (const s of summary.servers) {
-    lines.push(`${s.server}: revision ${s.revision ?? 'unknown'}, ${plural(s.frames, 'frame')}, ${plural(s.events, 'event')}`);
+    lines.push(
+      `${s.server}: revision ${s.revision ?? 'unknown'}, ${plural(s.frames, 'frame')}, ${plural(s.events, 'event')}`,
+    );
   }
   lines.push(`${plural(summary.records, 'record')} over ${formatMs(summary.spanMs)}`);
   return lines;

@@ -21,7 +21,11 @@ export interface ResultTextOptions {
   source?: string;
 }
 
-const RESULT_TEXT_OPTION_KEYS = optionKeys<ResultTextOptions>('resultToText options', { maxChars: true, source: true }, { max: 'maxChars', maxLength: 'maxChars', limit: 'maxChars' });
+const RESULT_TEXT_OPTION_KEYS = optionKeys<ResultTextOptions>(
+  'resultToText options',
+  { maxChars: true, source: true },
+  { max: 'maxChars', maxLength: 'maxChars', limit: 'maxChars' },
+);
 
 export interface ResultText {
   /** The rendered text, cut to `maxChars` plus a marker line when `truncated`. */
@@ -91,10 +95,15 @@ export function contentBlockToText(block: unknown): string {
       return `[resource: ${text(fields.uri) ?? '(no uri)'}${extras.length > 0 ? ` (${extras.join(', ')})` : ''}]`;
     }
     case 'resource': {
-      const resource = typeof fields.resource === 'object' && fields.resource !== null ? (fields.resource as Record<string, unknown>) : {};
+      const resource =
+        typeof fields.resource === 'object' && fields.resource !== null
+          ? (fields.resource as Record<string, unknown>)
+          : {};
       if (typeof resource.text === 'string') return resource.text;
       const size = typeof resource.blob === 'string' ? `${base64Bytes(resource.blob)} bytes` : undefined;
-      const parts = [text(resource.uri) ?? '(no uri)', text(resource.mimeType), size].filter((part) => part !== undefined);
+      const parts = [text(resource.uri) ?? '(no uri)', text(resource.mimeType), size].filter(
+        (part) => part !== undefined,
+      );
       return `[resource: ${parts.join(', ')}]`;
     }
     default:
@@ -105,7 +114,9 @@ export function contentBlockToText(block: unknown): string {
 function renderResult(result: CallToolResult, source: string | undefined): { text: string; omitted?: string } {
   const blocks: unknown[] = Array.isArray(result?.content) ? result.content : [];
   const parts = blocks.map((block) => contentBlockToText(block));
-  const hasTextBlock = blocks.some((block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text');
+  const hasTextBlock = blocks.some(
+    (block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text',
+  );
   let omitted: string | undefined;
   if (!hasTextBlock && result?.structuredContent !== undefined) {
     const json = jsonText(result.structuredContent, 2);

@@ -29,20 +29,43 @@ export function applyExclusiveBounds(node: JsonObject, path: string, ctx: CleanC
     } else if (value === true && typeof inclusive === 'number') {
       bound = inclusive; // draft 4: the inclusive keyword holds the bound, the flag makes it strict
     } else {
-      const why = value === false ? 'false has no effect' : value === true ? `true without ${side.inclusive} has no effect` : `${show(value)} is not a number`;
+      const why =
+        value === false
+          ? 'false has no effect'
+          : value === true
+            ? `true without ${side.inclusive} has no effect`
+            : `${show(value)} is not a number`;
       record(ctx, path, side.exclusive, 'removed', why);
       continue;
     }
     const stricter = side.step > 0 ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
     if (value !== true && typeof inclusive === 'number' && stricter(inclusive, bound)) {
-      record(ctx, path, side.exclusive, 'removed', `${side.exclusive} ${bound} is implied by ${side.inclusive} ${inclusive}`);
+      record(
+        ctx,
+        path,
+        side.exclusive,
+        'removed',
+        `${side.exclusive} ${bound} is implied by ${side.inclusive} ${inclusive}`,
+      );
     } else if (isIntegerOnly(node.type) && Number.isInteger(bound)) {
       node[side.inclusive] = bound + side.step;
-      record(ctx, path, side.exclusive, 'rewritten', `${side.exclusive} ${bound} ⇒ ${side.inclusive} ${bound + side.step} (exact for integers)`);
+      record(
+        ctx,
+        path,
+        side.exclusive,
+        'rewritten',
+        `${side.exclusive} ${bound} ⇒ ${side.inclusive} ${bound + side.step} (exact for integers)`,
+      );
     } else {
       node[side.inclusive] = bound;
       addNote(node, `must be ${side.operator} ${bound}`);
-      record(ctx, path, side.exclusive, 'rewritten', `${side.exclusive} ${bound} ⇒ ${side.inclusive} ${bound}; "must be ${side.operator} ${bound}" added to description`);
+      record(
+        ctx,
+        path,
+        side.exclusive,
+        'rewritten',
+        `${side.exclusive} ${bound} ⇒ ${side.inclusive} ${bound}; "must be ${side.operator} ${bound}" added to description`,
+      );
     }
   }
 }

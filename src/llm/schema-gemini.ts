@@ -18,16 +18,47 @@
  * - `required` names without a property are removed; every keyword outside
  *   {@link GEMINI_KEYWORDS} (`additionalProperties`, `$defs`, `not`, `uniqueItems`, …) too.
  */
-import { addNote, type CleanContext, isJsonObject, type JsonObject, mergeInto, record, show } from './schema-support.js';
+import {
+  addNote,
+  type CleanContext,
+  isJsonObject,
+  type JsonObject,
+  mergeInto,
+  record,
+  show,
+} from './schema-support.js';
 
 /** The fields of Gemini's `Schema` message. */
 export const GEMINI_KEYWORDS = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'default', 'example', 'items', 'minItems', 'maxItems',
-  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'minProperties', 'maxProperties', 'properties',
-  'propertyOrdering', 'required', 'anyOf',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'default',
+  'example',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minProperties',
+  'maxProperties',
+  'properties',
+  'propertyOrdering',
+  'required',
+  'anyOf',
 ]);
 
-const FORMATS: Record<string, readonly string[]> = { string: ['date-time', 'enum'], number: ['float', 'double'], integer: ['int32', 'int64'] };
+const FORMATS: Record<string, readonly string[]> = {
+  string: ['date-time', 'enum'],
+  number: ['float', 'double'],
+  integer: ['int32', 'int64'],
+};
 
 /** Rewrites `node` (a fresh copy with cleaned subschemas) into Gemini's subset, in place. */
 export function applyGemini(node: JsonObject, path: string, ctx: CleanContext, isRoot: boolean): void {
@@ -46,7 +77,7 @@ export function applyGemini(node: JsonObject, path: string, ctx: CleanContext, i
   for (const keyword of Object.keys(node)) {
     if (GEMINI_KEYWORDS.has(keyword)) continue;
     delete node[keyword];
-    record(ctx, path, keyword, 'removed', 'not a field of Gemini\'s Schema');
+    record(ctx, path, keyword, 'removed', "not a field of Gemini's Schema");
   }
 }
 
@@ -100,7 +131,13 @@ function enumValues(node: JsonObject, path: string, ctx: CleanContext): void {
   if (kept.length > 0) node.enum = kept;
   else delete node.enum;
   const dropped = values.filter((value) => value === null || value === '');
-  record(ctx, path, 'enum', kept.length > 0 ? 'rewritten' : 'removed', `${show(dropped)} dropped${values.includes(null) ? '; null ⇒ nullable' : ''}`);
+  record(
+    ctx,
+    path,
+    'enum',
+    kept.length > 0 ? 'rewritten' : 'removed',
+    `${show(dropped)} dropped${values.includes(null) ? '; null ⇒ nullable' : ''}`,
+  );
 }
 
 function oneOfToAnyOf(node: JsonObject, path: string, ctx: CleanContext): void {
@@ -127,7 +164,11 @@ function mergeAllOf(node: JsonObject, path: string, ctx: CleanContext): void {
 function isNullBranch(branch: unknown): boolean {
   if (!isJsonObject(branch)) return false;
   if (branch.type === 'null') return true;
-  return branch.nullable === true && branch.type === undefined && Object.keys(branch).every((key) => ['nullable', 'description', 'title'].includes(key));
+  return (
+    branch.nullable === true &&
+    branch.type === undefined &&
+    Object.keys(branch).every((key) => ['nullable', 'description', 'title'].includes(key))
+  );
 }
 
 function nullBranches(node: JsonObject, path: string, ctx: CleanContext): void {
@@ -141,7 +182,13 @@ function nullBranches(node: JsonObject, path: string, ctx: CleanContext): void {
     delete node.anyOf;
     const conflicts = mergeInto(node, only);
     const kept = conflicts.length > 0 ? `; kept the node's own ${conflicts.join(', ')}` : '';
-    record(ctx, path, 'anyOf', 'rewritten', `${[nullable, 'the one remaining branch merged into the node'].filter(Boolean).join('; ')}${kept}`);
+    record(
+      ctx,
+      path,
+      'anyOf',
+      'rewritten',
+      `${[nullable, 'the one remaining branch merged into the node'].filter(Boolean).join('; ')}${kept}`,
+    );
   } else if (rest.length === 0) {
     delete node.anyOf;
     record(ctx, path, 'anyOf', 'rewritten', nullable);
@@ -155,7 +202,9 @@ function typeBesideAnyOf(node: JsonObject, path: string, ctx: CleanContext): voi
   if (!Object.hasOwn(node, 'type') || !Array.isArray(node.anyOf)) return;
   const type = node.type;
   delete node.type;
-  node.anyOf = node.anyOf.map((branch) => (isJsonObject(branch) && !Object.hasOwn(branch, 'type') ? { type, ...branch } : branch));
+  node.anyOf = node.anyOf.map((branch) =>
+    isJsonObject(branch) && !Object.hasOwn(branch, 'type') ? { type, ...branch } : branch,
+  );
   record(ctx, path, 'type', 'rewritten', `type ${show(type)} moved into the anyOf branches that had none`);
 }
 
@@ -167,7 +216,13 @@ function tupleItems(node: JsonObject, path: string, ctx: CleanContext): void {
   delete node.prefixItems;
   const schemas = [...tuple, ...rest];
   node.items = schemas.length === 1 ? schemas[0] : schemas.length === 0 ? {} : { anyOf: schemas };
-  record(ctx, path, keyword, 'rewritten', `tuple of ${tuple.length} position(s) ⇒ items ${schemas.length > 1 ? 'anyOf the positions\' schemas' : 'schema'}; positions are not enforced`);
+  record(
+    ctx,
+    path,
+    keyword,
+    'rewritten',
+    `tuple of ${tuple.length} position(s) ⇒ items ${schemas.length > 1 ? "anyOf the positions' schemas" : 'schema'}; positions are not enforced`,
+  );
 }
 
 function formats(node: JsonObject, path: string, ctx: CleanContext): void {
@@ -183,7 +238,9 @@ function requiredNames(node: JsonObject, path: string, ctx: CleanContext): void 
   if (!Object.hasOwn(node, 'required')) return;
   const properties = isJsonObject(node.properties) ? node.properties : {};
   const required = Array.isArray(node.required) ? node.required : [];
-  const kept = required.filter((name, i) => typeof name === 'string' && Object.hasOwn(properties, name) && required.indexOf(name) === i);
+  const kept = required.filter(
+    (name, i) => typeof name === 'string' && Object.hasOwn(properties, name) && required.indexOf(name) === i,
+  );
   if (kept.length === required.length && Array.isArray(node.required)) return;
   const dropped = required.filter((name) => !kept.includes(name));
   if (kept.length > 0) node.required = kept;

@@ -57,7 +57,19 @@ const META_KEYWORDS = ['$schema', '$id', '$comment'];
 /** Keywords whose value maps names to subschemas. */
 const MAP_POSITIONS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 /** Keywords whose value is one subschema (`items` may also be a draft-4 tuple array). */
-const SINGLE_POSITIONS = ['items', 'additionalProperties', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const SINGLE_POSITIONS = [
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 /** Keywords whose value is an array of subschemas. */
 const LIST_POSITIONS = ['prefixItems', 'anyOf', 'oneOf', 'allOf'];
 /** Gemini keeps (or rewrites) only these subschema positions; the rest are dropped unread. */
@@ -67,16 +79,31 @@ const GEMINI_POSITIONS = new Set(['properties', 'items', 'prefixItems', 'anyOf',
  * `schema` cleaned for `profile`, and the list of edits. Never throws and never mutates `schema`;
  * anything that is not an object schema becomes `{ type: "object", properties: {} }`.
  */
-export function cleanSchema(schema: unknown, profile: SchemaProfile): { schema: Record<string, unknown>; changes: SchemaChange[] } {
+export function cleanSchema(
+  schema: unknown,
+  profile: SchemaProfile,
+): { schema: Record<string, unknown>; changes: SchemaChange[] } {
   // The top level is one expansion of `#` already, so a `$ref: "#"` counts from there.
   const ctx: CleanContext = { profile, root: schema, changes: [], refStack: ['#'], inlined: 0 };
   if (!isJsonObject(schema)) {
-    record(ctx, '', 'type', 'rewritten', `the schema is ${show(schema)}, not an object schema; replaced by an empty object schema`);
+    record(
+      ctx,
+      '',
+      'type',
+      'rewritten',
+      `the schema is ${show(schema)}, not an object schema; replaced by an empty object schema`,
+    );
     return { schema: { type: 'object', properties: {} }, changes: ctx.changes };
   }
   // The cleaning walk recurses: a schema a peer nested 100,000 levels deep would overflow the stack.
   if (nestedDeeperThan(schema, MAX_JSON_DEPTH)) {
-    record(ctx, '', 'type', 'rewritten', `the schema is nested more than ${MAX_JSON_DEPTH} levels deep; replaced by an empty object schema`);
+    record(
+      ctx,
+      '',
+      'type',
+      'rewritten',
+      `the schema is nested more than ${MAX_JSON_DEPTH} levels deep; replaced by an empty object schema`,
+    );
     return { schema: { type: 'object', properties: {} }, changes: ctx.changes };
   }
   const cleaned = shapeTopLevel(cleanObject(schema, '', ctx, true), ctx);
@@ -111,12 +138,14 @@ function cleanObject(input: JsonObject, path: string, ctx: CleanContext, isRoot:
 
 /** Replaces every subschema of `node` (a fresh copy) by its cleaned form. */
 function cleanChildren(node: JsonObject, path: string, ctx: CleanContext): void {
-  const visits = (keyword: string) => Object.hasOwn(node, keyword) && (ctx.profile !== 'gemini' || GEMINI_POSITIONS.has(keyword));
+  const visits = (keyword: string) =>
+    Object.hasOwn(node, keyword) && (ctx.profile !== 'gemini' || GEMINI_POSITIONS.has(keyword));
   for (const keyword of MAP_POSITIONS) {
     const map = node[keyword];
     if (!visits(keyword) || !isJsonObject(map)) continue;
     const cleaned: JsonObject = {};
-    for (const [name, schema] of Object.entries(map)) put(cleaned, name, cleanNode(schema, `${path}/${keyword}/${pointerToken(name)}`, ctx));
+    for (const [name, schema] of Object.entries(map))
+      put(cleaned, name, cleanNode(schema, `${path}/${keyword}/${pointerToken(name)}`, ctx));
     node[keyword] = cleaned;
   }
   for (const keyword of SINGLE_POSITIONS) {
@@ -142,14 +171,20 @@ function inlineRef(input: JsonObject, path: string, ctx: CleanContext, isRoot: b
   const { $ref: ref, ...siblings } = input;
   const target = typeof ref === 'string' ? resolveLocalRef(ctx.root, ref) : undefined;
   if (target === undefined) {
-    const why = typeof ref === 'string' && !ref.startsWith('#') ? 'a remote reference is not fetched' : 'it resolves to nothing in this schema';
+    const why =
+      typeof ref === 'string' && !ref.startsWith('#')
+        ? 'a remote reference is not fetched'
+        : 'it resolves to nothing in this schema';
     record(ctx, path, '$ref', 'removed', `${show(ref)}: ${why}`);
     return cleanObject(siblings, path, ctx, isRoot);
   }
   const refName = ref as string;
   const depth = ctx.refStack.filter((seen) => seen === refName).length;
   if (depth >= REF_RECURSION_LIMIT || ctx.inlined >= INLINE_BUDGET) {
-    const why = depth >= REF_RECURSION_LIMIT ? `recursive, cut after ${REF_RECURSION_LIMIT} levels` : `over the budget of ${INLINE_BUDGET} inlined references`;
+    const why =
+      depth >= REF_RECURSION_LIMIT
+        ? `recursive, cut after ${REF_RECURSION_LIMIT} levels`
+        : `over the budget of ${INLINE_BUDGET} inlined references`;
     record(ctx, path, '$ref', 'rewritten', `${refName} is ${why}; replaced by { type: "object" }`);
     const cut: JsonObject = { type: 'object' };
     const description = siblings.description ?? (isJsonObject(target.value) ? target.value.description : undefined);

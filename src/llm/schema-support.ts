@@ -25,7 +25,8 @@ export interface CleanContext {
  * assignment would change the prototype instead; a schema may name a property that way).
  */
 export function put(obj: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
@@ -39,7 +40,13 @@ export function pointerToken(key: string | number): string {
 }
 
 /** Appends a change for `keyword` of the node at `nodePath` to the run's log. */
-export function record(ctx: CleanContext, nodePath: string, keyword: string, action: SchemaChange['action'], detail?: string): void {
+export function record(
+  ctx: CleanContext,
+  nodePath: string,
+  keyword: string,
+  action: SchemaChange['action'],
+  detail?: string,
+): void {
   const change: SchemaChange = { path: `${nodePath}/${pointerToken(keyword)}`, action, keyword };
   if (detail !== undefined) change.detail = detail;
   ctx.changes.push(change);
@@ -116,7 +123,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
   if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
+    );
   }
   return false;
 }

@@ -13,7 +13,17 @@
  *   by `{ type: "object", properties: {} }`, keeping only its description. The schema is not
  *   wrapped in a property, since the tool would then receive arguments of another shape.
  */
-import { type CleanContext, isJsonObject, type JsonObject, mergeInto, put, record, resolveLocalRef, sameJson, show } from './schema-support.js';
+import {
+  type CleanContext,
+  isJsonObject,
+  type JsonObject,
+  mergeInto,
+  put,
+  record,
+  resolveLocalRef,
+  sameJson,
+  show,
+} from './schema-support.js';
 
 /** `node` (the cleaned top level, a fresh copy) shaped into an object schema. */
 export function shapeTopLevel(node: JsonObject, ctx: CleanContext): JsonObject {
@@ -29,7 +39,10 @@ export function shapeTopLevel(node: JsonObject, ctx: CleanContext): JsonObject {
   if (Object.hasOwn(root, 'allOf')) {
     const members = Array.isArray(root.allOf) ? root.allOf : [];
     delete root.allOf;
-    const conflicts = members.map((member) => resolved(member, root)).filter(isJsonObject).flatMap((member) => mergeInto(root, member));
+    const conflicts = members
+      .map((member) => resolved(member, root))
+      .filter(isJsonObject)
+      .flatMap((member) => mergeInto(root, member));
     const kept = conflicts.length > 0 ? `; kept the top level's own ${conflicts.join(', ')}` : '';
     record(ctx, '', 'allOf', 'inlined', `${members.length} member(s) merged into the top level${kept}`);
   }
@@ -70,7 +83,9 @@ function isNull(schema: unknown): boolean {
 function flattenAlternatives(root: JsonObject, keyword: string, ctx: CleanContext): void {
   const list = root[keyword];
   delete root[keyword];
-  const branches = (Array.isArray(list) ? list : []).map((branch) => resolved(branch, root)).filter((branch) => !isNull(branch));
+  const branches = (Array.isArray(list) ? list : [])
+    .map((branch) => resolved(branch, root))
+    .filter((branch) => !isNull(branch));
   if (branches.length === 0 || !branches.every((branch) => isJsonObject(branch) && isObjectShape(branch))) {
     record(ctx, '', keyword, 'removed', 'alternatives that are not all objects cannot be expressed at the top level');
     return;
@@ -93,19 +108,37 @@ function flattenAlternatives(root: JsonObject, keyword: string, ctx: CleanContex
   for (const name of requiredByAll) if (!required.includes(name)) required.push(name);
   if (required.length > 0) root.required = required;
   const kept = conflicts.length > 0 ? `; kept the first definition of ${conflicts.join(', ')}` : '';
-  record(ctx, '', keyword, 'rewritten', `${objects.length} object alternative(s) merged into one: properties united, required only where every alternative requires${kept}`);
+  record(
+    ctx,
+    '',
+    keyword,
+    'rewritten',
+    `${objects.length} object alternative(s) merged into one: properties united, required only where every alternative requires${kept}`,
+  );
 }
 
 function objectType(root: JsonObject, ctx: CleanContext): JsonObject {
   const type = root.type;
   if (type === 'object') return root;
   if (type === undefined || (Array.isArray(type) && type.includes('object'))) {
-    record(ctx, '', 'type', 'rewritten', type === undefined ? 'added type "object" (required at the top level)' : `${show(type)} ⇒ "object"`);
+    record(
+      ctx,
+      '',
+      'type',
+      'rewritten',
+      type === undefined ? 'added type "object" (required at the top level)' : `${show(type)} ⇒ "object"`,
+    );
     const shaped: JsonObject = { type: 'object', ...root }; // type first, for readers
     shaped.type = 'object';
     return shaped;
   }
-  record(ctx, '', 'type', 'rewritten', `top-level type ${show(type)} is not "object"; replaced by an empty object schema`);
+  record(
+    ctx,
+    '',
+    'type',
+    'rewritten',
+    `top-level type ${show(type)} is not "object"; replaced by an empty object schema`,
+  );
   const replacement: JsonObject = { type: 'object', properties: {} };
   if (typeof root.description === 'string') replacement.description = root.description;
   return replacement;

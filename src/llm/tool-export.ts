@@ -51,7 +51,10 @@ export function toOpenAITools(
 ): { tools: OpenAIFunctionTool[]; changes: ToolSchemaChanges[] } {
   const { entries, changes } = exportEach(tools, options.profile ?? 'openai');
   return {
-    tools: entries.map(({ name, description, schema }) => ({ type: 'function', function: { name, ...describe(description), parameters: schema } })),
+    tools: entries.map(({ name, description, schema }) => ({
+      type: 'function',
+      function: { name, ...describe(description), parameters: schema },
+    })),
     changes,
   };
 }
@@ -62,7 +65,10 @@ export function toAnthropicTools(
   options: ToolExportOptions = {},
 ): { tools: AnthropicTool[]; changes: ToolSchemaChanges[] } {
   const { entries, changes } = exportEach(tools, options.profile ?? 'anthropic');
-  return { tools: entries.map(({ name, description, schema }) => ({ name, ...describe(description), input_schema: schema })), changes };
+  return {
+    tools: entries.map(({ name, description, schema }) => ({ name, ...describe(description), input_schema: schema })),
+    changes,
+  };
 }
 
 /**

@@ -63,7 +63,9 @@ export class Catalogue {
   /** The entry behind an exposed or canonical name, or undefined. */
   entryOf(name: string): CatalogTool | undefined {
     const address = this.registry.resolveToolName(name);
-    return address ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool) : undefined;
+    return address
+      ? this.registry.list().find((tool) => tool.server === address.server && tool.tool === address.tool)
+      : undefined;
   }
 
   /**

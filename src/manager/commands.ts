@@ -54,21 +54,33 @@ export async function handleCommand(manager: McpManager, line: string): Promise<
         return tools(manager, arg);
       case 'resources': {
         const all = await manager.getAllResources();
-        const text = all.length === 0 ? 'no resources' : all.map((r) => `${r.server}  ${r.uri}${r.name ? `  (${r.name})` : ''}`).join('\n');
+        const text =
+          all.length === 0
+            ? 'no resources'
+            : all.map((r) => `${r.server}  ${r.uri}${r.name ? `  (${r.name})` : ''}`).join('\n');
         return { ok: true, text, data: all };
       }
       case 'prompts': {
         const all = await manager.getAllPrompts();
-        const text = all.length === 0 ? 'no prompts' : all.map((p) => `${p.server}  ${p.name}${p.description ? ` — ${p.description}` : ''}`).join('\n');
+        const text =
+          all.length === 0
+            ? 'no prompts'
+            : all.map((p) => `${p.server}  ${p.name}${p.description ? ` — ${p.description}` : ''}`).join('\n');
         return { ok: true, text, data: all };
       }
       case 'reload': {
         const result = await manager.reloadConfig();
-        const parts = (['added', 'removed', 'changed', 'unchanged'] as const).map((k) => `${k}: ${result[k].length ? result[k].join(', ') : '-'}`);
+        const parts = (['added', 'removed', 'changed', 'unchanged'] as const).map(
+          (k) => `${k}: ${result[k].length ? result[k].join(', ') : '-'}`,
+        );
         const failures = result.failed.map((f) => `failed: ${f.server}: ${f.error.message}`);
         // A broken file keeps its last good contents: say so rather than report "all unchanged".
         const broken = manager.getStatus().configErrors.map((message) => `config error: ${message}`);
-        return { ok: result.failed.length === 0 && broken.length === 0, text: [`reloaded`, ...parts, ...failures, ...broken].join('\n'), data: result };
+        return {
+          ok: result.failed.length === 0 && broken.length === 0,
+          text: [`reloaded`, ...parts, ...failures, ...broken].join('\n'),
+          data: result,
+        };
       }
       case 'explain': {
         if (!arg) return fail(`/mcp explain needs a tool name, e.g. mcp__fs__write_file`);
@@ -100,15 +112,26 @@ function servers(manager: McpManager): CommandResult {
   if (report.servers.length === 0) return { ok: true, text: 'no servers configured', data: report };
   const lines = report.servers.map((s) => {
     const where = s.provenance ? `${s.provenance.file} (${s.provenance.scope})` : 'set in code';
-    const flags = [s.enabled ? '' : 'disabled', s.circuitOpen ? 'circuit open' : '', s.restarts ? `${s.restarts} restarts` : ''].filter(Boolean).join(', ');
+    const flags = [
+      s.enabled ? '' : 'disabled',
+      s.circuitOpen ? 'circuit open' : '',
+      s.restarts ? `${s.restarts} restarts` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `${mark(s)} ${s.name}  ${s.transport}  ${s.status}${flags ? ` [${flags}]` : ''}  from ${where}`;
   });
   return { ok: true, text: lines.join('\n'), data: report };
 }
 
-async function lifecycle(manager: McpManager, sub: 'connect' | 'disconnect' | 'reconnect', name: string | undefined): Promise<CommandResult> {
+async function lifecycle(
+  manager: McpManager,
+  sub: 'connect' | 'disconnect' | 'reconnect',
+  name: string | undefined,
+): Promise<CommandResult> {
   if (!name) return fail(`/mcp ${sub} needs a server name (configured: ${manager.listServers().join(', ') || 'none'})`);
-  if (!manager.getServer(name)) return fail(`unknown server "${name}" (configured: ${manager.listServers().join(', ') || 'none'})`);
+  if (!manager.getServer(name))
+    return fail(`unknown server "${name}" (configured: ${manager.listServers().join(', ') || 'none'})`);
   if (sub === 'disconnect') {
     await manager.disconnect(name);
     return { ok: true, text: `disconnected ${name}` };
@@ -122,32 +145,52 @@ async function login(manager: McpManager, name: string | undefined): Promise<Com
   if (!name) return fail(`/mcp auth needs a server name (configured: ${manager.listServers().join(', ') || 'none'})`);
   const spec = manager.getServer(name);
   if (!spec) return fail(`unknown server "${name}" (configured: ${manager.listServers().join(', ') || 'none'})`);
-  if (spec.transport === 'stdio') return fail(`${name} is a stdio server: it has no login (its credentials come from its env)`);
+  if (spec.transport === 'stdio')
+    return fail(`${name} is a stdio server: it has no login (its credentials come from its env)`);
   try {
     const client = await manager.login(name);
     const count = manager.getAllTools().filter((t) => t.server === name).length;
-    return { ok: true, text: `logged in to ${name}; connected (${client.era}, ${client.protocolVersion}, ${count} tools)` };
+    return {
+      ok: true,
+      text: `logged in to ${name}; connected (${client.era}, ${client.protocolVersion}, ${count} tools)`,
+    };
   } catch (error) {
     return fail(errorMessage(error), error instanceof McpError ? error.toJSON() : undefined);
   }
 }
 
 function tools(manager: McpManager, server: string | undefined): CommandResult {
-  if (server !== undefined && !manager.getServer(server)) return fail(`unknown server "${server}" (configured: ${manager.listServers().join(', ') || 'none'})`);
+  if (server !== undefined && !manager.getServer(server))
+    return fail(`unknown server "${server}" (configured: ${manager.listServers().join(', ') || 'none'})`);
   const all = manager.getAllTools().filter((t) => server === undefined || t.server === server);
   const groups = new Map<string, string[]>();
   for (const tool of all) {
     const line = `  ${tool.name}${tool.definition.description ? ` — ${firstLine(tool.definition.description)}` : ''}`;
     groups.set(tool.server, [...(groups.get(tool.server) ?? []), line]);
   }
-  if (groups.size === 0) return { ok: true, text: server ? `no tools from ${server} (is it connected?)` : 'no tools (no server connected?)', data: [] };
+  if (groups.size === 0)
+    return {
+      ok: true,
+      text: server ? `no tools from ${server} (is it connected?)` : 'no tools (no server connected?)',
+      data: [],
+    };
   const text = [...groups].map(([name, lines]) => `${name} (${lines.length})\n${lines.join('\n')}`).join('\n');
-  return { ok: true, text, data: all.map((t) => ({ name: t.name, server: t.server, tool: t.tool, description: t.definition.description })) };
+  return {
+    ok: true,
+    text,
+    data: all.map((t) => ({ name: t.name, server: t.server, tool: t.tool, description: t.definition.description })),
+  };
 }
 
 function mark(s: ServerStatusReport): string {
   if (s.status === 'needs-auth') return '!';
-  return s.status === 'connected' ? '●' : s.status === 'error' || s.status === 'not-approved' ? '✗' : s.status === 'connecting' ? '…' : '○';
+  return s.status === 'connected'
+    ? '●'
+    : s.status === 'error' || s.status === 'not-approved'
+      ? '✗'
+      : s.status === 'connecting'
+        ? '…'
+        : '○';
 }
 
 function firstLine(text: string): string {

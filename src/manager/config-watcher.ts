@@ -27,7 +27,11 @@ export interface ConfigWatch {
  * Watches `files` and calls `onChange` (with the changed files' absolute paths) once per burst of
  * changes. Never throws: unwatchable directories go to `onError`.
  */
-export function watchConfigFiles(files: readonly string[], onChange: (changed: string[]) => void, options: WatchOptions = {}): ConfigWatch {
+export function watchConfigFiles(
+  files: readonly string[],
+  onChange: (changed: string[]) => void,
+  options: WatchOptions = {},
+): ConfigWatch {
   const debounceMs = options.debounceMs ?? 150;
   const byDirectory = new Map<string, Set<string>>();
   for (const file of files) {

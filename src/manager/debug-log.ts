@@ -55,16 +55,24 @@ export interface LoggedCall {
 }
 
 /** `call`, with a line before it (arguments redacted) and one with its outcome and duration. */
-export async function logCall(log: DebugLogger, call: Promise<CallToolResult>, what: LoggedCall): Promise<CallToolResult> {
+export async function logCall(
+  log: DebugLogger,
+  call: Promise<CallToolResult>,
+  what: LoggedCall,
+): Promise<CallToolResult> {
   const began = Date.now();
-  log(`call ${what.name} (server "${what.server}", tool "${what.tool}") arguments ${argumentsForLog(what.args, what.secrets)}`);
+  log(
+    `call ${what.name} (server "${what.server}", tool "${what.tool}") arguments ${argumentsForLog(what.args, what.secrets)}`,
+  );
   try {
     const result = await call;
     log(`call ${what.name} ${result.isError ? 'returned isError' : 'succeeded'} in ${Date.now() - began} ms`);
     return result;
   } catch (error) {
     const message = errorMessage(error);
-    log(`call ${what.name} failed in ${Date.now() - began} ms: ${error instanceof McpError ? `${error.code} ` : ''}${scrubSecrets(message, what.secrets)}`);
+    log(
+      `call ${what.name} failed in ${Date.now() - began} ms: ${error instanceof McpError ? `${error.code} ` : ''}${scrubSecrets(message, what.secrets)}`,
+    );
     throw error;
   }
 }

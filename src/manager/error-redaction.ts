@@ -54,7 +54,8 @@ function scrubFields(error: McpError, secrets: readonly string[]): void {
     if (KEPT.has(key)) continue;
     const value = fields[key];
     if (typeof value === 'string') fields[key] = scrubSecrets(value, secrets);
-    else if (value !== null && typeof value === 'object' && holdsSecret(value, secrets)) fields[key] = scrubbedCopy(value, secrets);
+    else if (value !== null && typeof value === 'object' && holdsSecret(value, secrets))
+      fields[key] = scrubbedCopy(value, secrets);
   }
 }
 
@@ -101,7 +102,8 @@ function scrubbedCopy(value: unknown, secrets: readonly string[]): unknown {
     const [from, to] = pending.pop()!;
     if (seen.has(from)) continue; // a cycle (never in JSON): its second visit stays empty
     seen.add(from);
-    for (const key of Object.keys(from)) to[Array.isArray(from) ? key : scrub(key)] = copyOf((from as Record<string, unknown>)[key], pending);
+    for (const key of Object.keys(from))
+      to[Array.isArray(from) ? key : scrub(key)] = copyOf((from as Record<string, unknown>)[key], pending);
   }
   return root;
 }

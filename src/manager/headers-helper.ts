@@ -37,13 +37,19 @@ export interface HeadersHelperOptions {
  * killed), prints too much or prints no valid headers; with `CANCELLED` on abort. Nothing is
  * left running once it settles.
  */
-export function runHeadersHelper(spec: ManagedServer, options: HeadersHelperOptions = {}): Promise<Record<string, string>> {
+export function runHeadersHelper(
+  spec: ManagedServer,
+  options: HeadersHelperOptions = {},
+): Promise<Record<string, string>> {
   const command = spec.headersHelper;
   const server = spec.name;
   if (!command) return Promise.reject(new McpError('CONFIG_INVALID', 'has no "headersHelper"', { server }));
   const timeoutMs = options.timeoutMs ?? HEADERS_HELPER_TIMEOUT_MS;
   const signal = options.signal;
-  if (signal?.aborted) return Promise.reject(new McpError('CANCELLED', 'the headersHelper run was cancelled', { server, cause: signal.reason }));
+  if (signal?.aborted)
+    return Promise.reject(
+      new McpError('CANCELLED', 'the headersHelper run was cancelled', { server, cause: signal.reason }),
+    );
   const posix = process.platform !== 'win32';
   return new Promise((resolve, reject) => {
     const child = process.getBuiltinModule('node:child_process').spawn(command, {
@@ -64,12 +70,23 @@ export function runHeadersHelper(spec: ManagedServer, options: HeadersHelperOpti
     };
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) stop(new HeadersHelperError(`the headersHelper printed more than ${MAX_OUTPUT_BYTES} bytes`, { server }));
+      if (size > MAX_OUTPUT_BYTES)
+        stop(new HeadersHelperError(`the headersHelper printed more than ${MAX_OUTPUT_BYTES} bytes`, { server }));
       else chunks.push(chunk);
     });
     child.stderr.resume();
-    const timer = setTimeout(() => stop(new HeadersHelperError(`the headersHelper did not finish within ${timeoutMs} ms (killed)`, { server, timeoutMs })), timeoutMs);
-    const onAbort = (): void => stop(new McpError('CANCELLED', 'the headersHelper run was cancelled', { server, cause: signal?.reason }));
+    const timer = setTimeout(
+      () =>
+        stop(
+          new HeadersHelperError(`the headersHelper did not finish within ${timeoutMs} ms (killed)`, {
+            server,
+            timeoutMs,
+          }),
+        ),
+      timeoutMs,
+    );
+    const onAbort = (): void =>
+      stop(new McpError('CANCELLED', 'the headersHelper run was cancelled', { server, cause: signal?.reason }));
     signal?.addEventListener('abort', onAbort, { once: true });
     const settle = (): void => {
       clearTimeout(timer);
@@ -78,7 +95,13 @@ export function runHeadersHelper(spec: ManagedServer, options: HeadersHelperOpti
     child.on('error', (error) => {
       settle();
       kill(child.pid, posix);
-      reject(failure ?? new HeadersHelperError(`the headersHelper could not be started (${(error as NodeJS.ErrnoException).code ?? 'spawn error'})`, { server }));
+      reject(
+        failure ??
+          new HeadersHelperError(
+            `the headersHelper could not be started (${(error as NodeJS.ErrnoException).code ?? 'spawn error'})`,
+            { server },
+          ),
+      );
     });
     // 'close': the process exited and its output pipes ended, so everything it printed is here.
     child.on('close', (exitCode, exitSignal) => {
@@ -93,7 +116,12 @@ export function runHeadersHelper(spec: ManagedServer, options: HeadersHelperOpti
         options.onHeaders?.(headers);
         resolve(headers);
       } catch (error) {
-        reject(new HeadersHelperError(`the headersHelper exited with status 0 but ${(error as Error).message}`, { server, exitCode: 0 }));
+        reject(
+          new HeadersHelperError(`the headersHelper exited with status 0 but ${(error as Error).message}`, {
+            server,
+            exitCode: 0,
+          }),
+        );
       }
     });
   });
@@ -116,8 +144,10 @@ export function parseHelperOutput(text: string): Record<string, string> {
       throw new Error('printed a JSON object that does not parse');
     }
     for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
-      if (!HEADER_NAME.test(name)) throw new Error(`printed an invalid header name (key ${Object.keys(headers).length + 1})`);
-      if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new Error(`printed a value for "${name}" that is not a one-line string`);
+      if (!HEADER_NAME.test(name))
+        throw new Error(`printed an invalid header name (key ${Object.keys(headers).length + 1})`);
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+        throw new Error(`printed a value for "${name}" that is not a one-line string`);
       headers[name] = value;
     }
   } else {
@@ -144,12 +174,22 @@ export function parseHelperOutput(text: string): Record<string, string> {
  * signal keeps it to its own time bound. The hook's rejection ({@link HeadersHelperError},
  * `CANCELLED`) becomes the request's error.
  */
-export function headersHelperHook(spec: ManagedServer, options: Omit<HeadersHelperOptions, 'signal'> = {}): AuthorizeHook {
+export function headersHelperHook(
+  spec: ManagedServer,
+  options: Omit<HeadersHelperOptions, 'signal'> = {},
+): AuthorizeHook {
   /** The run whose headers are in use, or the one under way. */
   let current: SharedRun | undefined;
   const start = (): SharedRun => {
     const controller = new AbortController();
-    const run: SharedRun = { controller, done: false, abandoned: false, waiters: 0, held: false, result: runHeadersHelper(spec, { ...options, signal: controller.signal }) };
+    const run: SharedRun = {
+      controller,
+      done: false,
+      abandoned: false,
+      waiters: 0,
+      held: false,
+      result: runHeadersHelper(spec, { ...options, signal: controller.signal }),
+    };
     run.result.then(
       () => {
         run.done = true;
@@ -191,7 +231,11 @@ function waitFor(run: SharedRun, signal: AbortSignal | undefined, server: string
     run.held = true;
     return run.result;
   }
-  const cancelled = (): McpError => new McpError('CANCELLED', 'the request waiting for the headersHelper was abandoned', { server, cause: signal.reason });
+  const cancelled = (): McpError =>
+    new McpError('CANCELLED', 'the request waiting for the headersHelper was abandoned', {
+      server,
+      cause: signal.reason,
+    });
   if (signal.aborted) return Promise.reject(cancelled());
   run.waiters++;
   return new Promise((resolve, reject) => {

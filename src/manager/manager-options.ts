@@ -69,13 +69,19 @@ export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions
   let normal = options;
   if (options.cwd !== undefined) {
     if (options.config?.cwd !== undefined && options.config.cwd !== options.cwd) {
-      throw new McpError('INVALID_ARGUMENT', `McpManager options: "cwd" (${options.cwd}) and "config.cwd" (${options.config.cwd}) disagree; give one`);
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `McpManager options: "cwd" (${options.cwd}) and "config.cwd" (${options.config.cwd}) disagree; give one`,
+      );
     }
     const { cwd, ...rest } = options;
     normal = { ...rest, config: { ...options.config, cwd } };
   }
   if (normal.config && normal.load) {
-    throw new McpError('INVALID_ARGUMENT', `McpManager options: "load" and "${options.cwd !== undefined ? 'cwd' : 'config'}" both say where the configuration comes from; give one`);
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `McpManager options: "load" and "${options.cwd !== undefined ? 'cwd' : 'config'}" both say where the configuration comes from; give one`,
+    );
   }
   return normal;
 }
@@ -88,7 +94,9 @@ export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions
 export function differingOptions(a: unknown, b: unknown, at = ''): string[] {
   if (Object.is(a, b)) return [];
   if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => differingOptions(item, b[i]).length === 0) ? [] : [at || '(options)'];
+    return a.length === b.length && a.every((item, i) => differingOptions(item, b[i]).length === 0)
+      ? []
+      : [at || '(options)'];
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

@@ -20,7 +20,15 @@ import type { ConfigWatch, WatchOptions } from './config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
 import { loginCommand } from './login-hint.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
-import type { CatalogTool, ExecuteResult, ManagerEvents, ManagerOptions, ManagerState, ManagerStatus, ReconcileResult } from './manager-types.js';
+import type {
+  CatalogTool,
+  ExecuteResult,
+  ManagerEvents,
+  ManagerOptions,
+  ManagerState,
+  ManagerStatus,
+  ReconcileResult,
+} from './manager-types.js';
 import { PermissionGate } from './permission-gate.js';
 import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
 import { reconcileServers, reloadOnChange } from './reconcile.js';
@@ -89,7 +97,11 @@ export class McpManager {
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
-    this.approval = new ApprovalStep({ approve: options.approve, requireApproval: options.requireApproval, approvals: options.approvals });
+    this.approval = new ApprovalStep({
+      approve: options.approve,
+      requireApproval: options.requireApproval,
+      approvals: options.approvals,
+    });
     this.source = new ConfigSource(options, (blocks) => this.gate.setFileBlocks(blocks));
     this.calls = { catalogue: this.catalogue, slots: this.slots, gate: this.gate, log: this.log };
     for (const server of options.servers ?? []) this.addServer(server);
@@ -204,8 +216,18 @@ export class McpManager {
     try {
       return await slot.login(options.signal);
     } catch (error) {
-      if (this.loginOptions.onAuthorizationUrl || slot.spec.headersHelper || !(error instanceof McpError) || error.code !== 'AUTH_REQUIRED') throw error;
-      throw new McpError('AUTH_REQUIRED', `no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login ${name} in a shell, then /mcp connect ${name}`, { server: name, cause: error });
+      if (
+        this.loginOptions.onAuthorizationUrl ||
+        slot.spec.headersHelper ||
+        !(error instanceof McpError) ||
+        error.code !== 'AUTH_REQUIRED'
+      )
+        throw error;
+      throw new McpError(
+        'AUTH_REQUIRED',
+        `no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login ${name} in a shell, then /mcp connect ${name}`,
+        { server: name, cause: error },
+      );
     }
   }
 
@@ -233,14 +255,23 @@ export class McpManager {
    */
   async connectAll(): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }> }> {
     await this.ensureLoaded();
-    const chosen = [...this.slots.values()].filter((slot) => slot.spec.enabled !== false && slot.spec.autoConnect !== false);
+    const chosen = [...this.slots.values()].filter(
+      (slot) => slot.spec.enabled !== false && slot.spec.autoConnect !== false,
+    );
     const outcomes = await Promise.allSettled(chosen.map((slot) => slot.connect()));
     const connected: string[] = [];
     const failed: Array<{ server: string; error: McpError }> = [];
     outcomes.forEach((outcome, i) => {
       const server = chosen[i]!.spec.name;
       if (outcome.status === 'fulfilled') connected.push(server);
-      else failed.push({ server, error: outcome.reason instanceof McpError ? outcome.reason : new McpError('TRANSPORT', String(outcome.reason), { server }) });
+      else
+        failed.push({
+          server,
+          error:
+            outcome.reason instanceof McpError
+              ? outcome.reason
+              : new McpError('TRANSPORT', String(outcome.reason), { server }),
+        });
     });
     return { connected, failed };
   }
@@ -269,7 +300,9 @@ export class McpManager {
    * order (`client.name` is the server's name). Use {@link listServers} for names.
    */
   listConnections(): McpClient[] {
-    return [...this.slots.values()].flatMap((slot) => (slot.status === 'connected' && slot.client ? [slot.client] : []));
+    return [...this.slots.values()].flatMap((slot) =>
+      slot.status === 'connected' && slot.client ? [slot.client] : [],
+    );
   }
 
   /** The connected client of `name`, or undefined (unknown or not connected). */
@@ -332,12 +365,16 @@ export class McpManager {
 
   /** Every resource of every connected server (servers without resources contribute none). */
   async getAllResources(): Promise<Array<Resource & { server: string }>> {
-    return this.gather(async (client, server) => (client.capabilities.resources ? (await client.listResources()).map((r) => ({ ...r, server })) : []));
+    return this.gather(async (client, server) =>
+      client.capabilities.resources ? (await client.listResources()).map((r) => ({ ...r, server })) : [],
+    );
   }
 
   /** Every prompt of every connected server. */
   async getAllPrompts(): Promise<Array<Prompt & { server: string }>> {
-    return this.gather(async (client, server) => (client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : []));
+    return this.gather(async (client, server) =>
+      client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : [],
+    );
   }
 
   /**
@@ -407,7 +444,11 @@ export class McpManager {
    * `INVALID_STATE` when the manager has no `load`, or with the loader's error (nothing changes).
    */
   async reloadConfig(): Promise<ReconcileResult> {
-    if (!this.source.reloadable) throw new McpError('INVALID_STATE', 'this manager has no config loader to reload from (ManagerOptions.load or .config)');
+    if (!this.source.reloadable)
+      throw new McpError(
+        'INVALID_STATE',
+        'this manager has no config loader to reload from (ManagerOptions.load or .config)',
+      );
     return this.reconcile(await this.source.reload());
   }
 
@@ -427,13 +468,21 @@ export class McpManager {
   /** Status of every configured server, with provenance. */
   getStatus(): ManagerStatus {
     const unreachable = this.gate.rules.unreachable({ servers: [...this.slots.keys()] }).map((u) => u.reason);
-    return statusReport(this.slots.values(), this.catalogue, { errors: this.source.errors.map((e) => e.message), warnings: [...this.source.warnings, ...unreachable] });
+    return statusReport(this.slots.values(), this.catalogue, {
+      errors: this.source.errors.map((e) => e.message),
+      warnings: [...this.source.warnings, ...unreachable],
+    });
   }
 
   // ---- internals ----
 
   private addServer(server: ManagedServer): void {
-    if (server.name.includes(SEPARATOR)) throw new McpError('CONFIG_INVALID', `server name must not contain "${SEPARATOR}" (it separates namespaced tool names)`, { server: server.name });
+    if (server.name.includes(SEPARATOR))
+      throw new McpError(
+        'CONFIG_INVALID',
+        `server name must not contain "${SEPARATOR}" (it separates namespaced tool names)`,
+        { server: server.name },
+      );
     this.slots.set(
       server.name,
       new ServerSlot(server, {
@@ -445,16 +494,23 @@ export class McpManager {
         },
         listTools: catalogueToolsOf,
         publishTools: (name, tools) => this.catalogue.publish(name, tools),
-        toolsChanged: (name) => refreshServerTools(this.slots.get(name), (tools) => this.catalogue.publish(name, tools)),
+        toolsChanged: (name) =>
+          refreshServerTools(this.slots.get(name), (tools) => this.catalogue.publish(name, tools)),
         diagnostic: (name, diagnostic) => this.events.emit('diagnostic', { server: name, diagnostic }),
         log: this.log,
         loginHooks: (interactive) => ({
-          ...(interactive && this.loginOptions.onAuthorizationUrl ? { onAuthorizationUrl: this.loginOptions.onAuthorizationUrl } : {}),
+          ...(interactive && this.loginOptions.onAuthorizationUrl
+            ? { onAuthorizationUrl: this.loginOptions.onAuthorizationUrl }
+            : {}),
           ...(this.loginOptions.tokenStore ? { store: this.loginOptions.tokenStore } : {}),
         }),
         needsAuth: (name, error) => {
           const secrets = this.slots.get(name)?.secrets ?? [];
-          this.events.emit('needsAuth', { server: name, command: loginCommand(name), reason: scrubSecrets(error.message, secrets) });
+          this.events.emit('needsAuth', {
+            server: name,
+            command: loginCommand(name),
+            reason: scrubSecrets(error.message, secrets),
+          });
         },
       }),
     );
@@ -462,7 +518,11 @@ export class McpManager {
 
   private slot(name: string): ServerSlot {
     const slot = this.slots.get(name);
-    if (!slot) throw new McpError('INVALID_ARGUMENT', `unknown server "${name}" (configured: ${[...this.slots.keys()].join(', ') || 'none'})`);
+    if (!slot)
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `unknown server "${name}" (configured: ${[...this.slots.keys()].join(', ') || 'none'})`,
+      );
     return slot;
   }
 

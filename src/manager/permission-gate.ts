@@ -38,6 +38,11 @@ export class PermissionGate {
    * sent). An `ask` verdict waits for the host's hook, which `signal` (the call's) cancels.
    */
   authorize(entry: CatalogTool, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<void> {
-    return authorize(this.policy.decide(entry), this.ask, { name: entry.name, server: entry.server, tool: entry.tool, arguments: args }, signal ? { signal } : {});
+    return authorize(
+      this.policy.decide(entry),
+      this.ask,
+      { name: entry.name, server: entry.server, tool: entry.tool, arguments: args },
+      signal ? { signal } : {},
+    );
   }
 }

@@ -82,7 +82,11 @@ export class PermissionPolicy {
         for (const pattern of block[list]) {
           const parsed = parsePattern(pattern);
           const rule = { pattern, list, file: block.file, scope: block.scope };
-          this.entries.push('problem' in parsed ? { rule, parsed: undefined, problem: parsed.problem } : { rule, parsed, problem: undefined });
+          this.entries.push(
+            'problem' in parsed
+              ? { rule, parsed: undefined, problem: parsed.problem }
+              : { rule, parsed, problem: undefined },
+          );
         }
       }
     }
@@ -128,13 +132,26 @@ export class PermissionPolicy {
     if (matches.length > 1) {
       const winner = matches[0]!;
       lines.push('matching rules (deny beats ask beats allow, whichever file they are in):');
-      for (const rule of matches) lines.push(`  ${rule === winner ? '*' : ' '} ${rule.list.padEnd(5)} ${rule.pattern}  (${rule.file}, ${rule.scope})`);
+      for (const rule of matches)
+        lines.push(
+          `  ${rule === winner ? '*' : ' '} ${rule.list.padEnd(5)} ${rule.pattern}  (${rule.file}, ${rule.scope})`,
+        );
       const beaten = matches.filter((rule) => rule.list !== winner.list);
-      if (beaten.length > 0) lines.push(`"${winner.pattern}" wins: a ${winner.list} rule beats ${[...new Set(beaten.map((rule) => rule.list))].join(' and ')} rules, however specific`);
-      else lines.push(`"${winner.pattern}" is shown as the first ${winner.list} rule in layer order; all of them say ${winner.list}`);
+      if (beaten.length > 0)
+        lines.push(
+          `"${winner.pattern}" wins: a ${winner.list} rule beats ${[...new Set(beaten.map((rule) => rule.list))].join(' and ')} rules, however specific`,
+        );
+      else
+        lines.push(
+          `"${winner.pattern}" is shown as the first ${winner.list} rule in layer order; all of them say ${winner.list}`,
+        );
     } else if (matches.length === 0) {
       if (this.entries.length > 0) lines.push(`no rule matches ${namesOf(subject).join(' or ')}`);
-      lines.push(this.defaultFrom ? `the default mode ${this.defaultMode} is set in ${this.defaultFrom.file} (${this.defaultFrom.scope}), the highest layer that sets one` : 'no file sets a defaultMode, so the built-in default allow applies');
+      lines.push(
+        this.defaultFrom
+          ? `the default mode ${this.defaultMode} is set in ${this.defaultFrom.file} (${this.defaultFrom.scope}), the highest layer that sets one`
+          : 'no file sets a defaultMode, so the built-in default allow applies',
+      );
     }
     return lines.join('\n');
   }
@@ -156,20 +173,34 @@ export class PermissionPolicy {
       const what = `${rule.file}: ${rule.list} rule "${rule.pattern}"`;
       const parsed = entry.parsed;
       if (!parsed) {
-        found.push({ rule, reason: `${what} can never match: ${entry.problem} (patterns are mcp__<server> or mcp__<server>__<tool>)` });
+        found.push({
+          rule,
+          reason: `${what} can never match: ${entry.problem} (patterns are mcp__<server> or mcp__<server>__<tool>)`,
+        });
         continue;
       }
       if (known.servers && !parsed.server.includes('*')) {
         const servers = known.servers;
-        const reachable = servers.some((server) => couldMatchServer(parsed, server)) || seenTools.some((tool) => namesOf(tool).some((name) => globMatches(parsed.glob, name)));
+        const reachable =
+          servers.some((server) => couldMatchServer(parsed, server)) ||
+          seenTools.some((tool) => namesOf(tool).some((name) => globMatches(parsed.glob, name)));
         if (!reachable) {
-          found.push({ rule, reason: `${what} names server "${parsed.server}", which is not configured (configured: ${servers.join(', ') || 'none'})` });
+          found.push({
+            rule,
+            reason: `${what} names server "${parsed.server}", which is not configured (configured: ${servers.join(', ') || 'none'})`,
+          });
           continue;
         }
       }
-      const stronger = this.entries.find((other) => other.parsed !== undefined && RANK[other.rule.list] > RANK[rule.list] && patternCovers(other.parsed, parsed));
+      const stronger = this.entries.find(
+        (other) =>
+          other.parsed !== undefined && RANK[other.rule.list] > RANK[rule.list] && patternCovers(other.parsed, parsed),
+      );
       if (stronger) {
-        found.push({ rule, reason: `${what} can never apply: ${stronger.rule.list} rule "${stronger.rule.pattern}" in ${stronger.rule.file} covers every tool it matches` });
+        found.push({
+          rule,
+          reason: `${what} can never apply: ${stronger.rule.list} rule "${stronger.rule.pattern}" in ${stronger.rule.file} covers every tool it matches`,
+        });
       }
     }
     return found;
@@ -178,8 +209,14 @@ export class PermissionPolicy {
   private verdictFor(subject: PermissionSubject, matches: readonly PermissionRule[]): PermissionVerdict {
     const canonical = canonicalOf(subject);
     const rule = matches[0];
-    if (rule) return { decision: rule.list, rule, reason: `${canonical}: ${rule.list} by rule "${rule.pattern}" in ${rule.file} (${rule.scope})` };
-    if (!this.defaultFrom) return { decision: this.defaultMode, reason: `${canonical}: allow by default; no rule matches` };
+    if (rule)
+      return {
+        decision: rule.list,
+        rule,
+        reason: `${canonical}: ${rule.list} by rule "${rule.pattern}" in ${rule.file} (${rule.scope})`,
+      };
+    if (!this.defaultFrom)
+      return { decision: this.defaultMode, reason: `${canonical}: allow by default; no rule matches` };
     return {
       decision: this.defaultMode,
       defaultFrom: { ...this.defaultFrom },
@@ -212,7 +249,10 @@ export interface PermissionAskRequest {
  * non-boolean) refuses; a throw or rejection refuses too. `options.signal` aborts when the call
  * is no longer wanted (the host may close its prompt).
  */
-export type PermissionAskHook = (request: PermissionAskRequest, options: { signal: AbortSignal }) => boolean | Promise<boolean>;
+export type PermissionAskHook = (
+  request: PermissionAskRequest,
+  options: { signal: AbortSignal },
+) => boolean | Promise<boolean>;
 
 /**
  * Turns a verdict into go or no-go for one call. Resolves when the call may go ahead: the
@@ -230,9 +270,15 @@ export async function authorize(
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<void> {
   const refuse = (why: string, cause?: unknown) =>
-    new PermissionError(`${call.name} ${why}`, { server: call.server, method: 'tools/call', verdict, ...(cause === undefined ? {} : { cause }) });
+    new PermissionError(`${call.name} ${why}`, {
+      server: call.server,
+      method: 'tools/call',
+      verdict,
+      ...(cause === undefined ? {} : { cause }),
+    });
   const ms = options.timeoutMs;
-  if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0)) throw new McpError('INVALID_ARGUMENT', `timeoutMs must be a finite number >= 0, got ${ms}`);
+  if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0))
+    throw new McpError('INVALID_ARGUMENT', `timeoutMs must be a finite number >= 0, got ${ms}`);
   if (verdict.decision === 'allow') return;
   if (verdict.decision === 'deny') throw refuse(`is denied (${verdict.reason})`);
   if (!ask) throw refuse(`needs the user's approval (${verdict.reason}), and no ask hook is configured`);
@@ -249,7 +295,10 @@ export async function authorize(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (ms !== undefined) {
       timer = setTimeout(() => {
-        const error = new McpError('TIMEOUT', `${call.name}: the ask hook gave no answer within ${ms} ms`, { server: call.server, method: 'tools/call' });
+        const error = new McpError('TIMEOUT', `${call.name}: the ask hook gave no answer within ${ms} ms`, {
+          server: call.server,
+          method: 'tools/call',
+        });
         reject(error);
         local.abort(error);
       }, ms);

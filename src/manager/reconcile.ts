@@ -29,7 +29,10 @@ export interface ReconcileTarget {
  * unchanged one keeps its connection (only its provenance is updated); added ones connect when
  * enabled and auto-connecting. Never rejects: connect failures are in the result.
  */
-export async function reconcileServers(target: ReconcileTarget, servers: readonly ManagedServer[]): Promise<ReconcileResult> {
+export async function reconcileServers(
+  target: ReconcileTarget,
+  servers: readonly ManagedServer[],
+): Promise<ReconcileResult> {
   const next = new Map(servers.map((server) => [server.name, server]));
   const result: ReconcileResult = { added: [], removed: [], changed: [], unchanged: [], failed: [] };
   for (const name of [...target.slots.keys()]) {
@@ -53,7 +56,12 @@ export async function reconcileServers(target: ReconcileTarget, servers: readonl
       starts.push(
         target.connect(server.name).then(
           () => undefined,
-          (error: unknown) => void result.failed.push({ server: server.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: server.name }) }),
+          (error: unknown) =>
+            void result.failed.push({
+              server: server.name,
+              error:
+                error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: server.name }),
+            }),
         ),
       );
     }
@@ -89,7 +97,10 @@ export function reloadOnChange(files: readonly string[], options: WatchOptions, 
           const error = configProblem(target.configErrors());
           target.report(error ? { files: changed, result, error } : { files: changed, result });
         } catch (error) {
-          target.report({ files: changed, error: error instanceof McpError ? error : new McpError('CONFIG_INVALID', String(error)) });
+          target.report({
+            files: changed,
+            error: error instanceof McpError ? error : new McpError('CONFIG_INVALID', String(error)),
+          });
         }
       });
     },
@@ -100,5 +111,9 @@ export function reloadOnChange(files: readonly string[], options: WatchOptions, 
 /** One error for the problems of a config load (each names its file), or undefined when there were none. */
 function configProblem(errors: readonly McpError[]): McpError | undefined {
   if (errors.length <= 1) return errors[0];
-  return new McpError('CONFIG_INVALID', `${errors.length} config problems: ${errors.map((e) => e.message).join('; ')}`, { cause: errors[0] });
+  return new McpError(
+    'CONFIG_INVALID',
+    `${errors.length} config problems: ${errors.map((e) => e.message).join('; ')}`,
+    { cause: errors[0] },
+  );
 }

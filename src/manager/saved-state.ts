@@ -15,7 +15,12 @@ export function saveSlots(slots: Iterable<ServerSlot>): ManagerState {
     savedAt: new Date().toISOString(),
     servers: [...slots]
       .filter((slot) => slot.status === 'connected' && slot.client)
-      .map((slot) => ({ name: slot.spec.name, era: slot.client!.era, protocolVersion: slot.client!.protocolVersion, fingerprint: configFingerprint(slot.spec) })),
+      .map((slot) => ({
+        name: slot.spec.name,
+        era: slot.client!.era,
+        protocolVersion: slot.client!.protocolVersion,
+        fingerprint: configFingerprint(slot.spec),
+      })),
   };
 }
 
@@ -31,7 +36,10 @@ export interface RestoreResult {
  * servers are skipped. A pinned revision the server no longer speaks is dropped and the server
  * probed afresh, once. Never rejects.
  */
-export async function restoreSlots(state: ManagerState, slotOf: (name: string) => ServerSlot | undefined): Promise<RestoreResult> {
+export async function restoreSlots(
+  state: ManagerState,
+  slotOf: (name: string) => ServerSlot | undefined,
+): Promise<RestoreResult> {
   const result: RestoreResult = { connected: [], failed: [], skipped: [] };
   await Promise.all(
     state.servers.map(async (saved) => {
@@ -49,7 +57,10 @@ export async function restoreSlots(state: ManagerState, slotOf: (name: string) =
         });
         result.connected.push(saved.name);
       } catch (error) {
-        result.failed.push({ server: saved.name, error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: saved.name }) });
+        result.failed.push({
+          server: saved.name,
+          error: error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: saved.name }),
+        });
       }
     }),
   );

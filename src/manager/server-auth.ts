@@ -41,7 +41,10 @@ export function oauthOptionsFor(spec: ManagedServer, hooks: LoginHooks = {}): OA
   if (block.clientId !== undefined) options.client = preRegisteredClient(spec, block, block.clientId);
   else if (block.clientSecret !== undefined || block.privateKeyFile !== undefined) {
     // The schema refuses this; a hand-built ManagedServer may not have been through it.
-    throw new ConfigError(`oauth.${block.clientSecret !== undefined ? 'clientSecret' : 'privateKeyFile'} needs an oauth.clientId`, siteOf(spec, 'oauth.clientId'));
+    throw new ConfigError(
+      `oauth.${block.clientSecret !== undefined ? 'clientSecret' : 'privateKeyFile'} needs an oauth.clientId`,
+      siteOf(spec, 'oauth.clientId'),
+    );
   }
   if (hooks.onAuthorizationUrl) options.onAuthorizationUrl = hooks.onAuthorizationUrl;
   if (hooks.store) options.store = hooks.store;

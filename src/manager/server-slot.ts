@@ -42,7 +42,12 @@ export interface StatusChange {
   error?: McpError;
 }
 
-const DEFAULTS: Required<RestartPolicy> = { maxRestarts: 5, initialDelayMs: 500, maxDelayMs: 30_000, resetAfterMs: 60_000 };
+const DEFAULTS: Required<RestartPolicy> = {
+  maxRestarts: 5,
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  resetAfterMs: 60_000,
+};
 
 /** Diagnostic kinds that mean the server wrote something that is not a JSON-RPC message. */
 const INVALID_KINDS = new Set(['invalid-json', 'invalid-message', 'oversize']);
@@ -127,7 +132,12 @@ export class ServerSlot {
    */
   connect(): Promise<McpClient> {
     if (this.spec.enabled === false) {
-      return Promise.reject(new McpError('INVALID_STATE', 'is disabled in its config (enabled: false)', { server: this.spec.name, method: 'connect' }));
+      return Promise.reject(
+        new McpError('INVALID_STATE', 'is disabled in its config (enabled: false)', {
+          server: this.spec.name,
+          method: 'connect',
+        }),
+      );
     }
     this.wanted = true;
     this.circuitOpen = false;
@@ -201,7 +211,8 @@ export class ServerSlot {
     let client: McpClient;
     try {
       const options = clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion);
-      if (this.interactive && this.loginSignal) options.signal = options.signal ? AbortSignal.any([options.signal, this.loginSignal]) : this.loginSignal;
+      if (this.interactive && this.loginSignal)
+        options.signal = options.signal ? AbortSignal.any([options.signal, this.loginSignal]) : this.loginSignal;
       // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
       const own = options.onDiagnostic;
       options.onDiagnostic = (diagnostic) => {
@@ -210,7 +221,11 @@ export class ServerSlot {
       };
       client = await McpClient.connect(this.target(), options);
     } catch (error) {
-      throw this.failed(error instanceof McpError ? error : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }));
+      throw this.failed(
+        error instanceof McpError
+          ? error
+          : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }),
+      );
     }
     if (!this.wanted) throw await this.superseded(client);
     this.client = client;
@@ -222,12 +237,21 @@ export class ServerSlot {
       tools = []; // a live server that cannot list its tools is connected without any
     }
     // The server died while its tools were listed: the close listener reported it and scheduled the restart.
-    if (this.client !== client) throw this.lastError ?? new McpError('CONNECTION_CLOSED', 'the server went away while its tools were listed', { server: name, method: 'connect' });
+    if (this.client !== client)
+      throw (
+        this.lastError ??
+        new McpError('CONNECTION_CLOSED', 'the server went away while its tools were listed', {
+          server: name,
+          method: 'connect',
+        })
+      );
     if (!this.wanted) throw await this.superseded(client);
     this.connectedAt = Date.now();
     this.lastError = undefined;
     this.set('connected', undefined, () => this.hooks.publishTools(name, tools));
-    log?.(`connected "${name}" in ${Date.now() - began} ms: ${client.era} ${client.protocolVersion}, ${tools.length} tools`);
+    log?.(
+      `connected "${name}" in ${Date.now() - began} ms: ${client.era} ${client.protocolVersion}, ${tools.length} tools`,
+    );
     if (this.toolsStale) {
       this.toolsStale = false;
       void this.hooks.toolsChanged(name);
@@ -256,7 +280,11 @@ export class ServerSlot {
     }
     const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
     const why = reason === undefined ? '' : `: the approval hook failed: ${errorMessage(reason)}`;
-    return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, { server: this.spec.name, method: 'connect', ...(reason === undefined ? {} : { cause: reason }) });
+    return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, {
+      server: this.spec.name,
+      method: 'connect',
+      ...(reason === undefined ? {} : { cause: reason }),
+    });
   }
 
   /** A failed start: reported, a restart scheduled (none when it needs a login); returns the error to throw. */
@@ -291,7 +319,10 @@ export class ServerSlot {
       this.client = undefined;
     }
     await client.close();
-    return new McpError('CANCELLED', 'connect was superseded by disconnect', { server: this.spec.name, method: 'connect' });
+    return new McpError('CANCELLED', 'connect was superseded by disconnect', {
+      server: this.spec.name,
+      method: 'connect',
+    });
   }
 
   private attach(client: McpClient): void {
@@ -301,7 +332,10 @@ export class ServerSlot {
         this.detach();
         this.client = undefined;
         if (!this.wanted) return;
-        const error = redactError(info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }), this.secrets);
+        const error = redactError(
+          info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }),
+          this.secrets,
+        );
         if (error.code === 'AUTH_REQUIRED') return this.needsLogin(error);
         this.lastError = error;
         this.hooks.log?.(`"${this.spec.name}" went away: ${this.shown(error.message)}`);
@@ -372,7 +406,9 @@ export class ServerSlot {
   /** What is being started, for a log line (secrets hidden). */
   private describeTarget(): string {
     const shown = redactServer(this.spec);
-    return shown.transport === 'stdio' ? `stdio ${[shown.command, ...(shown.args ?? [])].join(' ')}` : `${shown.transport} ${redactUrl(shown.url ?? '')}`;
+    return shown.transport === 'stdio'
+      ? `stdio ${[shown.command, ...(shown.args ?? [])].join(' ')}`
+      : `${shown.transport} ${redactUrl(shown.url ?? '')}`;
   }
 
   private shown(text: string): string {

@@ -25,9 +25,15 @@ import type { ManagedServer } from './server-spec.js';
 export function connectTarget(spec: ManagedServer, hooks?: LoginHooks): Parameters<typeof McpClient.connect>[0] {
   if (spec.transport === 'stdio') {
     if (!spec.command) throw new McpError('CONFIG_INVALID', 'a stdio server needs a "command"', { server: spec.name });
-    return { command: spec.command, args: spec.args ?? [], ...(spec.env ? { env: literalEnv(spec.env) } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
+    return {
+      command: spec.command,
+      args: spec.args ?? [],
+      ...(spec.env ? { env: literalEnv(spec.env) } : {}),
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+    };
   }
-  if (!spec.url) throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
+  if (!spec.url)
+    throw new McpError('CONFIG_INVALID', `an ${spec.transport} server needs a "url"`, { server: spec.name });
   const base = { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}), transport: spec.transport };
   if (spec.headersHelper) return { ...base, authorize: headersHelperHook(spec) };
   const auth = oauthOptionsFor(spec, hooks);
@@ -38,7 +44,11 @@ export function connectTarget(spec: ManagedServer, hooks?: LoginHooks): Paramete
  * `base` plus what `spec` says (name, timeouts) and an optional pinned revision. When `base`
  * traces traffic, the server's secrets join the trace's redaction list.
  */
-export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}, pinned?: ProtocolRevision): ClientOptions {
+export function clientOptionsFor(
+  spec: ManagedServer,
+  base: ClientOptions = {},
+  pinned?: ProtocolRevision,
+): ClientOptions {
   const options: ClientOptions = {
     ...base,
     name: spec.name,
@@ -46,7 +56,8 @@ export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}, 
     ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
     ...(pinned !== undefined ? { protocolVersion: pinned } : {}),
   };
-  if (base.trace && spec.secrets?.length) options.trace = { ...base.trace, secrets: [...(base.trace.secrets ?? []), ...spec.secrets] };
+  if (base.trace && spec.secrets?.length)
+    options.trace = { ...base.trace, secrets: [...(base.trace.secrets ?? []), ...spec.secrets] };
   return options;
 }
 

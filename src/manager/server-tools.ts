@@ -18,7 +18,10 @@ export async function catalogueToolsOf(spec: ManagedServer, client: McpClient): 
  * slot is not connected or its client changed meanwhile. Never rejects: a failed list leaves the
  * catalogue as it was (the slot's status reports a broken connection).
  */
-export async function refreshServerTools(slot: ServerSlot | undefined, publish: (tools: Tool[]) => void): Promise<void> {
+export async function refreshServerTools(
+  slot: ServerSlot | undefined,
+  publish: (tools: Tool[]) => void,
+): Promise<void> {
   const client = slot?.client;
   if (!slot || !client || slot.status !== 'connected') return;
   let tools: Tool[];

@@ -21,12 +21,17 @@ export interface TargetWatch {
 }
 
 /** `connectTarget(spec, hooks)` under `watch` (see the file comment). Throws as `connectTarget` does. */
-export function slotTarget(spec: ManagedServer, hooks: LoginHooks, watch: TargetWatch): Parameters<typeof McpClient.connect>[0] {
+export function slotTarget(
+  spec: ManagedServer,
+  hooks: LoginHooks,
+  watch: TargetWatch,
+): Parameters<typeof McpClient.connect>[0] {
   const show = hooks.onAuthorizationUrl;
   const guarded: LoginHooks = { ...hooks };
   if (show) {
     guarded.onAuthorizationUrl = (url, context) => {
-      if (!watch.loginUnderWay()) throw new McpError('AUTH_REQUIRED', `needs a login: ${loginHint(spec)}`, { server: spec.name });
+      if (!watch.loginUnderWay())
+        throw new McpError('AUTH_REQUIRED', `needs a login: ${loginHint(spec)}`, { server: spec.name });
       return show(url, context);
     };
   }

@@ -11,7 +11,10 @@ import { expandServer } from './config/variables.js';
 import type { ManagedServer } from './server-spec.js';
 
 /** An inline server of a step: a config file's server entry, with an optional `name`. */
-export type StepServer = Omit<ManagedServer, 'name' | 'transport' | 'command' | 'provenance' | 'secrets' | 'trusted'> & {
+export type StepServer = Omit<
+  ManagedServer,
+  'name' | 'transport' | 'command' | 'provenance' | 'secrets' | 'trusted'
+> & {
   /** The server's name in errors and tool names (default: the command's base name, or the URL's host). */
   name?: string;
   /** `stdio`, `http`, `sse` or a host's name for them (`streamable-http`, `local`); default from `command` / `url`. */
@@ -31,13 +34,24 @@ const PROVENANCE = { file: 'workflow step', scope: 'inline' } as const;
  * variable, a wrong type, an unknown key: a step is no place for ignored keys).
  */
 export function stepServer(server: StepServer, env: Record<string, string | undefined>): ManagedServer {
-  if (!server || typeof server !== 'object' || Array.isArray(server)) throw new McpError('INVALID_ARGUMENT', 'step.server must be a server name or an inline server definition');
+  if (!server || typeof server !== 'object' || Array.isArray(server))
+    throw new McpError('INVALID_ARGUMENT', 'step.server must be a server name or an inline server definition');
   const { name, ...entry } = server;
   const label = name ?? 'inline';
   const secrets = new Set<string>();
-  const expanded = expandServer(entry as Record<string, unknown>, env, { file: PROVENANCE.file, server: label }, secrets);
+  const expanded = expandServer(
+    entry as Record<string, unknown>,
+    env,
+    { file: PROVENANCE.file, server: label },
+    secrets,
+  );
   const unknown = unknownEntryKeys(expanded);
-  if (unknown.length > 0) throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`, { file: PROVENANCE.file, server: label, field: unknown[0]! });
+  if (unknown.length > 0)
+    throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`, {
+      file: PROVENANCE.file,
+      server: label,
+      field: unknown[0]!,
+    });
   const converted = toManagedServer(label, expanded, { ...PROVENANCE }, [], secrets);
   const derived = name ?? (converted.command ? baseName(converted.command) : hostOf(converted.url));
   return { ...converted, name: derived.replace(/__/g, '_'), restart: false };

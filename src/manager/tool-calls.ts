@@ -26,7 +26,12 @@ export interface CallContext {
 }
 
 /** Calls the catalogue tool `name`; rejects as `McpManager.callTool` documents. */
-export async function callCatalogueTool(ctx: CallContext, name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult> {
+export async function callCatalogueTool(
+  ctx: CallContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  options: CallOptions,
+): Promise<CallToolResult> {
   const entry = ctx.catalogue.entryOf(name);
   if (!entry) throw notCallable(ctx, name);
   const slot = ctx.slots.get(entry.server);
@@ -36,8 +41,14 @@ export async function callCatalogueTool(ctx: CallContext, name: string, args: Re
     const client = slot?.status === 'connected' ? slot.client : undefined;
     if (!slot || !client) throw slot ? unavailableToolError(name, slot) : notCallable(ctx, name);
     const timeout = slot.spec.toolTimeoutMs;
-    const call = client.callTool(entry.tool, args, timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options);
-    return await (ctx.log ? logCall(ctx.log, call, { name, server: entry.server, tool: entry.tool, args, secrets }) : call);
+    const call = client.callTool(
+      entry.tool,
+      args,
+      timeout !== undefined && options.timeoutMs === undefined ? { ...options, timeoutMs: timeout } : options,
+    );
+    return await (ctx.log
+      ? logCall(ctx.log, call, { name, server: entry.server, tool: entry.tool, args, secrets })
+      : call);
   } catch (error) {
     // A server may echo its credential back (`bad token Bearer sk-…`): never hand that on.
     const shown = redactError(error, secrets);

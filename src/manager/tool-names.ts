@@ -110,7 +110,15 @@ function prepare(pair: ToolPair): Work {
   const reasons = new Set<ToolRenameReason>();
   if (base !== canonical) reasons.add('characters');
   if (base.length > MAX_TOOL_NAME_LENGTH) reasons.add('length');
-  return { pair, canonical, base, digest: sha256(canonical), keeper: reasons.size === 0, level: reasons.has('length') ? 1 : 0, reasons };
+  return {
+    pair,
+    canonical,
+    base,
+    digest: sha256(canonical),
+    keeper: reasons.size === 0,
+    level: reasons.has('length') ? 1 : 0,
+    reasons,
+  };
 }
 
 /** Rule 4: pairs whose canonical names hash alike; all but the first hash their pair instead. */
@@ -121,7 +129,10 @@ function markTwins(work: Work[]): void {
     for (let i = 1; i < group.length; i++) {
       const twin = group[i]!;
       if (compareToolPairs(twin.pair, group[i - 1]!.pair) === 0) {
-        throw new McpError('INVALID_ARGUMENT', `tool "${twin.pair.tool}" of server "${twin.pair.server}" is listed twice`);
+        throw new McpError(
+          'INVALID_ARGUMENT',
+          `tool "${twin.pair.tool}" of server "${twin.pair.server}" is listed twice`,
+        );
       }
       twin.digest = sha256(JSON.stringify([twin.pair.server, twin.pair.tool]));
       twin.keeper = false;
@@ -139,7 +150,8 @@ function resolveClashes(work: Work[]): void {
       const movers = group.filter((w) => !(w.level === 0 && w.keeper));
       // At most one keeper per name (rule 4 leaves one owner per canonical name); the check
       // keeps a broken invariant from looping forever.
-      if (movers.length < group.length - 1) throw new McpError('INVALID_STATE', `two tools claim the name "${group[0]!.base}"`);
+      if (movers.length < group.length - 1)
+        throw new McpError('INVALID_STATE', `two tools claim the name "${group[0]!.base}"`);
       for (const w of movers) {
         w.reasons.add('collision');
         w.level += 1;

@@ -116,7 +116,9 @@ export class ToolRegistry {
   }
 
   private rebuild(): void {
-    const pairs = [...this.byServer].flatMap(([server, tools]) => tools.map((definition) => ({ server, tool: definition.name, definition })));
+    const pairs = [...this.byServer].flatMap(([server, tools]) =>
+      tools.map((definition) => ({ server, tool: definition.name, definition })),
+    );
     const names = assignToolNames(pairs);
     const entries: RegisteredTool[] = [];
     const byName = new Map<string, RegisteredTool>();
@@ -124,7 +126,12 @@ export class ToolRegistry {
     const renamed: ToolRename[] = [];
     pairs.forEach((pair, i) => {
       const { canonical, name, reasons } = names[i]!;
-      const entry: RegisteredTool = Object.freeze({ name, server: pair.server, tool: pair.tool, definition: pair.definition });
+      const entry: RegisteredTool = Object.freeze({
+        name,
+        server: pair.server,
+        tool: pair.tool,
+        definition: pair.definition,
+      });
       entries.push(entry);
       byName.set(name, entry);
       const owner = byCanonical.get(canonical);

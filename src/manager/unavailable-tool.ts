@@ -17,7 +17,11 @@ const UNSAFE = /[^A-Za-z0-9_-]/gu;
  * whose catalogue last held that exposed name), else the server whose canonical or
  * provider-safe `mcp__<server>__` prefix the name starts with (the longest such server name).
  */
-export function slotOfName(name: string, slots: ReadonlyMap<string, ServerSlot>, lastOwner: string | undefined): ServerSlot | undefined {
+export function slotOfName(
+  name: string,
+  slots: ReadonlyMap<string, ServerSlot>,
+  lastOwner: string | undefined,
+): ServerSlot | undefined {
   const owner = lastOwner === undefined ? undefined : slots.get(lastOwner);
   if (owner) return owner;
   let best: ServerSlot | undefined;
@@ -56,7 +60,11 @@ export function unavailableToolError(name: string, slot: ServerSlot): McpError {
     default:
       state = slot.spec.enabled === false ? 'is disabled in its config (enabled: false)' : 'is not connected';
   }
-  return new McpError('INVALID_STATE', `cannot call ${name}: the server ${state}${last}`, { server, method: 'tools/call', ...(slot.lastError ? { cause: slot.lastError } : {}) });
+  return new McpError('INVALID_STATE', `cannot call ${name}: the server ${state}${last}`, {
+    server,
+    method: 'tools/call',
+    ...(slot.lastError ? { cause: slot.lastError } : {}),
+  });
 }
 
 function plural(count: number, noun: string): string {

@@ -96,8 +96,23 @@ export interface RunMcpStepOptions {
   runner?: McpStepRunner;
 }
 
-const STEP_KEYS = optionKeys<McpStep>('MCP step', { server: true, tool: true, arguments: true, resultKey: true }, { args: 'arguments', params: 'arguments', input: 'arguments', name: 'tool', result: 'resultKey', output: 'resultKey' });
-const RUNNER_KEYS = optionKeys<McpStepRunnerOptions>('McpStepRunner options', { manager: true, env: true, logger: true });
+const STEP_KEYS = optionKeys<McpStep>(
+  'MCP step',
+  { server: true, tool: true, arguments: true, resultKey: true },
+  {
+    args: 'arguments',
+    params: 'arguments',
+    input: 'arguments',
+    name: 'tool',
+    result: 'resultKey',
+    output: 'resultKey',
+  },
+);
+const RUNNER_KEYS = optionKeys<McpStepRunnerOptions>('McpStepRunner options', {
+  manager: true,
+  env: true,
+  logger: true,
+});
 const RUN_KEYS = optionKeys<RunMcpStepOptions>('runMcpStep options', { runner: true });
 
 /** Runs MCP steps; one runner per engine (or per test). */
@@ -127,15 +142,26 @@ export class McpStepRunner {
    */
   async run(step: McpStep, context: Record<string, unknown>): Promise<McpStepResult> {
     checkOptions(step, STEP_KEYS);
-    const rendered = renderTemplate({ server: step.server, tool: step.tool, arguments: step.arguments ?? {} }, context) as { server: McpStep['server']; tool: string; arguments: Record<string, unknown> };
-    if (typeof rendered.tool !== 'string' || rendered.tool === '') throw new McpError('INVALID_ARGUMENT', 'step.tool must be a non-empty string');
+    const rendered = renderTemplate(
+      { server: step.server, tool: step.tool, arguments: step.arguments ?? {} },
+      context,
+    ) as { server: McpStep['server']; tool: string; arguments: Record<string, unknown> };
+    if (typeof rendered.tool !== 'string' || rendered.tool === '')
+      throw new McpError('INVALID_ARGUMENT', 'step.tool must be a non-empty string');
     const { manager, name } = await this.serverFor(rendered.server);
     const spec = manager.getServer(name);
     const secrets = spec ? secretValues(spec) : [];
     const failure = (error: unknown, method: string, what: string) => {
       // Our message names the server; the error's own method and reason follow (`tools/call failed: …`).
-      const said = error instanceof McpError ? `${error.method !== undefined ? `${error.method} ` : ''}${error.reason}` : errorMessage(error);
-      return new McpError(error instanceof McpError ? error.code : 'TRANSPORT', `${what} "${rendered.tool}" failed: ${scrubSecrets(said, secrets)}`, { server: name, method, cause: redactError(error, secrets) });
+      const said =
+        error instanceof McpError
+          ? `${error.method !== undefined ? `${error.method} ` : ''}${error.reason}`
+          : errorMessage(error);
+      return new McpError(
+        error instanceof McpError ? error.code : 'TRANSPORT',
+        `${what} "${rendered.tool}" failed: ${scrubSecrets(said, secrets)}`,
+        { server: name, method, cause: redactError(error, secrets) },
+      );
     };
     if (!manager.isConnected(name)) {
       try {
@@ -145,7 +171,11 @@ export class McpStepRunner {
       }
     }
     const namespaced = manager.getAllTools().find((t) => t.server === name && t.tool === rendered.tool)?.name;
-    if (!namespaced) throw new McpError('INVALID_ARGUMENT', `tool not found: ${rendered.tool}`, { server: name, method: 'tools/call' });
+    if (!namespaced)
+      throw new McpError('INVALID_ARGUMENT', `tool not found: ${rendered.tool}`, {
+        server: name,
+        method: 'tools/call',
+      });
     let result: CallToolResult;
     try {
       result = await manager.callTool(namespaced, rendered.arguments);
@@ -155,14 +185,35 @@ export class McpStepRunner {
     // A plain copy for the context; a peer's value nested too deeply to copy is refused, not thrown as a RangeError.
     const json = jsonText(result);
     if (json.text === undefined) {
-      throw new McpError('PROTOCOL', `tool "${rendered.tool}" returned a result the step cannot store: it is ${json.problem}`, { server: name, method: 'tools/call' });
+      throw new McpError(
+        'PROTOCOL',
+        `tool "${rendered.tool}" returned a result the step cannot store: it is ${json.problem}`,
+        { server: name, method: 'tools/call' },
+      );
     }
     const plain = JSON.parse(json.text) as CallToolResult;
     // The text is what templates hand on (often to a model): the server's secrets show as ***.
-    const text = scrubSecrets((plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n'), secrets);
-    const stored: McpStepResult = { server: name, tool: rendered.tool, result: plain, text, isError: plain.isError === true };
+    const text = scrubSecrets(
+      (plain.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n'),
+      secrets,
+    );
+    const stored: McpStepResult = {
+      server: name,
+      tool: rendered.tool,
+      result: plain,
+      text,
+      isError: plain.isError === true,
+    };
     context[step.resultKey] = stored;
-    if (stored.isError) throw redactError(new McpError('SERVER_ERROR', `tool "${rendered.tool}" reported an error: ${text ? peerText(text) : '(no text)'}`, { server: name, method: 'tools/call', data: plain }), secrets);
+    if (stored.isError)
+      throw redactError(
+        new McpError(
+          'SERVER_ERROR',
+          `tool "${rendered.tool}" reported an error: ${text ? peerText(text) : '(no text)'}`,
+          { server: name, method: 'tools/call', data: plain },
+        ),
+        secrets,
+      );
     return stored;
   }
 
@@ -176,7 +227,10 @@ export class McpStepRunner {
   private async serverFor(server: McpStep['server']): Promise<{ manager: McpManager; name: string }> {
     if (typeof server === 'string') {
       if (!this.manager?.getServer(server)) {
-        throw new McpError('INVALID_ARGUMENT', `unknown server "${server}" (configured: ${this.manager?.listServers().join(', ') || 'none'})`);
+        throw new McpError(
+          'INVALID_ARGUMENT',
+          `unknown server "${server}" (configured: ${this.manager?.listServers().join(', ') || 'none'})`,
+        );
       }
       return { manager: this.manager, name: server };
     }
@@ -184,7 +238,10 @@ export class McpStepRunner {
     const key = fingerprint(definition);
     let entry = this.inline.get(key);
     if (!entry) {
-      entry = { manager: McpManager.create({ servers: [definition], ...(this.logger ? { logger: this.logger } : {}) }), name: definition.name };
+      entry = {
+        manager: McpManager.create({ servers: [definition], ...(this.logger ? { logger: this.logger } : {}) }),
+        name: definition.name,
+      };
       this.inline.set(key, entry);
     }
     return entry;
@@ -213,7 +270,11 @@ async function runnerOfProcess(): Promise<McpStepRunner> {
  * Runs one MCP step with the process's runner (named servers from `McpManager.getInstance()`),
  * or with `options.runner`. See {@link McpStepRunner.run}.
  */
-export async function runMcpStep(step: McpStep, context: Record<string, unknown>, options: RunMcpStepOptions = {}): Promise<McpStepResult> {
+export async function runMcpStep(
+  step: McpStep,
+  context: Record<string, unknown>,
+  options: RunMcpStepOptions = {},
+): Promise<McpStepResult> {
   const invalid = unknownOptionError(options, RUN_KEYS);
   if (invalid) throw invalid;
   const runner = options.runner ?? (await runnerOfProcess());

@@ -31,7 +31,15 @@ export interface RequestOptions {
 /** The keys {@link RequestOptions} accepts (a request with any other key is refused). */
 export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>(
   'request options',
-  { signal: true, timeoutMs: true, maxTotalTimeoutMs: true, resetTimeoutOnProgress: true, onProgress: true, trackProgress: true, sendCancelNotice: true },
+  {
+    signal: true,
+    timeoutMs: true,
+    maxTotalTimeoutMs: true,
+    resetTimeoutOnProgress: true,
+    onProgress: true,
+    trackProgress: true,
+    sendCancelNotice: true,
+  },
   { abortSignal: 'signal', timeout: 'timeoutMs', idleTimeoutMs: 'timeoutMs', progress: 'onProgress' },
 );
 
@@ -66,4 +74,3 @@ export type CancelNotices = 'send' | 'abort-only';
 
 /** A connection-level diagnostic: the transport's, or one the connection noticed itself. */
 export type ConnectionDiagnostic = TransportDiagnostic;
-

@@ -38,7 +38,13 @@ import type { Meta, ProgressParams } from './types.js';
 import { peerText, sampleValue } from './value-sample.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
-export type { CancelNotices, ConnectionDiagnostic, ConnectionOptions, NotificationHandler, RequestOptions } from './connection-options.js';
+export type {
+  CancelNotices,
+  ConnectionDiagnostic,
+  ConnectionOptions,
+  NotificationHandler,
+  RequestOptions,
+} from './connection-options.js';
 export type { InboundRequestContext, InboundRequestHandler } from './inbound-requests.js';
 
 interface PendingRecord {
@@ -59,7 +65,6 @@ interface PendingRecord {
   /** The request's send signal: present only when the connection gives each request one (`requestSignals`). */
   channel: SendSignal | undefined;
 }
-
 
 /**
  * A JSON-RPC 2.0 endpoint over one transport. Not reusable: once closed, every request rejects
@@ -99,10 +104,14 @@ export class JsonRpcConnection {
     ];
     this.closed = transport.closed.then((info) => {
       this.shutdown(
-        new McpError('CONNECTION_CLOSED', info.error ? `connection closed: ${info.error.message}` : 'connection closed', {
-          server: this.name,
-          cause: info.error,
-        }),
+        new McpError(
+          'CONNECTION_CLOSED',
+          info.error ? `connection closed: ${info.error.message}` : 'connection closed',
+          {
+            server: this.name,
+            cause: info.error,
+          },
+        ),
       );
       return info;
     });
@@ -120,7 +129,11 @@ export class JsonRpcConnection {
    */
   setCancelNotices(policy: CancelNotices): void {
     if (policy === 'abort-only' && !this.requestSignals) {
-      throw new McpError('INVALID_STATE', 'cancel notices can be left to aborts only on a connection built with requestSignals', { server: this.name });
+      throw new McpError(
+        'INVALID_STATE',
+        'cancel notices can be left to aborts only on a connection built with requestSignals',
+        { server: this.name },
+      );
     }
     this.cancelNotices = policy;
   }
@@ -134,12 +147,20 @@ export class JsonRpcConnection {
    * Sends a typed request and resolves with its result. Rejects with `TIMEOUT`, `CANCELLED`,
    * `CONNECTION_CLOSED`, `TRANSPORT`, or `SERVER_ERROR` (the peer's JSON-RPC error: `rpcCode`, `data`).
    */
-  request<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options?: RequestOptions): Promise<ResultOf<M>> {
+  request<M extends ClientRequestMethod>(
+    method: M,
+    params: ParamsOf<M>,
+    options?: RequestOptions,
+  ): Promise<ResultOf<M>> {
     return this.requestRaw(method, params as Record<string, unknown> | undefined, options) as Promise<ResultOf<M>>;
   }
 
   /** Untyped {@link request}, for methods outside the method table (extensions, experiments). */
-  requestRaw(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+  requestRaw(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     if (this.closeError) return Promise.reject(this.closedErrorFor(method));
     const invalid = unknownOptionError(options, REQUEST_OPTION_KEYS, method);
     if (invalid) return Promise.reject(invalid);
@@ -244,7 +265,13 @@ export class JsonRpcConnection {
    * Synchronous; harmless after close() or a previous destroy().
    */
   destroy(reason?: McpError): void {
-    this.shutdown(new McpError('CONNECTION_CLOSED', reason ? `connection destroyed: ${reason.reason}` : 'connection destroyed by the client', { server: this.name, cause: reason }));
+    this.shutdown(
+      new McpError(
+        'CONNECTION_CLOSED',
+        reason ? `connection destroyed: ${reason.reason}` : 'connection destroyed by the client',
+        { server: this.name, cause: reason },
+      ),
+    );
     this.closing ??= this.transport.closed.then(() => undefined);
     this.transport.destroy(reason);
   }
@@ -269,7 +296,11 @@ export class JsonRpcConnection {
     try {
       this.dispatch(classifyMessage(value));
     } catch (error) {
-      this.emitDiagnostic({ kind: 'invalid-message', message: `could not handle a message: ${describeError(error)}`, sample: sampleValue(value) });
+      this.emitDiagnostic({
+        kind: 'invalid-message',
+        message: `could not handle a message: ${describeError(error)}`,
+        sample: sampleValue(value),
+      });
     }
   }
 
@@ -285,7 +316,10 @@ export class JsonRpcConnection {
         const record = id === null ? undefined : this.pending.get(id);
         if (!record) {
           if (id === null) {
-            this.emitDiagnostic({ kind: 'invalid-message', message: `peer sent an error without an id: ${peerText(error.message)} (${error.code})` });
+            this.emitDiagnostic({
+              kind: 'invalid-message',
+              message: `peer sent an error without an id: ${peerText(error.message)} (${error.code})`,
+            });
             return;
           }
           return this.lateResponse(id);
@@ -303,16 +337,29 @@ export class JsonRpcConnection {
         );
       }
       case 'notification':
-        return this.handleNotification(classified.message.method, classified.message.params as Record<string, unknown> | undefined);
+        return this.handleNotification(
+          classified.message.method,
+          classified.message.params as Record<string, unknown> | undefined,
+        );
       case 'request':
         this.inbound.handle(classified.message);
         return;
       case 'invalid': {
-        this.emitDiagnostic({ kind: 'invalid-message', message: classified.reason, sample: sampleValue(classified.value) });
+        this.emitDiagnostic({
+          kind: 'invalid-message',
+          message: classified.reason,
+          sample: sampleValue(classified.value),
+        });
         // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
         const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
         if (record && !('method' in (classified.value as object))) {
-          this.settle(record, new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, { server: this.name, method: record.method }));
+          this.settle(
+            record,
+            new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, {
+              server: this.name,
+              method: record.method,
+            }),
+          );
         }
         return;
       }
@@ -323,7 +370,8 @@ export class JsonRpcConnection {
     if (method === 'notifications/progress' && params) this.progress(params as ProgressParams);
     else if (method === 'notifications/cancelled' && params) {
       const requestId = (params as { requestId?: JsonRpcId }).requestId;
-      if (requestId !== undefined) this.inbound.cancel(requestId, new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
+      if (requestId !== undefined)
+        this.inbound.cancel(requestId, new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
     }
     const exact = this.notificationHandlers.get(method);
     const any = this.notificationHandlers.get('*');
@@ -354,7 +402,8 @@ export class JsonRpcConnection {
   /** Passes a transport's diagnostic on; a dropped oversize message may end requests (below). */
   private transportDiagnostic(diagnostic: TransportDiagnostic): void {
     this.emitDiagnostic(diagnostic);
-    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined) this.droppedOversize(diagnostic, diagnostic.head);
+    if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined)
+      this.droppedOversize(diagnostic, diagnostic.head);
   }
 
   /**
@@ -373,7 +422,12 @@ export class JsonRpcConnection {
     const oversize = (reason: string, method: string): McpError =>
       diagnostic.limit === undefined
         ? new McpError('TRANSPORT', reason, { server: this.name, method })
-        : new SizeLimitError(reason, { server: this.name, method, limit: diagnostic.limit, ...(diagnostic.size !== undefined ? { size: diagnostic.size } : {}) });
+        : new SizeLimitError(reason, {
+            server: this.name,
+            method,
+            limit: diagnostic.limit,
+            ...(diagnostic.size !== undefined ? { size: diagnostic.size } : {}),
+          });
     const peeked = peekMessageHead(head);
     if (peeked.kind !== 'response') return;
     if (peeked.id !== undefined) {
@@ -385,14 +439,20 @@ export class JsonRpcConnection {
       return;
     }
     for (const record of [...this.pending.values()]) {
-      const error = oversize(`failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`, record.method);
+      const error = oversize(
+        `failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`,
+        record.method,
+      );
       this.abandon(record, error, 'its response may have been lost (a message over the size limit was dropped)');
     }
   }
 
   private lateResponse(id: JsonRpcId): void {
     // Timed out, cancelled, or never sent: the spec says ignore it.
-    this.emitDiagnostic({ kind: 'late-response', message: `ignored a response for unknown or finished request id ${sampleValue(id)}` });
+    this.emitDiagnostic({
+      kind: 'late-response',
+      message: `ignored a response for unknown or finished request id ${sampleValue(id)}`,
+    });
   }
 
   // ---- pending records ----
@@ -419,7 +479,9 @@ export class JsonRpcConnection {
     if (this.pending.get(record.id) !== record) return;
     // The timer fires at min(idle, time left before the cap): whichever is due decides the message.
     const hitCap = record.capMs <= record.idleMs || now() >= record.deadline - 1;
-    const text = hitCap ? `exceeded its total timeout of ${record.capMs} ms` : `timed out after ${record.idleMs} ms without a response`;
+    const text = hitCap
+      ? `exceeded its total timeout of ${record.capMs} ms`
+      : `timed out after ${record.idleMs} ms without a response`;
     const error = new McpError('TIMEOUT', text, { server: this.name, method: record.method });
     this.abandon(record, error, text);
   }
@@ -474,7 +536,11 @@ export class JsonRpcConnection {
   }
 
   private cancelledError(method: string, signal: AbortSignal): McpError {
-    return new McpError('CANCELLED', 'was cancelled by the caller', { server: this.name, method, cause: signal.reason });
+    return new McpError('CANCELLED', 'was cancelled by the caller', {
+      server: this.name,
+      method,
+      cause: signal.reason,
+    });
   }
 
   private emitDiagnostic(diagnostic: ConnectionDiagnostic): void {

@@ -96,7 +96,10 @@ export class McpError extends Error {
   readonly data: unknown;
 
   constructor(code: McpErrorCode, reason: string, details: McpErrorDetails = {}) {
-    super(prefix(details.server, details.method) + reason, details.cause === undefined ? undefined : { cause: details.cause });
+    super(
+      prefix(details.server, details.method) + reason,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
     this.code = code;
     this.reason = reason;
     this.server = details.server;
@@ -317,12 +320,14 @@ export class ConfigError extends McpError {
     this.line = details.line;
     this.column = details.column;
     // The file leads: a config problem is found by where it is, then by which server.
-    if (details.file !== undefined) this.message = `${place(details)}: ${details.server !== undefined ? `server "${details.server}": ` : ''}${reason}`;
+    if (details.file !== undefined)
+      this.message = `${place(details)}: ${details.server !== undefined ? `server "${details.server}": ` : ''}${reason}`;
   }
 
   override toJSON(): Record<string, unknown> {
     const out = super.toJSON();
-    for (const key of ['file', 'field', 'variable', 'line', 'column'] as const) if (this[key] !== undefined) out[key] = this[key];
+    for (const key of ['file', 'field', 'variable', 'line', 'column'] as const)
+      if (this[key] !== undefined) out[key] = this[key];
     return out;
   }
 }

@@ -4,7 +4,14 @@
  * cancelled the request first. Kept apart from the outbound pending map on purpose.
  */
 import { errorMessage, McpError } from './errors.js';
-import { makeErrorResponse, makeResponse, RpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.js';
+import {
+  makeErrorResponse,
+  makeResponse,
+  RpcErrorCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc.js';
 import type { Disposer } from './transport.js';
 
 /** Context given to a handler of an inbound request. */
@@ -16,7 +23,10 @@ export interface InboundRequestContext {
 }
 
 /** Handles one inbound request; resolves to the result object or rejects (→ JSON-RPC error). */
-export type InboundRequestHandler = (params: Record<string, unknown> | undefined, context: InboundRequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+export type InboundRequestHandler = (
+  params: Record<string, unknown> | undefined,
+  context: InboundRequestContext,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /** The inbound side of a connection. `reply` sends an answer (and must never throw). */
 export class InboundRequests {

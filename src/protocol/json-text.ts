@@ -41,7 +41,8 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
     if (item === null || typeof item !== 'object' || seen.has(item)) continue;
     if (depth + 1 > limit) return true;
     seen.add(item);
-    for (const key of Object.keys(item)) stack.push({ value: (item as Record<string, unknown>)[key], depth: depth + 1 });
+    for (const key of Object.keys(item))
+      stack.push({ value: (item as Record<string, unknown>)[key], depth: depth + 1 });
   }
   return false;
 }

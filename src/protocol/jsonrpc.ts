@@ -170,7 +170,12 @@ export function makeResponse(id: JsonRpcId, result: Record<string, unknown>): Js
 }
 
 /** Builds an error response; `data` is omitted when undefined. */
-export function makeErrorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+export function makeErrorResponse(
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error };
 }

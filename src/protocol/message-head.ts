@@ -21,7 +21,8 @@ export const MESSAGE_HEAD_CHARS = 4_096;
  * - `unknown`: nothing decisive within the head (not an object, a batch array, junk, or a head
  *   that ends inside members that say nothing).
  */
-export type MessageHead = { kind: 'response'; id: JsonRpcId | null | undefined } | { kind: 'peer-message' } | { kind: 'unknown' };
+export type MessageHead =
+  { kind: 'response'; id: JsonRpcId | null | undefined } | { kind: 'peer-message' } | { kind: 'unknown' };
 
 const UNKNOWN: MessageHead = { kind: 'unknown' };
 
@@ -67,7 +68,8 @@ function skipSpace(text: string, at: number): number {
 function stringEnd(text: string, at: number): number {
   for (let i = at + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) i++; // `\`: the next character is escaped
+    if (c === 0x5c)
+      i++; // `\`: the next character is escaped
     else if (c === 0x22) return i + 1;
   }
   return -1;
@@ -95,7 +97,8 @@ function valueEndAt(text: string, at: number): number {
   let i = at;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return i > at ? i : -1;
+    if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+      return i > at ? i : -1;
     i++;
   }
   return -1;

@@ -20,7 +20,11 @@ export interface OptionKeys {
  * Declares the keys of options type `T`. `keys` must name every key of `T` and nothing else (the
  * compiler checks it), so a key added to the interface cannot be forgotten here.
  */
-export function optionKeys<T extends object>(what: string, keys: { readonly [K in keyof Required<T>]: true }, hints: Record<string, string> = {}): OptionKeys {
+export function optionKeys<T extends object>(
+  what: string,
+  keys: { readonly [K in keyof Required<T>]: true },
+  hints: Record<string, string> = {},
+): OptionKeys {
   return { what, keys: new Set(Object.keys(keys)), hints };
 }
 
@@ -32,7 +36,8 @@ export function optionKeys<T extends object>(what: string, keys: { readonly [K i
  */
 export function unknownOptionError(options: unknown, known: OptionKeys, subject?: string): McpError | undefined {
   if (options === undefined || options === null) return undefined;
-  if (typeof options !== 'object') return new McpError('INVALID_ARGUMENT', `${nameOf(known, subject)} must be an object, got ${typeof options}`);
+  if (typeof options !== 'object')
+    return new McpError('INVALID_ARGUMENT', `${nameOf(known, subject)} must be an object, got ${typeof options}`);
   for (const key in options) {
     if (!known.keys.has(key)) return describe(key, known, nameOf(known, subject));
   }
@@ -52,7 +57,10 @@ function nameOf(known: OptionKeys, subject: string | undefined): string {
 function describe(key: string, known: OptionKeys, where: string): McpError {
   const meant = Object.hasOwn(known.hints, key) ? known.hints[key] : closest(key, known.keys);
   const hint = meant === undefined ? '' : ` (did you mean "${meant}"?)`;
-  return new McpError('INVALID_ARGUMENT', `${where}: unknown option "${key}"${hint}; accepted: ${[...known.keys].join(', ')}`);
+  return new McpError(
+    'INVALID_ARGUMENT',
+    `${where}: unknown option "${key}"${hint}; accepted: ${[...known.keys].join(', ')}`,
+  );
 }
 
 /** The accepted key `key` most likely stands for: same letters in another case, a prefix, or a typo. */

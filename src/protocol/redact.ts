@@ -5,7 +5,8 @@
  */
 
 /** Header names whose whole value is a secret. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$|token|secret|password|passwd|api[-_]?key|session/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$|token|secret|password|passwd|api[-_]?key|session/i;
 
 /**
  * A display copy of `value` for header `name`: `Authorization: Bearer abc` becomes `Bearer ***`

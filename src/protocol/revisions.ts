@@ -13,7 +13,12 @@ export type ProtocolRevision = (typeof SUPPORTED_REVISIONS)[number];
 export const MODERN_REVISIONS = ['2026-07-28'] as const satisfies readonly ProtocolRevision[];
 
 /** The revisions with the `initialize` handshake, newest first. */
-export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const satisfies readonly ProtocolRevision[];
+export const LEGACY_REVISIONS = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+] as const satisfies readonly ProtocolRevision[];
 
 /** `legacy`: `initialize` handshake (≤ 2025-11-25). `modern`: stateless per-request metadata (≥ 2026-07-28). */
 export type Era = 'legacy' | 'modern';

@@ -26,7 +26,9 @@ export function peerText(text: string, maxChars: number = PEER_TEXT_CHARS): stri
 }
 
 /** One open array or object of the walk. */
-type Open = { items: readonly unknown[]; at: number } | { object: Record<string, unknown>; keys: string[]; at: number; wrote: boolean };
+type Open =
+  | { items: readonly unknown[]; at: number }
+  | { object: Record<string, unknown>; keys: string[]; at: number; wrote: boolean };
 
 /**
  * The first `maxChars` characters of the JSON text of `value` (an ellipsis marks a cut), built

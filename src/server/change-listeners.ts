@@ -28,13 +28,21 @@ export class ChangeListeners {
 }
 
 /** One page of `items` from an opaque offset cursor; a cursor not made here throws `INVALID_ARGUMENT` via `invalid`. */
-export function pageOf<T>(items: T[], cursor: unknown, pageSize: number, invalid: () => never): { items: T[]; nextCursor?: string } {
+export function pageOf<T>(
+  items: T[],
+  cursor: unknown,
+  pageSize: number,
+  invalid: () => never,
+): { items: T[]; nextCursor?: string } {
   let start = 0;
   if (cursor !== undefined) {
-    const match = typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+    const match =
+      typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
     start = match ? Number(match[1]) : -1;
     if (start < 0 || start > items.length) invalid();
   }
   const end = start + pageSize;
-  return end < items.length ? { items: items.slice(start, end), nextCursor: Buffer.from(`o:${end}`).toString('base64url') } : { items: items.slice(start) };
+  return end < items.length
+    ? { items: items.slice(start, end), nextCursor: Buffer.from(`o:${end}`).toString('base64url') }
+    : { items: items.slice(start) };
 }

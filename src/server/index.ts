@@ -10,7 +10,19 @@ export type { ToolErrorDetails } from './tool-error.js';
 export { KIT_ERROR_CODES } from './tool-call.js';
 export type { ToolErrorBody } from './tool-call.js';
 export { stderrLogger } from './server-log.js';
-export type { CompleteHandler, McpServerOptions, RequestContext, ServerLogger, ServerLogRecord, ToolCallObserver, ToolCallRecord, ToolContext, ToolDefinition, ToolHandler, ToolResult } from './server-types.js';
+export type {
+  CompleteHandler,
+  McpServerOptions,
+  RequestContext,
+  ServerLogger,
+  ServerLogRecord,
+  ToolCallObserver,
+  ToolCallRecord,
+  ToolContext,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from './server-types.js';
 export type { SchemaProblem } from './schema-validator.js';
 export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-set.js';
 export type { PromptDefinition, PromptResult } from './prompt-set.js';

@@ -48,7 +48,9 @@ export class InputStateSigner {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
       const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as InputState;
-      return state.target === target && typeof state.responses === 'object' && state.responses !== null ? state : undefined;
+      return state.target === target && typeof state.responses === 'object' && state.responses !== null
+        ? state
+        : undefined;
     } catch {
       return undefined;
     }

@@ -44,14 +44,24 @@ export function honouredFilter(notifications: unknown, capabilities: ServerCapab
   ];
   for (const [flag, offered] of flags) {
     const value = asked[flag];
-    if (value !== undefined && typeof value !== 'boolean') throw new McpError('INVALID_ARGUMENT', `subscriptions/listen "notifications.${flag}" must be a boolean`);
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new McpError('INVALID_ARGUMENT', `subscriptions/listen "notifications.${flag}" must be a boolean`);
     if (value === true && offered === true) honoured[flag] = true;
   }
   const uris = asked.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string')) throw new McpError('INVALID_ARGUMENT', 'subscriptions/listen "notifications.resourceSubscriptions" must be an array of URI strings');
-    if (uris.length > MAX_LISTEN_URIS) throw new McpError('INVALID_ARGUMENT', `subscriptions/listen names ${uris.length} resources; at most ${MAX_LISTEN_URIS} per listen`);
-    if (capabilities.resources?.subscribe === true && uris.length > 0) honoured.resourceSubscriptions = [...new Set(uris as string[])];
+    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string'))
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        'subscriptions/listen "notifications.resourceSubscriptions" must be an array of URI strings',
+      );
+    if (uris.length > MAX_LISTEN_URIS)
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `subscriptions/listen names ${uris.length} resources; at most ${MAX_LISTEN_URIS} per listen`,
+      );
+    if (capabilities.resources?.subscribe === true && uris.length > 0)
+      honoured.resourceSubscriptions = [...new Set(uris as string[])];
   }
   return honoured;
 }
@@ -62,7 +72,13 @@ export function honouredFilter(notifications: unknown, capabilities: ServerCapab
  * rejects once the acknowledgment is sent; throws `INVALID_ARGUMENT` (before anything is
  * written) for a malformed filter.
  */
-export function serveListen(core: ServerCore, id: JsonRpcId, notifications: unknown, capabilities: ServerCapabilities, link: RequestLink): Promise<Record<string, unknown> | undefined> {
+export function serveListen(
+  core: ServerCore,
+  id: JsonRpcId,
+  notifications: unknown,
+  capabilities: ServerCapabilities,
+  link: RequestLink,
+): Promise<Record<string, unknown> | undefined> {
   const filter = honouredFilter(notifications, capabilities);
   const stamp = { [SUBSCRIPTION_ID_META]: id };
   const { signal, windDown } = link;

@@ -19,7 +19,17 @@ import { PromptSet, type PromptDefinition } from './prompt-set.js';
 import { TaskStore } from './task-store.js';
 
 const DEFAULT_PAGE_SIZE = 100;
-const OPTION_KEYS = new Set(['name', 'version', 'title', 'instructions', 'pageSize', 'logger', 'onToolCall', 'stateSecret', 'tasks']);
+const OPTION_KEYS = new Set([
+  'name',
+  'version',
+  'title',
+  'instructions',
+  'pageSize',
+  'logger',
+  'onToolCall',
+  'stateSecret',
+  'tasks',
+]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks'];
 
 /** An MCP server of tools, in both eras. */
@@ -33,20 +43,40 @@ export class McpServer {
     for (const key of Object.keys(options ?? {})) {
       if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "${key}"`);
     }
-    if (typeof options?.name !== 'string' || options.name === '' || typeof options.version !== 'string' || options.version === '') {
+    if (
+      typeof options?.name !== 'string' ||
+      options.name === '' ||
+      typeof options.version !== 'string' ||
+      options.version === ''
+    ) {
       throw new McpError('INVALID_ARGUMENT', 'McpServer needs a non-empty "name" and "version"');
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new McpError('INVALID_ARGUMENT', `McpServer option "pageSize" must be a positive integer`);
     const tasks = options.tasks ?? {};
     for (const key of Object.keys(tasks)) {
-      if (!TASK_OPTION_KEYS.includes(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "tasks.${key}"`);
+      if (!TASK_OPTION_KEYS.includes(key))
+        throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "tasks.${key}"`);
       const value = (tasks as Record<string, unknown>)[key];
-      if (!Number.isInteger(value) || (value as number) < 1) throw new McpError('INVALID_ARGUMENT', `McpServer option "tasks.${key}" must be a positive integer`);
+      if (!Number.isInteger(value) || (value as number) < 1)
+        throw new McpError('INVALID_ARGUMENT', `McpServer option "tasks.${key}" must be a positive integer`);
     }
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
-    this.core = { info, instructions: options.instructions, pageSize, tools: new ToolSet(), resources: new ResourceSet(), prompts: new PromptSet(), resourceUpdated: new Set(), logger: options.logger ?? stderrLogger, onToolCall: options.onToolCall, inputState: new InputStateSigner(options.stateSecret), tasks: new TaskStore(tasks) };
+    this.core = {
+      info,
+      instructions: options.instructions,
+      pageSize,
+      tools: new ToolSet(),
+      resources: new ResourceSet(),
+      prompts: new PromptSet(),
+      resourceUpdated: new Set(),
+      logger: options.logger ?? stderrLogger,
+      onToolCall: options.onToolCall,
+      inputState: new InputStateSigner(options.stateSecret),
+      tasks: new TaskStore(tasks),
+    };
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -114,7 +144,11 @@ export class McpServer {
    * and log messages go nowhere, and input requests reject with `INPUT_UNSUPPORTED`. Rejects with
    * `INVALID_ARGUMENT` for an unknown tool.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
     const tool = this.core.tools.get(name);
     if (!tool) throw new McpError('INVALID_ARGUMENT', `unknown tool "${name}"`, { server: this.core.info.name });
     const context: ToolContext = {

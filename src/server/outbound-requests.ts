@@ -22,13 +22,23 @@ export class OutboundRequests {
    * `SERVER_ERROR` (the client's JSON-RPC error: `rpcCode`, `data`), `CANCELLED` when `signal`
    * aborts (the client is told), or `CONNECTION_CLOSED` from {@link rejectAll}.
    */
-  request(method: string, params: Record<string, unknown>, signal: AbortSignal, send: (message: JsonRpcMessage) => void): Promise<Record<string, unknown>> {
-    if (signal.aborted) return Promise.reject(new McpError('CANCELLED', 'was cancelled before it was sent', { method, cause: signal.reason }));
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    send: (message: JsonRpcMessage) => void,
+  ): Promise<Record<string, unknown>> {
+    if (signal.aborted)
+      return Promise.reject(
+        new McpError('CANCELLED', 'was cancelled before it was sent', { method, cause: signal.reason }),
+      );
     const id = `s${this.next++}`;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         if (!this.pending.delete(id)) return;
-        send(makeNotification('notifications/cancelled', { requestId: id, reason: 'the request it served was cancelled' }));
+        send(
+          makeNotification('notifications/cancelled', { requestId: id, reason: 'the request it served was cancelled' }),
+        );
         reject(new McpError('CANCELLED', 'was cancelled', { method, cause: signal.reason }));
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -38,13 +48,24 @@ export class OutboundRequests {
   }
 
   /** Settles the request `id` answers; false when it is not ours (late, unknown). */
-  settle(id: JsonRpcId | null, outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }): boolean {
+  settle(
+    id: JsonRpcId | null,
+    outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } },
+  ): boolean {
     const record = id === null ? undefined : this.pending.get(id);
     if (!record) return false;
     this.pending.delete(id!);
     record.cleanup();
     if ('result' in outcome) record.resolve(outcome.result);
-    else record.reject(new McpError('SERVER_ERROR', `failed on the client: ${outcome.error.message} (${outcome.error.code})`, { method: record.method, rpcCode: outcome.error.code, rpcMessage: outcome.error.message, data: outcome.error.data }));
+    else
+      record.reject(
+        new McpError('SERVER_ERROR', `failed on the client: ${outcome.error.message} (${outcome.error.code})`, {
+          method: record.method,
+          rpcCode: outcome.error.code,
+          rpcMessage: outcome.error.message,
+          data: outcome.error.data,
+        }),
+      );
     return true;
   }
 

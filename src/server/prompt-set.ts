@@ -34,9 +34,12 @@ export class PromptSet {
 
   /** Throws `INVALID_ARGUMENT` for a name already registered or a missing `get`. */
   add(definition: PromptDefinition): Disposer {
-    if (typeof definition.name !== 'string' || definition.name === '') throw new McpError('INVALID_ARGUMENT', 'a prompt needs a "name"');
-    if (this.prompts.has(definition.name)) throw new McpError('INVALID_ARGUMENT', `prompt "${definition.name}" is already registered`);
-    if (typeof definition.get !== 'function') throw new McpError('INVALID_ARGUMENT', `prompt "${definition.name}" has no get function`);
+    if (typeof definition.name !== 'string' || definition.name === '')
+      throw new McpError('INVALID_ARGUMENT', 'a prompt needs a "name"');
+    if (this.prompts.has(definition.name))
+      throw new McpError('INVALID_ARGUMENT', `prompt "${definition.name}" is already registered`);
+    if (typeof definition.get !== 'function')
+      throw new McpError('INVALID_ARGUMENT', `prompt "${definition.name}" has no get function`);
     const { get: _get, complete: _complete, ...wire } = definition;
     const entry = { definition, wire: wire as Prompt };
     this.prompts.set(definition.name, entry);
@@ -53,9 +56,14 @@ export class PromptSet {
   }
 
   page(cursor: unknown, pageSize: number): { prompts: Prompt[]; nextCursor?: string } {
-    const { items, nextCursor } = pageOf([...this.prompts.values()].map((p) => p.wire), cursor, pageSize, () => {
-      throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
-    });
+    const { items, nextCursor } = pageOf(
+      [...this.prompts.values()].map((p) => p.wire),
+      cursor,
+      pageSize,
+      () => {
+        throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
+      },
+    );
     return nextCursor === undefined ? { prompts: items } : { prompts: items, nextCursor };
   }
 }

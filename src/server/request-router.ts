@@ -11,9 +11,29 @@
  * Returns the response (or error response); never rejects.
  */
 import { McpError } from '../protocol/errors.js';
-import { makeErrorResponse, makeResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { eraOf, hasFeature, LATEST_LEGACY_REVISION, LEGACY_REVISIONS, MODERN_REVISIONS, type ProtocolRevision } from '../protocol/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapabilities, Tool } from '../protocol/types.js';
+import {
+  makeErrorResponse,
+  makeResponse,
+  RpcErrorCode,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.js';
+import {
+  eraOf,
+  hasFeature,
+  LATEST_LEGACY_REVISION,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type ProtocolRevision,
+} from '../protocol/revisions.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  Meta,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
 import { isLoggingLevel, type LegacySession, type RequestLink } from './request-link.js';
 import type { ServerLogger, ToolCallObserver } from './server-types.js';
 import type { ToolSet } from './tool-set.js';
@@ -60,7 +80,11 @@ interface ModernRequest {
 type Params = Record<string, unknown>;
 
 /** Answers `request`. */
-export async function routeRequest(core: ServerCore, request: JsonRpcRequest, link: RequestLink): Promise<JsonRpcMessage> {
+export async function routeRequest(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  link: RequestLink,
+): Promise<JsonRpcMessage> {
   const params: Params = request.params && !Array.isArray(request.params) ? request.params : {};
   const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
   const claimed = meta?.[META_VERSION];
@@ -73,10 +97,21 @@ export async function routeRequest(core: ServerCore, request: JsonRpcRequest, li
     if (request.method === 'server/discover') return modernEnvelopeError(request, meta);
     if (link.legacy) return await legacy(core, request, params, link.legacy, link);
     if (request.method === 'ping') return makeResponse(request.id, {});
-    return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs params._meta["${META_VERSION}"] (2026-07-28) or an initialize handshake first`);
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      `${request.method} needs params._meta["${META_VERSION}"] (2026-07-28) or an initialize handshake first`,
+    );
   } catch (error) {
-    if (error instanceof McpError && error.code === 'INVALID_ARGUMENT') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, error.reason);
-    core.logger({ level: 'error', msg: 'request failed', method: request.method, error: error instanceof Error ? error.message : 'a non-Error value', ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+    if (error instanceof McpError && error.code === 'INVALID_ARGUMENT')
+      return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, error.reason);
+    core.logger({
+      level: 'error',
+      msg: 'request failed',
+      method: request.method,
+      error: error instanceof Error ? error.message : 'a non-Error value',
+      ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+    });
     return makeErrorResponse(request.id, RpcErrorCode.InternalError, 'Internal error');
   }
 }
@@ -84,10 +119,13 @@ export async function routeRequest(core: ServerCore, request: JsonRpcRequest, li
 // ---- legacy ----
 
 function initialize(core: ServerCore, params: Params, link: RequestLink): Record<string, unknown> {
-  if (!link.canInitialize) throw new McpError('INVALID_ARGUMENT', 'initialize is not accepted here: this connection is already initialized');
+  if (!link.canInitialize)
+    throw new McpError('INVALID_ARGUMENT', 'initialize is not accepted here: this connection is already initialized');
   const requested = params.protocolVersion;
   // Echo a revision we speak, else offer our newest legacy one (the client may then disconnect).
-  const revision: ProtocolRevision = (LEGACY_REVISIONS as readonly unknown[]).includes(requested) ? (requested as ProtocolRevision) : LATEST_LEGACY_REVISION;
+  const revision: ProtocolRevision = (LEGACY_REVISIONS as readonly unknown[]).includes(requested)
+    ? (requested as ProtocolRevision)
+    : LATEST_LEGACY_REVISION;
   link.legacy = {
     revision,
     clientCapabilities: isObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {},
@@ -95,7 +133,11 @@ function initialize(core: ServerCore, params: Params, link: RequestLink): Record
     logLevel: 'info',
     subscriptions: new Set(),
   };
-  const result: Record<string, unknown> = { protocolVersion: revision, capabilities: capabilitiesOf(core, 'legacy'), serverInfo: core.info };
+  const result: Record<string, unknown> = {
+    protocolVersion: revision,
+    capabilities: capabilitiesOf(core, 'legacy'),
+    serverInfo: core.info,
+  };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
@@ -116,21 +158,36 @@ function capabilitiesOf(core: ServerCore, era: 'legacy' | 'modern'): ServerCapab
   return capabilities;
 }
 
-async function legacy(core: ServerCore, request: JsonRpcRequest, params: Params, session: LegacySession, link: RequestLink): Promise<JsonRpcMessage> {
+async function legacy(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  params: Params,
+  session: LegacySession,
+  link: RequestLink,
+): Promise<JsonRpcMessage> {
   switch (request.method) {
     case 'ping':
       return makeResponse(request.id, {});
     case 'logging/setLevel': {
-      if (!isLoggingLevel(params.level)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'logging/setLevel needs a valid "level"');
+      if (!isLoggingLevel(params.level))
+        return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'logging/setLevel needs a valid "level"');
       session.logLevel = params.level;
       return makeResponse(request.id, {});
     }
     case 'tools/list': {
       const page = core.tools.page(params.cursor, core.pageSize);
-      return makeResponse(request.id, { ...page, tools: page.tools.map((tool) => toolForRevision(tool, session.revision)) });
+      return makeResponse(request.id, {
+        ...page,
+        tools: page.tools.map((tool) => toolForRevision(tool, session.revision)),
+      });
     }
     case 'tools/call': {
-      const result = await runTool(core, request, params, link, { revision: session.revision, clientCapabilities: session.clientCapabilities, clientInfo: session.clientInfo, logLevel: session.logLevel });
+      const result = await runTool(core, request, params, link, {
+        revision: session.revision,
+        clientCapabilities: session.clientCapabilities,
+        clientInfo: session.clientInfo,
+        logLevel: session.logLevel,
+      });
       if ('error' in result) return result.error;
       if (!hasFeature(session.revision, 'structuredOutput')) delete result.result.structuredContent;
       return makeResponse(request.id, result.result);
@@ -138,13 +195,19 @@ async function legacy(core: ServerCore, request: JsonRpcRequest, params: Params,
     case 'resources/subscribe':
     case 'resources/unsubscribe': {
       if (core.resources.size === 0) break;
-      if (typeof params.uri !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs a "uri"`);
+      if (typeof params.uri !== 'string')
+        return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs a "uri"`);
       if (request.method === 'resources/subscribe') session.subscriptions.add(params.uri);
       else session.subscriptions.delete(params.uri);
       return makeResponse(request.id, {});
     }
     default: {
-      const answer = await shared(core, request, params, link, { revision: session.revision, clientCapabilities: session.clientCapabilities, clientInfo: session.clientInfo, logLevel: session.logLevel });
+      const answer = await shared(core, request, params, link, {
+        revision: session.revision,
+        clientCapabilities: session.clientCapabilities,
+        clientInfo: session.clientInfo,
+        logLevel: session.logLevel,
+      });
       if (answer) return 'jsonrpc' in answer ? answer : makeResponse(request.id, answer.result);
     }
   }
@@ -168,8 +231,16 @@ function toolForRevision(tool: Tool, revision: ProtocolRevision): Tool {
 /** The error of a modern request whose `_meta` is missing, incomplete or names a revision we do not speak. */
 function modernEnvelopeError(request: JsonRpcRequest, meta: Meta | undefined): JsonRpcMessage {
   const version = meta?.[META_VERSION];
-  if (version === undefined) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs params._meta["${META_VERSION}"]`);
-  return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported: [...MODERN_REVISIONS], requested: version });
+  if (version === undefined)
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      `${request.method} needs params._meta["${META_VERSION}"]`,
+    );
+  return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+    supported: [...MODERN_REVISIONS],
+    requested: version,
+  });
 }
 
 /**
@@ -195,9 +266,19 @@ function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRp
   const version = meta[META_VERSION];
   if (!(MODERN_REVISIONS as readonly unknown[]).includes(version)) return modernEnvelopeError(request, meta);
   const capabilities = meta[META_CAPABILITIES];
-  if (!isObject(capabilities)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `${request.method} needs params._meta["${META_CAPABILITIES}"] (an object; {} for none)`);
+  if (!isObject(capabilities))
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      `${request.method} needs params._meta["${META_CAPABILITIES}"] (an object; {} for none)`,
+    );
   const logLevel = meta[META_LOG_LEVEL];
-  if (logLevel !== undefined && !isLoggingLevel(logLevel)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `params._meta["${META_LOG_LEVEL}"] is not a log level`);
+  if (logLevel !== undefined && !isLoggingLevel(logLevel))
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      `params._meta["${META_LOG_LEVEL}"] is not a log level`,
+    );
   const clientInfo = meta[META_CLIENT_INFO];
   return {
     revision: version as ProtocolRevision,
@@ -207,13 +288,30 @@ function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRp
   };
 }
 
-async function modern(core: ServerCore, request: JsonRpcRequest, params: Params, meta: Meta, link: RequestLink): Promise<JsonRpcMessage> {
+async function modern(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  params: Params,
+  meta: Meta,
+  link: RequestLink,
+): Promise<JsonRpcMessage> {
   const facts = readModern(request, meta);
   if ('jsonrpc' in facts) return facts;
-  const done = (result: Record<string, unknown>): JsonRpcMessage => makeResponse(request.id, { resultType: 'complete', ...result, _meta: { ...(result._meta as Meta | undefined), [META_SERVER_INFO]: core.info } });
+  const done = (result: Record<string, unknown>): JsonRpcMessage =>
+    makeResponse(request.id, {
+      resultType: 'complete',
+      ...result,
+      _meta: { ...(result._meta as Meta | undefined), [META_SERVER_INFO]: core.info },
+    });
   switch (request.method) {
     case 'server/discover': {
-      const result: Record<string, unknown> = { supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS], capabilities: capabilitiesOf(core, 'modern'), serverInfo: core.info, ttlMs: 0, cacheScope: 'public' };
+      const result: Record<string, unknown> = {
+        supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],
+        capabilities: capabilitiesOf(core, 'modern'),
+        serverInfo: core.info,
+        ttlMs: 0,
+        cacheScope: 'public',
+      };
       if (core.instructions !== undefined) result.instructions = core.instructions;
       return done(result);
     }
@@ -225,14 +323,21 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
     }
     case 'subscriptions/listen': {
       // Cancelled: the transport sends nothing (this answer is dropped).
-      const completion = await serveListen(core, request.id, params.notifications, capabilitiesOf(core, 'modern'), link);
+      const completion = await serveListen(
+        core,
+        request.id,
+        params.notifications,
+        capabilitiesOf(core, 'modern'),
+        link,
+      );
       return done(completion ?? {});
     }
     default: {
       const taskAnswer = answerTaskMethod(core.tasks, request, params, facts.clientCapabilities);
       if (taskAnswer) return 'error' in taskAnswer ? taskAnswer.error : done(taskAnswer.result);
       const answer = await shared(core, request, params, link, facts);
-      if (!answer) return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      if (!answer)
+        return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
       if ('jsonrpc' in answer) return answer;
       return done(answer.cacheable ? { ...answer.result, ttlMs: 0, cacheScope: 'public' } : answer.result);
     }
@@ -243,7 +348,13 @@ async function modern(core: ServerCore, request: JsonRpcRequest, params: Params,
  * The methods both eras share beyond tools: resource and prompt lists, reading, prompts/get,
  * completion. Undefined for a method it does not know (or whose capability is not offered).
  */
-async function shared(core: ServerCore, request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): Promise<{ result: Record<string, unknown>; cacheable: boolean } | JsonRpcMessage | undefined> {
+async function shared(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  params: Params,
+  link: RequestLink,
+  facts: RequestFacts,
+): Promise<{ result: Record<string, unknown>; cacheable: boolean } | JsonRpcMessage | undefined> {
   const era = eraOf(facts.revision);
   const hasResources = core.resources.size > 0;
   const hasPrompts = core.prompts.size > 0;
@@ -251,15 +362,24 @@ async function shared(core: ServerCore, request: JsonRpcRequest, params: Params,
     case 'resources/list':
       return hasResources ? { result: core.resources.page(params.cursor, core.pageSize), cacheable: true } : undefined;
     case 'resources/templates/list':
-      return hasResources ? { result: core.resources.templatePage(params.cursor, core.pageSize), cacheable: true } : undefined;
+      return hasResources
+        ? { result: core.resources.templatePage(params.cursor, core.pageSize), cacheable: true }
+        : undefined;
     case 'resources/read': {
       if (!hasResources) return undefined;
-      if (typeof params.uri !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'resources/read needs a "uri"');
+      if (typeof params.uri !== 'string')
+        return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'resources/read needs a "uri"');
       const { context, finish } = requestContext(request, params, link, facts);
       try {
         const contents = await core.resources.read(params.uri, context);
         // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
-        if (!contents) return makeErrorResponse(request.id, era === 'modern' ? RpcErrorCode.InvalidParams : RpcErrorCode.ResourceNotFound, `Resource not found: ${params.uri}`, { uri: params.uri });
+        if (!contents)
+          return makeErrorResponse(
+            request.id,
+            era === 'modern' ? RpcErrorCode.InvalidParams : RpcErrorCode.ResourceNotFound,
+            `Resource not found: ${params.uri}`,
+            { uri: params.uri },
+          );
         return { result: { contents }, cacheable: true };
       } finally {
         finish();
@@ -270,19 +390,43 @@ async function shared(core: ServerCore, request: JsonRpcRequest, params: Params,
     case 'prompts/get': {
       if (!hasPrompts) return undefined;
       const prompt = typeof params.name === 'string' ? core.prompts.get(params.name) : undefined;
-      if (!prompt) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof params.name === 'string' ? `Unknown prompt: ${params.name}` : 'prompts/get needs a "name"');
+      if (!prompt)
+        return makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidParams,
+          typeof params.name === 'string' ? `Unknown prompt: ${params.name}` : 'prompts/get needs a "name"',
+        );
       const args = stringRecord(params.arguments);
-      if (!args) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'prompts/get "arguments" must map names to strings');
-      const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-      if (missing.length > 0) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`);
+      if (!args)
+        return makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidParams,
+          'prompts/get "arguments" must map names to strings',
+        );
+      const missing = (prompt.arguments ?? [])
+        .filter((a) => a.required && args[a.name] === undefined)
+        .map((a) => a.name);
+      if (missing.length > 0)
+        return makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidParams,
+          `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`,
+        );
       const input = roundInput(core, request, params, facts, `prompts/get:${prompt.name}`);
       if (input && 'jsonrpc' in input) return input;
       const { context, finish } = requestContext(request, params, link, facts, input);
       try {
         const result = await prompt.get(args, context);
-        return { result: { ...(result.description !== undefined ? { description: result.description } : {}), messages: result.messages }, cacheable: false };
+        return {
+          result: {
+            ...(result.description !== undefined ? { description: result.description } : {}),
+            messages: result.messages,
+          },
+          cacheable: false,
+        };
       } catch (error) {
-        if (input && error instanceof InputRequiredSignal) return { result: inputRequired(core, input), cacheable: false };
+        if (input && error instanceof InputRequiredSignal)
+          return { result: inputRequired(core, input), cacheable: false };
         throw error;
       } finally {
         finish();
@@ -292,19 +436,34 @@ async function shared(core: ServerCore, request: JsonRpcRequest, params: Params,
       if (!hasResources && !hasPrompts) return undefined;
       const ref = isObject(params.ref) ? params.ref : {};
       const argument = isObject(params.argument) ? params.argument : {};
-      if (typeof argument.name !== 'string' || typeof argument.value !== 'string') return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'completion/complete needs argument.name and argument.value');
+      if (typeof argument.name !== 'string' || typeof argument.value !== 'string')
+        return makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidParams,
+          'completion/complete needs argument.name and argument.value',
+        );
       let complete;
       if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-        if (!core.prompts.get(ref.name)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+        if (!core.prompts.get(ref.name))
+          return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
         complete = core.prompts.get(ref.name)?.complete?.[argument.name];
       } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
         complete = core.resources.completer(ref.uri, argument.name);
       } else {
-        return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'completion/complete needs a ref/prompt or ref/resource "ref"');
+        return makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidParams,
+          'completion/complete needs a ref/prompt or ref/resource "ref"',
+        );
       }
       const given = isObject(params.context) ? (stringRecord(params.context.arguments) ?? {}) : {};
-      const values = complete ? (await complete(argument.value, { arguments: given })).filter((v) => typeof v === 'string') : [];
-      return { result: { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } }, cacheable: false };
+      const values = complete
+        ? (await complete(argument.value, { arguments: given })).filter((v) => typeof v === 'string')
+        : [];
+      return {
+        result: { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } },
+        cacheable: false,
+      };
     }
     default:
       return undefined;

@@ -30,7 +30,11 @@ export interface ResourceTemplateDefinition {
   mimeType?: string;
   _meta?: Record<string, unknown>;
   /** The contents of one URI the template matched, with its variables. */
-  read: (uri: string, variables: Record<string, string>, context: RequestContext) => ResourceContents[] | Promise<ResourceContents[]>;
+  read: (
+    uri: string,
+    variables: Record<string, string>,
+    context: RequestContext,
+  ) => ResourceContents[] | Promise<ResourceContents[]>;
   /** Completion of a variable's value (`completion/complete` with `ref/resource`). */
   complete?: Record<string, CompleteHandler>;
 }
@@ -53,9 +57,12 @@ export class ResourceSet {
 
   /** Throws `INVALID_ARGUMENT` for a URI already registered or a missing `read`. */
   add(definition: ResourceDefinition): Disposer {
-    if (typeof definition.uri !== 'string' || definition.uri === '' || typeof definition.name !== 'string') throw new McpError('INVALID_ARGUMENT', 'a resource needs a "uri" and a "name"');
-    if (this.resources.has(definition.uri)) throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" is already registered`);
-    if (typeof definition.read !== 'function') throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" has no read function`);
+    if (typeof definition.uri !== 'string' || definition.uri === '' || typeof definition.name !== 'string')
+      throw new McpError('INVALID_ARGUMENT', 'a resource needs a "uri" and a "name"');
+    if (this.resources.has(definition.uri))
+      throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" is already registered`);
+    if (typeof definition.read !== 'function')
+      throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" has no read function`);
     const { read: _read, ...wire } = definition;
     const entry = { definition, wire: wire as Resource };
     this.resources.set(definition.uri, entry);
@@ -70,8 +77,10 @@ export class ResourceSet {
   /** Throws `INVALID_ARGUMENT` for a template already registered, or one with no variable. */
   addTemplate(definition: ResourceTemplateDefinition): Disposer {
     const { uriTemplate } = definition;
-    if (typeof uriTemplate !== 'string' || typeof definition.name !== 'string') throw new McpError('INVALID_ARGUMENT', 'a resource template needs a "uriTemplate" and a "name"');
-    if (this.templates.has(uriTemplate)) throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" is already registered`);
+    if (typeof uriTemplate !== 'string' || typeof definition.name !== 'string')
+      throw new McpError('INVALID_ARGUMENT', 'a resource template needs a "uriTemplate" and a "name"');
+    if (this.templates.has(uriTemplate))
+      throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" is already registered`);
     const variables: string[] = [];
     const source = uriTemplate.split(/(\{[A-Za-z0-9_]+\})/).map((part) => {
       const variable = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
@@ -79,9 +88,15 @@ export class ResourceSet {
       variables.push(variable[1]!);
       return '([^/?#]+)';
     });
-    if (variables.length === 0) throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" has no {variable}`);
+    if (variables.length === 0)
+      throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" has no {variable}`);
     const { read: _read, complete: _complete, ...wire } = definition;
-    const entry: RegisteredTemplate = { definition, wire: wire as ResourceTemplate, pattern: new RegExp(`^${source.join('')}$`), variables };
+    const entry: RegisteredTemplate = {
+      definition,
+      wire: wire as ResourceTemplate,
+      pattern: new RegExp(`^${source.join('')}$`),
+      variables,
+    };
     this.templates.set(uriTemplate, entry);
     this.changes.emit();
     return () => {
@@ -92,12 +107,22 @@ export class ResourceSet {
   }
 
   page(cursor: unknown, pageSize: number): { resources: Resource[]; nextCursor?: string } {
-    const { items, nextCursor } = pageOf([...this.resources.values()].map((r) => r.wire), cursor, pageSize, invalidCursor);
+    const { items, nextCursor } = pageOf(
+      [...this.resources.values()].map((r) => r.wire),
+      cursor,
+      pageSize,
+      invalidCursor,
+    );
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
 
   templatePage(cursor: unknown, pageSize: number): { resourceTemplates: ResourceTemplate[]; nextCursor?: string } {
-    const { items, nextCursor } = pageOf([...this.templates.values()].map((t) => t.wire), cursor, pageSize, invalidCursor);
+    const { items, nextCursor } = pageOf(
+      [...this.templates.values()].map((t) => t.wire),
+      cursor,
+      pageSize,
+      invalidCursor,
+    );
     return nextCursor === undefined ? { resourceTemplates: items } : { resourceTemplates: items, nextCursor };
   }
 
@@ -108,7 +133,9 @@ export class ResourceSet {
     for (const template of this.templates.values()) {
       const match = template.pattern.exec(uri);
       if (!match) continue;
-      const variables = Object.fromEntries(template.variables.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      const variables = Object.fromEntries(
+        template.variables.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]),
+      );
       return template.definition.read(uri, variables, context);
     }
     return undefined;

@@ -33,7 +33,9 @@ interface AjvInstance {
   addFormat(name: string, format: RegExp | ((value: string) => boolean)): unknown;
 }
 
-const Ajv2020 = (Ajv2020Module as unknown as { default?: new (options: object) => AjvInstance }).default ?? (Ajv2020Module as unknown as new (options: object) => AjvInstance);
+const Ajv2020 =
+  (Ajv2020Module as unknown as { default?: new (options: object) => AjvInstance }).default ??
+  (Ajv2020Module as unknown as new (options: object) => AjvInstance);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -62,14 +64,20 @@ export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
   try {
     validate = ajv().compile(schema);
   } catch (error) {
-    throw new McpError('INVALID_ARGUMENT', `${what} is not a valid JSON Schema: ${error instanceof Error ? error.message : 'compile failed'}`, { cause: error });
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `${what} is not a valid JSON Schema: ${error instanceof Error ? error.message : 'compile failed'}`,
+      { cause: error },
+    );
   }
   return (value) => {
     try {
       if (validate(value)) return [];
     } catch (error) {
       // Ajv's validators recurse: a value nested thousands of levels deep overflows the stack.
-      return [{ path: '', message: error instanceof RangeError ? 'is nested too deeply to check' : 'could not be checked' }];
+      return [
+        { path: '', message: error instanceof RangeError ? 'is nested too deeply to check' : 'could not be checked' },
+      ];
     }
     return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map(problemOf);
   };
@@ -77,9 +85,11 @@ export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
 
 function problemOf(error: AjvError): SchemaProblem {
   const missing = error.keyword === 'required' ? error.params.missingProperty : undefined;
-  if (typeof missing === 'string') return { path: `${error.instancePath}/${escapePointer(missing)}`, message: 'is required' };
+  if (typeof missing === 'string')
+    return { path: `${error.instancePath}/${escapePointer(missing)}`, message: 'is required' };
   const extra = error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined;
-  if (typeof extra === 'string') return { path: `${error.instancePath}/${escapePointer(extra)}`, message: 'is not an accepted property' };
+  if (typeof extra === 'string')
+    return { path: `${error.instancePath}/${escapePointer(extra)}`, message: 'is not an accepted property' };
   return { path: error.instancePath, message: error.message ?? `fails "${error.keyword}"` };
 }
 

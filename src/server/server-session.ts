@@ -10,7 +10,14 @@
  * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
 import { McpError } from '../protocol/errors.js';
-import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import {
+  classifyMessage,
+  makeErrorResponse,
+  makeNotification,
+  RpcErrorCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from '../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import type { LegacySession, RequestLink } from './request-link.js';
 import { routeRequest, type ServerCore } from './request-router.js';
@@ -59,7 +66,8 @@ export class ServerSession {
       if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown ServerSession option "${key}"`);
     }
     const graceMs = options.inputEndGraceMs ?? DEFAULT_INPUT_END_GRACE_MS;
-    if (!Number.isFinite(graceMs) || graceMs < 0) throw new McpError('INVALID_ARGUMENT', 'ServerSession option "inputEndGraceMs" must be a number ≥ 0');
+    if (!Number.isFinite(graceMs) || graceMs < 0)
+      throw new McpError('INVALID_ARGUMENT', 'ServerSession option "inputEndGraceMs" must be a number ≥ 0');
     this.core = core;
     this.transport = transport;
     if (isStdioServerTransport(transport)) void transport.inputEnded.then(() => this.finishUp(graceMs));
@@ -70,7 +78,8 @@ export class ServerSession {
       core.resources.changes.add(() => this.listChanged('resources')),
       core.prompts.changes.add(() => this.listChanged('prompts')),
       this.onResourceUpdated((uri) => {
-        if (this.legacy?.subscriptions.has(uri)) this.send(makeNotification('notifications/resources/updated', { uri }));
+        if (this.legacy?.subscriptions.has(uri))
+          this.send(makeNotification('notifications/resources/updated', { uri }));
       }),
     ];
     this.closed = transport.closed.then((info) => {
@@ -120,7 +129,8 @@ export class ServerSession {
       return;
     }
     // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
-    if (value.length === 0) return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+    if (value.length === 0)
+      return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
     this.handling++;
     void Promise.all(value.map((item) => this.handle(item))).then((answers) => {
       const list = answers.filter((a): a is JsonRpcMessage => a !== undefined);
@@ -159,12 +169,17 @@ export class ServerSession {
         const { method, params } = classified.message;
         if (method === 'notifications/cancelled' && params && !Array.isArray(params)) {
           const id = params.requestId;
-          if (typeof id === 'string' || typeof id === 'number') this.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
+          if (typeof id === 'string' || typeof id === 'number')
+            this.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
         }
         return undefined;
       }
       case 'invalid':
-        return makeErrorResponse(classified.id ?? null, RpcErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`);
+        return makeErrorResponse(
+          classified.id ?? null,
+          RpcErrorCode.InvalidRequest,
+          `Invalid Request: ${classified.reason}`,
+        );
       case 'response':
         this.outbound.settle(classified.message.id, { result: classified.message.result });
         return undefined;
@@ -176,8 +191,17 @@ export class ServerSession {
     }
   }
 
-  private async request(request: { id: JsonRpcId; method: string; params?: unknown }): Promise<JsonRpcMessage | undefined> {
-    if (this.running.has(request.id)) return makeErrorResponse(request.id, RpcErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(request.id)} is already in use`);
+  private async request(request: {
+    id: JsonRpcId;
+    method: string;
+    params?: unknown;
+  }): Promise<JsonRpcMessage | undefined> {
+    if (this.running.has(request.id))
+      return makeErrorResponse(
+        request.id,
+        RpcErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
+      );
     const controller = new AbortController();
     this.running.set(request.id, controller);
     const session = this;
@@ -194,7 +218,8 @@ export class ServerSession {
       notify: (method, params) => {
         if (!controller.signal.aborted) this.send(makeNotification(method, params));
       },
-      request: (method, params, signal) => this.outbound.request(method, params, signal, (message) => this.send(message)),
+      request: (method, params, signal) =>
+        this.outbound.request(method, params, signal, (message) => this.send(message)),
     };
     try {
       const answer = await routeRequest(this.core, request as never, link);
@@ -207,7 +232,8 @@ export class ServerSession {
   private diagnostic(diagnostic: TransportDiagnostic): void {
     // A line that is not JSON gets the JSON-RPC parse error (its id is unreadable: null).
     if (diagnostic.kind === 'invalid-json') this.send(makeErrorResponse(null, RpcErrorCode.ParseError, 'Parse error'));
-    else if (diagnostic.kind === 'oversize') this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+    else if (diagnostic.kind === 'oversize')
+      this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
   }
 
   private onResourceUpdated(listener: (uri: string) => void): Disposer {
@@ -251,5 +277,7 @@ export class ServerSession {
 }
 
 function isListen(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { method?: unknown }).method === 'subscriptions/listen';
+  return (
+    typeof value === 'object' && value !== null && (value as { method?: unknown }).method === 'subscriptions/listen'
+  );
 }

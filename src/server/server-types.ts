@@ -5,7 +5,19 @@
 import type { AuthInfo } from './auth-info.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
-import type { ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, JsonSchema, ListRootsResult, LoggingLevel, ToolAnnotations } from '../protocol/types.js';
+import type {
+  ClientCapabilities,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  JsonSchema,
+  ListRootsResult,
+  LoggingLevel,
+  ToolAnnotations,
+} from '../protocol/types.js';
 
 /** One line the server logs about itself (never sent to the client). */
 export interface ServerLogRecord {
@@ -147,7 +159,10 @@ export type ToolContext = RequestContext;
  * partial `value` (at most 100 are sent). `context.arguments` holds the other arguments already
  * given (2025-06-18+).
  */
-export type CompleteHandler = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+export type CompleteHandler = (
+  value: string,
+  context: { arguments: Record<string, string> },
+) => string[] | Promise<string[]>;
 
 /** What a tool handler returns: content, structured content, or both. */
 export interface ToolResult {
@@ -161,7 +176,10 @@ export interface ToolResult {
 }
 
 /** Handles a call of one tool, with arguments already validated against its `inputSchema`. */
-export type ToolHandler<Args = Record<string, unknown>> = (args: Args, context: ToolContext) => ToolResult | Promise<ToolResult>;
+export type ToolHandler<Args = Record<string, unknown>> = (
+  args: Args,
+  context: ToolContext,
+) => ToolResult | Promise<ToolResult>;
 
 /** A tool as registered with `McpServer.registerTool`. */
 export interface ToolDefinition<Args = Record<string, unknown>> {

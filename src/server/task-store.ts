@@ -51,7 +51,10 @@ export class TaskRecord {
   }
 
   /** Moves to `status` unless the task already ended (a late result of a cancelled task is dropped). */
-  settle(status: 'completed' | 'failed' | 'cancelled', outcome?: { result?: Record<string, unknown>; error?: { code: number; message: string } }): boolean {
+  settle(
+    status: 'completed' | 'failed' | 'cancelled',
+    outcome?: { result?: Record<string, unknown>; error?: { code: number; message: string } },
+  ): boolean {
     if (this.terminal) return false;
     this.status = status;
     this.result = outcome?.result;
@@ -72,7 +75,9 @@ export class TaskRecord {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(key);
-        reject(new McpError('CANCELLED', `task ${this.taskId} was cancelled while it waited for ${method}`, { method }));
+        reject(
+          new McpError('CANCELLED', `task ${this.taskId} was cancelled while it waited for ${method}`, { method }),
+        );
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(key, {
@@ -104,7 +109,14 @@ export class TaskRecord {
 
   /** The task as `CreateTaskResult` carries it (no result, error or input requests). */
   summary(): Record<string, unknown> {
-    return { taskId: this.taskId, status: this.status, createdAt: this.createdAt, lastUpdatedAt: this.lastUpdatedAt, ttlMs: this.ttlMs, pollIntervalMs: this.pollIntervalMs };
+    return {
+      taskId: this.taskId,
+      status: this.status,
+      createdAt: this.createdAt,
+      lastUpdatedAt: this.lastUpdatedAt,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
   }
 
   /** The task as `tasks/get` returns it (SEP-2663 DetailedTask): the result, error or input requests inlined. */
@@ -112,7 +124,10 @@ export class TaskRecord {
     const out = this.summary();
     if (this.status === 'completed' && this.result) out.result = this.result;
     if (this.status === 'failed' && this.error) out.error = this.error;
-    if (this.status === 'input_required') out.inputRequests = Object.fromEntries([...this.pending].map(([key, p]) => [key, { method: p.method, params: p.params }]));
+    if (this.status === 'input_required')
+      out.inputRequests = Object.fromEntries(
+        [...this.pending].map(([key, p]) => [key, { method: p.method, params: p.params }]),
+      );
     return out;
   }
 

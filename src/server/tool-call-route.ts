@@ -20,28 +20,55 @@ import type { ServerCore } from './request-router.js';
 type Params = Record<string, unknown>;
 
 /** `tools/call`: the tool's result, or the JSON-RPC error for a call that cannot run. Never rejects for a handler's failure. */
-export async function runTool(core: ServerCore, request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
+export async function runTool(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  params: Params,
+  link: RequestLink,
+  facts: RequestFacts,
+): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
   const name = params.name;
   const tool = typeof name === 'string' ? core.tools.get(name) : undefined;
-  if (!tool) return { error: makeErrorResponse(request.id, RpcErrorCode.InvalidParams, typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"') };
+  if (!tool)
+    return {
+      error: makeErrorResponse(
+        request.id,
+        RpcErrorCode.InvalidParams,
+        typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"',
+      ),
+    };
   const required = tool.definition.requiredClientCapabilities;
   if (required) {
-    const missing = Object.fromEntries(Object.entries(required).filter(([key]) => (facts.clientCapabilities as Record<string, unknown>)[key] === undefined));
+    const missing = Object.fromEntries(
+      Object.entries(required).filter(
+        ([key]) => (facts.clientCapabilities as Record<string, unknown>)[key] === undefined,
+      ),
+    );
     if (Object.keys(missing).length > 0) {
-      return { error: makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`, { requiredCapabilities: missing }) };
+      return {
+        error: makeErrorResponse(
+          request.id,
+          RpcErrorCode.MissingRequiredClientCapability,
+          `Tool "${tool.definition.name}" needs the client capabilities ${Object.keys(missing).join(', ')}`,
+          { requiredCapabilities: missing },
+        ),
+      };
     }
   }
   const support = tool.definition.taskSupport ?? 'forbidden';
   const taskable = support !== 'forbidden' && eraOf(facts.revision) === 'modern';
-  if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities)) return { error: tasksRequired(request, `Tool "${tool.definition.name}"`) };
+  if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities))
+    return { error: tasksRequired(request, `Tool "${tool.definition.name}"`) };
   const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`);
   if (input && 'jsonrpc' in input) return { error: input };
-  const launch = taskable && declaresTasks(facts.clientCapabilities) ? new TaskLaunch(core.tasks, link.signal) : undefined;
+  const launch =
+    taskable && declaresTasks(facts.clientCapabilities) ? new TaskLaunch(core.tasks, link.signal) : undefined;
   if (launch) return runAsTask(core, request, tool, params, link, facts, input, launch);
   const { context, finish } = requestContext(request, params, link, facts, input);
   try {
     const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
-    if (input && result.resultType === 'input_required') return { result: inputRequired(core, input) as unknown as CallToolResult };
+    if (input && result.resultType === 'input_required')
+      return { result: inputRequired(core, input) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -54,18 +81,35 @@ export async function runTool(core: ServerCore, request: JsonRpcRequest, params:
  * The task then takes the handler's outcome: its result (`completed`, a tool error included) or,
  * for an unexpected throw, `failed` with a JSON-RPC internal error (logged, never the stack).
  */
-async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: RegisteredTool, params: Params, link: RequestLink, facts: RequestFacts, input: RoundInput | undefined, launch: TaskLaunch): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
+async function runAsTask(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  tool: RegisteredTool,
+  params: Params,
+  link: RequestLink,
+  facts: RequestFacts,
+  input: RoundInput | undefined,
+  launch: TaskLaunch,
+): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
   if ((tool.definition.taskStart ?? 'call') === 'call') {
     try {
       launch.start();
     } catch (error) {
       launch.release();
       // The store is full of tasks still running: a server condition the client may retry later.
-      return { error: makeErrorResponse(request.id, RpcErrorCode.InternalError, error instanceof McpError ? error.reason : 'the task could not be created') };
+      return {
+        error: makeErrorResponse(
+          request.id,
+          RpcErrorCode.InternalError,
+          error instanceof McpError ? error.reason : 'the task could not be created',
+        ),
+      };
     }
   }
   const { context, finish } = requestContext(request, params, link, facts, input, launch);
-  const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, { throwUnexpected: () => launch.task !== undefined });
+  const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, {
+    throwUnexpected: () => launch.task !== undefined,
+  });
   const settleTask = (task: NonNullable<TaskLaunch['task']>): void => {
     run.then(
       (result) => {
@@ -73,13 +117,26 @@ async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: Regist
         task.settle('completed', { result: plain as Record<string, unknown> });
       },
       (error: unknown) => {
-        core.logger({ level: 'error', msg: 'task handler threw', tool: tool.definition.name, taskId: task.taskId, error: error instanceof Error ? error.message : 'a non-Error value', ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+        core.logger({
+          level: 'error',
+          msg: 'task handler threw',
+          tool: tool.definition.name,
+          taskId: task.taskId,
+          error: error instanceof Error ? error.message : 'a non-Error value',
+          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+        });
         task.settle('failed', { error: { code: RpcErrorCode.InternalError, message: 'Internal error' } });
       },
     );
   };
   try {
-    const first: { result?: CallToolResult; error?: unknown } = await Promise.race([run.then((result) => ({ result }), (error: unknown) => ({ error })), launch.created.then(() => ({}))]);
+    const first: { result?: CallToolResult; error?: unknown } = await Promise.race([
+      run.then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      ),
+      launch.created.then(() => ({})),
+    ]);
     const task = launch.task;
     if (task) {
       settleTask(task);
@@ -88,7 +145,8 @@ async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: Regist
     launch.release();
     if (!first.result) throw first.error;
     const result = first.result;
-    if (input && result.resultType === 'input_required') return { result: inputRequired(core, input) as unknown as CallToolResult };
+    if (input && result.resultType === 'input_required')
+      return { result: inputRequired(core, input) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -101,27 +159,57 @@ async function runAsTask(core: ServerCore, request: JsonRpcRequest, tool: Regist
  * sign for `target`). Undefined in the legacy era.
  */
 /** This round's input of a 2026 request (`inputResponses`, `requestState` checked), a -32602 error, or undefined (first round, or legacy). */
-export function roundInput(core: ServerCore, request: JsonRpcRequest, params: Params, facts: RequestFacts, target: string): RoundInput | JsonRpcMessage | undefined {
+export function roundInput(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  params: Params,
+  facts: RequestFacts,
+  target: string,
+): RoundInput | JsonRpcMessage | undefined {
   if (eraOf(facts.revision) !== 'modern') return undefined;
   const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
-  if (params.requestState !== undefined && !state) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'requestState is not one this server issued for this request (altered, forged or for another request)');
+  if (params.requestState !== undefined && !state)
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      'requestState is not one this server issued for this request (altered, forged or for another request)',
+    );
   const given = params.inputResponses;
   // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the handler.
-  if (given !== undefined && !isObject(given)) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'inputResponses must be an object of answers by key');
+  if (given !== undefined && !isObject(given))
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      'inputResponses must be an object of answers by key',
+    );
   const malformed = given === undefined ? undefined : Object.keys(given).find((key) => !isObject(given[key]));
-  if (malformed !== undefined) return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, `inputResponses["${malformed.slice(0, 100)}"] must be an object (the result of the input request)`);
+  if (malformed !== undefined)
+    return makeErrorResponse(
+      request.id,
+      RpcErrorCode.InvalidParams,
+      `inputResponses["${malformed.slice(0, 100)}"] must be an object (the result of the input request)`,
+    );
   const responses = { ...state?.responses, ...(given ?? {}) };
   return { target, responses, asked: {}, resumed: state !== undefined };
 }
 
 /** The 2026 `input_required` result asking for `input`'s requests, with the signed state of the rounds so far. */
 export function inputRequired(core: ServerCore, input: RoundInput): Record<string, unknown> {
-  return { resultType: 'input_required', inputRequests: input.asked, requestState: core.inputState.sign({ target: input.target, responses: input.responses }) };
+  return {
+    resultType: 'input_required',
+    inputRequests: input.asked,
+    requestState: core.inputState.sign({ target: input.target, responses: input.responses }),
+  };
 }
 
 /** The facts of one request a handler may read (the era's envelope or session). */
 /** What a request says about its client: revision, capabilities, info, log level. */
-export type RequestFacts = { revision: ProtocolRevision; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined; logLevel: LoggingLevel | undefined };
+export type RequestFacts = {
+  revision: ProtocolRevision;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  logLevel: LoggingLevel | undefined;
+};
 
 /** The handler's context; `finish` stops its progress and log messages (none after the response). */
 /** One round of 2026 multi-round-trip input: the answers so far and what the handler asked that they lack. */
@@ -132,7 +220,14 @@ interface RoundInput {
   resumed: boolean;
 }
 
-export function requestContext(request: JsonRpcRequest, params: Params, link: RequestLink, facts: RequestFacts, input?: RoundInput, launch?: TaskLaunch): { context: ToolContext; finish: () => void } {
+export function requestContext(
+  request: JsonRpcRequest,
+  params: Params,
+  link: RequestLink,
+  facts: RequestFacts,
+  input?: RoundInput,
+  launch?: TaskLaunch,
+): { context: ToolContext; finish: () => void } {
   let asks = 0;
   const token = isObject(params._meta) ? (params._meta as Meta).progressToken : undefined;
   const threshold = facts.logLevel === undefined ? undefined : LOG_LEVEL_RANK[facts.logLevel];
@@ -146,7 +241,13 @@ export function requestContext(request: JsonRpcRequest, params: Params, link: Re
     clientInfo: facts.clientInfo,
     clientCapabilities: facts.clientCapabilities,
     progress(progress, total, message) {
-      if (finished || (typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number' || !(progress > last)) return;
+      if (
+        finished ||
+        (typeof token !== 'string' && typeof token !== 'number') ||
+        typeof progress !== 'number' ||
+        !(progress > last)
+      )
+        return;
       last = progress;
       const out: Record<string, unknown> = { progressToken: token, progress };
       if (total !== undefined) out.total = total;
@@ -157,8 +258,20 @@ export function requestContext(request: JsonRpcRequest, params: Params, link: Re
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (body, options) => ask('elicitation/create', body as unknown as Record<string, unknown>, 'elicitation', options?.key) as Promise<never>,
-    sample: (body, options) => ask('sampling/createMessage', body as unknown as Record<string, unknown>, 'sampling', options?.key) as Promise<never>,
+    elicit: (body, options) =>
+      ask(
+        'elicitation/create',
+        body as unknown as Record<string, unknown>,
+        'elicitation',
+        options?.key,
+      ) as Promise<never>,
+    sample: (body, options) =>
+      ask(
+        'sampling/createMessage',
+        body as unknown as Record<string, unknown>,
+        'sampling',
+        options?.key,
+      ) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
     closeStream: () => {
@@ -177,8 +290,14 @@ export function requestContext(request: JsonRpcRequest, params: Params, link: Re
    * the answer the request carries (`inputResponses` or the signed `requestState`), else the
    * round ends in `input_required` (every request asked before the handler gave up goes in it).
    */
-  async function ask(method: string, body: Record<string, unknown>, capability: keyof ClientCapabilities, key?: string): Promise<Record<string, unknown>> {
-    if (facts.clientCapabilities[capability] === undefined) throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+  async function ask(
+    method: string,
+    body: Record<string, unknown>,
+    capability: keyof ClientCapabilities,
+    key?: string,
+  ): Promise<Record<string, unknown>> {
+    if (facts.clientCapabilities[capability] === undefined)
+      throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
     // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
     // answer gathered in those rounds still counts).
     if (launch?.task) {
@@ -188,13 +307,23 @@ export function requestContext(request: JsonRpcRequest, params: Params, link: Re
     }
     if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (eraOf(facts.revision) === 'modern') {
-      if (!input) throw new McpError('INPUT_UNSUPPORTED', `${method} is available to tools and prompts only in 2026-07-28 (multi-round-trip input)`, { method });
+      if (!input)
+        throw new McpError(
+          'INPUT_UNSUPPORTED',
+          `${method} is available to tools and prompts only in 2026-07-28 (multi-round-trip input)`,
+          { method },
+        );
       const name = key ?? `input-${++asks}`;
       if (Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
       input.asked[name] = { method, params: body };
       throw new InputRequiredSignal();
     }
-    if (!link.request) throw new McpError('INPUT_UNSUPPORTED', `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`, { method });
+    if (!link.request)
+      throw new McpError(
+        'INPUT_UNSUPPORTED',
+        `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`,
+        { method },
+      );
     return link.request(method, body, link.signal);
   }
   return { context, finish: () => (finished = true) };

@@ -34,12 +34,24 @@ export const KIT_ERROR_CODES = {
  * Runs the tool and reports the call to `onToolCall` (when given). Never rejects: every failure
  * is an `isError` result.
  */
-export async function callTool(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, onToolCall?: ToolCallObserver, options: CallToolOptions = {}): Promise<CallToolResult> {
+export async function callTool(
+  tool: RegisteredTool,
+  args: unknown,
+  context: ToolContext,
+  logger: ServerLogger,
+  onToolCall?: ToolCallObserver,
+  options: CallToolOptions = {},
+): Promise<CallToolResult> {
   const started = performance.now();
   const result = await run(tool, args, context, logger, options);
   if (onToolCall) {
     const envelope = result.isError ? errorOf(result) : undefined;
-    const record: ToolCallRecord = { tool: tool.definition.name, arguments: args, durationMs: performance.now() - started, isError: result.isError === true };
+    const record: ToolCallRecord = {
+      tool: tool.definition.name,
+      arguments: args,
+      durationMs: performance.now() - started,
+      isError: result.isError === true,
+    };
     if (envelope) record.errorCode = envelope.code;
     try {
       onToolCall(record);
@@ -71,7 +83,13 @@ export interface CallToolOptions {
   throwUnexpected?: () => boolean;
 }
 
-async function run(tool: RegisteredTool, args: unknown, context: ToolContext, logger: ServerLogger, options: CallToolOptions): Promise<CallToolResult> {
+async function run(
+  tool: RegisteredTool,
+  args: unknown,
+  context: ToolContext,
+  logger: ServerLogger,
+  options: CallToolOptions,
+): Promise<CallToolResult> {
   const name = tool.definition.name;
   const problems = tool.checkInput(args ?? {});
   if (problems.length > 0) return validationFailure(tool, problems);
@@ -83,13 +101,24 @@ async function run(tool: RegisteredTool, args: unknown, context: ToolContext, lo
     // A 2026 input request this round cannot answer: the router turns this into `input_required`.
     if (error instanceof InputRequiredSignal) return { content: [], resultType: 'input_required' };
     if (error instanceof ToolError) {
-      if (error.cause !== undefined) logger({ level: 'warning', msg: 'tool failed', tool: name, code: error.toolCode, ...describeThrown(error.cause) });
+      if (error.cause !== undefined)
+        logger({
+          level: 'warning',
+          msg: 'tool failed',
+          tool: name,
+          code: error.toolCode,
+          ...describeThrown(error.cause),
+        });
       return errorResult(tool, { code: error.toolCode, message: error.reason });
     }
-    if (context.signal.aborted) return errorResult(tool, { code: KIT_ERROR_CODES.cancelled, message: 'The request was cancelled.' });
+    if (context.signal.aborted)
+      return errorResult(tool, { code: KIT_ERROR_CODES.cancelled, message: 'The request was cancelled.' });
     if (options.throwUnexpected?.()) throw error;
     logger({ level: 'error', msg: 'tool handler threw', tool: name, ...describeThrown(error) });
-    return errorResult(tool, { code: KIT_ERROR_CODES.internal, message: `The tool "${name}" failed unexpectedly. The error was logged on the server.` });
+    return errorResult(tool, {
+      code: KIT_ERROR_CODES.internal,
+      message: `The tool "${name}" failed unexpectedly. The error was logged on the server.`,
+    });
   }
   return finish(tool, output, logger);
 }
@@ -107,17 +136,32 @@ function finish(tool: RegisteredTool, output: ToolResult, logger: ServerLogger):
   const name = tool.definition.name;
   if (!output || typeof output !== 'object') {
     logger({ level: 'error', msg: 'tool handler returned no result object', tool: name });
-    return errorResult(tool, { code: KIT_ERROR_CODES.internal, message: `The tool "${name}" failed unexpectedly. The error was logged on the server.` });
+    return errorResult(tool, {
+      code: KIT_ERROR_CODES.internal,
+      message: `The tool "${name}" failed unexpectedly. The error was logged on the server.`,
+    });
   }
   const hasStructured = output.structuredContent !== undefined;
   if (tool.checkOutput && !output.isError) {
-    const problems = hasStructured ? tool.checkOutput(output.structuredContent) : [{ path: '', message: 'is missing (the tool has an outputSchema)' }];
+    const problems = hasStructured
+      ? tool.checkOutput(output.structuredContent)
+      : [{ path: '', message: 'is missing (the tool has an outputSchema)' }];
     if (problems.length > 0) {
-      logger({ level: 'error', msg: 'tool result does not match its outputSchema', tool: name, problems: describeProblems(problems) });
-      return errorResult(tool, { code: KIT_ERROR_CODES.internal, message: `The tool "${name}" produced an invalid result. The error was logged on the server.` });
+      logger({
+        level: 'error',
+        msg: 'tool result does not match its outputSchema',
+        tool: name,
+        problems: describeProblems(problems),
+      });
+      return errorResult(tool, {
+        code: KIT_ERROR_CODES.internal,
+        message: `The tool "${name}" produced an invalid result. The error was logged on the server.`,
+      });
     }
   }
-  const result: CallToolResult = { content: output.content ?? (hasStructured ? [textBlock(output.structuredContent)] : []) };
+  const result: CallToolResult = {
+    content: output.content ?? (hasStructured ? [textBlock(output.structuredContent)] : []),
+  };
   if (hasStructured) result.structuredContent = output.structuredContent;
   if (output.isError) result.isError = true;
   if (output._meta !== undefined) result._meta = output._meta;
@@ -146,7 +190,8 @@ function textBlock(value: unknown): ContentBlock {
 }
 
 function describeThrown(error: unknown): { error: string; stack?: string } {
-  if (error instanceof Error) return error.stack ? { error: error.message, stack: error.stack } : { error: error.message };
+  if (error instanceof Error)
+    return error.stack ? { error: error.message, stack: error.stack } : { error: error.message };
   try {
     return { error: String(error) };
   } catch {

@@ -30,16 +30,27 @@ export class ToolSet {
    */
   add(definition: ToolDefinition): Disposer {
     const { name } = definition;
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw new McpError('INVALID_ARGUMENT', `tool name ${JSON.stringify(name)} must be 1–128 characters of A–Z, a–z, 0–9, "_", "-" or "."`);
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `tool name ${JSON.stringify(name)} must be 1–128 characters of A–Z, a–z, 0–9, "_", "-" or "."`,
+      );
     if (this.tools.has(name)) throw new McpError('INVALID_ARGUMENT', `tool "${name}" is already registered`);
-    if (typeof definition.handler !== 'function') throw new McpError('INVALID_ARGUMENT', `tool "${name}" has no handler`);
+    if (typeof definition.handler !== 'function')
+      throw new McpError('INVALID_ARGUMENT', `tool "${name}" has no handler`);
     const input = definition.inputSchema;
-    if (!input || typeof input !== 'object' || input.type !== 'object') throw new McpError('INVALID_ARGUMENT', `tool "${name}" inputSchema must be an object schema ({ "type": "object", … })`);
+    if (!input || typeof input !== 'object' || input.type !== 'object')
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `tool "${name}" inputSchema must be an object schema ({ "type": "object", … })`,
+      );
     const registered: RegisteredTool = {
       definition: definition as ToolDefinition,
       wire: wireTool(definition),
       checkInput: compileSchema(input, `tool "${name}" inputSchema`),
-      checkOutput: definition.outputSchema ? compileSchema(definition.outputSchema, `tool "${name}" outputSchema`) : undefined,
+      checkOutput: definition.outputSchema
+        ? compileSchema(definition.outputSchema, `tool "${name}" outputSchema`)
+        : undefined,
     };
     this.tools.set(name, registered);
     this.changed();
@@ -60,7 +71,9 @@ export class ToolSet {
 
   /** True when a registered tool can run as a task (its `taskSupport` is `optional` or `required`). */
   get anyTaskSupport(): boolean {
-    for (const tool of this.tools.values()) if (tool.wire.execution?.taskSupport === 'optional' || tool.wire.execution?.taskSupport === 'required') return true;
+    for (const tool of this.tools.values())
+      if (tool.wire.execution?.taskSupport === 'optional' || tool.wire.execution?.taskSupport === 'required')
+        return true;
     return false;
   }
 
@@ -76,7 +89,9 @@ export class ToolSet {
       if (start < 0 || start > all.length) throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
     }
     const end = start + pageSize;
-    return end < all.length ? { tools: all.slice(start, end), nextCursor: encodeCursor(end) } : { tools: all.slice(start) };
+    return end < all.length
+      ? { tools: all.slice(start, end), nextCursor: encodeCursor(end) }
+      : { tools: all.slice(start) };
   }
 
   /** Listeners of additions and removals registered now. */
@@ -110,7 +125,8 @@ function wireTool(definition: ToolDefinition): Tool {
   if (definition.outputSchema !== undefined) tool.outputSchema = definition.outputSchema;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   if (definition._meta !== undefined) tool._meta = definition._meta;
-  if (definition.taskSupport !== undefined && definition.taskSupport !== 'forbidden') tool.execution = { taskSupport: definition.taskSupport };
+  if (definition.taskSupport !== undefined && definition.taskSupport !== 'forbidden')
+    tool.execution = { taskSupport: definition.taskSupport };
   return tool;
 }
 

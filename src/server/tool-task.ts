@@ -16,9 +16,14 @@ export function declaresTasks(capabilities: ClientCapabilities): boolean {
 
 /** The -32021 answer to a task method or a `required` tool from a request without the extension. */
 export function tasksRequired(request: JsonRpcRequest, what: string): JsonRpcMessage {
-  return makeErrorResponse(request.id, RpcErrorCode.MissingRequiredClientCapability, `${what} needs the client capability extensions["${TASKS_EXTENSION}"]`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return makeErrorResponse(
+    request.id,
+    RpcErrorCode.MissingRequiredClientCapability,
+    `${what} needs the client capability extensions["${TASKS_EXTENSION}"]`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 /**
@@ -26,10 +31,17 @@ export function tasksRequired(request: JsonRpcRequest, what: string): JsonRpcMes
  * the router), an error response, or undefined for any other method. Unknown or expired task
  * ids are -32602; cancelling an ended task is acknowledged like any other (idempotent).
  */
-export function answerTaskMethod(store: TaskStore, request: JsonRpcRequest, params: Record<string, unknown>, capabilities: ClientCapabilities): { result: Record<string, unknown> } | { error: JsonRpcMessage } | undefined {
+export function answerTaskMethod(
+  store: TaskStore,
+  request: JsonRpcRequest,
+  params: Record<string, unknown>,
+  capabilities: ClientCapabilities,
+): { result: Record<string, unknown> } | { error: JsonRpcMessage } | undefined {
   const method = request.method;
   if (method !== 'tasks/get' && method !== 'tasks/update' && method !== 'tasks/cancel') return undefined;
-  const fail = (code: number, message: string): { error: JsonRpcMessage } => ({ error: makeErrorResponse(request.id, code, message) });
+  const fail = (code: number, message: string): { error: JsonRpcMessage } => ({
+    error: makeErrorResponse(request.id, code, message),
+  });
   if (!declaresTasks(capabilities)) return { error: tasksRequired(request, method) };
   if (typeof params.taskId !== 'string') return fail(RpcErrorCode.InvalidParams, `${method} needs a "taskId"`);
   const task = store.get(params.taskId);
@@ -39,7 +51,8 @@ export function answerTaskMethod(store: TaskStore, request: JsonRpcRequest, para
       return { result: task.detailed() };
     case 'tasks/update': {
       const responses = params.inputResponses;
-      if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) return fail(RpcErrorCode.InvalidParams, 'tasks/update needs an "inputResponses" object');
+      if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+        return fail(RpcErrorCode.InvalidParams, 'tasks/update needs an "inputResponses" object');
       task.answer(responses as Record<string, unknown>);
       return { result: {} };
     }

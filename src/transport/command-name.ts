@@ -33,18 +33,87 @@ interface ArgumentShape {
   inline?: ReadonlySet<string>;
 }
 
-const RUNNER_OPTIONS = new Set(['-p', '--package', '--from', '--with', '--python', '--spec', '-c', '--call', '--index', '--index-url']);
-const INTERPRETER_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file', '--config', '--with', '--directory', '--project', '--python', '-W', '-X']);
+const RUNNER_OPTIONS = new Set([
+  '-p',
+  '--package',
+  '--from',
+  '--with',
+  '--python',
+  '--spec',
+  '-c',
+  '--call',
+  '--index',
+  '--index-url',
+]);
+const INTERPRETER_OPTIONS = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--env-file',
+  '--config',
+  '--with',
+  '--directory',
+  '--project',
+  '--python',
+  '-W',
+  '-X',
+]);
 const INLINE_CODE = new Set(['-e', '--eval', '-p', '--print', '-c']);
-const CONTAINER_OPTIONS = new Set(['-e', '--env', '--env-file', '-v', '--volume', '-w', '--workdir', '-u', '--user', '--name', '--network', '--mount', '--entrypoint', '--platform', '-l', '--label', '--add-host', '-p', '--publish']);
+const CONTAINER_OPTIONS = new Set([
+  '-e',
+  '--env',
+  '--env-file',
+  '-v',
+  '--volume',
+  '-w',
+  '--workdir',
+  '-u',
+  '--user',
+  '--name',
+  '--network',
+  '--mount',
+  '--entrypoint',
+  '--platform',
+  '-l',
+  '--label',
+  '--add-host',
+  '-p',
+  '--publish',
+]);
 
 const runner = (...words: string[]): ArgumentShape => ({ words, takesValue: RUNNER_OPTIONS });
-const interpreter = (...words: string[]): ArgumentShape => ({ words, takesValue: INTERPRETER_OPTIONS, inline: INLINE_CODE });
+const interpreter = (...words: string[]): ArgumentShape => ({
+  words,
+  takesValue: INTERPRETER_OPTIONS,
+  inline: INLINE_CODE,
+});
 
 /** Package runners by program name (`uv tool run` is found by its words). */
-const RUNNERS: Record<string, ArgumentShape> = { npx: runner(), pnpx: runner(), bunx: runner(), uvx: runner(), pipx: runner('run'), npm: runner('exec', 'x', 'run', 'run-script'), pnpm: runner('dlx', 'exec', 'run'), yarn: runner('dlx', 'exec', 'run') };
+const RUNNERS: Record<string, ArgumentShape> = {
+  npx: runner(),
+  pnpx: runner(),
+  bunx: runner(),
+  uvx: runner(),
+  pipx: runner('run'),
+  npm: runner('exec', 'x', 'run', 'run-script'),
+  pnpm: runner('dlx', 'exec', 'run'),
+  yarn: runner('dlx', 'exec', 'run'),
+};
 /** Interpreters by program name (`python3.12` counts as `python`). */
-const INTERPRETERS: Record<string, ArgumentShape> = { node: interpreter(), nodejs: interpreter(), bun: interpreter('run'), deno: interpreter('run'), tsx: interpreter(), 'ts-node': interpreter(), python: interpreter(), uv: interpreter('run') };
+const INTERPRETERS: Record<string, ArgumentShape> = {
+  node: interpreter(),
+  nodejs: interpreter(),
+  bun: interpreter('run'),
+  deno: interpreter('run'),
+  tsx: interpreter(),
+  'ts-node': interpreter(),
+  python: interpreter(),
+  uv: interpreter('run'),
+};
 const CONTAINERS: ArgumentShape = { words: ['run', 'container'], takesValue: CONTAINER_OPTIONS };
 
 /** The last segment of a path (either separator). */
@@ -68,7 +137,13 @@ export function fileDisplayName(file: string): string {
 /** A package spec's name: no registry prefix, scope, version, extras or `.git`. */
 function packageDisplayName(spec: string): string {
   let name = spec.replace(/^(?:npm|jsr|pypi):/i, '');
-  if (/^(?:git\+|https?:|github:|file:)/i.test(name)) return fileDisplayName(name.replace(/#.*$/, '').replace(/\.git$/i, '').replace(/@[^/@]*$/, ''));
+  if (/^(?:git\+|https?:|github:|file:)/i.test(name))
+    return fileDisplayName(
+      name
+        .replace(/#.*$/, '')
+        .replace(/\.git$/i, '')
+        .replace(/@[^/@]*$/, ''),
+    );
   name = name.replace(/\[.*\]/, '').replace(/(?:==|>=|<=|~=|!=|[<>]).*$/, '');
   const at = name.indexOf('@', 1);
   if (at > 0) name = name.slice(0, at);
@@ -101,7 +176,10 @@ function subject(args: readonly string[], shape: ArgumentShape): { value?: strin
 export function commandDisplayName(command: string, args: readonly string[] = []): string {
   const program = lastSegment(command).replace(/\.(?:exe|cmd|bat)$/i, '');
   const key = /^python\d+(?:\.\d+)?$/i.test(program) ? 'python' : program.toLowerCase();
-  const shape = key === 'uv' && args.includes('tool') ? runner('tool', 'run') : (RUNNERS[key] ?? INTERPRETERS[key] ?? (key === 'docker' || key === 'podman' ? CONTAINERS : undefined));
+  const shape =
+    key === 'uv' && args.includes('tool')
+      ? runner('tool', 'run')
+      : (RUNNERS[key] ?? INTERPRETERS[key] ?? (key === 'docker' || key === 'podman' ? CONTAINERS : undefined));
   if (!shape) return fileDisplayName(command) || program || 'server';
   const found = subject(args, shape);
   if (found.module) return lastSegment(found.module.replace(/\./g, '/'));

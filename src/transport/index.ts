@@ -9,5 +9,12 @@ export { traceTransport } from './trace/tracing-transport.js';
 export type { TraceTransportOptions } from './trace/tracing-transport.js';
 export { TraceBuilder } from './trace/trace-builder.js';
 export { guardSink, jsonlFileSink, prettyTraceLine, streamSink } from './trace/sinks.js';
-export type { JsonlFileSink, JsonlFileSinkOptions, PrettyOptions, StreamSinkOptions, TextWritable, TraceSink } from './trace/sinks.js';
+export type {
+  JsonlFileSink,
+  JsonlFileSinkOptions,
+  PrettyOptions,
+  StreamSinkOptions,
+  TextWritable,
+  TraceSink,
+} from './trace/sinks.js';
 export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace/trace-record.js';

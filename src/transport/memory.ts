@@ -21,14 +21,17 @@ class LinkedEnd implements Transport {
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.done) return Promise.reject(new McpError('CONNECTION_CLOSED', 'cannot send: the linked transport is closed'));
+    if (this.done)
+      return Promise.reject(new McpError('CONNECTION_CLOSED', 'cannot send: the linked transport is closed'));
     let copy: unknown;
     try {
       const text = JSON.stringify(message);
       if (text === undefined) throw new TypeError(`${typeof message} is not JSON`);
       copy = JSON.parse(text);
     } catch (error) {
-      return Promise.reject(new McpError('TRANSPORT', 'cannot send: the message is not serialisable as JSON', { cause: error }));
+      return Promise.reject(
+        new McpError('TRANSPORT', 'cannot send: the message is not serialisable as JSON', { cause: error }),
+      );
     }
     // Sent before a close, so it is on the wire: delivered even if either end closes meanwhile.
     const peer = this.peer;

@@ -10,10 +10,22 @@ import type { StdioServerSpec } from './stdio-spawn.js';
 import type { StdioTransportOptions } from './stdio.js';
 
 /** A stdio server's command line (`McpClient.connect`'s stdio target, `StdioTransport.spawn`'s spec). */
-export const STDIO_SPEC_KEYS = optionKeys<StdioServerSpec>('stdio server spec', { command: true, args: true, env: true, cwd: true, inheritEnv: true }, { cmd: 'command', arguments: 'args', argv: 'args', dir: 'cwd' });
+export const STDIO_SPEC_KEYS = optionKeys<StdioServerSpec>(
+  'stdio server spec',
+  { command: true, args: true, env: true, cwd: true, inheritEnv: true },
+  { cmd: 'command', arguments: 'args', argv: 'args', dir: 'cwd' },
+);
 
 /** {@link StdioTransportOptions}. */
-export const STDIO_TRANSPORT_KEYS = optionKeys<StdioTransportOptions>('StdioTransport options', { name: true, maxMessageBytes: true, stderrLines: true, onStderr: true, inheritEnv: true, signal: true, closeTimeouts: true });
+export const STDIO_TRANSPORT_KEYS = optionKeys<StdioTransportOptions>('StdioTransport options', {
+  name: true,
+  maxMessageBytes: true,
+  stderrLines: true,
+  onStderr: true,
+  inheritEnv: true,
+  signal: true,
+  closeTimeouts: true,
+});
 
 /** {@link StreamableHttpOptions}. */
 export const STREAMABLE_HTTP_KEYS = optionKeys<StreamableHttpOptions>('StreamableHttpTransport options', {
@@ -30,4 +42,12 @@ export const STREAMABLE_HTTP_KEYS = optionKeys<StreamableHttpOptions>('Streamabl
 });
 
 /** {@link LegacySseOptions}. */
-export const LEGACY_SSE_KEYS = optionKeys<LegacySseOptions>('LegacySseTransport options', { name: true, headers: true, maxMessageBytes: true, connectTimeoutMs: true, postTimeoutMs: true, signal: true, dispatcher: true });
+export const LEGACY_SSE_KEYS = optionKeys<LegacySseOptions>('LegacySseTransport options', {
+  name: true,
+  headers: true,
+  maxMessageBytes: true,
+  connectTimeoutMs: true,
+  postTimeoutMs: true,
+  signal: true,
+  dispatcher: true,
+});

@@ -19,7 +19,13 @@
  *   runs); its children — the node `npx` starts, a server's helpers — may outlive it.
  */
 import type { ChildProcess } from 'node:child_process';
-import { descendantsOf, isStillRunning, readProcessTable, readProcessTableSync, type ProcessEntry } from './process-table.js';
+import {
+  descendantsOf,
+  isStillRunning,
+  readProcessTable,
+  readProcessTableSync,
+  type ProcessEntry,
+} from './process-table.js';
 
 /** True on Windows, where only the direct child can be signalled. */
 export const IS_WINDOWS = process.platform === 'win32';

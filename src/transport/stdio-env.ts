@@ -8,7 +8,17 @@ import { ConfigError } from '../protocol/errors.js';
 import { expandVariables } from './variables.js';
 
 /** Inherited on POSIX systems. */
-export const POSIX_ALLOWLIST = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR', 'LANG', 'LC_ALL'] as const;
+export const POSIX_ALLOWLIST = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+] as const;
 
 /** Inherited on Windows, where programs break without these. */
 export const WINDOWS_ALLOWLIST = [
@@ -61,13 +71,20 @@ export function buildServerEnv(
  * `CONFIG_INVALID` naming the server, the key and the variable when a variable is unset or empty
  * and has no default — as a config file with that value would fail to load.
  */
-export function expandServerEnv(env: Record<string, string> | undefined, server: string, source: NodeJS.ProcessEnv = process.env): Record<string, string> | undefined {
+export function expandServerEnv(
+  env: Record<string, string> | undefined,
+  server: string,
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> | undefined {
   if (env === undefined) return undefined;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const expansion = expandVariables(value, source);
     if (!expansion.ok) {
-      throw new ConfigError(`env.${key}: variable ${expansion.unset} is not set (write \${${expansion.unset}:-default} for a default)`, { server, field: `env.${key}`, variable: expansion.unset });
+      throw new ConfigError(
+        `env.${key}: variable ${expansion.unset} is not set (write \${${expansion.unset}:-default} for a default)`,
+        { server, field: `env.${key}`, variable: expansion.unset },
+      );
     }
     out[key] = expansion.text;
   }

@@ -67,8 +67,10 @@ export class StdioServerTransport implements Transport {
       this.stopReading();
       this.resolveInputEnded();
     };
-    const onReadError = (error: Error): void => this.shut(new McpError('TRANSPORT', `stdin failed: ${error.message}`, { cause: error }));
-    const onWriteError = (error: Error): void => this.shut(new McpError('TRANSPORT', `stdout failed: ${error.message}`, { cause: error }));
+    const onReadError = (error: Error): void =>
+      this.shut(new McpError('TRANSPORT', `stdin failed: ${error.message}`, { cause: error }));
+    const onWriteError = (error: Error): void =>
+      this.shut(new McpError('TRANSPORT', `stdout failed: ${error.message}`, { cause: error }));
     const onDrain = (): void => this.releaseWriters();
     this.stdin.on('data', onData);
     this.stdin.on('end', onEnd);
@@ -98,7 +100,9 @@ export class StdioServerTransport implements Transport {
     try {
       line = encodeMessage(message);
     } catch (error) {
-      return Promise.reject(new McpError('TRANSPORT', 'cannot send: the message is not serialisable as JSON', { cause: error }));
+      return Promise.reject(
+        new McpError('TRANSPORT', 'cannot send: the message is not serialisable as JSON', { cause: error }),
+      );
     }
     if (this.stdout.write(line)) return;
     return new Promise((resolve) => this.drainWaiters.push(resolve));

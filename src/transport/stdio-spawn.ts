@@ -34,10 +34,16 @@ export interface StdioServerSpec {
  * `CANCELLED` (`cause`: the signal's reason) when `signal` is aborted before the server started —
  * then nothing is spawned, or what was is killed and has exited before the rejection.
  */
-export function spawnServer(spec: StdioServerSpec, server: string, inheritEnv: boolean, signal?: AbortSignal): Promise<ChildProcessWithoutNullStreams> {
+export function spawnServer(
+  spec: StdioServerSpec,
+  server: string,
+  inheritEnv: boolean,
+  signal?: AbortSignal,
+): Promise<ChildProcessWithoutNullStreams> {
   if (signal?.aborted) return Promise.reject(startCancelled(spec.command, server, signal));
   const cwdProblem = spec.cwd === undefined ? undefined : checkCwd(spec.cwd);
-  if (cwdProblem) return Promise.reject(new McpError('SPAWN_FAILED', `could not start "${spec.command}": ${cwdProblem}`, { server }));
+  if (cwdProblem)
+    return Promise.reject(new McpError('SPAWN_FAILED', `could not start "${spec.command}": ${cwdProblem}`, { server }));
   let child: ChildProcessWithoutNullStreams;
   try {
     // node:child_process loads on the first spawn, not with the package (~13 ms of import time).
@@ -86,7 +92,10 @@ export function spawnServer(spec: StdioServerSpec, server: string, inheritEnv: b
 }
 
 function startCancelled(command: string, server: string, signal: AbortSignal): McpError {
-  return new McpError('CANCELLED', `starting "${command}" was cancelled by the caller`, { server, cause: signal.reason });
+  return new McpError('CANCELLED', `starting "${command}" was cancelled by the caller`, {
+    server,
+    cause: signal.reason,
+  });
 }
 
 /** Node reports a missing cwd as ENOENT, the same as a missing command; say which it is. */
@@ -109,5 +118,8 @@ const REASONS: Record<string, string> = {
 function spawnFailure(command: string, server: string, error: unknown): McpError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason = (code !== undefined ? REASONS[code] : undefined) ?? errorMessage(error);
-  return new McpError('SPAWN_FAILED', `could not start "${command}": ${reason}${code ? ` (${code})` : ''}`, { server, cause: error });
+  return new McpError('SPAWN_FAILED', `could not start "${command}": ${reason}${code ? ` (${code})` : ''}`, {
+    server,
+    cause: error,
+  });
 }

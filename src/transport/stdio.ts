@@ -84,14 +84,23 @@ export class StdioTransport implements Transport {
   private readonly stderr: StderrLines;
   /** Runs inside the stdout 'data' handler: a listener's throw becomes a diagnostic, never an uncaught exception. */
   private readonly inbox = new Inbox<unknown>((error, value) =>
-    this.diagnose({ kind: 'listener-failed', message: `a message listener threw: ${error instanceof Error ? error.message : sampleValue(error)}`, sample: sampleValue(value) }),
+    this.diagnose({
+      kind: 'listener-failed',
+      message: `a message listener threw: ${error instanceof Error ? error.message : sampleValue(error)}`,
+      sample: sampleValue(value),
+    }),
   );
   private readonly diagnosticListeners = new Listeners<TransportDiagnostic>();
   private readonly writer: StdinWriter;
   private readonly untrack: () => void;
   private resolveClosed!: (info: CloseInfo) => void;
   private state: State = { name: 'open', grace: undefined };
-  private readonly seen: ChildFacts = { exit: undefined, stdoutEnded: false, stderrEnded: false, writeError: undefined };
+  private readonly seen: ChildFacts = {
+    exit: undefined,
+    stdoutEnded: false,
+    stderrEnded: false,
+    writeError: undefined,
+  };
   /** Opens at the server's exit. */
   private readonly exited = new Latch();
   /** Opens once the process and every pipe of it are closed (the child's 'close'). */
@@ -173,7 +182,12 @@ export class StdioTransport implements Transport {
     checkOptions(options, STDIO_TRANSPORT_KEYS);
     const name = options.name ?? commandDisplayName(spec.command, spec.args);
     const env = expandServerEnv(spec.env, name);
-    const child = await spawnServer(env === undefined ? spec : { ...spec, env }, name, options.inheritEnv ?? spec.inheritEnv ?? false, options.signal);
+    const child = await spawnServer(
+      env === undefined ? spec : { ...spec, env },
+      name,
+      options.inheritEnv ?? spec.inheritEnv ?? false,
+      options.signal,
+    );
     return new StdioTransport(child, options, name);
   }
 
@@ -199,7 +213,12 @@ export class StdioTransport implements Transport {
     try {
       line = `${JSON.stringify(message)}\n`;
     } catch (error) {
-      return Promise.reject(new McpError('TRANSPORT', `cannot send: the message is not serialisable as JSON`, { server: this.name, cause: error }));
+      return Promise.reject(
+        new McpError('TRANSPORT', `cannot send: the message is not serialisable as JSON`, {
+          server: this.name,
+          cause: error,
+        }),
+      );
     }
     // Everything sent in this tick leaves in one writev: 64 calls in flight cost one syscall, not 64.
     // Back-pressure: the promise resolves when the pipe drains, or rejects if it goes away first.
@@ -303,7 +322,8 @@ export class StdioTransport implements Transport {
     if (state.grace) clearTimeout(state.grace.timer);
     state.grace = undefined;
     if (awaiting === 'pipes') state.grace = { awaiting, timer: setTimeout(() => this.settle(), PIPE_GRACE_MS) };
-    else if (awaiting === 'exit') state.grace = { awaiting, timer: setTimeout(() => this.exitGraceOver(), STDOUT_EOF_GRACE_MS) };
+    else if (awaiting === 'exit')
+      state.grace = { awaiting, timer: setTimeout(() => this.exitGraceOver(), STDOUT_EOF_GRACE_MS) };
   }
 
   /** A part of the server's end arrived (stdout or stderr EOF, the exit): settle `closed` now, or soon. */
@@ -336,7 +356,10 @@ export class StdioTransport implements Transport {
     const { state } = this;
     if (state.name === 'closed') return;
     if (state.grace) clearTimeout(state.grace.timer);
-    this.state = state.name === 'stopping' ? { name: 'closed', stopped: true, sequence: state.sequence } : { name: 'closed', stopped: false, sequence: undefined };
+    this.state =
+      state.name === 'stopping'
+        ? { name: 'closed', stopped: true, sequence: state.sequence }
+        : { name: 'closed', stopped: false, sequence: undefined };
     this.stderr.flush();
     if (this.seen.exit) {
       // A crashed server's own children would otherwise outlive it.
@@ -349,7 +372,8 @@ export class StdioTransport implements Transport {
     }
     this.child.stdout.destroy();
     // After the flush: a crash error quotes the server's last stderr line even without its newline.
-    if (state.name === 'open') this.resolveClosed({ error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) });
+    if (state.name === 'open')
+      this.resolveClosed({ error: new McpError('CONNECTION_CLOSED', this.describeEnd(), { server: this.name }) });
     else this.resolveClosed(state.error ? { error: state.error } : {});
   }
 
@@ -369,7 +393,10 @@ export class StdioTransport implements Transport {
   }
 
   private sendError(): McpError {
-    return new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, { server: this.name, cause: this.seen.writeError });
+    return new McpError('CONNECTION_CLOSED', `cannot send: ${this.describeEnd()}`, {
+      server: this.name,
+      cause: this.seen.writeError,
+    });
   }
 
   private describeEnd(): string {
@@ -382,7 +409,10 @@ export class StdioTransport implements Transport {
     else if (writeError) text = `writing to the server failed (${writeError.message})`;
     else text = 'the server closed its stdout';
     // At most 5 lines of at most 500 characters each: the server decides what they hold.
-    const tail = this.stderr.tail().slice(-5).map((line) => peerText(line));
+    const tail = this.stderr
+      .tail()
+      .slice(-5)
+      .map((line) => peerText(line));
     return tail.length > 0 ? `${text}; last stderr: ${tail.join(' | ')}` : text;
   }
 

@@ -32,8 +32,13 @@ function fromDefaults(schema) {
 }
 
 const handlers = {
-  elicitation: async (params) => (params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: fromDefaults(params.requestedSchema) }),
-  sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance sample' }, model: 'mcpwire-conformance' }),
+  elicitation: async (params) =>
+    params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: fromDefaults(params.requestedSchema) },
+  sampling: async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'conformance sample' },
+    model: 'mcpwire-conformance',
+  }),
   roots: async () => [{ uri: 'file:///tmp/conformance', name: 'conformance' }],
 };
 
@@ -81,32 +86,67 @@ const auth = {
   store: new MemoryTokenStore(),
   onAuthorizationUrl: autoApprove,
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
-  ...(context.client_id && context.client_secret && !context.idp_id_token ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
-  ...(context.client_id && context.private_key_pem ? { client: { clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } } : {}),
+  ...(context.client_id && context.client_secret && !context.idp_id_token
+    ? { client: { clientId: context.client_id, clientSecret: context.client_secret } }
+    : {}),
+  ...(context.client_id && context.private_key_pem
+    ? {
+        client: {
+          clientId: context.client_id,
+          privateKey: context.private_key_pem,
+          signingAlgorithm: context.signing_algorithm ?? 'ES256',
+        },
+      }
+    : {}),
   ...(scenario?.startsWith('auth/client-credentials') ? { grant: 'client_credentials' } : {}),
   // Workload identity: the suite's workload JWT is the assertion (RFC 7523), for the public client it names.
-  ...(context.valid_jwt ? { grant: 'jwt_bearer', client: { clientId: context.client_id }, assertion: () => context.valid_jwt } : {}),
+  ...(context.valid_jwt
+    ? { grant: 'jwt_bearer', client: { clientId: context.client_id }, assertion: () => context.valid_jwt }
+    : {}),
   // Enterprise-managed authorization: the user's ID token exchanged at the IdP for an ID-JAG, presented as the assertion.
   ...(context.idp_id_token
     ? {
         grant: 'jwt_bearer',
         client: { clientId: context.client_id, clientSecret: context.client_secret },
-        assertion: ({ issuer, resource }) => exchangeForIdJag({ tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token, audience: issuer, resource }),
+        assertion: ({ issuer, resource }) =>
+          exchangeForIdJag({
+            tokenEndpoint: context.idp_token_endpoint,
+            clientId: context.idp_client_id,
+            idToken: context.idp_id_token,
+            audience: issuer,
+            resource,
+          }),
       }
     : {}),
 };
 
 async function connect(options = {}) {
-  return McpClient.connect({ url, auth }, { name: 'conformance', handlers, missingCapability: 'empty', ...(pinned ? { protocolVersion: pinned } : {}), ...options });
+  return McpClient.connect(
+    { url, auth },
+    {
+      name: 'conformance',
+      handlers,
+      missingCapability: 'empty',
+      ...(pinned ? { protocolVersion: pinned } : {}),
+      ...options,
+    },
+  );
 }
 
 /** Lists and calls every tool (with the suite's arguments when it gives them), reads every resource, gets every prompt. */
 async function exercise(client, { callTools = true } = {}) {
   const tools = await client.listTools();
   const given = new Map((context.toolCalls ?? []).map((call) => [call.name, call.arguments]));
-  if (callTools) for (const tool of tools) await client.callTool(tool.name, given.get(tool.name) ?? argumentsFor(tool)).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
+  if (callTools)
+    for (const tool of tools)
+      await client
+        .callTool(tool.name, given.get(tool.name) ?? argumentsFor(tool))
+        .catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
   if (client.capabilities.resources) {
-    for (const resource of await client.listResources().catch(() => [])) await client.readResource(resource.uri).catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
+    for (const resource of await client.listResources().catch(() => []))
+      await client
+        .readResource(resource.uri)
+        .catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
   }
   if (client.capabilities.prompts) {
     for (const prompt of await client.listPrompts().catch(() => [])) {
@@ -134,10 +174,14 @@ async function readVerified(client, entry, uri) {
   const listed = (entry.resources ?? []).find((r) => r.uri === uri);
   if (!listed) throw new Error(`${uri} is not listed in the skill's resources`);
   const { contents } = await client.readResource(uri);
-  const text = contents?.[0]?.text ?? (contents?.[0]?.blob !== undefined ? Buffer.from(contents[0].blob, 'base64').toString('utf8') : undefined);
+  const text =
+    contents?.[0]?.text ??
+    (contents?.[0]?.blob !== undefined ? Buffer.from(contents[0].blob, 'base64').toString('utf8') : undefined);
   if (typeof text !== 'string') throw new Error(`${uri}: no content`);
-  if (typeof listed.size === 'number' && Buffer.byteLength(text, 'utf8') !== listed.size) throw new Error(`${uri}: ${Buffer.byteLength(text, 'utf8')} bytes, the entry says ${listed.size}`);
-  if (typeof listed.digest === 'string' && sha256(text) !== listed.digest) throw new Error(`${uri}: digest ${sha256(text)}, the entry says ${listed.digest}`);
+  if (typeof listed.size === 'number' && Buffer.byteLength(text, 'utf8') !== listed.size)
+    throw new Error(`${uri}: ${Buffer.byteLength(text, 'utf8')} bytes, the entry says ${listed.size}`);
+  if (typeof listed.digest === 'string' && sha256(text) !== listed.digest)
+    throw new Error(`${uri}: digest ${sha256(text)}, the entry says ${listed.digest}`);
   return text;
 }
 
@@ -147,9 +191,13 @@ async function loadSkill(client, entry) {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(skillMd);
   const frontmatter = match ? parseYaml(match[1]) : undefined;
   for (const [key, value] of Object.entries(entry.frontmatter ?? {})) {
-    if (JSON.stringify(frontmatter?.[key]) !== JSON.stringify(value)) throw new Error(`${entry.uri}: frontmatter "${key}" is ${JSON.stringify(frontmatter?.[key])}, the entry says ${JSON.stringify(value)}`);
+    if (JSON.stringify(frontmatter?.[key]) !== JSON.stringify(value))
+      throw new Error(
+        `${entry.uri}: frontmatter "${key}" is ${JSON.stringify(frontmatter?.[key])}, the entry says ${JSON.stringify(value)}`,
+      );
   }
-  for (const resource of entry.resources ?? []) if (resource.uri !== entry.uri) await readVerified(client, entry, resource.uri);
+  for (const resource of entry.resources ?? [])
+    if (resource.uri !== entry.uri) await readVerified(client, entry, resource.uri);
 }
 
 async function loadEverySkill() {
@@ -252,7 +300,9 @@ async function authorized() {
 
 const run = SCENARIOS[scenario] ?? (scenario?.startsWith('auth/') ? authorized : undefined);
 if (!run || !url) {
-  console.error(`usage: MCP_CONFORMANCE_SCENARIO=<scenario> node test/conformance/client.mjs <url>\nunknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  console.error(
+    `usage: MCP_CONFORMANCE_SCENARIO=<scenario> node test/conformance/client.mjs <url>\nunknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`,
+  );
   process.exit(1);
 }
 try {

@@ -21,7 +21,10 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
 /** Connects with elicitation (form) declared; elicitation answers accept with the schema defaults. */
 async function connect() {
-  const client = new Client({ name: 'sdk-conformance-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'sdk-conformance-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     const content = {};
     for (const [key, property] of Object.entries(request.params.requestedSchema?.properties ?? {})) {
@@ -38,15 +41,24 @@ async function connect() {
 async function exercise(client) {
   const calls = new Map((context.toolCalls ?? []).map((call) => [call.name, call.arguments]));
   const { tools } = await client.listTools();
-  for (const tool of tools) await client.callTool({ name: tool.name, arguments: calls.get(tool.name) ?? {} }).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
+  for (const tool of tools)
+    await client
+      .callTool({ name: tool.name, arguments: calls.get(tool.name) ?? {} })
+      .catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
   const caps = client.getServerCapabilities() ?? {};
   if (caps.resources) {
     const { resources } = await client.listResources();
-    for (const resource of resources) await client.readResource({ uri: resource.uri }).catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
+    for (const resource of resources)
+      await client
+        .readResource({ uri: resource.uri })
+        .catch((e) => console.error(`resources/read ${resource.uri}: ${e.message}`));
   }
   if (caps.prompts) {
     const { prompts } = await client.listPrompts();
-    for (const prompt of prompts) await client.getPrompt({ name: prompt.name }).catch((e) => console.error(`prompts/get ${prompt.name}: ${e.message}`));
+    for (const prompt of prompts)
+      await client
+        .getPrompt({ name: prompt.name })
+        .catch((e) => console.error(`prompts/get ${prompt.name}: ${e.message}`));
   }
 }
 
@@ -68,7 +80,10 @@ const SCENARIOS = {
   },
   async 'sep-2322-client-request-state'(client) {
     const { tools } = await client.listTools();
-    for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} }).catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
+    for (const tool of tools)
+      await client
+        .callTool({ name: tool.name, arguments: {} })
+        .catch((e) => console.error(`tools/call ${tool.name}: ${e.message}`));
   },
   'http-standard-headers': exercise,
   'http-custom-headers': exercise,
@@ -85,7 +100,9 @@ const SCENARIOS = {
 
 const run = SCENARIOS[scenario];
 if (!run || !url) {
-  console.error(`sdk-client: unknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  console.error(
+    `sdk-client: unknown scenario ${JSON.stringify(scenario)}; known: ${Object.keys(SCENARIOS).join(', ')}`,
+  );
   process.exit(1);
 }
 try {

@@ -12,21 +12,55 @@ const port = at === -1 ? 0 : Number(process.argv[at + 1]);
 // A 1×1 red PNG and a tiny silent WAV.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
-const wait = (ms, signal) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
+const wait = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 const NO_ARGS = { type: 'object', properties: {} };
 
 const server = new McpServer({ name: 'mcpwire-conformance-server', version: '1.0.0' });
-server.registerTool({ name: 'test_simple_text', description: 'Returns simple text', inputSchema: NO_ARGS, handler: () => ({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] }) });
-server.registerTool({ name: 'test_image_content', description: 'Returns an image', inputSchema: NO_ARGS, handler: () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }) });
-server.registerTool({ name: 'test_audio_content', description: 'Returns audio', inputSchema: NO_ARGS, handler: () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }) });
+server.registerTool({
+  name: 'test_simple_text',
+  description: 'Returns simple text',
+  inputSchema: NO_ARGS,
+  handler: () => ({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] }),
+});
+server.registerTool({
+  name: 'test_image_content',
+  description: 'Returns an image',
+  inputSchema: NO_ARGS,
+  handler: () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }),
+});
+server.registerTool({
+  name: 'test_audio_content',
+  description: 'Returns audio',
+  inputSchema: NO_ARGS,
+  handler: () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }),
+});
 server.registerTool({
   name: 'test_embedded_resource',
   description: 'Returns an embedded resource',
   inputSchema: NO_ARGS,
-  handler: () => ({ content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] }),
+  handler: () => ({
+    content: [
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
+    ],
+  }),
 });
 server.registerTool({
   name: 'test_multiple_content_types',
@@ -36,7 +70,14 @@ server.registerTool({
     content: [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      },
     ],
   }),
 });
@@ -80,11 +121,22 @@ server.registerTool({
   inputSchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+    $defs: {
+      address: {
+        $anchor: 'address',
+        type: 'object',
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
+      },
+    },
     properties: {
       name: { type: 'string' },
       address: { $ref: '#/$defs/address' },
-      contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'string', pattern: '^\\+?[0-9 ]+$' }] },
+      contact: {
+        anyOf: [
+          { type: 'string', format: 'email' },
+          { type: 'string', pattern: '^\\+?[0-9 ]+$' },
+        ],
+      },
       kind: { type: 'string', enum: ['person', 'company'] },
       vat: { type: 'string' },
     },
@@ -102,7 +154,10 @@ server.registerTool({
   description: "Asks the client's model",
   inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
   handler: async ({ prompt }, context) => {
-    const result = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+    const result = await context.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+      maxTokens: 100,
+    });
     const text = result.content?.type === 'text' ? result.content.text : JSON.stringify(result.content);
     return { content: [{ type: 'text', text: `LLM response: ${text}` }] };
   },
@@ -116,11 +171,21 @@ server.registerTool({
       message,
       requestedSchema: {
         type: 'object',
-        properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+        properties: {
+          username: { type: 'string', description: "User's response" },
+          email: { type: 'string', description: "User's email address" },
+        },
         required: ['username', 'email'],
       },
     });
-    return { content: [{ type: 'text', text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
+        },
+      ],
+    };
   },
 });
 server.registerTool({
@@ -136,12 +201,24 @@ server.registerTool({
           name: { type: 'string', description: 'User name', default: 'John Doe' },
           age: { type: 'integer', description: 'User age', default: 30 },
           score: { type: 'number', description: 'User score', default: 95.5 },
-          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          status: {
+            type: 'string',
+            description: 'User status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
+          },
           verified: { type: 'boolean', description: 'Verification status', default: true },
         },
       },
     });
-    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
+        },
+      ],
+    };
   },
 });
 server.registerTool({
@@ -155,14 +232,52 @@ server.registerTool({
         type: 'object',
         properties: {
           untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
-          titledSingle: { type: 'string', description: 'Select one option with titles', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
-          legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-          untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-          titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+          titledSingle: {
+            type: 'string',
+            description: 'Select one option with titles',
+            oneOf: [
+              { const: 'value1', title: 'First Option' },
+              { const: 'value2', title: 'Second Option' },
+              { const: 'value3', title: 'Third Option' },
+            ],
+          },
+          legacyEnum: {
+            type: 'string',
+            description: 'Select one option (legacy)',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Select multiple options',
+            minItems: 1,
+            maxItems: 3,
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
+          titledMulti: {
+            type: 'array',
+            description: 'Select multiple options with titles',
+            minItems: 1,
+            maxItems: 3,
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First Choice' },
+                { const: 'value2', title: 'Second Choice' },
+                { const: 'value3', title: 'Third Choice' },
+              ],
+            },
+          },
         },
       },
     });
-    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
+        },
+      ],
+    };
   },
 });
 
@@ -186,7 +301,11 @@ server.registerTool({
 server.registerTool({
   name: 'test_custom_header',
   description: 'Mirrors its region argument into the Mcp-Param-Region header',
-  inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+  inputSchema: {
+    type: 'object',
+    properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+    required: ['region'],
+  },
   handler: ({ region }) => ({ content: [{ type: 'text', text: `region: ${region}` }] }),
 });
 
@@ -198,7 +317,10 @@ server.registerTool({
   description: 'Asks for a name through input_required',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    const answer = await context.elicit(
+      { message: 'What is your name?', requestedSchema: NAME_FORM },
+      { key: 'user_name' },
+    );
     return { content: [{ type: 'text', text: `Hello, ${said(answer, 'name')}!` }] };
   },
 });
@@ -207,8 +329,16 @@ server.registerTool({
   description: 'Asks the model through input_required',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }, { key: 'capital_question' });
-    return { content: [{ type: 'text', text: `The model said: ${answer?.content?.text ?? JSON.stringify(answer?.content)}` }] };
+    const answer = await context.sample(
+      {
+        messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+        maxTokens: 100,
+      },
+      { key: 'capital_question' },
+    );
+    return {
+      content: [{ type: 'text', text: `The model said: ${answer?.content?.text ?? JSON.stringify(answer?.content)}` }],
+    };
   },
 });
 server.registerTool({
@@ -225,8 +355,18 @@ server.registerTool({
   description: 'Round-trips requestState',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }, { key: 'confirm' });
-    return { content: [{ type: 'text', text: `${context.resumed ? 'state-ok' : 'state-missing'}: confirmed=${said(answer, 'ok')}` }] };
+    const answer = await context.elicit(
+      {
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+      { key: 'confirm' },
+    );
+    return {
+      content: [
+        { type: 'text', text: `${context.resumed ? 'state-ok' : 'state-missing'}: confirmed=${said(answer, 'ok')}` },
+      ],
+    };
   },
 });
 server.registerTool({
@@ -236,10 +376,20 @@ server.registerTool({
   handler: async (_args, context) => {
     const [name, greeting, roots] = await Promise.all([
       context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }),
-      context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { key: 'greeting' }),
+      context.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+        { key: 'greeting' },
+      ),
       context.listRoots({ key: 'client_roots' }),
     ]);
-    return { content: [{ type: 'text', text: `name=${said(name, 'name')} greeting=${greeting?.content?.text ?? ''} roots=${(roots?.roots ?? []).length}` }] };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `name=${said(name, 'name')} greeting=${greeting?.content?.text ?? ''} roots=${(roots?.roots ?? []).length}`,
+        },
+      ],
+    };
   },
 });
 server.registerTool({
@@ -247,8 +397,17 @@ server.registerTool({
   description: 'Asks in two rounds',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const name = await context.elicit({ message: 'Step 1: What is your name?', requestedSchema: NAME_FORM }, { key: 'step1' });
-    const color = await context.elicit({ message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] } }, { key: 'step2' });
+    const name = await context.elicit(
+      { message: 'Step 1: What is your name?', requestedSchema: NAME_FORM },
+      { key: 'step1' },
+    );
+    const color = await context.elicit(
+      {
+        message: 'Step 2: What is your favorite color?',
+        requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+      },
+      { key: 'step2' },
+    );
     return { content: [{ type: 'text', text: `${said(name, 'name')} likes ${said(color, 'color')}` }] };
   },
 });
@@ -257,7 +416,13 @@ server.registerTool({
   description: 'Refuses an altered requestState',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }, { key: 'confirm' });
+    const answer = await context.elicit(
+      {
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+      { key: 'confirm' },
+    );
     return { content: [{ type: 'text', text: `confirmed=${said(answer, 'ok')}` }] };
   },
 });
@@ -268,8 +433,15 @@ server.registerTool({
   handler: async (_args, context) => {
     const caps = context.clientCapabilities;
     const asks = [];
-    if (caps.elicitation) asks.push(context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }));
-    if (caps.sampling) asks.push(context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 }, { key: 'greeting' }));
+    if (caps.elicitation)
+      asks.push(context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }));
+    if (caps.sampling)
+      asks.push(
+        context.sample(
+          { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 },
+          { key: 'greeting' },
+        ),
+      );
     if (caps.roots) asks.push(context.listRoots({ key: 'client_roots' }));
     const answers = await Promise.all(asks);
     return { content: [{ type: 'text', text: `answered ${answers.length}` }] };
@@ -277,7 +449,8 @@ server.registerTool({
 });
 server.registerTool({
   name: 'test_reconnection',
-  description: 'Closes its SSE stream mid-call (SSE polling); the result comes on the stream the client resumes with Last-Event-ID',
+  description:
+    'Closes its SSE stream mid-call (SSE polling); the result comes on the stream the client resumes with Last-Event-ID',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
     context.closeStream();
@@ -287,11 +460,15 @@ server.registerTool({
 });
 server.registerTool({
   name: 'test_streaming_elicitation',
-  description: 'Asks the user while its response streams (2026: an input_required result, never a request on the stream)',
+  description:
+    'Asks the user while its response streams (2026: an input_required result, never a request on the stream)',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
     context.progress(0, 1);
-    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    const answer = await context.elicit(
+      { message: 'What is your name?', requestedSchema: NAME_FORM },
+      { key: 'user_name' },
+    );
     return { content: [{ type: 'text', text: `Hello, ${said(answer, 'name')}!` }] };
   },
 });
@@ -306,7 +483,11 @@ server.registerTool({
 server.registerTool({
   name: 'slow_compute',
   description: 'Sleeps `seconds` seconds, then answers (a task when the client takes tasks)',
-  inputSchema: { type: 'object', properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } }, required: ['seconds'] },
+  inputSchema: {
+    type: 'object',
+    properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } },
+    required: ['seconds'],
+  },
   taskSupport: 'optional',
   handler: async ({ seconds, label }, context) => {
     await wait(seconds * 1000, context.signal);
@@ -338,8 +519,21 @@ server.registerTool({
   inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
   taskSupport: 'optional',
   handler: async ({ filename }, context) => {
-    const answer = await context.elicit({ message: `Delete ${filename}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } }, { key: 'confirm' });
-    return { content: [{ type: 'text', text: answer?.action === 'accept' && answer.content?.confirm ? `deleted ${filename}` : `kept ${filename}` }] };
+    const answer = await context.elicit(
+      {
+        message: `Delete ${filename}?`,
+        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      },
+      { key: 'confirm' },
+    );
+    return {
+      content: [
+        {
+          type: 'text',
+          text: answer?.action === 'accept' && answer.content?.confirm ? `deleted ${filename}` : `kept ${filename}`,
+        },
+      ],
+    };
   },
 });
 server.registerTool({
@@ -362,7 +556,10 @@ server.registerTool({
   taskSupport: 'required',
   taskStart: 'handler',
   handler: async (_args, context) => {
-    const answer = await context.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    const answer = await context.elicit(
+      { message: 'What is your name?', requestedSchema: NAME_FORM },
+      { key: 'user_name' },
+    );
     context.startTask();
     await wait(100, context.signal);
     return { content: [{ type: 'text', text: `Hello from the task, ${said(answer, 'name')}!` }] };
@@ -395,23 +592,57 @@ server.registerPrompt({
   name: 'test_input_required_result_prompt',
   description: 'A prompt that asks for context first',
   get: async (_args, context) => {
-    const answer = await context.elicit({ message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } }, { key: 'user_context' });
-    return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${said(answer, 'context')}` } }] };
+    const answer = await context.elicit(
+      {
+        message: 'What context should the prompt use?',
+        requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+      },
+      { key: 'user_context' },
+    );
+    return {
+      messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${said(answer, 'context')}` } }],
+    };
   },
 });
 
-server.registerResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] });
-server.registerResource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', read: (uri) => [{ uri, mimeType: 'image/png', blob: PNG }] });
-server.registerResource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain', read: (uri) => [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }] });
+server.registerResource({
+  uri: 'test://static-text',
+  name: 'static-text',
+  description: 'A static text resource',
+  mimeType: 'text/plain',
+  read: (uri) => [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+});
+server.registerResource({
+  uri: 'test://static-binary',
+  name: 'static-binary',
+  description: 'A static binary resource',
+  mimeType: 'image/png',
+  read: (uri) => [{ uri, mimeType: 'image/png', blob: PNG }],
+});
+server.registerResource({
+  uri: 'test://watched-resource',
+  name: 'watched-resource',
+  description: 'A resource to subscribe to',
+  mimeType: 'text/plain',
+  read: (uri) => [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }],
+});
 server.registerResourceTemplate({
   uriTemplate: 'test://template/{id}/data',
   name: 'template-data',
   description: 'Data for an id',
   mimeType: 'application/json',
-  read: (uri, { id }) => [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+  read: (uri, { id }) => [
+    { uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
+  ],
   complete: { id: (value) => ['123', '456', '789'].filter((v) => v.startsWith(value)) },
 });
-server.registerPrompt({ name: 'test_simple_prompt', description: 'A simple prompt', get: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }) });
+server.registerPrompt({
+  name: 'test_simple_prompt',
+  description: 'A simple prompt',
+  get: () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  }),
+});
 server.registerPrompt({
   name: 'test_prompt_with_arguments',
   description: 'A prompt with arguments',
@@ -419,7 +650,11 @@ server.registerPrompt({
     { name: 'arg1', description: 'First test argument', required: true },
     { name: 'arg2', description: 'Second test argument', required: true },
   ],
-  get: ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+  get: ({ arg1, arg2 }) => ({
+    messages: [
+      { role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } },
+    ],
+  }),
   complete: { arg1: (value) => ['paris', 'park', 'party'].filter((v) => v.startsWith(value)) },
 });
 server.registerPrompt({
@@ -428,7 +663,13 @@ server.registerPrompt({
   arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
   get: ({ resourceUri }) => ({
     messages: [
-      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ],
   }),
@@ -447,7 +688,9 @@ server.registerPrompt({
 const handler = createHttpHandler(server, { path: '/mcp' });
 const listener = http.createServer(handler);
 listener.listen(port, '127.0.0.1', () => {
-  process.stderr.write(`${JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${listener.address().port}/mcp` })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${listener.address().port}/mcp` })}\n`,
+  );
 });
 const stop = async () => {
   await handler.close({ graceMs: 2000 });

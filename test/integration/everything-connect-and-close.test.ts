@@ -12,7 +12,12 @@ import { isAlive, waitUntilGone } from '../support/processes.js';
 import { type EverythingHarness, startEverything } from './support/everything-harness.js';
 import { everything } from './support/reference-servers.js';
 
-const INPUT_TOOLS = ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request', 'trigger-url-elicitation'];
+const INPUT_TOOLS = [
+  'get-roots-list',
+  'trigger-elicitation-request',
+  'trigger-sampling-request',
+  'trigger-url-elicitation',
+];
 
 describe('server-everything: connect, list_changed, ping and close', () => {
   let recording: RecordingTransport;
@@ -31,13 +36,18 @@ describe('server-everything: connect, list_changed, ping and close', () => {
     await harness?.stop();
   });
 
-  const sentMethods = () => recording.sent.map((r) => (r.message as { method?: string }).method).filter((m) => m !== undefined);
+  const sentMethods = () =>
+    recording.sent.map((r) => (r.message as { method?: string }).method).filter((m) => m !== undefined);
 
   it('negotiates the legacy era at 2025-11-25 and exposes identity, instructions and capabilities', () => {
     const { client } = harness;
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
-    expect(client.serverInfo).toMatchObject({ name: 'mcp-servers/everything', title: 'Everything Reference Server', version: expect.any(String) });
+    expect(client.serverInfo).toMatchObject({
+      name: 'mcp-servers/everything',
+      title: 'Everything Reference Server',
+      version: expect.any(String),
+    });
     expect(client.instructions).toContain('Everything Server');
     expect(client.capabilities).toMatchObject({
       tools: { listChanged: true },
@@ -51,10 +61,15 @@ describe('server-everything: connect, list_changed, ping and close', () => {
 
   it('ran the handshake in order: the era probe, initialize, then notifications/initialized', () => {
     expect(sentMethods().slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
-    const initialize = recording.sent.find((r) => (r.message as { method?: string }).method === 'initialize')!.message as { params: Record<string, unknown> };
+    const initialize = recording.sent.find((r) => (r.message as { method?: string }).method === 'initialize')!
+      .message as { params: Record<string, unknown> };
     expect(initialize.params).toMatchObject({ protocolVersion: '2025-11-25', clientInfo: { name: 'mcpwire' } });
     // Each handler declares its capability, and nothing else is declared.
-    expect(initialize.params.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } });
+    expect(initialize.params.capabilities).toEqual({
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+    });
     expect(harness.client.clientCapabilities).toEqual(initialize.params.capabilities);
   });
 
@@ -101,7 +116,10 @@ describe('server-everything: connect, list_changed, ping and close', () => {
     await expect.poll(() => closes.length).toBe(1);
     expect(closes[0]!.error).toBeUndefined();
     await expect(client.ping()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
-    await expect(client.callTool('echo', { message: 'too late' })).rejects.toMatchObject({ code: 'CONNECTION_CLOSED', server: 'everything' });
+    await expect(client.callTool('echo', { message: 'too late' })).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      server: 'everything',
+    });
   });
 });
 
@@ -117,7 +135,10 @@ describe('server-everything: the server dies mid-call', () => {
       process.kill(pid, 'SIGKILL');
       await expect(call).rejects.toMatchObject({ code: 'CONNECTION_CLOSED', server: 'doomed', method: 'tools/call' });
       await expect.poll(() => closes.length, { timeout: 5_000 }).toBe(1);
-      expect(closes[0]!.error).toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringContaining('SIGKILL') });
+      expect(closes[0]!.error).toMatchObject({
+        code: 'CONNECTION_CLOSED',
+        message: expect.stringContaining('SIGKILL'),
+      });
       expect(client.isClosed).toBe(true);
     } finally {
       await client.close();

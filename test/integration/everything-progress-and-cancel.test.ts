@@ -17,7 +17,13 @@ const LONG = 'trigger-long-running-operation';
 interface Sent {
   id?: number;
   method?: string;
-  params?: { name?: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: number }; requestId?: number; reason?: string };
+  params?: {
+    name?: string;
+    arguments?: Record<string, unknown>;
+    _meta?: { progressToken?: number };
+    requestId?: number;
+    reason?: string;
+  };
 }
 
 describe('server-everything: progress, timeouts and cancellation', () => {
@@ -35,14 +41,22 @@ describe('server-everything: progress, timeouts and cancellation', () => {
   });
 
   const sent = () => recording.sent.map((r) => r.message as Sent);
-  const lastCall = () => sent().filter((m) => m.method === 'tools/call' && m.params?.name === LONG).at(-1)!;
-  const cancelFor = (id: number | undefined) => sent().find((m) => m.method === 'notifications/cancelled' && m.params?.requestId === id);
+  const lastCall = () =>
+    sent()
+      .filter((m) => m.method === 'tools/call' && m.params?.name === LONG)
+      .at(-1)!;
+  const cancelFor = (id: number | undefined) =>
+    sent().find((m) => m.method === 'notifications/cancelled' && m.params?.requestId === id);
 
   it('delivers increasing progress with the total to onProgress and to the progress event', async () => {
     const progress: ProgressParams[] = [];
     const global: ProgressParams[] = [];
     const off = harness.client.on('progress', (p) => global.push(p));
-    const result = await harness.client.callTool(LONG, { duration: 0.8, steps: 4 }, { onProgress: (p) => progress.push(p) });
+    const result = await harness.client.callTool(
+      LONG,
+      { duration: 0.8, steps: 4 },
+      { onProgress: (p) => progress.push(p) },
+    );
     off();
     expect(textOf(result)).toBe('Long running operation completed. Duration: 0.8 seconds, Steps: 4.');
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
@@ -56,7 +70,11 @@ describe('server-everything: progress, timeouts and cancellation', () => {
   it('lets progress reset a 1500 ms idle timeout on a 3.2 s operation', async () => {
     const progress: number[] = [];
     const started = performance.now();
-    const result = await harness.client.callTool(LONG, { duration: 3.2, steps: 8 }, { timeoutMs: 1_500, onProgress: (p) => progress.push(p.progress) });
+    const result = await harness.client.callTool(
+      LONG,
+      { duration: 3.2, steps: 8 },
+      { timeoutMs: 1_500, onProgress: (p) => progress.push(p.progress) },
+    );
     // The server sleeps 3.2 s in all, so the call outlived its idle timeout twice over.
     expect(performance.now() - started).toBeGreaterThan(3_000);
     expect(textOf(result)).toContain('completed');
@@ -74,18 +92,28 @@ describe('server-everything: progress, timeouts and cancellation', () => {
     await expect(call).rejects.toMatchObject({ code: 'TIMEOUT', server: 'everything', method: 'tools/call' });
     const request = lastCall();
     expect(request.params?._meta?.progressToken).toBeUndefined();
-    expect(cancelFor(request.id)).toMatchObject({ params: { requestId: request.id, reason: expect.stringContaining('timed out') } });
+    expect(cancelFor(request.id)).toMatchObject({
+      params: { requestId: request.id, reason: expect.stringContaining('timed out') },
+    });
   });
 
   it('times out despite progress when resetTimeoutOnProgress is false', async () => {
     const progress: number[] = [];
-    const call = harness.client.callTool(LONG, { duration: 2, steps: 8 }, { timeoutMs: 900, resetTimeoutOnProgress: false, onProgress: (p) => progress.push(p.progress) });
+    const call = harness.client.callTool(
+      LONG,
+      { duration: 2, steps: 8 },
+      { timeoutMs: 900, resetTimeoutOnProgress: false, onProgress: (p) => progress.push(p.progress) },
+    );
     await expect(call).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(progress.length).toBeGreaterThan(0);
   });
 
   it('stops at the hard cap however much progress flows', async () => {
-    const call = harness.client.callTool(LONG, { duration: 2.4, steps: 8 }, { timeoutMs: 5_000, maxTotalTimeoutMs: 1_000 });
+    const call = harness.client.callTool(
+      LONG,
+      { duration: 2.4, steps: 8 },
+      { timeoutMs: 5_000, maxTotalTimeoutMs: 1_000 },
+    );
     const error = await call.then(
       () => undefined,
       (e: unknown) => e as Error,
@@ -97,13 +125,17 @@ describe('server-everything: progress, timeouts and cancellation', () => {
   it('cancels through an AbortSignal with CANCELLED, sends notifications/cancelled, ignores late progress and keeps serving', async () => {
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = harness.client.callTool(LONG, { duration: 2, steps: 10 }, {
-      signal: controller.signal,
-      onProgress: (p) => {
-        progress.push(p.progress);
-        if (p.progress === 2) controller.abort(new Error('user pressed stop'));
+    const call = harness.client.callTool(
+      LONG,
+      { duration: 2, steps: 10 },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          progress.push(p.progress);
+          if (p.progress === 2) controller.abort(new Error('user pressed stop'));
+        },
       },
-    });
+    );
     const error = await call.then(
       () => undefined,
       (e: unknown) => e as Error & { cause?: unknown },
@@ -118,7 +150,15 @@ describe('server-everything: progress, timeouts and cancellation', () => {
     await harness.client.ping();
     const token = request.params!._meta!.progressToken!;
     await expect
-      .poll(() => recording.received.some((r) => (r.message as { params?: { progressToken?: number; progress?: number } }).params?.progressToken === token && (r.message as { params: { progress: number } }).params.progress > 3), { timeout: 5_000 })
+      .poll(
+        () =>
+          recording.received.some(
+            (r) =>
+              (r.message as { params?: { progressToken?: number; progress?: number } }).params?.progressToken ===
+                token && (r.message as { params: { progress: number } }).params.progress > 3,
+          ),
+        { timeout: 5_000 },
+      )
       .toBe(true);
     expect(progress).toEqual([1, 2]);
     // The SDK server suppresses the answer of a cancelled request; nothing arrived late.
@@ -127,7 +167,9 @@ describe('server-everything: progress, timeouts and cancellation', () => {
 
   it('rejects at once, sending nothing, when the signal is already aborted', async () => {
     const before = recording.sent.length;
-    await expect(harness.client.callTool(LONG, { duration: 1, steps: 1 }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      harness.client.callTool(LONG, { duration: 1, steps: 1 }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(recording.sent.length).toBe(before);
   });
 });

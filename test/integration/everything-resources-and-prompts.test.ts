@@ -38,10 +38,17 @@ describe('server-everything: resources, templates, prompts and completion', () =
 
   it('lists both templates and reads each with an id: text as text, blob as base64', async () => {
     const templates = await harness.client.listResourceTemplates();
-    expect(templates.map((t) => t.uriTemplate).sort()).toEqual(['demo://resource/dynamic/blob/{resourceId}', 'demo://resource/dynamic/text/{resourceId}']);
+    expect(templates.map((t) => t.uriTemplate).sort()).toEqual([
+      'demo://resource/dynamic/blob/{resourceId}',
+      'demo://resource/dynamic/text/{resourceId}',
+    ]);
 
     const text = await harness.client.readResource('demo://resource/dynamic/text/42');
-    expect(text.contents[0]).toMatchObject({ uri: 'demo://resource/dynamic/text/42', mimeType: 'text/plain', text: expect.stringMatching(/^Resource 42: This is a plaintext resource/) });
+    expect(text.contents[0]).toMatchObject({
+      uri: 'demo://resource/dynamic/text/42',
+      mimeType: 'text/plain',
+      text: expect.stringMatching(/^Resource 42: This is a plaintext resource/),
+    });
 
     const blob = await harness.client.readResource('demo://resource/dynamic/blob/7');
     const contents = blob.contents[0] as { uri: string; blob: string; text?: string };
@@ -51,8 +58,15 @@ describe('server-everything: resources, templates, prompts and completion', () =
   });
 
   it('rejects an unknown resource and a bad template id with SERVER_ERROR carrying the peer code', async () => {
-    await expect(harness.client.readResource('demo://resource/none')).rejects.toMatchObject({ code: 'SERVER_ERROR', method: 'resources/read', rpcCode: -32602 });
-    await expect(harness.client.readResource('demo://resource/dynamic/text/0')).rejects.toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32603 });
+    await expect(harness.client.readResource('demo://resource/none')).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      method: 'resources/read',
+      rpcCode: -32602,
+    });
+    await expect(harness.client.readResource('demo://resource/dynamic/text/0')).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      rpcCode: -32603,
+    });
   });
 
   it('renders every listed prompt with valid arguments', async () => {
@@ -68,33 +82,62 @@ describe('server-everything: resources, templates, prompts and completion', () =
     const weather = await harness.client.getPrompt('args-prompt', { city: 'Paris', state: 'Texas' });
     expect(weather.messages[0]!.content).toEqual({ type: 'text', text: "What's weather in Paris, Texas?" });
     const promote = await harness.client.getPrompt('completable-prompt', { department: 'Engineering', name: 'Alice' });
-    expect(promote.messages[0]!.content).toMatchObject({ text: 'Please promote Alice to the head of the Engineering team.' });
+    expect(promote.messages[0]!.content).toMatchObject({
+      text: 'Please promote Alice to the head of the Engineering team.',
+    });
   });
 
   it('embeds the requested resource in resource-prompt, text and blob', async () => {
     const text = await harness.client.getPrompt('resource-prompt', { resourceType: 'Text', resourceId: '5' });
-    expect(text.messages[1]!.content).toMatchObject({ type: 'resource', resource: { uri: 'demo://resource/dynamic/text/5', text: expect.any(String) } });
+    expect(text.messages[1]!.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'demo://resource/dynamic/text/5', text: expect.any(String) },
+    });
     const blob = await harness.client.getPrompt('resource-prompt', { resourceType: 'Blob', resourceId: '6' });
-    expect(blob.messages[1]!.content).toMatchObject({ type: 'resource', resource: { uri: 'demo://resource/dynamic/blob/6', blob: expect.any(String) } });
+    expect(blob.messages[1]!.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'demo://resource/dynamic/blob/6', blob: expect.any(String) },
+    });
   });
 
   it('rejects an unknown prompt with SERVER_ERROR', async () => {
-    await expect(harness.client.getPrompt('no-such-prompt')).rejects.toMatchObject({ code: 'SERVER_ERROR', method: 'prompts/get', rpcCode: -32602 });
+    await expect(harness.client.getPrompt('no-such-prompt')).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      method: 'prompts/get',
+      rpcCode: -32602,
+    });
   });
 
   it('completes the completable prompt, narrowing the second argument by the first through context', async () => {
-    const department = await harness.client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'S' });
+    const department = await harness.client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'department', value: 'S' },
+    );
     expect(department.values.sort()).toEqual(['Sales', 'Support']);
-    const engineers = await harness.client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: '' }, { context: { arguments: { department: 'Engineering' } } });
+    const engineers = await harness.client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'name', value: '' },
+      { context: { arguments: { department: 'Engineering' } } },
+    );
     expect(engineers.values).toEqual(['Alice', 'Bob', 'Charlie']);
-    const sales = await harness.client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: 'E' }, { context: { arguments: { department: 'Sales' } } });
+    const sales = await harness.client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'name', value: 'E' },
+      { context: { arguments: { department: 'Sales' } } },
+    );
     expect(sales.values).toEqual(['Eve']);
   });
 
   it('completes the resource-prompt type and a template variable', async () => {
-    const type = await harness.client.complete({ type: 'ref/prompt', name: 'resource-prompt' }, { name: 'resourceType', value: 'B' });
+    const type = await harness.client.complete(
+      { type: 'ref/prompt', name: 'resource-prompt' },
+      { name: 'resourceType', value: 'B' },
+    );
     expect(type.values).toEqual(['Blob']);
-    const id = await harness.client.complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, { name: 'resourceId', value: '12' });
+    const id = await harness.client.complete(
+      { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+      { name: 'resourceId', value: '12' },
+    );
     expect(id.values).toEqual(['12']);
   });
 });

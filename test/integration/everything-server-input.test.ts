@@ -27,19 +27,34 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
   it('syncs roots right after initialization through the roots handler', async () => {
     // The server asks for roots/list 350 ms after `initialized`, then logs what it got.
     await expect.poll(() => harness.seen.roots.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
-    await expect.poll(() => logs.some((l) => String(l.data).includes('1 root(s) received')), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => logs.some((l) => String(l.data).includes('1 root(s) received')), { timeout: 5_000 })
+      .toBe(true);
     expect(harness.seen.roots[0]).toMatchObject({ server: 'everything', era: 'legacy' });
   });
 
   it('round-trips sampling: the handler sees the server params, the tool result carries its answer', async () => {
-    const result = await harness.client.callTool('trigger-sampling-request', { prompt: 'What is 6 times 7?', maxTokens: 33 });
+    const result = await harness.client.callTool('trigger-sampling-request', {
+      prompt: 'What is 6 times 7?',
+      maxTokens: 33,
+    });
     const { params, context } = harness.seen.sampling.at(-1)!;
     expect(params).toMatchObject({ maxTokens: 33, systemPrompt: 'You are a helpful test server.', temperature: 0.7 });
-    expect(params.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Resource trigger-sampling-request context: What is 6 times 7?' } }]);
+    expect(params.messages).toEqual([
+      {
+        role: 'user',
+        content: { type: 'text', text: 'Resource trigger-sampling-request context: What is 6 times 7?' },
+      },
+    ]);
     expect(context).toMatchObject({ server: 'everything', era: 'legacy' });
     expect(context.signal.aborted).toBe(false);
     const echoed = JSON.parse(textOf(result).replace(/^LLM sampling result: \n/, '')) as Record<string, unknown>;
-    expect(echoed).toEqual({ role: 'assistant', content: { type: 'text', text: 'sampled by the mcpwire test' }, model: 'mcpwire-test-model', stopReason: 'endTurn' });
+    expect(echoed).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled by the mcpwire test' },
+      model: 'mcpwire-test-model',
+      stopReason: 'endTurn',
+    });
   });
 
   it('answers a failing sampling handler with a JSON-RPC error the server turns into a tool error', async () => {
@@ -52,14 +67,19 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
       delete harness.answers.samplingFailure;
     }
     // The connection is unharmed.
-    expect((await harness.client.callTool('trigger-sampling-request', { prompt: 'again' })).isError ?? false).toBe(false);
+    expect((await harness.client.callTool('trigger-sampling-request', { prompt: 'again' })).isError ?? false).toBe(
+      false,
+    );
   });
 
   it('accepts a form elicitation with content valid for the requested schema', async () => {
     harness.answers.elicitation = 'accept';
     const result = await harness.client.callTool('trigger-elicitation-request', {});
     const { params, context } = harness.seen.elicitation.at(-1)!;
-    expect(params).toMatchObject({ message: 'Please provide inputs for the following fields:', requestedSchema: { type: 'object', required: ['name'] } });
+    expect(params).toMatchObject({
+      message: 'Please provide inputs for the following fields:',
+      requestedSchema: { type: 'object', required: ['name'] },
+    });
     expect(context.era).toBe('legacy');
     const requested = (params as { requestedSchema: Record<string, unknown> }).requestedSchema;
     const content = formAnswer(params);
@@ -68,7 +88,10 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
     expect(text).toContain('User provided the requested information');
     expect(text).toContain('- Email: ada@example.com');
     expect(text).toContain('- Favorite Integer: 42');
-    expect(JSON.parse(text.slice(text.indexOf('Raw result: ') + 'Raw result: '.length))).toEqual({ action: 'accept', content });
+    expect(JSON.parse(text.slice(text.indexOf('Raw result: ') + 'Raw result: '.length))).toEqual({
+      action: 'accept',
+      content,
+    });
   });
 
   it('declines and cancels a form elicitation', async () => {
@@ -80,8 +103,16 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
   });
 
   it('round-trips a URL-mode elicitation request', async () => {
-    const result = await harness.client.callTool('trigger-url-elicitation', { url: 'https://example.com/consent', elicitationId: 'mcpwire-1' });
-    expect(harness.seen.elicitation.at(-1)!.params).toEqual({ mode: 'url', url: 'https://example.com/consent', message: 'Please open the link to complete this action.', elicitationId: 'mcpwire-1' });
+    const result = await harness.client.callTool('trigger-url-elicitation', {
+      url: 'https://example.com/consent',
+      elicitationId: 'mcpwire-1',
+    });
+    expect(harness.seen.elicitation.at(-1)!.params).toEqual({
+      mode: 'url',
+      url: 'https://example.com/consent',
+      message: 'Please open the link to complete this action.',
+      elicitationId: 'mcpwire-1',
+    });
     expect(textOf(result)).toContain('User completed the URL elicitation flow.\nElicitation ID: mcpwire-1');
   });
 
@@ -93,14 +124,20 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
     );
     expect(error).toMatchObject({ code: 'SERVER_ERROR', method: 'tools/call', rpcCode: -32042 });
     expect((error as { data: { elicitations: unknown[] } }).data.elicitations).toEqual([
-      expect.objectContaining({ mode: 'url', url: 'https://modelcontextprotocol.io', elicitationId: expect.any(String) }),
+      expect.objectContaining({
+        mode: 'url',
+        url: 'https://modelcontextprotocol.io',
+        elicitationId: expect.any(String),
+      }),
     ]);
     const retry = await harness.client.callTool('trigger-url-elicitation', args);
     expect(textOf(retry)).toContain('User completed the URL elicitation flow.');
   });
 
   it('lists the handler roots, and re-syncs them after notifyRootsChanged', async () => {
-    expect(textOf(await harness.client.callTool('get-roots-list', {}))).toContain('URI: file:///tmp/mcpwire-everything-root');
+    expect(textOf(await harness.client.callTool('get-roots-list', {}))).toContain(
+      'URI: file:///tmp/mcpwire-everything-root',
+    );
     const before = harness.seen.roots.length;
     harness.answers.roots = [
       { uri: 'file:///tmp/mcpwire-a', name: 'a' },
@@ -108,7 +145,9 @@ describe('server-everything: sampling, elicitation and roots round trips', () =>
     ];
     await harness.client.notifyRootsChanged();
     await expect.poll(() => harness.seen.roots.length, { timeout: 5_000 }).toBe(before + 1);
-    await expect.poll(() => logs.some((l) => String(l.data).includes('2 root(s) received')), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => logs.some((l) => String(l.data).includes('2 root(s) received')), { timeout: 5_000 })
+      .toBe(true);
     const listed = textOf(await harness.client.callTool('get-roots-list', {}));
     expect(listed).toContain('Current MCP Roots (2 total)');
     expect(listed).toContain('URI: file:///tmp/mcpwire-b');

@@ -39,7 +39,9 @@ describe('server-everything: logging and resource subscriptions', () => {
     // One message goes out at once, then one every 5 s.
     await expect.poll(() => simulated().length, { timeout: 5_000 }).toBeGreaterThan(0);
     await harness.client.callTool('toggle-simulated-logging', {});
-    expect(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']).toContain(simulated()[0]!.level);
+    expect(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']).toContain(
+      simulated()[0]!.level,
+    );
   });
 
   it('subscribes, receives resourceUpdated for the subscribed URI only, and stops after unsubscribing', async () => {
@@ -90,7 +92,9 @@ describe('server-everything: the logLevel connect option', () => {
       await unsubscribe();
       expect(logs).toEqual([]);
       await harness.client.setLoggingLevel('info');
-      await (await harness.client.subscribeResource(FEATURES))();
+      await (
+        await harness.client.subscribeResource(FEATURES)
+      )();
       // (The startup roots sync logs at info too, whenever its 350 ms timer fires: look at ours only.)
       expect(logs.filter((l) => String(l.data).includes(FEATURES)).map((l) => l.level)).toEqual(['info', 'info']);
     } finally {

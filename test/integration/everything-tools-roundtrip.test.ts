@@ -20,7 +20,7 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
   // Default: 10 s in 5 steps.
   'trigger-long-running-operation': { duration: 0.3, steps: 3 },
   'trigger-sampling-request': { prompt: 'Say hi', maxTokens: 16 },
-  'echo': { message: 'hello, everything' },
+  echo: { message: 'hello, everything' },
   'get-sum': { a: 19, b: 23 },
   'simulate-research-query': { topic: 'protocols' },
 };
@@ -29,23 +29,45 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
 const EXPECT: Record<string, (result: CallToolResult) => void> = {
   echo: (r) => expect(r.content).toEqual([{ type: 'text', text: 'Echo: hello, everything' }]),
   'get-annotated-message': (r) => {
-    expect(r.content[0]).toMatchObject({ type: 'text', text: 'Error: Operation failed', annotations: { priority: 1, audience: ['user', 'assistant'] } });
+    expect(r.content[0]).toMatchObject({
+      type: 'text',
+      text: 'Error: Operation failed',
+      annotations: { priority: 1, audience: ['user', 'assistant'] },
+    });
   },
   'get-env': (r) => expect(JSON.parse(textOf(r))).toHaveProperty('PATH'),
   'get-resource-links': (r) => {
     const links = r.content.filter((c) => c.type === 'resource_link');
-    expect(links.map((l) => (l as { uri: string }).uri)).toEqual(['demo://resource/dynamic/blob/1', 'demo://resource/dynamic/text/2', 'demo://resource/dynamic/blob/3']);
+    expect(links.map((l) => (l as { uri: string }).uri)).toEqual([
+      'demo://resource/dynamic/blob/1',
+      'demo://resource/dynamic/text/2',
+      'demo://resource/dynamic/blob/3',
+    ]);
   },
   'get-resource-reference': (r) => {
-    expect(r.content[1]).toMatchObject({ type: 'resource', resource: { uri: 'demo://resource/dynamic/text/1', mimeType: 'text/plain', text: expect.stringContaining('Resource 1') } });
+    expect(r.content[1]).toMatchObject({
+      type: 'resource',
+      resource: {
+        uri: 'demo://resource/dynamic/text/1',
+        mimeType: 'text/plain',
+        text: expect.stringContaining('Resource 1'),
+      },
+    });
   },
-  'get-structured-content': (r) => expect(r.structuredContent).toEqual({ temperature: 33, conditions: 'Cloudy', humidity: 82 }),
+  'get-structured-content': (r) =>
+    expect(r.structuredContent).toEqual({ temperature: 33, conditions: 'Cloudy', humidity: 82 }),
   'get-sum': (r) => expect(textOf(r)).toBe('The sum of 19 and 23 is 42.'),
   'get-tiny-image': (r) => expect(r.content.map((c) => c.type)).toEqual(['text', 'image', 'text']),
-  'gzip-file-as-resource': (r) => expect(r.content[0]).toMatchObject({ type: 'resource_link', uri: 'demo://resource/session/roundtrip.txt.gz', mimeType: 'application/gzip' }),
+  'gzip-file-as-resource': (r) =>
+    expect(r.content[0]).toMatchObject({
+      type: 'resource_link',
+      uri: 'demo://resource/session/roundtrip.txt.gz',
+      mimeType: 'application/gzip',
+    }),
   'toggle-simulated-logging': (r) => expect(textOf(r)).toMatch(/^(Started|Stopped) simulated/),
   'toggle-subscriber-updates': (r) => expect(textOf(r)).toMatch(/^(Started|Stopped) simulated/),
-  'trigger-long-running-operation': (r) => expect(textOf(r)).toBe('Long running operation completed. Duration: 0.3 seconds, Steps: 3.'),
+  'trigger-long-running-operation': (r) =>
+    expect(textOf(r)).toBe('Long running operation completed. Duration: 0.3 seconds, Steps: 3.'),
   'get-roots-list': (r) => expect(textOf(r)).toContain('file:///tmp/mcpwire-everything-root'),
   'trigger-elicitation-request': (r) => expect(textOf(r)).toContain('User provided the requested information'),
   'trigger-url-elicitation': (r) => expect(textOf(r)).toContain('User completed the URL elicitation flow'),
@@ -79,7 +101,8 @@ describe('server-everything: every tool, round trip', () => {
       const args = argumentsFor(tool.inputSchema, OVERRIDES[tool.name]);
       expect(schemaProblems(tool.inputSchema, args), `arguments of ${tool.name}`).toEqual([]);
       const result = await harness.client.callTool(tool.name, args, { timeoutMs: 10_000 });
-      if (tool.name !== 'simulate-research-query') expect(result.isError ?? false, `${tool.name}: ${textOf(result)}`).toBe(false);
+      if (tool.name !== 'simulate-research-query')
+        expect(result.isError ?? false, `${tool.name}: ${textOf(result)}`).toBe(false);
       EXPECT[tool.name]!(result);
     }
     // The two toggles were switched on once each; switch them off again.
@@ -99,7 +122,10 @@ describe('server-everything: every tool, round trip', () => {
   });
 
   it('covers each annotation pattern of get-annotated-message', async () => {
-    const success = await harness.client.callTool('get-annotated-message', { messageType: 'success', includeImage: true });
+    const success = await harness.client.callTool('get-annotated-message', {
+      messageType: 'success',
+      includeImage: true,
+    });
     expect(success.content[0]!.annotations).toEqual({ priority: 0.7, audience: ['user'] });
     expect(success.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', annotations: { priority: 0.5 } });
     const debug = await harness.client.callTool('get-annotated-message', { messageType: 'debug' });
@@ -117,7 +143,11 @@ describe('server-everything: every tool, round trip', () => {
   it('gzips a data: URI into a session resource, announces it with resources/list_changed, and serves its blob', async () => {
     let changed = 0;
     const off = harness.client.on('resourcesChanged', () => changed++);
-    const linked = await harness.client.callTool('gzip-file-as-resource', { name: 'linked.txt.gz', data: GZIP_DATA, outputType: 'resourceLink' });
+    const linked = await harness.client.callTool('gzip-file-as-resource', {
+      name: 'linked.txt.gz',
+      data: GZIP_DATA,
+      outputType: 'resourceLink',
+    });
     const uri = (linked.content[0] as { uri: string }).uri;
     await expect.poll(() => changed, { timeout: 5_000 }).toBeGreaterThan(0);
     off();
@@ -126,7 +156,11 @@ describe('server-everything: every tool, round trip', () => {
     expect(read.contents[0]).toMatchObject({ uri, mimeType: 'application/gzip' });
     expect(gunzipSync(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')).toString()).toBe(GZIP_INPUT);
 
-    const embedded = await harness.client.callTool('gzip-file-as-resource', { name: 'inline.txt.gz', data: GZIP_DATA, outputType: 'resource' });
+    const embedded = await harness.client.callTool('gzip-file-as-resource', {
+      name: 'inline.txt.gz',
+      data: GZIP_DATA,
+      outputType: 'resource',
+    });
     const resource = (embedded.content[0] as { resource: { blob: string } }).resource;
     expect(gunzipSync(Buffer.from(resource.blob, 'base64')).toString()).toBe(GZIP_INPUT);
   });
@@ -141,10 +175,14 @@ describe('server-everything: every tool, round trip', () => {
 
   it('matches 60 concurrent calls to their own answers', async () => {
     const calls = Array.from({ length: 60 }, (_, i) =>
-      i % 2 === 0 ? harness.client.callTool('echo', { message: `call ${i}` }) : harness.client.callTool('get-sum', { a: i, b: 1000 }),
+      i % 2 === 0
+        ? harness.client.callTool('echo', { message: `call ${i}` })
+        : harness.client.callTool('get-sum', { a: i, b: 1000 }),
     );
     const texts = (await Promise.all(calls)).map(textOf);
-    texts.forEach((text, i) => expect(text).toBe(i % 2 === 0 ? `Echo: call ${i}` : `The sum of ${i} and 1000 is ${i + 1000}.`));
+    texts.forEach((text, i) =>
+      expect(text).toBe(i % 2 === 0 ? `Echo: call ${i}` : `The sum of ${i} and 1000 is ${i + 1000}.`),
+    );
   });
 
   it('round-trips a 3 MB multi-byte message intact across pipe chunks', async () => {

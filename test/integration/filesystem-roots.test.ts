@@ -16,7 +16,11 @@ import { filesystem, textOf } from './support/reference-servers.js';
 
 const tempDir = (label: string) => realpathSync(mkdtempSync(path.join(os.tmpdir(), `mcpwire-roots-${label}-`)));
 
-async function connectWithRoots(dirs: string[], roots: { current: Root[]; asked: number }, stderr: string[] = []): Promise<McpClient> {
+async function connectWithRoots(
+  dirs: string[],
+  roots: { current: Root[]; asked: number },
+  stderr: string[] = [],
+): Promise<McpClient> {
   const client = await McpClient.connect(filesystem(...dirs), {
     name: 'fs-roots',
     handlers: {
@@ -55,7 +59,9 @@ describe('server-filesystem follows the client roots', () => {
   it('is asked for roots after initialization and replaces its command-line directory with them', async () => {
     await expect.poll(() => roots.asked, { timeout: 5_000 }).toBe(1);
     await expect.poll(allowed, { timeout: 5_000 }).toBe(`Allowed directories:\n${first}`);
-    expect(textOf(await client.callTool('read_text_file', { path: path.join(first, 'marker.txt') }))).toBe(`in ${path.basename(first)}`);
+    expect(textOf(await client.callTool('read_text_file', { path: path.join(first, 'marker.txt') }))).toBe(
+      `in ${path.basename(first)}`,
+    );
     const denied = await client.callTool('read_text_file', { path: path.join(cli, 'marker.txt') });
     expect(denied.isError).toBe(true);
   });
@@ -66,7 +72,9 @@ describe('server-filesystem follows the client roots', () => {
     await expect.poll(() => roots.asked, { timeout: 5_000 }).toBe(2);
     await expect.poll(allowed, { timeout: 5_000 }).toBe(`Allowed directories:\n${second}`);
     expect((await client.callTool('read_text_file', { path: path.join(first, 'marker.txt') })).isError).toBe(true);
-    expect((await client.callTool('read_text_file', { path: path.join(second, 'marker.txt') })).isError ?? false).toBe(false);
+    expect((await client.callTool('read_text_file', { path: path.join(second, 'marker.txt') })).isError ?? false).toBe(
+      false,
+    );
   });
 
   it('keeps its directories when the new roots are all invalid', async () => {
@@ -74,7 +82,9 @@ describe('server-filesystem follows the client roots', () => {
     await client.notifyRootsChanged();
     await expect.poll(() => roots.asked, { timeout: 5_000 }).toBe(3);
     // The server says so on stderr once it has checked them; the client relays its stderr lines.
-    await expect.poll(() => stderr.some((l) => l.includes('No valid root directories provided by client')), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => stderr.some((l) => l.includes('No valid root directories provided by client')), { timeout: 5_000 })
+      .toBe(true);
     expect(await allowed()).toBe(`Allowed directories:\n${second}`);
   });
 });
@@ -89,7 +99,10 @@ describe('server-filesystem started without directories', () => {
     try {
       await expect.poll(() => roots.asked, { timeout: 5_000 }).toBe(1);
       await expect
-        .poll(async () => (await client.callTool('read_text_file', { path: path.join(only, 'only.txt') })).isError ?? false, { timeout: 5_000 })
+        .poll(
+          async () => (await client.callTool('read_text_file', { path: path.join(only, 'only.txt') })).isError ?? false,
+          { timeout: 5_000 },
+        )
         .toBe(false);
       expect(textOf(await client.callTool('read_text_file', { path: path.join(only, 'only.txt') }))).toBe('from roots');
     } finally {

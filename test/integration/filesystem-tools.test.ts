@@ -14,7 +14,10 @@ import { filesystem, textOf } from './support/reference-servers.js';
 import { schemaProblems } from './support/schema-args.js';
 
 // 1x1 transparent PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 describe('server-filesystem: file tools inside the allowed directory', () => {
   // realpath: on macOS the temp dir is a symlink, and the server reports resolved paths.
@@ -55,7 +58,22 @@ describe('server-filesystem: file tools inside the allowed directory', () => {
     expect(client.era).toBe('legacy');
     expect(client.serverInfo?.name).toBe('secure-filesystem-server');
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['read_text_file', 'read_media_file', 'read_multiple_files', 'write_file', 'edit_file', 'create_directory', 'list_directory', 'directory_tree', 'move_file', 'search_files', 'get_file_info', 'list_allowed_directories']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'read_text_file',
+        'read_media_file',
+        'read_multiple_files',
+        'write_file',
+        'edit_file',
+        'create_directory',
+        'list_directory',
+        'directory_tree',
+        'move_file',
+        'search_files',
+        'get_file_info',
+        'list_allowed_directories',
+      ]),
+    );
     expect(tools.filter((t) => !t.outputSchema).map((t) => t.name)).toEqual([]);
   });
 
@@ -82,11 +100,18 @@ describe('server-filesystem: file tools inside the allowed directory', () => {
   it('writes, edits and lists files, and the disk agrees', async () => {
     await call('write_file', { path: at('new.txt'), content: 'written by mcpwire\n' });
     expect(readFileSync(at('new.txt'), 'utf8')).toBe('written by mcpwire\n');
-    const diff = textOf(await call('edit_file', { path: at('new.txt'), edits: [{ oldText: 'written', newText: 'edited' }] }));
+    const diff = textOf(
+      await call('edit_file', { path: at('new.txt'), edits: [{ oldText: 'written', newText: 'edited' }] }),
+    );
     expect(diff).toContain('+edited by mcpwire');
     expect(readFileSync(at('new.txt'), 'utf8')).toBe('edited by mcpwire\n');
     const listing = textOf(await call('list_directory', { path: root }));
-    expect(listing.split('\n').sort()).toEqual(['[DIR] nested', '[FILE] hello.txt', '[FILE] new.txt', '[FILE] pixel.png']);
+    expect(listing.split('\n').sort()).toEqual([
+      '[DIR] nested',
+      '[FILE] hello.txt',
+      '[FILE] new.txt',
+      '[FILE] pixel.png',
+    ]);
   });
 
   it('creates directories, moves files, searches, describes and draws the tree', async () => {
@@ -95,12 +120,19 @@ describe('server-filesystem: file tools inside the allowed directory', () => {
     expect(readFileSync(at('made', 'here', 'moved.txt'), 'utf8')).toBe('edited by mcpwire\n');
     expect(textOf(await call('search_files', { path: root, pattern: '**/*.md' }))).toBe(at('nested', 'deep.md'));
     expect(textOf(await call('get_file_info', { path: at('hello.txt') }))).toMatch(/size: 29\b/);
-    const tree = JSON.parse(textOf(await call('directory_tree', { path: root }))) as Array<{ name: string; children?: unknown[] }>;
+    const tree = JSON.parse(textOf(await call('directory_tree', { path: root }))) as Array<{
+      name: string;
+      children?: unknown[];
+    }>;
     expect(tree.map((e) => e.name).sort()).toEqual(['hello.txt', 'made', 'nested', 'pixel.png']);
   });
 
   it('returns access outside the allowed directory as a tool error, not a throw', async () => {
-    for (const target of [path.join(outside, 'secret.txt'), at('..', path.basename(outside), 'secret.txt'), '/etc/hostname']) {
+    for (const target of [
+      path.join(outside, 'secret.txt'),
+      at('..', path.basename(outside), 'secret.txt'),
+      '/etc/hostname',
+    ]) {
       const result = await client.callTool('read_text_file', { path: target });
       expect(result.isError, target).toBe(true);
       expect(textOf(result)).toMatch(/access denied|outside allowed/i);

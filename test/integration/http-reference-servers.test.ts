@@ -17,7 +17,10 @@ import { invalidSent } from './support/wire-conformance.js';
 /** A 2026-07-28 listen acknowledgement whose filter names `uri`. */
 function isAcknowledgementOf(message: unknown, uri: string): boolean {
   const m = message as { method?: string; params?: { notifications?: { resourceSubscriptions?: string[] } } };
-  return m.method === 'notifications/subscriptions/acknowledged' && (m.params?.notifications?.resourceSubscriptions ?? []).includes(uri);
+  return (
+    m.method === 'notifications/subscriptions/acknowledged' &&
+    (m.params?.notifications?.resourceSubscriptions ?? []).includes(uri)
+  );
 }
 
 describe('server-everything over Streamable HTTP', () => {
@@ -32,7 +35,11 @@ describe('server-everything over Streamable HTTP', () => {
     client = await McpClient.connect(http, {
       name: 'everything',
       handlers: {
-        sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled over http' }, model: 'test-model' }),
+        sampling: async () => ({
+          role: 'assistant',
+          content: { type: 'text', text: 'sampled over http' },
+          model: 'test-model',
+        }),
         elicitation: async () => ({ action: 'decline' }),
         roots: async () => [{ uri: 'file:///tmp', name: 'tmp' }],
       },
@@ -52,10 +59,18 @@ describe('server-everything over Streamable HTTP', () => {
 
   it('lists and calls tools, with progress over the SSE response', async () => {
     const names = (await client.listTools()).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation', 'trigger-sampling-request']));
-    expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([{ type: 'text', text: 'The sum of 2 and 40 is 42.' }]);
+    expect(names).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'trigger-long-running-operation', 'trigger-sampling-request']),
+    );
+    expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([
+      { type: 'text', text: 'The sum of 2 and 40 is 42.' },
+    ]);
     const progress: number[] = [];
-    await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+    await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(progress).toEqual([1, 2, 3]);
   });
 
@@ -76,9 +91,15 @@ describe('server-everything over Streamable HTTP', () => {
   it('cancels a long call: CANCELLED at once, and the session still works', async () => {
     const controller = new AbortController();
     // Aborted while the server works on it: at its first progress report.
-    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 100 }, { signal: controller.signal, onProgress: () => controller.abort() });
+    const pending = client.callTool(
+      'trigger-long-running-operation',
+      { duration: 10, steps: 100 },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
-    expect((await client.callTool('echo', { message: 'still here' })).content).toEqual([{ type: 'text', text: 'Echo: still here' }]);
+    expect((await client.callTool('echo', { message: 'still here' })).content).toEqual([
+      { type: 'text', text: 'Echo: still here' },
+    ]);
   });
 
   it('sent only schema-valid messages', () => {
@@ -98,9 +119,15 @@ describe('server-everything over HTTP+SSE (2024-11-05 transport), found by detec
     const client = await McpClient.connect({ url: server.url }, { name: 'everything-sse' });
     try {
       expect(client.era).toBe('legacy');
-      expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+      expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([
+        { type: 'text', text: 'Echo: over sse' },
+      ]);
       const progress: number[] = [];
-      await client.callTool('trigger-long-running-operation', { duration: 0.2, steps: 2 }, { onProgress: (p) => progress.push(p.progress) });
+      await client.callTool(
+        'trigger-long-running-operation',
+        { duration: 0.2, steps: 2 },
+        { onProgress: (p) => progress.push(p.progress) },
+      );
       expect(progress).toEqual([1, 2]);
     } finally {
       await client.close();
@@ -110,7 +137,13 @@ describe('server-everything over HTTP+SSE (2024-11-05 transport), found by detec
   it('a killed server fails the pending call at once (the stream was the connection)', async () => {
     const client = await McpClient.connect({ url: server.url }, { name: 'everything-sse' });
     let progressed = false;
-    const pending = client.callTool('trigger-long-running-operation', { duration: 10, steps: 100 }, { onProgress: () => (progressed = true) }).catch((e: unknown) => e);
+    const pending = client
+      .callTool(
+        'trigger-long-running-operation',
+        { duration: 10, steps: 100 },
+        { onProgress: () => (progressed = true) },
+      )
+      .catch((e: unknown) => e);
     const closed = client.closed;
     await until(() => progressed, { what: 'the first progress of the long call' });
     await server.stop();
@@ -155,12 +188,21 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
     const names = (await client.listTools()).map((t) => t.name);
     expect(names).toContain('region-query');
     expect(names).not.toContain('bad-header-tool');
-    const answer = await client.callTool('region-query', { region: 'Zürich', query: 'q', limit: 7, flags: { dry: true } });
-    expect(answer.content).toEqual([{ type: 'text', text: `region==?base64?${Buffer.from('Zürich').toString('base64')}?= limit=7 dry=true` }]);
+    const answer = await client.callTool('region-query', {
+      region: 'Zürich',
+      query: 'q',
+      limit: 7,
+      flags: { dry: true },
+    });
+    expect(answer.content).toEqual([
+      { type: 'text', text: `region==?base64?${Buffer.from('Zürich').toString('base64')}?= limit=7 dry=true` },
+    ]);
   });
 
   it('fulfils multi-round-trip input (elicitation, sampling, roots) over HTTP', async () => {
-    expect((await client.callTool('confirm', { what: 'deploy' })).content).toEqual([{ type: 'text', text: 'accept:{"ok":true}:confirm:deploy' }]);
+    expect((await client.callTool('confirm', { what: 'deploy' })).content).toEqual([
+      { type: 'text', text: 'accept:{"ok":true}:confirm:deploy' },
+    ]);
     expect(JSON.stringify((await client.callTool('ask-model', { question: 'q' })).content)).toContain('42');
     expect(JSON.stringify((await client.callTool('where', {})).content)).toContain('file:///srv');
   });
@@ -169,7 +211,9 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
     const progress: number[] = [];
     await client.callTool('slow', { ms: 100, steps: 2 }, { onProgress: (p) => progress.push(p.progress) });
     expect(progress).toEqual([1, 2]);
-    expect((await client.readResource('test://static/hello')).contents).toEqual([{ uri: 'test://static/hello', mimeType: 'text/plain', text: 'hello world' }]);
+    expect((await client.readResource('test://static/hello')).contents).toEqual([
+      { uri: 'test://static/hello', mimeType: 'text/plain', text: 'hello world' },
+    ]);
     expect((await client.getPrompt('greet', { name: 'Ada' })).messages.length).toBe(1);
   });
 
@@ -177,7 +221,9 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
     const updated = new Promise<string>((resolve) => client.on('resourceUpdated', (p) => resolve(p.uri)));
     const unsubscribe = await client.subscribeResource('test://static/hello');
     // The listen stream re-opens with the new filter; the server acknowledges it once registered.
-    await until(() => recording.received.some((r) => isAcknowledgementOf(r.message, 'test://static/hello')), { what: 'the acknowledged subscription' });
+    await until(() => recording.received.some((r) => isAcknowledgementOf(r.message, 'test://static/hello')), {
+      what: 'the acknowledged subscription',
+    });
     await client.callTool('touch', { uri: 'test://static/hello' });
     expect(await updated).toBe('test://static/hello');
     await unsubscribe();
@@ -188,10 +234,14 @@ describe('the modern fixture (official v2 server) over Streamable HTTP', () => {
     const waiting = (server.stderr().match(/^waiting /gm) ?? []).length;
     const pending = client.callTool('never-answer', {}, { signal: controller.signal });
     // Aborted once the server's handler runs (it says so on stderr).
-    await until(() => (server.stderr().match(/^waiting /gm) ?? []).length > waiting, { what: 'the never-answer handler to start' });
+    await until(() => (server.stderr().match(/^waiting /gm) ?? []).length > waiting, {
+      what: 'the never-answer handler to start',
+    });
     controller.abort();
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
-    expect(recording.sent.some((r) => (r.message as { method?: string }).method === 'notifications/cancelled')).toBe(false);
+    expect(recording.sent.some((r) => (r.message as { method?: string }).method === 'notifications/cancelled')).toBe(
+      false,
+    );
   });
 
   it('sent only schema-valid messages', () => {

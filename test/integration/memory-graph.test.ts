@@ -50,7 +50,17 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
     expect(client.era).toBe('legacy');
     expect(client.serverInfo?.name).toBe('memory-server');
     expect((await client.listTools()).map((t) => t.name).sort()).toEqual(
-      ['add_observations', 'create_entities', 'create_relations', 'delete_entities', 'delete_observations', 'delete_relations', 'open_nodes', 'read_graph', 'search_nodes'].sort(),
+      [
+        'add_observations',
+        'create_entities',
+        'create_relations',
+        'delete_entities',
+        'delete_observations',
+        'delete_relations',
+        'open_nodes',
+        'read_graph',
+        'search_nodes',
+      ].sort(),
     );
   });
 
@@ -76,8 +86,16 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
   });
 
   it('wrote the graph to MEMORY_FILE_PATH: the env reached the server', () => {
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; name?: string });
-    expect(lines.filter((l) => l.type === 'entity').map((l) => l.name).sort()).toEqual(['Ada', 'Charles', 'Engine']);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; name?: string });
+    expect(
+      lines
+        .filter((l) => l.type === 'entity')
+        .map((l) => l.name)
+        .sort(),
+    ).toEqual(['Ada', 'Charles', 'Engine']);
     // Not the package's default file beside its dist/.
     expect(existsSync(defaultFile)).toBe(defaultExisted);
     expect(file.startsWith(packageDir('@modelcontextprotocol/server-memory'))).toBe(false);
@@ -97,14 +115,20 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
     expect((JSON.parse((read.contents[0] as { text: string }).text) as Graph).entities).toHaveLength(3);
 
     const unsubscribe = await client.subscribeResource(GRAPH_URI);
-    await client.callTool('add_observations', { observations: [{ entityName: 'Ada', contents: ['Countess of Lovelace'] }] });
+    await client.callTool('add_observations', {
+      observations: [{ entityName: 'Ada', contents: ['Countess of Lovelace'] }],
+    });
     await expect.poll(() => updates.length, { timeout: 5_000 }).toBe(1);
     expect(updates[0]).toEqual({ uri: GRAPH_URI });
     await unsubscribe();
     await client.callTool('add_observations', { observations: [{ entityName: 'Ada', contents: ['born 1815'] }] });
     await client.ping();
     expect(updates).toHaveLength(1);
-    expect((await graph('open_nodes', { names: ['Ada'] })).entities[0]!.observations).toEqual(['wrote the first program', 'Countess of Lovelace', 'born 1815']);
+    expect((await graph('open_nodes', { names: ['Ada'] })).entities[0]!.observations).toEqual([
+      'wrote the first program',
+      'Countess of Lovelace',
+      'born 1815',
+    ]);
   });
 
   // The subscribe call's options (here its signal) must not bind the later unsubscribe: a caller
@@ -116,7 +140,9 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
     step.abort(new Error('the subscribe step is over'));
     await expect(unsubscribe()).resolves.toBeUndefined();
     const before = updates.length;
-    await client.callTool('add_observations', { observations: [{ entityName: 'Engine', contents: ['steam powered'] }] });
+    await client.callTool('add_observations', {
+      observations: [{ entityName: 'Engine', contents: ['steam powered'] }],
+    });
     await client.ping();
     expect(updates.length).toBe(before);
   });
@@ -128,8 +154,12 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
 
   it('deletes observations, relations and entities', async () => {
     await client.callTool('delete_observations', { deletions: [{ entityName: 'Ada', observations: ['born 1815'] }] });
-    await client.callTool('delete_observations', { deletions: [{ entityName: 'Engine', observations: ['steam powered'] }] });
-    await client.callTool('delete_relations', { relations: [{ from: 'Charles', to: 'Engine', relationType: 'designed' }] });
+    await client.callTool('delete_observations', {
+      deletions: [{ entityName: 'Engine', observations: ['steam powered'] }],
+    });
+    await client.callTool('delete_relations', {
+      relations: [{ from: 'Charles', to: 'Engine', relationType: 'designed' }],
+    });
     const deleted = await client.callTool('delete_entities', { entityNames: ['Charles'] });
     expect(deleted.structuredContent).toEqual({ success: true, message: 'Entities deleted successfully' });
     const left = await graph('read_graph', {});

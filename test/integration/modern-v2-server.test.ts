@@ -12,7 +12,11 @@ const spec = (...extra: string[]) => ({ command: process.execPath, args: [server
 
 const handlers: ClientOptions['handlers'] = {
   elicitation: (params) => ({ action: 'accept', content: { sure: params.message.startsWith('Really') } }),
-  sampling: (params) => ({ role: 'assistant', content: { type: 'text', text: `answer to ${JSON.stringify(params.messages[0]?.content)}` }, model: 'fixture-model' }),
+  sampling: (params) => ({
+    role: 'assistant',
+    content: { type: 'text', text: `answer to ${JSON.stringify(params.messages[0]?.content)}` },
+    model: 'fixture-model',
+  }),
   roots: () => [{ uri: 'file:///workspace', name: 'ws' }],
 };
 
@@ -39,7 +43,9 @@ describe('a real 2026-07-28 server (official v2 server package) over stdio', () 
   it('lists and calls tools, validating structured output', async () => {
     const tools = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'add', 'confirm', 'ask-model', 'where']));
-    await expect(client.callTool('echo', { text: 'hi' })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
+    await expect(client.callTool('echo', { text: 'hi' })).resolves.toMatchObject({
+      content: [{ type: 'text', text: 'hi' }],
+    });
     await expect(client.callTool('add', { a: 2, b: 40 })).resolves.toMatchObject({ structuredContent: { sum: 42 } });
   });
 
@@ -73,10 +79,15 @@ describe('a real 2026-07-28 server (official v2 server package) over stdio', () 
     expect((await client.listTools()).map((t) => t.name)).toContain('extra');
   });
 
-  it.skipIf(!hasSchema('2026-07-28'))(hasSchema('2026-07-28') ? 'sent only messages valid under the 2026-07-28 schema' : missingSchemaMessage('2026-07-28'), () => {
-    expect(recording.sent.length).toBeGreaterThan(10);
-    recording.assertAllSentValid('2026-07-28');
-  });
+  it.skipIf(!hasSchema('2026-07-28'))(
+    hasSchema('2026-07-28')
+      ? 'sent only messages valid under the 2026-07-28 schema'
+      : missingSchemaMessage('2026-07-28'),
+    () => {
+      expect(recording.sent.length).toBeGreaterThan(10);
+      recording.assertAllSentValid('2026-07-28');
+    },
+  );
 });
 
 describe('the same server in its other modes', () => {
@@ -95,6 +106,9 @@ describe('the same server in its other modes', () => {
     const client = await McpClient.connect(spec('--legacy', 'reject'));
     expect(client.era).toBe('modern');
     await client.close();
-    await expect(McpClient.connect(spec('--legacy', 'reject'), { era: 'legacy' })).rejects.toMatchObject({ code: 'SERVER_ERROR', method: 'initialize' });
+    await expect(McpClient.connect(spec('--legacy', 'reject'), { era: 'legacy' })).rejects.toMatchObject({
+      code: 'SERVER_ERROR',
+      method: 'initialize',
+    });
   });
 });

@@ -104,7 +104,8 @@ export class RecordingTransport implements Transport {
     for (const record of this.log) {
       if (record.direction === which) continue;
       for (const m of flatten(record.message)) {
-        if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) requestMethods.set(m.id, m.method);
+        if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number'))
+          requestMethods.set(m.id, m.method);
       }
     }
     for (const record of this.log) {
@@ -147,7 +148,9 @@ function flatten(value: unknown): Array<Record<string, unknown>> {
  * the log of a {@link RecordingTransport} but without wrapping the transport: the client is
  * handed the transport itself, so it can tell it its session. Use the result for its log only.
  */
-export function recordHttpExchanges(http: Transport & { onExchange(listener: (info: HttpExchangeInfo) => void): Disposer }): RecordingTransport {
+export function recordHttpExchanges(
+  http: Transport & { onExchange(listener: (info: HttpExchangeInfo) => void): Disposer },
+): RecordingTransport {
   const recording = new RecordingTransport(http);
   http.onExchange((info) => {
     if (info.message !== undefined) recording.note(info.direction === 'out' ? 'sent' : 'received', info.message);

@@ -91,7 +91,12 @@ function newAjv(dialect2020: boolean): Ajv {
   } catch {
     addFormats = undefined;
   }
-  const options: Options = { strict: false, allErrors: true, validateSchema: false, validateFormats: addFormats !== undefined };
+  const options: Options = {
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    validateFormats: addFormats !== undefined,
+  };
   const ajv = dialect2020 ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
   addFormats?.(ajv);
   return ajv;
@@ -123,7 +128,14 @@ function kitFor(revision: string): RevisionKit {
   return kit;
 }
 
-const UNION_NAMES = new Set(['ClientRequest', 'ClientNotification', 'ServerRequest', 'ServerNotification', 'ClientResult', 'ServerResult']);
+const UNION_NAMES = new Set([
+  'ClientRequest',
+  'ClientNotification',
+  'ServerRequest',
+  'ServerNotification',
+  'ClientResult',
+  'ServerResult',
+]);
 
 function refName(ref: unknown): string | undefined {
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
@@ -150,7 +162,9 @@ function methodIndex(defs: Record<string, Record<string, unknown>>, unionName: s
     const method = methodConst(name ? defs[name] : member);
     if (method === undefined) continue;
     const named =
-      name ?? Object.keys(defs).find((n) => n.endsWith(suffix) && !UNION_NAMES.has(n) && methodConst(defs[n]) === method) ?? unionName;
+      name ??
+      Object.keys(defs).find((n) => n.endsWith(suffix) && !UNION_NAMES.has(n) && methodConst(defs[n]) === method) ??
+      unionName;
     index.set(method, named);
   }
   return index;
@@ -197,10 +211,17 @@ function resultDefinitionFor(kit: RevisionKit, requestDef: string, result: unkno
   return firstDefinition(kit, own, 'EmptyResult', 'Result');
 }
 
-function checkSingle(kit: RevisionKit, message: unknown, direction: MessageDirection, options: ValidateOptions, prefix: string): string[] {
+function checkSingle(
+  kit: RevisionKit,
+  message: unknown,
+  direction: MessageDirection,
+  options: ValidateOptions,
+  prefix: string,
+): string[] {
   const rev = kit.revision;
   const sender = direction === 'client' ? 'a client' : 'a server';
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return [`${prefix || '(root)'} a message must be a JSON object`];
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return [`${prefix || '(root)'} a message must be a JSON object`];
   const value = message as Record<string, unknown>;
 
   if ('method' in value) {
@@ -233,30 +254,51 @@ function checkSingle(kit: RevisionKit, message: unknown, direction: MessageDirec
     // A response answers a request the other side sent.
     const answered = kit.methods[other(direction)].request;
     if (answered.size === 0) {
-      return [...envelope, `${prefix}/result ${rev} has no ${other(direction)} → ${direction} requests, so ${sender} never sends a result`];
+      return [
+        ...envelope,
+        `${prefix}/result ${rev} has no ${other(direction)} → ${direction} requests, so ${sender} never sends a result`,
+      ];
     }
     const id = value.id;
-    const forMethod = options.forMethod ?? (typeof id === 'string' || typeof id === 'number' ? options.requestMethods?.get(id) : undefined);
+    const forMethod =
+      options.forMethod ??
+      (typeof id === 'string' || typeof id === 'number' ? options.requestMethods?.get(id) : undefined);
     if (forMethod === undefined) {
-      return [...envelope, ...check(kit, direction === 'client' ? 'ClientResult' : 'ServerResult', value.result, `${prefix}/result`)];
+      return [
+        ...envelope,
+        ...check(kit, direction === 'client' ? 'ClientResult' : 'ServerResult', value.result, `${prefix}/result`),
+      ];
     }
     const requestDef = answered.get(forMethod);
     if (!requestDef) {
-      return [...envelope, `${prefix}/result answers "${forMethod}", which is not a ${other(direction)} request in ${rev}`];
+      return [
+        ...envelope,
+        `${prefix}/result answers "${forMethod}", which is not a ${other(direction)} request in ${rev}`,
+      ];
     }
-    return [...envelope, ...check(kit, resultDefinitionFor(kit, requestDef, value.result), value.result, `${prefix}/result`)];
+    return [
+      ...envelope,
+      ...check(kit, resultDefinitionFor(kit, requestDef, value.result), value.result, `${prefix}/result`),
+    ];
   }
 
   if ('error' in value) return check(kit, firstDefinition(kit, 'JSONRPCErrorResponse', 'JSONRPCError'), value, prefix);
   return [`${prefix || '(root)'} message has none of "method", "result" or "error"`];
 }
 
-function checkBatch(kit: RevisionKit, batch: unknown[], direction: MessageDirection, options: ValidateOptions): string[] {
-  if (!('JSONRPCBatchRequest' in kit.defs)) return [`(root) ${kit.revision} has no JSON-RPC batches (only 2025-03-26 does)`];
+function checkBatch(
+  kit: RevisionKit,
+  batch: unknown[],
+  direction: MessageDirection,
+  options: ValidateOptions,
+): string[] {
+  if (!('JSONRPCBatchRequest' in kit.defs))
+    return [`(root) ${kit.revision} has no JSON-RPC batches (only 2025-03-26 does)`];
   if (batch.length === 0) return ['(root) an empty batch is not a valid message'];
   const isCall = (m: unknown) => typeof m === 'object' && m !== null && 'method' in m;
   const calls = batch.filter(isCall).length;
-  if (calls !== 0 && calls !== batch.length) return ['(root) a batch holds either requests and notifications or responses, not both'];
+  if (calls !== 0 && calls !== batch.length)
+    return ['(root) a batch holds either requests and notifications or responses, not both'];
   const envelope = check(kit, calls ? 'JSONRPCBatchRequest' : 'JSONRPCBatchResponse', batch);
   return [...envelope, ...batch.flatMap((m, i) => checkSingle(kit, m, direction, options, `/${i}`))];
 }
@@ -269,9 +311,16 @@ function checkBatch(kit: RevisionKit, batch: unknown[], direction: MessageDirect
  * `options.requestMethods`), else the direction's result union. Throws (does not return) when the revision has no schema:
  * check {@link hasSchema} first.
  */
-export function validateMessage(revision: string, message: unknown, direction: MessageDirection, options: ValidateOptions = {}): ValidationOutcome {
+export function validateMessage(
+  revision: string,
+  message: unknown,
+  direction: MessageDirection,
+  options: ValidateOptions = {},
+): ValidationOutcome {
   const kit = kitFor(revision);
-  const problems = Array.isArray(message) ? checkBatch(kit, message, direction, options) : checkSingle(kit, message, direction, options, '');
+  const problems = Array.isArray(message)
+    ? checkBatch(kit, message, direction, options)
+    : checkSingle(kit, message, direction, options, '');
   return problems.length === 0 ? { ok: true } : { ok: false, errors: problems.join('\n') };
 }
 
@@ -285,7 +334,12 @@ export function validateDefinition(revision: string, definition: string, value: 
  * The definition name `revision` uses for `method` sent by `direction` as a `kind`
  * (`tools/call` from the client → `CallToolRequest`), or undefined when there is none.
  */
-export function definitionForMethod(revision: string, direction: MessageDirection, kind: MessageKind, method: string): string | undefined {
+export function definitionForMethod(
+  revision: string,
+  direction: MessageDirection,
+  kind: MessageKind,
+  method: string,
+): string | undefined {
   return kitFor(revision).methods[direction][kind].get(method);
 }
 
@@ -298,7 +352,12 @@ export function schemaDefinition(revision: string, definition: string): Readonly
 }
 
 /** Throws an Error listing the schema problems and the message when {@link validateMessage} fails. */
-export function assertValidMessage(revision: string, message: unknown, direction: MessageDirection, options: ValidateOptions = {}): void {
+export function assertValidMessage(
+  revision: string,
+  message: unknown,
+  direction: MessageDirection,
+  options: ValidateOptions = {},
+): void {
   const outcome = validateMessage(revision, message, direction, options);
   if (outcome.ok) return;
   const forMethod = options.forMethod === undefined ? '' : ` (answering ${options.forMethod})`;

@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { MessageDirection } from './spec-schemas.js';
 
 /** The folder holding the transcripts. */
-export const TRANSCRIPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../spec-fixtures/transcripts');
+export const TRANSCRIPTS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../spec-fixtures/transcripts',
+);
 
 /** `c2s` = client → server, `s2c` = server → client. */
 export type TranscriptDir = 'c2s' | 's2c';
@@ -61,7 +64,12 @@ export function loadTranscript(file: string): Transcript {
         throw new Error(`${where}: not JSON: ${(error as Error).message}`, { cause: error });
       }
       const entry = parsed as Record<string, unknown>;
-      if (typeof parsed !== 'object' || parsed === null || (entry.dir !== 'c2s' && entry.dir !== 's2c') || !('msg' in entry)) {
+      if (
+        typeof parsed !== 'object' ||
+        parsed === null ||
+        (entry.dir !== 'c2s' && entry.dir !== 's2c') ||
+        !('msg' in entry)
+      ) {
         throw new Error(`${where}: a line is {"dir":"c2s"|"s2c","msg":…}`);
       }
       const extra = Object.keys(entry).filter((k) => k !== 'dir' && k !== 'msg');
@@ -90,7 +98,11 @@ export function requestMethodsBefore(transcript: Transcript, index: number): Map
     if (entry.dir === dir) continue;
     for (const m of Array.isArray(entry.msg) ? entry.msg : [entry.msg]) {
       const message = m as Record<string, unknown> | null;
-      if (message && typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
+      if (
+        message &&
+        typeof message.method === 'string' &&
+        (typeof message.id === 'string' || typeof message.id === 'number')
+      ) {
         methods.set(message.id, message.method);
       }
     }

@@ -71,7 +71,9 @@ if (directory) {
       if (!script.url.startsWith(MEASURED)) continue;
       const mapUrl = parsed.get(script.scriptId)?.sourceMapURL;
       if (!mapUrl || !INLINE_MAP.test(mapUrl)) continue;
-      const { scriptSource } = (await session.post('Debugger.getScriptSource', { scriptId: script.scriptId })) as { scriptSource: string };
+      const { scriptSource } = (await session.post('Debugger.getScriptSource', { scriptId: script.scriptId })) as {
+        scriptSource: string;
+      };
       if (!scriptSource.startsWith(WRAPPER_START)) continue;
       // Offsets count from the start of the wrapped code; the source map describes the code inside.
       const skip = scriptSource.indexOf(WRAPPER_END) + WRAPPER_END.length;
@@ -81,7 +83,10 @@ if (directory) {
         ...script,
         functions: script.functions
           .filter((fn) => !EXPORT_GETTER.test(scriptSource.slice(fn.ranges[0]!.startOffset, fn.ranges[0]!.endOffset)))
-          .map((fn) => ({ ...fn, ranges: fn.ranges.map((r) => ({ ...r, startOffset: shift(r.startOffset), endOffset: shift(r.endOffset) })) })),
+          .map((fn) => ({
+            ...fn,
+            ranges: fn.ranges.map((r) => ({ ...r, startOffset: shift(r.startOffset), endOffset: shift(r.endOffset) })),
+          })),
       });
       sourceMaps[script.url] = {
         lineLengths: code.split(/\n|\u2028|\u2029/).map((line) => line.length),
@@ -91,7 +96,10 @@ if (directory) {
     await session.post('Debugger.disable');
     session.disconnect();
     if (scripts.length === 0) return;
-    const file = path.join(directory, `coverage-worker-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+    const file = path.join(
+      directory,
+      `coverage-worker-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`,
+    );
     writeFileSync(file, JSON.stringify({ result: scripts, 'source-map-cache': sourceMaps }));
   });
 }

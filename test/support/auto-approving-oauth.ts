@@ -39,7 +39,15 @@ export async function startAutoApprovingOAuth(): Promise<AutoApprovingOAuth> {
           token_endpoint_auth_methods_supported: ['none'],
         });
       case '/register':
-        return json(res, { client_id: `client-${issued.length}`, redirect_uris: seen.json?.redirect_uris ?? [], token_endpoint_auth_method: 'none' }, 201);
+        return json(
+          res,
+          {
+            client_id: `client-${issued.length}`,
+            redirect_uris: seen.json?.redirect_uris ?? [],
+            token_endpoint_auth_method: 'none',
+          },
+          201,
+        );
       case '/authorize': {
         const code = `code-${codes.size + 1}`;
         codes.set(code, url.searchParams.get('code_challenge') ?? '');
@@ -53,7 +61,8 @@ export async function startAutoApprovingOAuth(): Promise<AutoApprovingOAuth> {
         const form = new URLSearchParams(seen.body);
         const challenge = codes.get(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        if (challenge === undefined || createHash('sha256').update(verifier).digest('base64url') !== challenge) return json(res, { error: 'invalid_grant' }, 400);
+        if (challenge === undefined || createHash('sha256').update(verifier).digest('base64url') !== challenge)
+          return json(res, { error: 'invalid_grant' }, 400);
         codes.delete(form.get('code')!);
         const token = `granted-access-token-${issued.length + 1}`;
         issued.push(token);
@@ -63,7 +72,9 @@ export async function startAutoApprovingOAuth(): Promise<AutoApprovingOAuth> {
       case '/mcp': {
         const header = req.headers.authorization ?? '';
         if (!valid.has(header.replace(/^Bearer /, ''))) {
-          return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+          return json(res, { error: 'invalid_token' }, 401, {
+            'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+          });
         }
         return mcp(seen, res, req);
       }

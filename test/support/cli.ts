@@ -51,7 +51,9 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`mcpwire ${args.join(' ')} did not finish within ${limit} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`mcpwire ${args.join(' ')} did not finish within ${limit} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, limit);
     child.once('close', (code, signal) => {
       clearTimeout(timer);

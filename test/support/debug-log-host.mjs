@@ -17,6 +17,10 @@ const manager = McpManager.create({
   },
 });
 await manager.connectAll();
-await manager.callTool('mcp__alpha__echo', { text: 'hello', apiToken: 'sk-arg-secret-123', note: 'mentions sk-config-secret-991' });
+await manager.callTool('mcp__alpha__echo', {
+  text: 'hello',
+  apiToken: 'sk-arg-secret-123',
+  note: 'mentions sk-config-secret-991',
+});
 await manager.callTool('mcp__alpha__nope', {}).catch(() => undefined);
 await manager.disconnectAll();

@@ -19,7 +19,9 @@ const client = await McpClient.connect(
   { name: 'deep', era: 'legacy', requestTimeoutMs: 20_000, ...(mode === 'traced' ? { trace: { sink } } : {}) },
 );
 const diagnostics: Array<{ kind: string; message: string; sampleLength: number | undefined }> = [];
-client.on('diagnostic', (d) => diagnostics.push({ kind: d.kind, message: d.message, sampleLength: (d as { sample?: string }).sample?.length }));
+client.on('diagnostic', (d) =>
+  diagnostics.push({ kind: d.kind, message: d.message, sampleLength: (d as { sample?: string }).sample?.length }),
+);
 let logs = 0;
 client.on('log', () => logs++);
 
@@ -29,7 +31,11 @@ for (const tool of TOOLS) {
     const result = await client.callTool(tool, {});
     outcomes[tool] = { ok: true, text: (result.content[0] as { text?: unknown } | undefined)?.text };
   } catch (error) {
-    outcomes[tool] = { ok: false, code: (error as { code?: unknown }).code, message: error instanceof Error ? error.message : 'not an Error' };
+    outcomes[tool] = {
+      ok: false,
+      code: (error as { code?: unknown }).code,
+      message: error instanceof Error ? error.message : 'not an Error',
+    };
   }
 }
 await client.ping();

@@ -17,7 +17,8 @@ const token = process.env.API_TOKEN ?? '(no API_TOKEN)';
 const refuse = process.argv.includes('--refuse-initialize');
 const send = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const answer = (id, result) => send({ jsonrpc: '2.0', id, result });
-const fail = (id, message, data) => send({ jsonrpc: '2.0', id, error: { code: -32000, message, ...(data === undefined ? {} : { data }) } });
+const fail = (id, message, data) =>
+  send({ jsonrpc: '2.0', id, error: { code: -32000, message, ...(data === undefined ? {} : { data }) } });
 const tools = ['whoami', 'junk', 'crash', 'refused'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -27,11 +28,16 @@ rl.on('line', (line) => {
   if (id === undefined) return;
   if (method === 'initialize') {
     if (refuse) return fail(id, `bad token Bearer ${token}`);
-    return answer(id, { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'echoes-secrets', version: '1.0.0' } });
+    return answer(id, {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'echoes-secrets', version: '1.0.0' },
+    });
   }
   if (method === 'ping') return answer(id, {});
   if (method === 'tools/list') return answer(id, { tools });
-  if (method !== 'tools/call') return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
+  if (method !== 'tools/call')
+    return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
   switch (params?.name) {
     case 'whoami':
       return fail(id, `bad token Bearer ${token}`, { received: `Bearer ${token}` });
@@ -42,7 +48,11 @@ rl.on('line', (line) => {
       process.stderr.write(`fatal: token ${token} was revoked\n`, () => process.exit(1));
       return undefined;
     case 'refused':
-      return answer(id, { isError: true, content: [{ type: 'text', text: `token ${token} was refused` }], structuredContent: { error: `token ${token} was refused` } });
+      return answer(id, {
+        isError: true,
+        content: [{ type: 'text', text: `token ${token} was refused` }],
+        structuredContent: { error: `token ${token} was refused` },
+      });
     default:
       return fail(id, 'unknown tool');
   }

@@ -16,10 +16,19 @@ export const ALL_CAPS: ServerCapabilities = {
 };
 
 /** A legacy server: `server/discover` → -32601, `initialize` answers `version`. */
-export function legacyPeer(peer: ScriptedPeer, version = '2025-11-25', capabilities: ServerCapabilities = ALL_CAPS): ScriptedPeer {
+export function legacyPeer(
+  peer: ScriptedPeer,
+  version = '2025-11-25',
+  capabilities: ServerCapabilities = ALL_CAPS,
+): ScriptedPeer {
   return peer
     .on('server/discover', () => ({ error: { code: -32601, message: 'Method not found' } }))
-    .on('initialize', () => ({ protocolVersion: version, capabilities, serverInfo: { name: 'fake-legacy', version: '1.0.0' }, instructions: 'be nice' }));
+    .on('initialize', () => ({
+      protocolVersion: version,
+      capabilities,
+      serverInfo: { name: 'fake-legacy', version: '1.0.0' },
+      instructions: 'be nice',
+    }));
 }
 
 /** A modern server: `server/discover` answers with 2026-07-28. */
@@ -35,7 +44,10 @@ export function modernPeer(peer: ScriptedPeer, capabilities: ServerCapabilities 
 }
 
 /** Connects a client to a scripted peer prepared by `prepare`. */
-export async function connectTo(prepare: (peer: ScriptedPeer) => void, options: ClientOptions = {}): Promise<{ client: McpClient; peer: ScriptedPeer }> {
+export async function connectTo(
+  prepare: (peer: ScriptedPeer) => void,
+  options: ClientOptions = {},
+): Promise<{ client: McpClient; peer: ScriptedPeer }> {
   const { clientTransport, peer } = scriptedPair();
   prepare(peer);
   const client = await McpClient.connect(clientTransport, { name: 'fake', probeTimeoutMs: 200, ...options });
@@ -61,4 +73,3 @@ export function invalidClientTraffic(peer: ScriptedPeer, revision: string): stri
   }
   return problems;
 }
-

@@ -18,7 +18,9 @@ export async function startHeaderProtectedServer(accepted: string): Promise<Head
     const got = seen.headers.authorization;
     if (got === state.accepted) return false;
     state.refused++;
-    return json(res, { error: 'invalid_token', error_description: `not accepted: ${got ?? 'nothing'}` }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    return json(res, { error: 'invalid_token', error_description: `not accepted: ${got ?? 'nothing'}` }, 401, {
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
   }, legacyServer());
   return Object.defineProperties(fixture, {
     accepted: { get: () => state.accepted, set: (value: string) => (state.accepted = value) },

@@ -10,7 +10,8 @@
 import { McpClient } from '../../dist/index.js';
 
 const [url, transport] = process.argv.slice(2);
-if (!url || (transport !== 'http' && transport !== 'sse')) throw new Error('usage: http-client-close-then-report.mjs <url> <http|sse>');
+if (!url || (transport !== 'http' && transport !== 'sse'))
+  throw new Error('usage: http-client-close-then-report.mjs <url> <http|sse>');
 const client = await McpClient.connect({ url, transport }, { name: 'child' });
 const tools = await client.listTools();
 await client.close();

@@ -58,7 +58,14 @@ export async function startHttpFixture(route: Route, fallback: Route = () => fal
     } catch {
       json = undefined;
     }
-    const seen: Seen = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, json, rpc: typeof json?.method === 'string' ? json.method : undefined };
+    const seen: Seen = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      body,
+      json,
+      rpc: typeof json?.method === 'string' ? json.method : undefined,
+    };
     requests.push(seen);
     try {
       if (await route(seen, res, req)) return;
@@ -139,7 +146,11 @@ export function result(seen: Seen, value: Record<string, unknown>): Record<strin
 }
 
 export function rpcError(seen: Seen, code: number, message: string, data?: unknown): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: seen.json?.id ?? null, error: { code, message, ...(data === undefined ? {} : { data }) } };
+  return {
+    jsonrpc: '2.0',
+    id: seen.json?.id ?? null,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  };
 }
 
 /** Options of {@link legacyServer}. */
@@ -160,11 +171,15 @@ export interface LegacyServerOptions {
  * optional GET streams (collected in `getStreams`). Requests for a session that is not live get
  * 404, like the spec says. Use it as the fallback of {@link startHttpFixture}.
  */
-export function legacyServer(options: LegacyServerOptions = {}): Route & { live: Set<string>; getStreams: ServerResponse[]; expire(): void } {
+export function legacyServer(
+  options: LegacyServerOptions = {},
+): Route & { live: Set<string>; getStreams: ServerResponse[]; expire(): void } {
   const live = new Set<string>();
   const getStreams: ServerResponse[] = [];
   let next = 1;
-  const tools = options.tools ?? [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];
+  const tools = options.tools ?? [
+    { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  ];
   const route = ((seen: Seen, res: ServerResponse) => {
     const session = seen.headers['mcp-session-id'] as string | undefined;
     if (seen.method === 'DELETE') {
@@ -173,7 +188,15 @@ export function legacyServer(options: LegacyServerOptions = {}): Route & { live:
       return true;
     }
     if (options.sessions !== false && seen.rpc !== 'initialize' && (session === undefined || !live.has(session))) {
-      res.writeHead(session === undefined ? 400 : 404).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' } }));
+      res
+        .writeHead(session === undefined ? 400 : 404)
+        .end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' },
+          }),
+        );
       return true;
     }
     if (seen.method === 'GET') {
@@ -198,13 +221,25 @@ export function legacyServer(options: LegacyServerOptions = {}): Route & { live:
           live.add(id);
           headers['mcp-session-id'] = id;
         }
-        return json(res, result(seen, { protocolVersion: options.version ?? '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'scripted-http', version: '1.0.0' } }), 200, headers);
+        return json(
+          res,
+          result(seen, {
+            protocolVersion: options.version ?? '2025-11-25',
+            capabilities: { tools: { listChanged: true } },
+            serverInfo: { name: 'scripted-http', version: '1.0.0' },
+          }),
+          200,
+          headers,
+        );
       }
       case 'tools/list':
         return json(res, result(seen, { tools }));
       case 'tools/call': {
         const params = message.params as { name?: string; arguments?: { text?: string } };
-        return json(res, result(seen, { content: [{ type: 'text', text: `${params.name}:${params.arguments?.text ?? ''}` }] }));
+        return json(
+          res,
+          result(seen, { content: [{ type: 'text', text: `${params.name}:${params.arguments?.text ?? ''}` }] }),
+        );
       }
       case 'ping':
         return json(res, result(seen, {}));
@@ -223,7 +258,10 @@ export function legacyServer(options: LegacyServerOptions = {}): Route & { live:
  * the fixture, closes the fixture, forgets cached route verdicts. Returns `[undefined, undefined]`
  * so `[client, fixture] = await cleanUp(client, fixture)` resets both.
  */
-export async function cleanUp(client: { close(): Promise<void> } | undefined, fixture: HttpFixture | undefined): Promise<[undefined, undefined]> {
+export async function cleanUp(
+  client: { close(): Promise<void> } | undefined,
+  fixture: HttpFixture | undefined,
+): Promise<[undefined, undefined]> {
   await client?.close();
   if (fixture) expect(await fixture.socketsDrained()).toBe(0);
   await fixture?.close();

@@ -21,7 +21,9 @@ export interface HttpServerProcess {
 }
 
 async function start(script: string, args: string[], pathname: string): Promise<HttpServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, script), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-8_000);

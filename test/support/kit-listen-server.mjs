@@ -14,7 +14,11 @@ server.registerTool({
   name: 'add_tool',
   inputSchema: NAME,
   handler: ({ name }) => {
-    server.registerTool({ name, inputSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'text', text: name }] }) });
+    server.registerTool({
+      name,
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: name }] }),
+    });
     return { content: [{ type: 'text', text: `added ${name}` }] };
   },
 });

@@ -23,11 +23,15 @@ server.registerTool({
     process.stderr.write(`started ${name}\n`);
     await new Promise((resolve) => {
       waiting.add(resolve);
-      context.signal.addEventListener('abort', () => {
-        waiting.delete(resolve);
-        process.stderr.write(`aborted ${name}\n`);
-        resolve();
-      }, { once: true });
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          waiting.delete(resolve);
+          process.stderr.write(`aborted ${name}\n`);
+          resolve();
+        },
+        { once: true },
+      );
     });
     return { content: [{ type: 'text', text: `released ${name}` }] };
   },

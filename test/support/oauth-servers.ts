@@ -47,7 +47,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     ttl: { AccessToken: options.accessTokenTtl ?? 3600 },
     // Refresh tokens for every client allowed the grant (the default also wants an OpenID offline_access grant).
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
     features: {
       devInteractions: { enabled: true },
       registration: { enabled: true },
@@ -92,7 +93,10 @@ export interface ProtectedServer extends HttpFixture {
  * issuer, audience = the server URL, signature from the provider's JWKS) gets 401 with
  * `resource_metadata`; the metadata names `metadataResource` (default: this server).
  */
-export async function startProtectedServer(issuer: string, options: { metadataResource?: string } = {}): Promise<ProtectedServer> {
+export async function startProtectedServer(
+  issuer: string,
+  options: { metadataResource?: string } = {},
+): Promise<ProtectedServer> {
   const config = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
   const jwks = jose.createLocalJWKSet((await (await fetch(config.jwks_uri)).json()) as jose.JSONWebKeySet);
   const good = new Set<Seen>();
@@ -100,12 +104,17 @@ export async function startProtectedServer(issuer: string, options: { metadataRe
   const mcp = legacyServer({ sessions: false });
   const fixture = await startHttpFixture(async (seen, res, req) => {
     if (seen.path === '/.well-known/oauth-protected-resource/mcp') {
-      return json(res, { resource: options.metadataResource ?? resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'] });
+      return json(res, {
+        resource: options.metadataResource ?? resource,
+        authorization_servers: [issuer],
+        scopes_supported: ['mcp:tools'],
+      });
     }
     if (!seen.path.startsWith('/mcp')) return false;
     const header = req.headers.authorization ?? '';
     const challenge = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', resource)}"`;
-    if (!header.startsWith('Bearer ')) return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': challenge });
+    if (!header.startsWith('Bearer '))
+      return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': challenge });
     try {
       await jose.jwtVerify(header.slice(7), jwks, { issuer, audience: resource });
     } catch {
@@ -123,7 +132,14 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -37,7 +37,9 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
     child.stdout.on('data', (c: Buffer) => (output += c));
     child.stderr.on('data', (c: Buffer) => (output += c));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${output.slice(-2000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${output.slice(-2000)}`)),
+    );
   });
 }
 
@@ -65,10 +67,27 @@ export async function startPostgres(): Promise<PostgresCluster> {
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       try {
-        await run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`], user);
+        await run(
+          'pg_ctl',
+          [
+            'start',
+            '-D',
+            data,
+            '-l',
+            log,
+            '-w',
+            '-t',
+            '60',
+            '-o',
+            `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+          ],
+          user,
+        );
       } catch (error) {
         if (attempt < 3) continue;
-        throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : ''}`);
+        throw new Error(
+          `${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : ''}`,
+        );
       }
       await run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'test', 'todo'], user);
       let stopped: Promise<void> | undefined;

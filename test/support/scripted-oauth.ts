@@ -17,7 +17,10 @@ export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Pr
   const fixture = await startHttpFixture((seen, res) => {
     const path = seen.path.split('?')[0];
     if (path === '/.well-known/oauth-protected-resource/mcp') {
-      return json(res, { resource: options.metadataResource?.(origin) ?? `${origin}/mcp`, authorization_servers: [origin] });
+      return json(res, {
+        resource: options.metadataResource?.(origin) ?? `${origin}/mcp`,
+        authorization_servers: [origin],
+      });
     }
     if (path === '/.well-known/oauth-authorization-server') {
       return json(res, {
@@ -30,9 +33,13 @@ export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Pr
         token_endpoint_auth_methods_supported: ['none'],
       });
     }
-    if (path === '/register') return json(res, { client_id: 'scripted-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
+    if (path === '/register')
+      return json(res, { client_id: 'scripted-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
     if (path === '/token') return json(res, { error: 'invalid_grant' }, 400);
-    if (path === '/mcp') return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+    if (path === '/mcp')
+      return json(res, { error: 'invalid_token' }, 401, {
+        'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+      });
     return false;
   });
   origin = `http://127.0.0.1:${fixture.port}`;

@@ -7,7 +7,10 @@ import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import type { Transport } from '../../src/protocol/transport.js';
 import { createLinkedPair } from '../../src/transport/memory.js';
 
-export type Responder = (message: { id?: string | number; method: string; params?: Record<string, unknown> }, peer: ScriptedPeer) => unknown | Promise<unknown>;
+export type Responder = (
+  message: { id?: string | number; method: string; params?: Record<string, unknown> },
+  peer: ScriptedPeer,
+) => unknown | Promise<unknown>;
 
 /** What the responder returns: a result object, `{ error }`, `NO_REPLY`, or a raw value via `RAW`. */
 export const NO_REPLY = Symbol('no reply');
@@ -23,7 +26,10 @@ export class ScriptedPeer {
   readonly wire: Array<{ dir: 'c2s' | 's2c'; msg: unknown }> = [];
   private readonly responders = new Map<string, Responder>();
   private roundTrips = 0;
-  private waiters: Array<{ match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
+  private waiters: Array<{
+    match: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }> = [];
 
   constructor(readonly transport: Transport) {
     transport.onMessage((value) => this.onMessage(value as Record<string, unknown>));
@@ -53,7 +59,11 @@ export class ScriptedPeer {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`peer: no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.received.map((m) => m.method ?? m.id))}`));
+        reject(
+          new Error(
+            `peer: no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.received.map((m) => m.method ?? m.id))}`,
+          ),
+        );
       }, timeoutMs);
       const done = (m: Record<string, unknown>) => {
         clearTimeout(timer);
@@ -93,7 +103,11 @@ export class ScriptedPeer {
     if (typeof message.method !== 'string' || !('id' in message)) return;
     const responder = this.responders.get(message.method);
     if (!responder) {
-      void this.send({ jsonrpc: '2.0', id: message.id as number, error: { code: -32601, message: `Method not found: ${message.method}` } });
+      void this.send({
+        jsonrpc: '2.0',
+        id: message.id as number,
+        error: { code: -32601, message: `Method not found: ${message.method}` },
+      });
       return;
     }
     void Promise.resolve(responder(message as never, this)).then((answer) => {

@@ -31,7 +31,8 @@ const until = (count) =>
 
 try {
   for (const step of steps) {
-    if ('write' in step) await new Promise((resolve) => process.stdout.write(Buffer.from(step.write, 'base64'), resolve));
+    if ('write' in step)
+      await new Promise((resolve) => process.stdout.write(Buffer.from(step.write, 'base64'), resolve));
     else await until(step.await);
   }
   process.stdout.end();

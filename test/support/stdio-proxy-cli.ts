@@ -10,9 +10,14 @@ import { exitLikeServer } from '../../src/inspect/proxy/exit-like-server.js';
 import { runStdioProxy } from '../../src/inspect/proxy/stdio-proxy.js';
 
 const [traceFile, separator, command, ...args] = process.argv.slice(2);
-if (!traceFile || separator !== '--' || !command) throw new Error('usage: stdio-proxy-cli.ts <trace.jsonl> -- <command> [args...]');
+if (!traceFile || separator !== '--' || !command)
+  throw new Error('usage: stdio-proxy-cli.ts <trace.jsonl> -- <command> [args...]');
 try {
-  const result = await runStdioProxy({ command, args, onRecord: (record) => appendFileSync(traceFile, `${JSON.stringify(record)}\n`) });
+  const result = await runStdioProxy({
+    command,
+    args,
+    onRecord: (record) => appendFileSync(traceFile, `${JSON.stringify(record)}\n`),
+  });
   exitLikeServer(result);
 } catch (error) {
   process.stderr.write(`mcpwire proxy: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -21,10 +21,29 @@ rl.on('line', (line) => {
   if (line.trim() === '') return;
   const { id, method, params } = JSON.parse(line);
   if (id === undefined) return;
-  if (method === 'initialize') return send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'stubborn', version: '1.0.0' } } });
+  if (method === 'initialize')
+    return send({
+      jsonrpc: '2.0',
+      id,
+      result: {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'stubborn', version: '1.0.0' },
+      },
+    });
   if (method === 'ping') return send({ jsonrpc: '2.0', id, result: {} });
-  if (method === 'tools/list') return send({ jsonrpc: '2.0', id, result: { tools: ['wait', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' } })) } });
-  if (method === 'tools/call' && params?.name === 'echo') return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(params.arguments?.text ?? '') }] } });
+  if (method === 'tools/list')
+    return send({
+      jsonrpc: '2.0',
+      id,
+      result: { tools: ['wait', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
+    });
+  if (method === 'tools/call' && params?.name === 'echo')
+    return send({
+      jsonrpc: '2.0',
+      id,
+      result: { content: [{ type: 'text', text: String(params.arguments?.text ?? '') }] },
+    });
   if (method === 'tools/call' && params?.name === 'wait') return undefined;
   return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
 });

@@ -33,10 +33,16 @@ export function hasTmux(): boolean {
 }
 
 /** Starts `argv` in a new 200x50 tmux session with `env` added. */
-export function startTerminal(argv: readonly string[], env: Record<string, string> = {}, cwd = process.cwd()): Terminal {
+export function startTerminal(
+  argv: readonly string[],
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+): Terminal {
   const name = `mcpwire-test-${process.pid}-${++counter}`;
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const exports = Object.entries({ NO_COLOR: '1', ...env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const exports = Object.entries({ NO_COLOR: '1', ...env })
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ');
   const command = `cd ${quote(cwd)} && env ${exports} ${argv.map(quote).join(' ')}`;
   // A server of its own per terminal (-L): sessions never race a shared server that is exiting.
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
@@ -63,7 +69,8 @@ export function startTerminal(argv: readonly string[], env: Record<string, strin
       for (;;) {
         const screen = terminal.screen();
         if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`terminal did not show ${String(pattern)} within ${ms} ms; screen:\n${screen}`);
+        if (Date.now() > deadline)
+          throw new Error(`terminal did not show ${String(pattern)} within ${ms} ms; screen:\n${screen}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -22,7 +22,14 @@ rl.on('line', (line) => {
   const { id, method } = message;
   switch (method) {
     case 'initialize':
-      return send({ id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: 'lying-server', version: '0.0.1' } } });
+      return send({
+        id,
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {}, resources: {}, prompts: {} },
+          serverInfo: { name: 'lying-server', version: '0.0.1' },
+        },
+      });
     case 'notifications/initialized':
       return send({ id: 900, method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
     case 'tools/list':

@@ -70,11 +70,18 @@ const discover = option('--discover', 'method-not-found');
 const dieOnCall = option('--die-on-call', undefined);
 const paging = { pageSize: Number(option('--page-size', Infinity)), endless: flag('--endless-pages') };
 if (!['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'].includes(version)) die(`unknown --version ${version}`);
-if (!['method-not-found', 'invalid-params', 'not-initialized', 'silent', 'exit'].includes(discover)) die(`unknown --discover ${discover}`);
+if (!['method-not-found', 'invalid-params', 'not-initialized', 'silent', 'exit'].includes(discover))
+  die(`unknown --discover ${discover}`);
 
 /** The capabilities to advertise, from --caps and the revision. */
 function advertised() {
-  const all = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} };
+  const all = {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    logging: {},
+    completions: {},
+  };
   const list = option('--caps', undefined);
   let caps = all;
   if (list !== undefined) {
@@ -82,7 +89,15 @@ function advertised() {
     for (const token of list.split(',').filter(Boolean)) {
       const [name, flags] = token.split('=');
       if (!(name in all)) die(`unknown capability in --caps: ${name}`);
-      caps[name] = flags === undefined ? all[name] : Object.fromEntries(flags.split('+').filter(Boolean).map((f) => [f, true]));
+      caps[name] =
+        flags === undefined
+          ? all[name]
+          : Object.fromEntries(
+              flags
+                .split('+')
+                .filter(Boolean)
+                .map((f) => [f, true]),
+            );
     }
   }
   if (version === '2024-11-05') delete caps.completions; // the capability came with 2025-03-26
@@ -116,7 +131,12 @@ const GATES = {
   ...(version === '2024-11-05' ? {} : { 'completion/complete': 'completions' }),
 };
 
-const LISTS = { 'tools/list': 'tools', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates', 'prompts/list': 'prompts' };
+const LISTS = {
+  'tools/list': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+  'prompts/list': 'prompts',
+};
 
 function onRequest(id, method, params) {
   const { wire } = server;
@@ -134,7 +154,12 @@ function onRequest(id, method, params) {
       return wire.fail(id, -32601, 'Method not found');
     case 'initialize':
       if (flag('--die-before-initialize')) die('fatal: config file missing');
-      return wire.reply(id, { protocolVersion: version, capabilities, serverInfo: { name: 'scripted-legacy', version: '1.0.0' }, instructions: `A scripted legacy fixture speaking ${version}.` });
+      return wire.reply(id, {
+        protocolVersion: version,
+        capabilities,
+        serverInfo: { name: 'scripted-legacy', version: '1.0.0' },
+        instructions: `A scripted legacy fixture speaking ${version}.`,
+      });
     case 'ping':
       return wire.reply(id, {});
     case 'tools/list':

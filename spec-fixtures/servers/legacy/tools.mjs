@@ -3,7 +3,8 @@
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
-const answered = (outcome) => ('error' in outcome ? { ...text(JSON.stringify(outcome.error)), isError: true } : text(JSON.stringify(outcome.result)));
+const answered = (outcome) =>
+  'error' in outcome ? { ...text(JSON.stringify(outcome.error)), isError: true } : text(JSON.stringify(outcome.result));
 
 /** True when `level` passes the threshold set by logging/setLevel (everything passes before). */
 export function passesLevel(level, threshold) {
@@ -34,7 +35,11 @@ export function callTool(server, id, name, args, meta) {
       return reply(structured ? { ...text(JSON.stringify({ sum })), structuredContent: { sum } } : text(String(sum)));
     }
     case 'bad-structured':
-      return reply(structured ? { ...text('{"sum":"not a number"}'), structuredContent: { sum: 'not a number' } } : text('not a number'));
+      return reply(
+        structured
+          ? { ...text('{"sum":"not a number"}'), structuredContent: { sum: 'not a number' } }
+          : text('not a number'),
+      );
     case 'fails':
       // {repeat}: the message said that many times (a server that floods its error text).
       return reply({ ...text('this tool always fails'.repeat(Math.max(1, Number(args.repeat ?? 1)))), isError: true });
@@ -47,14 +52,18 @@ export function callTool(server, id, name, args, meta) {
       const token = meta?.progressToken;
       if (!(steps > 0)) return reply(text(`done after ${steps} steps`));
       let done = 0;
-      const timer = setInterval(() => {
-        done++;
-        if (token !== undefined) wire.notify('notifications/progress', { progressToken: token, progress: done, total: steps });
-        if (done >= steps) {
-          clearInterval(timer);
-          reply(text(`done after ${steps} steps`));
-        }
-      }, Number(args.ms ?? 300) / Math.max(1, steps));
+      const timer = setInterval(
+        () => {
+          done++;
+          if (token !== undefined)
+            wire.notify('notifications/progress', { progressToken: token, progress: done, total: steps });
+          if (done >= steps) {
+            clearInterval(timer);
+            reply(text(`done after ${steps} steps`));
+          }
+        },
+        Number(args.ms ?? 300) / Math.max(1, steps),
+      );
       server.inflight.set(id, () => clearInterval(timer));
       return;
     }
@@ -71,10 +80,21 @@ export function callTool(server, id, name, args, meta) {
       });
     case 'ask-elicitation-url': {
       const elicitationId = `elicitation-${id}`;
-      return ask(server, id, 'elicitation/create', { mode: 'url', message: 'Please sign in', url: String(args.url ?? 'https://example.com/sign-in'), elicitationId }, (outcome) => {
-        // The out-of-band step "finishes" at once: tell the client, as 2025-11-25 servers do.
-        if (outcome.result?.action === 'accept') wire.notify('notifications/elicitation/complete', { elicitationId });
-      });
+      return ask(
+        server,
+        id,
+        'elicitation/create',
+        {
+          mode: 'url',
+          message: 'Please sign in',
+          url: String(args.url ?? 'https://example.com/sign-in'),
+          elicitationId,
+        },
+        (outcome) => {
+          // The out-of-band step "finishes" at once: tell the client, as 2025-11-25 servers do.
+          if (outcome.result?.action === 'accept') wire.notify('notifications/elicitation/complete', { elicitationId });
+        },
+      );
     }
     case 'ask-roots':
       return ask(server, id, 'roots/list', undefined);
@@ -91,7 +111,13 @@ export function callTool(server, id, name, args, meta) {
     case 'change-prompts':
       return change(server, id, 'extraPrompt', capabilities.prompts?.listChanged, 'notifications/prompts/list_changed');
     case 'change-resources':
-      return change(server, id, 'extraResource', capabilities.resources?.listChanged, 'notifications/resources/list_changed');
+      return change(
+        server,
+        id,
+        'extraResource',
+        capabilities.resources?.listChanged,
+        'notifications/resources/list_changed',
+      );
     case 'big':
       return reply(text('x'.repeat(Math.max(0, Number(args.bytes) || 0))));
     case 'touch': {

@@ -41,7 +41,8 @@ export function createWire({ record, batchResponses, onMessage }) {
   };
 
   const dispatch = (message) => {
-    if (message === null || typeof message !== 'object') return answer({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    if (message === null || typeof message !== 'object')
+      return answer({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
     if (typeof message.method === 'string') return onMessage(message);
     // An answer to one of our requests.
     const resolve = pending.get(message.id);
@@ -84,9 +85,11 @@ export function createWire({ record, batchResponses, onMessage }) {
 
   return {
     /** Sends a notification. */
-    notify: (method, params) => write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
+    notify: (method, params) =>
+      write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
     reply: (id, result) => answer({ jsonrpc: '2.0', id, result }),
-    fail: (id, code, message, data) => answer({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }),
+    fail: (id, code, message, data) =>
+      answer({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }),
     /** Sends a server→client request; resolves with `{ result }` or `{ error }`, never rejects. */
     request(method, params) {
       const id = nextId++;

@@ -57,63 +57,114 @@ if (legacy !== 'serve' && legacy !== 'reject') {
 
 const NAMES = ['Ada', 'Alan', 'Alice', 'Bob', 'Grace'];
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
-const sleep = (ms, signal) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-});
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 function registerTools(server) {
-  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) => text(value));
+  server.registerTool(
+    'echo',
+    { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) },
+    async ({ text: value }) => text(value),
+  );
 
   server.registerTool(
     'add',
-    { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }), outputSchema: z.object({ sum: z.number() }) },
+    {
+      description: 'Adds two numbers',
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      outputSchema: z.object({ sum: z.number() }),
+    },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
   );
 
-  server.registerTool('fails', { description: 'Always fails', inputSchema: z.object({}) }, async () => ({ ...text('it failed'), isError: true }));
+  server.registerTool('fails', { description: 'Always fails', inputSchema: z.object({}) }, async () => ({
+    ...text('it failed'),
+    isError: true,
+  }));
 
-  server.registerTool('slow', { description: 'Reports progress', inputSchema: z.object({ ms: z.number().optional(), steps: z.number().optional() }) }, async ({ ms = 300, steps = 3 }, ctx) => {
-    const token = ctx.mcpReq._meta?.progressToken;
-    for (let done = 1; done <= steps; done++) {
-      await sleep(ms / steps, ctx.mcpReq.signal);
-      if (ctx.mcpReq.signal.aborted) break;
-      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: done, total: steps } });
-    }
-    return text(`done after ${steps} steps`);
-  });
+  server.registerTool(
+    'slow',
+    {
+      description: 'Reports progress',
+      inputSchema: z.object({ ms: z.number().optional(), steps: z.number().optional() }),
+    },
+    async ({ ms = 300, steps = 3 }, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      for (let done = 1; done <= steps; done++) {
+        await sleep(ms / steps, ctx.mcpReq.signal);
+        if (ctx.mcpReq.signal.aborted) break;
+        if (token !== undefined)
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: done, total: steps },
+          });
+      }
+      return text(`done after ${steps} steps`);
+    },
+  );
 
-  server.registerTool('never-answer', { description: 'Never answers', inputSchema: z.object({}) }, async (_args, ctx) => {
-    // The SDK drops a cancel for a request whose handler has not started yet: say when it has.
-    process.stderr.write(`waiting ${ctx.mcpReq.id}\n`);
-    await new Promise((resolve) => ctx.mcpReq.signal.addEventListener('abort', resolve, { once: true }));
-    process.stderr.write(`cancelled ${ctx.mcpReq.id}\n`);
-    return text('cancelled');
-  });
+  server.registerTool(
+    'never-answer',
+    { description: 'Never answers', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      // The SDK drops a cancel for a request whose handler has not started yet: say when it has.
+      process.stderr.write(`waiting ${ctx.mcpReq.id}\n`);
+      await new Promise((resolve) => ctx.mcpReq.signal.addEventListener('abort', resolve, { once: true }));
+      process.stderr.write(`cancelled ${ctx.mcpReq.id}\n`);
+      return text('cancelled');
+    },
+  );
 
-  server.registerTool('log', { description: 'Logs a message', inputSchema: z.object({ level: z.string(), message: z.string() }) }, async ({ level, message }, ctx) => {
-    await ctx.mcpReq.log(level, message, 'fixture');
-    return text('logged');
-  });
+  server.registerTool(
+    'log',
+    { description: 'Logs a message', inputSchema: z.object({ level: z.string(), message: z.string() }) },
+    async ({ level, message }, ctx) => {
+      await ctx.mcpReq.log(level, message, 'fixture');
+      return text('logged');
+    },
+  );
 
-  server.registerTool('confirm', { description: 'Asks the user to confirm', inputSchema: z.object({ what: z.string() }) }, async ({ what }, ctx) => {
-    const answer = inputResponse(ctx.mcpReq.inputResponses, 'ok');
-    if (answer.kind !== 'elicit') {
-      return inputRequired({
-        inputRequests: { ok: inputRequired.elicit({ message: `Really ${what}?`, requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] } }) },
-        requestState: `confirm:${what}`,
-      });
-    }
-    return text(`${answer.action}:${JSON.stringify(answer.content ?? null)}:${ctx.mcpReq.requestState() ?? ''}`);
-  });
+  server.registerTool(
+    'confirm',
+    { description: 'Asks the user to confirm', inputSchema: z.object({ what: z.string() }) },
+    async ({ what }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'ok');
+      if (answer.kind !== 'elicit') {
+        return inputRequired({
+          inputRequests: {
+            ok: inputRequired.elicit({
+              message: `Really ${what}?`,
+              requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] },
+            }),
+          },
+          requestState: `confirm:${what}`,
+        });
+      }
+      return text(`${answer.action}:${JSON.stringify(answer.content ?? null)}:${ctx.mcpReq.requestState() ?? ''}`);
+    },
+  );
 
-  server.registerTool('ask-model', { description: 'Asks the client LLM', inputSchema: z.object({ question: z.string() }) }, async ({ question }, ctx) => {
-    const answer = inputResponse(ctx.mcpReq.inputResponses, 'llm');
-    if (answer.kind !== 'sampling') {
-      return inputRequired({ inputRequests: { llm: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 50 }) } });
-    }
-    return text(`model said: ${JSON.stringify(answer.result.content)}`);
-  });
+  server.registerTool(
+    'ask-model',
+    { description: 'Asks the client LLM', inputSchema: z.object({ question: z.string() }) },
+    async ({ question }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'llm');
+      if (answer.kind !== 'sampling') {
+        return inputRequired({
+          inputRequests: {
+            llm: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: question } }],
+              maxTokens: 50,
+            }),
+          },
+        });
+      }
+      return text(`model said: ${JSON.stringify(answer.result.content)}`);
+    },
+  );
 
   server.registerTool('where', { description: 'Lists client roots', inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
@@ -121,19 +172,37 @@ function registerTools(server) {
     return text(answer.roots.map((r) => r.uri).join(','));
   });
 
-  server.registerTool('open-url', { description: 'Sends the user to a URL', inputSchema: z.object({ url: z.string() }) }, async ({ url }, ctx) => {
-    const answer = inputResponse(ctx.mcpReq.inputResponses, 'visit');
-    if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { visit: inputRequired.elicitUrl({ message: 'Please sign in', url }) } });
-    return text(`url ${answer.action}`);
-  });
+  server.registerTool(
+    'open-url',
+    { description: 'Sends the user to a URL', inputSchema: z.object({ url: z.string() }) },
+    async ({ url }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'visit');
+      if (answer.kind !== 'elicit')
+        return inputRequired({ inputRequests: { visit: inputRequired.elicitUrl({ message: 'Please sign in', url }) } });
+      return text(`url ${answer.action}`);
+    },
+  );
 
   server.registerTool('two-rounds', { description: 'Asks twice', inputSchema: z.object({}) }, async (_args, ctx) => {
     const state = ctx.mcpReq.requestState();
     const answer = inputResponse(ctx.mcpReq.inputResponses, state === undefined ? 'name' : 'sure');
     if (state === undefined) {
-      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) } });
+      if (answer.kind !== 'elicit')
+        return inputRequired({
+          inputRequests: {
+            name: inputRequired.elicit({
+              message: 'Name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            }),
+          },
+        });
       return inputRequired({
-        inputRequests: { sure: inputRequired.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] } }) },
+        inputRequests: {
+          sure: inputRequired.elicit({
+            message: 'Sure?',
+            requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] },
+          }),
+        },
         requestState: `name=${String(answer.content?.name)}`,
       });
     }
@@ -141,7 +210,10 @@ function registerTools(server) {
     return text(`${state.slice('name='.length)}:${String(answer.content?.sure)}`);
   });
 
-  const registerExtra = () => server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () => text('extra'));
+  const registerExtra = () =>
+    server.registerTool('extra', { description: 'Added at run time', inputSchema: z.object({}) }, async () =>
+      text('extra'),
+    );
   // Over HTTP every request builds a fresh server, so the added tool is a process-wide fact there.
   if (httpExtra) registerExtra();
   server.registerTool('add-tool', { description: 'Adds a tool', inputSchema: z.object({}) }, async () => {
@@ -177,20 +249,27 @@ function registerTools(server) {
 
   server.registerTool(
     'bad-header-tool',
-    { description: 'Invalid x-mcp-header marking', inputSchema: z.object({ items: z.array(z.string().meta({ 'x-mcp-header': 'Item' })) }) },
+    {
+      description: 'Invalid x-mcp-header marking',
+      inputSchema: z.object({ items: z.array(z.string().meta({ 'x-mcp-header': 'Item' })) }),
+    },
     async () => text('should never be listed by an HTTP client'),
   );
 
-  server.registerTool('touch', { description: 'Announces a resource update', inputSchema: z.object({ uri: z.string() }) }, async ({ uri }, ctx) => {
-    // Modern requests carry the _meta envelope and the SDK's listen router filters by URI; a
-    // legacy session gets the notice only after resources/subscribe, as the spec says.
-    const modern = ctx.mcpReq.envelope !== undefined;
-    if (!modern && !subscribed(server).has(uri)) return text(`not subscribed ${uri}`);
-    await server.server.sendResourceUpdated({ uri });
-    // Over HTTP every request has its own instance: listen streams hear it through the bus.
-    httpHandler?.notify.resourceUpdated(uri);
-    return text(`touched ${uri}`);
-  });
+  server.registerTool(
+    'touch',
+    { description: 'Announces a resource update', inputSchema: z.object({ uri: z.string() }) },
+    async ({ uri }, ctx) => {
+      // Modern requests carry the _meta envelope and the SDK's listen router filters by URI; a
+      // legacy session gets the notice only after resources/subscribe, as the spec says.
+      const modern = ctx.mcpReq.envelope !== undefined;
+      if (!modern && !subscribed(server).has(uri)) return text(`not subscribed ${uri}`);
+      await server.server.sendResourceUpdated({ uri });
+      // Over HTTP every request has its own instance: listen streams hear it through the bus.
+      httpHandler?.notify.resourceUpdated(uri);
+      return text(`touched ${uri}`);
+    },
+  );
 }
 const extraTools = new WeakSet();
 let httpExtra = false;
@@ -200,32 +279,64 @@ const subscribed = (server) => subscriptions.get(server) ?? subscriptions.set(se
 // McpServer advertises resources.subscribe but registers no legacy resources/subscribe handler
 // (it answers -32601); a 2025-era client of this dual-era fixture needs one.
 function registerLegacySubscribe(server) {
-  server.server.setRequestHandler('resources/subscribe', async (request) => (subscribed(server).add(request.params.uri), {}));
-  server.server.setRequestHandler('resources/unsubscribe', async (request) => (subscribed(server).delete(request.params.uri), {}));
+  server.server.setRequestHandler(
+    'resources/subscribe',
+    async (request) => (subscribed(server).add(request.params.uri), {}),
+  );
+  server.server.setRequestHandler(
+    'resources/unsubscribe',
+    async (request) => (subscribed(server).delete(request.params.uri), {}),
+  );
 }
 
 function registerResources(server) {
-  server.registerResource('hello', 'test://static/hello', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello world' }] }));
+  server.registerResource('hello', 'test://static/hello', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello world' }],
+  }));
   server.registerResource('blob', 'test://static/blob', { mimeType: 'application/octet-stream' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3]).toString('base64') }],
+    contents: [
+      { uri: uri.href, mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3]).toString('base64') },
+    ],
   }));
   const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
-  const items = new ResourceTemplate('test://items/{id}', { list: undefined, complete: { id: (value) => ids.filter((id) => id.startsWith(value)) } });
-  server.registerResource('item', items, { mimeType: 'text/plain' }, async (uri, { id }) => ({ contents: [{ uri: uri.href, text: `item ${id}` }] }));
+  const items = new ResourceTemplate('test://items/{id}', {
+    list: undefined,
+    complete: { id: (value) => ids.filter((id) => id.startsWith(value)) },
+  });
+  server.registerResource('item', items, { mimeType: 'text/plain' }, async (uri, { id }) => ({
+    contents: [{ uri: uri.href, text: `item ${id}` }],
+  }));
 }
 
 function registerPrompts(server) {
-  const name = completable(z.string(), (value) => NAMES.filter((n) => n.toLowerCase().startsWith(String(value).toLowerCase())));
-  server.registerPrompt('greet', { description: 'Greets someone', argsSchema: z.object({ name }) }, async ({ name: who }) => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${who}` } }],
+  const name = completable(z.string(), (value) =>
+    NAMES.filter((n) => n.toLowerCase().startsWith(String(value).toLowerCase())),
+  );
+  server.registerPrompt(
+    'greet',
+    { description: 'Greets someone', argsSchema: z.object({ name }) },
+    async ({ name: who }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${who}` } }],
+    }),
+  );
+  server.registerPrompt('plain', { description: 'No arguments' }, async () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'plain prompt' } }],
   }));
-  server.registerPrompt('plain', { description: 'No arguments' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'plain prompt' } }] }));
   server.registerPrompt('personal', { description: 'Asks who to greet' }, async (ctx) => {
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'who');
     if (answer.kind !== 'elicit' || answer.action !== 'accept') {
-      return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) } });
+      return inputRequired({
+        inputRequests: {
+          who: inputRequired.elicit({
+            message: 'Who?',
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          }),
+        },
+      });
     }
-    return { messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${String(answer.content?.name)}` } }] };
+    return {
+      messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${String(answer.content?.name)}` } }],
+    };
   });
 }
 
@@ -233,7 +344,13 @@ function build() {
   const server = new McpServer(
     { name: 'modern-fixture', version: '2.0.0' },
     {
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
+      },
       instructions: 'A modern fixture.',
     },
   );
@@ -250,7 +367,11 @@ if (argv.includes('--http')) {
   const { createMcpHandler } = await import('@modelcontextprotocol/server');
   const modeIndex = argv.indexOf('--response-mode');
   const responseMode = modeIndex === -1 ? 'auto' : argv[modeIndex + 1];
-  httpHandler = createMcpHandler(build, { legacy: legacy === 'serve' ? 'stateless' : 'reject', responseMode, keepAliveMs: 0 });
+  httpHandler = createMcpHandler(build, {
+    legacy: legacy === 'serve' ? 'stateless' : 'reject',
+    responseMode,
+    keepAliveMs: 0,
+  });
   const http = createServer(async (req, res) => {
     if (new URL(req.url, 'http://x').pathname !== '/mcp') {
       res.writeHead(404).end('not found');

@@ -24,7 +24,15 @@ const nestSchema = {
   properties: { deep: { $ref: '#/definitions/nest' } },
   definitions: { nest: { type: 'array', items: { $ref: '#/definitions/nest' } } },
 };
-const tools = ['deep-line-then-answer', 'deep-structured', 'deep-result-field', 'deep-error', 'deep-notification', 'deep-content', 'deep-structured-unchecked'].map((name) => ({
+const tools = [
+  'deep-line-then-answer',
+  'deep-structured',
+  'deep-result-field',
+  'deep-error',
+  'deep-notification',
+  'deep-content',
+  'deep-structured-unchecked',
+].map((name) => ({
   name,
   inputSchema: { type: 'object' },
   ...(name === 'deep-structured' ? { outputSchema: nestSchema } : {}),
@@ -41,30 +49,44 @@ rl.on('line', (line) => {
   const { id, method } = message;
   if (id === undefined) return;
   if (method === 'initialize') {
-    return answer(id, { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'deep-nesting', version: '1.0.0' } });
+    return answer(id, {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'deep-nesting', version: '1.0.0' },
+    });
   }
   if (method === 'ping') return answer(id, {});
   if (method === 'tools/list') return answer(id, { tools });
   if (method !== 'tools/call') {
-    return send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } }));
+    return send(
+      JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } }),
+    );
   }
   switch (message.params?.name) {
     case 'deep-line-then-answer':
       send(nested);
       return done(id);
     case 'deep-structured':
-      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"deep":${nested}}}}`);
+      return send(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"deep":${nested}}}}`,
+      );
     case 'deep-result-field':
       return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${nested}}`);
     case 'deep-error':
-      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32000,"message":"deep data","data":${nested}}}`);
+      return send(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32000,"message":"deep data","data":${nested}}}`,
+      );
     case 'deep-notification':
       send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${nested}}}`);
       return done(id);
     case 'deep-content':
-      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"deep","_meta":{"deep":${nested}}}]}}`);
+      return send(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"deep","_meta":{"deep":${nested}}}]}}`,
+      );
     case 'deep-structured-unchecked':
-      return send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"deep":${nested}}}}`);
+      return send(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"deep":${nested}}}}`,
+      );
     default:
       return send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message: 'unknown tool' } }));
   }

@@ -32,7 +32,11 @@ export async function authCommand(args: ParsedArgs, io: CliIO, interrupt?: Inter
     case 'logout':
       return logout(args, io);
     default:
-      throw new UsageError(sub === undefined ? 'auth needs a sub-command: login, status or logout' : `unknown auth sub-command "${sub}" (login, status, logout)`);
+      throw new UsageError(
+        sub === undefined
+          ? 'auth needs a sub-command: login, status or logout'
+          : `unknown auth sub-command "${sub}" (login, status, logout)`,
+      );
   }
 }
 
@@ -57,13 +61,19 @@ interface LoginStatus {
 async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
   const { name, url } = operand(args, 'login');
   // Resolved as a connect would (approval of a project server included).
-  const target = await resolveTarget(name !== undefined ? { ...args, options: { ...args.options, server: name } } : args, io);
+  const target = await resolveTarget(
+    name !== undefined ? { ...args, options: { ...args.options, server: name } } : args,
+    io,
+  );
   refuseWithoutOAuth(target.spec);
   const store = loginStore(args, io);
   const view = freshLoginView(store);
   let session;
   try {
-    session = await openSession(args, io, interrupt?.signal, { target, hooks: { store: view, onAuthorizationUrl: browserLoginHook(io) } });
+    session = await openSession(args, io, interrupt?.signal, {
+      target,
+      hooks: { store: view, onAuthorizationUrl: browserLoginHook(io) },
+    });
   } catch (error) {
     // The login command itself failed: its own advice ("run: mcpwire auth login") would be circular.
     throw error instanceof LoginRequiredError ? error.cause : error;
@@ -73,9 +83,16 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   const shown = statusOf(target.spec, await store.get(serverKey(new URL(target.spec.url!))));
   if (!view.loggedIn()) {
     // It answered without asking: nothing to log in to (a stored login, if any, is left as it was).
-    return { json: { ...shown, loggedIn: false }, text: `Server "${shown.server}" (${shown.url}) did not ask for a login: nothing was stored.` };
+    return {
+      json: { ...shown, loggedIn: false },
+      text: `Server "${shown.server}" (${shown.url}) did not ask for a login: nothing was stored.`,
+    };
   }
-  const text = [`Logged in to server "${shown.server}" (${shown.url}).`, ...describe(shown), `Kept in ${loginDir(args, io)}.`].join('\n');
+  const text = [
+    `Logged in to server "${shown.server}" (${shown.url}).`,
+    ...describe(shown),
+    `Kept in ${loginDir(args, io)}.`,
+  ].join('\n');
   return { json: { ...shown, loggedIn: true }, text };
 }
 
@@ -83,7 +100,8 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
 async function status(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = args.words[2];
   const url = stringOption(args, 'url');
-  if (args.words.length > 3 || (name !== undefined && url !== undefined)) throw new UsageError('auth status takes one server: NAME or --url URL (or none: every URL server)');
+  if (args.words.length > 3 || (name !== undefined && url !== undefined))
+    throw new UsageError('auth status takes one server: NAME or --url URL (or none: every URL server)');
   const store = loginStore(args, io);
   let servers: ManagedServer[];
   let errors: string[] = [];
@@ -91,11 +109,13 @@ async function status(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   else {
     const loaded = await configLoader(args, io).load();
     errors = loaded.errors.map((e) => e.message);
-    servers = name !== undefined ? [configured(name, loaded.servers)] : loaded.servers.filter((s) => s.transport !== 'stdio');
+    servers =
+      name !== undefined ? [configured(name, loaded.servers)] : loaded.servers.filter((s) => s.transport !== 'stdio');
     if (name !== undefined && servers[0]!.transport === 'stdio') throw notOAuth(servers[0]!);
   }
   const rows: LoginStatus[] = [];
-  for (const server of servers) rows.push(statusOf(server, server.oauth === false ? undefined : await store.get(serverKey(new URL(server.url!)))));
+  for (const server of servers)
+    rows.push(statusOf(server, server.oauth === false ? undefined : await store.get(serverKey(new URL(server.url!)))));
   const text = rows.length
     ? table(
         ['SERVER', 'LOGIN', 'EXPIRES', 'SCOPES', 'AUTHORIZATION SERVER'],
@@ -121,7 +141,9 @@ async function logout(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const had = (await store.get(key)) !== undefined;
   await store.delete(key);
   const dir = loginDir(args, io);
-  const text = had ? `Logged out of server "${server.name}": its stored login is removed from ${dir}.` : `Server "${server.name}" had no stored login in ${dir}: nothing to remove.`;
+  const text = had
+    ? `Logged out of server "${server.name}": its stored login is removed from ${dir}.`
+    : `Server "${server.name}" had no stored login in ${dir}: nothing to remove.`;
   return { json: { server: server.name, url: redactUrl(server.url!), removed: had, store: dir }, text };
 }
 
@@ -130,8 +152,10 @@ function operand(args: ParsedArgs, sub: string): { name?: string; url?: string }
   const name = args.words[2];
   const url = stringOption(args, 'url');
   if (args.words.length > 3) throw new UsageError(`auth ${sub} takes one server: NAME or --url URL`);
-  if ((name === undefined) === (url === undefined)) throw new UsageError(`auth ${sub} needs one server: NAME (from your config) or --url URL`);
-  if (name !== undefined && stringOption(args, 'server') !== undefined) throw new UsageError(`auth ${sub} takes the server as NAME, not --server`);
+  if ((name === undefined) === (url === undefined))
+    throw new UsageError(`auth ${sub} needs one server: NAME (from your config) or --url URL`);
+  if (name !== undefined && stringOption(args, 'server') !== undefined)
+    throw new UsageError(`auth ${sub} takes the server as NAME, not --server`);
   return { ...(name !== undefined ? { name } : {}), ...(url !== undefined ? { url } : {}) };
 }
 
@@ -143,14 +167,24 @@ function urlServer(args: ParsedArgs, url: string): ManagedServer {
   } catch {
     throw new UsageError(`--url is not a URL: "${url}"`);
   }
-  if (!/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--url must be an http(s) URL: "${redactUrl(url)}"`);
+  if (!/^https?:$/.test(new URL(url).protocol))
+    throw new UsageError(`--url must be an http(s) URL: "${redactUrl(url)}"`);
   const headers = headerPairs(listOption(args, 'header'));
-  return { name: host, transport: 'http', url, ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}) };
+  return {
+    name: host,
+    transport: 'http',
+    url,
+    ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}),
+  };
 }
 
 function configured(name: string, servers: LoadedServer[]): ManagedServer {
   const found = servers.find((s) => s.name === name);
-  if (!found) throw new McpError('CONFIG_INVALID', `server "${name}" is not configured (configured: ${servers.map((s) => s.name).join(', ') || 'none'})`);
+  if (!found)
+    throw new McpError(
+      'CONFIG_INVALID',
+      `server "${name}" is not configured (configured: ${servers.map((s) => s.name).join(', ') || 'none'})`,
+    );
   return found;
 }
 
@@ -163,7 +197,11 @@ function refuseWithoutOAuth(spec: ManagedServer, forLogin = true): void {
   if (spec.transport === 'stdio') throw notOAuth(spec);
   if (forLogin && spec.oauth === false) {
     const where = spec.provenance ? ` in ${spec.provenance.file}` : '';
-    throw new CliError('NO_OAUTH', `server "${spec.name}" has "oauth": false${where}: mcpwire never logs in to it`, EXIT.config);
+    throw new CliError(
+      'NO_OAUTH',
+      `server "${spec.name}" has "oauth": false${where}: mcpwire never logs in to it`,
+      EXIT.config,
+    );
   }
 }
 
@@ -176,7 +214,8 @@ function statusOf(spec: ManagedServer, login: StoredLogin | undefined, now = Dat
     oauth: spec.oauth !== false,
     state: spec.oauth === false ? 'off' : !tokens ? 'not-logged-in' : expired ? 'expired' : 'logged-in',
     refreshable: tokens?.refreshToken !== undefined,
-    expiresAt: tokens?.expiresAt !== undefined ? new Date(tokens.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
+    expiresAt:
+      tokens?.expiresAt !== undefined ? new Date(tokens.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
     scopes: tokens?.scope?.split(' ').filter(Boolean) ?? [],
     authorizationServer: login?.discovery?.authorizationServer.issuer ?? login?.client?.issuer ?? null,
   };

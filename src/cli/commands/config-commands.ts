@@ -27,7 +27,10 @@ import { cliApproval } from '../approval.js';
  * A manager over the command line's config files, tracing every server when `--trace` /
  * `--trace-file` asks; `close()` disconnects every server and flushes the trace.
  */
-export async function cliManager(args: ParsedArgs, io: CliIO): Promise<{ manager: McpManager; close(): Promise<void> }> {
+export async function cliManager(
+  args: ParsedArgs,
+  io: CliIO,
+): Promise<{ manager: McpManager; close(): Promise<void> }> {
   const trace = await openTrace(args, io);
   // The logins of `mcpwire auth login` (same store, `--store DIR` too), and its browser for `/mcp auth NAME`.
   const manager = McpManager.create({
@@ -55,8 +58,19 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     if (flag(args, 'no-connect')) await manager.init();
     else await manager.connectAll();
     const status = manager.getStatus();
-    const rows = status.servers.map((s) => [s.name, s.enabled ? s.status : 'disabled', s.transport, s.status === 'connected' ? String(s.toolCount) : '', s.provenance ? `${s.provenance.scope} ${s.provenance.file}` : '', s.lastError ?? '']);
-    const lines = [status.servers.length ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns) : 'no servers configured'];
+    const rows = status.servers.map((s) => [
+      s.name,
+      s.enabled ? s.status : 'disabled',
+      s.transport,
+      s.status === 'connected' ? String(s.toolCount) : '',
+      s.provenance ? `${s.provenance.scope} ${s.provenance.file}` : '',
+      s.lastError ?? '',
+    ]);
+    const lines = [
+      status.servers.length
+        ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns)
+        : 'no servers configured',
+    ];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
     return withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
@@ -75,7 +89,11 @@ export async function configCommand(args: ParsedArgs, io: CliIO): Promise<Outcom
     case 'import':
       return importHost(args, io);
     default:
-      throw new UsageError(sub === undefined ? 'config needs a sub-command: show, check or import' : `unknown config sub-command "${sub}" (show, check, import)`);
+      throw new UsageError(
+        sub === undefined
+          ? 'config needs a sub-command: show, check or import'
+          : `unknown config sub-command "${sub}" (show, check, import)`,
+      );
   }
 }
 
@@ -83,16 +101,36 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const loaded = await configLoader(args, io).load();
   const only = stringOption(args, 'server');
   const servers = loaded.servers.filter((s) => only === undefined || s.name === only);
-  if (only !== undefined && servers.length === 0) throw new McpError('CONFIG_INVALID', `server "${only}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'})`);
+  if (only !== undefined && servers.length === 0)
+    throw new McpError(
+      'CONFIG_INVALID',
+      `server "${only}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'})`,
+    );
   const shown = servers.map((s) => ({ ...redactServer(s), trusted: s.trusted }));
-  const json = { servers: shown, files: loaded.files, permissions: loaded.permissions, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
+  const json = {
+    servers: shown,
+    files: loaded.files,
+    permissions: loaded.permissions,
+    errors: loaded.errors.map((e) => e.message),
+    warnings: loaded.warnings,
+  };
   const lines: string[] = [];
   for (const server of shown) {
-    const { name, provenance, trusted, origins, ...definition } = server as typeof server & { origins?: Record<string, string> };
+    const { name, provenance, trusted, origins, ...definition } = server as typeof server & {
+      origins?: Record<string, string>;
+    };
     const from = provenance ? `${provenance.scope} ${provenance.file}` : 'inline';
-    const over = (provenance as { overrides?: Array<{ file: string; scope: string }> } | undefined)?.overrides?.map((o) => `${o.scope} ${o.file}`);
-    lines.push(`${name}  (from ${from}${over?.length ? `; overrides ${over.join(', ')}` : ''}${trusted ? '' : '; needs approval'})`);
-    lines.push(...JSON.stringify(definition, null, 2).split('\n').map((l) => `  ${l}`));
+    const over = (provenance as { overrides?: Array<{ file: string; scope: string }> } | undefined)?.overrides?.map(
+      (o) => `${o.scope} ${o.file}`,
+    );
+    lines.push(
+      `${name}  (from ${from}${over?.length ? `; overrides ${over.join(', ')}` : ''}${trusted ? '' : '; needs approval'})`,
+    );
+    lines.push(
+      ...JSON.stringify(definition, null, 2)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
     for (const [field, source] of Object.entries(origins ?? {})) lines.push(`  ${field} ← ${source}`);
   }
   if (!only) {
@@ -105,10 +143,22 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const loaded = await configLoader(args, io).load();
-  loaded.warnings.push(...new PermissionPolicy(loaded.permissions).unreachable({ servers: loaded.servers.map((s) => s.name) }).map((u) => u.reason));
-  const json = { ok: loaded.errors.length === 0, servers: loaded.servers.map((s) => s.name), files: loaded.files, errors: loaded.errors.map((e) => e.message), warnings: loaded.warnings };
+  loaded.warnings.push(
+    ...new PermissionPolicy(loaded.permissions)
+      .unreachable({ servers: loaded.servers.map((s) => s.name) })
+      .map((u) => u.reason),
+  );
+  const json = {
+    ok: loaded.errors.length === 0,
+    servers: loaded.servers.map((s) => s.name),
+    files: loaded.files,
+    errors: loaded.errors.map((e) => e.message),
+    warnings: loaded.warnings,
+  };
   const lines = [
-    ...loaded.files.filter((f) => f.status !== 'missing').map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
+    ...loaded.files
+      .filter((f) => f.status !== 'missing')
+      .map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
     ...loaded.errors.map((e) => `error: ${e.message}`),
     ...loaded.warnings.map((w) => `warning: ${w}`),
     `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
@@ -118,8 +168,12 @@ async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
 
 async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const host = stringOption(args, 'from');
-  if (!host || !IMPORT_HOSTS.includes(host as ImportHost)) throw new UsageError(`config import needs --from ${IMPORT_HOSTS.join('|')}`);
-  const result = await importFrom(host as ImportHost, { ...(io.env.HOME ? { homeDir: io.env.HOME } : {}), cwd: path.resolve(io.cwd, stringOption(args, 'project') ?? stringOption(args, 'cwd') ?? '.') });
+  if (!host || !IMPORT_HOSTS.includes(host as ImportHost))
+    throw new UsageError(`config import needs --from ${IMPORT_HOSTS.join('|')}`);
+  const result = await importFrom(host as ImportHost, {
+    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+    cwd: path.resolve(io.cwd, stringOption(args, 'project') ?? stringOption(args, 'cwd') ?? '.'),
+  });
   const mcpServers: Record<string, unknown> = {};
   for (const server of result.servers) mcpServers[server.name] = server.entry; // later (more specific) entries win
   const document = { mcpServers };
@@ -128,15 +182,38 @@ async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   if (result.files.length === 0 && result.errors.length === 0) notes.push(`no ${host} config file found`);
   if (target !== undefined) {
     const file = path.resolve(io.cwd, target);
-    if (!flag(args, 'force') && (await access(file).then(() => true, () => false))) throw new CliError('FILE_EXISTS', `${file} exists; use --force to overwrite it`, EXIT.usage);
+    if (
+      !flag(args, 'force') &&
+      (await access(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw new CliError('FILE_EXISTS', `${file} exists; use --force to overwrite it`, EXIT.usage);
     await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
     notes.push(`wrote ${Object.keys(mcpServers).length} server(s) to ${file}`);
   }
-  const json = { host, files: result.files, servers: Object.keys(mcpServers), document, written: target !== undefined ? path.resolve(io.cwd, target) : null, errors: result.errors.map((e) => e.message), warnings: result.warnings };
+  const json = {
+    host,
+    files: result.files,
+    servers: Object.keys(mcpServers),
+    document,
+    written: target !== undefined ? path.resolve(io.cwd, target) : null,
+    errors: result.errors.map((e) => e.message),
+    warnings: result.warnings,
+  };
   // Printed as-is (not redacted): this is the user's own file, copied for them to save.
-  const text = target !== undefined ? notes.join('\n') : [JSON.stringify(document, null, 2), ...notes.map((n) => `# ${n}`)].join('\n');
+  const text =
+    target !== undefined
+      ? notes.join('\n')
+      : [JSON.stringify(document, null, 2), ...notes.map((n) => `# ${n}`)].join('\n');
   if (result.errors.length && Object.keys(mcpServers).length === 0) {
-    return { json, text, exitCode: EXIT.config, error: { code: 'CONFIG_INVALID', message: result.errors.map((e) => e.message).join('; ') } };
+    return {
+      json,
+      text,
+      exitCode: EXIT.config,
+      error: { code: 'CONFIG_INVALID', message: result.errors.map((e) => e.message).join('; ') },
+    };
   }
   return { json, text };
 }

@@ -30,9 +30,16 @@ export async function replCommand(args: ParsedArgs, io: CliIO, interrupt?: Inter
   const c = paint(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();
-  out(`mcpwire repl: ${connected.length} server(s) connected${failed.length ? `, ${failed.length} failed (${failed.map((f) => f.server).join(', ')})` : ''}. Type help.`);
+  out(
+    `mcpwire repl: ${connected.length} server(s) connected${failed.length ? `, ${failed.length} failed (${failed.map((f) => f.server).join(', ')})` : ''}. Type help.`,
+  );
   for (const error of manager.getStatus().configErrors) out(c.red(`config error: ${error}`));
-  const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: io.interactive, prompt: io.interactive ? c.cyan('mcp> ') : '' });
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.stdout,
+    terminal: io.interactive,
+    prompt: io.interactive ? c.cyan('mcp> ') : '',
+  });
   let commands = 0;
   // Ctrl-C at the prompt leaves the repl (after disconnecting every server), as Ctrl-D does.
   rl.on('SIGINT', () => rl.close());
@@ -64,8 +71,11 @@ async function runLine(manager: McpManager, line: string, c: ReturnType<typeof p
   if (!call) return c.red(`unknown command: ${line}\n${HELP}`);
   try {
     const [, name, rest = ''] = call;
-    const args = rest.trim().startsWith('{') ? (coerceValue(rest.trim()) as Record<string, unknown>) : pairs(splitWords(rest), 'arg', true);
-    if (!args || typeof args !== 'object' || Array.isArray(args)) return c.red('arguments must be a JSON object or key=value pairs');
+    const args = rest.trim().startsWith('{')
+      ? (coerceValue(rest.trim()) as Record<string, unknown>)
+      : pairs(splitWords(rest), 'arg', true);
+    if (!args || typeof args !== 'object' || Array.isArray(args))
+      return c.red('arguments must be a JSON object or key=value pairs');
     const result = await manager.callTool(name!, args);
     const text = resultToText(result).text;
     return result.isError ? c.red(text) : text;

@@ -7,7 +7,16 @@ import { resultToText } from '../../llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
 import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
-import { coerceValue, flag, listOption, numberOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import {
+  coerceValue,
+  flag,
+  listOption,
+  numberOption,
+  pairs,
+  stringOption,
+  UsageError,
+  type ParsedArgs,
+} from '../argv.js';
 import { CliError, EXIT, unprintableError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
@@ -52,7 +61,13 @@ const info: ServerCommand = async (client) => {
 
 const tools: ServerCommand = async (client, _args, io) => {
   const list = client.capabilities.tools ? await client.listTools() : [];
-  const text = list.length ? table(['NAME', 'ARGUMENTS', 'DESCRIPTION'], list.map((t) => [t.name, argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]), io.columns) : 'no tools';
+  const text = list.length
+    ? table(
+        ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
+        list.map((t) => [t.name, argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]),
+        io.columns,
+      )
+    : 'no tools';
   return { json: list, text };
 };
 
@@ -62,7 +77,8 @@ export function callArguments(args: ParsedArgs): Record<string, unknown> {
   const raw = stringOption(args, 'args-json');
   if (raw !== undefined) {
     const parsed = coerceValue(raw);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--args-json must be a JSON object, got ${raw}`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new UsageError(`--args-json must be a JSON object, got ${raw}`);
     base = parsed as Record<string, unknown>;
   }
   return { ...base, ...pairs(listOption(args, 'arg'), 'arg', true) };
@@ -72,7 +88,11 @@ const call: ServerCommand = async (client, args, io) => {
   const name = operand(args, 1, 'tool name: mcpwire call TOOL [--arg k=v ...]');
   const available = client.capabilities.tools ? await client.listTools() : [];
   if (!available.some((t) => t.name === name)) {
-    throw new CliError('TOOL_NOT_FOUND', `tool not found: ${name} (server "${client.name}" has: ${available.map((t) => t.name).join(', ') || 'no tools'})`, EXIT.tool);
+    throw new CliError(
+      'TOOL_NOT_FOUND',
+      `tool not found: ${name} (server "${client.name}" has: ${available.map((t) => t.name).join(', ') || 'no tools'})`,
+      EXIT.tool,
+    );
   }
   const progress = progressLine(io.stderr, io.interactive && !flag(args, 'json'));
   let result: CallToolResult;
@@ -82,23 +102,50 @@ const call: ServerCommand = async (client, args, io) => {
     progress.done();
   }
   const maxChars = numberOption(args, 'max-chars');
-  const rendered = resultToText(result, maxChars !== undefined ? { maxChars, source: `tool "${name}"` } : { source: `tool "${name}"` });
+  const rendered = resultToText(
+    result,
+    maxChars !== undefined ? { maxChars, source: `tool "${name}"` } : { source: `tool "${name}"` },
+  );
   // A peer may nest a valid result 100,000 levels deep: say so (exit 7) rather than die of a RangeError.
   const problem = flag(args, 'json') ? jsonText(result).problem : rendered.omitted;
-  if (problem !== undefined) throw unprintableError(client.name, 'tools/call', `result of tool "${name}"`, flag(args, 'json') ? `it is ${problem}` : `its ${problem}`);
-  if (result.isError) return { json: result, text: rendered.text, exitCode: EXIT.tool, error: { code: 'TOOL_ERROR', message: `tool ${name} reported an error: ${firstLine(rendered.text)}`, result } };
+  if (problem !== undefined)
+    throw unprintableError(
+      client.name,
+      'tools/call',
+      `result of tool "${name}"`,
+      flag(args, 'json') ? `it is ${problem}` : `its ${problem}`,
+    );
+  if (result.isError)
+    return {
+      json: result,
+      text: rendered.text,
+      exitCode: EXIT.tool,
+      error: { code: 'TOOL_ERROR', message: `tool ${name} reported an error: ${firstLine(rendered.text)}`, result },
+    };
   return { json: result, text: rendered.text };
 };
 
 const resources: ServerCommand = async (client, _args, io) => {
   const list = client.capabilities.resources ? await client.listResources() : [];
-  const text = list.length ? table(['URI', 'NAME', 'MIME', 'DESCRIPTION'], list.map((r) => [r.uri, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]), io.columns) : 'no resources';
+  const text = list.length
+    ? table(
+        ['URI', 'NAME', 'MIME', 'DESCRIPTION'],
+        list.map((r) => [r.uri, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]),
+        io.columns,
+      )
+    : 'no resources';
   return { json: list, text };
 };
 
 const templates: ServerCommand = async (client, _args, io) => {
   const list = client.capabilities.resources ? await client.listResourceTemplates() : [];
-  const text = list.length ? table(['URI TEMPLATE', 'NAME', 'MIME', 'DESCRIPTION'], list.map((r) => [r.uriTemplate, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]), io.columns) : 'no resource templates';
+  const text = list.length
+    ? table(
+        ['URI TEMPLATE', 'NAME', 'MIME', 'DESCRIPTION'],
+        list.map((r) => [r.uriTemplate, r.name ?? '', r.mimeType ?? '', firstLine(r.description)]),
+        io.columns,
+      )
+    : 'no resource templates';
   return { json: list, text };
 };
 
@@ -108,8 +155,12 @@ const read: ServerCommand = async (client, args) => {
   const text = result.contents
     .map((contents) => {
       const c = contents as { uri: string; mimeType?: string; text?: string; blob?: string };
-      if (typeof c.text === 'string') return result.contents.length > 1 ? `--- ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''}\n${c.text}` : c.text;
-      const bytes = typeof c.blob === 'string' ? Math.floor((c.blob.length * 3) / 4) - (c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0) : 0;
+      if (typeof c.text === 'string')
+        return result.contents.length > 1 ? `--- ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''}\n${c.text}` : c.text;
+      const bytes =
+        typeof c.blob === 'string'
+          ? Math.floor((c.blob.length * 3) / 4) - (c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0)
+          : 0;
       return `[blob ${c.uri}: ${c.mimeType ?? 'application/octet-stream'}, ${bytes} bytes; --json shows it base64-encoded]`;
     })
     .join('\n');
@@ -118,7 +169,17 @@ const read: ServerCommand = async (client, args) => {
 
 const prompts: ServerCommand = async (client, _args, io) => {
   const list = client.capabilities.prompts ? await client.listPrompts() : [];
-  const text = list.length ? table(['NAME', 'ARGUMENTS', 'DESCRIPTION'], list.map((p) => [p.name, (p.arguments ?? []).map((a) => (a.required ? `${a.name}*` : a.name)).join(', '), firstLine(p.description ?? p.title)]), io.columns) : 'no prompts';
+  const text = list.length
+    ? table(
+        ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
+        list.map((p) => [
+          p.name,
+          (p.arguments ?? []).map((a) => (a.required ? `${a.name}*` : a.name)).join(', '),
+          firstLine(p.description ?? p.title),
+        ]),
+        io.columns,
+      )
+    : 'no prompts';
   return { json: list, text };
 };
 
@@ -139,12 +200,20 @@ const prompt: ServerCommand = async (client, args) => {
 const complete: ServerCommand = async (client, args) => {
   const promptName = stringOption(args, 'prompt');
   const template = stringOption(args, 'resource');
-  if ((promptName === undefined) === (template === undefined)) throw new UsageError('complete needs --prompt NAME or --resource URI_TEMPLATE (one of them)');
+  if ((promptName === undefined) === (template === undefined))
+    throw new UsageError('complete needs --prompt NAME or --resource URI_TEMPLATE (one of them)');
   const argument = stringOption(args, 'argument');
   if (argument === undefined) throw new UsageError('complete needs --argument NAME (and --value PREFIX)');
-  const ref = promptName !== undefined ? { type: 'ref/prompt' as const, name: promptName } : { type: 'ref/resource' as const, uri: template! };
+  const ref =
+    promptName !== undefined
+      ? { type: 'ref/prompt' as const, name: promptName }
+      : { type: 'ref/resource' as const, uri: template! };
   const context = pairs(listOption(args, 'context'), 'context') as Record<string, string>;
-  const completion = await client.complete(ref, { name: argument, value: stringOption(args, 'value') ?? '' }, Object.keys(context).length ? { context: { arguments: context } } : {});
+  const completion = await client.complete(
+    ref,
+    { name: argument, value: stringOption(args, 'value') ?? '' },
+    Object.keys(context).length ? { context: { arguments: context } } : {},
+  );
   const more = completion.hasMore ? `\n… more (${completion.total ?? 'unknown'} in all)` : '';
   return { json: completion, text: (completion.values.join('\n') || 'no completions') + more };
 };
@@ -153,10 +222,24 @@ const ping: ServerCommand = async (client) => {
   const started = performance.now();
   await client.ping();
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  return { json: { ms, method: client.era === 'modern' ? 'server/discover' : 'ping' }, text: `pong from ${client.name} in ${ms} ms${client.era === 'modern' ? ' (server/discover: 2026-07-28 has no ping)' : ''}` };
+  return {
+    json: { ms, method: client.era === 'modern' ? 'server/discover' : 'ping' },
+    text: `pong from ${client.name} in ${ms} ms${client.era === 'modern' ? ' (server/discover: 2026-07-28 has no ping)' : ''}`,
+  };
 };
 
-export const SERVER_COMMANDS: Record<string, ServerCommand> = { info, tools, call, resources, templates, read, prompts, prompt, complete, ping };
+export const SERVER_COMMANDS: Record<string, ServerCommand> = {
+  info,
+  tools,
+  call,
+  resources,
+  templates,
+  read,
+  prompts,
+  prompt,
+  complete,
+  ping,
+};
 
 /** The method whose answer each of {@link SERVER_COMMANDS} prints (for messages about that answer). */
 export const COMMAND_METHODS: Record<string, string> = {

@@ -20,9 +20,11 @@ import { openTrace } from '../trace-output.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
-  if (url === undefined && args.command.length === 0) throw new UsageError('proxy needs a server: -- COMMAND ... (stdio) or --url URL (HTTP)');
+  if (url === undefined && args.command.length === 0)
+    throw new UsageError('proxy needs a server: -- COMMAND ... (stdio) or --url URL (HTTP)');
   if (url !== undefined && args.command.length > 0) throw new UsageError('proxy takes -- COMMAND or --url, not both');
-  if (!stringOption(args, 'trace-file') && !flag(args, 'trace')) io.stderr.write('mcpwire proxy: neither --trace-file nor --trace given: forwarding without recording\n');
+  if (!stringOption(args, 'trace-file') && !flag(args, 'trace'))
+    io.stderr.write('mcpwire proxy: neither --trace-file nor --trace given: forwarding without recording\n');
   const trace = await openTrace(args, io);
   const records = { onRecord: trace?.sink ?? (() => {}), close: () => trace?.close() ?? Promise.resolve() };
   try {
@@ -41,11 +43,23 @@ export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
         errorOutput: io.stderr,
         onRecord: records.onRecord,
       });
-      return { json: undefined, text: '', silent: true, exitCode: result.exitCode ?? 1, ...(result.signal ? { signal: result.signal } : {}) };
+      return {
+        json: undefined,
+        text: '',
+        silent: true,
+        exitCode: result.exitCode ?? 1,
+        ...(result.signal ? { signal: result.signal } : {}),
+      };
     }
     const listen = parseListen(stringOption(args, 'listen') ?? '127.0.0.1:0');
     const headers = headerPairs(listOption(args, 'header'));
-    const proxy = await startHttpProxy({ target: url, listen, headers, onRecord: records.onRecord, errorOutput: io.stderr });
+    const proxy = await startHttpProxy({
+      target: url,
+      listen,
+      headers,
+      onRecord: records.onRecord,
+      errorOutput: io.stderr,
+    });
     io.stderr.write(`mcpwire proxy: forwarding ${proxy.url} -> ${url} (Ctrl-C to stop)\n`);
     io.stdout.write(`${proxy.url}\n`);
     await untilInterrupted();
@@ -60,7 +74,8 @@ function parseListen(text: string): { host: string; port: number } {
   const at = text.lastIndexOf(':');
   const host = at > 0 ? text.slice(0, at) : '127.0.0.1';
   const port = Number(at >= 0 ? text.slice(at + 1) : text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--listen expects HOST:PORT, got "${text}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--listen expects HOST:PORT, got "${text}"`);
   return { host, port };
 }
 
@@ -78,7 +93,12 @@ function untilInterrupted(): Promise<void> {
 
 export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const sub = args.words[1];
-  if (sub !== 'show' && sub !== 'check') throw new UsageError(sub === undefined ? 'trace needs a sub-command: show or check' : `unknown trace sub-command "${sub}" (show, check)`);
+  if (sub !== 'show' && sub !== 'check')
+    throw new UsageError(
+      sub === undefined
+        ? 'trace needs a sub-command: show or check'
+        : `unknown trace sub-command "${sub}" (show, check)`,
+    );
   const file = args.words[2];
   if (file === undefined) throw new UsageError(`missing trace file: mcpwire trace ${sub} FILE.jsonl`);
   const full = path.resolve(io.cwd, file);
@@ -108,25 +128,56 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
   const sessions = splitSessions(read.records)
     .map((session) => ({ ...session, records: session.records.filter(keep) }))
     .filter((session) => session.records.length > 0)
-    .map((session, i, all) => ({ index: i + 1, of: all.length, server: session.server, startedAt: session.startedAt, summary: summarizeTrace(session.records) }));
+    .map((session, i, all) => ({
+      index: i + 1,
+      of: all.length,
+      server: session.server,
+      startedAt: session.startedAt,
+      summary: summarizeTrace(session.records),
+    }));
   const lines = [...records.map((r) => prettyTraceLine(r, { color: io.color }))];
   for (const session of sessions) {
-    lines.push('', `session ${session.index} of ${session.of}: ${session.server}${session.startedAt ? `, started ${session.startedAt}` : ''}`, ...formatSummary(session.summary));
+    lines.push(
+      '',
+      `session ${session.index} of ${session.of}: ${session.server}${session.startedAt ? `, started ${session.startedAt}` : ''}`,
+      ...formatSummary(session.summary),
+    );
   }
   lines.push(...problems.map((p) => `note: ${p}`));
   const json = { records, summary, sessions: sessions.map(({ of: _of, ...session }) => session), problems };
   return { json, text: lines.join('\n') };
 }
 
-function check(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readTrace>>, problems: string[], file: string): Outcome {
+function check(
+  args: ParsedArgs,
+  io: CliIO,
+  read: Awaited<ReturnType<typeof readTrace>>,
+  problems: string[],
+  file: string,
+): Outcome {
   const notes: string[] = [];
   const schemas = stringOption(args, 'schemas');
-  const violations = checkTrace(read.records, { lines: read.lines, ...(schemas !== undefined ? { schemasDir: path.resolve(io.cwd, schemas) } : {}), onNote: (note) => notes.push(note) });
+  const violations = checkTrace(read.records, {
+    lines: read.lines,
+    ...(schemas !== undefined ? { schemasDir: path.resolve(io.cwd, schemas) } : {}),
+    onNote: (note) => notes.push(note),
+  });
   const messages = read.records.filter((r) => r.kind !== 'event').length;
-  const lines = violations.map((v) => `${file}:${v.line ?? v.index + 1}: ${v.server} ${v.dir === 'in' ? '←' : '→'} ${[v.method, v.id !== undefined ? `#${v.id}` : ''].filter(Boolean).join(' ')} [${v.rule}] ${v.message}${v.revision ? ` (${v.revision})` : ''}`);
+  const lines = violations.map(
+    (v) =>
+      `${file}:${v.line ?? v.index + 1}: ${v.server} ${v.dir === 'in' ? '←' : '→'} ${[v.method, v.id !== undefined ? `#${v.id}` : ''].filter(Boolean).join(' ')} [${v.rule}] ${v.message}${v.revision ? ` (${v.revision})` : ''}`,
+  );
   lines.push(...problems.map((p) => `note: ${p}`), ...notes.map((n) => `note: ${n}`));
-  lines.push(`${violations.length} violation(s) in ${messages} message(s)${schemas ? ' (rules and official schemas)' : ' (rules; --schemas DIR adds the official schemas)'}`);
+  lines.push(
+    `${violations.length} violation(s) in ${messages} message(s)${schemas ? ' (rules and official schemas)' : ' (rules; --schemas DIR adds the official schemas)'}`,
+  );
   const json = { violations, messages, problems, notes };
-  if (violations.length > 0) return { json, text: lines.join('\n'), exitCode: EXIT.tool, error: { code: 'TRACE_VIOLATIONS', message: `${violations.length} violation(s) in ${file}`, violations } };
+  if (violations.length > 0)
+    return {
+      json,
+      text: lines.join('\n'),
+      exitCode: EXIT.tool,
+      error: { code: 'TRACE_VIOLATIONS', message: `${violations.length} violation(s) in ${file}`, violations },
+    };
   return { json, text: lines.join('\n') };
 }

@@ -29,7 +29,11 @@ function missing(path: readonly string[]): string {
  * The capability (dotted, quoted) the client would have had to declare for a server to send
  * `method` with `params`, or undefined when `capabilities` covers it (or nothing is needed).
  */
-export function missingClientCapability(method: string, params: unknown, capabilities: Record<string, unknown>): string | undefined {
+export function missingClientCapability(
+  method: string,
+  params: unknown,
+  capabilities: Record<string, unknown>,
+): string | undefined {
   const p = isObject(params) ? params : {};
   const need = (path: readonly string[]) => (has(capabilities, path) ? undefined : missing(path));
   switch (method) {

@@ -39,7 +39,11 @@ export function mustBe(path: string, what: string, value: unknown): string {
  * The first problem among the string fields `names` of `object` at `path` that must be
  * present strings, or undefined when all are.
  */
-export function firstMissingString(object: Record<string, unknown>, path: string, names: readonly string[]): string | undefined {
+export function firstMissingString(
+  object: Record<string, unknown>,
+  path: string,
+  names: readonly string[],
+): string | undefined {
   for (const name of names) {
     if (typeof object[name] !== 'string') return mustBe(at(path, name), 'a string', object[name]);
   }

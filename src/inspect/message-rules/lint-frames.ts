@@ -105,7 +105,8 @@ function idKey(id: JsonRpcId): string {
 const senderOf = (dir: FrameDirection): Sender => (dir === 'out' ? 'client' : 'server');
 const otherDir = (dir: FrameDirection): FrameDirection => (dir === 'out' ? 'in' : 'out');
 /** 2026-07-28 and later known revisions: per-request `_meta`, resultType. */
-const isModern = (revision: string | undefined): boolean => revision !== undefined && isSupportedRevision(revision) && hasFeature(revision, 'resultType');
+const isModern = (revision: string | undefined): boolean =>
+  revision !== undefined && isSupportedRevision(revision) && hasFeature(revision, 'resultType');
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
   return isObject(params) && isObject(params._meta) ? params._meta : undefined;
@@ -154,7 +155,11 @@ class Linter {
       return [];
     }
     if (revision !== undefined && isSupportedRevision(revision) && !hasFeature(revision, 'batching')) {
-      this.report(index, frame, { rule: 'jsonrpc.batch-not-allowed', message: `a batch of ${frame.message.length} messages, but ${revision} has no JSON-RPC batching (only 2025-03-26 has)`, revision });
+      this.report(index, frame, {
+        rule: 'jsonrpc.batch-not-allowed',
+        message: `a batch of ${frame.message.length} messages, but ${revision} has no JSON-RPC batching (only 2025-03-26 has)`,
+        revision,
+      });
     }
     return frame.message.map((item, i) => this.message(frame, index, session, item, `[${i}]`));
   }
@@ -173,15 +178,28 @@ class Linter {
       default: {
         const revision = session.revision ?? frame.notedRevision;
         const item = prefix ? ` (batch item ${prefix})` : '';
-        this.report(index, frame, { rule: envelopeRule(c.reason), message: c.reason + item, id: c.id, revision, path: prefix || undefined });
+        this.report(index, frame, {
+          rule: envelopeRule(c.reason),
+          message: c.reason + item,
+          id: c.id,
+          revision,
+          path: prefix || undefined,
+        });
         // A malformed answer still ends its request: do not blame later traffic for it.
-        if (c.id !== undefined && isObject(value) && !('method' in value)) session.open[otherDir(frame.dir)].delete(idKey(c.id));
+        if (c.id !== undefined && isObject(value) && !('method' in value))
+          session.open[otherDir(frame.dir)].delete(idKey(c.id));
         return { sender, revision };
       }
     }
   }
 
-  private request(frame: RuleFrame, index: number, session: Session, message: { id: JsonRpcId; method: string; params?: unknown }, prefix: string): MessageContext {
+  private request(
+    frame: RuleFrame,
+    index: number,
+    session: Session,
+    message: { id: JsonRpcId; method: string; params?: unknown },
+    prefix: string,
+  ): MessageContext {
     const { id, method, params } = message;
     const sender = senderOf(frame.dir);
     const meta = metaOf(params);
@@ -202,36 +220,67 @@ class Linter {
     const key = idKey(id);
     if (session.open[frame.dir].has(key)) {
       // 2026-07-28/basic/index.mdx "Requests": no id of a request still awaiting its response.
-      this.report(index, frame, { ...facts, rule: 'jsonrpc.duplicate-id', path: `${prefix}id`, message: `request id ${JSON.stringify(id)} is already in use by an open ${session.open[frame.dir].get(key)!.method} request from the ${sender}` });
+      this.report(index, frame, {
+        ...facts,
+        rule: 'jsonrpc.duplicate-id',
+        path: `${prefix}id`,
+        message: `request id ${JSON.stringify(id)} is already in use by an open ${session.open[frame.dir].get(key)!.method} request from the ${sender}`,
+      });
     }
     session.open[frame.dir].set(key, { method, revision, params, modern: typeof stated === 'string' });
 
-    if (revision !== undefined && this.methodBroken(frame, index, { id, method, revision }, sender, 'request', prefix)) return { sender, revision };
+    if (revision !== undefined && this.methodBroken(frame, index, { id, method, revision }, sender, 'request', prefix))
+      return { sender, revision };
 
     if (sender === 'client' && isModern(revision)) {
       // 2026-07-28/basic/index.mdx "_meta": both keys are required on every request.
       if (typeof stated !== 'string') {
-        this.report(index, frame, { ...facts, rule: 'modern.protocol-version-missing', path: `${prefix}params._meta`, message: `${method} request in ${revision} has no params._meta["${VERSION_KEY}"]` });
+        this.report(index, frame, {
+          ...facts,
+          rule: 'modern.protocol-version-missing',
+          path: `${prefix}params._meta`,
+          message: `${method} request in ${revision} has no params._meta["${VERSION_KEY}"]`,
+        });
       }
       if (!isObject(meta?.[CAPABILITIES_KEY])) {
-        this.report(index, frame, { ...facts, rule: 'modern.client-capabilities-missing', path: `${prefix}params._meta`, message: `${method} request in ${revision} has no params._meta["${CAPABILITIES_KEY}"] object` });
+        this.report(index, frame, {
+          ...facts,
+          rule: 'modern.client-capabilities-missing',
+          path: `${prefix}params._meta`,
+          message: `${method} request in ${revision} has no params._meta["${CAPABILITIES_KEY}"] object`,
+        });
       }
     }
     if (sender === 'server' && session.clientCapabilities) {
       const lacking = missingClientCapability(method, params, session.clientCapabilities);
       if (lacking) {
-        this.report(index, frame, { ...facts, rule: 'capability.client-undeclared', path: `${prefix}method`, message: `the server sent ${method}, but the client declared no ${lacking} capability in initialize` });
+        this.report(index, frame, {
+          ...facts,
+          rule: 'capability.client-undeclared',
+          path: `${prefix}method`,
+          message: `the server sent ${method}, but the client declared no ${lacking} capability in initialize`,
+        });
       }
     }
     return { sender, revision };
   }
 
-  private notification(frame: RuleFrame, index: number, session: Session, message: { method: string; params?: unknown }, prefix: string): MessageContext {
+  private notification(
+    frame: RuleFrame,
+    index: number,
+    session: Session,
+    message: { method: string; params?: unknown },
+    prefix: string,
+  ): MessageContext {
     const { method, params } = message;
     const sender = senderOf(frame.dir);
     const revision = session.revision ?? frame.notedRevision;
     if (revision !== undefined) this.methodBroken(frame, index, { method, revision }, sender, 'notification', prefix);
-    if (method === 'notifications/cancelled' && isObject(params) && (typeof params.requestId === 'string' || typeof params.requestId === 'number')) {
+    if (
+      method === 'notifications/cancelled' &&
+      isObject(params) &&
+      (typeof params.requestId === 'string' || typeof params.requestId === 'number')
+    ) {
       // The sender gives up on its own request; the answer may still come (cancellation.mdx).
       const key = idKey(params.requestId);
       const open = session.open[frame.dir].get(key);
@@ -245,7 +294,13 @@ class Linter {
     return { sender, revision };
   }
 
-  private response(frame: RuleFrame, index: number, session: Session, c: Extract<Classified, { kind: 'response' | 'error' }>, prefix: string): MessageContext {
+  private response(
+    frame: RuleFrame,
+    index: number,
+    session: Session,
+    c: Extract<Classified, { kind: 'response' | 'error' }>,
+    prefix: string,
+  ): MessageContext {
     const sender = senderOf(frame.dir);
     const id = c.message.id;
     if (id === null) return { sender, revision: session.revision ?? frame.notedRevision };
@@ -254,7 +309,13 @@ class Linter {
     const request = session.open[asked].get(key) ?? session.cancelled[asked].get(key);
     if (!request) {
       const revision = session.revision ?? frame.notedRevision;
-      this.report(index, frame, { id, revision, rule: 'jsonrpc.unknown-id', path: `${prefix}id`, message: `${c.kind === 'error' ? 'error' : 'response'} for id ${JSON.stringify(id)}, but the ${senderOf(asked)} has no open request with that id` });
+      this.report(index, frame, {
+        id,
+        revision,
+        rule: 'jsonrpc.unknown-id',
+        path: `${prefix}id`,
+        message: `${c.kind === 'error' ? 'error' : 'response'} for id ${JSON.stringify(id)}, but the ${senderOf(asked)} has no open request with that id`,
+      });
       return { sender, revision };
     }
     session.open[asked].delete(key);
@@ -270,7 +331,14 @@ class Linter {
         // <rev>/basic/lifecycle.mdx "Version Negotiation": the offered version, or another the server supports.
         if (version !== session.offered && !(LEGACY_REVISIONS as readonly string[]).includes(version)) {
           const offered = typeof session.offered === 'string' ? `"${session.offered}"` : 'no version';
-          this.report(index, frame, { id, method: 'initialize', revision, rule: 'initialize.version-unsupported', path: `${prefix}result.protocolVersion`, message: `result.protocolVersion "${version}" is neither the version the client offered (${offered}) nor a published handshake revision (${LEGACY_REVISIONS.join(', ')})` });
+          this.report(index, frame, {
+            id,
+            method: 'initialize',
+            revision,
+            rule: 'initialize.version-unsupported',
+            path: `${prefix}result.protocolVersion`,
+            message: `result.protocolVersion "${version}" is neither the version the client offered (${offered}) nor a published handshake revision (${LEGACY_REVISIONS.join(', ')})`,
+          });
         }
         session.revision = version;
         if (isSupportedRevision(version)) revision = version;
@@ -282,25 +350,51 @@ class Linter {
     }
     if (sender === 'server') {
       for (const problem of resultProblems(request.method, result, { revision, requestParams: request.params })) {
-        this.report(index, frame, { id, method: request.method, revision, rule: problem.rule, path: prefix + problem.path, message: problem.message + (prefix ? ` (batch item ${prefix})` : '') });
+        this.report(index, frame, {
+          id,
+          method: request.method,
+          revision,
+          rule: problem.rule,
+          path: prefix + problem.path,
+          message: problem.message + (prefix ? ` (batch item ${prefix})` : ''),
+        });
       }
     }
     return context;
   }
 
   /** Reports a method the revision lacks (for this sender and kind); true when it did. */
-  private methodBroken(frame: RuleFrame, index: number, facts: { id?: JsonRpcId; method: string; revision: string }, sender: Sender, kind: 'request' | 'notification', prefix: string): boolean {
+  private methodBroken(
+    frame: RuleFrame,
+    index: number,
+    facts: { id?: JsonRpcId; method: string; revision: string },
+    sender: Sender,
+    kind: 'request' | 'notification',
+    prefix: string,
+  ): boolean {
     const verdict = judgeMethod(facts.revision, sender, kind, facts.method);
     if (verdict === 'ok') return false;
     const path = `${prefix}method`;
     const other = sender === 'client' ? 'server' : 'client';
     const messages: Record<Exclude<typeof verdict, 'ok'>, { rule: RuleId; message: string }> = {
-      'not-in-revision': { rule: 'method.not-in-revision', message: `${facts.revision} has no ${sender} ${kind} "${facts.method}"` },
-      'wrong-direction': { rule: 'method.wrong-direction', message: `"${facts.method}" is sent by the ${other} in ${facts.revision}, never by the ${sender}` },
+      'not-in-revision': {
+        rule: 'method.not-in-revision',
+        message: `${facts.revision} has no ${sender} ${kind} "${facts.method}"`,
+      },
+      'wrong-direction': {
+        rule: 'method.wrong-direction',
+        message: `"${facts.method}" is sent by the ${other} in ${facts.revision}, never by the ${sender}`,
+      },
       'wrong-kind':
         kind === 'request'
-          ? { rule: 'method.wrong-kind', message: `"${facts.method}" is a notification in ${facts.revision}: it must not carry an id` }
-          : { rule: 'method.wrong-kind', message: `"${facts.method}" is a request in ${facts.revision}: it needs an id` },
+          ? {
+              rule: 'method.wrong-kind',
+              message: `"${facts.method}" is a notification in ${facts.revision}: it must not carry an id`,
+            }
+          : {
+              rule: 'method.wrong-kind',
+              message: `"${facts.method}" is a request in ${facts.revision}: it needs an id`,
+            },
     };
     this.report(index, frame, { ...facts, ...messages[verdict], path });
     return true;
@@ -331,7 +425,13 @@ class Linter {
   }
 
   private report(index: number, frame: RuleFrame, v: Omit<RuleViolation, 'frame' | 'server' | 'dir'>): void {
-    const violation: RuleViolation = { frame: index, server: frame.server, dir: frame.dir, rule: v.rule, message: v.message };
+    const violation: RuleViolation = {
+      frame: index,
+      server: frame.server,
+      dir: frame.dir,
+      rule: v.rule,
+      message: v.message,
+    };
     if (v.id !== undefined) violation.id = v.id;
     if (v.method !== undefined) violation.method = v.method;
     if (v.path !== undefined) violation.path = v.path;

@@ -28,14 +28,34 @@ const CLIENT_REQUESTS_2024 = [
   'logging/setLevel',
   'completion/complete',
 ];
-const CLIENT_NOTIFICATIONS_2024 = ['notifications/cancelled', 'notifications/initialized', 'notifications/progress', 'notifications/roots/list_changed'];
+const CLIENT_NOTIFICATIONS_2024 = [
+  'notifications/cancelled',
+  'notifications/initialized',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+];
 const SERVER_REQUESTS_2024 = ['ping', 'sampling/createMessage', 'roots/list'];
-const LIST_CHANGED = ['notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/tools/list_changed'];
-const SERVER_NOTIFICATIONS_2024 = ['notifications/cancelled', 'notifications/progress', 'notifications/resources/updated', 'notifications/message', ...LIST_CHANGED];
+const LIST_CHANGED = [
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/tools/list_changed',
+];
+const SERVER_NOTIFICATIONS_2024 = [
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/resources/updated',
+  'notifications/message',
+  ...LIST_CHANGED,
+];
 // 2025-11-25 (basic/utilities/tasks.mdx, experimental): either side may run the other's requests as tasks.
 const TASK_REQUESTS = ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];
 
-function revision(clientRequests: string[], clientNotifications: string[], serverRequests: string[], serverNotifications: string[]): RevisionMethods {
+function revision(
+  clientRequests: string[],
+  clientNotifications: string[],
+  serverRequests: string[],
+  serverNotifications: string[],
+): RevisionMethods {
   return {
     client: { request: new Set(clientRequests), notification: new Set(clientNotifications) },
     server: { request: new Set(serverRequests), notification: new Set(serverNotifications) },
@@ -43,11 +63,26 @@ function revision(clientRequests: string[], clientNotifications: string[], serve
 }
 
 const TABLE: Record<string, RevisionMethods> = {
-  '2024-11-05': revision(CLIENT_REQUESTS_2024, CLIENT_NOTIFICATIONS_2024, SERVER_REQUESTS_2024, SERVER_NOTIFICATIONS_2024),
+  '2024-11-05': revision(
+    CLIENT_REQUESTS_2024,
+    CLIENT_NOTIFICATIONS_2024,
+    SERVER_REQUESTS_2024,
+    SERVER_NOTIFICATIONS_2024,
+  ),
   // 2025-03-26 changed shapes, not methods.
-  '2025-03-26': revision(CLIENT_REQUESTS_2024, CLIENT_NOTIFICATIONS_2024, SERVER_REQUESTS_2024, SERVER_NOTIFICATIONS_2024),
+  '2025-03-26': revision(
+    CLIENT_REQUESTS_2024,
+    CLIENT_NOTIFICATIONS_2024,
+    SERVER_REQUESTS_2024,
+    SERVER_NOTIFICATIONS_2024,
+  ),
   // 2025-06-18/client/elicitation.mdx: elicitation/create is new.
-  '2025-06-18': revision(CLIENT_REQUESTS_2024, CLIENT_NOTIFICATIONS_2024, [...SERVER_REQUESTS_2024, 'elicitation/create'], SERVER_NOTIFICATIONS_2024),
+  '2025-06-18': revision(
+    CLIENT_REQUESTS_2024,
+    CLIENT_NOTIFICATIONS_2024,
+    [...SERVER_REQUESTS_2024, 'elicitation/create'],
+    SERVER_NOTIFICATIONS_2024,
+  ),
   // 2025-11-25/changelog.mdx: tasks (experimental) and URL-mode elicitation's completion notice.
   '2025-11-25': revision(
     [...CLIENT_REQUESTS_2024, ...TASK_REQUESTS],

@@ -48,7 +48,8 @@ export const MESSAGE_RULES = {
     spec: 'schema/<rev>/schema.ts ClientRequest/ServerRequest/ClientNotification/ServerNotification; 2026-07-28/changelog.mdx items 2, 5, 7, 11 (initialize, ping, logging/setLevel, server requests, elicitation/complete removed)',
   },
   'method.wrong-direction': {
-    summary: 'a method sent by the side that must not send it (a server calling tools/call, a client sending sampling/createMessage)',
+    summary:
+      'a method sent by the side that must not send it (a server calling tools/call, a client sending sampling/createMessage)',
     spec: 'schema/<rev>/schema.ts: the Client* unions list what a client sends, the Server* unions what a server sends',
   },
   'method.wrong-kind': {
@@ -56,7 +57,8 @@ export const MESSAGE_RULES = {
     spec: '<rev>/basic/index.mdx "Notifications": "Notifications MUST NOT include an ID"',
   },
   'capability.client-undeclared': {
-    summary: 'the server asks for something (sampling, roots, elicitation, a mode of it, tasks) the client did not declare',
+    summary:
+      'the server asks for something (sampling, roots, elicitation, a mode of it, tasks) the client did not declare',
     spec: '2025-11-25/basic/lifecycle.mdx "Capability Negotiation": "Only use capabilities that were successfully negotiated"; 2025-11-25/client/sampling.mdx, client/roots.mdx, client/elicitation.mdx "Capabilities"; 2026-07-28/basic/patterns/mrtr.mdx: "Servers MUST NOT send an inputRequests that the client has not declared support for"',
   },
   'modern.protocol-version-missing': {
@@ -68,7 +70,8 @@ export const MESSAGE_RULES = {
     spec: '2026-07-28/basic/index.mdx "_meta" and schema.ts RequestMetaObject (required)',
   },
   'initialize.version-unsupported': {
-    summary: 'the initialize result names a protocolVersion the client did not offer and that is no published handshake revision',
+    summary:
+      'the initialize result names a protocolVersion the client did not offer and that is no published handshake revision',
     spec: '<rev>/basic/lifecycle.mdx "Version Negotiation": the server answers with the requested version or "another protocol version it supports"',
   },
   'result.initialize': {
@@ -84,7 +87,8 @@ export const MESSAGE_RULES = {
     spec: '<rev>/server/tools.mdx "Listing Tools", "Tool"; schema.ts Tool ("type: object" is required at the root of inputSchema)',
   },
   'result.tools-call': {
-    summary: 'a tools/call result without a content array of well-formed typed blocks (or a malformed structuredContent/isError)',
+    summary:
+      'a tools/call result without a content array of well-formed typed blocks (or a malformed structuredContent/isError)',
     spec: '<rev>/server/tools.mdx "Tool Result"; schema.ts CallToolResult, ContentBlock',
   },
   'result.resources-list': {

@@ -49,11 +49,14 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
   const path = req.url ?? '/';
   if (!path.startsWith('/')) {
     // Absolute-form targets would let a client point the proxy at any host.
-    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('mcpwire proxy: only origin-form request targets (/path?query) are forwarded\n');
+    res
+      .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('mcpwire proxy: only origin-form request targets (/path?query) are forwarded\n');
     return;
   }
   const controller = new AbortController();
-  const abort = () => controller.abort(ctx.life.aborted ? new Error('the proxy is closing') : new Error('the client went away'));
+  const abort = () =>
+    controller.abort(ctx.life.aborted ? new Error('the proxy is closing') : new Error('the client went away'));
   res.once('close', () => {
     if (!res.writableFinished) abort();
   });
@@ -65,7 +68,14 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
   }
 }
 
-async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL, signal: AbortSignal): Promise<void> {
+async function relay(
+  ctx: ExchangeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  url: URL,
+  signal: AbortSignal,
+): Promise<void> {
   const { builder, record } = ctx;
   const body = await readRequestBody(req, MAX_REQUEST_BYTES);
   if (body === 'aborted') return;
@@ -74,8 +84,15 @@ async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResp
   if (req.headers['accept-encoding'] !== undefined) headers['accept-encoding'] = 'identity';
   const outFacts = traceHttp(method, url, headers, ctx.secrets);
   if (body === 'oversize') {
-    record(withHttp(builder.event('oversize', { limit: MAX_REQUEST_BYTES, note: 'request body refused with 413' }, 'out'), outFacts));
-    res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`mcpwire proxy: request bodies are limited to ${MAX_REQUEST_BYTES} bytes\n`);
+    record(
+      withHttp(
+        builder.event('oversize', { limit: MAX_REQUEST_BYTES, note: 'request body refused with 413' }, 'out'),
+        outFacts,
+      ),
+    );
+    res
+      .writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+      .end(`mcpwire proxy: request bodies are limited to ${MAX_REQUEST_BYTES} bytes\n`);
     return;
   }
   if (body.length > 0) recordMessage(ctx, 'out', body, outFacts);
@@ -84,7 +101,14 @@ async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResp
   let response: LiteResponse;
   try {
     // No header or body timeout: the client owns its timeouts, and its going away aborts this.
-    response = await exchange(ctx.dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: body.length > 0 ? body : null, signal, headersTimeout: 0, bodyTimeout: 0 });
+    response = await exchange(ctx.dispatcher, url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: body.length > 0 ? body : null,
+      signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
   } catch (error) {
     if (signal.aborted) {
       record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason) }, 'out'), outFacts));
@@ -93,7 +117,9 @@ async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResp
     const reason = reasonOf(error);
     record(withHttp(builder.event('upstream-error', { error: reason }), outFacts));
     if (!res.headersSent) {
-      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`mcpwire proxy: ${redactUrl(url)} could not be reached: ${reason}\n`);
+      res
+        .writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(`mcpwire proxy: ${redactUrl(url)} could not be reached: ${reason}\n`);
     }
     return;
   }
@@ -110,15 +136,30 @@ async function relay(ctx: ExchangeContext, req: IncomingMessage, res: ServerResp
   } catch (error) {
     // A header Node refuses to send on (undici is more lenient about what it receives).
     upBody.destroy();
-    record(withHttp(builder.event('upstream-error', { error: `the response could not be passed on: ${reasonOf(error)}` }), inFacts));
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`mcpwire proxy: the response of ${redactUrl(url)} could not be passed on\n`);
+    record(
+      withHttp(
+        builder.event('upstream-error', { error: `the response could not be passed on: ${reasonOf(error)}` }),
+        inFacts,
+      ),
+    );
+    if (!res.headersSent)
+      res
+        .writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(`mcpwire proxy: the response of ${redactUrl(url)} could not be passed on\n`);
     return;
   }
   const tap = sse ? sseTap(ctx, inFacts) : bodyTap(ctx, inFacts, type);
   const rewriter = sse ? new SseEndpointRewriter((data) => rewriteEndpoint(ctx, data, url, inFacts)) : undefined;
   await pump(upBody, res, rewriter, tap, (error) => {
-    if (signal.aborted) record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body' }, 'out'), inFacts));
-    else record(withHttp(builder.event('upstream-error', { error: reasonOf(error), during: 'response body' }), inFacts));
+    if (signal.aborted)
+      record(
+        withHttp(
+          builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body' }, 'out'),
+          inFacts,
+        ),
+      );
+    else
+      record(withHttp(builder.event('upstream-error', { error: reasonOf(error), during: 'response body' }), inFacts));
   });
 }
 
@@ -133,7 +174,13 @@ interface Tap {
  * full; every chunk is written before it is tapped. A broken upstream body ends the client's
  * response abruptly, so the client sees a broken stream rather than a clean end.
  */
-function pump(body: LiteBody, res: ServerResponse, rewriter: SseEndpointRewriter | undefined, tap: Tap, broken: (error: unknown) => void): Promise<void> {
+function pump(
+  body: LiteBody,
+  res: ServerResponse,
+  rewriter: SseEndpointRewriter | undefined,
+  tap: Tap,
+  broken: (error: unknown) => void,
+): Promise<void> {
   return new Promise((resolve) => {
     let waiting = false;
     const resume = () => {
@@ -178,12 +225,28 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
     },
     end() {
       const { builder, record } = ctx;
-      if (size > MAX_RECORDED_BYTES) record(withHttp(builder.event('oversize', { bytes: size, note: 'a body too large to record; it was forwarded unchanged' }), facts));
+      if (size > MAX_RECORDED_BYTES)
+        record(
+          withHttp(
+            builder.event('oversize', { bytes: size, note: 'a body too large to record; it was forwarded unchanged' }),
+            facts,
+          ),
+        );
       else if (size === 0) record(withHttp(builder.event('http-response', { status: facts.status }), facts));
-      else if (type === '' || type === 'application/json' || type.endsWith('+json')) recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts);
+      else if (type === '' || type === 'application/json' || type.endsWith('+json'))
+        recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts);
       else {
         const text = Buffer.concat(chunks, size).toString('utf8');
-        record(withHttp(builder.event('http-response', { status: facts.status, contentType: type, body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text }), facts));
+        record(
+          withHttp(
+            builder.event('http-response', {
+              status: facts.status,
+              contentType: type,
+              body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
+            }),
+            facts,
+          ),
+        );
       }
     },
   };
@@ -195,10 +258,21 @@ function sseTap(ctx: ExchangeContext, facts: TraceHttp): Tap {
   const decoder = new SseDecoder({
     event(event) {
       if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts);
-      else if (event.event !== 'endpoint') ctx.record(withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, RAW_LIMIT) }), facts));
+      else if (event.event !== 'endpoint')
+        ctx.record(
+          withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, RAW_LIMIT) }), facts),
+        );
     },
     oversize(bytes) {
-      ctx.record(withHttp(ctx.builder.event('oversize', { bytes, note: 'an SSE event too large to record; it was forwarded unchanged' }), facts));
+      ctx.record(
+        withHttp(
+          ctx.builder.event('oversize', {
+            bytes,
+            note: 'an SSE event too large to record; it was forwarded unchanged',
+          }),
+          facts,
+        ),
+      );
     },
   });
   return {
@@ -215,7 +289,8 @@ function sseTap(ctx: ExchangeContext, facts: TraceHttp): Tap {
  * relative endpoint already resolves against the proxy's URL (same path), so it stays as it is.
  */
 function rewriteEndpoint(ctx: ExchangeContext, data: string, streamUrl: URL, facts: TraceHttp): string | undefined {
-  const note = (detail: Record<string, unknown>) => ctx.record(withHttp(ctx.builder.event('endpoint', { url: data, ...detail }), facts));
+  const note = (detail: Record<string, unknown>) =>
+    ctx.record(withHttp(ctx.builder.event('endpoint', { url: data, ...detail }), facts));
   let resolved: URL;
   try {
     resolved = new URL(data, streamUrl);
@@ -276,7 +351,9 @@ function reasonOf(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     const cause = error.cause instanceof Error ? error.cause.message : undefined;
-    return [error.message || code || error.name, cause && cause !== error.message ? cause : undefined].filter(Boolean).join(': ');
+    return [error.message || code || error.name, cause && cause !== error.message ? cause : undefined]
+      .filter(Boolean)
+      .join(': ');
   }
   return String(error);
 }

@@ -9,7 +9,17 @@ import type { TraceHttp } from '../../transport/trace/trace-record.js';
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the old `proxy-connection`: they describe one connection, not the message. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /**
  * The end-to-end headers of `headers`: without hop-by-hop ones, without those the `Connection`
@@ -32,8 +42,18 @@ export function endToEndHeaders(headers: HeaderBag, drop: readonly string[] = []
  * The HTTP facts of one exchange as a record carries them (see `traceHttpFacts`: only the headers
  * a trace keeps, credentials redacted, every `secrets` value scrubbed). Safe to attach as is.
  */
-export function traceHttp(method: string, url: string | URL, headers: HeaderBag, secrets: readonly string[], status?: number): TraceHttp {
+export function traceHttp(
+  method: string,
+  url: string | URL,
+  headers: HeaderBag,
+  secrets: readonly string[],
+  status?: number,
+): TraceHttp {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return traceHttpFacts({ method, url: String(url), headers: flat, ...(status !== undefined ? { status } : {}) }, secrets);
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return traceHttpFacts(
+    { method, url: String(url), headers: flat, ...(status !== undefined ? { status } : {}) },
+    secrets,
+  );
 }

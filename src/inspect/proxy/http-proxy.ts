@@ -87,7 +87,16 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   const life = new AbortController();
   const sockets = new Set<Socket>();
-  const ctx: ExchangeContext = { target, proxyOrigin: '', headers, secrets, builder, record, dispatcher, life: life.signal };
+  const ctx: ExchangeContext = {
+    target,
+    proxyOrigin: '',
+    headers,
+    secrets,
+    builder,
+    record,
+    dispatcher,
+    life: life.signal,
+  };
 
   const server = createServer((req, res) => {
     forwardExchange(ctx, req, res).catch(() => {
@@ -104,7 +113,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     await listen(server, host, port);
   } catch (error) {
     await dispatcher.destroy();
-    throw new McpError('TRANSPORT', `the proxy could not listen on ${host}:${port}: ${errorMessage(error)}`, { cause: error });
+    throw new McpError('TRANSPORT', `the proxy could not listen on ${host}:${port}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const address = server.address() as AddressInfo;
   ctx.proxyOrigin = `http://${address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
@@ -132,7 +143,11 @@ function parseTarget(target: string | URL): URL {
   try {
     url = new URL(String(target));
   } catch (error) {
-    throw new McpError('INVALID_ARGUMENT', `the proxy target is not a URL: ${JSON.stringify(String(target).slice(0, 200))}`, { cause: error });
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `the proxy target is not a URL: ${JSON.stringify(String(target).slice(0, 200))}`,
+      { cause: error },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new McpError('INVALID_ARGUMENT', `the proxy target must be an http: or https: URL, not ${url.protocol}`);

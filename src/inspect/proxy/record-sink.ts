@@ -13,10 +13,16 @@ export interface TextSink {
 }
 
 /** Returns a recorder that calls `onRecord` and never throws. */
-export function guardedRecorder(onRecord: (record: TraceRecord) => void, errorOutput: TextSink, label: string): (record: TraceRecord) => void {
+export function guardedRecorder(
+  onRecord: (record: TraceRecord) => void,
+  errorOutput: TextSink,
+  label: string,
+): (record: TraceRecord) => void {
   return guardSink(onRecord, (error) => {
     try {
-      errorOutput.write(`${label}: recording a trace record failed (${error.message}); forwarding continues, further recording errors are not reported\n`);
+      errorOutput.write(
+        `${label}: recording a trace record failed (${error.message}); forwarding continues, further recording errors are not reported\n`,
+      );
     } catch {
       // Nowhere left to say it; forwarding still must not stop.
     }

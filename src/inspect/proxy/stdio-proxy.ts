@@ -111,7 +111,11 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
 
   let child;
   try {
-    child = await spawnServer({ command, args, ...(env ? { env } : {}), ...(cwd !== undefined ? { cwd } : {}) }, server, true);
+    child = await spawnServer(
+      { command, args, ...(env ? { env } : {}), ...(cwd !== undefined ? { cwd } : {}) },
+      server,
+      true,
+    );
   } catch (error) {
     record(builder.event('spawn-failed', { command, args, error: errorMessage(error) }));
     throw error;

@@ -46,7 +46,8 @@ interface StoreFile {
  * `INVALID_ARGUMENT` for a server without provenance (inline objects need no approval).
  */
 export function approvalKeyOf(server: ManagedServer): ApprovalKey {
-  if (!server.provenance) throw new McpError('INVALID_ARGUMENT', `server "${server.name}" has no provenance, so no approval key`);
+  if (!server.provenance)
+    throw new McpError('INVALID_ARGUMENT', `server "${server.name}" has no provenance, so no approval key`);
   return { file: server.provenance.file, server: server.name, fingerprint: configFingerprint(server) };
 }
 
@@ -126,10 +127,14 @@ export class ApprovalStore {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new ConfigError(`approvals file is not valid JSON (${errorMessage(error)}); fix or remove it`, { cause: error, file: this.file });
+      throw new ConfigError(`approvals file is not valid JSON (${errorMessage(error)}); fix or remove it`, {
+        cause: error,
+        file: this.file,
+      });
     }
     const approvals = (value as Partial<StoreFile> | null)?.approvals;
-    if (!Array.isArray(approvals)) throw new ConfigError('approvals file has no "approvals" list; fix or remove it', { file: this.file });
+    if (!Array.isArray(approvals))
+      throw new ConfigError('approvals file has no "approvals" list; fix or remove it', { file: this.file });
     return { version: 1, approvals: approvals.filter(isRecord) };
   }
 
@@ -148,12 +153,21 @@ export class ApprovalStore {
 }
 
 function keyOf(subject: ApprovalKey | ManagedServer): ApprovalKey {
-  return 'fingerprint' in subject && typeof subject.fingerprint === 'string' && 'server' in subject && typeof subject.server === 'string'
+  return 'fingerprint' in subject &&
+    typeof subject.fingerprint === 'string' &&
+    'server' in subject &&
+    typeof subject.server === 'string'
     ? { file: subject.file, server: subject.server, fingerprint: subject.fingerprint }
     : approvalKeyOf(subject as ManagedServer);
 }
 
 function isRecord(value: unknown): value is ApprovalRecord {
   const r = value as Partial<ApprovalRecord> | null;
-  return !!r && typeof r.file === 'string' && typeof r.server === 'string' && typeof r.fingerprint === 'string' && typeof r.approved === 'boolean';
+  return (
+    !!r &&
+    typeof r.file === 'string' &&
+    typeof r.server === 'string' &&
+    typeof r.fingerprint === 'string' &&
+    typeof r.approved === 'boolean'
+  );
 }

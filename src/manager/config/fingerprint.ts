@@ -16,7 +16,8 @@ const NOT_IDENTITY = new Set(['provenance', 'secrets', 'trusted', 'origins']);
  * equal text whatever their key order. Array order is kept (it is meaningful, e.g. `args`).
  */
 export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : stableJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : stableJson(item))).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

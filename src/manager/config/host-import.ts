@@ -140,7 +140,10 @@ function sourcesOf(host: ImportHost, options: ImportOptions): HostSource[] {
             const project = isObject(document.projects) ? document.projects[cwd] : undefined;
             return [
               { at: 'mcpServers', entries: document.mcpServers },
-              { at: `projects[${JSON.stringify(cwd)}].mcpServers`, entries: isObject(project) ? project.mcpServers : undefined },
+              {
+                at: `projects[${JSON.stringify(cwd)}].mcpServers`,
+                entries: isObject(project) ? project.mcpServers : undefined,
+              },
             ];
           },
         },
@@ -152,7 +155,17 @@ function sourcesOf(host: ImportHost, options: ImportOptions): HostSource[] {
       ];
     case 'vscode':
       // VS Code's workspace mcp.json uses `servers`; accept `mcpServers` too, as VS Code does.
-      return [{ file: path.join(cwd, '.vscode', 'mcp.json'), pick: (document) => [{ at: document.servers !== undefined ? 'servers' : 'mcpServers', entries: document.servers ?? document.mcpServers }] }];
+      return [
+        {
+          file: path.join(cwd, '.vscode', 'mcp.json'),
+          pick: (document) => [
+            {
+              at: document.servers !== undefined ? 'servers' : 'mcpServers',
+              entries: document.servers ?? document.mcpServers,
+            },
+          ],
+        },
+      ];
   }
 }
 

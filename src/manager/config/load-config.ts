@@ -51,8 +51,26 @@ export interface ConfigOptions {
 
 const CONFIG_OPTION_KEYS = optionKeys<ConfigOptions>(
   'config options',
-  { cwd: true, homeDir: true, userConfigPath: true, project: true, configPaths: true, inline: true, env: true, import: true, platform: true },
-  { configPath: 'configPaths', files: 'configPaths', paths: 'configPaths', userConfig: 'userConfigPath', home: 'homeDir', dir: 'cwd', projectDir: 'cwd' },
+  {
+    cwd: true,
+    homeDir: true,
+    userConfigPath: true,
+    project: true,
+    configPaths: true,
+    inline: true,
+    env: true,
+    import: true,
+    platform: true,
+  },
+  {
+    configPath: 'configPaths',
+    files: 'configPaths',
+    paths: 'configPaths',
+    userConfig: 'userConfigPath',
+    home: 'homeDir',
+    dir: 'cwd',
+    projectDir: 'cwd',
+  },
 );
 
 /** Throws `INVALID_ARGUMENT` naming the first key of `options` that {@link ConfigOptions} does not have. */
@@ -138,7 +156,11 @@ export class ConfigLoader {
       const value = await this.read(source, result);
       if (value === undefined) continue;
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        result.errors.push(new ConfigError('the top level must be an object with "mcpServers", "mcp_servers" or "servers"', { file: source.file }));
+        result.errors.push(
+          new ConfigError('the top level must be an object with "mcpServers", "mcp_servers" or "servers"', {
+            file: source.file,
+          }),
+        );
         continue;
       }
       const document = value as Record<string, unknown>;
@@ -152,16 +174,25 @@ export class ConfigLoader {
         result.errors.push(new ConfigError(`"${key}" must be an object of servers by name`, { file: source.file }));
         continue;
       }
-      if (document.inputs !== undefined) result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
+      if (document.inputs !== undefined)
+        result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
       for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
         const provenance: Provenance = { file: source.file, scope: source.scope };
         try {
           const server = await this.build(name, raw, provenance, env, result.warnings);
           const shadowed = merged.get(name)?.provenance;
-          const overrides = shadowed ? [...(shadowed.overrides ?? []), { file: shadowed.file, scope: shadowed.scope }] : undefined;
-          merged.set(name, { ...server, provenance: overrides ? { ...provenance, overrides } : provenance, trusted: isTrusted(provenance, cwd) });
+          const overrides = shadowed
+            ? [...(shadowed.overrides ?? []), { file: shadowed.file, scope: shadowed.scope }]
+            : undefined;
+          merged.set(name, {
+            ...server,
+            provenance: overrides ? { ...provenance, overrides } : provenance,
+            trusted: isTrusted(provenance, cwd),
+          });
         } catch (error) {
-          result.errors.push(error instanceof McpError ? error : new ConfigError(String(error), { file: source.file, server: name }));
+          result.errors.push(
+            error instanceof McpError ? error : new ConfigError(String(error), { file: source.file, server: name }),
+          );
         }
       }
     }
@@ -169,7 +200,13 @@ export class ConfigLoader {
     return result;
   }
 
-  private async build(name: string, raw: unknown, provenance: Provenance, env: Record<string, string | undefined>, warnings: string[]): Promise<ManagedServer> {
+  private async build(
+    name: string,
+    raw: unknown,
+    provenance: Provenance,
+    env: Record<string, string | undefined>,
+    warnings: string[],
+  ): Promise<ManagedServer> {
     const secrets = new Set<string>();
     const fileOrigins: Record<string, string> = {};
     let entry = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
@@ -184,7 +221,13 @@ export class ConfigLoader {
       entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
     }
     const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
-    const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(name, expanded, provenance, warnings, secrets);
+    const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(
+      name,
+      expanded,
+      provenance,
+      warnings,
+      secrets,
+    );
     const origins = { ...fileOrigins, ...(entry ? variableOrigins(raw as Record<string, unknown>) : {}) };
     if (Object.keys(origins).length) server.origins = origins;
     return server;
@@ -195,17 +238,29 @@ export class ConfigLoader {
     const home = this.options.homeDir ?? os.homedir();
     const out: Source[] = [];
     if (this.options.userConfigPath !== false) {
-      if (this.options.userConfigPath) out.push({ file: path.resolve(this.options.userConfigPath), scope: 'user', optional: false });
-      else for (const name of ['config.json', 'config.yaml', 'config.yml']) out.push({ file: path.join(home, '.mcpwire', name), scope: 'user', optional: true });
+      if (this.options.userConfigPath)
+        out.push({ file: path.resolve(this.options.userConfigPath), scope: 'user', optional: false });
+      else
+        for (const name of ['config.json', 'config.yaml', 'config.yml'])
+          out.push({ file: path.join(home, '.mcpwire', name), scope: 'user', optional: true });
     }
-    if (this.options.project !== false) for (const name of ['.mcp.json', 'mcp.yaml', '.mcp.yaml']) out.push({ file: path.join(cwd, name), scope: 'project', optional: true });
-    for (const file of this.options.configPaths ?? []) out.push({ file: path.resolve(cwd, file), scope: 'explicit', optional: false });
-    (this.options.inline ?? []).forEach((value, i) => out.push({ file: `inline[${i}]`, scope: 'inline', value, optional: false }));
+    if (this.options.project !== false)
+      for (const name of ['.mcp.json', 'mcp.yaml', '.mcp.yaml'])
+        out.push({ file: path.join(cwd, name), scope: 'project', optional: true });
+    for (const file of this.options.configPaths ?? [])
+      out.push({ file: path.resolve(cwd, file), scope: 'explicit', optional: false });
+    (this.options.inline ?? []).forEach((value, i) =>
+      out.push({ file: `inline[${i}]`, scope: 'inline', value, optional: false }),
+    );
     return out;
   }
 
   private importOptions(): { homeDir: string; cwd: string; platform?: NodeJS.Platform } {
-    return { homeDir: this.options.homeDir ?? os.homedir(), cwd: this.options.cwd ?? process.cwd(), ...(this.options.platform ? { platform: this.options.platform } : {}) };
+    return {
+      homeDir: this.options.homeDir ?? os.homedir(),
+      cwd: this.options.cwd ?? process.cwd(),
+      ...(this.options.platform ? { platform: this.options.platform } : {}),
+    };
   }
 
   /**
@@ -219,17 +274,27 @@ export class ConfigLoader {
       result.errors.push(...found.errors);
       result.warnings.push(...found.warnings);
       // A file-wide error (no server named) means the whole file failed to read.
-      const failed = new Set(found.errors.filter((e) => e.server === undefined).map((e) => (e instanceof ConfigError ? e.file : undefined) ?? ''));
+      const failed = new Set(
+        found.errors
+          .filter((e) => e.server === undefined)
+          .map((e) => (e instanceof ConfigError ? e.file : undefined) ?? ''),
+      );
       for (const file of new Set([...found.files, ...failed])) {
         const key = `import:${file}`;
         let value: unknown;
         if (failed.has(file)) value = this.lastGood.get(key);
         else {
           // Within one host file a later section (Claude Code's per-project servers) wins by name.
-          value = { mcpServers: Object.fromEntries(found.servers.filter((s) => s.file === file).map((s) => [s.name, s.entry])) };
+          value = {
+            mcpServers: Object.fromEntries(found.servers.filter((s) => s.file === file).map((s) => [s.name, s.entry])),
+          };
           this.lastGood.set(key, value);
         }
-        result.files.push({ file, scope: 'import', status: !failed.has(file) ? 'loaded' : value === undefined ? 'error' : 'last-good' });
+        result.files.push({
+          file,
+          scope: 'import',
+          status: !failed.has(file) ? 'loaded' : value === undefined ? 'error' : 'last-good',
+        });
         if (value !== undefined) out.push({ file, scope: 'import', value, optional: true, listed: true });
       }
     }
@@ -248,7 +313,12 @@ export class ConfigLoader {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (missing && source.optional) return undefined;
       result.files.push({ file: source.file, scope: source.scope, status: missing ? 'missing' : 'error' });
-      result.errors.push(new ConfigError(missing ? 'no such file' : `cannot read: ${errorMessage(error)}`, { file: source.file, cause: error }));
+      result.errors.push(
+        new ConfigError(missing ? 'no such file' : `cannot read: ${errorMessage(error)}`, {
+          file: source.file,
+          cause: error,
+        }),
+      );
       return this.lastGood.get(source.file);
     }
     try {
@@ -259,7 +329,11 @@ export class ConfigLoader {
     } catch (error) {
       result.errors.push(error as McpError);
       const previous = this.lastGood.get(source.file);
-      result.files.push({ file: source.file, scope: source.scope, status: previous === undefined ? 'error' : 'last-good' });
+      result.files.push({
+        file: source.file,
+        scope: source.scope,
+        status: previous === undefined ? 'error' : 'last-good',
+      });
       return previous;
     }
   }
@@ -276,16 +350,39 @@ const SERVERS_LOOKALIKE = /^(mcp)?servers?$/;
  * servers keys (the first wins), a misspelt one, or (for an explicit file or an inline object,
  * which exist only to define servers) none at all.
  */
-function serversKeyOf(document: Record<string, unknown>, source: Source, hasPermissions: boolean, errors: McpError[]): (typeof SERVERS_KEYS)[number] | undefined {
+function serversKeyOf(
+  document: Record<string, unknown>,
+  source: Source,
+  hasPermissions: boolean,
+  errors: McpError[],
+): (typeof SERVERS_KEYS)[number] | undefined {
   const present = SERVERS_KEYS.filter((key) => document[key] !== undefined);
-  if (present.length > 1) errors.push(new ConfigError(`servers under both ${present.map((k) => `"${k}"`).join(' and ')}; only "${present[0]}" is read (keep one)`, { file: source.file }));
+  if (present.length > 1)
+    errors.push(
+      new ConfigError(
+        `servers under both ${present.map((k) => `"${k}"`).join(' and ')}; only "${present[0]}" is read (keep one)`,
+        { file: source.file },
+      ),
+    );
   if (present[0] !== undefined) return present[0];
-  const lookalike = Object.keys(document).find((key) => SERVERS_LOOKALIKE.test(key.toLowerCase().replace(/[-_\s]/g, '')));
+  const lookalike = Object.keys(document).find((key) =>
+    SERVERS_LOOKALIKE.test(key.toLowerCase().replace(/[-_\s]/g, '')),
+  );
   if (lookalike !== undefined) {
-    errors.push(new ConfigError(`unknown key "${lookalike}" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`, { file: source.file }));
+    errors.push(
+      new ConfigError(
+        `unknown key "${lookalike}" (did you mean "mcpServers" or "mcp_servers"?); no servers were read from this file`,
+        { file: source.file },
+      ),
+    );
   } else if ((source.scope === 'explicit' || source.scope === 'inline') && !hasPermissions) {
     const keys = Object.keys(document);
-    errors.push(new ConfigError(`no servers: expected "mcpServers", "mcp_servers" or "servers"${keys.length ? ` (top-level keys: ${keys.join(', ')})` : ' (the file is empty)'}`, { file: source.file }));
+    errors.push(
+      new ConfigError(
+        `no servers: expected "mcpServers", "mcp_servers" or "servers"${keys.length ? ` (top-level keys: ${keys.join(', ')})` : ' (the file is empty)'}`,
+        { file: source.file },
+      ),
+    );
   }
   return undefined;
 }
@@ -304,6 +401,11 @@ async function readEnvFile(file: string, provenance: Provenance, server: string)
     return parseEnvFile(await readFile(file, 'utf8'));
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
-    throw new ConfigError(`envFile ${file}: ${reason}`, { cause: error, file: provenance.file, server, field: 'envFile' });
+    throw new ConfigError(`envFile ${file}: ${reason}`, {
+      cause: error,
+      file: provenance.file,
+      server,
+      field: 'envFile',
+    });
   }
 }

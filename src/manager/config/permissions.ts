@@ -21,7 +21,11 @@ export interface PermissionBlock {
  * than `allow`/`ask`/`deny`, is an error naming `permissions.<key>` and is left out of the block;
  * the rest of the block is kept. Never throws.
  */
-export function parsePermissions(value: unknown, file: string, scope: Provenance['scope']): { block?: PermissionBlock; errors: McpError[] } {
+export function parsePermissions(
+  value: unknown,
+  file: string,
+  scope: Provenance['scope'],
+): { block?: PermissionBlock; errors: McpError[] } {
   const errors: McpError[] = [];
   if (value === undefined) return { errors };
   const fail = (message: string) => errors.push(new ConfigError(message, { file }));

@@ -21,8 +21,14 @@ export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secret
   if (shown.cwd) out.cwd = scrub(shown.cwd);
   if (shown.url) out.url = scrub(shown.url);
   if (shown.headersHelper) out.headersHelper = scrub(shown.headersHelper);
-  if (shown.env) out.env = Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, SECRET_NAME.test(k) || secrets.includes(v) ? '***' : scrub(v)]));
-  if (shown.headers) out.headers = Object.fromEntries(Object.entries(shown.headers).map(([k, v]) => [k, scrub(redactHeaderValue(k, v))]));
+  if (shown.env)
+    out.env = Object.fromEntries(
+      Object.entries(shown.env).map(([k, v]) => [k, SECRET_NAME.test(k) || secrets.includes(v) ? '***' : scrub(v)]),
+    );
+  if (shown.headers)
+    out.headers = Object.fromEntries(
+      Object.entries(shown.headers).map(([k, v]) => [k, scrub(redactHeaderValue(k, v))]),
+    );
   if (shown.oauth) {
     const oauth = { ...shown.oauth };
     if (oauth.clientSecret !== undefined) oauth.clientSecret = '***';
@@ -64,7 +70,11 @@ export function redactValue(value: unknown, secrets: readonly string[] = []): un
   if (typeof value === 'string') return secrets.length ? scrubSecrets(value, secrets) : value;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : redactValue(v, secrets)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : redactValue(v, secrets)]),
+    );
   }
-  return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? `[${typeof value}]` : value;
+  return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint'
+    ? `[${typeof value}]`
+    : value;
 }

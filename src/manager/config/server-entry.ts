@@ -10,10 +10,34 @@ import type { ManagedServer, Provenance } from '../server-spec.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
 const KNOWN = new Set([
-  'type', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers', 'headersHelper', 'enabled', 'disabled', 'autoConnect',
-  'timeoutMs', 'startupTimeoutMs', 'toolTimeoutMs', 'includeTools', 'excludeTools', 'restart', 'oauth',
+  'type',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'envFile',
+  'url',
+  'headers',
+  'headersHelper',
+  'enabled',
+  'disabled',
+  'autoConnect',
+  'timeoutMs',
+  'startupTimeoutMs',
+  'toolTimeoutMs',
+  'includeTools',
+  'excludeTools',
+  'restart',
+  'oauth',
   // Fields other hosts write that mean nothing here but are not mistakes.
-  'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev',
+  'description',
+  'alwaysAllow',
+  'autoApprove',
+  'timeout',
+  'gallery',
+  'version',
+  'dev',
 ]);
 
 /** The keys of a raw server entry that mean nothing here (a config file warns about them and ignores them). */
@@ -50,7 +74,13 @@ function transportOf(entry: Record<string, unknown>): unknown {
  * Checks and converts one expanded entry. Throws `CONFIG_INVALID` naming file, server and the
  * field (JSON path) at fault; pushes unknown keys to `warnings`.
  */
-export function toManagedServer(name: string, raw: unknown, provenance: Provenance, warnings: string[], secrets: Set<string>): ManagedServer {
+export function toManagedServer(
+  name: string,
+  raw: unknown,
+  provenance: Provenance,
+  warnings: string[],
+  secrets: Set<string>,
+): ManagedServer {
   const where = `${provenance.file}: server "${name}"`;
   const site = { file: provenance.file, server: name };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError('must be an object', site);
@@ -64,7 +94,9 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   delete candidate.type;
   if (transport === 'stdio' && candidate.headersHelper !== undefined) {
     // Headers mean nothing to a child process: never run it for one.
-    warnings.push(`${where}: "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)`);
+    warnings.push(
+      `${where}: "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)`,
+    );
     delete candidate.headersHelper;
   }
   if (candidate.disabled === true) candidate.enabled = false;
@@ -72,7 +104,12 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
   const problem = entryFieldProblem(candidate);
   if (problem) throw new ConfigError(`${problem.field} ${problem.message}`, { ...site, field: problem.field });
   const restart = candidate.restart === 'never' ? false : (candidate.restart as ManagedServer['restart']);
-  const server: ManagedServer = { ...(candidate as unknown as ManagedServer), name, provenance, ...(restart !== undefined ? { restart } : {}) };
+  const server: ManagedServer = {
+    ...(candidate as unknown as ManagedServer),
+    name,
+    provenance,
+    ...(restart !== undefined ? { restart } : {}),
+  };
   if (secrets.size > 0) server.secrets = [...secrets];
   return server;
 }
@@ -81,9 +118,14 @@ export function toManagedServer(name: string, raw: unknown, provenance: Provenan
  * The field a server of `transport` lacks to be reached (`command` for stdio, `url` for http and
  * sse), with the message that says so; undefined when it has it.
  */
-export function missingTarget(transport: unknown, entry: Record<string, unknown>): { field: string; message: string } | undefined {
-  if (transport === 'stdio' && typeof entry.command !== 'string') return { field: 'command', message: 'a stdio server needs a "command"' };
-  if ((transport === 'http' || transport === 'sse') && typeof entry.url !== 'string') return { field: 'url', message: `an ${transport} server needs a "url"` };
+export function missingTarget(
+  transport: unknown,
+  entry: Record<string, unknown>,
+): { field: string; message: string } | undefined {
+  if (transport === 'stdio' && typeof entry.command !== 'string')
+    return { field: 'command', message: 'a stdio server needs a "command"' };
+  if ((transport === 'http' || transport === 'sse') && typeof entry.url !== 'string')
+    return { field: 'url', message: `an ${transport} server needs a "url"` };
   return undefined;
 }
 
@@ -106,10 +148,17 @@ function commandLine(entry: Record<string, unknown>, site: { file: string; serve
   const command = entry.command;
   if (!Array.isArray(command)) return entry;
   if (command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
-    throw new ConfigError('command must be a string or a non-empty array of non-empty strings (["python", "server.py"])', { ...site, field: 'command' });
+    throw new ConfigError(
+      'command must be a string or a non-empty array of non-empty strings (["python", "server.py"])',
+      { ...site, field: 'command' },
+    );
   }
   if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] }; // the schema names "args"
-  return { ...entry, command: command[0], args: [...command.slice(1), ...((entry.args as unknown[] | undefined) ?? [])] };
+  return {
+    ...entry,
+    command: command[0],
+    args: [...command.slice(1), ...((entry.args as unknown[] | undefined) ?? [])],
+  };
 }
 
 type SchemaError = NonNullable<Validator['errors']>[number];
@@ -117,7 +166,8 @@ type SchemaError = NonNullable<Validator['errors']>[number];
 /** What a field with several forms may be, for a value that matches none of them. */
 const FORMS: Record<string, string> = {
   restart: 'must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }',
-  oauth: 'must be false or { clientId, clientSecret, scopes, callbackPort, clientMetadataUrl, grant, privateKeyFile, signingAlgorithm, tokenEndpointAuthMethod }',
+  oauth:
+    'must be false or { clientId, clientSecret, scopes, callbackPort, clientMetadataUrl, grant, privateKeyFile, signingAlgorithm, tokenEndpointAuthMethod }',
 };
 
 /**
@@ -135,13 +185,22 @@ function describeError(errors: SchemaError[]): { field: string; message: string 
     const extra = errors.find((error) => error.keyword === 'additionalProperties' && pathOf(error) === field);
     if (extra) return { field, message: `has an unknown key "${String(extra.params?.additionalProperty)}"` };
     const inner = errors.find((error) => pathOf(error).startsWith(`${field}.`));
-    if (inner) return { field: pathOf(inner), message: `${inner.message ?? 'is invalid'}${inner.keyword === 'enum' ? ` (${JSON.stringify(inner.params?.allowedValues)})` : ''}` };
+    if (inner)
+      return {
+        field: pathOf(inner),
+        message: `${inner.message ?? 'is invalid'}${inner.keyword === 'enum' ? ` (${JSON.stringify(inner.params?.allowedValues)})` : ''}`,
+      };
     // An object that breaks a rule of its own form (a secret without a client id).
-    const own = errors.find((error) => pathOf(error) === field && (error.keyword === 'dependencies' || error.keyword === 'required'));
+    const own = errors.find(
+      (error) => pathOf(error) === field && (error.keyword === 'dependencies' || error.keyword === 'required'),
+    );
     if (own) return { field, message: own.message ?? 'is invalid' };
     return { field, message: FORMS[field] ?? 'matches none of the allowed forms' };
   }
   const first = errors[0]!;
   const field = pathOf(first) || String(first.params?.missingProperty ?? '(entry)');
-  return { field, message: `${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}` };
+  return {
+    field,
+    message: `${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}`,
+  };
 }

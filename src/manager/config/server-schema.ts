@@ -59,7 +59,12 @@ export const SERVER_ENTRY_SCHEMA = {
         { const: 'never' },
         {
           type: 'object',
-          properties: { maxRestarts: { type: 'integer', minimum: 0 }, initialDelayMs: { type: 'integer', minimum: 0 }, maxDelayMs: { type: 'integer', minimum: 0 }, resetAfterMs: { type: 'integer', minimum: 0 } },
+          properties: {
+            maxRestarts: { type: 'integer', minimum: 0 },
+            initialDelayMs: { type: 'integer', minimum: 0 },
+            maxDelayMs: { type: 'integer', minimum: 0 },
+            resetAfterMs: { type: 'integer', minimum: 0 },
+          },
           additionalProperties: false,
         },
       ],

@@ -16,7 +16,10 @@ export async function parseConfigText(file: string, text: string): Promise<unkno
       return parseYaml(text, { prettyErrors: true }) ?? {};
     } catch (error) {
       const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
-      throw new ConfigError(`invalid YAML: ${firstLine(error)}`, { file, ...(at ? { line: at.line, column: at.col } : {}) });
+      throw new ConfigError(`invalid YAML: ${firstLine(error)}`, {
+        file,
+        ...(at ? { line: at.line, column: at.col } : {}),
+      });
     }
   }
   const clean = stripJsonComments(text);
@@ -25,7 +28,10 @@ export async function parseConfigText(file: string, text: string): Promise<unkno
   } catch (error) {
     const position = /position (\d+)/.exec(String((error as Error).message));
     const { line, column } = position ? lineColumn(text, Number(position[1])) : { line: undefined, column: undefined };
-    throw new ConfigError(`invalid JSON: ${firstLine(error)}`, { file, ...(line !== undefined ? { line, column } : {}) });
+    throw new ConfigError(`invalid JSON: ${firstLine(error)}`, {
+      file,
+      ...(line !== undefined ? { line, column } : {}),
+    });
   }
 }
 

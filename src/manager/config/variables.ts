@@ -20,11 +20,21 @@ export interface ExpandSite {
  * without a default, naming file, server, field and variable. Values taken from variables are
  * added to `secrets`.
  */
-export function expandString(text: string, env: Record<string, string | undefined>, site: ExpandSite, secrets: Set<string>): string {
+export function expandString(
+  text: string,
+  env: Record<string, string | undefined>,
+  site: ExpandSite,
+  secrets: Set<string>,
+): string {
   const expansion = expandVariables(text, env);
   if (!expansion.ok) {
     const name = expansion.unset;
-    throw new ConfigError(`${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, { file: site.file, server: site.server, field: site.field, variable: name });
+    throw new ConfigError(`${site.field}: variable ${name} is not set (write \${${name}:-default} for a default)`, {
+      file: site.file,
+      server: site.server,
+      field: site.field,
+      variable: name,
+    });
   }
   for (const value of expansion.values) secrets.add(value);
   return expansion.text;
@@ -37,15 +47,26 @@ export const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers
  * Expands every variable in the expandable fields of `entry` (a raw server object), returning a
  * new object; other fields are copied as they are.
  */
-export function expandServer(entry: Record<string, unknown>, env: Record<string, string | undefined>, site: Omit<ExpandSite, 'field'>, secrets: Set<string>): Record<string, unknown> {
+export function expandServer(
+  entry: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  site: Omit<ExpandSite, 'field'>,
+  secrets: Set<string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...entry };
   for (const field of EXPANDED_FIELDS) {
     const value = entry[field];
     if (typeof value === 'string') out[field] = expandString(value, env, { ...site, field }, secrets);
-    else if (Array.isArray(value)) out[field] = value.map((item, i) => (typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}[${i}]` }, secrets) : item));
+    else if (Array.isArray(value))
+      out[field] = value.map((item, i) =>
+        typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}[${i}]` }, secrets) : item,
+      );
     else if (value && typeof value === 'object') {
       out[field] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}.${key}` }, secrets) : item]),
+        Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+          key,
+          typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}.${key}` }, secrets) : item,
+        ]),
       );
     }
   }
@@ -67,7 +88,8 @@ export function variableOrigins(entry: Record<string, unknown>): Record<string, 
   for (const field of EXPANDED_FIELDS) {
     const value = entry[field];
     if (Array.isArray(value)) value.forEach((item, i) => note(`${field}[${i}]`, item));
-    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value as Record<string, unknown>)) note(`${field}.${key}`, item);
+    else if (value && typeof value === 'object')
+      for (const [key, item] of Object.entries(value as Record<string, unknown>)) note(`${field}.${key}`, item);
     else note(field, value);
   }
   return origins;

@@ -59,4 +59,17 @@ export interface McpHttpHandler {
 }
 
 /** The keys {@link HttpHandlerOptions} accepts (a handler made with any other is refused). */
-export const OPTION_KEYS = new Set(['path', 'sessions', 'maxBodyBytes', 'bodyTimeoutMs', 'requestTimeoutMs', 'maxSessions', 'sessionIdleMs', 'maxListens', 'allowedHosts', 'allowedOrigins', 'dnsRebindingProtection', 'auth']);
+export const OPTION_KEYS = new Set([
+  'path',
+  'sessions',
+  'maxBodyBytes',
+  'bodyTimeoutMs',
+  'requestTimeoutMs',
+  'maxSessions',
+  'sessionIdleMs',
+  'maxListens',
+  'allowedHosts',
+  'allowedOrigins',
+  'dnsRebindingProtection',
+  'auth',
+]);

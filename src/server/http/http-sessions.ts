@@ -40,7 +40,15 @@ export class HttpSessions {
   create(): HttpSession | undefined {
     this.dropIdle();
     if (this.sessions.size >= this.max) return undefined;
-    const session: HttpSession = { id: randomUUID(), legacy: undefined, running: new Map(), streams: new Set(), outbound: new OutboundRequests(), resumable: new ResumableStreams(), lastSeen: Date.now() };
+    const session: HttpSession = {
+      id: randomUUID(),
+      legacy: undefined,
+      running: new Map(),
+      streams: new Set(),
+      outbound: new OutboundRequests(),
+      resumable: new ResumableStreams(),
+      lastSeen: Date.now(),
+    };
     this.sessions.set(session.id, session);
     return session;
   }
@@ -75,7 +83,8 @@ export class HttpSessions {
   private dropIdle(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const session of [...this.sessions.values()]) {
-      if (session.lastSeen < cutoff && session.running.size === 0 && session.streams.size === 0) this.sessions.delete(session.id);
+      if (session.lastSeen < cutoff && session.running.size === 0 && session.streams.size === 0)
+        this.sessions.delete(session.id);
     }
   }
 }

@@ -12,7 +12,12 @@ import type { JsonSchema } from '../../protocol/types.js';
 const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** What is wrong with the headers (the message names the header, never a value), or undefined. */
-export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, revision: string, inputSchema: JsonSchema | undefined): string | undefined {
+export function headerMismatch(
+  req: IncomingMessage,
+  request: JsonRpcRequest,
+  revision: string,
+  inputSchema: JsonSchema | undefined,
+): string | undefined {
   const version = single(req, 'mcp-protocol-version');
   if (version === undefined) return 'the MCP-Protocol-Version header is missing';
   if (version !== revision) return 'the MCP-Protocol-Version header does not match params._meta';
@@ -20,7 +25,12 @@ export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, re
   if (method === undefined) return 'the Mcp-Method header is missing';
   if (method !== request.method) return 'the Mcp-Method header does not match the method';
   const params = (request.params && !Array.isArray(request.params) ? request.params : {}) as Record<string, unknown>;
-  const named = request.method === 'resources/read' ? params.uri : request.method === 'tools/call' || request.method === 'prompts/get' ? params.name : undefined;
+  const named =
+    request.method === 'resources/read'
+      ? params.uri
+      : request.method === 'tools/call' || request.method === 'prompts/get'
+        ? params.name
+        : undefined;
   if (typeof named === 'string') {
     const name = single(req, 'mcp-name');
     if (name === undefined) return 'the Mcp-Name header is missing';
@@ -30,7 +40,8 @@ export function headerMismatch(req: IncomingMessage, request: JsonRpcRequest, re
   // leaves it out is served, one that sends another id is refused.
   if (TASK_METHODS.has(request.method) && typeof params.taskId === 'string') {
     const name = single(req, 'mcp-name');
-    if (name !== undefined && (!wellEncoded(name) || decodeHeaderValue(name) !== params.taskId)) return 'the Mcp-Name header does not match the body';
+    if (name !== undefined && (!wellEncoded(name) || decodeHeaderValue(name) !== params.taskId))
+      return 'the Mcp-Name header does not match the body';
   }
   if (request.method === 'tools/call' && inputSchema) return paramMismatch(req, inputSchema, params.arguments);
   return undefined;
@@ -53,7 +64,8 @@ function paramMismatch(req: IncomingMessage, schema: JsonSchema, args: unknown):
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
     if (sent === undefined) return `the Mcp-Param-${header} header is missing`;
     if (!wellEncoded(sent)) return `the Mcp-Param-${header} header is not valid base64 inside =?base64?…?=`;
-    if (decodeHeaderValue(sent) !== decodeHeaderValue(encodeHeaderValue(value))) return `the Mcp-Param-${header} header does not match the argument`;
+    if (decodeHeaderValue(sent) !== decodeHeaderValue(encodeHeaderValue(value)))
+      return `the Mcp-Param-${header} header does not match the argument`;
   }
   return undefined;
 }

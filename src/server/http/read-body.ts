@@ -5,9 +5,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Refusal } from './request-guards.js';
 
 /** The body as text, or the refusal: 413 past `maxBytes`, 408 past `timeoutMs`, 400 when the client broke off. */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<{ text: string } | Refusal> {
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<{ text: string } | Refusal> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
+  if (Number.isFinite(declared) && declared > maxBytes)
+    return Promise.resolve({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -25,12 +30,16 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > maxBytes) return finish({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
+      if (size > maxBytes)
+        return finish({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
       chunks.push(chunk);
     };
     const onEnd = (): void => finish({ text: Buffer.concat(chunks).toString('utf8') });
     const onError = (): void => finish({ status: 400, message: 'Bad Request: the body could not be read' });
-    const timer = setTimeout(() => finish({ status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

@@ -29,17 +29,22 @@ export function checkHostAndOrigin(req: IncomingMessage, options: GuardOptions):
   if (options.dnsRebindingProtection === false) return undefined;
   const hosts = (options.allowedHosts ?? LOCAL_HOSTS).map((h) => h.toLowerCase());
   const host = req.headers.host?.toLowerCase();
-  if (!host || !hostAllowed(host, hosts)) return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
+  if (!host || !hostAllowed(host, hosts))
+    return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
-  if (options.allowedOrigins) return options.allowedOrigins.includes(origin) ? undefined : { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
+  if (options.allowedOrigins)
+    return options.allowedOrigins.includes(origin)
+      ? undefined
+      : { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
     return { status: 403, message: 'Forbidden: the Origin header is not a URL' };
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !hostAllowed(url.host.toLowerCase(), hosts)) return { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !hostAllowed(url.host.toLowerCase(), hosts))
+    return { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
   return undefined;
 }
 
@@ -53,7 +58,8 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
 /** A POST must carry JSON (415 otherwise) and accept JSON or SSE answers (406 otherwise). */
 export function checkMediaTypes(req: IncomingMessage): Refusal | undefined {
   const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  if (type !== 'application/json')
+    return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
   const accept = req.headers.accept;
   if (accept !== undefined && !/application\/json|text\/event-stream|\*\/\*|application\/\*/i.test(accept)) {
     return { status: 406, message: 'Not Acceptable: Accept must allow application/json or text/event-stream' };

@@ -82,14 +82,23 @@ export class ResponseChannel {
       return;
     }
     const body = JSON.stringify(answer);
-    this.res.writeHead(status, { ...this.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    this.res.writeHead(status, {
+      ...this.headers,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
     this.res.end(body);
   }
 
   private startStreaming(): void {
     if (this.streaming) return;
     this.streaming = true;
-    this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    this.res.writeHead(200, {
+      ...this.headers,
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     if (!this.resumption) return;
     this.stream = this.resumption.streams.open(this.res);
     if (this.resumption.primeRetryMs !== undefined) this.stream.write('', this.resumption.primeRetryMs);

@@ -37,7 +37,8 @@ export class ResumableStream {
     const text = `id: ${this.id}-${seq}\n${retryMs === undefined ? '' : `retry: ${retryMs}\n`}${data === '' ? 'data: \n\n' : `event: message\ndata: ${data}\n\n`}`;
     this.kept.push({ seq, text });
     this.bytes += text.length;
-    while (this.kept.length > 1 && (this.kept.length > MAX_EVENTS || this.bytes > MAX_BYTES)) this.bytes -= this.kept.shift()!.text.length;
+    while (this.kept.length > 1 && (this.kept.length > MAX_EVENTS || this.bytes > MAX_BYTES))
+      this.bytes -= this.kept.shift()!.text.length;
     this.writeTo(text);
   }
 

@@ -18,7 +18,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
-import { classifyMessage, makeErrorResponse, makeNotification, RpcErrorCode, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import {
+  classifyMessage,
+  makeErrorResponse,
+  makeNotification,
+  RpcErrorCode,
+  type JsonRpcErrorResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '../../protocol/jsonrpc.js';
 import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
@@ -31,7 +40,12 @@ import { headerMismatch } from './modern-headers.js';
 import { readBody } from './read-body.js';
 import { acceptsSse, checkHostAndOrigin, checkMediaTypes, type Refusal } from './request-guards.js';
 import { ResponseChannel } from './response-channel.js';
-import { OPTION_KEYS, type HttpHandlerCloseOptions, type HttpHandlerOptions, type McpHttpHandler } from './http-handler-options.js';
+import {
+  OPTION_KEYS,
+  type HttpHandlerCloseOptions,
+  type HttpHandlerOptions,
+  type McpHttpHandler,
+} from './http-handler-options.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
@@ -39,7 +53,11 @@ const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
 /** The `retry` of the priming event: how long a 2025-11-25 client waits before it resumes a closed stream. */
 const RESUME_RETRY_MS = 500;
 /** Errors of the 2026 envelope and headers: answered with 400. */
-const BAD_REQUEST_CODES = new Set<number>([RpcErrorCode.HeaderMismatch, RpcErrorCode.MissingRequiredClientCapability, RpcErrorCode.UnsupportedProtocolVersion]);
+const BAD_REQUEST_CODES = new Set<number>([
+  RpcErrorCode.HeaderMismatch,
+  RpcErrorCode.MissingRequiredClientCapability,
+  RpcErrorCode.UnsupportedProtocolVersion,
+]);
 
 /**
  * Makes the handler. Throws `INVALID_ARGUMENT` for an unknown option key or a bad number.
@@ -88,7 +106,13 @@ class StreamableHttpServer {
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
     this.maxListens = positive(options.maxListens, 1000, 'maxListens');
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
-    this.sessions = options.sessions === false ? undefined : new HttpSessions(positive(options.maxSessions, 1000, 'maxSessions'), positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'));
+    this.sessions =
+      options.sessions === false
+        ? undefined
+        : new HttpSessions(
+            positive(options.maxSessions, 1000, 'maxSessions'),
+            positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'),
+          );
     const onUpdated = (uri: string): void => this.resourceUpdated(uri);
     core.resourceUpdated.add(onUpdated);
     this.disposers = [
@@ -109,7 +133,12 @@ class StreamableHttpServer {
     this.inFlight++;
     this.dispatch(req, res)
       .catch((error: unknown) => {
-        this.core.logger({ level: 'error', msg: 'HTTP request failed', error: error instanceof Error ? error.message : 'a non-Error value', ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+        this.core.logger({
+          level: 'error',
+          msg: 'HTTP request failed',
+          error: error instanceof Error ? error.message : 'a non-Error value',
+          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+        });
         if (!res.headersSent) refuse(res, { status: 500, message: 'Internal Server Error' });
         else res.destroy();
       })
@@ -147,10 +176,16 @@ class StreamableHttpServer {
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathOf(req.url);
     if (this.gate?.serveMetadata(req, res, path)) return;
-    if (this.options.path !== undefined && path !== this.options.path) return refuse(res, { status: 404, message: 'Not Found' });
+    if (this.options.path !== undefined && path !== this.options.path)
+      return refuse(res, { status: 404, message: 'Not Found' });
     const guard = checkHostAndOrigin(req, this.options);
     if (guard) return refuse(res, guard);
-    if (this.closing) return refuse(res, { status: 503, message: 'Service Unavailable: the server is shutting down' }, { 'retry-after': '1' });
+    if (this.closing)
+      return refuse(
+        res,
+        { status: 503, message: 'Service Unavailable: the server is shutting down' },
+        { 'retry-after': '1' },
+      );
     if (this.gate) {
       const auth = await this.gate.check(req, res);
       if (!auth) return;
@@ -164,7 +199,11 @@ class StreamableHttpServer {
       case 'DELETE':
         return this.delete(req, res);
       default:
-        return refuse(res, { status: 405, message: 'Method Not Allowed' }, { allow: this.sessions ? 'GET, POST, DELETE' : 'POST' });
+        return refuse(
+          res,
+          { status: 405, message: 'Method Not Allowed' },
+          { allow: this.sessions ? 'GET, POST, DELETE' : 'POST' },
+        );
     }
   }
 
@@ -186,14 +225,26 @@ class StreamableHttpServer {
     if (items.length === 0) return refuse(res, { status: 400, message: 'Invalid Request: empty batch' });
     const requests: JsonRpcRequest[] = [];
     const notifications: Array<{ method: string; params?: unknown }> = [];
-    const answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }> = [];
+    const answers: Array<{
+      id: JsonRpcId | null;
+      outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+    }> = [];
     for (const item of items) {
       const classified = classifyMessage(item);
       if (classified.kind === 'request') requests.push(classified.message);
       else if (classified.kind === 'notification') notifications.push(classified.message);
-      else if (classified.kind === 'response') answers.push({ id: classified.message.id, outcome: { result: classified.message.result } });
-      else if (classified.kind === 'error') answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
-      else return refuse(res, { status: 400, message: `Invalid Request: ${classified.reason}` }, {}, RpcErrorCode.InvalidRequest, classified.id ?? null);
+      else if (classified.kind === 'response')
+        answers.push({ id: classified.message.id, outcome: { result: classified.message.result } });
+      else if (classified.kind === 'error')
+        answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
+      else
+        return refuse(
+          res,
+          { status: 400, message: `Invalid Request: ${classified.reason}` },
+          {},
+          RpcErrorCode.InvalidRequest,
+          classified.id ?? null,
+        );
     }
     if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
@@ -221,20 +272,40 @@ class StreamableHttpServer {
   /** A tool call whose tool needs a scope the token lacks: 403 before anything runs (true: answered). */
   private refuseToolScopes(res: ServerResponse, requests: JsonRpcRequest[]): boolean {
     for (const request of requests) {
-      if (request.method !== 'tools/call' || !request.params || Array.isArray(request.params) || typeof request.params.name !== 'string') continue;
+      if (
+        request.method !== 'tools/call' ||
+        !request.params ||
+        Array.isArray(request.params) ||
+        typeof request.params.name !== 'string'
+      )
+        continue;
       const tool = this.core.tools.get(request.params.name);
-      if (this.gate!.refuseToolScopes(res, this.authOf.get(res), request.params.name, tool?.definition.requiredScopes)) return true;
+      if (this.gate!.refuseToolScopes(res, this.authOf.get(res), request.params.name, tool?.definition.requiredScopes))
+        return true;
     }
     return false;
   }
 
-  private async modernPost(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest, revision: string): Promise<void> {
+  private async modernPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: JsonRpcRequest,
+    revision: string,
+  ): Promise<void> {
     // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
     // when that revision is one the server does not speak (-32022 is for a header that agrees).
-    const toolName = request.method === 'tools/call' && request.params && !Array.isArray(request.params) ? request.params.name : undefined;
+    const toolName =
+      request.method === 'tools/call' && request.params && !Array.isArray(request.params)
+        ? request.params.name
+        : undefined;
     const tool = typeof toolName === 'string' ? this.core.tools.get(toolName) : undefined;
     const mismatch = headerMismatch(req, request, revision, tool?.definition.inputSchema);
-    if (mismatch) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`), 400);
+    if (mismatch)
+      return this.answer(
+        res,
+        makeErrorResponse(request.id, RpcErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`),
+        400,
+      );
     const problem = modernEnvelopeProblem(request);
     if (problem) return this.answer(res, problem, 400);
     if (request.method === 'subscriptions/listen') return this.listen(req, res, request);
@@ -249,12 +320,35 @@ class StreamableHttpServer {
    * result. Needs SSE (406), is bounded by `maxListens` (503), and has no time limit.
    */
   private async listen(req: IncomingMessage, res: ServerResponse, request: JsonRpcRequest): Promise<void> {
-    if (!acceptsSse(req)) return this.answer(res, makeErrorResponse(request.id, RpcErrorCode.InvalidRequest, 'subscriptions/listen needs Accept: text/event-stream (its answer is a stream)'), 406);
-    if (this.openListens >= this.maxListens) return refuse(res, { status: 503, message: `Service Unavailable: ${this.maxListens} listen streams are open` }, { 'retry-after': '5' }, RpcErrorCode.InternalError, request.id);
+    if (!acceptsSse(req))
+      return this.answer(
+        res,
+        makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidRequest,
+          'subscriptions/listen needs Accept: text/event-stream (its answer is a stream)',
+        ),
+        406,
+      );
+    if (this.openListens >= this.maxListens)
+      return refuse(
+        res,
+        { status: 503, message: `Service Unavailable: ${this.maxListens} listen streams are open` },
+        { 'retry-after': '5' },
+        RpcErrorCode.InternalError,
+        request.id,
+      );
     this.openListens++;
     try {
       const channel = new ResponseChannel(res, true, {});
-      const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false }, undefined, false);
+      const answer = await this.run(
+        request,
+        res,
+        channel,
+        { legacy: undefined, canInitialize: false },
+        undefined,
+        false,
+      );
       channel.finish(answer, statusOf(answer));
     } finally {
       this.openListens--;
@@ -267,35 +361,64 @@ class StreamableHttpServer {
     requests: JsonRpcRequest[],
     notifications: Array<{ method: string; params?: unknown }>,
     batch: boolean,
-    answers: Array<{ id: JsonRpcId | null; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } }>,
+    answers: Array<{
+      id: JsonRpcId | null;
+      outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+    }>,
   ): Promise<void> {
     const initialize = requests.find((r) => r.method === 'initialize');
     let session: HttpSession | undefined;
     let legacy: LegacySession | undefined;
     const headers: Record<string, string> = {};
-    if (initialize && requests.length > 1) return refuse(res, { status: 400, message: 'Invalid Request: initialize must be sent alone' }, {}, RpcErrorCode.InvalidRequest, initialize.id);
+    if (initialize && requests.length > 1)
+      return refuse(
+        res,
+        { status: 400, message: 'Invalid Request: initialize must be sent alone' },
+        {},
+        RpcErrorCode.InvalidRequest,
+        initialize.id,
+      );
     if (this.sessions) {
       if (initialize) {
         session = this.sessions.create();
-        if (!session) return refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
+        if (!session)
+          return refuse(
+            res,
+            { status: 503, message: 'Service Unavailable: too many sessions' },
+            { 'retry-after': '5' },
+          );
         const owner = this.ownerKey(res);
         if (owner !== undefined) this.ownerOf.set(session, owner);
       } else {
         const id = header(req, SESSION_HEADER);
-        if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)' });
+        if (id === undefined)
+          return refuse(res, {
+            status: 400,
+            message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)',
+          });
         session = this.sessions.get(id);
-        if (!session || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
-        if (!session.legacy) return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
+        if (!session || this.foreign(session, res))
+          return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        if (!session.legacy)
+          return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
         // The spec's rule is an unsupported version (400); the session's revision still governs.
         const version = header(req, 'mcp-protocol-version');
-        if (version !== undefined && !(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
+        if (version !== undefined && !(LEGACY_REVISIONS as readonly string[]).includes(version))
+          return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
       }
       headers[SESSION_HEADER] = session.id;
     } else if (!initialize) {
       const version = header(req, 'mcp-protocol-version') ?? LEGACY_DEFAULT_REVISION;
-      if (!(LEGACY_REVISIONS as readonly string[]).includes(version)) return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
-      legacy = { revision: version as ProtocolRevision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info', subscriptions: new Set() };
+      if (!(LEGACY_REVISIONS as readonly string[]).includes(version))
+        return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
+      legacy = {
+        revision: version as ProtocolRevision,
+        clientCapabilities: {},
+        clientInfo: undefined,
+        logLevel: 'info',
+        subscriptions: new Set(),
+      };
     }
     for (const notification of notifications) this.notification(session, notification);
     // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
@@ -305,7 +428,12 @@ class StreamableHttpServer {
       return;
     }
     // A session's SSE streams are resumable; 2025-11-25 clients get a priming event first (SEP-1699).
-    const resumption = session ? { streams: session.resumable, primeRetryMs: legacy && hasFeature(legacy.revision, 'ssePolling') ? RESUME_RETRY_MS : undefined } : undefined;
+    const resumption = session
+      ? {
+          streams: session.resumable,
+          primeRetryMs: legacy && hasFeature(legacy.revision, 'ssePolling') ? RESUME_RETRY_MS : undefined,
+        }
+      : undefined;
     const channel = new ResponseChannel(res, acceptsSse(req), headers, resumption);
     const results = await Promise.all(
       requests.map((request) => {
@@ -325,14 +453,22 @@ class StreamableHttpServer {
   private notification(session: HttpSession | undefined, notification: { method: string; params?: unknown }): void {
     if (notification.method !== 'notifications/cancelled' || !session) return;
     const id = (notification.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') session.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
+    if (typeof id === 'string' || typeof id === 'number')
+      session.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
   }
 
   /**
    * Runs one request: aborted when the client goes away (2026: that is the cancel) or the time
    * limit passes (then answered -32603 at once). Never rejects.
    */
-  private async run(request: JsonRpcRequest, res: ServerResponse, channel: ResponseChannel, state: { legacy: LegacySession | undefined; canInitialize: boolean }, session?: HttpSession, timed = true): Promise<JsonRpcMessage> {
+  private async run(
+    request: JsonRpcRequest,
+    res: ServerResponse,
+    channel: ResponseChannel,
+    state: { legacy: LegacySession | undefined; canInitialize: boolean },
+    session?: HttpSession,
+    timed = true,
+  ): Promise<JsonRpcMessage> {
     const controller = new AbortController();
     this.running.add(controller);
     session?.running.set(request.id, controller);
@@ -340,7 +476,8 @@ class StreamableHttpServer {
       // Closed before the whole answer was written: the client went away (2026: the cancel). A
       // legacy session's resumable stream is not cancelled by a disconnect (the spec's rule): the
       // client resumes it with GET + Last-Event-ID, or sends notifications/cancelled.
-      if (!res.writableFinished && !channel.resumable) controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
+      if (!res.writableFinished && !channel.resumable)
+        controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
     };
     res.once('close', onClose);
     let timer: NodeJS.Timeout | undefined;
@@ -348,7 +485,13 @@ class StreamableHttpServer {
       if (!timed) return;
       timer = setTimeout(() => {
         controller.abort(new McpError('TIMEOUT', `ran longer than ${this.requestTimeoutMs} ms`));
-        resolve(makeErrorResponse(request.id, RpcErrorCode.InternalError, `Request timed out after ${this.requestTimeoutMs} ms`));
+        resolve(
+          makeErrorResponse(
+            request.id,
+            RpcErrorCode.InternalError,
+            `Request timed out after ${this.requestTimeoutMs} ms`,
+          ),
+        );
       }, this.requestTimeoutMs);
     });
     const link: RequestLink = {
@@ -369,7 +512,12 @@ class StreamableHttpServer {
         channel.closeStream();
       },
       // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
-      ...(session && channel.canStream ? { request: (method: string, params: Record<string, unknown>, signal: AbortSignal) => session.outbound.request(method, params, signal, (message) => channel.notify(message)) } : {}),
+      ...(session && channel.canStream
+        ? {
+            request: (method: string, params: Record<string, unknown>, signal: AbortSignal) =>
+              session.outbound.request(method, params, signal, (message) => channel.notify(message)),
+          }
+        : {}),
     };
     try {
       return await Promise.race([routeRequest(this.core, request, link), timedOut]);
@@ -388,13 +536,26 @@ class StreamableHttpServer {
   // ---- GET and DELETE (legacy sessions) ----
 
   private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no standalone stream' }, { allow: 'POST' });
-    if (!acceptsSse(req)) return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
+    if (!this.sessions)
+      return refuse(
+        res,
+        { status: 405, message: 'Method Not Allowed: this server has no standalone stream' },
+        { allow: 'POST' },
+      );
+    if (!acceptsSse(req))
+      return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
     const id = header(req, SESSION_HEADER);
-    if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+    if (id === undefined)
+      return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
     const session = this.sessions.get(id);
-    if (!session?.legacy || this.foreign(session, res)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', [SESSION_HEADER]: session.id });
+    if (!session?.legacy || this.foreign(session, res))
+      return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      [SESSION_HEADER]: session.id,
+    });
     res.flushHeaders();
     // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
     // missed, then the rest, its answer last); any other GET is the standalone stream.
@@ -406,11 +567,22 @@ class StreamableHttpServer {
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.sessions) return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
+    if (!this.sessions)
+      return refuse(
+        res,
+        { status: 405, message: 'Method Not Allowed: this server has no sessions' },
+        { allow: 'POST' },
+      );
     const id = header(req, SESSION_HEADER);
-    if (id === undefined) return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+    if (id === undefined)
+      return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
     const session = this.sessions.get(id);
-    if (!session || this.foreign(session, res) || !this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+    if (
+      !session ||
+      this.foreign(session, res) ||
+      !this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))
+    )
+      return refuse(res, { status: 404, message: 'Not Found: no such session' });
     res.writeHead(200).end();
   }
 
@@ -429,14 +601,25 @@ class StreamableHttpServer {
   private resourceUpdated(uri: string): void {
     if (!this.sessions) return;
     const event = `event: message\ndata: ${JSON.stringify(makeNotification('notifications/resources/updated', { uri }))}\n\n`;
-    for (const session of this.sessions.ready()) if (session.legacy?.subscriptions.has(uri)) for (const stream of session.streams) stream.write(event);
+    for (const session of this.sessions.ready())
+      if (session.legacy?.subscriptions.has(uri)) for (const stream of session.streams) stream.write(event);
   }
 }
 
 /** An HTTP refusal with a JSON-RPC error body (id null unless known). */
-function refuse(res: ServerResponse, refusal: Refusal, headers: Record<string, string> = {}, code: number = RpcErrorCode.InvalidRequest, id: JsonRpcId | null = null): void {
+function refuse(
+  res: ServerResponse,
+  refusal: Refusal,
+  headers: Record<string, string> = {},
+  code: number = RpcErrorCode.InvalidRequest,
+  id: JsonRpcId | null = null,
+): void {
   const body = JSON.stringify(makeErrorResponse(id, code, refusal.message));
-  res.writeHead(refusal.status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(refusal.status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
@@ -466,6 +649,7 @@ function pathOf(url: string | undefined): string {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new McpError('INVALID_ARGUMENT', `HTTP handler option "${name}" must be a positive number`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new McpError('INVALID_ARGUMENT', `HTTP handler option "${name}" must be a positive number`);
   return value;
 }

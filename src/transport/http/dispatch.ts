@@ -22,7 +22,12 @@ type Event = 'data' | 'end' | 'error' | 'close';
  * socket (a long-lived SSE stream is read without backpressure) unless a reader pauses it.
  */
 export class LiteBody {
-  private readonly listeners: Record<Event, Array<{ fn: Listener; once: boolean }>> = { data: [], end: [], error: [], close: [] };
+  private readonly listeners: Record<Event, Array<{ fn: Listener; once: boolean }>> = {
+    data: [],
+    end: [],
+    error: [],
+    close: [],
+  };
   private pending: Buffer[] | undefined = [];
   private outcome: { event: 'end' | 'error'; error?: unknown } | undefined;
   private closed = false;

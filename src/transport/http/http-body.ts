@@ -30,7 +30,11 @@ export function readText(body: Body, maxBytes: number): Promise<string> {
         // ("destroyed", "aborted") must not win over the size limit (it reads as a broken
         // stream, which the client re-sends).
         settled = true;
-        reject(new SizeLimitError(`response body exceeds ${maxBytes} bytes, the size limit (maxMessageBytes)`, { limit: maxBytes }));
+        reject(
+          new SizeLimitError(`response body exceeds ${maxBytes} bytes, the size limit (maxMessageBytes)`, {
+            limit: maxBytes,
+          }),
+        );
         body.destroy();
         return;
       }
@@ -60,7 +64,12 @@ const DRAIN_GRACE_MS = 2_000;
  * request); a server that does not end the stream within a grace period gets it destroyed.
  * With `drain: false` a stop destroys the body at once (streams nobody waits on any more).
  */
-export function pumpSse(body: Body, decoder: SseDecoder, stopped: () => boolean, drain = true): Promise<{ end: 'ended' | 'stopped' | 'broken'; error?: unknown }> {
+export function pumpSse(
+  body: Body,
+  decoder: SseDecoder,
+  stopped: () => boolean,
+  drain = true,
+): Promise<{ end: 'ended' | 'stopped' | 'broken'; error?: unknown }> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (end: 'ended' | 'stopped' | 'broken', error?: unknown): void => {

@@ -30,7 +30,13 @@ const CHALLENGE_QUOTE = 1000;
  * `WWW-Authenticate` challenges parsed into `challenge`; everything else `TRANSPORT` with the
  * status and a quote of the body (JSON-RPC error text when the body is one). Never re-sent.
  */
-export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticate: string | undefined, body: string, dpopNonce?: string): HttpError {
+export function statusError(
+  ctx: ExchangeContext,
+  status: number,
+  wwwAuthenticate: string | undefined,
+  body: string,
+  dpopNonce?: string,
+): HttpError {
   const url = redactUrl(ctx.url);
   const quoted = quoteBody(body, ctx.secrets);
   const facts = { server: ctx.server, method: ctx.method, url, status, ...(quoted ? { body: quoted } : {}) };
@@ -38,11 +44,15 @@ export function statusError(ctx: ExchangeContext, status: number, wwwAuthenticat
     const header = wwwAuthenticate ? scrubSecrets(wwwAuthenticate, ctx.secrets) : undefined;
     const what = status === 401 ? 'authorization required' : 'forbidden (insufficient scope or credentials)';
     const challenge = parseAuthChallenges(header);
-    return new HttpError('AUTH_REQUIRED', `HTTP ${status} from ${url}: ${what}${header ? ` (WWW-Authenticate: ${peerText(header, CHALLENGE_QUOTE)})` : ''}`, {
-      ...facts,
-      ...(challenge.length > 0 ? { challenge } : {}),
-      ...(dpopNonce !== undefined ? { dpopNonce } : {}),
-    });
+    return new HttpError(
+      'AUTH_REQUIRED',
+      `HTTP ${status} from ${url}: ${what}${header ? ` (WWW-Authenticate: ${peerText(header, CHALLENGE_QUOTE)})` : ''}`,
+      {
+        ...facts,
+        ...(challenge.length > 0 ? { challenge } : {}),
+        ...(dpopNonce !== undefined ? { dpopNonce } : {}),
+      },
+    );
   }
   return new HttpError('TRANSPORT', `HTTP ${status} from ${url}${quoted ? `: ${quoted}` : ''}`, facts);
 }
@@ -72,20 +82,28 @@ export function networkError(ctx: ExchangeContext, error: unknown): HttpError {
 export function resumeRefusedError(ctx: ExchangeContext, error: unknown): HttpError {
   const url = redactUrl(ctx.url);
   const detail = scrubSecrets(describeNetworkError(error), ctx.secrets);
-  return new HttpError('TRANSPORT', `the response stream broke and cannot be resumed: cannot reach ${url}: ${detail} (the server may have run the request; it is not re-sent)`, {
-    server: ctx.server,
-    method: ctx.method,
-    cause: error,
-    url,
-    unreachable: true,
-  });
+  return new HttpError(
+    'TRANSPORT',
+    `the response stream broke and cannot be resumed: cannot reach ${url}: ${detail} (the server may have run the request; it is not re-sent)`,
+    {
+      server: ctx.server,
+      method: ctx.method,
+      cause: error,
+      url,
+      unreachable: true,
+    },
+  );
 }
 
 /**
  * The error for a response that broke the rules: not JSON, wrong content type, cut short. `facts`:
  * the status, and `resend: 'if-idempotent'` when the stream broke after the request went out.
  */
-export function responseError(ctx: ExchangeContext, what: string, facts: { status?: number; resend?: ResendPolicy } = {}): HttpError {
+export function responseError(
+  ctx: ExchangeContext,
+  what: string,
+  facts: { status?: number; resend?: ResendPolicy } = {},
+): HttpError {
   const url = redactUrl(ctx.url);
   return new HttpError('TRANSPORT', `${what} (${url})`, { server: ctx.server, method: ctx.method, url, ...facts });
 }
@@ -96,7 +114,13 @@ export function responseError(ctx: ExchangeContext, what: string, facts: { statu
  */
 export function oversizeError(ctx: ExchangeContext, what: string, limit: number, size?: number): SizeLimitError {
   const url = redactUrl(ctx.url);
-  return new SizeLimitError(`${what} (${url})`, { server: ctx.server, method: ctx.method, url, limit, ...(size !== undefined ? { size } : {}) });
+  return new SizeLimitError(`${what} (${url})`, {
+    server: ctx.server,
+    method: ctx.method,
+    url,
+    limit,
+    ...(size !== undefined ? { size } : {}),
+  });
 }
 
 function quoteBody(body: string, secrets: readonly string[]): string {
@@ -105,7 +129,12 @@ function quoteBody(body: string, secrets: readonly string[]): string {
   let text = trimmed;
   try {
     const parsed = JSON.parse(trimmed) as { error?: { code?: unknown; message?: unknown } };
-    if (parsed && typeof parsed.error === 'object' && parsed.error !== null && typeof parsed.error.message === 'string') {
+    if (
+      parsed &&
+      typeof parsed.error === 'object' &&
+      parsed.error !== null &&
+      typeof parsed.error.message === 'string'
+    ) {
       text = `${parsed.error.message}${typeof parsed.error.code === 'number' ? ` (${parsed.error.code})` : ''}`;
     }
   } catch {
@@ -115,7 +144,14 @@ function quoteBody(body: string, secrets: readonly string[]): string {
   return text.length > BODY_QUOTE ? `${text.slice(0, BODY_QUOTE)}…` : text;
 }
 
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+]);
 
 /**
  * True when `error` (or one of its causes) says no connection could be made at all: refused, no
@@ -140,7 +176,8 @@ function describeNetworkError(error: unknown): string {
   for (let depth = 0; current instanceof Error && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     const line = current.message || String(code ?? current.name);
-    if (!parts.includes(line)) parts.push(typeof code === 'string' && !line.includes(code) ? `${line} (${code})` : line);
+    if (!parts.includes(line))
+      parts.push(typeof code === 'string' && !line.includes(code) ? `${line} (${code})` : line);
     current = (current as { cause?: unknown }).cause;
   }
   return parts.length > 0 ? parts.join(': ') : String(error);

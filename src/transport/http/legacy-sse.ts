@@ -21,7 +21,13 @@ import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, HttpExchangeInfo, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type {
+  CloseInfo,
+  Disposer,
+  HttpExchangeInfo,
+  Transport,
+  TransportDiagnostic,
+} from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS } from '../option-keys.js';
@@ -83,7 +89,15 @@ export class LegacySseTransport implements Transport {
   private closeInfo: CloseInfo | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
-  private constructor(url: URL, endpoint: URL, life: AbortController, options: LegacySseOptions, dispatcher: Dispatcher, ownsDispatcher: boolean, headers: Record<string, string>) {
+  private constructor(
+    url: URL,
+    endpoint: URL,
+    life: AbortController,
+    options: LegacySseOptions,
+    dispatcher: Dispatcher,
+    ownsDispatcher: boolean,
+    headers: Record<string, string>,
+  ) {
     this.url = url;
     this.endpoint = endpoint;
     this.life = life;
@@ -110,15 +124,26 @@ export class LegacySseTransport implements Transport {
     const name = options.name ?? target.host;
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
-    const ctx: ExchangeContext = { server: name, method: 'GET (HTTP+SSE)', url: target.toString(), secrets: Object.values(headers) };
+    const ctx: ExchangeContext = {
+      server: name,
+      method: 'GET (HTTP+SSE)',
+      url: target.toString(),
+      secrets: Object.values(headers),
+    };
     const ownsDispatcher = options.dispatcher === undefined;
-    const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    const dispatcher =
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     const life = new AbortController();
     // Every POST in flight listens to it (many in flight are normal, not a leak).
     setMaxListeners(0, life.signal);
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const { signal } = options;
-    const cancelled = (): McpError => new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, { server: name, cause: signal?.reason });
+    const cancelled = (): McpError =>
+      new McpError('CANCELLED', `connecting to ${redactUrl(target)} was cancelled by the caller`, {
+        server: name,
+        cause: signal?.reason,
+      });
     if (signal?.aborted) {
       if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
       throw cancelled();
@@ -127,7 +152,11 @@ export class LegacySseTransport implements Transport {
     // whatever is under way through `life`.
     let responded = false;
     const timedOut = (): McpError =>
-      new McpError('TIMEOUT', `no ${responded ? 'endpoint event' : 'response'} within the connect timeout of ${timeoutMs} ms (${redactUrl(target)})`, { server: name, method: ctx.method });
+      new McpError(
+        'TIMEOUT',
+        `no ${responded ? 'endpoint event' : 'response'} within the connect timeout of ${timeoutMs} ms (${redactUrl(target)})`,
+        { server: name, method: ctx.method },
+      );
     const limit = timeoutSignal(timeoutMs);
     const onTimeout = (): void => life.abort(timedOut());
     limit.signal.addEventListener('abort', onTimeout, { once: true });
@@ -150,7 +179,13 @@ export class LegacySseTransport implements Transport {
     let response: LiteResponse;
     const getHeaders = { ...headers, accept: 'text/event-stream' };
     try {
-      response = await exchange(dispatcher, target, { method: 'GET', headers: getHeaders, signal: life.signal, headersTimeout: 0, bodyTimeout: 0 });
+      response = await exchange(dispatcher, target, {
+        method: 'GET',
+        headers: getHeaders,
+        signal: life.signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
       responded = true;
     } catch (error) {
       return giveUp(networkError(ctx, error));
@@ -161,7 +196,12 @@ export class LegacySseTransport implements Transport {
     }
     if (mediaType(response.headers) !== 'text/event-stream') {
       discard(response.body);
-      return giveUp(responseError(ctx, `expected an SSE stream, got Content-Type ${JSON.stringify(headerOf(response.headers, 'content-type') ?? '')}`));
+      return giveUp(
+        responseError(
+          ctx,
+          `expected an SSE stream, got Content-Type ${JSON.stringify(headerOf(response.headers, 'content-type') ?? '')}`,
+        ),
+      );
     }
 
     // Events before `endpoint` are kept and replayed once the transport exists.
@@ -177,10 +217,17 @@ export class LegacySseTransport implements Transport {
           if (event.event === 'endpoint' && endpoint === undefined) {
             try {
               const resolved = new URL(event.data.trim(), target);
-              if (resolved.origin !== target.origin) endpointError = responseError(ctx, `the endpoint event points to another origin (${redactUrl(resolved)}); refusing to send messages there`);
+              if (resolved.origin !== target.origin)
+                endpointError = responseError(
+                  ctx,
+                  `the endpoint event points to another origin (${redactUrl(resolved)}); refusing to send messages there`,
+                );
               else endpoint = resolved;
             } catch {
-              endpointError = responseError(ctx, `the endpoint event is not a URI: ${JSON.stringify(event.data.slice(0, 100))}`);
+              endpointError = responseError(
+                ctx,
+                `the endpoint event is not a URI: ${JSON.stringify(event.data.slice(0, 100))}`,
+              );
             }
             settleEndpoint();
             return;
@@ -213,7 +260,13 @@ export class LegacySseTransport implements Transport {
     settled();
     transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
     // Kept (two small objects) for a tracer that attaches after connect: the GET is traffic too.
-    const stream: ResponseFacts = { exchange: 0, method: 'GET', url: target.href, status: response.statusCode, headers: flatHeaders(response.headers) };
+    const stream: ResponseFacts = {
+      exchange: 0,
+      method: 'GET',
+      url: target.href,
+      status: response.statusCode,
+      headers: flatHeaders(response.headers),
+    };
     transport.streamFacts = stream;
     transport.connectFacts = [
       { direction: 'out', exchange: 0, method: 'GET', url: target.href, headers: getHeaders },
@@ -225,13 +278,22 @@ export class LegacySseTransport implements Transport {
       life.signal.removeEventListener('abort', onAbort);
       if (live.closing) return;
       const why = outcome.error instanceof Error ? `: ${outcome.error.message}` : '';
-      void live.shutdown({ error: new McpError('CONNECTION_CLOSED', `the SSE stream from ${redactUrl(target)} ended${why}`, { server: name }) });
+      void live.shutdown({
+        error: new McpError('CONNECTION_CLOSED', `the SSE stream from ${redactUrl(target)} ended${why}`, {
+          server: name,
+        }),
+      });
     });
     return transport;
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the SSE transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
+    if (this.closing)
+      return Promise.reject(
+        new McpError('CONNECTION_CLOSED', `cannot send: the SSE transport to ${redactUrl(this.url)} is closed`, {
+          server: this.name,
+        }),
+      );
     const task = this.post(message).finally(() => this.posts.delete(task));
     this.posts.add(task);
     task.catch(() => {});
@@ -291,7 +353,8 @@ export class LegacySseTransport implements Transport {
         bodyTimeout: this.postTimeoutMs,
       });
     } catch (error) {
-      if (this.life.signal.aborted) throw new McpError('CONNECTION_CLOSED', 'the SSE transport was closed', { server: this.name, method });
+      if (this.life.signal.aborted)
+        throw new McpError('CONNECTION_CLOSED', 'the SSE transport was closed', { server: this.name, method });
       throw networkError(ctx, error);
     }
     // The POST's answer never carries a message (those travel on the stream): a status line.

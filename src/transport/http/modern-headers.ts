@@ -18,6 +18,11 @@ export function addModernHeaders(headers: Record<string, string>, message: JsonR
   if (!('method' in message) || !('id' in message)) return;
   const method = message.method;
   headers['mcp-method'] = method;
-  const name = method === 'resources/read' ? params?.uri : method === 'tools/call' || method === 'prompts/get' ? params?.name : undefined;
+  const name =
+    method === 'resources/read'
+      ? params?.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params?.name
+        : undefined;
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
 }

@@ -17,7 +17,14 @@ import { redactUrl } from '../../protocol/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, readText, type Body } from './http-body.js';
-import { isConnectFailure, networkError, oversizeError, responseError, statusError, type ExchangeContext } from './http-errors.js';
+import {
+  isConnectFailure,
+  networkError,
+  oversizeError,
+  responseError,
+  statusError,
+  type ExchangeContext,
+} from './http-errors.js';
 import { isResponseTo, quote, safeParse, type Awaited, type Ctx } from './response-values.js';
 import { abortedExchange, readPostStream, type ResumeHost } from './sse-resumption.js';
 
@@ -75,11 +82,14 @@ export async function postExchange(
     discard(body);
     host.expired(sentSession);
     // The session id is a credential of sorts (spec: handle it securely): not repeated in errors.
-    throw new SessionExpiredError(`the session expired (HTTP 404 for its id); ${method ?? 'the message'} was not run (${redactUrl(host.url)})`, {
-      server: host.name,
-      method,
-      url: redactUrl(host.url),
-    });
+    throw new SessionExpiredError(
+      `the session expired (HTTP 404 for its id); ${method ?? 'the message'} was not run (${redactUrl(host.url)})`,
+      {
+        server: host.name,
+        method,
+        url: redactUrl(host.url),
+      },
+    );
   }
   if (status < 200 || status >= 300) return rejectStatus(host, message, status, responseHeaders, body, read);
   if (host.era === 'legacy') host.assigned(responseHeaders);
@@ -88,7 +98,10 @@ export async function postExchange(
   if (status === 202 || status === 204) {
     host.reporter.in(facts);
     discard(body);
-    host.diagnostic('no-response-body', `${method} was answered with HTTP ${status} and no body; waiting for the response on another stream`);
+    host.diagnostic(
+      'no-response-body',
+      `${method} was answered with HTTP ${status} and no body; waiting for the response on another stream`,
+    );
     return;
   }
   const type = mediaType(responseHeaders);
@@ -99,11 +112,22 @@ export async function postExchange(
   }
   host.reporter.in(facts);
   discard(body);
-  throw responseError(ctx, `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`, { status });
+  throw responseError(
+    ctx,
+    `unexpected Content-Type ${JSON.stringify(headerOf(responseHeaders, 'content-type') ?? '')} for ${method}`,
+    { status },
+  );
 }
 
 /** A status outside 2xx: the request's JSON-RPC error when the body is one, else an `HttpError`. */
-async function rejectStatus(host: PostHost, message: JsonRpcMessage, status: number, headers: Record<string, string | string[] | undefined>, body: Body, ctx: Ctx): Promise<void> {
+async function rejectStatus(
+  host: PostHost,
+  message: JsonRpcMessage,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Body,
+  ctx: Ctx,
+): Promise<void> {
   const text = await readText(body, 64 * 1024).catch(() => '');
   // A modern server answers with the request's JSON-RPC error (unsupported version, header
   // mismatch, unknown method): that is the request's answer, not a transport failure.
@@ -116,13 +140,22 @@ async function rejectStatus(host: PostHost, message: JsonRpcMessage, status: num
   host.reporter.in(ctx.traced);
   if (status >= 300 && status < 400) {
     const location = headerOf(headers, 'location');
-    throw responseError(ctx, `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, host.url))}` : ''}; a POST is not re-sent to another URL automatically`, { status });
+    throw responseError(
+      ctx,
+      `HTTP ${status}: redirected${location ? ` to ${redactUrl(new URL(location, host.url))}` : ''}; a POST is not re-sent to another URL automatically`,
+      { status },
+    );
   }
   throw statusError(ctx, status, headerOf(headers, 'www-authenticate'), text, headerOf(headers, 'dpop-nonce'));
 }
 
 /** The answer to a notification or response POST: normally 202; some servers send 200 and a body. */
-async function readStray(host: PostHost, body: Body, headers: Record<string, string | string[] | undefined>, ctx: Ctx): Promise<void> {
+async function readStray(
+  host: PostHost,
+  body: Body,
+  headers: Record<string, string | string[] | undefined>,
+  ctx: Ctx,
+): Promise<void> {
   if (mediaType(headers) !== 'application/json') {
     host.reporter.in(ctx.traced);
     discard(body);
@@ -131,7 +164,8 @@ async function readStray(host: PostHost, body: Body, headers: Record<string, str
   const text = await readText(body, host.maxBytes).catch(() => '');
   const value = text.trim() === '' ? undefined : safeParse(text);
   // Only JSON-RPC messages are passed on; anything else (`{}`, `"ok"`) is tolerated silently.
-  if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value) host.deliver(value, ctx);
+  if (value !== undefined && typeof value === 'object' && value !== null && 'jsonrpc' in value)
+    host.deliver(value, ctx);
   else host.reporter.in(ctx.traced);
 }
 

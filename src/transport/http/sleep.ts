@@ -11,10 +11,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
       clearTimeout(timer);
       resolve(false);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -39,7 +42,10 @@ export async function settledWithin(task: Promise<unknown>, ms: number): Promise
  */
 export function timeoutSignal(ms: number): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), Math.max(0, ms));
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')),
+    Math.max(0, ms),
+  );
   return { signal: controller.signal, dispose: () => clearTimeout(timer) };
 }
 

@@ -180,7 +180,8 @@ export class SseDecoder {
     for (let i = 0; i < this.data.length && head.length < MESSAGE_HEAD_CHARS; i++) {
       head += (i === 0 ? '' : '\n') + this.data[i]!.slice(0, MESSAGE_HEAD_CHARS);
     }
-    if (head.length < MESSAGE_HEAD_CHARS) head += (this.data.length > 0 ? '\n' : '') + current.slice(0, MESSAGE_HEAD_CHARS);
+    if (head.length < MESSAGE_HEAD_CHARS)
+      head += (this.data.length > 0 ? '\n' : '') + current.slice(0, MESSAGE_HEAD_CHARS);
     return head.slice(0, MESSAGE_HEAD_CHARS);
   }
 

@@ -19,7 +19,14 @@ import type { AbortLike } from '../../protocol/send-signal.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
-import { isConnectFailure, oversizeError, responseError, resumeRefusedError, statusError, type ExchangeContext } from './http-errors.js';
+import {
+  isConnectFailure,
+  oversizeError,
+  responseError,
+  resumeRefusedError,
+  statusError,
+  type ExchangeContext,
+} from './http-errors.js';
 import type { HttpSession } from './legacy-session.js';
 import { takeEvent, type AnswerSink, type Awaited, type Ctx } from './response-values.js';
 import { SseDecoder } from './sse-decoder.js';
@@ -55,11 +62,21 @@ type Outcome = { end: 'ended' | 'stopped' | 'broken' | 'aborted'; error?: unknow
  */
 export function abortedExchange(url: URL, signal: AbortLike | undefined, ctx: ExchangeContext): undefined {
   if (signal?.aborted) return undefined;
-  throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(url)} was closed`, { server: ctx.server, method: ctx.method });
+  throw new McpError('CONNECTION_CLOSED', `the HTTP transport to ${redactUrl(url)} was closed`, {
+    server: ctx.server,
+    method: ctx.method,
+  });
 }
 
 /** Reads the SSE answer of a POST awaiting `awaited`, resuming it after drops (see the file comment). */
-export async function readPostStream(host: ResumeHost, body: Body, awaited: Awaited, abort: ExchangeLink, signal: AbortLike | undefined, ctx: Ctx): Promise<void> {
+export async function readPostStream(
+  host: ResumeHost,
+  body: Body,
+  awaited: Awaited,
+  abort: ExchangeLink,
+  signal: AbortLike | undefined,
+  ctx: Ctx,
+): Promise<void> {
   // `ctx` changes with each resumption: replayed events carry the facts of the GET that brought them.
   const cursor: Cursor = { lastEventId: undefined, retryMs: undefined, ctx };
   let progress = false;
@@ -91,7 +108,11 @@ export async function readPostStream(host: ResumeHost, body: Body, awaited: Awai
     // The response was most likely the event over the cap: say so, and never have it re-sent
     // (the same answer would be fetched, and dropped, again).
     if (dropped !== undefined) {
-      throw oversizeError(ctx, `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${host.maxBytes} bytes, the size limit (maxMessageBytes)`, host.maxBytes);
+      throw oversizeError(
+        ctx,
+        `the SSE stream ended without the response after an event of ${dropped} characters was dropped: it exceeds ${host.maxBytes} bytes, the size limit (maxMessageBytes)`,
+        host.maxBytes,
+      );
     }
     const resumable = host.era !== 'modern' && cursor.lastEventId !== undefined;
     if (!resumable) {
@@ -101,7 +122,11 @@ export async function readPostStream(host: ResumeHost, body: Body, awaited: Awai
     if (progress) attempts = 0;
     progress = false;
     if (++attempts > host.maxResumeAttempts) {
-      throw responseError(ctx, `the SSE stream could not be resumed after ${host.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`, { resend: 'if-idempotent' });
+      throw responseError(
+        ctx,
+        `the SSE stream could not be resumed after ${host.maxResumeAttempts} attempts (last event id ${JSON.stringify(cursor.lastEventId)})`,
+        { resend: 'if-idempotent' },
+      );
     }
     const wait = cursor.retryMs ?? host.defaultRetryMs * 2 ** Math.max(0, attempts - 1);
     if (!(await sleep(wait, abort.combined()))) return abortedExchange(host.url, signal, ctx);
@@ -110,8 +135,19 @@ export async function readPostStream(host: ResumeHost, body: Body, awaited: Awai
 }
 
 /** One GET with `Last-Event-ID`; the replayed events go through the same decoder. */
-async function resume(host: ResumeHost, cursor: Cursor, decoder: SseDecoder, awaited: Awaited, abort: ExchangeLink, ctx: ExchangeContext): Promise<Outcome> {
-  const headers: Record<string, string> = { ...host.sessionHeaders(), accept: 'text/event-stream', 'last-event-id': cursor.lastEventId! };
+async function resume(
+  host: ResumeHost,
+  cursor: Cursor,
+  decoder: SseDecoder,
+  awaited: Awaited,
+  abort: ExchangeLink,
+  ctx: ExchangeContext,
+): Promise<Outcome> {
+  const headers: Record<string, string> = {
+    ...host.sessionHeaders(),
+    accept: 'text/event-stream',
+    'last-event-id': cursor.lastEventId!,
+  };
   const traced = host.reporter.out('GET', host.url, headers);
   let response: LiteResponse;
   try {
@@ -140,11 +176,20 @@ async function resume(host: ResumeHost, cursor: Cursor, decoder: SseDecoder, awa
   if (facts) cursor.ctx = { ...ctx, traced: facts };
   if (status === 404 && headers['mcp-session-id'] !== undefined) {
     discard(body);
-    throw responseError(ctx, `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`, { status });
+    throw responseError(
+      ctx,
+      `the session expired while ${ctx.method} was in flight; the server may have executed it, so it is not re-sent`,
+      { status },
+    );
   }
   if (status < 200 || status >= 300 || mediaType(response.headers) !== 'text/event-stream') {
     const text = await readText(body, 64 * 1024).catch(() => '');
-    throw statusError({ ...ctx, method: `${ctx.method} (resuming its stream)` }, status, headerOf(response.headers, 'www-authenticate'), text);
+    throw statusError(
+      { ...ctx, method: `${ctx.method} (resuming its stream)` },
+      status,
+      headerOf(response.headers, 'www-authenticate'),
+      text,
+    );
   }
   return pumpSse(body, decoder, () => awaited.got);
 }

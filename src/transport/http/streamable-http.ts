@@ -30,7 +30,13 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { redactUrl } from '../../protocol/redact.js';
 import { AbortFanout } from '../../protocol/abort-fanout.js';
 import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
-import type { CloseInfo, Disposer, HttpExchangeInfo, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type {
+  CloseInfo,
+  Disposer,
+  HttpExchangeInfo,
+  Transport,
+  TransportDiagnostic,
+} from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
@@ -141,7 +147,9 @@ export class StreamableHttpTransport implements Transport {
     this.maxResumeAttempts = options.maxResumeAttempts ?? 5;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.authorize = options.authorize;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     // Every exchange in flight listens to it (64 in flight are normal, not a leak).
     setMaxListeners(0, this.life.signal);
@@ -174,7 +182,12 @@ export class StreamableHttpTransport implements Transport {
    * {@link sendingHeaders}, since a connection knows nothing of headers.
    */
   send(message: JsonRpcMessage, options?: { signal?: AbortLike; headers?: Record<string, string> }): Promise<void> {
-    if (this.closing) return Promise.reject(new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, { server: this.name }));
+    if (this.closing)
+      return Promise.reject(
+        new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, {
+          server: this.name,
+        }),
+      );
     const extra = options?.headers ?? this.nextHeaders;
     this.nextHeaders = undefined;
     return this.track(this.post(message, options?.signal, extra));
@@ -228,19 +241,54 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- POST ----
 
-  private async post(message: JsonRpcMessage, signal: AbortLike | undefined, extra: Record<string, string> | undefined): Promise<void> {
+  private async post(
+    message: JsonRpcMessage,
+    signal: AbortLike | undefined,
+    extra: Record<string, string> | undefined,
+  ): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const isRequest = method !== undefined && 'id' in message;
     const link = this.link(signal);
-    if (!this.authorize) return postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+    if (!this.authorize)
+      return postExchange(
+        this.host,
+        message,
+        method,
+        isRequest,
+        signal,
+        link,
+        this.headersFor(message, extra),
+        this.context(method),
+      );
     await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal) });
     try {
-      return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+      return await postExchange(
+        this.host,
+        message,
+        method,
+        isRequest,
+        signal,
+        link,
+        this.headersFor(message, extra),
+        this.context(method),
+      );
     } catch (error) {
       // A 401/403 means the server did not run the message: the hook may refresh or log in, then it goes once more.
       if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || this.life.signal.aborted) throw error;
-      if (!(await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal), rejected: error }))) throw error;
-      return await postExchange(this.host, message, method, isRequest, signal, link, this.headersFor(message, extra), this.context(method));
+      if (
+        !(await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal), rejected: error }))
+      )
+        throw error;
+      return await postExchange(
+        this.host,
+        message,
+        method,
+        isRequest,
+        signal,
+        link,
+        this.headersFor(message, extra),
+        this.context(method),
+      );
     }
   }
 
@@ -262,7 +310,8 @@ export class StreamableHttpTransport implements Transport {
   /** This transport as the POST exchanges see it (built once). */
   private postHost(): PostHost {
     const transport = this;
-    const { name, url, dispatcher, reporter, maxBytes, notificationTimeoutMs, defaultRetryMs, maxResumeAttempts } = this;
+    const { name, url, dispatcher, reporter, maxBytes, notificationTimeoutMs, defaultRetryMs, maxResumeAttempts } =
+      this;
     return {
       name,
       url,
@@ -296,11 +345,21 @@ export class StreamableHttpTransport implements Transport {
     const ctx: Ctx = this.context('GET stream');
     const stream = new GetStream({
       open: async (lastEventId, signal) => {
-        const headers = { ...this.sessionHeaders(), accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) };
+        const headers = {
+          ...this.sessionHeaders(),
+          accept: 'text/event-stream',
+          ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+        };
         const traced = this.reporter.out('GET', this.url, headers);
         let response: LiteResponse;
         try {
-          response = await exchange(this.dispatcher, this.url, { method: 'GET', headers, signal, headersTimeout: this.notificationTimeoutMs, bodyTimeout: 0 });
+          response = await exchange(this.dispatcher, this.url, {
+            method: 'GET',
+            headers,
+            signal,
+            headersTimeout: this.notificationTimeoutMs,
+            bodyTimeout: 0,
+          });
         } catch (error) {
           if (!signal.aborted && isConnectFailure(error)) this.lost(networkError(ctx, error));
           throw error;
@@ -351,7 +410,12 @@ export class StreamableHttpTransport implements Transport {
   private lost(error: McpError): void {
     if (this.closing) return;
     this.diagnostic('unreachable', error.message);
-    this.closing = this.shutdown(new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.reason}`, { server: this.name, cause: error }));
+    this.closing = this.shutdown(
+      new McpError('CONNECTION_CLOSED', `the server became unreachable: ${error.reason}`, {
+        server: this.name,
+        cause: error,
+      }),
+    );
   }
 
   /** What ends one exchange: the request's signal, when it has one, and the transport's close. */

@@ -71,7 +71,9 @@ export interface StreamSinkOptions {
  */
 export function streamSink(writable: TextWritable, options: StreamSinkOptions = {}): TraceSink {
   const color = options.color === true;
-  const format = options.pretty ? (record: TraceRecord) => prettyTraceLine(record, { color }) : (record: TraceRecord) => JSON.stringify(record);
+  const format = options.pretty
+    ? (record: TraceRecord) => prettyTraceLine(record, { color })
+    : (record: TraceRecord) => JSON.stringify(record);
   return (record) => {
     try {
       writable.write(`${format(record)}\n`);
@@ -100,9 +102,14 @@ const ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as co
 export function prettyTraceLine(record: TraceRecord, options: PrettyOptions): string {
   // Text from the peer (method names, raw lines) is printed with its control characters masked,
   // so a server cannot move the cursor or recolour the terminal through a trace.
-  const paint = (code: keyof typeof ANSI, text: string): string => (options.color ? `\u001b[${ANSI[code]}m${printable(text)}\u001b[0m` : printable(text));
+  const paint = (code: keyof typeof ANSI, text: string): string =>
+    options.color ? `\u001b[${ANSI[code]}m${printable(text)}\u001b[0m` : printable(text);
   const width = options.width ?? 120;
-  const parts = [paint('dim', `+${(record.t / 1000).toFixed(3)}s`), printable(record.server), ARROWS[record.dir] ?? printable(String(record.dir))];
+  const parts = [
+    paint('dim', `+${(record.t / 1000).toFixed(3)}s`),
+    printable(record.server),
+    ARROWS[record.dir] ?? printable(String(record.dir)),
+  ];
   switch (record.kind) {
     case 'event':
       parts.push(paint('yellow', record.event ?? 'event'));
@@ -136,7 +143,8 @@ export function prettyTraceLine(record: TraceRecord, options: PrettyOptions): st
 
 /** The part of a record worth showing after its summary. */
 function bodyOf(record: TraceRecord): string | undefined {
-  if (record.kind === 'event') return record.detail && Object.keys(record.detail).length > 0 ? JSON.stringify(record.detail) : undefined;
+  if (record.kind === 'event')
+    return record.detail && Object.keys(record.detail).length > 0 ? JSON.stringify(record.detail) : undefined;
   if (record.kind === 'invalid') return record.raw === undefined ? undefined : JSON.stringify(record.raw);
   if (record.kind === 'batch') return JSON.stringify(record.message);
   const message = record.message as { params?: unknown; result?: unknown; error?: unknown } | undefined;
@@ -168,7 +176,11 @@ export function guardSink(sink: TraceSink, onError?: (error: Error) => void): Tr
       if (reported) return;
       reported = true;
       const failure = error instanceof Error ? error : new Error(String(error));
-      report(failure, onError, `mcpwire: a trace sink failed (${failure.message}); tracing continues, further failures are not reported\n`);
+      report(
+        failure,
+        onError,
+        `mcpwire: a trace sink failed (${failure.message}); tracing continues, further failures are not reported\n`,
+      );
     }
   };
 }

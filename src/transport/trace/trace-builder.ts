@@ -103,22 +103,39 @@ export class TraceBuilder {
     const size = bytes ?? (text === undefined ? 0 : byteLength(text));
     if (Array.isArray(value)) {
       for (const item of value) this.observe(dir, item);
-      return this.record(dir, 'batch', size, { ...this.body(value, text), ...(http ? { http: this.redactHttp(http) } : {}) });
+      return this.record(dir, 'batch', size, {
+        ...this.body(value, text),
+        ...(http ? { http: this.redactHttp(http) } : {}),
+      });
     }
     const facts = this.observe(dir, value);
-    return this.record(dir, facts.kind, size, { ...facts.fields, ...this.body(value, text), ...(http ? { http: this.redactHttp(http) } : {}) });
+    return this.record(dir, facts.kind, size, {
+      ...facts.fields,
+      ...this.body(value, text),
+      ...(http ? { http: this.redactHttp(http) } : {}),
+    });
   }
 
   /** A record for a frame that did not decode (`text` is kept, truncated and redacted). */
   invalid(dir: TraceDirection, text: string, http?: TraceHttp): TraceRecord {
-    return this.record(dir, 'invalid', byteLength(text), { raw: this.scrub(text.slice(0, RAW_LIMIT)), ...(http ? { http: this.redactHttp(http) } : {}) });
+    return this.record(dir, 'invalid', byteLength(text), {
+      raw: this.scrub(text.slice(0, RAW_LIMIT)),
+      ...(http ? { http: this.redactHttp(http) } : {}),
+    });
   }
 
   /** A non-frame event (spawn, exit, close, stderr line, HTTP status without a body). */
   event(name: string, detail: Record<string, unknown> = {}, dir: TraceDirection = 'in', http?: TraceHttp): TraceRecord {
     const redacted = this.redact(detail);
-    const safe = redacted === UNWRITABLE ? { sample: this.scrub(sampleValue(detail, RAW_LIMIT)) } : (redacted as Record<string, unknown>);
-    return this.record(dir, 'event', 0, { event: name, detail: safe, ...(http ? { http: this.redactHttp(http) } : {}) });
+    const safe =
+      redacted === UNWRITABLE
+        ? { sample: this.scrub(sampleValue(detail, RAW_LIMIT)) }
+        : (redacted as Record<string, unknown>);
+    return this.record(dir, 'event', 0, {
+      event: name,
+      detail: safe,
+      ...(http ? { http: this.redactHttp(http) } : {}),
+    });
   }
 
   // ---- internals ----
@@ -164,7 +181,17 @@ export class TraceBuilder {
 
   private record(dir: TraceDirection, kind: TraceKind, bytes: number, fields: Partial<TraceRecord>): TraceRecord {
     const t = this.now() - this.start;
-    const record: TraceRecord = { v: 1, ts: new Date().toISOString(), t: round(t), server: this.server, session: this.session, dir, kind, bytes, ...fields };
+    const record: TraceRecord = {
+      v: 1,
+      ts: new Date().toISOString(),
+      t: round(t),
+      server: this.server,
+      session: this.session,
+      dir,
+      kind,
+      bytes,
+      ...fields,
+    };
     if (this.protocolVersion) record.protocolVersion = this.protocolVersion;
     return record;
   }

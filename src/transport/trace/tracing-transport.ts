@@ -17,7 +17,14 @@
  *   `spawn` (pid, command, arguments; never the environment) and `exit` (code, signal) events.
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, HttpExchangeInfo, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import type {
+  CloseInfo,
+  Disposer,
+  HttpExchangeInfo,
+  SendOptions,
+  Transport,
+  TransportDiagnostic,
+} from '../../protocol/transport.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { Inbox } from '../inbox.js';
 import { guardSink, type TraceSink } from './sinks.js';
@@ -104,7 +111,9 @@ class TracingTransport implements Transport {
 
   constructor(inner: Transport, options: TraceTransportOptions) {
     this.inner = inner;
-    this.builder = options.builder ?? new TraceBuilder({ server: options.server, ...(options.secrets ? { secrets: options.secrets } : {}) });
+    this.builder =
+      options.builder ??
+      new TraceBuilder({ server: options.server, ...(options.secrets ? { secrets: options.secrets } : {}) });
     this.emit = guardSink(options.sink);
     this.closed = inner.closed;
     this.process = options.process;
@@ -213,9 +222,19 @@ class TracingTransport implements Transport {
       this.exchanges.delete(info.exchange);
       if (open.message) this.exchangeOf.delete(open.message);
     }
-    const response: TraceHttp = { method: info.method, url: info.url, headers: info.headers, ...(info.status !== undefined ? { status: info.status } : {}) };
+    const response: TraceHttp = {
+      method: info.method,
+      url: info.url,
+      headers: info.headers,
+      ...(info.status !== undefined ? { status: info.status } : {}),
+    };
     if (open?.held && open.message) {
-      this.emit(this.builder.frame('out', open.message, undefined, { ...open.request, ...(info.status !== undefined ? { status: info.status } : {}) }));
+      this.emit(
+        this.builder.frame('out', open.message, undefined, {
+          ...open.request,
+          ...(info.status !== undefined ? { status: info.status } : {}),
+        }),
+      );
       if (info.message === undefined) return;
     }
     if (info.message !== undefined) {
@@ -264,7 +283,13 @@ class TracingTransport implements Transport {
       this.emit(this.builder.invalid('in', diagnostic.sample ?? diagnostic.message));
       return;
     }
-    this.emit(this.builder.event('diagnostic', { kind: diagnostic.kind, message: diagnostic.message, ...(diagnostic.sample !== undefined ? { sample: diagnostic.sample } : {}) }));
+    this.emit(
+      this.builder.event('diagnostic', {
+        kind: diagnostic.kind,
+        message: diagnostic.message,
+        ...(diagnostic.sample !== undefined ? { sample: diagnostic.sample } : {}),
+      }),
+    );
   }
 
   private closedWith(info: CloseInfo): void {

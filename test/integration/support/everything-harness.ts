@@ -6,7 +6,13 @@
 import { McpClient } from '../../../src/client/mcp-client.js';
 import type { ClientOptions } from '../../../src/client/options.js';
 import type { ServerInputContext } from '../../../src/client/server-input.js';
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root } from '../../../src/protocol/types.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Root,
+} from '../../../src/protocol/types.js';
 import type { Transport } from '../../../src/protocol/transport.js';
 import { waitUntilGone } from '../../support/processes.js';
 import { everything } from './reference-servers.js';
@@ -66,16 +72,27 @@ function untilAborted(signal: AbortSignal): Promise<never> {
 }
 
 /** Starts the server (or adopts `transport`) and connects with recording handlers. */
-export async function startEverything(options: { transport?: Transport; env?: Record<string, string>; client?: ClientOptions } = {}): Promise<EverythingHarness> {
+export async function startEverything(
+  options: { transport?: Transport; env?: Record<string, string>; client?: ClientOptions } = {},
+): Promise<EverythingHarness> {
   const seen: SeenInput = { sampling: [], elicitation: [], roots: [] };
-  const answers: InputAnswers = { samplingText: 'sampled by the mcpwire test', elicitation: 'accept', roots: [{ uri: 'file:///tmp/mcpwire-everything-root', name: 'everything root' }] };
+  const answers: InputAnswers = {
+    samplingText: 'sampled by the mcpwire test',
+    elicitation: 'accept',
+    roots: [{ uri: 'file:///tmp/mcpwire-everything-root', name: 'everything root' }],
+  };
   const client = await McpClient.connect(options.transport ?? everything(options.env), {
     name: 'everything',
     handlers: {
       sampling: (params, context): CreateMessageResult => {
         seen.sampling.push({ params, context });
         if (answers.samplingFailure !== undefined) throw new Error(answers.samplingFailure);
-        return { role: 'assistant', content: { type: 'text', text: answers.samplingText }, model: 'mcpwire-test-model', stopReason: 'endTurn' };
+        return {
+          role: 'assistant',
+          content: { type: 'text', text: answers.samplingText },
+          model: 'mcpwire-test-model',
+          stopReason: 'endTurn',
+        };
       },
       elicitation: (params, context): ElicitResult | Promise<ElicitResult> => {
         seen.elicitation.push({ params, context });
@@ -100,7 +117,8 @@ export async function startEverything(options: { transport?: Transport; env?: Re
     answers,
     async stop() {
       await client.close();
-      if (!(await waitUntilGone(pid, 5_000))) throw new Error(`server-everything (pid ${pid}) still runs 5 s after close()`);
+      if (!(await waitUntilGone(pid, 5_000)))
+        throw new Error(`server-everything (pid ${pid}) still runs 5 s after close()`);
     },
   };
 }

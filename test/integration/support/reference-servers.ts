@@ -16,7 +16,12 @@ export function packageDir(pkg: string): string {
 /** The bin script a package declares (its only one, or the one named `name`). */
 export function binScript(pkg: string, name?: string): string {
   const manifest = require(`${pkg}/package.json`) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : name ? manifest.bin?.[name] : Object.values(manifest.bin ?? {})[0];
+  const bin =
+    typeof manifest.bin === 'string'
+      ? manifest.bin
+      : name
+        ? manifest.bin?.[name]
+        : Object.values(manifest.bin ?? {})[0];
   if (!bin) throw new Error(`${pkg} declares no bin script`);
   return path.join(packageDir(pkg), bin);
 }

@@ -49,7 +49,10 @@ export function invalidReceived(recording: RecordingTransport, negotiated: strin
   for (const record of recording.received) {
     const m = record.message as Wire;
     // Ids are per direction: only a response (no method) can answer the probe.
-    const revision = m.method === undefined && m.id !== undefined && asked.get(m.id) === 'server/discover' ? PROBE_REVISION : negotiated;
+    const revision =
+      m.method === undefined && m.id !== undefined && asked.get(m.id) === 'server/discover'
+        ? PROBE_REVISION
+        : negotiated;
     // A legacy server's refusal of the probe is a plain JSON-RPC error, valid in any revision.
     try {
       assertValidMessage(revision, record.message, 'server', { requestMethods: asked });

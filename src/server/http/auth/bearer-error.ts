@@ -18,7 +18,11 @@ export class BearerTokenError extends McpError {
   /** The scopes the request needs (for `insufficient_scope`). */
   readonly requiredScopes: readonly string[];
 
-  constructor(bearerError: BearerErrorCode, reason: string, options: { requiredScopes?: readonly string[]; cause?: unknown } = {}) {
+  constructor(
+    bearerError: BearerErrorCode,
+    reason: string,
+    options: { requiredScopes?: readonly string[]; cause?: unknown } = {},
+  ) {
     super('AUTH_REQUIRED', reason, options.cause === undefined ? {} : { cause: options.cause });
     this.bearerError = bearerError;
     this.requiredScopes = options.requiredScopes ?? [];

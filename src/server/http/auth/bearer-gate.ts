@@ -12,7 +12,12 @@ import { makeErrorResponse, RpcErrorCode } from '../../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
 import { BearerTokenError } from './bearer-error.js';
-import { resourceMetadataDocument, resourceMetadataPaths, resourceMetadataUrl, type ResourceMetadataOptions } from './resource-metadata.js';
+import {
+  resourceMetadataDocument,
+  resourceMetadataPaths,
+  resourceMetadataUrl,
+  type ResourceMetadataOptions,
+} from './resource-metadata.js';
 
 /** What a verifier is told beside the token. */
 export interface TokenVerifyContext {
@@ -41,7 +46,15 @@ export interface HttpAuthOptions extends ResourceMetadataOptions {
   requiredScopes?: readonly string[];
 }
 
-const AUTH_KEYS = new Set(['resource', 'authorizationServers', 'scopesSupported', 'resourceName', 'resourceDocumentation', 'verifyToken', 'requiredScopes']);
+const AUTH_KEYS = new Set([
+  'resource',
+  'authorizationServers',
+  'scopesSupported',
+  'resourceName',
+  'resourceDocumentation',
+  'verifyToken',
+  'requiredScopes',
+]);
 const BEARER = /^bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
 
 /** One handler's bearer check. */
@@ -57,16 +70,29 @@ export class BearerGate {
     private readonly options: HttpAuthOptions,
     private readonly logger: ServerLogger,
   ) {
-    for (const key of Object.keys(options)) if (!AUTH_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown HTTP handler auth option "${key}"`);
-    if (typeof options.verifyToken !== 'function') throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "verifyToken" must be a function');
-    if (!Array.isArray(options.authorizationServers) || options.authorizationServers.length === 0) throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "authorizationServers" must name at least one issuer');
+    for (const key of Object.keys(options))
+      if (!AUTH_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown HTTP handler auth option "${key}"`);
+    if (typeof options.verifyToken !== 'function')
+      throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "verifyToken" must be a function');
+    if (!Array.isArray(options.authorizationServers) || options.authorizationServers.length === 0)
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        'HTTP handler auth option "authorizationServers" must name at least one issuer',
+      );
     let resource: URL;
     try {
       resource = new URL(options.resource);
     } catch {
-      throw new McpError('INVALID_ARGUMENT', 'HTTP handler auth option "resource" must be an absolute URL (the canonical URL of the MCP endpoint)');
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        'HTTP handler auth option "resource" must be an absolute URL (the canonical URL of the MCP endpoint)',
+      );
     }
-    if (resource.hash !== '' || options.resource.includes('#')) throw new McpError('INVALID_ARGUMENT', `HTTP handler auth option "resource" must have no fragment: ${resource.origin}${resource.pathname}`);
+    if (resource.hash !== '' || options.resource.includes('#'))
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `HTTP handler auth option "resource" must have no fragment: ${resource.origin}${resource.pathname}`,
+      );
     this.metadataPaths = new Set(resourceMetadataPaths(resource));
     this.metadataBody = JSON.stringify(resourceMetadataDocument(options));
     this.metadataUrl = resourceMetadataUrl(resource);
@@ -82,7 +108,12 @@ export class BearerGate {
       return true;
     }
     // Browser-based clients read it cross-origin (RFC 9728 §3); it holds nothing secret.
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(this.metadataBody), 'cache-control': 'max-age=300', 'access-control-allow-origin': '*' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(this.metadataBody),
+      'cache-control': 'max-age=300',
+      'access-control-allow-origin': '*',
+    });
     res.end(req.method === 'HEAD' ? undefined : this.metadataBody);
     return true;
   }
@@ -104,17 +135,35 @@ export class BearerGate {
       auth = await this.options.verifyToken(token, { resource: this.options.resource, request: req });
     } catch (error) {
       if (error instanceof BearerTokenError) {
-        if (error.bearerError === 'insufficient_scope') this.refuse(res, 403, 'insufficient_scope', 'Forbidden: the token lacks a scope this server needs', union(this.challengeScopes, error.requiredScopes));
+        if (error.bearerError === 'insufficient_scope')
+          this.refuse(
+            res,
+            403,
+            'insufficient_scope',
+            'Forbidden: the token lacks a scope this server needs',
+            union(this.challengeScopes, error.requiredScopes),
+          );
         else this.refuse(res, 401, 'invalid_token', `Unauthorized: ${masked(error.reason, token)}`);
         return undefined;
       }
-      this.logger({ level: 'error', msg: 'the bearer token check failed', url: req.url === undefined ? undefined : pathOnly(req.url), error: masked(errorMessage(error), token) });
+      this.logger({
+        level: 'error',
+        msg: 'the bearer token check failed',
+        url: req.url === undefined ? undefined : pathOnly(req.url),
+        error: masked(errorMessage(error), token),
+      });
       this.refuse(res, 500, undefined, 'Internal Server Error: the access token could not be checked');
       return undefined;
     }
     const missing = this.requiredScopes.filter((scope) => !auth.scopes.includes(scope));
     if (missing.length > 0) {
-      this.refuse(res, 403, 'insufficient_scope', 'Forbidden: the token lacks a scope this server needs', this.requiredScopes);
+      this.refuse(
+        res,
+        403,
+        'insufficient_scope',
+        'Forbidden: the token lacks a scope this server needs',
+        this.requiredScopes,
+      );
       return undefined;
     }
     return auth;
@@ -124,13 +173,30 @@ export class BearerGate {
    * A 403 `insufficient_scope` for a tool call whose tool needs scopes the token lacks (true:
    * answered), checked before the handler runs. The challenge names every scope the call needs.
    */
-  refuseToolScopes(res: ServerResponse, auth: AuthInfo | undefined, toolName: string, toolScopes: readonly string[] | undefined): boolean {
+  refuseToolScopes(
+    res: ServerResponse,
+    auth: AuthInfo | undefined,
+    toolName: string,
+    toolScopes: readonly string[] | undefined,
+  ): boolean {
     if (!auth || !toolScopes || toolScopes.every((scope) => auth.scopes.includes(scope))) return false;
-    this.refuse(res, 403, 'insufficient_scope', `Forbidden: tool "${toolName}" needs a scope the token lacks`, union(this.requiredScopes, toolScopes));
+    this.refuse(
+      res,
+      403,
+      'insufficient_scope',
+      `Forbidden: tool "${toolName}" needs a scope the token lacks`,
+      union(this.requiredScopes, toolScopes),
+    );
     return true;
   }
 
-  private refuse(res: ServerResponse, status: 401 | 403 | 500, error: 'invalid_token' | 'insufficient_scope' | undefined, message: string, scopes: readonly string[] = this.challengeScopes): void {
+  private refuse(
+    res: ServerResponse,
+    status: 401 | 403 | 500,
+    error: 'invalid_token' | 'insufficient_scope' | undefined,
+    message: string,
+    scopes: readonly string[] = this.challengeScopes,
+  ): void {
     const headers: Record<string, string | number> = { 'content-type': 'application/json' };
     if (status !== 500) {
       const params = [`resource_metadata=${quoted(this.metadataUrl)}`];

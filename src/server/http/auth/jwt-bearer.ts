@@ -28,7 +28,19 @@ export interface JwtBearerOptions {
   clockToleranceSec?: number;
 }
 
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 const KEYS = new Set(['issuer', 'jwksUrl', 'jwks', 'audience', 'requiredScopes', 'algorithms', 'clockToleranceSec']);
 
 /**
@@ -38,9 +50,12 @@ const KEYS = new Set(['issuer', 'jwksUrl', 'jwks', 'audience', 'requiredScopes',
  * keys cannot be fetched (the handler answers 500). No error carries the token.
  */
 export function jwtBearer(options: JwtBearerOptions): TokenVerifier {
-  for (const key of Object.keys(options)) if (!KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown jwtBearer option "${key}"`);
-  if (typeof options.issuer !== 'string' || options.issuer === '') throw new McpError('INVALID_ARGUMENT', 'jwtBearer option "issuer" is required');
-  if (options.jwks && options.jwksUrl) throw new McpError('INVALID_ARGUMENT', 'jwtBearer takes "jwks" or "jwksUrl", not both');
+  for (const key of Object.keys(options))
+    if (!KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown jwtBearer option "${key}"`);
+  if (typeof options.issuer !== 'string' || options.issuer === '')
+    throw new McpError('INVALID_ARGUMENT', 'jwtBearer option "issuer" is required');
+  if (options.jwks && options.jwksUrl)
+    throw new McpError('INVALID_ARGUMENT', 'jwtBearer takes "jwks" or "jwksUrl", not both');
   let keys: Promise<JWTVerifyGetKey> | undefined;
   const keysOnce = (): Promise<JWTVerifyGetKey> => {
     keys ??= loadKeys(options).catch((error: unknown) => {
@@ -64,7 +79,10 @@ export function jwtBearer(options: JwtBearerOptions): TokenVerifier {
       throw refusal(error, options.issuer);
     }
     const auth = authInfoOf(payload);
-    if (required.some((scope) => !auth.scopes.includes(scope))) throw new BearerTokenError('insufficient_scope', 'the token lacks a required scope', { requiredScopes: required });
+    if (required.some((scope) => !auth.scopes.includes(scope)))
+      throw new BearerTokenError('insufficient_scope', 'the token lacks a required scope', {
+        requiredScopes: required,
+      });
     return auth;
   };
 }
@@ -72,8 +90,20 @@ export function jwtBearer(options: JwtBearerOptions): TokenVerifier {
 /** The facts of a verified payload. */
 function authInfoOf(payload: JWTPayload): AuthInfo {
   const scp = payload.scp;
-  const scopeText = typeof payload.scope === 'string' ? payload.scope : typeof scp === 'string' ? scp : Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string').join(' ') : '';
-  const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+  const scopeText =
+    typeof payload.scope === 'string'
+      ? payload.scope
+      : typeof scp === 'string'
+        ? scp
+        : Array.isArray(scp)
+          ? scp.filter((s): s is string => typeof s === 'string').join(' ')
+          : '';
+  const clientId =
+    typeof payload.client_id === 'string'
+      ? payload.client_id
+      : typeof payload.azp === 'string'
+        ? payload.azp
+        : undefined;
   return {
     ...(typeof payload.sub === 'string' ? { subject: payload.sub } : {}),
     ...(clientId !== undefined ? { clientId } : {}),
@@ -94,19 +124,25 @@ async function loadKeys(options: JwtBearerOptions): Promise<JWTVerifyGetKey> {
 async function discoverJwksUri(issuer: string): Promise<string> {
   const base = new URL(issuer);
   const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
-  const candidates = [new URL(`/.well-known/oauth-authorization-server${path}`, base.origin), new URL(`${path}/.well-known/openid-configuration`, base.origin)];
+  const candidates = [
+    new URL(`/.well-known/oauth-authorization-server${path}`, base.origin),
+    new URL(`${path}/.well-known/openid-configuration`, base.origin),
+  ];
   for (const url of candidates) {
     let response: Response;
     try {
       response = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
     } catch (error) {
-      throw new McpError('TRANSPORT', `reading the metadata of issuer ${issuer} at ${url.href} failed`, { cause: error });
+      throw new McpError('TRANSPORT', `reading the metadata of issuer ${issuer} at ${url.href} failed`, {
+        cause: error,
+      });
     }
     if (!response.ok) {
       await response.body?.cancel();
       continue;
     }
-    const metadata = (await response.json().catch(() => undefined)) as { issuer?: unknown; jwks_uri?: unknown } | undefined;
+    const metadata = (await response.json().catch(() => undefined)) as
+      { issuer?: unknown; jwks_uri?: unknown } | undefined;
     if (metadata?.issuer === issuer && typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
   }
   throw new McpError('TRANSPORT', `issuer ${issuer} publishes no metadata with its own issuer and a jwks_uri`);
@@ -123,7 +159,10 @@ function refusal(error: unknown, issuer: string): Error {
       if (claim === 'aud') return new BearerTokenError('invalid_token', 'the token is for another audience');
       if (claim === 'iss') return new BearerTokenError('invalid_token', 'the token is from another issuer');
       if (claim === 'nbf') return new BearerTokenError('invalid_token', 'the token is not valid yet');
-      return new BearerTokenError('invalid_token', `the token's "${typeof claim === 'string' ? claim.slice(0, 40) : 'claims'}" claim is not acceptable`);
+      return new BearerTokenError(
+        'invalid_token',
+        `the token's "${typeof claim === 'string' ? claim.slice(0, 40) : 'claims'}" claim is not acceptable`,
+      );
     }
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
       return new BearerTokenError('invalid_token', 'the token signature does not verify');
