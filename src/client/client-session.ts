@@ -310,15 +310,15 @@ export class ClientSession {
     return this.closing;
   }
 
-  /** One request on the connection; `headers` (2026 HTTP: `Mcp-Param-*`) go to the HTTP transport with it. */
+  /** One request on the connection; `headers` (2026 HTTP: `Mcp-Param-*`) travel with its `send`. */
   private requestOn<M extends ClientRequestMethod>(
     method: M,
     params: ParamsOf<M>,
     options: RequestOptions,
     headers: Record<string, string> | undefined,
   ): Promise<ResultOf<M>> {
-    if (headers === undefined || this.http === undefined) return this.connection.request(method, params, options);
-    return this.http.sendingHeaders(headers, () => this.connection.request(method, params, options));
+    if (headers === undefined) return this.connection.request(method, params, options);
+    return this.connection.request(method, params, { ...options, headers });
   }
 
   private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {

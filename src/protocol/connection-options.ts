@@ -1,6 +1,8 @@
 /**
  * Options and callback types of {@link JsonRpcConnection}, and its default timeouts.
  */
+import type { DeadlineSet } from './deadline-set.js';
+import type { JsonRpcId } from './jsonrpc.js';
 import { optionKeys } from './option-keys.js';
 import type { TransportDiagnostic } from './transport.js';
 import type { ProgressParams } from './types.js';
@@ -26,6 +28,16 @@ export interface RequestOptions {
   trackProgress?: boolean;
   /** Send `notifications/cancelled` when this request times out or is aborted (default true). */
   sendCancelNotice?: boolean;
+  /**
+   * Extra headers of this one request, handed to the transport with its `send` (2026 Streamable
+   * HTTP: the `Mcp-Param-*` headers of a tool call); transports without headers ignore them.
+   */
+  headers?: Record<string, string>;
+  /**
+   * The peer's request this one serves (a server's elicitation during a tool call), handed to the
+   * transport with its `send`, so a transport with a channel per request sends it there.
+   */
+  relatedRequestId?: JsonRpcId;
 }
 
 /** The keys {@link RequestOptions} accepts (a request with any other key is refused). */
@@ -39,6 +51,8 @@ export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>(
     onProgress: true,
     trackProgress: true,
     sendCancelNotice: true,
+    headers: true,
+    relatedRequestId: true,
   },
   { abortSignal: 'signal', timeout: 'timeoutMs', idleTimeoutMs: 'timeoutMs', progress: 'onProgress' },
 );
@@ -48,8 +62,23 @@ export type NotificationHandler = (params: Record<string, unknown> | undefined, 
 
 /** Options of a connection. */
 export interface ConnectionOptions {
-  /** The server's display name, used in every error message. */
+  /** The peer's display name, used in every error message (default: `server` or `client`, the peer's role). */
   name?: string;
+  /** Which side this end plays (default `client`); words its errors and cancel reasons. */
+  role?: 'client' | 'server';
+  /**
+   * Answer what cannot be handled with the JSON-RPC error the spec gives (-32700 for junk,
+   * -32600 for an invalid message, an empty batch, a message too large), as a server must
+   * (default false: a client only reports them as diagnostics).
+   */
+  answerMalformed?: boolean;
+  /**
+   * How long an inbound request may run before its handler's signal aborts (`TIMEOUT`) and it is
+   * answered -32603 (default: no limit).
+   */
+  inboundTimeoutMs?: number;
+  /** One set of deadlines shared with other connections for {@link inboundTimeoutMs} (one timer for all). */
+  inboundDeadlines?: DeadlineSet;
   /** Idle timeout of requests that give none (default 30 s). */
   defaultTimeoutMs?: number;
   /** Hard cap of requests that give none (default 10 min). */

@@ -1,12 +1,18 @@
 /**
- * `JsonRpcConnection`: request/response matching over a {@link Transport}.
+ * `JsonRpcConnection`: one JSON-RPC engine for both roles, over a {@link Transport}. The client
+ * and every server session run on it; a role brings its method tables (`ClientRole`,
+ * `ServerRole`) and its handlers, never a second pending map or dispatch loop.
  *
- * It owns the one pending-request map. Each record holds its due time, its progress callback and
+ * Outbound, it owns the one pending-request map. Each record holds its due time, its progress callback and
  * its abort wiring, and exactly one code path (`settle`) removes a record and unhooks it. One
  * connection-wide timer fires at the earliest due time, so a request costs no timer of its own
  * and a progress reset is an assignment.
  * Timeout is not cancel: a timeout rejects with `TIMEOUT`, a caller's abort with `CANCELLED`;
  * either way the record is gone at once and `notifications/cancelled` is sent without waiting.
+ * Inbound, requests go to their handler or the role's router (`inbound-requests.ts`), and
+ * `notifications/cancelled` from the peer aborts them; a batch's answers go back as one array.
+ * What a transport needs to know about one message (the request's signal, extra headers, the
+ * inbound request it serves) travels with that message's `send` ({@link SendOptions}).
  */
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
@@ -18,19 +24,22 @@ import {
   type NotificationHandler,
   type RequestOptions,
 } from './connection-options.js';
+import type { DeadlineSet } from './deadline-set.js';
 import { DeadlineTimer, now } from './deadline-timer.js';
 import { errorMessage, McpError, SizeLimitError } from './errors.js';
 import { unknownOptionError } from './option-keys.js';
 import {
   classifyMessage,
+  makeErrorResponse,
   makeNotification,
   makeRequest,
+  RpcErrorCode,
   type Classified,
   type JsonRpcId,
   type JsonRpcMessage,
 } from './jsonrpc.js';
-import type { ClientNotifications, ClientRequestMethod, ParamsOf, ResultOf } from './methods.js';
-import { InboundRequests, type InboundRequestHandler } from './inbound-requests.js';
+import type { ClientRole, RequestParams, RequestResult, Role } from './methods.js';
+import { BatchAnswers, InboundRequests, type InboundRequestHandler, type InboundRouter } from './inbound-requests.js';
 import { peekMessageHead } from './message-head.js';
 import { SendSignal } from './send-signal.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './transport.js';
@@ -45,7 +54,7 @@ export type {
   NotificationHandler,
   RequestOptions,
 } from './connection-options.js';
-export type { InboundRequestContext, InboundRequestHandler } from './inbound-requests.js';
+export type { InboundRequestContext, InboundRequestHandler, InboundRouter } from './inbound-requests.js';
 
 interface PendingRecord {
   readonly id: number;
@@ -67,11 +76,17 @@ interface PendingRecord {
 }
 
 /**
- * A JSON-RPC 2.0 endpoint over one transport. Not reusable: once closed, every request rejects
- * with `CONNECTION_CLOSED`.
+ * A JSON-RPC 2.0 endpoint over one transport, typed by the role it plays (`R`: what it sends and
+ * receives; the client's by default). Not reusable: once closed, every request rejects with
+ * `CONNECTION_CLOSED`.
  */
-export class JsonRpcConnection {
+export class JsonRpcConnection<R extends Role = ClientRole> {
+  /** The peer's display name, used in every error message. */
   readonly name: string;
+  /** Which side this end is (`client` or `server`): how its own and the peer's actions are worded. */
+  readonly role: 'client' | 'server';
+  private readonly peer: 'client' | 'server';
+  private readonly answerMalformed: boolean;
   private readonly transport: Transport;
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalMs: number;
@@ -80,6 +95,7 @@ export class JsonRpcConnection {
   private readonly pending = new Map<JsonRpcId, PendingRecord>();
   private readonly inbound: InboundRequests;
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
+  private readonly inboundEndListeners = new Set<(id: JsonRpcId, method: string) => void>();
   private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
   private readonly disposeTransport: Disposer[];
   private nextId = 1;
@@ -92,12 +108,24 @@ export class JsonRpcConnection {
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
     this.transport = transport;
-    this.name = options.name ?? 'server';
+    this.role = options.role ?? 'client';
+    this.peer = this.role === 'client' ? 'server' : 'client';
+    this.name = options.name ?? this.peer;
+    this.answerMalformed = options.answerMalformed ?? false;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     this.cancelNotices = options.cancelNotices ?? 'send';
     this.requestSignals = options.requestSignals === true || this.cancelNotices === 'abort-only';
-    this.inbound = new InboundRequests((message) => this.reply(message));
+    this.inbound = new InboundRequests(
+      {
+        reply: (message) => this.reply(message),
+        notify: (id, method, params) => this.sendQuietly(makeNotification(method, params), { relatedRequestId: id }),
+        request: (id, method, params, signal) => this.requestRaw(method, params, { signal, relatedRequestId: id }),
+        ended: (id, method) => this.inboundEnded(id, method),
+      },
+      options.inboundTimeoutMs,
+      options.inboundDeadlines,
+    );
     this.disposeTransport = [
       transport.onMessage((value) => this.receive(value)),
       transport.onDiagnostic((d) => this.transportDiagnostic(d)),
@@ -143,16 +171,23 @@ export class JsonRpcConnection {
     return this.closeError !== undefined;
   }
 
+  /** Requests of the peer being handled now (answered or cancelled requests are not counted). */
+  get inboundCount(): number {
+    return this.inbound.size;
+  }
+
   /**
    * Sends a typed request and resolves with its result. Rejects with `TIMEOUT`, `CANCELLED`,
    * `CONNECTION_CLOSED`, `TRANSPORT`, or `SERVER_ERROR` (the peer's JSON-RPC error: `rpcCode`, `data`).
    */
-  request<M extends ClientRequestMethod>(
+  request<M extends keyof R['requests'] & string>(
     method: M,
-    params: ParamsOf<M>,
+    params: RequestParams<R['requests'], M>,
     options?: RequestOptions,
-  ): Promise<ResultOf<M>> {
-    return this.requestRaw(method, params as Record<string, unknown> | undefined, options) as Promise<ResultOf<M>>;
+  ): Promise<RequestResult<R['requests'], M>> {
+    return this.requestRaw(method, params as Record<string, unknown> | undefined, options) as Promise<
+      RequestResult<R['requests'], M>
+    >;
   }
 
   /** Untyped {@link request}, for methods outside the method table (extensions, experiments). */
@@ -193,13 +228,19 @@ export class JsonRpcConnection {
       this.pending.set(id, record);
       this.arm(record, Math.min(idleMs, capMs));
       if (signal) {
-        record.onAbort = () => this.abandon(record, this.cancelledError(method, signal), 'cancelled by the client');
+        record.onAbort = () =>
+          this.abandon(record, this.cancelledError(method, signal), `cancelled by the ${this.role}`);
         signal.addEventListener('abort', record.onAbort, { once: true });
       }
       let sendOptions: SendOptions | undefined;
       if (this.requestSignals) {
         record.channel = new SendSignal();
         sendOptions = { signal: record.channel };
+      }
+      if (options.headers !== undefined || options.relatedRequestId !== undefined) {
+        sendOptions = { ...sendOptions };
+        if (options.headers !== undefined) sendOptions.headers = options.headers;
+        if (options.relatedRequestId !== undefined) sendOptions.relatedRequestId = options.relatedRequestId;
       }
       const sent = this.transport.send(makeRequest(id, method, outParams), sendOptions);
       if (sent) {
@@ -211,7 +252,7 @@ export class JsonRpcConnection {
   }
 
   /** Sends a typed notification; rejects only when the transport cannot write it. */
-  notify<M extends keyof ClientNotifications>(method: M, params: ClientNotifications[M]): Promise<void> {
+  notify<M extends keyof R['notifications'] & string>(method: M, params: R['notifications'][M]): Promise<void> {
     return this.notifyRaw(method, params as Record<string, unknown> | undefined);
   }
 
@@ -219,6 +260,49 @@ export class JsonRpcConnection {
   notifyRaw(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closeError) return Promise.reject(this.closedErrorFor(method));
     return Promise.resolve(this.transport.send(makeNotification(method, params)));
+  }
+
+  /**
+   * Registers the router of every inbound request method without a handler of its own (a
+   * server's one entry point; one router, a second replaces the first). Returns a disposer.
+   */
+  onAnyRequest(router: InboundRouter): Disposer {
+    return this.inbound.route(router);
+  }
+
+  /**
+   * Calls `listener` once for every inbound request, after its answer was sent, or withheld (the
+   * peer cancelled it, the connection closed). Returns a disposer.
+   */
+  onInboundEnd(listener: (id: JsonRpcId, method: string) => void): Disposer {
+    this.inboundEndListeners.add(listener);
+    return () => {
+      this.inboundEndListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Cancels the inbound request `id` as a `notifications/cancelled` from the peer would (a
+   * transport-level cancel: the HTTP response the answer was due on is gone). Its handler's
+   * signal aborts with `reason`; no answer is sent. Unknown ids are ignored.
+   */
+  cancelInbound(id: JsonRpcId, reason: McpError): void {
+    this.inbound.cancel(id, reason);
+  }
+
+  /**
+   * The peer will send nothing more (stdio: it closed our input), so it will answer nothing: every
+   * pending request rejects now with `CONNECTION_CLOSED`. Inbound requests in progress go on and
+   * their answers are still sent; new requests of ours are still written (and will time out).
+   */
+  endOfInput(reason: string): void {
+    for (const record of [...this.pending.values()]) {
+      this.settle(
+        record,
+        new McpError('CONNECTION_CLOSED', `failed: ${reason}`, { server: this.name, method: record.method }),
+      );
+      record.channel?.abort(new McpError('CONNECTION_CLOSED', reason, { server: this.name }));
+    }
   }
 
   /**
@@ -253,7 +337,7 @@ export class JsonRpcConnection {
    */
   close(): Promise<void> {
     if (!this.closing) {
-      this.shutdown(new McpError('CONNECTION_CLOSED', 'connection closed by the client', { server: this.name }));
+      this.shutdown(new McpError('CONNECTION_CLOSED', `connection closed by the ${this.role}`, { server: this.name }));
       this.closing = this.transport.close().then(() => undefined);
     }
     return this.closing;
@@ -268,7 +352,7 @@ export class JsonRpcConnection {
     this.shutdown(
       new McpError(
         'CONNECTION_CLOSED',
-        reason ? `connection destroyed: ${reason.reason}` : 'connection destroyed by the client',
+        reason ? `connection destroyed: ${reason.reason}` : `connection destroyed by the ${this.role}`,
         { server: this.name, cause: reason },
       ),
     );
@@ -284,17 +368,25 @@ export class JsonRpcConnection {
    */
   private receive(value: unknown): void {
     if (Array.isArray(value)) {
-      // JSON-RPC batch (2025-03-26): every element is handled as if it had arrived alone.
-      if (value.length === 0) this.emitDiagnostic({ kind: 'invalid-message', message: 'received an empty batch' });
-      for (const item of value) this.handle(item);
+      // JSON-RPC batch (2025-03-26): every element is handled as if it had arrived alone, and the
+      // answers to its requests go back together, as one array.
+      if (value.length === 0) {
+        this.emitDiagnostic({ kind: 'invalid-message', message: 'received an empty batch' });
+        if (this.answerMalformed)
+          this.reply(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+        return;
+      }
+      const batch = new BatchAnswers((answers) => this.reply(answers));
+      for (const item of value) this.handle(item, batch);
+      batch.sealed();
       return;
     }
-    this.handle(value);
+    this.handle(value, undefined);
   }
 
-  private handle(value: unknown): void {
+  private handle(value: unknown, batch: BatchAnswers | undefined): void {
     try {
-      this.dispatch(classifyMessage(value));
+      this.dispatch(classifyMessage(value), batch);
     } catch (error) {
       this.emitDiagnostic({
         kind: 'invalid-message',
@@ -304,7 +396,7 @@ export class JsonRpcConnection {
     }
   }
 
-  private dispatch(classified: Classified): void {
+  private dispatch(classified: Classified, batch: BatchAnswers | undefined): void {
     switch (classified.kind) {
       case 'response': {
         const record = this.pending.get(classified.message.id);
@@ -342,7 +434,7 @@ export class JsonRpcConnection {
           classified.message.params as Record<string, unknown> | undefined,
         );
       case 'request':
-        this.inbound.handle(classified.message);
+        this.inbound.handle(classified.message, batch);
         return;
       case 'invalid': {
         this.emitDiagnostic({
@@ -350,6 +442,17 @@ export class JsonRpcConnection {
           message: classified.reason,
           sample: sampleValue(classified.value),
         });
+        if (this.answerMalformed && !isResponseShaped(classified.value)) {
+          const answer = makeErrorResponse(
+            classified.id ?? null,
+            RpcErrorCode.InvalidRequest,
+            `Invalid Request: ${classified.reason}`,
+          );
+          if (batch) {
+            batch.expect();
+            batch.add(answer);
+          } else this.reply(answer);
+        }
         // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
         const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
         if (record && !('method' in (classified.value as object))) {
@@ -371,7 +474,10 @@ export class JsonRpcConnection {
     else if (method === 'notifications/cancelled' && params) {
       const requestId = (params as { requestId?: JsonRpcId }).requestId;
       if (requestId !== undefined)
-        this.inbound.cancel(requestId, new McpError('CANCELLED', 'cancelled by the server', { server: this.name }));
+        this.inbound.cancel(
+          requestId,
+          new McpError('CANCELLED', `cancelled by the ${this.peer}`, { server: this.name }),
+        );
     }
     const exact = this.notificationHandlers.get(method);
     const any = this.notificationHandlers.get('*');
@@ -392,16 +498,53 @@ export class JsonRpcConnection {
     }
   }
 
-  private reply(message: JsonRpcMessage): void {
+  private reply(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.closeError) return;
-    this.transport.send(message)?.catch((error: unknown) => {
-      this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the server: ${String(error)}` });
-    });
+    try {
+      this.transport.send(message as JsonRpcMessage)?.catch((error: unknown) => {
+        this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the ${this.peer}: ${String(error)}` });
+      });
+    } catch (error) {
+      // A transport must not throw from send; if one does, the answer is lost, not the connection.
+      this.emitDiagnostic({ kind: 'send-failed', message: `could not answer the ${this.peer}: ${String(error)}` });
+    }
   }
 
-  /** Passes a transport's diagnostic on; a dropped oversize message may end requests (below). */
+  /** Sends a notification of ours without a caller to tell (tied to an inbound request); never throws. */
+  private sendQuietly(message: JsonRpcMessage, options: SendOptions): void {
+    if (this.closeError) return;
+    try {
+      this.transport.send(message, options)?.catch(() => {
+        // The peer went away; the transport's close ends the connection.
+      });
+    } catch {
+      // A transport must not throw from send; if one does, the message is lost, not the connection.
+    }
+  }
+
+  private inboundEnded(id: JsonRpcId, method: string): void {
+    for (const listener of this.inboundEndListeners) {
+      try {
+        listener(id, method);
+      } catch {
+        // One listener's bug must not break the connection.
+      }
+    }
+  }
+
+  /**
+   * Passes a transport's diagnostic on; a dropped oversize message may end requests (below). A
+   * connection that answers malformed input tells the peer: -32700 for junk, -32600 for a message
+   * too large (the id of either is unreadable: null).
+   */
   private transportDiagnostic(diagnostic: TransportDiagnostic): void {
     this.emitDiagnostic(diagnostic);
+    if (this.answerMalformed) {
+      if (diagnostic.kind === 'invalid-json')
+        this.reply(makeErrorResponse(null, RpcErrorCode.ParseError, 'Parse error'));
+      else if (diagnostic.kind === 'oversize')
+        this.reply(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+    }
     if (diagnostic.kind === 'oversize' && diagnostic.head !== undefined)
       this.droppedOversize(diagnostic, diagnostic.head);
   }
@@ -573,6 +716,11 @@ function asTransportError(error: unknown, server: string, method: string): McpEr
     return new McpError(error.code, `failed: ${error.reason}`, { server, method, cause: error });
   }
   return new McpError('TRANSPORT', `could not be sent: ${errorMessage(error)}`, { server, method, cause: error });
+}
+
+/** True for a message that looks like an answer (`result` or `error`): a malformed answer is not answered. */
+function isResponseShaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ('result' in value || 'error' in value);
 }
 
 /** An error's message for a diagnostic; a bounded sample of anything else (`String` may throw). */

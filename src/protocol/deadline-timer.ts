@@ -11,8 +11,14 @@ export class DeadlineTimer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private at = Infinity;
 
-  /** `onFire` expires what is due and returns the next deadline, or Infinity for none. */
-  constructor(private readonly onFire: () => number) {}
+  /**
+   * `onFire` expires what is due and returns the next deadline, or Infinity for none. `weak`: no
+   * timer it sets keeps the process alive.
+   */
+  constructor(
+    private readonly onFire: () => number,
+    private readonly weak = false,
+  ) {}
 
   /** Makes sure the timer fires no later than `due` (a monotonic time from {@link now}). */
   atMost(due: number): void {
@@ -40,6 +46,7 @@ export class DeadlineTimer {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.at = at;
     this.timer = Number.isFinite(at) ? setTimeout(() => this.fire(), Math.max(0, at - now())) : undefined;
+    if (this.weak) this.unref();
   }
 
   private fire(): void {

@@ -1,8 +1,15 @@
 /**
- * Requests the peer sends us (legacy server→client requests): one handler per method, one
- * AbortController per request in progress, and the answer sent back — or not, when the peer
- * cancelled the request first. Kept apart from the outbound pending map on purpose.
+ * Requests the peer sends us, for either role: the client's server→client requests (sampling,
+ * elicitation, roots) and every request a server session serves. One record per request in
+ * progress, its answer sent back — or not, when the peer cancelled the request first (the spec:
+ * the receiver should not respond). Kept apart from the outbound pending map on purpose.
+ *
+ * A request is handled by the handler of its method, else by the router (a server's one entry
+ * for every method), else answered -32601. A record's AbortController is made only when its
+ * signal is read, and its time limit (if the connection has one) rides on one shared
+ * {@link DeadlineSet}: a request costs no timer and, unless its handler looks, no controller.
  */
+import { DeadlineSet, type Deadline } from './deadline-set.js';
 import { errorMessage, McpError } from './errors.js';
 import {
   makeErrorResponse,
@@ -17,9 +24,21 @@ import type { Disposer } from './transport.js';
 /** Context given to a handler of an inbound request. */
 export interface InboundRequestContext {
   /** The request's id. */
-  id: JsonRpcId;
-  /** Aborted when the peer cancels the request or the connection closes. */
-  signal: AbortSignal;
+  readonly id: JsonRpcId;
+  /** The request's method. */
+  readonly method: string;
+  /** Aborted when the peer cancels the request, its time limit passes, or the connection closes. */
+  readonly signal: AbortSignal;
+  /**
+   * Sends a notification tied to this request (a transport with a channel per request sends it
+   * there: an HTTP POST's stream). Dropped once the request is cancelled or answered. Never throws.
+   */
+  notify(method: string, params?: Record<string, unknown>): void;
+  /**
+   * Sends a request to the peer tied to this one (sampling, elicitation, roots) and resolves with
+   * its result; cancelled with this request. Rejects as the connection's `request` does.
+   */
+  request(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
 }
 
 /** Handles one inbound request; resolves to the result object or rejects (→ JSON-RPC error). */
@@ -28,12 +47,120 @@ export type InboundRequestHandler = (
   context: InboundRequestContext,
 ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
-/** The inbound side of a connection. `reply` sends an answer (and must never throw). */
+/**
+ * Answers any inbound request no handler is registered for, with the whole answer (a response or
+ * an error response for the request's id). A server's router. Must not reject.
+ */
+export type InboundRouter = (
+  request: JsonRpcRequest,
+  context: InboundRequestContext,
+) => Promise<JsonRpcMessage> | JsonRpcMessage;
+
+/** What the inbound side needs of its connection. */
+export interface InboundHost {
+  /** Sends an answer (one message, or a batch's answers as one array); never throws. */
+  reply(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /** Sends a notification tied to request `id`; never throws. */
+  notify(id: JsonRpcId, method: string, params: Record<string, unknown> | undefined): void;
+  /** Sends a request tied to request `id`, aborted with `signal`. */
+  request(
+    id: JsonRpcId,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
+  /** Called once per request, after its answer was sent (or withheld): the one place a request ends. */
+  ended(id: JsonRpcId, method: string): void;
+}
+
+/** The answers of one JSON-RPC batch, sent together once every request in it is answered. */
+export class BatchAnswers {
+  private readonly answers: JsonRpcMessage[] = [];
+  private waiting = 1;
+
+  constructor(private readonly reply: (answers: JsonRpcMessage[]) => void) {}
+
+  /** One more answer to wait for. */
+  expect(): void {
+    this.waiting++;
+  }
+
+  /** An answer (or none: cancelled, a notification); the batch goes out after the last one. */
+  add(answer: JsonRpcMessage | undefined): void {
+    if (answer) this.answers.push(answer);
+    if (--this.waiting === 0 && this.answers.length > 0) this.reply(this.answers);
+  }
+
+  /** Every item has been handed out: what is answered already may go. */
+  sealed(): void {
+    this.add(undefined);
+  }
+}
+
+class Running implements InboundRequestContext, Deadline {
+  private controller: AbortController | undefined;
+  private why: unknown;
+  cancelled = false;
+  due = Infinity;
+
+  constructor(
+    private readonly owner: InboundRequests,
+    readonly id: JsonRpcId,
+    readonly method: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.why);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: McpError): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.why = reason;
+    this.controller?.abort(reason);
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (!this.cancelled && this.owner.current(this.id) === this) this.owner.host.notify(this.id, method, params);
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    return this.owner.host.request(this.id, method, params, this.signal);
+  }
+
+  expire(): void {
+    this.owner.expire(this);
+  }
+}
+
+/** The inbound side of a connection. */
 export class InboundRequests {
   private readonly handlers = new Map<string, InboundRequestHandler>();
-  private readonly running = new Map<JsonRpcId, AbortController>();
+  private readonly running = new Map<JsonRpcId, Running>();
+  private router: InboundRouter | undefined;
+  private readonly deadlines: DeadlineSet | undefined;
 
-  constructor(private readonly reply: (message: JsonRpcMessage) => void) {}
+  /**
+   * `timeoutMs`: how long a request may run before its signal aborts (`TIMEOUT`) and it is
+   * answered -32603 (Infinity: no limit). `deadlines`: a set shared by many connections (one
+   * timer for all of them); one of its own is made when absent.
+   */
+  constructor(
+    readonly host: InboundHost,
+    private readonly timeoutMs = Infinity,
+    deadlines?: DeadlineSet,
+  ) {
+    this.deadlines = Number.isFinite(timeoutMs) ? (deadlines ?? new DeadlineSet()) : undefined;
+  }
+
+  /** Requests being handled now. */
+  get size(): number {
+    return this.running.size;
+  }
 
   /** One handler per method; a second registration replaces the first. Returns a disposer. */
   register(method: string, handler: InboundRequestHandler): Disposer {
@@ -43,39 +170,99 @@ export class InboundRequests {
     };
   }
 
-  /** Runs the handler of `request` and answers it; unknown methods get -32601. */
-  handle(request: JsonRpcRequest): void {
-    const handler = this.handlers.get(request.method);
-    if (!handler) {
-      this.reply(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
-      return;
-    }
-    const controller = new AbortController();
-    this.running.set(request.id, controller);
-    const params = Array.isArray(request.params) ? undefined : request.params;
-    Promise.resolve()
-      .then(() => handler(params, { id: request.id, signal: controller.signal }))
-      .then(
-        (result) => makeResponse(request.id, result ?? {}),
-        (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), errorMessage(error), rpcDataOf(error)),
-      )
-      .then((response) => {
-        if (this.running.get(request.id) !== controller) return;
-        this.running.delete(request.id);
-        // A request the peer cancelled gets no answer (the spec: the receiver should not respond).
-        if (!controller.signal.aborted) this.reply(response);
-      });
+  /** Sets the router of every method without a handler (one; a second replaces it). Returns a disposer. */
+  route(router: InboundRouter): Disposer {
+    this.router = router;
+    return () => {
+      if (this.router === router) this.router = undefined;
+    };
   }
 
-  /** The peer cancelled request `id`: its handler's signal aborts. Unknown ids are ignored. */
+  /** The record of request `id` while it runs (for a context that outlives its answer). */
+  current(id: JsonRpcId): Running | undefined {
+    return this.running.get(id);
+  }
+
+  /**
+   * Runs the handler of `request` and answers it (into `batch` when it came in one). An id
+   * already in progress is refused (-32600); unknown methods get -32601.
+   */
+  handle(request: JsonRpcRequest, batch?: BatchAnswers): void {
+    const answer = (message: JsonRpcMessage): void => (batch ? batch.add(message) : this.host.reply(message));
+    if (this.running.has(request.id)) {
+      answer(
+        makeErrorResponse(
+          request.id,
+          RpcErrorCode.InvalidRequest,
+          `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
+        ),
+      );
+      return;
+    }
+    const handler = this.handlers.get(request.method);
+    const router = handler ? undefined : this.router;
+    if (!handler && !router) {
+      answer(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      return;
+    }
+    const record = new Running(this, request.id, request.method);
+    this.running.set(request.id, record);
+    if (this.deadlines) this.deadlines.add(record, this.timeoutMs);
+    let answered: Promise<JsonRpcMessage>;
+    if (handler) {
+      const params = Array.isArray(request.params) ? undefined : request.params;
+      answered = Promise.resolve()
+        .then(() => handler(params, record))
+        .then(
+          (result) => makeResponse(request.id, result ?? {}),
+          (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), errorMessage(error), rpcDataOf(error)),
+        );
+    } else {
+      answered = Promise.resolve()
+        .then(() => router!(request, record))
+        .catch(() => makeErrorResponse(request.id, RpcErrorCode.InternalError, 'Internal error'));
+    }
+    if (batch) batch.expect();
+    void answered.then((response) => {
+      if (this.running.get(request.id) !== record) return batch?.add(undefined);
+      this.finish(record);
+      // A request the peer cancelled gets no answer (the spec: the receiver should not respond).
+      if (record.cancelled) batch?.add(undefined);
+      else answer(response);
+      this.host.ended(record.id, record.method);
+    });
+  }
+
+  /** Aborts the handler of request `id` (the peer cancelled it); no answer is sent. Unknown ids are ignored. */
   cancel(id: JsonRpcId, reason: McpError): void {
     this.running.get(id)?.abort(reason);
   }
 
+  /** Its time limit passed: the handler's signal aborts and the request is answered -32603 now. */
+  expire(record: Running): void {
+    if (this.running.get(record.id) !== record) return;
+    record.abort(new McpError('TIMEOUT', `ran longer than ${this.timeoutMs} ms`, { method: record.method }));
+    this.finish(record);
+    this.host.reply(
+      makeErrorResponse(record.id, RpcErrorCode.InternalError, `Request timed out after ${this.timeoutMs} ms`),
+    );
+    this.host.ended(record.id, record.method);
+  }
+
   /** The connection is going down: every handler's signal aborts; nothing more will be answered. */
   abortAll(reason: McpError): void {
-    for (const controller of this.running.values()) controller.abort(reason);
+    const records = [...this.running.values()];
     this.running.clear();
+    for (const record of records) {
+      record.abort(reason);
+      this.deadlines?.delete(record);
+      this.host.ended(record.id, record.method);
+    }
+  }
+
+  private finish(record: Running): void {
+    this.running.delete(record.id);
+    this.deadlines?.delete(record);
   }
 }
 

@@ -86,6 +86,39 @@ export interface ServerNotifications {
   'notifications/subscriptions/acknowledged': { notifications: SubscriptionFilter; [key: string]: unknown };
 }
 
+/**
+ * What one side of a connection sends (`requests`, `notifications`) and receives
+ * (`inboundRequests`, `inboundNotifications`). A request table maps a method to its params and
+ * result; a notification table maps a method to its params.
+ */
+export interface Role {
+  requests: object;
+  notifications: object;
+  inboundRequests: object;
+  inboundNotifications: object;
+}
+
+/** The client's side: it sends {@link ClientRequests} and receives {@link ServerRequests}. */
+export interface ClientRole {
+  requests: ClientRequests;
+  notifications: ClientNotifications;
+  inboundRequests: ServerRequests;
+  inboundNotifications: ServerNotifications;
+}
+
+/** A server session's side: it sends {@link ServerRequests} and receives {@link ClientRequests}. */
+export interface ServerRole {
+  requests: ServerRequests;
+  notifications: ServerNotifications;
+  inboundRequests: ClientRequests;
+  inboundNotifications: ClientNotifications;
+}
+
+/** The params of method `M` of request table `T`. */
+export type RequestParams<T, M extends keyof T> = (T[M] & { params: unknown })['params'];
+/** The result of method `M` of request table `T`. */
+export type RequestResult<T, M extends keyof T> = (T[M] & { result: unknown })['result'];
+
 export type ClientRequestMethod = keyof ClientRequests;
 export type ServerRequestMethod = keyof ServerRequests;
 export type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];

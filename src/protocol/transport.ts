@@ -5,7 +5,7 @@
  * without importing a layer above.
  */
 import type { McpError } from './errors.js';
-import type { JsonRpcMessage } from './jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage } from './jsonrpc.js';
 import type { SendSignal } from './send-signal.js';
 
 /** Removes a registration. Calling it more than once is harmless. */
@@ -21,6 +21,17 @@ export interface SendOptions {
    * gives a real one for an API that needs it).
    */
   signal?: SendSignal;
+  /**
+   * Extra headers of this one message (2026 Streamable HTTP: a tool call's `Mcp-Param-*`
+   * headers); transports without headers ignore them.
+   */
+  headers?: Record<string, string>;
+  /**
+   * The peer's request this message belongs to (a notification or request a server sends while
+   * it handles that request). A transport with a channel per request (the server's side of
+   * Streamable HTTP: one response stream per POST) sends it there; others ignore it.
+   */
+  relatedRequestId?: JsonRpcId;
 }
 
 /** Why a transport closed. `error` is absent for a close the client asked for. */

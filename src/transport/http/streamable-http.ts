@@ -34,6 +34,7 @@ import type {
   CloseInfo,
   Disposer,
   HttpExchangeInfo,
+  SendOptions,
   Transport,
   TransportDiagnostic,
 } from '../../protocol/transport.js';
@@ -124,8 +125,6 @@ export class StreamableHttpTransport implements Transport {
   private readonly session = new LegacySession();
   private getStream: GetStream | undefined;
   private closing: Promise<void> | undefined;
-  /** Extra headers of the next message sent (see {@link sendingHeaders}). */
-  private nextHeaders: Record<string, string> | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
   /** What the POST exchanges and their resumptions use of this transport. */
   private readonly host: PostHost;
@@ -178,33 +177,17 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * Sends one message as a POST. `options.headers` are extra headers of this one message (2026:
-   * the `Mcp-Param-*` headers of a tool call); the client passes them through
-   * {@link sendingHeaders}, since a connection knows nothing of headers.
+   * the `Mcp-Param-*` headers of a tool call, which the client gives its connection's `request`);
+   * `options.signal` releases the POST when the connection gives up on the request.
    */
-  send(message: JsonRpcMessage, options?: { signal?: AbortLike; headers?: Record<string, string> }): Promise<void> {
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.closing)
       return Promise.reject(
         new McpError('CONNECTION_CLOSED', `cannot send: the HTTP transport to ${redactUrl(this.url)} is closed`, {
           server: this.name,
         }),
       );
-    const extra = options?.headers ?? this.nextHeaders;
-    this.nextHeaders = undefined;
-    return this.track(this.post(message, options?.signal, extra));
-  }
-
-  /**
-   * Runs `send` (which must send exactly one message, synchronously, through whatever pipe wraps
-   * this transport: a connection's `request`) with `headers` added to that message's POST. For
-   * the client's `Mcp-Param-*` headers; the headers never outlive the call.
-   */
-  sendingHeaders<T>(headers: Record<string, string>, send: () => T): T {
-    this.nextHeaders = headers;
-    try {
-      return send();
-    } finally {
-      this.nextHeaders = undefined;
-    }
+    return this.track(this.post(message, options?.signal, options?.headers));
   }
 
   onMessage(listener: (value: unknown) => void): Disposer {
