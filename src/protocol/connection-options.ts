@@ -64,6 +64,11 @@ export type NotificationHandler = (params: Record<string, unknown> | undefined, 
 export interface ConnectionOptions {
   /** The peer's display name, used in every error message (default: `server` or `client`, the peer's role). */
   name?: string;
+  /**
+   * Ids of our requests are this prefix and a number (a string: `s1`, `s2`, …) instead of bare
+   * numbers, so they never look like the peer's ids in a transcript (the server role uses `s`).
+   */
+  idPrefix?: string;
   /** Which side this end plays (default `client`); words its errors and cancel reasons. */
   role?: 'client' | 'server';
   /**

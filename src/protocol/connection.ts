@@ -57,7 +57,7 @@ export type {
 export type { InboundRequestContext, InboundRequestHandler, InboundRouter } from './inbound-requests.js';
 
 interface PendingRecord {
-  readonly id: number;
+  readonly id: JsonRpcId;
   readonly method: string;
   readonly resolve: (result: Record<string, unknown>) => void;
   readonly reject: (error: unknown) => void;
@@ -99,6 +99,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
   private readonly disposeTransport: Disposer[];
   private nextId = 1;
+  private readonly idPrefix: string | undefined;
   /** The one timer of all pending records; unref'd while nothing is pending. */
   private readonly timer = new DeadlineTimer(() => this.sweep());
   private closeError: McpError | undefined;
@@ -112,6 +113,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     this.peer = this.role === 'client' ? 'server' : 'client';
     this.name = options.name ?? this.peer;
     this.answerMalformed = options.answerMalformed ?? false;
+    this.idPrefix = options.idPrefix;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     this.cancelNotices = options.cancelNotices ?? 'send';
@@ -202,7 +204,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(this.cancelledError(method, signal));
 
-    const id = this.nextId++;
+    const id: JsonRpcId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
     const wantsProgress = options.onProgress !== undefined || options.trackProgress === true;
     const outParams = wantsProgress ? withProgressToken(params, id) : params;
     const idleMs = options.timeoutMs ?? this.defaultTimeoutMs;
@@ -697,7 +699,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   }
 }
 
-function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
+function withProgressToken(params: Record<string, unknown> | undefined, token: JsonRpcId): Record<string, unknown> {
   const meta = params?._meta as Meta | undefined;
   return { ...params, _meta: meta === undefined ? { progressToken: token } : { ...meta, progressToken: token } };
 }

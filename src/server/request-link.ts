@@ -47,14 +47,10 @@ export interface RequestLink {
   /** The request's verified bearer token facts (a protected HTTP endpoint), for `context.auth`. */
   readonly auth?: AuthInfo;
   /**
-   * Sends a request to the client tied to this request (legacy server→client input) and
-   * resolves with its result; absent where the transport cannot carry one (stateless HTTP).
+   * Sends a request to the client tied to this request (legacy server→client input), cancelled
+   * with it, and resolves with its result; absent where the transport cannot carry one (stateless HTTP).
    */
-  readonly request?: (
-    method: string,
-    params: Record<string, unknown>,
-    signal: AbortSignal,
-  ) => Promise<Record<string, unknown>>;
+  readonly request?: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 /** Severity order of the MCP log levels (RFC 5424 order). */

@@ -1,27 +1,24 @@
 /**
  * `ServerSession`: one connection of a server over a message transport (stdio, an in-memory
- * pair). It reads requests and notifications, runs each request with an AbortSignal of its own
- * (aborted by `notifications/cancelled` or the close), answers it — unless it was cancelled: the
- * spec says a cancelled request gets no answer — and tells a legacy client when the tool list
- * changes, and carries the server's own requests to a legacy client (sampling, elicitation,
- * roots). Modern requests on the same pipe are answered statelessly by the router; a 2026
- * `subscriptions/listen` stays open until the client cancels it or the session winds down. When the
- * client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
+ * pair), on the one JSON-RPC engine both roles share ({@link JsonRpcConnection} in its server
+ * role): the connection matches the server's own requests to the client (sampling, elicitation,
+ * roots), runs each inbound request with a signal of its own (aborted by
+ * `notifications/cancelled` or the close) and answers it — unless it was cancelled: the spec says
+ * a cancelled request gets no answer. The session adds the router and what a connection of the
+ * server carries: its legacy session, `list_changed` and `resources/updated` notices to a legacy
+ * client. Modern requests on the same pipe are answered statelessly by the router; a 2026
+ * `subscriptions/listen` stays open until the client cancels it or the session winds down. When
+ * the client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
  * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
+import { JsonRpcConnection } from '../protocol/connection.js';
 import { McpError } from '../protocol/errors.js';
-import {
-  classifyMessage,
-  makeErrorResponse,
-  makeNotification,
-  RpcErrorCode,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from '../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { InboundRequestContext } from '../protocol/inbound-requests.js';
+import type { ServerRole } from '../protocol/methods.js';
+import type { CloseInfo, Disposer, Transport } from '../protocol/transport.js';
 import type { LegacySession, RequestLink } from './request-link.js';
 import { routeRequest, type ServerCore } from './request-router.js';
-import { OutboundRequests } from './outbound-requests.js';
 import { isStdioServerTransport } from '../transport/kinds.js';
 
 /** Options of {@link ServerSession}. */
@@ -40,25 +37,22 @@ const DEFAULT_INPUT_END_GRACE_MS = 10_000;
 export class ServerSession {
   /** Resolves (never rejects) once the connection is closed, for whatever reason. */
   readonly closed: Promise<CloseInfo>;
+  /** The engine the session runs on: its pending map holds the server's requests to the client. */
+  readonly connection: JsonRpcConnection<ServerRole>;
   private readonly core: ServerCore;
-  private readonly transport: Transport;
-  private readonly running = new Map<JsonRpcId, AbortController>();
-  /** Requests of ours to the client (legacy server→client input). */
-  private readonly outbound = new OutboundRequests();
   private readonly disposers: Disposer[];
   private legacy: LegacySession | undefined;
   private readonly listChangedQueued = new Set<'tools' | 'resources' | 'prompts'>();
   private done = false;
   private closing: Promise<void> | undefined;
-  /** Messages being handled, up to their answer being sent. */
-  private handling = 0;
   /** Set once the input ended: closes the session when nothing is being handled any more. */
   private whenIdle: (() => void) | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   /** Aborted when the session winds down gracefully: open `subscriptions/listen` streams answer with their completion result. */
   private readonly windDown = new AbortController();
   /** Listen requests being served, up to their answer being sent: a graceful close waits for them. */
-  private readonly listens = new Set<Promise<void>>();
+  private openListens = 0;
+  private listensDone: (() => void) | undefined;
 
   /** Throws `INVALID_ARGUMENT` for an unknown option key or a grace that is not a number ≥ 0. */
   constructor(core: ServerCore, transport: Transport, options: ServerSessionOptions = {}) {
@@ -69,20 +63,27 @@ export class ServerSession {
     if (!Number.isFinite(graceMs) || graceMs < 0)
       throw new McpError('INVALID_ARGUMENT', 'ServerSession option "inputEndGraceMs" must be a number ≥ 0');
     this.core = core;
-    this.transport = transport;
+    // The server's requests wait for a person (elicitation) or a model (sampling): no time limit
+    // of their own; the tool call they serve bounds them (its signal cancels them).
+    this.connection = new JsonRpcConnection<ServerRole>(transport, {
+      role: 'server',
+      idPrefix: 's',
+      answerMalformed: true,
+      defaultTimeoutMs: Infinity,
+      maxTotalTimeoutMs: Infinity,
+    });
     if (isStdioServerTransport(transport)) void transport.inputEnded.then(() => this.finishUp(graceMs));
     this.disposers = [
-      transport.onMessage((value) => this.receive(value)),
-      transport.onDiagnostic((diagnostic) => this.diagnostic(diagnostic)),
+      this.connection.onAnyRequest((request, context) => this.route(request, context)),
+      this.connection.onInboundEnd((_id, method) => this.ended(method)),
       core.tools.onChange(() => this.listChanged('tools')),
       core.resources.changes.add(() => this.listChanged('resources')),
       core.prompts.changes.add(() => this.listChanged('prompts')),
       this.onResourceUpdated((uri) => {
-        if (this.legacy?.subscriptions.has(uri))
-          this.send(makeNotification('notifications/resources/updated', { uri }));
+        if (this.legacy?.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
       }),
     ];
-    this.closed = transport.closed.then((info) => {
+    this.closed = this.connection.closed.then((info) => {
       this.shutdown();
       return info;
     });
@@ -95,7 +96,7 @@ export class ServerSession {
 
   /** Requests being handled now (for tests and status). */
   get runningCount(): number {
-    return this.running.size;
+    return this.connection.inboundCount;
   }
 
   /**
@@ -106,104 +107,18 @@ export class ServerSession {
     if (!this.closing) {
       this.windDown.abort();
       // A listen answers within a few microtasks of the wind-down (it waits for nothing else).
-      this.closing = Promise.all(this.listens).then(() => {
+      const listens =
+        this.openListens === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.listensDone = resolve));
+      this.closing = listens.then(() => {
         this.shutdown();
-        return this.transport.close();
+        return this.connection.close();
       });
     }
     return this.closing;
   }
 
-  private receive(value: unknown): void {
-    if (this.done) return;
-    if (!Array.isArray(value)) {
-      this.handling++;
-      const answered = this.handle(value).then((answer) => {
-        if (answer) this.send(answer);
-        this.handled();
-      });
-      if (isListen(value)) {
-        this.listens.add(answered);
-        void answered.then(() => this.listens.delete(answered));
-      }
-      return;
-    }
-    // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
-    if (value.length === 0)
-      return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
-    this.handling++;
-    void Promise.all(value.map((item) => this.handle(item))).then((answers) => {
-      const list = answers.filter((a): a is JsonRpcMessage => a !== undefined);
-      if (list.length > 0) this.send(list as unknown as JsonRpcMessage);
-      this.handled();
-    });
-  }
-
-  private handled(): void {
-    this.handling--;
-    if (this.handling === 0) this.whenIdle?.();
-  }
-
-  /**
-   * The client ended its input: nothing more will come, and it will answer nothing (so requests
-   * of ours to it fail now). The calls in flight finish and are answered; then, or after
-   * `graceMs` (what is left aborted, unanswered), the connection closes.
-   */
-  private finishUp(graceMs: number): void {
-    if (this.done || this.whenIdle) return;
-    this.outbound.rejectAll(new McpError('CONNECTION_CLOSED', 'the client ended its input'));
-    // Nobody will cancel the listens now: they end gracefully, so only real calls keep the session.
-    this.windDown.abort();
-    this.whenIdle = () => void this.close();
-    if (this.handling === 0) return this.whenIdle();
-    this.graceTimer = setTimeout(this.whenIdle, graceMs);
-  }
-
-  /** Handles one message; resolves to its answer, if it gets one. Never rejects. */
-  private async handle(value: unknown): Promise<JsonRpcMessage | undefined> {
-    const classified = classifyMessage(value);
-    switch (classified.kind) {
-      case 'request':
-        return this.request(classified.message);
-      case 'notification': {
-        const { method, params } = classified.message;
-        if (method === 'notifications/cancelled' && params && !Array.isArray(params)) {
-          const id = params.requestId;
-          if (typeof id === 'string' || typeof id === 'number')
-            this.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
-        }
-        return undefined;
-      }
-      case 'invalid':
-        return makeErrorResponse(
-          classified.id ?? null,
-          RpcErrorCode.InvalidRequest,
-          `Invalid Request: ${classified.reason}`,
-        );
-      case 'response':
-        this.outbound.settle(classified.message.id, { result: classified.message.result });
-        return undefined;
-      case 'error':
-        this.outbound.settle(classified.message.id, { error: classified.message.error });
-        return undefined;
-      default:
-        return undefined;
-    }
-  }
-
-  private async request(request: {
-    id: JsonRpcId;
-    method: string;
-    params?: unknown;
-  }): Promise<JsonRpcMessage | undefined> {
-    if (this.running.has(request.id))
-      return makeErrorResponse(
-        request.id,
-        RpcErrorCode.InvalidRequest,
-        `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
-      );
-    const controller = new AbortController();
-    this.running.set(request.id, controller);
+  private route(request: JsonRpcRequest, context: InboundRequestContext): Promise<JsonRpcMessage> {
+    if (request.method === 'subscriptions/listen') this.openListens++;
     const session = this;
     const link: RequestLink = {
       get legacy() {
@@ -213,27 +128,35 @@ export class ServerSession {
         session.legacy = value;
       },
       canInitialize: this.legacy === undefined,
-      signal: controller.signal,
-      windDown: this.windDown.signal,
-      notify: (method, params) => {
-        if (!controller.signal.aborted) this.send(makeNotification(method, params));
+      get signal() {
+        return context.signal;
       },
-      request: (method, params, signal) =>
-        this.outbound.request(method, params, signal, (message) => this.send(message)),
+      windDown: this.windDown.signal,
+      notify: (method, params) => context.notify(method, params),
+      request: (method, params) => context.request(method, params),
     };
-    try {
-      const answer = await routeRequest(this.core, request as never, link);
-      return controller.signal.aborted ? undefined : answer;
-    } finally {
-      if (this.running.get(request.id) === controller) this.running.delete(request.id);
-    }
+    return routeRequest(this.core, request, link);
   }
 
-  private diagnostic(diagnostic: TransportDiagnostic): void {
-    // A line that is not JSON gets the JSON-RPC parse error (its id is unreadable: null).
-    if (diagnostic.kind === 'invalid-json') this.send(makeErrorResponse(null, RpcErrorCode.ParseError, 'Parse error'));
-    else if (diagnostic.kind === 'oversize')
-      this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+  /** A request was answered (or withheld): the one place the session learns a request ended. */
+  private ended(method: string): void {
+    if (method === 'subscriptions/listen' && --this.openListens === 0) this.listensDone?.();
+    if (this.connection.inboundCount === 0) this.whenIdle?.();
+  }
+
+  /**
+   * The client ended its input: nothing more will come, and it will answer nothing (so requests
+   * of ours to it fail now). The calls in flight finish and are answered; then, or after
+   * `graceMs` (what is left aborted, unanswered), the connection closes.
+   */
+  private finishUp(graceMs: number): void {
+    if (this.done || this.whenIdle) return;
+    this.connection.endOfInput('the client ended its input');
+    // Nobody will cancel the listens now: they end gracefully, so only real calls keep the session.
+    this.windDown.abort();
+    this.whenIdle = () => void this.close();
+    if (this.connection.inboundCount === 0) return this.whenIdle();
+    this.graceTimer = setTimeout(this.whenIdle, graceMs);
   }
 
   private onResourceUpdated(listener: (uri: string) => void): Disposer {
@@ -249,35 +172,21 @@ export class ServerSession {
     this.listChangedQueued.add(list);
     queueMicrotask(() => {
       this.listChangedQueued.delete(list);
-      if (this.legacy) this.send(makeNotification(`notifications/${list}/list_changed`));
+      if (this.legacy) this.notify(`notifications/${list}/list_changed`);
     });
   }
 
-  private send(message: JsonRpcMessage): void {
+  private notify(method: string, params?: Record<string, unknown>): void {
     if (this.done) return;
-    try {
-      this.transport.send(message)?.catch(() => {
-        // The client went away; the transport's close ends the session.
-      });
-    } catch {
-      // A transport must not throw from send; if one does, the message is lost, not the server.
-    }
+    this.connection.notifyRaw(method, params).catch(() => {
+      // The client went away; the transport's close ends the session.
+    });
   }
 
   private shutdown(): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.graceTimer);
-    const reason = new McpError('CONNECTION_CLOSED', 'the connection closed');
-    for (const controller of this.running.values()) controller.abort(reason);
-    this.running.clear();
-    this.outbound.rejectAll(reason);
     for (const dispose of this.disposers) dispose();
   }
-}
-
-function isListen(value: unknown): boolean {
-  return (
-    typeof value === 'object' && value !== null && (value as { method?: unknown }).method === 'subscriptions/listen'
-  );
 }

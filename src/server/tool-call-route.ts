@@ -324,7 +324,7 @@ export function requestContext(
         `${method} needs a connection that carries server requests (stdio, or HTTP with sessions)`,
         { method },
       );
-    return link.request(method, body, link.signal);
+    return link.request(method, body);
   }
   return { context, finish: () => (finished = true) };
 }

@@ -514,8 +514,8 @@ class StreamableHttpServer {
       // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
       ...(session && channel.canStream
         ? {
-            request: (method: string, params: Record<string, unknown>, signal: AbortSignal) =>
-              session.outbound.request(method, params, signal, (message) => channel.notify(message)),
+            request: (method: string, params: Record<string, unknown>) =>
+              session.outbound.request(method, params, controller.signal, (message) => channel.notify(message)),
           }
         : {}),
     };
