@@ -24,7 +24,6 @@ import {
   type NotificationHandler,
   type RequestOptions,
 } from './connection-options.js';
-import type { DeadlineSet } from './deadline-set.js';
 import { DeadlineTimer, now } from './deadline-timer.js';
 import { errorMessage, McpError, SizeLimitError } from './errors.js';
 import { unknownOptionError } from './option-keys.js';

@@ -1,24 +1,29 @@
 /**
- * Legacy Streamable HTTP sessions: what `initialize` made (`Mcp-Session-Id`), the requests
- * running in each (for `notifications/cancelled`) and its standalone GET streams (for
- * `list_changed`). Idle sessions are dropped when new ones are made: no timer runs.
+ * Legacy Streamable HTTP sessions: what `initialize` made (`Mcp-Session-Id`), the JSON-RPC
+ * connection every POST of the session feeds (its requests, the server's requests to the client,
+ * `notifications/cancelled`) and its standalone GET streams (for `list_changed`). Idle sessions
+ * are dropped when new ones are made: no timer runs.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { JsonRpcConnection } from '../../protocol/connection.js';
+import type { ServerRole } from '../../protocol/methods.js';
 import type { LegacySession } from '../request-link.js';
-import { McpError } from '../../protocol/errors.js';
+import type { HttpServerTransport } from './post-transport.js';
 import { ResumableStreams } from './resumable-streams.js';
-import { OutboundRequests } from '../outbound-requests.js';
+import { McpError } from '../../protocol/errors.js';
+
+/** The engine of one session: a connection over the session's transport. */
+export interface SessionEngine {
+  readonly transport: HttpServerTransport;
+  readonly connection: JsonRpcConnection<ServerRole>;
+}
 
 /** One legacy session. */
-export interface HttpSession {
+export interface HttpSession extends SessionEngine {
   readonly id: string;
   legacy: LegacySession | undefined;
-  readonly running: Map<JsonRpcId, AbortController>;
   readonly streams: Set<ServerResponse>;
-  /** The server's requests to the client; their answers come back as POSTs. */
-  readonly outbound: OutboundRequests;
   /** Its POST SSE streams, kept for GET + `Last-Event-ID`. */
   readonly resumable: ResumableStreams;
   lastSeen: number;
@@ -36,16 +41,19 @@ export class HttpSessions {
     return this.sessions.size;
   }
 
-  /** A new session, or undefined when `max` are open after dropping the idle ones. */
-  create(): HttpSession | undefined {
+  /**
+   * A new session on the engine `open` makes for it (given the session, to route what is tied to
+   * no request to its GET streams), or undefined when `max` are open after dropping the idle ones.
+   */
+  create(open: (streams: Set<ServerResponse>) => SessionEngine): HttpSession | undefined {
     this.dropIdle();
     if (this.sessions.size >= this.max) return undefined;
+    const streams = new Set<ServerResponse>();
     const session: HttpSession = {
+      ...open(streams),
       id: randomUUID(),
       legacy: undefined,
-      running: new Map(),
-      streams: new Set(),
-      outbound: new OutboundRequests(),
+      streams,
       resumable: new ResumableStreams(),
       lastSeen: Date.now(),
     };
@@ -60,14 +68,16 @@ export class HttpSessions {
     return session;
   }
 
-  /** Ends a session: its requests are aborted and its streams ended. Returns whether it existed. */
-  end(id: string, reason: unknown): boolean {
+  /**
+   * Ends a session: its connection goes down (its requests aborted, the server's requests to the
+   * client rejected with `CONNECTION_CLOSED`) and its streams end. Returns whether it existed.
+   */
+  end(id: string, reason: McpError): boolean {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
-    for (const controller of session.running.values()) controller.abort(reason);
+    session.connection.destroy(reason);
     for (const stream of session.streams) stream.end();
-    session.outbound.rejectAll(new McpError('CONNECTION_CLOSED', 'the session ended'));
     return true;
   }
 
@@ -76,15 +86,15 @@ export class HttpSessions {
     for (const session of this.sessions.values()) if (session.legacy) yield session;
   }
 
-  endAll(reason: unknown): void {
+  endAll(reason: McpError): void {
     for (const id of [...this.sessions.keys()]) this.end(id, reason);
   }
 
   private dropIdle(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const session of [...this.sessions.values()]) {
-      if (session.lastSeen < cutoff && session.running.size === 0 && session.streams.size === 0)
-        this.sessions.delete(session.id);
+      if (session.lastSeen < cutoff && session.connection.inboundCount === 0 && session.streams.size === 0)
+        this.end(session.id, new McpError('CONNECTION_CLOSED', 'the session was idle too long'));
     }
   }
 }

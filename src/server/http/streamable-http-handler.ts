@@ -21,24 +21,24 @@ import { McpError } from '../../protocol/errors.js';
 import {
   classifyMessage,
   makeErrorResponse,
-  makeNotification,
   RpcErrorCode,
-  type JsonRpcErrorResponse,
-  type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc.js';
 import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
-import type { LegacySession, RequestLink } from '../request-link.js';
-import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
+import type { LegacySession } from '../request-link.js';
+import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
 import { BearerGate } from './auth/bearer-gate.js';
+import { header, legacyStatusOf, pathOf, positive, refuse, statusOf } from './http-answers.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
+import { HttpEngine } from './http-engine.js';
+import { followChanges, serveDelete, serveGet, SESSION_HEADER } from './session-streams.js';
 import { readBody } from './read-body.js';
-import { acceptsSse, checkHostAndOrigin, checkMediaTypes, type Refusal } from './request-guards.js';
+import { acceptsSse, checkHostAndOrigin, checkMediaTypes } from './request-guards.js';
 import { ResponseChannel } from './response-channel.js';
 import {
   OPTION_KEYS,
@@ -47,17 +47,10 @@ import {
   type McpHttpHandler,
 } from './http-handler-options.js';
 
-const SESSION_HEADER = 'mcp-session-id';
 /** Legacy servers assume this revision for a request without `MCP-Protocol-Version` (the spec's rule). */
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
 /** The `retry` of the priming event: how long a 2025-11-25 client waits before it resumes a closed stream. */
 const RESUME_RETRY_MS = 500;
-/** Errors of the 2026 envelope and headers: answered with 400. */
-const BAD_REQUEST_CODES = new Set<number>([
-  RpcErrorCode.HeaderMismatch,
-  RpcErrorCode.MissingRequiredClientCapability,
-  RpcErrorCode.UnsupportedProtocolVersion,
-]);
 
 /**
  * Makes the handler. Throws `INVALID_ARGUMENT` for an unknown option key or a bad number.
@@ -83,14 +76,12 @@ class StreamableHttpServer {
   /** Aborted by `close()`: open listen streams answer with their completion result. */
   private readonly windDown = new AbortController();
   private readonly sessions: HttpSessions | undefined;
-  private readonly running = new Set<AbortController>();
+  private readonly engine: HttpEngine;
   private readonly idleWaiters = new Set<() => void>();
   private readonly disposers: Disposer[];
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
-  private readonly requestTimeoutMs: number;
   private closing: Promise<void> | undefined;
-  private readonly listChangedQueued = new Set<string>();
   private readonly gate: BearerGate | undefined;
   /** The verified token facts of each request being handled, by its response. */
   private readonly authOf = new WeakMap<ServerResponse, AuthInfo>();
@@ -103,7 +94,8 @@ class StreamableHttpServer {
   ) {
     this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
     this.bodyTimeoutMs = positive(options.bodyTimeoutMs, 30_000, 'bodyTimeoutMs');
-    this.requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    const requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
+    this.engine = new HttpEngine(core, requestTimeoutMs, this.windDown.signal, this.authOf);
     this.maxListens = positive(options.maxListens, 1000, 'maxListens');
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
     this.sessions =
@@ -113,14 +105,7 @@ class StreamableHttpServer {
             positive(options.maxSessions, 1000, 'maxSessions'),
             positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'),
           );
-    const onUpdated = (uri: string): void => this.resourceUpdated(uri);
-    core.resourceUpdated.add(onUpdated);
-    this.disposers = [
-      core.tools.onChange(() => this.listChanged('tools')),
-      core.resources.changes.add(() => this.listChanged('resources')),
-      core.prompts.changes.add(() => this.listChanged('prompts')),
-      () => core.resourceUpdated.delete(onUpdated),
-    ];
+    this.disposers = this.sessions ? followChanges(core, this.sessions) : [];
   }
 
   get openStreams(): number {
@@ -165,7 +150,7 @@ class StreamableHttpServer {
       }).then(() => {
         this.idleWaiters.clear();
         const reason = new McpError('CONNECTION_CLOSED', 'the server is shutting down');
-        for (const controller of this.running) controller.abort(reason);
+        this.engine.destroyAll(reason);
         this.sessions?.endAll(reason);
         for (const dispose of this.disposers) dispose();
       });
@@ -195,9 +180,9 @@ class StreamableHttpServer {
       case 'POST':
         return this.post(req, res);
       case 'GET':
-        return this.get(req, res);
+        return serveGet(this.sessions, req, res, (session) => this.foreign(session, res));
       case 'DELETE':
-        return this.delete(req, res);
+        return serveDelete(this.sessions, req, res, (session) => this.foreign(session, res));
       default:
         return refuse(
           res,
@@ -223,21 +208,13 @@ class StreamableHttpServer {
     const batch = Array.isArray(value);
     const items: unknown[] = batch ? (value as unknown[]) : [value];
     if (items.length === 0) return refuse(res, { status: 400, message: 'Invalid Request: empty batch' });
+    // What the POST holds decides how it is answered (a 202, a session, an era): the engine is
+    // fed only what it can read, and what it must answer decides when the response is written.
     const requests: JsonRpcRequest[] = [];
-    const notifications: Array<{ method: string; params?: unknown }> = [];
-    const answers: Array<{
-      id: JsonRpcId | null;
-      outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
-    }> = [];
     for (const item of items) {
       const classified = classifyMessage(item);
       if (classified.kind === 'request') requests.push(classified.message);
-      else if (classified.kind === 'notification') notifications.push(classified.message);
-      else if (classified.kind === 'response')
-        answers.push({ id: classified.message.id, outcome: { result: classified.message.result } });
-      else if (classified.kind === 'error')
-        answers.push({ id: classified.message.id, outcome: { error: classified.message.error } });
-      else
+      else if (classified.kind === 'invalid')
         return refuse(
           res,
           { status: 400, message: `Invalid Request: ${classified.reason}` },
@@ -255,7 +232,7 @@ class StreamableHttpServer {
       return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
-    return this.legacyPost(req, res, requests, notifications, batch, answers);
+    return this.legacyPost(req, res, items, requests, batch);
   }
 
   /** Who a protected request comes from (client and subject of its token), or undefined without `auth`. */
@@ -310,8 +287,11 @@ class StreamableHttpServer {
     if (problem) return this.answer(res, problem, 400);
     if (request.method === 'subscriptions/listen') return this.listen(req, res, request);
     const channel = new ResponseChannel(res, acceptsSse(req), {});
-    const answer = await this.run(request, res, channel, { legacy: undefined, canInitialize: false });
-    channel.finish(answer, statusOf(answer));
+    await this.engine.exchange(undefined, [request], [request.id], channel, res, {
+      legacy: undefined,
+      canInitialize: false,
+      finish: (answers) => channel.finish(answers[0]!, statusOf(answers[0]!)),
+    });
   }
 
   /**
@@ -341,15 +321,20 @@ class StreamableHttpServer {
     this.openListens++;
     try {
       const channel = new ResponseChannel(res, true, {});
-      const answer = await this.run(
-        request,
-        res,
-        channel,
-        { legacy: undefined, canInitialize: false },
+      // A listen has no time limit: its connection gets none.
+      await this.engine.exchange(
         undefined,
+        [request],
+        [request.id],
+        channel,
+        res,
+        {
+          legacy: undefined,
+          canInitialize: false,
+          finish: (answers) => channel.finish(answers[0]!, statusOf(answers[0]!)),
+        },
         false,
       );
-      channel.finish(answer, statusOf(answer));
     } finally {
       this.openListens--;
     }
@@ -358,13 +343,9 @@ class StreamableHttpServer {
   private async legacyPost(
     req: IncomingMessage,
     res: ServerResponse,
+    items: unknown[],
     requests: JsonRpcRequest[],
-    notifications: Array<{ method: string; params?: unknown }>,
     batch: boolean,
-    answers: Array<{
-      id: JsonRpcId | null;
-      outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
-    }>,
   ): Promise<void> {
     const initialize = requests.find((r) => r.method === 'initialize');
     let session: HttpSession | undefined;
@@ -380,7 +361,7 @@ class StreamableHttpServer {
       );
     if (this.sessions) {
       if (initialize) {
-        session = this.sessions.create();
+        session = this.sessions.create((streams) => this.engine.sessionEngine(streams));
         if (!session)
           return refuse(
             res,
@@ -420,10 +401,20 @@ class StreamableHttpServer {
         subscriptions: new Set(),
       };
     }
-    for (const notification of notifications) this.notification(session, notification);
-    // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
-    for (const answer of answers) session?.outbound.settle(answer.id, answer.outcome);
+    const ids = requests.map((request) => request.id);
+    const inUse = ids.find((id, index) => ids.indexOf(id) !== index || session?.transport.has(id));
+    if (inUse !== undefined)
+      return refuse(
+        res,
+        { status: 400, message: `Invalid Request: id ${JSON.stringify(inUse)} is already in use` },
+        {},
+        RpcErrorCode.InvalidRequest,
+        inUse,
+      );
     if (requests.length === 0) {
+      // Notifications (a cancel) and the client's answers to our requests (sampling, elicitation,
+      // roots) go to the session's engine; without a session there is nothing they could reach.
+      session?.transport.deliver(items, undefined);
       res.writeHead(202, headers).end();
       return;
     }
@@ -435,221 +426,20 @@ class StreamableHttpServer {
         }
       : undefined;
     const channel = new ResponseChannel(res, acceptsSse(req), headers, resumption);
-    const results = await Promise.all(
-      requests.map((request) => {
-        const link = { legacy, canInitialize: initialize !== undefined };
-        return this.run(request, res, channel, link, session).then((answer) => {
-          if (session && request === initialize) {
-            if ('result' in answer && link.legacy) session.legacy = link.legacy;
-            else this.sessions?.end(session.id, undefined);
-          }
-          return answer;
-        });
-      }),
-    );
-    channel.finish(batch ? results : results[0]!, batch ? 200 : legacyStatusOf(results[0]!));
-  }
-
-  private notification(session: HttpSession | undefined, notification: { method: string; params?: unknown }): void {
-    if (notification.method !== 'notifications/cancelled' || !session) return;
-    const id = (notification.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof id === 'string' || typeof id === 'number')
-      session.running.get(id)?.abort(new McpError('CANCELLED', 'cancelled by the client'));
-  }
-
-  /**
-   * Runs one request: aborted when the client goes away (2026: that is the cancel) or the time
-   * limit passes (then answered -32603 at once). Never rejects.
-   */
-  private async run(
-    request: JsonRpcRequest,
-    res: ServerResponse,
-    channel: ResponseChannel,
-    state: { legacy: LegacySession | undefined; canInitialize: boolean },
-    session?: HttpSession,
-    timed = true,
-  ): Promise<JsonRpcMessage> {
-    const controller = new AbortController();
-    this.running.add(controller);
-    session?.running.set(request.id, controller);
-    const onClose = (): void => {
-      // Closed before the whole answer was written: the client went away (2026: the cancel). A
-      // legacy session's resumable stream is not cancelled by a disconnect (the spec's rule): the
-      // client resumes it with GET + Last-Event-ID, or sends notifications/cancelled.
-      if (!res.writableFinished && !channel.resumable)
-        controller.abort(new McpError('CANCELLED', 'the client closed the response stream'));
-    };
-    res.once('close', onClose);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<JsonRpcMessage>((resolve) => {
-      if (!timed) return;
-      timer = setTimeout(() => {
-        controller.abort(new McpError('TIMEOUT', `ran longer than ${this.requestTimeoutMs} ms`));
-        resolve(
-          makeErrorResponse(
-            request.id,
-            RpcErrorCode.InternalError,
-            `Request timed out after ${this.requestTimeoutMs} ms`,
-          ),
-        );
-      }, this.requestTimeoutMs);
+    await this.engine.exchange(session, items, ids, channel, res, {
+      legacy,
+      canInitialize: initialize !== undefined,
+      finish: (answers, route) => {
+        if (session && initialize) {
+          if ('result' in answers[0]! && route.legacy) session.legacy = route.legacy;
+          else this.sessions?.end(session.id, new McpError('CONNECTION_CLOSED', 'initialize failed'));
+        }
+        channel.finish(batch ? answers : answers[0]!, batch ? 200 : legacyStatusOf(answers[0]!));
+      },
     });
-    const link: RequestLink = {
-      get legacy() {
-        return state.legacy;
-      },
-      set legacy(value) {
-        state.legacy = value;
-      },
-      canInitialize: state.canInitialize,
-      signal: controller.signal,
-      windDown: this.windDown.signal,
-      ...(this.authOf.has(res) ? { auth: this.authOf.get(res) } : {}),
-      notify: (method, params) => {
-        if (!controller.signal.aborted) channel.notify(makeNotification(method, params));
-      },
-      closeStream: () => {
-        channel.closeStream();
-      },
-      // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
-      ...(session && channel.canStream
-        ? {
-            request: (method: string, params: Record<string, unknown>) =>
-              session.outbound.request(method, params, controller.signal, (message) => channel.notify(message)),
-          }
-        : {}),
-    };
-    try {
-      return await Promise.race([routeRequest(this.core, request, link), timedOut]);
-    } finally {
-      clearTimeout(timer);
-      res.off('close', onClose);
-      this.running.delete(controller);
-      if (session?.running.get(request.id) === controller) session.running.delete(request.id);
-    }
   }
 
   private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
     new ResponseChannel(res, false, {}).finish(answer, status);
   }
-
-  // ---- GET and DELETE (legacy sessions) ----
-
-  private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.sessions)
-      return refuse(
-        res,
-        { status: 405, message: 'Method Not Allowed: this server has no standalone stream' },
-        { allow: 'POST' },
-      );
-    if (!acceptsSse(req))
-      return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
-    const id = header(req, SESSION_HEADER);
-    if (id === undefined)
-      return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-    const session = this.sessions.get(id);
-    if (!session?.legacy || this.foreign(session, res))
-      return refuse(res, { status: 404, message: 'Not Found: no such session' });
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      [SESSION_HEADER]: session.id,
-    });
-    res.flushHeaders();
-    // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
-    // missed, then the rest, its answer last); any other GET is the standalone stream.
-    const resume = header(req, 'last-event-id');
-    const found = resume === undefined ? undefined : session.resumable.find(resume);
-    if (found) return found.stream.attach(res, found.after);
-    session.streams.add(res);
-    res.once('close', () => session.streams.delete(res));
-  }
-
-  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.sessions)
-      return refuse(
-        res,
-        { status: 405, message: 'Method Not Allowed: this server has no sessions' },
-        { allow: 'POST' },
-      );
-    const id = header(req, SESSION_HEADER);
-    if (id === undefined)
-      return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-    const session = this.sessions.get(id);
-    if (
-      !session ||
-      this.foreign(session, res) ||
-      !this.sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))
-    )
-      return refuse(res, { status: 404, message: 'Not Found: no such session' });
-    res.writeHead(200).end();
-  }
-
-  /** `list_changed` to every initialized session's GET streams, once per tick of changes. */
-  private listChanged(list: string): void {
-    if (this.listChangedQueued.has(list) || !this.sessions) return;
-    this.listChangedQueued.add(list);
-    queueMicrotask(() => {
-      this.listChangedQueued.delete(list);
-      const event = `event: message\ndata: ${JSON.stringify(makeNotification(`notifications/${list}/list_changed`))}\n\n`;
-      for (const session of this.sessions!.ready()) for (const stream of session.streams) stream.write(event);
-    });
-  }
-
-  /** `resources/updated` to the GET streams of the sessions subscribed to `uri`. */
-  private resourceUpdated(uri: string): void {
-    if (!this.sessions) return;
-    const event = `event: message\ndata: ${JSON.stringify(makeNotification('notifications/resources/updated', { uri }))}\n\n`;
-    for (const session of this.sessions.ready())
-      if (session.legacy?.subscriptions.has(uri)) for (const stream of session.streams) stream.write(event);
-  }
-}
-
-/** An HTTP refusal with a JSON-RPC error body (id null unless known). */
-function refuse(
-  res: ServerResponse,
-  refusal: Refusal,
-  headers: Record<string, string> = {},
-  code: number = RpcErrorCode.InvalidRequest,
-  id: JsonRpcId | null = null,
-): void {
-  const body = JSON.stringify(makeErrorResponse(id, code, refusal.message));
-  res.writeHead(refusal.status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-/** 2026: the envelope and header errors are 400, an unknown method 404, anything else 200. */
-function statusOf(answer: JsonRpcMessage): number {
-  if (!('error' in answer)) return 200;
-  const code = (answer as JsonRpcErrorResponse).error.code;
-  if (BAD_REQUEST_CODES.has(code)) return 400;
-  return code === RpcErrorCode.MethodNotFound ? 404 : 200;
-}
-
-/** Legacy: JSON-RPC errors travel with 200, except a refused handshake. */
-function legacyStatusOf(answer: JsonRpcMessage): number {
-  return 'error' in answer && (answer as JsonRpcErrorResponse).error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const end = raw.search(/[?#]/);
-  return end === -1 ? raw : raw.slice(0, end);
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0)
-    throw new McpError('INVALID_ARGUMENT', `HTTP handler option "${name}" must be a positive number`);
-  return value;
 }

@@ -1,0 +1,109 @@
+/**
+ * GET and DELETE of the server kit's HTTP handler: what a legacy session is asked besides its
+ * POSTs (its standalone stream, the resumption of a POST stream, its end), and the notices the
+ * standalone streams carry (`list_changed`, `resources/updated`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpError } from '../../protocol/errors.js';
+import { makeNotification } from '../../protocol/jsonrpc.js';
+import type { Disposer } from '../../protocol/transport.js';
+import type { ServerCore } from '../request-router.js';
+import { header, refuse } from './http-answers.js';
+import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { acceptsSse } from './request-guards.js';
+
+/** The session header (lower-case, as Node gives it). */
+export const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * GET on a legacy session: the standalone SSE stream (`list_changed`, `resources/updated`), or
+ * with `Last-Event-ID` the resumption of one of its POST streams. 405 without sessions.
+ */
+export function serveGet(
+  sessions: HttpSessions | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  foreign: (session: HttpSession) => boolean,
+): void {
+  if (!sessions)
+    return refuse(
+      res,
+      { status: 405, message: 'Method Not Allowed: this server has no standalone stream' },
+      { allow: 'POST' },
+    );
+  if (!acceptsSse(req))
+    return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
+  const id = header(req, SESSION_HEADER);
+  if (id === undefined)
+    return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+  const session = sessions.get(id);
+  if (!session?.legacy || foreign(session)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    [SESSION_HEADER]: session.id,
+  });
+  res.flushHeaders();
+  // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
+  // missed, then the rest, its answer last); any other GET is the standalone stream.
+  const resume = header(req, 'last-event-id');
+  const found = resume === undefined ? undefined : session.resumable.find(resume);
+  if (found) return found.stream.attach(res, found.after);
+  session.streams.add(res);
+  res.once('close', () => session.streams.delete(res));
+}
+
+/** DELETE on a legacy session: ends it (its requests aborted). 405 without sessions. */
+export function serveDelete(
+  sessions: HttpSessions | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  foreign: (session: HttpSession) => boolean,
+): void {
+  if (!sessions)
+    return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
+  const id = header(req, SESSION_HEADER);
+  if (id === undefined)
+    return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
+  const session = sessions.get(id);
+  if (
+    !session ||
+    foreign(session) ||
+    !sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))
+  )
+    return refuse(res, { status: 404, message: 'Not Found: no such session' });
+  res.writeHead(200).end();
+}
+
+/**
+ * Sends `list_changed` (once per tick of changes) to every initialized session's GET streams, and
+ * `resources/updated` to those of the sessions subscribed to the resource. Returns the disposers.
+ */
+export function followChanges(core: ServerCore, sessions: HttpSessions): Disposer[] {
+  const queued = new Set<string>();
+  const broadcast = (message: unknown, to: (session: HttpSession) => boolean): void => {
+    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    for (const session of sessions.ready()) if (to(session)) for (const stream of session.streams) stream.write(event);
+  };
+  const listChanged = (list: string): void => {
+    if (queued.has(list)) return;
+    queued.add(list);
+    queueMicrotask(() => {
+      queued.delete(list);
+      broadcast(makeNotification(`notifications/${list}/list_changed`), () => true);
+    });
+  };
+  const onUpdated = (uri: string): void =>
+    broadcast(
+      makeNotification('notifications/resources/updated', { uri }),
+      (session) => session.legacy?.subscriptions.has(uri) === true,
+    );
+  core.resourceUpdated.add(onUpdated);
+  return [
+    core.tools.onChange(() => listChanged('tools')),
+    core.resources.changes.add(() => listChanged('resources')),
+    core.prompts.changes.add(() => listChanged('prompts')),
+    () => core.resourceUpdated.delete(onUpdated),
+  ];
+}
