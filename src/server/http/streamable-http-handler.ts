@@ -28,12 +28,18 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc.js';
-import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import {
+  hasFeature,
+  LATEST_MODERN_REVISION,
+  LEGACY_REVISIONS,
+  type ProtocolRevision,
+} from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
+import { batchRefusal } from '../batch-gate.js';
 import { BearerGate } from './auth/bearer-gate.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
@@ -251,7 +257,7 @@ class StreamableHttpServer {
     const claimed = first ? claimedRevision(first) : undefined;
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
     if (first && claimed !== undefined) {
-      if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
+      if (batch) return refuse(res, { status: 400, message: batchRefusal(LATEST_MODERN_REVISION)! });
       return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
@@ -420,6 +426,9 @@ class StreamableHttpServer {
         subscriptions: new Set(),
       };
     }
+    // 2025-06-18 removed batching: such a batch is refused as a whole, before any of it runs.
+    const refusal = batch ? batchRefusal(legacy?.revision) : undefined;
+    if (refusal) return refuse(res, { status: 400, message: refusal });
     for (const notification of notifications) this.notification(session, notification);
     // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
     for (const answer of answers) session?.outbound.settle(answer.id, answer.outcome);
