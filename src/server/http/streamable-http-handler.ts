@@ -258,7 +258,7 @@ class StreamableHttpServer {
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
     if (first && claimed !== undefined) {
       if (batch) return refuse(res, { status: 400, message: batchRefusal(LATEST_MODERN_REVISION)! });
-      return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
+      return this.modernPost(req, res, first, claimed);
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, requests, notifications, batch, answers);
@@ -292,11 +292,12 @@ class StreamableHttpServer {
     return false;
   }
 
+  /** `revision` is the body's `_meta` revision as sent (any JSON value). */
   private async modernPost(
     req: IncomingMessage,
     res: ServerResponse,
     request: JsonRpcRequest,
-    revision: string,
+    revision: unknown,
   ): Promise<void> {
     // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
     // when that revision is one the server does not speak (-32022 is for a header that agrees).
