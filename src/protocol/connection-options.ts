@@ -78,6 +78,11 @@ export interface ConnectionOptions {
    */
   answerMalformed?: boolean;
   /**
+   * The role's batch gate: given an inbound JSON-RPC batch, the message of the -32600 error that
+   * refuses it as a whole (none of it runs; the revision has no batches), or undefined to serve it.
+   */
+  batchGate?: (items: readonly unknown[]) => string | undefined;
+  /**
    * How long an inbound request may run before its handler's signal aborts (`TIMEOUT`) and it is
    * answered -32603 (default: no limit).
    */

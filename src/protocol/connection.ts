@@ -99,6 +99,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   private readonly disposeTransport: Disposer[];
   private nextId = 1;
   private readonly idPrefix: string | undefined;
+  private readonly batchGate: ((items: readonly unknown[]) => string | undefined) | undefined;
   /** The one timer of all pending records; unref'd while nothing is pending. */
   private readonly timer = new DeadlineTimer(() => this.sweep());
   private closeError: McpError | undefined;
@@ -113,6 +114,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     this.name = options.name ?? this.peer;
     this.answerMalformed = options.answerMalformed ?? false;
     this.idPrefix = options.idPrefix;
+    this.batchGate = options.batchGate;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     this.cancelNotices = options.cancelNotices ?? 'send';
@@ -377,6 +379,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
           this.reply(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
         return;
       }
+      const refusal = this.batchGate?.(value);
+      if (refusal !== undefined) return this.reply(makeErrorResponse(null, RpcErrorCode.InvalidRequest, refusal));
       const batch = new BatchAnswers((answers) => this.reply(answers));
       for (const item of value) this.handle(item, batch);
       batch.sealed();

@@ -18,7 +18,9 @@ import type { InboundRequestContext } from '../protocol/inbound-requests.js';
 import type { ServerRole } from '../protocol/methods.js';
 import type { CloseInfo, Disposer, Transport } from '../protocol/transport.js';
 import type { LegacySession, RequestLink } from './request-link.js';
-import { routeRequest, type ServerCore } from './request-router.js';
+import { claimedRevision, routeRequest, type ServerCore } from './request-router.js';
+import { batchRefusal } from './batch-gate.js';
+import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
 import { isStdioServerTransport } from '../transport/kinds.js';
 
 /** Options of {@link ServerSession}. */
@@ -69,6 +71,7 @@ export class ServerSession {
       role: 'server',
       idPrefix: 's',
       answerMalformed: true,
+      batchGate: (items) => batchRefusal(this.batchRevision(items)),
       defaultTimeoutMs: Infinity,
       maxTotalTimeoutMs: Infinity,
     });
@@ -136,6 +139,14 @@ export class ServerSession {
       request: (method, params) => context.request(method, params),
     };
     return routeRequest(this.core, request, link);
+  }
+
+  /** What a batch is judged by: 2026-07-28 when one of its requests claims a `_meta` revision, else the session's. */
+  private batchRevision(items: readonly unknown[]): string | undefined {
+    const modern = items.some(
+      (item) => typeof item === 'object' && item !== null && claimedRevision(item as JsonRpcRequest) !== undefined,
+    );
+    return modern ? LATEST_MODERN_REVISION : this.legacy?.revision;
   }
 
   /** A request was answered (or withheld): the one place the session learns a request ended. */

@@ -11,6 +11,7 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from '../../protocol/jsonrpc.js';
+import { eraOf } from '../../protocol/revisions.js';
 import type { Refusal } from './request-guards.js';
 
 /** Errors of the 2026 envelope and headers: answered with 400. */
@@ -53,6 +54,12 @@ export function legacyStatusOf(answer: JsonRpcMessage): number {
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** True when `MCP-Protocol-Version` names a 2026-era revision: the request is then held to the 2026 rules. */
+export function modernHeader(req: IncomingMessage): boolean {
+  const version = header(req, 'mcp-protocol-version');
+  return version !== undefined && eraOf(version) === 'modern';
 }
 
 export function pathOf(url: string | undefined): string {

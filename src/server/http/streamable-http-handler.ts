@@ -25,14 +25,20 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc.js';
-import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import {
+  hasFeature,
+  LATEST_MODERN_REVISION,
+  LEGACY_REVISIONS,
+  type ProtocolRevision,
+} from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
+import { batchRefusal } from '../batch-gate.js';
 import { BearerGate } from './auth/bearer-gate.js';
-import { header, legacyStatusOf, pathOf, positive, refuse, statusOf } from './http-answers.js';
+import { header, legacyStatusOf, modernHeader, pathOf, positive, refuse, statusOf } from './http-answers.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
 import { HttpEngine } from './http-engine.js';
@@ -226,10 +232,11 @@ class StreamableHttpServer {
     if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
-    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
-    if (first && claimed !== undefined) {
-      if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
-      return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
+    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);
+    // so does a 2026 `MCP-Protocol-Version` header on a body that leaves that revision out (-32602).
+    if (first && (claimed !== undefined || modernHeader(req))) {
+      if (batch) return refuse(res, { status: 400, message: batchRefusal(LATEST_MODERN_REVISION)! });
+      return this.modernPost(req, res, first, claimed);
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, items, requests, batch);
@@ -263,12 +270,15 @@ class StreamableHttpServer {
     return false;
   }
 
+  /** `revision` is the body's `_meta` revision as sent (any JSON value), or undefined when it has none. */
   private async modernPost(
     req: IncomingMessage,
     res: ServerResponse,
     request: JsonRpcRequest,
-    revision: string,
+    revision: unknown,
   ): Promise<void> {
+    // A required field missing from the body is -32602 (the 2026 rule), whatever the headers say.
+    if (revision === undefined) return this.answer(res, modernEnvelopeProblem(request)!, 400);
     // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
     // when that revision is one the server does not speak (-32022 is for a header that agrees).
     const toolName =
@@ -401,6 +411,9 @@ class StreamableHttpServer {
         subscriptions: new Set(),
       };
     }
+    // 2025-06-18 removed batching: such a batch is refused as a whole, before any of it runs.
+    const refusal = batch ? batchRefusal(legacy?.revision) : undefined;
+    if (refusal) return refuse(res, { status: 400, message: refusal });
     const ids = requests.map((request) => request.id);
     const inUse = ids.find((id, index) => ids.indexOf(id) !== index || session?.transport.has(id));
     if (inUse !== undefined)
