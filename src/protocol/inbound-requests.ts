@@ -233,9 +233,17 @@ export class InboundRequests {
     });
   }
 
-  /** Aborts the handler of request `id` (the peer cancelled it); no answer is sent. Unknown ids are ignored. */
+  /**
+   * The peer cancelled request `id`: its handler's signal aborts and its record ends now (no
+   * answer will be sent, so nothing waits for a handler that ignores its signal). Unknown ids are
+   * ignored.
+   */
   cancel(id: JsonRpcId, reason: McpError): void {
-    this.running.get(id)?.abort(reason);
+    const record = this.running.get(id);
+    if (!record) return;
+    record.abort(reason);
+    this.finish(record);
+    this.host.ended(record.id, record.method);
   }
 
   /** Its time limit passed: the handler's signal aborts and the request is answered -32603 now. */

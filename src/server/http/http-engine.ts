@@ -105,7 +105,9 @@ export class HttpEngine {
       carriesRequests: session !== undefined && channel.canStream,
     });
     const onClose = (): void => {
-      if (res.writableFinished || channel.resumable) return;
+      if (res.writableFinished) return;
+      route.clientGone = true;
+      if (channel.resumable) return;
       const reason = new McpError('CANCELLED', 'the client closed the response stream');
       for (const id of ids) connection.cancelInbound(id, reason);
     };

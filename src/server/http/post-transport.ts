@@ -3,7 +3,8 @@
  * feeds it the messages of each POST ({@link HttpServerTransport.deliver}) and the connection's
  * answers come back out through `send`, each to the POST that carried its request: a response by
  * its id, a notification or a request of the server by the `relatedRequestId` its `send` carries
- * (on that POST's SSE stream). One per legacy session (every POST of the session feeds it), or one
+ * (on that POST's SSE stream, or the session's GET stream once the client closed that POST's
+ * response). One per legacy session (every POST of the session feeds it), or one
  * per POST where there is no session (2026, stateless legacy). It knows no methods or timeouts.
  */
 import type { ServerResponse } from 'node:http';
@@ -32,6 +33,12 @@ export class PostRoute {
   /** True when the server may send the client requests on this POST's stream (a session, SSE). */
   readonly carriesRequests: boolean;
   readonly done: Promise<void>;
+  /**
+   * Set when the client closed the response before its answer (cancelled the request, or lost
+   * the connection): what the server still sends tied to it goes to the session's standalone
+   * stream, which the client still reads (a withdrawn elicitation's `notifications/cancelled`).
+   */
+  clientGone = false;
   private readonly answers: JsonRpcMessage[] = [];
   private waiting: number;
   private resolveDone!: () => void;
@@ -128,7 +135,7 @@ export class HttpServerTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const route = related === undefined ? undefined : this.routes.get(related);
-    if (route) route.channel.notify(message);
+    if (route && !route.clientGone) route.channel.notify(message);
     else this.unrelated?.(message);
   }
 

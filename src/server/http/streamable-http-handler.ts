@@ -229,7 +229,7 @@ class StreamableHttpServer {
           classified.id ?? null,
         );
     }
-    if (this.gate && this.refuseToolScopes(res, requests)) return;
+    if (this.gate?.refuseToolCalls(res, this.authOf.get(res), requests, this.core.tools)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);
@@ -251,23 +251,6 @@ class StreamableHttpServer {
   /** True when the session was made with another token's client or subject (the spec: bind sessions to the user). */
   private foreign(session: HttpSession, res: ServerResponse): boolean {
     return this.ownerOf.get(session) !== this.ownerKey(res);
-  }
-
-  /** A tool call whose tool needs a scope the token lacks: 403 before anything runs (true: answered). */
-  private refuseToolScopes(res: ServerResponse, requests: JsonRpcRequest[]): boolean {
-    for (const request of requests) {
-      if (
-        request.method !== 'tools/call' ||
-        !request.params ||
-        Array.isArray(request.params) ||
-        typeof request.params.name !== 'string'
-      )
-        continue;
-      const tool = this.core.tools.get(request.params.name);
-      if (this.gate!.refuseToolScopes(res, this.authOf.get(res), request.params.name, tool?.definition.requiredScopes))
-        return true;
-    }
-    return false;
   }
 
   /** `revision` is the body's `_meta` revision as sent (any JSON value), or undefined when it has none. */

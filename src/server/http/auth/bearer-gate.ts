@@ -8,9 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage, McpError } from '../../../protocol/errors.js';
-import { makeErrorResponse, RpcErrorCode } from '../../../protocol/jsonrpc.js';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcRequest } from '../../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
+import type { ToolSet } from '../../tool-set.js';
 import { BearerTokenError } from './bearer-error.js';
 import {
   resourceMetadataDocument,
@@ -167,6 +168,25 @@ export class BearerGate {
       return undefined;
     }
     return auth;
+  }
+
+  /**
+   * The first tool call among `requests` whose tool needs a scope the token lacks is refused
+   * (403) before anything runs. Returns true when it answered.
+   */
+  refuseToolCalls(
+    res: ServerResponse,
+    auth: AuthInfo | undefined,
+    requests: readonly JsonRpcRequest[],
+    tools: ToolSet,
+  ): boolean {
+    for (const request of requests) {
+      const params = request.params;
+      if (request.method !== 'tools/call' || !params || Array.isArray(params) || typeof params.name !== 'string')
+        continue;
+      if (this.refuseToolScopes(res, auth, params.name, tools.get(params.name)?.definition.requiredScopes)) return true;
+    }
+    return false;
   }
 
   /**
