@@ -234,7 +234,10 @@ export function requestContext(
   let last = -Infinity;
   let finished = false;
   const context: ToolContext = {
-    signal: launch ? launch.controller.signal : link.signal,
+    // A getter: the request's AbortController is made only if the handler looks at its signal.
+    get signal() {
+      return launch ? launch.controller.signal : link.signal;
+    },
     era: eraOf(facts.revision),
     revision: facts.revision,
     requestId: request.id,
