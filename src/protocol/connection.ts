@@ -3,10 +3,8 @@
  * and every server session run on it; a role brings its method tables (`ClientRole`,
  * `ServerRole`) and its handlers, never a second pending map or dispatch loop.
  *
- * Outbound, it owns the one pending-request map. Each record holds its due time, its progress callback and
- * its abort wiring, and exactly one code path (`settle`) removes a record and unhooks it. One
- * connection-wide timer fires at the earliest due time, so a request costs no timer of its own
- * and a progress reset is an assignment.
+ * Outbound, it owns the one pending-request map (`pending-requests.ts`: one record per request,
+ * one `settle`, one connection-wide timer, so a request costs no timer of its own).
  * Timeout is not cancel: a timeout rejects with `TIMEOUT`, a caller's abort with `CANCELLED`;
  * either way the record is gone at once and `notifications/cancelled` is sent without waiting.
  * Inbound, requests go to their handler or the role's router (`inbound-requests.ts`), and
@@ -24,7 +22,8 @@ import {
   type NotificationHandler,
   type RequestOptions,
 } from './connection-options.js';
-import { DeadlineTimer, now } from './deadline-timer.js';
+import { now } from './deadline-timer.js';
+import { PendingRequests, type PendingRecord } from './pending-requests.js';
 import { errorMessage, McpError, SizeLimitError } from './errors.js';
 import { unknownOptionError } from './option-keys.js';
 import {
@@ -55,25 +54,6 @@ export type {
 } from './connection-options.js';
 export type { InboundRequestContext, InboundRequestHandler, InboundRouter } from './inbound-requests.js';
 
-interface PendingRecord {
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly resolve: (result: Record<string, unknown>) => void;
-  readonly reject: (error: unknown) => void;
-  readonly idleMs: number;
-  readonly capMs: number;
-  readonly deadline: number;
-  readonly resetOnProgress: boolean;
-  readonly onProgress: ((progress: ProgressParams) => void) | undefined;
-  readonly cancelNotice: boolean;
-  /** When the record expires (idle timeout or hard cap, whichever is first); Infinity = never. */
-  due: number;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  /** The request's send signal: present only when the connection gives each request one (`requestSignals`). */
-  channel: SendSignal | undefined;
-}
-
 /**
  * A JSON-RPC 2.0 endpoint over one transport, typed by the role it plays (`R`: what it sends and
  * receives; the client's by default). Not reusable: once closed, every request rejects with
@@ -91,7 +71,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   private readonly defaultMaxTotalMs: number;
   private readonly requestSignals: boolean;
   private cancelNotices: CancelNotices;
-  private readonly pending = new Map<JsonRpcId, PendingRecord>();
+  /** Our requests awaiting their answer: the one pending map, on one timer. */
+  private readonly pending = new PendingRequests((record) => this.expire(record));
   private readonly inbound: InboundRequests;
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly inboundEndListeners = new Set<(id: JsonRpcId, method: string) => void>();
@@ -100,8 +81,6 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   private nextId = 1;
   private readonly idPrefix: string | undefined;
   private readonly batchGate: ((items: readonly unknown[]) => string | undefined) | undefined;
-  /** The one timer of all pending records; unref'd while nothing is pending. */
-  private readonly timer = new DeadlineTimer(() => this.sweep());
   private closeError: McpError | undefined;
   private closing: Promise<void> | undefined;
   /** Resolves once the underlying transport has closed; carries the reason. */
@@ -134,6 +113,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
       transport.onDiagnostic((d) => this.transportDiagnostic(d)),
     ];
     this.closed = transport.closed.then((info) => {
+      // Closed by close()/destroy() already: no second error to build (it costs a stack trace).
+      if (this.closeError) return info;
       this.shutdown(
         new McpError(
           'CONNECTION_CLOSED',
@@ -228,8 +209,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
         onAbort: undefined,
         channel: undefined,
       };
-      this.pending.set(id, record);
-      this.arm(record, Math.min(idleMs, capMs));
+      this.pending.add(record, Math.min(idleMs, capMs));
       if (signal) {
         record.onAbort = () =>
           this.abandon(record, this.cancelledError(method, signal), `cancelled by the ${this.role}`);
@@ -248,7 +228,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
       const sent = this.transport.send(makeRequest(id, method, outParams), sendOptions);
       if (sent) {
         sent.catch((error: unknown) => {
-          if (this.pending.get(id) === record) this.settle(record, asTransportError(error, this.name, method));
+          if (this.pending.get(id) === record) this.pending.settle(record, asTransportError(error, this.name, method));
         });
       }
     });
@@ -299,8 +279,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
    * their answers are still sent; new requests of ours are still written (and will time out).
    */
   endOfInput(reason: string): void {
-    for (const record of [...this.pending.values()]) {
-      this.settle(
+    for (const record of this.pending.all()) {
+      this.pending.settle(
         record,
         new McpError('CONNECTION_CLOSED', `failed: ${reason}`, { server: this.name, method: record.method }),
       );
@@ -406,7 +386,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
       case 'response': {
         const record = this.pending.get(classified.message.id);
         if (!record) return this.lateResponse(classified.message.id);
-        return this.settle(record, undefined, classified.message.result);
+        return this.pending.settle(record, undefined, classified.message.result);
       }
       case 'error': {
         const { id, error } = classified.message;
@@ -422,7 +402,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
           return this.lateResponse(id);
         }
         // A peer can put megabytes in its message: ours quotes a bounded part, `rpcMessage` keeps it all.
-        return this.settle(
+        return this.pending.settle(
           record,
           new McpError('SERVER_ERROR', `failed: ${peerText(error.message)} (${error.code})`, {
             server: this.name,
@@ -461,7 +441,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
         // A response we were waiting for arrived malformed: fail that request now, not at its timeout.
         const record = classified.id === undefined ? undefined : this.pending.get(classified.id);
         if (record && !('method' in (classified.value as object))) {
-          this.settle(
+          this.pending.settle(
             record,
             new McpError('PROTOCOL', `got a malformed response: ${classified.reason}`, {
               server: this.name,
@@ -475,7 +455,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
-    if (method === 'notifications/progress' && params) this.progress(params as ProgressParams);
+    if (method === 'notifications/progress' && params) this.pending.progress(params as ProgressParams);
     else if (method === 'notifications/cancelled' && params) {
       const requestId = (params as { requestId?: JsonRpcId }).requestId;
       if (requestId !== undefined)
@@ -488,19 +468,6 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     const any = this.notificationHandlers.get('*');
     if (exact) for (const handler of exact) safeCall(handler, params, method);
     if (any) for (const handler of any) safeCall(handler, params, method);
-  }
-
-  private progress(params: ProgressParams): void {
-    const record = this.pending.get(params.progressToken);
-    if (!record) return;
-    if (record.resetOnProgress) this.arm(record, Math.min(record.idleMs, record.deadline - now()));
-    if (record.onProgress) {
-      try {
-        record.onProgress(params);
-      } catch {
-        // A throwing progress callback must not break message dispatch.
-      }
-    }
   }
 
   private reply(message: JsonRpcMessage | JsonRpcMessage[]): void {
@@ -582,11 +549,11 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
       const record = peeked.id === null ? undefined : this.pending.get(peeked.id);
       if (!record) return; // already settled (timed out, cancelled), or an error tied to no request
       const error = oversize(`failed: its response was not read (${what})`, record.method);
-      this.settle(record, error);
+      this.pending.settle(record, error);
       record.channel?.abort(error);
       return;
     }
-    for (const record of [...this.pending.values()]) {
+    for (const record of this.pending.all()) {
       const error = oversize(
         `failed: a response that could not be tied to one request was not read, and it may have been this request's (${what})`,
         record.method,
@@ -603,25 +570,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     });
   }
 
-  // ---- pending records ----
-
-  /** Sets a record to expire `ms` from now; the shared timer is re-armed only for a new earliest. */
-  private arm(record: PendingRecord, ms: number): void {
-    record.due = Number.isFinite(ms) ? now() + Math.max(0, ms) : Infinity;
-    if (this.pending.size === 1) this.timer.ref();
-    this.timer.atMost(record.due);
-  }
-
-  /** Expires every record that is due; returns the next due time. */
-  private sweep(): number {
-    const t = now() + 1; // timers may fire a hair early
-    let next = Infinity;
-    for (const record of [...this.pending.values()]) {
-      if (record.due <= t) this.expire(record);
-      else if (record.due < next) next = record.due;
-    }
-    return this.closeError ? Infinity : next;
-  }
+  // ---- giving up on a request ----
 
   private expire(record: PendingRecord): void {
     if (this.pending.get(record.id) !== record) return;
@@ -637,7 +586,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   /** Removes a record the client gave up on, rejects it, and tells the server (not awaited). */
   private abandon(record: PendingRecord, error: McpError, reason: string): void {
     if (this.pending.get(record.id) !== record) return;
-    this.settle(record, error);
+    this.pending.settle(record, error);
     if (record.channel) {
       record.channel.abort(error);
       // Closing the request's own stream is the whole cancellation there (2026 HTTP).
@@ -650,29 +599,14 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
     });
   }
 
-  /**
-   * The one place a record leaves the map: deletes it, unhooks its abort listener, and rejects
-   * it with `error` or resolves it with `result`. Callers check first that the record is still
-   * the pending one (a settled record is never settled twice).
-   */
-  private settle(record: PendingRecord, error: unknown, result?: Record<string, unknown>): void {
-    this.pending.delete(record.id);
-    // Nothing pending: the shared timer must not keep the process alive on its own.
-    if (this.pending.size === 0) this.timer.unref();
-    if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
-    record.onAbort = undefined;
-    if (error === undefined) record.resolve(result!);
-    else record.reject(error);
-  }
-
   private shutdown(error: McpError): void {
     if (this.closeError) return;
     this.closeError = error;
-    for (const record of [...this.pending.values()]) {
-      this.settle(record, this.closedErrorFor(record.method));
+    for (const record of this.pending.all()) {
+      this.pending.settle(record, this.closedErrorFor(record.method));
       record.channel?.abort(error);
     }
-    this.timer.stop();
+    this.pending.stop();
     this.inbound.abortAll(error);
     for (const dispose of this.disposeTransport) dispose();
   }

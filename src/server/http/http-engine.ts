@@ -115,10 +115,9 @@ export class HttpEngine {
     transport.deliver(items, route);
     await route.done;
     res.off('close', onClose);
-    if (!session) {
-      this.live.delete(connection);
-      void connection.close();
-    }
+    // A POST's own connection is dropped once its requests ended: nothing is pending on it (it
+    // sends no requests), no timer is armed, nothing is left to close; the garbage collector ends it.
+    if (!session) this.live.delete(connection);
   }
 
   /** Routes one request of a POST (the engine's router): the link ties it to its POST. */

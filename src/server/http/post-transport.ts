@@ -76,9 +76,10 @@ export class PostRoute {
     if (!this.answers.some((answer) => (answer as { id?: unknown }).id === id))
       this.answers.push(makeErrorResponse(id, RpcErrorCode.InternalError, `Request ended: ${reason}`));
     if (--this.waiting > 0) return;
-    const order = new Map(this.ids.map((id, index) => [id, index]));
-    if (this.answers.length > 1)
+    if (this.answers.length > 1) {
+      const order = new Map(this.ids.map((id, index) => [id, index]));
       this.answers.sort((a, b) => order.get((a as { id: JsonRpcId }).id)! - order.get((b as { id: JsonRpcId }).id)!);
+    }
     this.finish(this.answers, this);
     this.resolveDone();
   }
