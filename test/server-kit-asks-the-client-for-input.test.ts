@@ -23,7 +23,7 @@ function makeServer(): McpServer {
         const answer = await context.elicit({
           message: 'Your name?',
           requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        } as never);
+        });
         const sampled = await context.sample({
           messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
           maxTokens: 10,
@@ -44,7 +44,7 @@ function makeServer(): McpServer {
         {
           message: 'Your name?',
           requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-        } as never,
+        },
         { key: 'who' },
       );
       return {

@@ -46,7 +46,7 @@ export async function clientCredentialsTokens(
     const alg = configured.signingAlgorithm ?? 'ES256';
     let key: Parameters<typeof oauth.PrivateKeyJwt>[0];
     try {
-      key = (await importPKCS8(configured.privateKey, alg)) as typeof key;
+      key = await importPKCS8(configured.privateKey, alg);
     } catch (error) {
       throw new OAuthError(`the client's private key is not a PKCS#8 PEM ${alg} key`, {
         server: serverName,

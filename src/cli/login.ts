@@ -133,7 +133,7 @@ export function openBrowser(io: CliIO, url: URL): void {
     ? args.map((arg) => arg.replaceAll('%s', text))
     : [...args, text];
   try {
-    const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env as NodeJS.ProcessEnv });
+    const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env });
     child.on('error', () => {}); // no opener here: the printed URL is the way
     child.unref();
   } catch {

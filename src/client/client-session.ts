@@ -296,7 +296,7 @@ export class ClientSession {
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
-      return this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers);
+      return this.requestOn(method, this.envelope(params), options, headers);
     });
   }
 

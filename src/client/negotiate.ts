@@ -269,7 +269,7 @@ async function initialize(
   input.onSession({ era: 'legacy', protocolVersion: answered, established: true }, connection);
   return {
     era: 'legacy',
-    protocolVersion: answered as ProtocolRevision,
+    protocolVersion: answered,
     capabilities: result.capabilities ?? {},
     serverInfo: result.serverInfo,
     instructions: result.instructions,

@@ -64,12 +64,12 @@ export async function callWithParamHeaders(
   let callOptions = withHeaders();
   let raw: Record<string, unknown>;
   try {
-    raw = (await session.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    raw = await session.send('tools/call', params, callOptions);
   } catch (error) {
     if (!(error instanceof McpError) || error.rpcCode !== RpcErrorCode.HeaderMismatch) throw error;
     await tools.refresh(signal);
     callOptions = withHeaders();
-    raw = (await session.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    raw = await session.send('tools/call', params, callOptions);
   }
   const type = raw.resultType;
   return type === undefined || type === 'complete'

@@ -114,7 +114,7 @@ async function runAsTask(
     run.then(
       (result) => {
         const { resultType: _drop, ...plain } = result as CallToolResult & { resultType?: unknown };
-        task.settle('completed', { result: plain as Record<string, unknown> });
+        task.settle('completed', { result: plain });
       },
       (error: unknown) => {
         core.logger({
@@ -258,20 +258,8 @@ export function requestContext(
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (body, options) =>
-      ask(
-        'elicitation/create',
-        body as unknown as Record<string, unknown>,
-        'elicitation',
-        options?.key,
-      ) as Promise<never>,
-    sample: (body, options) =>
-      ask(
-        'sampling/createMessage',
-        body as unknown as Record<string, unknown>,
-        'sampling',
-        options?.key,
-      ) as Promise<never>,
+    elicit: (body, options) => ask('elicitation/create', body, 'elicitation', options?.key) as Promise<never>,
+    sample: (body, options) => ask('sampling/createMessage', body, 'sampling', options?.key) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
     closeStream: () => {

@@ -97,7 +97,7 @@ function newAjv(dialect2020: boolean): Ajv {
     validateSchema: false,
     validateFormats: addFormats !== undefined,
   };
-  const ajv = dialect2020 ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
+  const ajv = dialect2020 ? new Ajv2020(options) : new Ajv(options);
   addFormats?.(ajv);
   return ajv;
 }

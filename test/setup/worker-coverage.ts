@@ -57,7 +57,7 @@ if (directory) {
   await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
 
   afterAll(async () => {
-    const { result } = (await session.post('Profiler.takePreciseCoverage')) as { result: ScriptCoverage[] };
+    const { result } = await session.post('Profiler.takePreciseCoverage');
     const parsed = new Map<string, ParsedScript>();
     const onParsed = (message: { params: ParsedScript }) => parsed.set(message.params.scriptId, message.params);
     // Enabling the debugger reports every script already parsed (synchronously, in process).
@@ -71,9 +71,7 @@ if (directory) {
       if (!script.url.startsWith(MEASURED)) continue;
       const mapUrl = parsed.get(script.scriptId)?.sourceMapURL;
       if (!mapUrl || !INLINE_MAP.test(mapUrl)) continue;
-      const { scriptSource } = (await session.post('Debugger.getScriptSource', { scriptId: script.scriptId })) as {
-        scriptSource: string;
-      };
+      const { scriptSource } = await session.post('Debugger.getScriptSource', { scriptId: script.scriptId });
       if (!scriptSource.startsWith(WRAPPER_START)) continue;
       // Offsets count from the start of the wrapped code; the source map describes the code inside.
       const skip = scriptSource.indexOf(WRAPPER_END) + WRAPPER_END.length;

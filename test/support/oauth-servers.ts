@@ -66,7 +66,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         }),
       },
     },
-  } as never);
+  });
   provider.on('refresh_token.saved', (token: { destroy(): Promise<void> }) => refreshTokens.add(token));
   server.on('request', provider.callback());
   return {

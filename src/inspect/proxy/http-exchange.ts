@@ -102,7 +102,7 @@ async function relay(
   try {
     // No header or body timeout: the client owns its timeouts, and its going away aborts this.
     response = await exchange(ctx.dispatcher, url, {
-      method: method as Dispatcher.HttpMethod,
+      method: method,
       headers,
       body: body.length > 0 ? body : null,
       signal,

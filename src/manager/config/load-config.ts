@@ -218,7 +218,7 @@ export class ConfigLoader {
         secrets.add(value);
         if (!(key in written)) fileOrigins[`env.${key}`] = `envFile ${envFile}`;
       }
-      entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
+      entry = { ...entry, env: { ...fileEnv, ...(entry.env ?? {}) } };
     }
     const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
     const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(

@@ -191,7 +191,7 @@ export function exchange(dispatcher: Dispatcher, url: URL, options: ExchangeOpti
       onResponseStart(_c, statusCode, headers) {
         if (statusCode < 200 && statusCode !== 101) return; // 1xx informational
         started = true;
-        resolve({ statusCode, headers: headers as Record<string, string | string[] | undefined>, body });
+        resolve({ statusCode, headers: headers, body });
       },
       onResponseData(_c, chunk) {
         body.push(chunk);
