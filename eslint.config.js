@@ -48,6 +48,8 @@ export default tseslint.config(
       '@typescript-eslint/no-base-to-string': 'off',
       // Getters of an object literal read their owner's live state through a named alias (`const session = this`).
       '@typescript-eslint/no-this-alias': 'off',
+      // A `let` read by a closure before its one assignment (a timer, a handler made after its listener) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // Control characters in regexps are the point: terminal output and traces strip or escape them.
       'no-control-regex': 'off',
     },

@@ -99,7 +99,7 @@ export function cliLoginHooks(
       const yes = await askYesNo(io, `server "${context.server}" needs a login. Log in now in a browser?`);
       if (!yes) throw new Error(`not logged in; run: ${loginCommand(offer.spec, offer.byUrl)}`);
     }
-    show(url, context);
+    await show(url, context);
   };
   return { store, onAuthorizationUrl };
 }

@@ -161,7 +161,7 @@ export class SpecSchemas {
 
   /** Throws `INVALID_ARGUMENT` when `dir` is not a directory. */
   constructor(readonly dir: string) {
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(dir).isDirectory();
     } catch {

@@ -59,7 +59,7 @@ interface LoginStatus {
  * another account, more scopes), then connects once with it to show it works.
  */
 async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
-  const { name, url } = operand(args, 'login');
+  const { name } = operand(args, 'login');
   // Resolved as a connect would (approval of a project server included).
   const target = await resolveTarget(
     name !== undefined ? { ...args, options: { ...args.options, server: name } } : args,

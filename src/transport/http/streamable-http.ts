@@ -375,7 +375,7 @@ export class StreamableHttpTransport implements Transport {
       parent: this.life.signal,
     });
     this.getStream = stream;
-    this.track(stream.run());
+    void this.track(stream.run());
   }
 
   // ---- headers ----
