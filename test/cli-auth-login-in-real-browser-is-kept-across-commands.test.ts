@@ -69,7 +69,10 @@ describe('mcpwire auth login in a real browser', () => {
     };
   }
 
-  /** The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to `urlFile`. */
+  /**
+   * The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to
+   * `urlFile`.
+   */
   async function setUp(): Promise<{
     env: Record<string, string>;
     home: string;

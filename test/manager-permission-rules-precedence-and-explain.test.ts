@@ -631,7 +631,10 @@ function universe(servers: readonly string[]): Array<PermissionSubject & { name:
 }
 const ALL = universe(SERVERS);
 
-/** Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few malformed ones. */
+/**
+ * Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few
+ * malformed ones.
+ */
 const patternArb: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom(...ALL), fc.boolean(), fc.nat(), fc.nat()).map(([subject, exposed, x, y]) => {
     const name = exposed ? subject.name : `mcp__${subject.server}__${subject.tool}`;

@@ -39,7 +39,9 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone (or without /proc). */
+/**
+ * /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone (or without /proc).
+ */
 function stat(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -160,7 +160,9 @@ function connectOver<C extends Connected>(
   );
 }
 
-/** Builds the client over `held`, negotiates, and runs what follows the handshake; on failure leaves nothing running. */
+/**
+ * Builds the client over `held`, negotiates, and runs what follows the handshake; on failure leaves nothing running.
+ */
 async function open<C extends Connected>(
   held: Held,
   options: ClientOptions & { name: string },

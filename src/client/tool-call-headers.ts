@@ -27,7 +27,10 @@ export interface ToolLookup {
   refresh(signal: AbortSignal | undefined): Promise<unknown>;
 }
 
-/** `tools` without those whose markings break the rules (the array itself when none does); `report` is told why each was left out. */
+/**
+ * `tools` without those whose markings break the rules (the array itself when none does); `report` is told why each was
+ * left out.
+ */
 export function withValidHeaderMarkings(tools: Tool[], report: (message: string) => void): Tool[] {
   let kept: Tool[] | undefined;
   for (let i = 0; i < tools.length; i++) {

@@ -78,7 +78,9 @@ function constMethod(definition: Record<string, unknown> | undefined): string | 
   return typeof method === 'string' ? method : undefined;
 }
 
-/** method → definition name for one union (absent union: none; an inline member: the named definition with its method). */
+/**
+ * method → definition name for one union (absent union: none; an inline member: the named definition with its method).
+ */
 function unionMethods(
   defs: Record<string, Record<string, unknown>>,
   union: string,

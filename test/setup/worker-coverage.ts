@@ -19,13 +19,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The project's code as the workers run it (tests and fixtures are not measured; dist/ is measured in the processes that run it). */
+/**
+ * The project's code as the workers run it (tests and fixtures are not measured; dist/ is measured in the processes
+ * that run it).
+ */
 const MEASURED = `${pathToFileURL(path.join(ROOT, 'src')).href}/`;
 /** vitest wraps each module in `'use strict';async (<its arguments>)=>{{…}}` before it runs it. */
 const WRAPPER_START = "'use strict';async (";
 const WRAPPER_END = '=>{{';
 const INLINE_MAP = /^data:application\/json;(?:charset=utf-8;)?base64,/;
-/** The getter vite adds for each export (`() => { try { return name } catch {} }`, `return __vi_import_0__.name` for a re-export): not project code. */
+/**
+ * The getter vite adds for each export (`() => { try { return name } catch {} }`, `return __vi_import_0__.name` for a
+ * re-export): not project code.
+ */
 const EXPORT_GETTER = /^\(\) => \{ try \{ return [\w$]+(?:\.[\w$]+)* \} catch \{\} \}$/;
 
 interface Range {

@@ -96,7 +96,9 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   return { json: { ...shown, loggedIn: true }, text };
 }
 
-/** The login state of every URL server in the config (or the one named, or `--url`), read from the store: no network. */
+/**
+ * The login state of every URL server in the config (or the one named, or `--url`), read from the store: no network.
+ */
 async function status(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = args.words[2];
   const url = stringOption(args, 'url');

@@ -153,7 +153,8 @@ function commandLine(entry: Record<string, unknown>, site: { file: string; serve
       { ...site, field: 'command' },
     );
   }
-  if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] }; // the schema names "args"
+  // The schema names "args".
+  if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] };
   return {
     ...entry,
     command: command[0],

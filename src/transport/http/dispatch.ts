@@ -91,7 +91,8 @@ export class LiteBody {
   finish(error: unknown, ended = false): void {
     if (this.closed) return;
     this.outcome = ended ? { event: 'end' } : error === undefined ? undefined : { event: 'error', error };
-    if (this.pending && this.pending.length > 0 && this.listeners.data.length === 0) return; // delivered on the first `data` listener
+    // Delivered on the first `data` listener.
+    if (this.pending && this.pending.length > 0 && this.listeners.data.length === 0) return;
     this.settle();
   }
 
