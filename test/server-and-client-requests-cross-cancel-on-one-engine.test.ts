@@ -60,7 +60,7 @@ describe('a server→client and a client→server request in flight at once, eac
       { command: process.execPath, args: [FIXTURE] },
       {
         era: 'legacy',
-        handlers: { elicitation: elicitation.handler as never },
+        handlers: { elicitation: elicitation.handler },
         onStderr: (line: string) => events.push(JSON.parse(line) as { event: string; code?: string }),
       },
     );
@@ -117,7 +117,7 @@ describe('a server→client and a client→server request in flight at once, eac
       inputSchema: { type: 'object' },
       handler: async (_args, context) => {
         try {
-          await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: {} } } as never);
+          await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: {} } });
         } catch (error) {
           seen.push(`elicit-failed:${String(codeOf(error))}`);
           throw error;
@@ -143,7 +143,7 @@ describe('a server→client and a client→server request in flight at once, eac
     const elicitation = pendingElicitation();
     const client = await McpClient.connect(
       { url: kit.url },
-      { era: 'legacy', handlers: { elicitation: elicitation.handler as never } },
+      { era: 'legacy', handlers: { elicitation: elicitation.handler } },
     );
     open.push(client);
 

@@ -4,13 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
-import {
-  makeErrorResponse,
-  RpcErrorCode,
-  type JsonRpcErrorResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from '../../protocol/jsonrpc.js';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { eraOf } from '../../protocol/revisions.js';
 import type { Refusal } from './request-guards.js';
 
@@ -41,14 +35,14 @@ export function refuse(
 /** 2026: the envelope and header errors are 400, an unknown method 404, anything else 200. */
 export function statusOf(answer: JsonRpcMessage): number {
   if (!('error' in answer)) return 200;
-  const code = (answer as JsonRpcErrorResponse).error.code;
+  const code = answer.error.code;
   if (BAD_REQUEST_CODES.has(code)) return 400;
   return code === RpcErrorCode.MethodNotFound ? 404 : 200;
 }
 
 /** Legacy: JSON-RPC errors travel with 200, except a refused handshake. */
 export function legacyStatusOf(answer: JsonRpcMessage): number {
-  return 'error' in answer && (answer as JsonRpcErrorResponse).error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
+  return 'error' in answer && answer.error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {
