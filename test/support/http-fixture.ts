@@ -188,15 +188,13 @@ export function legacyServer(
       return true;
     }
     if (options.sessions !== false && seen.rpc !== 'initialize' && (session === undefined || !live.has(session))) {
-      res
-        .writeHead(session === undefined ? 400 : 404)
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' },
-          }),
-        );
+      res.writeHead(session === undefined ? 400 : 404).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' },
+        }),
+      );
       return true;
     }
     if (seen.method === 'GET') {
