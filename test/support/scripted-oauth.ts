@@ -5,6 +5,7 @@
  * where what matters is what the client refuses before a real server would be involved.
  */
 import { json, startHttpFixture, type HttpFixture } from './http-fixture.js';
+import { answerOAuthDiscovery, refuseWithChallenge } from './oauth-discovery.js';
 
 export interface ScriptedOAuthOptions {
   /** The `resource` the protected resource metadata names (default: this server's `/mcp`). */
@@ -15,31 +16,12 @@ export interface ScriptedOAuthOptions {
 export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Promise<HttpFixture> {
   let origin = '';
   const fixture = await startHttpFixture((seen, res) => {
+    if (answerOAuthDiscovery(origin, seen, res, { resource: options.metadataResource?.(origin) })) return true;
     const path = seen.path.split('?')[0];
-    if (path === '/.well-known/oauth-protected-resource/mcp') {
-      return json(res, {
-        resource: options.metadataResource?.(origin) ?? `${origin}/mcp`,
-        authorization_servers: [origin],
-      });
-    }
-    if (path === '/.well-known/oauth-authorization-server') {
-      return json(res, {
-        issuer: origin,
-        authorization_endpoint: `${origin}/authorize`,
-        token_endpoint: `${origin}/token`,
-        registration_endpoint: `${origin}/register`,
-        response_types_supported: ['code'],
-        code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
-      });
-    }
     if (path === '/register')
       return json(res, { client_id: 'scripted-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
     if (path === '/token') return json(res, { error: 'invalid_grant' }, 400);
-    if (path === '/mcp')
-      return json(res, { error: 'invalid_token' }, 401, {
-        'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-      });
+    if (path === '/mcp') return refuseWithChallenge(res, origin);
     return false;
   });
   origin = `http://127.0.0.1:${fixture.port}`;
