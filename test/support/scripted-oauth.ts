@@ -4,6 +4,8 @@
  * answer as configured, `/token` records what reaches it. For the failure paths of a login,
  * where what matters is what the client refuses before a real server would be involved.
  */
+import { onTestFinished } from 'vitest';
+import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { json, startHttpFixture, type HttpFixture } from './http-fixture.js';
 import { answerOAuthDiscovery, refuseWithChallenge } from './oauth-discovery.js';
 
@@ -12,7 +14,11 @@ export interface ScriptedOAuthOptions {
   metadataResource?: (origin: string) => string;
 }
 
-/** Starts the fixture; `seen('POST')` etc. and `requests` show what the client asked for. */
+/**
+ * Starts the fixture for one test (call it inside a test): `seen('POST')` etc. and `requests`
+ * show what the client asked for. When the test finishes it is closed and the process-wide
+ * route verdicts are forgotten.
+ */
 export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Promise<HttpFixture> {
   let origin = '';
   const fixture = await startHttpFixture((seen, res) => {
@@ -25,5 +31,9 @@ export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Pr
     return false;
   });
   origin = `http://127.0.0.1:${fixture.port}`;
+  onTestFinished(async () => {
+    await fixture.close();
+    PROCESS_HTTP_ROUTES.clear();
+  });
   return fixture;
 }
