@@ -49,8 +49,9 @@ export class RawStdioServer {
       (line) => this.stderr.push(line),
       () => this.wake(),
     );
+    // 'close', not 'exit': by then everything the process wrote has been read.
     this.ended = new Promise((resolve) =>
-      this.child.on('exit', (code, signal) => {
+      this.child.on('close', (code, signal) => {
         this.exit = { code, signal };
         this.wake();
         resolve(this.exit);
@@ -83,7 +84,7 @@ export class RawStdioServer {
   }
 
   /** Resolves with the answer (a message without a method) carrying `id`. */
-  answer(id: string | number): Promise<Msg> {
+  answer(id: string | number | null): Promise<Msg> {
     return this.waitFor(() => this.messages.find((m) => m.id === id && m.method === undefined));
   }
 
@@ -121,9 +122,15 @@ export class RawStdioServer {
     });
   }
 
-  /** Resolves with how the process ended (bounded like {@link waitFor}). */
+  /** Resolves with how the process ended, its output all read (bounded like {@link waitFor}). */
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     return this.waitFor(() => this.exit);
+  }
+
+  /** Ends stdin and resolves with the exit code once the process exited and its output is read (bounded). */
+  async endInput(): Promise<number | null> {
+    this.child.stdin.end();
+    return (await this.exited()).code;
   }
 
   /** Ends stdin and waits for the exit; kills the process if it lingers. Idempotent. */
