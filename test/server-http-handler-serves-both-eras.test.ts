@@ -33,13 +33,9 @@ function kitServer(): McpServer {
   return server;
 }
 
-function serve(options?: Parameters<typeof startKitHttp>[1]): Promise<KitHttp> {
-  return startKitHttp(kitServer(), options);
-}
-
 describe("mcpwire's client over HTTP", () => {
   it('detects the modern era and calls tools, progress streamed over SSE', async () => {
-    const kit = await serve();
+    const kit = await startKitHttp(kitServer());
     const client = await connectClient({ url: kit.url });
     expect(client.era).toBe('modern');
     expect((await client.listTools()).map((t) => t.name)).toEqual(['add', 'fail']);
@@ -54,7 +50,7 @@ describe("mcpwire's client over HTTP", () => {
   });
 
   it.each([true, false])('speaks the legacy era (sessions: %s)', async (sessions) => {
-    const kit = await serve({ path: '/mcp', sessions });
+    const kit = await startKitHttp(kitServer(), { path: '/mcp', sessions });
     const client = await connectClient({ url: kit.url }, { era: 'legacy' });
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
@@ -72,7 +68,7 @@ describe("mcpwire's client over HTTP", () => {
 
 describe('the official SDK clients over HTTP', () => {
   it('SDK v1 (legacy, with a session) lists and calls, errors included', async () => {
-    const kit = await serve();
+    const kit = await startKitHttp(kitServer());
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
     await client.connect(new TransportV1(new URL(kit.url)));
     onTestFinished(() => client.close());
@@ -87,7 +83,7 @@ describe('the official SDK clients over HTTP', () => {
   });
 
   it('SDK v2 lists and calls', async () => {
-    const kit = await serve();
+    const kit = await startKitHttp(kitServer());
     const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' });
     await client.connect(new TransportV2(new URL(kit.url)));
     onTestFinished(() => client.close());
