@@ -11,8 +11,8 @@ import { isSupportedRevision, SUPPORTED_REVISIONS } from '../protocol/revisions.
 import { VERSION } from '../protocol/version.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
-import type { LoginHooks } from '../manager/server-auth.js';
-import { clientOptionsFor, connectTarget } from '../manager/server-target.js';
+import type { LoginHooks } from '../manager/servers/server-oauth.js';
+import { clientOptionsFor, connectTarget } from '../manager/servers/connect-target.js';
 import { flag, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import { promptElicitation } from './elicit-prompt.js';
 import type { CliIO } from './io.js';

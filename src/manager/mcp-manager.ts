@@ -12,11 +12,11 @@ import { McpError } from '../protocol/errors.js';
 import { scrubSecrets } from '../protocol/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
-import { ApprovalStep } from './approval-step.js';
-import { ConfigSource } from './config-source.js';
-import { Catalogue } from './catalogue.js';
+import { ApprovalStep } from './permissions/approval-step.js';
+import { ConfigSource } from './config/config-source.js';
+import { Catalogue } from './catalogue/catalogue.js';
 import { configFingerprint } from './config/fingerprint.js';
-import type { ConfigWatch, WatchOptions } from './config-watcher.js';
+import type { ConfigWatch, WatchOptions } from './config/config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
 import { loginCommand } from './login-hint.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
@@ -29,17 +29,17 @@ import type {
   ManagerStatus,
   ReconcileResult,
 } from './manager-types.js';
-import { PermissionGate } from './permission-gate.js';
-import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
+import { PermissionGate } from './permissions/permission-gate.js';
+import type { PermissionPolicy, PermissionVerdict } from './permissions/permission-rules.js';
 import { reconcileServers, reloadOnChange } from './reconcile.js';
 import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
-import { checkServerDefinition } from './server-definition.js';
-import type { ManagedServer } from './server-spec.js';
-import { ServerSlot } from './server-slot.js';
-import { catalogueToolsOf, refreshServerTools } from './server-tools.js';
+import { checkServerDefinition } from './servers/check-definition.js';
+import type { ManagedServer } from './servers/managed-server.js';
+import { ServerSlot } from './servers/server-slot.js';
+import { catalogueToolsOf, refreshServerTools } from './catalogue/server-tools.js';
 import { statusReport } from './status-report.js';
-import type { ToolAddress, ToolRename } from './tool-registry.js';
-import { callCatalogueTool, executeCatalogueTool, type CallContext } from './tool-calls.js';
+import type { ToolAddress, ToolRename } from './catalogue/tool-registry.js';
+import { callCatalogueTool, executeCatalogueTool, type CallContext } from './catalogue/tool-calls.js';
 
 export type {
   CatalogTool,

@@ -4,9 +4,9 @@
  * problems of the last load.
  */
 import { scrubSecrets } from '../protocol/redact.js';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import type { ManagerStatus, ServerStatusReport } from './manager-types.js';
-import type { ServerSlot } from './server-slot.js';
+import type { ServerSlot } from './servers/server-slot.js';
 
 /** The config facts a status shows beside the servers. */
 export interface ConfigFacts {

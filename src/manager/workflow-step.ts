@@ -14,9 +14,9 @@ import { secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactError } from './error-redaction.js';
 import { fingerprint, McpManager } from './mcp-manager.js';
-import { stepServer, type StepServer } from './step-server.js';
+import { stepServer, type StepServer } from './servers/step-server.js';
 
-export type { StepServer } from './step-server.js';
+export type { StepServer } from './servers/step-server.js';
 
 /** One step's configuration. String values anywhere in it are templates. */
 export interface McpStep {

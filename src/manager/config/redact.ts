@@ -6,7 +6,7 @@
  * its file's path), so there is nothing of it to hide here.
  */
 import { redactHeaderValue, scrubSecrets } from '../../protocol/redact.js';
-import type { ManagedServer } from '../server-spec.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 
 const SECRET_NAME = /token|secret|password|passwd|key|auth|credential|cookie|session/i;
 

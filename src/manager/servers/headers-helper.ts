@@ -4,10 +4,10 @@
  * before the first request and again when the server answers 401/403; between those its last
  * headers are reused. What it prints is a secret: no error, log line or status ever shows it.
  */
-import { McpError } from '../protocol/errors.js';
-import type { AuthorizeHook } from '../transport/http/authorize-hook.js';
+import { McpError } from '../../protocol/errors.js';
+import type { AuthorizeHook } from '../../transport/http/authorize-hook.js';
 import { HeadersHelperError } from './headers-helper-error.js';
-import type { ManagedServer } from './server-spec.js';
+import type { ManagedServer } from './managed-server.js';
 
 /** How long a helper may run before it is killed (a token command may ask a network service). */
 export const HEADERS_HELPER_TIMEOUT_MS = 30_000;

@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { OAuthOptions, PreRegisteredClient } from '../auth/auth-options.js';
-import type { TokenStore } from '../auth/token-store.js';
-import { ConfigError, errorMessage } from '../protocol/errors.js';
-import type { ManagedServer, ServerOAuth } from './server-spec.js';
-import { checkPrivateKey } from './hashing.js';
+import type { OAuthOptions, PreRegisteredClient } from '../../auth/auth-options.js';
+import type { TokenStore } from '../../auth/token-store.js';
+import { ConfigError, errorMessage } from '../../protocol/errors.js';
+import type { ManagedServer, ServerOAuth } from './managed-server.js';
+import { checkPrivateKey } from '../hashing.js';
 
 /** What the caller adds to a server's OAuth: how to show the login URL, where logins are kept. */
 export interface LoginHooks {

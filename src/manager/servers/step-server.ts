@@ -5,10 +5,10 @@
  * args, env, cwd, url and headers (`Authorization: "Bearer ${GITHUB_TOKEN}"`), host transport
  * names. Values taken from variables are recorded as the server's secrets.
  */
-import { ConfigError, McpError } from '../protocol/errors.js';
-import { toManagedServer, unknownEntryKeys } from './config/server-entry.js';
-import { expandServer } from './config/variables.js';
-import type { ManagedServer } from './server-spec.js';
+import { ConfigError, McpError } from '../../protocol/errors.js';
+import { toManagedServer, unknownEntryKeys } from '../config/server-entry.js';
+import { expandServer } from '../config/variables.js';
+import type { ManagedServer } from './managed-server.js';
 
 /** An inline server of a step: a config file's server entry, with an optional `name`. */
 export type StepServer = Omit<

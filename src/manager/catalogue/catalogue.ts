@@ -1,12 +1,12 @@
 /**
- * The manager's catalogue: the tools of every connected server under their exposed names (the
- * {@link ToolRegistry}), which server last held a name (to explain a call while that server is
- * down), and one `changed` call per change — or one for a whole batch (a reconcile). Synchronous.
+ * The catalogue as the manager keeps it: the name table ({@link ToolRegistry}) of every connected
+ * server's tools, which server last held a name (to explain a call while that server is down),
+ * and one `changed` call per change — or one for a whole batch (a reconcile). Synchronous.
  */
-import { McpError } from '../protocol/errors.js';
-import type { Tool } from '../protocol/types.js';
-import type { CatalogTool } from './manager-types.js';
-import type { PermissionSubject } from './permission-rules.js';
+import { McpError } from '../../protocol/errors.js';
+import type { Tool } from '../../protocol/types.js';
+import type { CatalogTool } from '../manager-types.js';
+import type { PermissionSubject } from '../permissions/permission-rules.js';
 import { ToolRegistry, type ToolAddress, type ToolRename } from './tool-registry.js';
 
 export class Catalogue {

@@ -1,16 +1,16 @@
 /**
- * Server definitions a host writes by hand (`ManagerOptions.servers`, `McpManager.setServer`),
- * read by the rules of a config file entry so that a typo is never silently ignored: keys are
- * those of a {@link ManagedServer} (and of the config layer's `LoadedServer`, which a host may
- * pass on as is), fields have the types the entry schema gives them, and a server has what it
+ * The checks of server definitions a host writes by hand (`ManagerOptions.servers`,
+ * `McpManager.setServer`): each is read by the rules of a config file entry so that a typo is
+ * never silently ignored: keys are those of a {@link ManagedServer} (and of the config layer's
+ * `LoadedServer`, which a host may pass on as is), fields have the types the entry schema gives them, and a server has what it
  * needs to be reached. Unlike a config file (which warns and goes on), a program gets an error.
  */
-import { ConfigError, McpError } from '../protocol/errors.js';
-import { optionKeys, unknownOptionError, type OptionKeys } from '../protocol/option-keys.js';
-import type { LoadedServer } from './config/load-config.js';
-import { entryFieldProblem, missingTarget } from './config/server-entry.js';
-import { SERVER_ENTRY_SCHEMA } from './config/server-schema.js';
-import type { ManagedServer, RestartPolicy } from './server-spec.js';
+import { ConfigError, McpError } from '../../protocol/errors.js';
+import { optionKeys, unknownOptionError, type OptionKeys } from '../../protocol/option-keys.js';
+import type { LoadedServer } from '../config/load-config.js';
+import { entryFieldProblem, missingTarget } from '../config/server-entry.js';
+import { SERVER_ENTRY_SCHEMA } from '../config/server-schema.js';
+import type { ManagedServer, RestartPolicy } from './managed-server.js';
 
 const SERVER_KEYS = optionKeys<LoadedServer>(
   'server definition',

@@ -5,9 +5,9 @@
  * again, and a refusal — a hook that answers false or rejects — stays a refusal; an edited
  * definition is a new question.
  */
-import { configFingerprint } from './config/fingerprint.js';
-import type { ManagerOptions } from './manager-types.js';
-import type { ManagedServer } from './server-spec.js';
+import { configFingerprint } from '../config/fingerprint.js';
+import type { ManagerOptions } from '../manager-types.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 
 export class ApprovalStep {
   private readonly options: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;

@@ -1,9 +1,9 @@
 /**
- * The `permissions` block a config file may carry. This layer only checks its shape and keeps it
- * with its provenance; the permission layer evaluates the rules.
+ * The `permissions` block a config file may carry: its shape checked ({@link parsePermissions},
+ * called by the config loader) and kept with its provenance; `permission-rules.ts` evaluates it.
  */
 import { ConfigError, type McpError } from '../../protocol/errors.js';
-import type { Provenance } from '../server-spec.js';
+import type { Provenance } from '../servers/managed-server.js';
 
 /** Permission rules of one file, as written (evaluated by the permission layer). */
 export interface PermissionBlock {

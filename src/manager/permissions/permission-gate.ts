@@ -3,8 +3,8 @@
  * check before a call (deny refuses, ask goes to the host's hook, allow passes). The rules are
  * the config files' blocks under the host's own, re-read on every config load.
  */
-import type { PermissionBlock } from './config/permissions.js';
-import type { CatalogTool } from './manager-types.js';
+import type { PermissionBlock } from './permission-block.js';
+import type { CatalogTool } from '../manager-types.js';
 import { authorize, PermissionPolicy, type PermissionAskHook } from './permission-rules.js';
 
 export class PermissionGate {

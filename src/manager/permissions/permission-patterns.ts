@@ -4,7 +4,7 @@
  * included). A pattern stands for a glob over whole tool names: `mcp__fs__*` for `mcp__fs`, the
  * pattern itself otherwise. Globs are matched by `glob.ts` (linear, no RegExp).
  */
-import { globAllowsPrefix, globCovers, globStart, globStep, type GlobStates } from './glob.js';
+import { globAllowsPrefix, globCovers, globStart, globStep, type GlobStates } from '../glob.js';
 
 const PREFIX = 'mcp__';
 const PART = /^[A-Za-z0-9_.*-]+$/;

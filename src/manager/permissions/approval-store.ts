@@ -7,9 +7,9 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
-import type { ManagedServer } from '../server-spec.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 import { randomHex } from '../hashing.js';
-import { configFingerprint } from './fingerprint.js';
+import { configFingerprint } from '../config/fingerprint.js';
 
 /** What a decision is about: a server of a file, in one exact definition. */
 export interface ApprovalKey {

@@ -1,18 +1,11 @@
 /**
- * The manager's catalogue of namespaced tools: every registered server's tools under names LLM
- * providers accept (`^[A-Za-z0-9_-]{1,64}$`), and the way back from such a name to the server and
- * the tool's own name. Pure and synchronous; the naming rules live in `tool-names.ts`:
- *
- * 1. `mcp__<server>__<tool>` is the canonical name; code points outside `[A-Za-z0-9_-]` become `_`.
- * 2. Past 64 characters: a prefix + `_` + 8 hex digits of the canonical name's SHA-256, 64 long.
- * 3. A clash never depends on registration order: a safe canonical name keeps itself, every other
- *    pair of the clash takes its own hash suffix (longer if even that clashes).
- * 4. Pairs sharing one canonical name: the shortest server owns it; the others hash their pair.
- *
- * Every change recomputes the names of all servers, so a clash can appear or disappear; a tool
- * that is in no clash keeps its name.
+ * The name table under the catalogue: each registered server's tools under their exposed names
+ * (provider-safe, `^[A-Za-z0-9_-]{1,64}$`) and the way back from an exposed name to the server and
+ * the tool's own name. Pure and synchronous. The names come from the rules in `tool-names.ts`,
+ * applied to all servers' tools at once: every change renames the whole set, so a clash can appear
+ * or disappear; a tool that is in no clash keeps its name.
  */
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../../protocol/types.js';
 import { assignToolNames, compareToolPairs, type ToolRenameReason } from './tool-names.js';
 
 export { canonicalToolName } from './tool-names.js';

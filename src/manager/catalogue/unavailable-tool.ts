@@ -4,10 +4,10 @@
  * approval step or disconnected gets an `INVALID_STATE` error that says so, with the server's
  * last error, instead of "tool not found" (its tools left the catalogue when it went down).
  */
-import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../protocol/redact.js';
-import { loginHint } from './login-hint.js';
-import type { ServerSlot } from './server-slot.js';
+import { McpError } from '../../protocol/errors.js';
+import { scrubSecrets } from '../../protocol/redact.js';
+import { loginHint } from '../login-hint.js';
+import type { ServerSlot } from '../servers/server-slot.js';
 
 /** Characters the catalogue replaces in exposed names (see `tool-names.ts`). */
 const UNSAFE = /[^A-Za-z0-9_-]/gu;

@@ -11,20 +11,19 @@
  * `needs-auth` (trying again without a login would fail the same way): it waits for `login()`
  * (`/mcp auth NAME`) or a `connect()` after a login elsewhere (`mcpwire auth login NAME`).
  */
-import { McpClient } from '../client/mcp-client.js';
-import type { ClientOptions } from '../client/options.js';
-import { errorMessage, McpError } from '../protocol/errors.js';
-import type { ProtocolRevision } from '../protocol/revisions.js';
-import type { TransportDiagnostic } from '../protocol/transport.js';
-import type { Tool } from '../protocol/types.js';
-import { redactUrl, scrubSecrets } from '../protocol/redact.js';
-import { redactServer, secretValues } from './config/redact.js';
-import type { LoginHooks } from './server-auth.js';
-import type { DebugLogger } from './debug-log.js';
-import { redactDiagnostic, redactError } from './error-redaction.js';
-import type { ManagedServer, RestartPolicy } from './server-spec.js';
-import { clientOptionsFor } from './server-target.js';
-import { slotTarget } from './slot-target.js';
+import { McpClient } from '../../client/mcp-client.js';
+import type { ClientOptions } from '../../client/options.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
+import type { ProtocolRevision } from '../../protocol/revisions.js';
+import type { TransportDiagnostic } from '../../protocol/transport.js';
+import type { Tool } from '../../protocol/types.js';
+import { redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { redactServer, secretValues } from '../config/redact.js';
+import type { LoginHooks } from './server-oauth.js';
+import type { DebugLogger } from '../debug-log.js';
+import { redactDiagnostic, redactError } from '../error-redaction.js';
+import type { ManagedServer, RestartPolicy } from './managed-server.js';
+import { clientOptionsFor, slotTarget } from './connect-target.js';
 
 /**
  * Where a server stands. `not-approved`: the approval step refused it (a project server); it is
@@ -259,7 +258,7 @@ export class ServerSlot {
     return client;
   }
 
-  /** The connect target (see `slot-target.ts`): login pages only while asked for, helper values kept secret. */
+  /** The connect target (`slotTarget`): login pages only while asked for, helper values kept secret. */
   private target(): Parameters<typeof McpClient.connect>[0] {
     return slotTarget(this.spec, this.hooks.loginHooks(this.interactive), {
       loginUnderWay: () => this.interactive,

@@ -2,7 +2,7 @@
  * The error of a server's `headersHelper` command that gave no headers: it failed, timed out,
  * or printed something that is not headers. Its output is a secret, so the error never quotes it.
  */
-import { McpError, type McpErrorDetails } from '../protocol/errors.js';
+import { McpError, type McpErrorDetails } from '../../protocol/errors.js';
 
 /** The fields of a {@link HeadersHelperError}. */
 export interface HeadersHelperErrorDetails extends Pick<McpErrorDetails, 'cause' | 'server'> {

@@ -1,16 +1,21 @@
 /**
- * How a {@link ManagedServer} becomes an `McpClient.connect` call: the target (stdio spec or
- * URL) and the client options its fields imply. Shared by the manager's slots, the workflow
- * step and the CLI, so a server behaves the same whoever connects it.
+ * How a {@link ManagedServer} is connected: {@link connectTarget} turns it into an
+ * `McpClient.connect` target (a stdio spec, or a URL with its `headersHelper` hook or OAuth),
+ * {@link clientOptionsFor} into the client options its fields imply (name, timeouts, a pinned
+ * revision), {@link connectServer} does both once, and {@link slotTarget} adds the two watches a
+ * supervised slot keeps. Shared by the slots, the workflow step and the CLI, so a server behaves
+ * the same whoever connects it. A new server field that changes how the client connects is read
+ * here.
  */
-import { McpClient } from '../client/mcp-client.js';
-import type { ClientOptions } from '../client/options.js';
-import { McpError } from '../protocol/errors.js';
-import type { ProtocolRevision } from '../protocol/revisions.js';
-import { escapeVariables } from '../transport/variables.js';
+import { McpClient } from '../../client/mcp-client.js';
+import type { ClientOptions } from '../../client/options.js';
+import { McpError } from '../../protocol/errors.js';
+import type { ProtocolRevision } from '../../protocol/revisions.js';
+import { escapeVariables } from '../../transport/variables.js';
+import { loginHint } from '../login-hint.js';
 import { headersHelperHook } from './headers-helper.js';
-import { oauthOptionsFor, type LoginHooks } from './server-auth.js';
-import type { ManagedServer } from './server-spec.js';
+import { oauthOptionsFor, type LoginHooks } from './server-oauth.js';
+import type { ManagedServer } from './managed-server.js';
 
 /**
  * The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is
@@ -73,6 +78,57 @@ export function connectServer(spec: ManagedServer, base: ClientOptions = {}, hoo
     return Promise.reject(error);
   }
   return McpClient.connect(target, clientOptionsFor(spec, base));
+}
+
+/** What the target asks of its slot. */
+export interface TargetWatch {
+  /** True while a login asked for (`login()`, `/mcp auth NAME`) is under way. */
+  loginUnderWay(): boolean;
+  /** Header values the authorize hook handed out (credentials: never to be shown). */
+  credentialsSeen(values: string[]): void;
+}
+
+/**
+ * The connect target of a supervised server: `connectTarget(spec, hooks)` under `watch`. Throws as
+ * `connectTarget` does.
+ * A login page is shown only while a login someone asked for is under way (the client's OAuth
+ * session would otherwise show one by itself when a call finds its token gone; that call fails
+ * with `AUTH_REQUIRED` instead and the slot waits in `needs-auth`), and the header values a
+ * `headersHelper` hands out are reported, so the slot keeps them out of everything it shows.
+ */
+export function slotTarget(
+  spec: ManagedServer,
+  hooks: LoginHooks,
+  watch: TargetWatch,
+): Parameters<typeof McpClient.connect>[0] {
+  const show = hooks.onAuthorizationUrl;
+  const guarded: LoginHooks = { ...hooks };
+  if (show) {
+    guarded.onAuthorizationUrl = (url, context) => {
+      if (!watch.loginUnderWay())
+        throw new McpError('AUTH_REQUIRED', `needs a login: ${loginHint(spec)}`, { server: spec.name });
+      return show(url, context);
+    };
+  }
+  const target = connectTarget(spec, guarded);
+  if (typeof target !== 'object' || !('authorize' in target) || !target.authorize) return target;
+  const authorize = target.authorize;
+  return {
+    ...target,
+    authorize: async (request) => {
+      const headers = await authorize(request);
+      if (headers) watch.credentialsSeen(credentialParts(Object.values(headers)));
+      return headers;
+    },
+  };
+}
+
+/** Each value, and the credential after an auth scheme (`Bearer abc` gives `abc` too). */
+function credentialParts(values: string[]): string[] {
+  return values.flatMap((value) => {
+    const scheme = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value);
+    return scheme ? [value, scheme[1]!] : [value];
+  });
 }
 
 function literalEnv(env: Record<string, string>): Record<string, string> {

@@ -4,17 +4,17 @@
  * before and after, and every error scrubbed of the server's secrets. `execute` adds the
  * result's text for a model.
  */
-import type { CallOptions } from '../client/options.js';
-import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../protocol/redact.js';
-import type { CallToolResult } from '../protocol/types.js';
-import { resultToText } from '../llm/result-text.js';
+import type { CallOptions } from '../../client/options.js';
+import { McpError } from '../../protocol/errors.js';
+import { scrubSecrets } from '../../protocol/redact.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import { resultToText } from '../../llm/result-text.js';
 import type { Catalogue } from './catalogue.js';
-import { logCall, type DebugLogger } from './debug-log.js';
-import { redactError } from './error-redaction.js';
-import type { ExecuteResult } from './manager-types.js';
-import type { PermissionGate } from './permission-gate.js';
-import type { ServerSlot } from './server-slot.js';
+import { logCall, type DebugLogger } from '../debug-log.js';
+import { redactError } from '../error-redaction.js';
+import type { ExecuteResult } from '../manager-types.js';
+import type { PermissionGate } from '../permissions/permission-gate.js';
+import type { ServerSlot } from '../servers/server-slot.js';
 import { slotOfName, unavailableToolError } from './unavailable-tool.js';
 
 /** What a call needs of the manager. */

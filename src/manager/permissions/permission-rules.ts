@@ -13,10 +13,10 @@
  * rule for one of them matches the other too. A malformed pattern matches nothing; it is
  * reported by {@link PermissionPolicy.unreachable}.
  */
-import { errorMessage, McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
 import { PermissionError } from './permission-error.js';
-import type { PermissionBlock } from './config/permissions.js';
-import { globMatches } from './glob.js';
+import type { PermissionBlock } from './permission-block.js';
+import { globMatches } from '../glob.js';
 import { couldMatchServer, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
 
 export type PermissionDecision = 'allow' | 'ask' | 'deny';

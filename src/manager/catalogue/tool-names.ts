@@ -19,8 +19,8 @@
  *
  * The prefix `mcp__` survives every rule, so empty server or tool names still give valid names.
  */
-import { McpError } from '../protocol/errors.js';
-import { sha256Hex } from './hashing.js';
+import { McpError } from '../../protocol/errors.js';
+import { sha256Hex } from '../hashing.js';
 
 /** The longest tool name providers accept. */
 export const MAX_TOOL_NAME_LENGTH = 64;

@@ -3,11 +3,11 @@
  * read on first need), a host's own `load` function (read only on reload), or nothing (the
  * servers the host adds). Keeps what the last read of the files reported.
  */
-import type { McpError } from '../protocol/errors.js';
-import type { PermissionBlock } from './config/permissions.js';
-import { ConfigLoader } from './config/load-config.js';
-import type { ManagerOptions } from './manager-types.js';
-import type { ManagedServer } from './server-spec.js';
+import type { McpError } from '../../protocol/errors.js';
+import type { PermissionBlock } from '../permissions/permission-block.js';
+import { ConfigLoader } from './load-config.js';
+import type { ManagerOptions } from '../manager-types.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 
 export class ConfigSource {
   private readonly loader: ConfigLoader | undefined;

@@ -1,9 +1,15 @@
 /**
- * What the manager needs to know of one configured server: how to reach it, how to supervise
- * it, and where its definition came from. The config layer produces these (files, variables,
- * merge); the manager only consumes them.
+ * `ManagedServer`: the one shape of a configured server the manager runs (how to reach it, how to
+ * supervise it, where its definition came from), with its `oauth` block and restart policy. The
+ * config layer produces it (files, variables, merge); the rest of the manager only reads it.
+ *
+ * A new server field goes here first; then the entry schema and its key list
+ * (`config/server-schema.ts`, `config/server-entry.ts`) so config files accept it, the key list of
+ * hand-written definitions (`check-definition.ts`), and whatever acts on it: `connect-target.ts`
+ * (how the client connects), `server-slot.ts` (supervision), `server-oauth.ts` (the `oauth` block).
+ * Fingerprints (`config/fingerprint.ts`) cover every field without being told.
  */
-import { globMatches } from './glob.js';
+import { globMatches } from '../glob.js';
 
 /** Where an effective server definition came from. */
 export interface Provenance {

@@ -1,7 +1,7 @@
 /**
  * The error of a tool call the permission rules (or the user, asked) refused: nothing was sent.
  */
-import { McpError, type McpErrorDetails } from '../protocol/errors.js';
+import { McpError, type McpErrorDetails } from '../../protocol/errors.js';
 import type { PermissionVerdict } from './permission-rules.js';
 
 /** The fields of a {@link PermissionError}. */

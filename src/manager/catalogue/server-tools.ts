@@ -2,10 +2,10 @@
  * A connected server's tools as the catalogue holds them: its list, after its `includeTools` /
  * `excludeTools` globs, read when it connects and again when it announces `list_changed`.
  */
-import type { McpClient } from '../client/mcp-client.js';
-import type { Tool } from '../protocol/types.js';
-import { toolAllowed, type ManagedServer } from './server-spec.js';
-import type { ServerSlot } from './server-slot.js';
+import type { McpClient } from '../../client/mcp-client.js';
+import type { Tool } from '../../protocol/types.js';
+import { toolAllowed, type ManagedServer } from '../servers/managed-server.js';
+import type { ServerSlot } from '../servers/server-slot.js';
 
 /** The tools of `client` the catalogue holds for `spec` (none without the tools capability); rejects when listing fails. */
 export async function catalogueToolsOf(spec: ManagedServer, client: McpClient): Promise<Tool[]> {
