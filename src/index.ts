@@ -59,8 +59,8 @@ export { VERSION } from './protocol/version.js';
 // Transports: a server's process, an in-memory pair for tests, tracing any transport.
 export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
 export type { AbortLike, SendSignal } from './protocol/send-signal.js';
-export { StdioTransport } from './transport/stdio.js';
-export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio.js';
+export { StdioTransport } from './transport/stdio/stdio.js';
+export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio/stdio.js';
 export { createLinkedPair } from './transport/memory.js';
 export { traceTransport } from './transport/trace/tracing-transport.js';
 export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';

@@ -18,7 +18,7 @@ import type { Implementation } from '../protocol/types.js';
 import { VERSION } from '../protocol/version.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
-import type { StdioServerSpec, StdioTransport } from '../transport/stdio.js';
+import type { StdioServerSpec, StdioTransport } from '../transport/stdio/stdio.js';
 import type { ClientSession, Held, SessionSetup } from './client-session.js';
 import { ConnectDeadline } from './connect-deadline.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
@@ -105,7 +105,7 @@ export async function connectTarget<C extends Connected>(
     ? undefined
     : async () => {
         // Loaded on demand: a caller with its own transport never pays for child_process.
-        const { StdioTransport } = await import('../transport/stdio.js');
+        const { StdioTransport } = await import('../transport/stdio/stdio.js');
         deadline.check(name, 'before the server was started');
         const transport = await StdioTransport.spawn(target as StdioServerSpec, {
           name,

@@ -2,9 +2,9 @@
 export { createLinkedPair } from './memory.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, encodeMessage, NdjsonDecoder } from './ndjson-framer.js';
 export type { NdjsonDecoderOptions, NdjsonSink } from './ndjson-framer.js';
-export { StdioTransport } from './stdio.js';
-export type { StdioServerSpec, StdioTransportOptions } from './stdio.js';
-export { buildServerEnv } from './stdio-env.js';
+export { StdioTransport } from './stdio/stdio.js';
+export type { StdioServerSpec, StdioTransportOptions } from './stdio/stdio.js';
+export { buildServerEnv } from './stdio/stdio-env.js';
 export { traceTransport } from './trace/tracing-transport.js';
 export type { TraceTransportOptions } from './trace/tracing-transport.js';
 export { TraceBuilder } from './trace/trace-builder.js';

@@ -6,8 +6,8 @@
 import { optionKeys } from '../protocol/option-keys.js';
 import type { LegacySseOptions } from './http/legacy-sse.js';
 import type { StreamableHttpOptions } from './http/streamable-http.js';
-import type { StdioServerSpec } from './stdio-spawn.js';
-import type { StdioTransportOptions } from './stdio.js';
+import type { StdioServerSpec } from './stdio/stdio-spawn.js';
+import type { StdioTransportOptions } from './stdio/stdio.js';
 
 /** A stdio server's command line (`McpClient.connect`'s stdio target, `StdioTransport.spawn`'s spec). */
 export const STDIO_SPEC_KEYS = optionKeys<StdioServerSpec>(

@@ -4,7 +4,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { errorMessage, McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
 import { IS_WINDOWS, signalTree } from './process-tree.js';
 import { buildServerEnv } from './stdio-env.js';
 

@@ -4,8 +4,8 @@
  * business) unless the caller asks for that explicitly. Configured values may name variables of
  * this process (`${GITHUB_TOKEN}`), which is how a secret reaches one server and no other.
  */
-import { ConfigError } from '../protocol/errors.js';
-import { expandVariables } from './variables.js';
+import { ConfigError } from '../../protocol/errors.js';
+import { expandVariables } from '../variables.js';
 
 /** Inherited on POSIX systems. */
 export const POSIX_ALLOWLIST = [

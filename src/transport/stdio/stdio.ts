@@ -9,23 +9,23 @@
  * group are not found; on Windows only the direct child is signalled (see `process-tree.ts`).
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { McpError } from '../protocol/errors.js';
-import { checkOptions } from '../protocol/option-keys.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { peerText, sampleValue } from '../protocol/value-sample.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
-import { commandDisplayName } from './command-name.js';
-import { Inbox } from './inbox.js';
+import { McpError } from '../../protocol/errors.js';
+import { checkOptions } from '../../protocol/option-keys.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { peerText, sampleValue } from '../../protocol/value-sample.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import { commandDisplayName } from '../command-name.js';
+import { Inbox } from '../inbox.js';
 import { Latch } from './latch.js';
-import { Listeners } from './listeners.js';
-import { NdjsonDecoder } from './ndjson-framer.js';
+import { Listeners } from '../listeners.js';
+import { NdjsonDecoder } from '../ndjson-framer.js';
 import { killTreeOnExit, ProcessTree } from './process-tree.js';
 import { StderrLines } from './stderr-lines.js';
 import type { ChildFacts, ExitStatus, Grace, State } from './stdio-state.js';
 import { StdinWriter } from './stdin-writer.js';
 import { expandServerEnv } from './stdio-env.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
-import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS } from './option-keys.js';
+import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS } from '../option-keys.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
 

@@ -3,7 +3,7 @@
  * carries) and what the child's events have reported (`ChildFacts`). Types only; the
  * transitions are `StdioTransport`'s (`close`, `destroy`, `settle`, the graces).
  */
-import type { McpError } from '../protocol/errors.js';
+import type { McpError } from '../../protocol/errors.js';
 
 /** How the server process ended: its exit code, or the signal that killed it. */
 export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };

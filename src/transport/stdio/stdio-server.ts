@@ -8,11 +8,11 @@
  * `close()` / `destroy()`.
  */
 import type { Readable, Writable } from 'node:stream';
-import { McpError } from '../protocol/errors.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
-import { Inbox } from './inbox.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, encodeMessage, NdjsonDecoder } from './ndjson-framer.js';
+import { McpError } from '../../protocol/errors.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
+import { Inbox } from '../inbox.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, encodeMessage, NdjsonDecoder } from '../ndjson-framer.js';
 
 /** Options of {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
