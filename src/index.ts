@@ -64,8 +64,9 @@ export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio/s
 export { createLinkedPair } from './transport/memory.js';
 export { traceTransport } from './transport/trace/tracing-transport.js';
 export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';
-export { jsonlFileSink, prettyTraceLine, streamSink } from './transport/trace/sinks.js';
-export type { JsonlFileSink, PrettyOptions, TraceSink } from './transport/trace/sinks.js';
+export { jsonlFileSink, prettyTraceLine, streamSink } from './inspect/trace/sinks.js';
+export type { JsonlFileSink, PrettyOptions } from './inspect/trace/sinks.js';
+export type { TraceSink } from './transport/trace/trace-sink.js';
 export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
 
 // Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.

@@ -6,8 +6,7 @@
  */
 import type { Transport } from '../protocol/transport.js';
 import { redactHeaderValue } from '../protocol/redact.js';
-import type { TraceSink } from '../transport/trace/sinks.js';
-import { guardSink } from '../transport/trace/sinks.js';
+import { guardSink, type TraceSink } from '../transport/trace/trace-sink.js';
 import { TraceBuilder } from '../transport/trace/trace-builder.js';
 import { traceTransport, type TraceTransportOptions } from '../transport/trace/tracing-transport.js';
 import { isHttpTransport, isStdioTransport } from '../transport/kinds.js';

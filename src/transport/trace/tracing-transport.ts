@@ -27,7 +27,7 @@ import type {
 } from '../../protocol/transport.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { Inbox } from '../inbox.js';
-import { guardSink, type TraceSink } from './sinks.js';
+import { guardSink, type TraceSink } from './trace-sink.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp } from './trace-record.js';
 import { errorMessage, type McpError } from '../../protocol/errors.js';

@@ -3,9 +3,9 @@
  * for it — mcpwire's own rules (`src/inspect/message-rules`, always) and, given a schemas
  * directory, the official JSON Schema of that revision.
  */
-import { lintFrames, type RuleFrame } from './message-rules/lint-frames.js';
+import { lintFrames, type RuleFrame } from '../message-rules/lint-frames.js';
 import { openSpecSchemas } from './schema-check.js';
-import type { TraceDirection, TraceRecord } from '../transport/trace/trace-record.js';
+import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 
 /** One broken rule in a trace. */
 export interface Violation {

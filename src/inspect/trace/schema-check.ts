@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { errorMessage, McpError } from '../protocol/errors.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
 
 /** One schema failure. `path` is ajv's instance path in the message (`/result/content/0`). */
 export interface SchemaFinding {

@@ -9,7 +9,7 @@
  * clock) advanced by as much as `t` did. A new tracer restarts `t` near 0 at a different wall
  * time, which breaks one or the other. Pure computation; no I/O.
  */
-import type { TraceRecord } from '../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../transport/trace/trace-record.js';
 
 /** One session: the records one tracer wrote, in file order. */
 export interface TraceSession {

@@ -8,8 +8,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { errorMessage, McpError } from '../protocol/errors.js';
-import type { TraceDirection, TraceKind, TraceRecord } from '../transport/trace/trace-record.js';
+import { errorMessage, McpError } from '../../protocol/errors.js';
+import type { TraceDirection, TraceKind, TraceRecord } from '../../transport/trace/trace-record.js';
 
 /** A line that did not become a record. `other-version` is a note (a newer writer), not damage. */
 export interface TraceProblem {

@@ -1,13 +1,12 @@
 /**
- * Where trace records go: a JSONL file, any writable stream, and the one-line human form of a
- * record (`--trace`). A sink is a plain function; the tracing decorator guards every call, so a
- * sink's failure never reaches the traffic it watches.
+ * The trace writers: a JSONL file, any writable stream, and the one-line human form of a record
+ * (`--trace`). Each is a {@link TraceSink}, the plain function the tracing decorator
+ * (`transport/trace/`) hands its records to and guards, so a sink's failure never reaches the
+ * traffic it watches.
  */
 import { createWriteStream } from 'node:fs';
-import type { TraceRecord } from './trace-record.js';
-
-/** Receives every record of a traced connection, in order. Should not throw (a throw is caught and reported once). */
-export type TraceSink = (record: TraceRecord) => void;
+import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import { reportSinkFailure, type TraceSink } from '../../transport/trace/trace-sink.js';
 
 /** Something that takes text, like `process.stderr` or a socket. */
 export interface TextWritable {
@@ -40,7 +39,7 @@ export function jsonlFileSink(path: string, options: JsonlFileSinkOptions = {}):
   stream.on('error', (error) => {
     if (failed) return;
     failed = true;
-    report(error, options.onError, `mcpwire: cannot write the trace to ${path}: ${error.message}\n`);
+    reportSinkFailure(error, options.onError, `mcpwire: cannot write the trace to ${path}: ${error.message}\n`);
   });
   return {
     sink: (record) => {
@@ -161,35 +160,4 @@ function printable(text: string): string {
 function shorten(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
-}
-
-/**
- * Returns a sink that calls `sink` and never throws: the first failure is handed to `onError`
- * or written once to stderr; later records are still offered.
- */
-export function guardSink(sink: TraceSink, onError?: (error: Error) => void): TraceSink {
-  let reported = false;
-  return (record) => {
-    try {
-      sink(record);
-    } catch (error) {
-      if (reported) return;
-      reported = true;
-      const failure = error instanceof Error ? error : new Error(String(error));
-      report(
-        failure,
-        onError,
-        `mcpwire: a trace sink failed (${failure.message}); tracing continues, further failures are not reported\n`,
-      );
-    }
-  };
-}
-
-function report(error: Error, onError: ((error: Error) => void) | undefined, line: string): void {
-  try {
-    if (onError) onError(error);
-    else process.stderr.write(line);
-  } catch {
-    // Nowhere left to say it.
-  }
 }
