@@ -35,7 +35,7 @@ export {
   isMcpError,
 } from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
-export type { AuthChallenge } from './protocol/auth-challenge.js';
+export type { AuthChallenge } from './util/auth-challenge.js';
 export { PermissionError } from './manager/permissions/permission-error.js';
 export { OutputSchemaError } from './client/output-schema.js';
 export type { OutputSchemaProblem } from './client/output-schema.js';
@@ -54,7 +54,7 @@ export {
 export type { Era, Feature, ProtocolRevision } from './protocol/revisions.js';
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection-options.js';
 export { RpcErrorCode } from './protocol/jsonrpc.js';
-export { VERSION } from './protocol/version.js';
+export { VERSION } from './util/version.js';
 
 // Transports: a server's process, an in-memory pair for tests, tracing any transport.
 export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';

@@ -1,8 +1,8 @@
 /**
  * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
- * test runs: imports only point down (protocol < transport < auth < client < manager < cli, with
- * server, llm and inspect beside client), src/protocol uses no Node built-in, and nothing under
- * src/ imports an MCP SDK package.
+ * test runs: imports only point down (util < protocol < transport < auth < client < manager < cli,
+ * with server, llm and inspect beside client), src/util and src/protocol use no Node built-in,
+ * src/util imports no other room, and nothing under src/ imports an MCP SDK package.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -16,9 +16,11 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
  * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
- * transport → protocol); `auth` is the OAuth client, under `client`.
+ * transport → protocol); `auth` is the OAuth client, under `client`. `util` is the shared room
+ * under everything: small pure helpers any layer may import, which import nothing of src/.
  */
 const LAYERS: Record<string, number> = {
+  util: -1,
   protocol: 0,
   transport: 1,
   auth: 2,
@@ -43,7 +45,7 @@ const FORBIDDEN: Array<[from: string, to: string]> = [
   ['manager', 'inspect'],
   ['server', 'auth'],
 ];
-const ORDER = 'protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
+const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
@@ -134,8 +136,8 @@ function violationsIn(file: string, source: string): string[] {
     const where = `${rel}:${line} imports '${specifier}'`;
     if (specifier.startsWith('@modelcontextprotocol/'))
       problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
-    if (from === 'protocol' && isNodeBuiltin(specifier))
-      problems.push(`${where}: src/protocol must not import Node built-ins`);
+    if ((from === 'protocol' || from === 'util') && isNodeBuiltin(specifier))
+      problems.push(`${where}: src/${from} must not import Node built-ins`);
     if (!specifier.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), specifier);
     if (path.relative(SRC, target).startsWith('..')) {
@@ -216,14 +218,25 @@ describe('the import scanner', () => {
     expect(
       violationsIn(at('protocol/x.ts'), "import { EventEmitter } from 'events';\nimport 'fs/promises';"),
     ).toHaveLength(2);
-    expect(violationsIn(at('transport/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
+    expect(violationsIn(at('transport/stdio/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
+    expect(violationsIn(at('util/x.ts'), "import { createHash } from 'node:crypto';")).toEqual([
+      "src/util/x.ts:1 imports 'node:crypto': src/util must not import Node built-ins",
+    ]);
+    expect(violationsIn(at('util/x.ts'), "import { McpError } from '../protocol/errors.js';")).toEqual([
+      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+    ]);
+    expect(violationsIn(at('util/x.ts'), "import { y } from './y.js';")).toEqual([]);
+    for (const file of ['protocol/x.ts', 'transport/x.ts', 'server/x.ts', 'inspect/x.ts', 'manager/servers/x.ts']) {
+      const up = '../'.repeat(file.split('/').length - 1);
+      expect(violationsIn(at(file), `import { redactUrl } from '${up}util/redact.js';`)).toEqual([]);
+    }
     expect(
       violationsIn(at('client/x.ts'), "import { Client } from '@modelcontextprotocol/sdk/client/index.js';"),
     ).toEqual([
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
-      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
     ]);
     expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
     expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);
@@ -234,14 +247,14 @@ describe('the import scanner', () => {
     expect(violationsIn(at('llm/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
       "src/llm/x.ts:1 imports '../client/mcp-client.js': llm and client must not import each other",
     ]);
-    expect(violationsIn(at('manager/x.ts'), "import { readTrace } from '../inspect/read-trace.js';")).toEqual([
-      "src/manager/x.ts:1 imports '../inspect/read-trace.js': manager must not import inspect",
+    expect(violationsIn(at('manager/x.ts'), "import { readTrace } from '../inspect/trace/read-trace.js';")).toEqual([
+      "src/manager/x.ts:1 imports '../inspect/trace/read-trace.js': manager must not import inspect",
     ]);
     expect(violationsIn(at('inspect/x.ts'), "import { McpManager } from '../manager/mcp-manager.js';")).toHaveLength(1);
     expect(
       violationsIn(
         at('cli/x.ts'),
-        "import { readTrace } from '../inspect/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';",
+        "import { readTrace } from '../inspect/trace/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';",
       ),
     ).toEqual([]);
     expect(

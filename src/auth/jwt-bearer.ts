@@ -6,7 +6,7 @@
  * final: the grant is not retried and no other grant is tried.
  */
 import * as oauth from 'oauth4webapi';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';

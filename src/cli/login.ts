@@ -15,7 +15,7 @@ import type { StoredLogin, TokenStore } from '../auth/token-store.js';
 import type { LoginHooks } from '../manager/servers/server-oauth.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { errorMessage, McpError } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { stringOption, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
 import { AuthRefusedError, LoginRequiredError } from './exit-codes.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
 import { isSupportedRevision, SUPPORTED_REVISIONS } from '../protocol/revisions.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../util/version.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import type { LoginHooks } from '../manager/servers/server-oauth.js';

@@ -15,7 +15,7 @@ import { checkOptions } from '../protocol/option-keys.js';
 import type { Era } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
 import type { Implementation } from '../protocol/types.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../util/version.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
 import type { StdioServerSpec, StdioTransport } from '../transport/stdio/stdio.js';

@@ -7,9 +7,9 @@
  */
 import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
-import { Emitter } from '../protocol/emitter.js';
+import { Emitter } from '../util/emitter.js';
 import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../protocol/redact.js';
+import { scrubSecrets } from '../util/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
 import { ApprovalStep } from './permissions/approval-step.js';

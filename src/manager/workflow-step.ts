@@ -9,7 +9,7 @@ import { jsonText } from '../protocol/json-text.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import { peerText } from '../protocol/value-sample.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { scrubSecrets } from '../protocol/redact.js';
+import { scrubSecrets } from '../util/redact.js';
 import { secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactError } from './error-redaction.js';

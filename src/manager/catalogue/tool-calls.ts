@@ -6,7 +6,7 @@
  */
 import type { CallOptions } from '../../client/options.js';
 import { McpError } from '../../protocol/errors.js';
-import { scrubSecrets } from '../../protocol/redact.js';
+import { scrubSecrets } from '../../util/redact.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import { resultToText } from '../../llm/result-text.js';
 import type { Catalogue } from './catalogue.js';

@@ -5,7 +5,7 @@
  * last error, instead of "tool not found" (its tools left the catalogue when it went down).
  */
 import { McpError } from '../../protocol/errors.js';
-import { scrubSecrets } from '../../protocol/redact.js';
+import { scrubSecrets } from '../../util/redact.js';
 import { loginHint } from '../login-hint.js';
 import type { ServerSlot } from '../servers/server-slot.js';
 

@@ -17,7 +17,7 @@ import { errorMessage, McpError } from '../../protocol/errors.js';
 import type { ProtocolRevision } from '../../protocol/revisions.js';
 import type { TransportDiagnostic } from '../../protocol/transport.js';
 import type { Tool } from '../../protocol/types.js';
-import { redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { redactUrl, scrubSecrets } from '../../util/redact.js';
 import { redactServer, secretValues } from '../config/redact.js';
 import type { LoginHooks } from './server-oauth.js';
 import type { DebugLogger } from '../debug-log.js';

@@ -21,23 +21,17 @@ import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
-import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
+import { ExchangeReporter, flatHeaders, type HttpExchangeInfo, type ResponseFacts } from './exchange-reporter.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { copyHeaders } from './header-values.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { SseDecoder } from './sse-decoder.js';
 import { settledWithin, timeoutSignal } from './sleep.js';
 

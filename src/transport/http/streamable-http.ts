@@ -27,23 +27,17 @@ import { Agent, type Dispatcher } from 'undici';
 import { HttpError, McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { redactUrl } from '../../protocol/redact.js';
-import { AbortFanout } from '../../protocol/abort-fanout.js';
+import { redactUrl } from '../../util/redact.js';
+import { AbortFanout } from './abort-fanout.js';
 import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeLink } from './exchange-link.js';
-import { ExchangeReporter } from './exchange-reporter.js';
+import { ExchangeReporter, type HttpExchangeInfo } from './exchange-reporter.js';
 import { GetStream } from './get-stream.js';
 import { copyHeaders } from './header-values.js';
 import { discard } from './http-body.js';

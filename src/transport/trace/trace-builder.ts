@@ -9,7 +9,7 @@
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
 import { sampleValue } from '../../protocol/value-sample.js';
-import { redactHeaderValue, redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { redactHeaderValue, redactUrl, scrubSecrets } from '../../util/redact.js';
 import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
 
 export interface TraceBuilderOptions {

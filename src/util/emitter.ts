@@ -2,7 +2,9 @@
  * A minimal typed event emitter whose registrations return disposers. Listener errors are
  * isolated: one throwing listener neither breaks the emit nor starves the others.
  */
-import type { Disposer } from './transport.js';
+
+/** Removes a registration; calling it more than once is harmless (`Disposer` of `protocol/transport.ts`). */
+type Disposer = () => void;
 
 export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
   private readonly listeners = new Map<keyof Events, Set<Events[keyof Events]>>();
