@@ -18,6 +18,7 @@ import { isObject } from './field-checks.js';
 import { judgeMethod, type Sender } from './method-table.js';
 import { resultProblems } from './result-shapes.js';
 import type { RuleId } from './rules.js';
+import { META_KEYS } from '../../protocol/meta-keys.js';
 
 /** Direction of a frame: `out` is client → server, `in` is server → client (as in trace records). */
 export type FrameDirection = 'out' | 'in';
@@ -95,8 +96,8 @@ interface Session {
 /** Events after which request ids start over (a new process or connection). */
 const RESET_EVENTS = new Set(['spawn', 'exit', 'close', 'connect', 'restart', 'reconnect']);
 const CANCELLED_KEPT = 1_000;
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const VERSION_KEY = META_KEYS.protocolVersion;
+const CAPABILITIES_KEY = META_KEYS.clientCapabilities;
 
 function idKey(id: JsonRpcId): string {
   return typeof id === 'string' ? `s:${id}` : `n:${id}`;

@@ -2,7 +2,7 @@
  * HTTP header values of the MCP transports: the 2026-07-28 value encoding for `Mcp-Name` and
  * `Mcp-Param-*` (plain header-safe ASCII as is, anything else as `=?base64?<UTF-8 base64>?=`),
  * and the per-request copy of a transport's fixed headers.
- * Redaction of credentials lives in `protocol/redact.ts`, where every layer can reach it.
+ * Redaction of credentials lives in `util/redact.ts`, where every layer can reach it.
  */
 import { Buffer } from 'node:buffer';
 
