@@ -17,7 +17,7 @@ import type { Transport } from '../protocol/transport.js';
 import type { Implementation } from '../protocol/types.js';
 import { VERSION } from '../util/version.js';
 import { commandDisplayName } from '../transport/command-name.js';
-import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
+import { STDIO_SPEC_KEYS } from '../transport/transport-options.js';
 import type { StdioServerSpec, StdioTransport } from '../transport/stdio/stdio.js';
 import type { ClientSession, Held, SessionSetup } from './client-session.js';
 import { ConnectDeadline } from './connect-deadline.js';

@@ -24,7 +24,7 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
-import { LEGACY_SSE_KEYS } from '../option-keys.js';
+import { LEGACY_SSE_KEYS, type LegacySseOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type HttpExchangeInfo, type ResponseFacts } from './exchange-reporter.js';
 import { exchange, type LiteResponse } from './dispatch.js';
@@ -40,20 +40,7 @@ const CLOSE_GRACE_MS = 2_000;
 /** Longest `sample` of a diagnostic, in characters (an ellipsis marks a cut). */
 const SAMPLE_CHARS = 200;
 
-/** Options of {@link LegacySseTransport.connect}. */
-export interface LegacySseOptions {
-  name?: string;
-  /** Headers sent on the GET and every POST; their values never appear in errors. */
-  headers?: Record<string, string>;
-  maxMessageBytes?: number;
-  /** How long to wait for the stream and its `endpoint` event (default 10 s). */
-  connectTimeoutMs?: number;
-  /** Time allowed for each POST to be accepted (default 30 s). */
-  postTimeoutMs?: number;
-  /** Aborts the connect (the GET and the wait for `endpoint`); no effect once connected. */
-  signal?: AbortSignal;
-  dispatcher?: Dispatcher;
-}
+export type { LegacySseOptions } from '../transport-options.js';
 
 /** A 2024-11-05 HTTP+SSE transport. Create it with {@link LegacySseTransport.connect}. */
 export class LegacySseTransport implements Transport {

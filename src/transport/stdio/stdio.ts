@@ -25,36 +25,10 @@ import type { ChildFacts, ExitStatus, Grace, State } from './stdio-state.js';
 import { StdinWriter } from './stdin-writer.js';
 import { expandServerEnv } from './stdio-env.js';
 import { spawnServer, type StdioServerSpec } from './stdio-spawn.js';
-import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS } from '../option-keys.js';
+import { STDIO_SPEC_KEYS, STDIO_TRANSPORT_KEYS, type StdioTransportOptions } from '../transport-options.js';
 
 export type { StdioServerSpec } from './stdio-spawn.js';
-
-/** Options of {@link StdioTransport.spawn}. */
-export interface StdioTransportOptions {
-  /** Display name in errors (default: {@link commandDisplayName} of the command line). */
-  name?: string;
-  /** Largest accepted message in bytes (default 16 MiB); larger lines are reported and skipped. */
-  maxMessageBytes?: number;
-  /** Lines of stderr kept for {@link StdioTransport.stderrTail} and error messages (default 50). */
-  stderrLines?: number;
-  /** Receives each stderr line as it arrives. A throw is ignored. */
-  onStderr?: (line: string) => void;
-  /** Overrides `spec.inheritEnv`. */
-  inheritEnv?: boolean;
-  /**
-   * Aborts the start: {@link StdioTransport.spawn} rejects with `CANCELLED` (`cause`: the
-   * signal's reason) and nothing is left running. Only the start: once `spawn` resolved, the
-   * signal is no longer watched (close or destroy the transport instead).
-   */
-  signal?: AbortSignal;
-  /** Bounds of the graceful close. */
-  closeTimeouts?: {
-    /** How long the server may take to exit after stdin EOF before SIGTERM (default 2000 ms). */
-    stdinEndMs?: number;
-    /** How long it may take after SIGTERM before SIGKILL (default 2000 ms). */
-    sigtermMs?: number;
-  };
-}
+export type { StdioTransportOptions } from '../transport-options.js';
 
 /** Default of `closeTimeouts.stdinEndMs`: how long the server may take to exit after stdin EOF. */
 const DEFAULT_STDIN_END_MS = 2_000;
