@@ -36,7 +36,7 @@ export {
 } from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
 export type { AuthChallenge } from './util/auth-challenge.js';
-export { PermissionError } from './manager/permissions/permission-error.js';
+export { PermissionError } from './manager/permissions/permission-rules.js';
 export { OutputSchemaError } from './client/output-schema.js';
 export type { OutputSchemaProblem } from './client/output-schema.js';
 

@@ -17,7 +17,7 @@ import {
   type PermissionSubject,
   type PermissionVerdict,
 } from '../src/manager/permissions/permission-rules.js';
-import { PermissionError } from '../src/manager/permissions/permission-error.js';
+import { PermissionError } from '../src/manager/permissions/permission-rules.js';
 import { assignToolNames } from '../src/manager/catalogue/tool-names.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;

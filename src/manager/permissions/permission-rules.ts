@@ -11,10 +11,10 @@
  * `mcp__<server>__<tool>` or its exposed (provider-safe) name, each read as a whole string: a
  * server whose own name holds `__` shares names with others (`a__b`/`c` and `a`/`b__c`), and a
  * rule for one of them matches the other too. A malformed pattern matches nothing; it is
- * reported by {@link PermissionPolicy.unreachable}.
+ * reported by {@link PermissionPolicy.unreachable}. A call the rules (or the user, asked) refused
+ * fails with {@link PermissionError}: nothing was sent.
  */
-import { errorMessage, McpError } from '../../protocol/errors.js';
-import { PermissionError } from './permission-error.js';
+import { errorMessage, McpError, type McpErrorDetails } from '../../protocol/errors.js';
 import type { PermissionBlock } from './permission-block.js';
 import { globMatches } from '../glob.js';
 import { couldMatchServer, parsePattern, patternCovers, type ParsedPattern } from './permission-patterns.js';
@@ -315,4 +315,29 @@ export async function authorize(
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
   if (answer !== true) throw refuse(`was refused by the user (${verdict.reason})`);
+}
+
+/** The fields of a {@link PermissionError}. */
+export interface PermissionErrorDetails extends Pick<McpErrorDetails, 'cause' | 'server' | 'method'> {
+  verdict: PermissionVerdict;
+}
+
+/**
+ * `PERMISSION_DENIED`: the call was refused before anything was sent. `verdict` says which rule
+ * from which file decided (or the default mode); the message names the tool and repeats it.
+ */
+export class PermissionError extends McpError {
+  override readonly name: string = 'PermissionError';
+  declare readonly code: 'PERMISSION_DENIED';
+  /** What the rules said about the tool, and why; an `ask` verdict when the user refused or no one could be asked. */
+  readonly verdict: PermissionVerdict;
+
+  constructor(reason: string, details: PermissionErrorDetails) {
+    super('PERMISSION_DENIED', reason, details);
+    this.verdict = details.verdict;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), verdict: this.verdict };
+  }
 }
