@@ -2,7 +2,8 @@
  * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
  * test runs: imports only point down (util < protocol < transport < auth < client < manager < cli,
  * with server, llm and inspect beside client), src/util and src/protocol use no Node built-in,
- * src/util imports no other room, and nothing under src/ imports an MCP SDK package.
+ * src/util imports no other room, nothing under src/ imports an MCP SDK package, and no file
+ * imports itself through others (no import circle).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -159,6 +160,71 @@ function violationsIn(file: string, source: string): string[] {
   return problems;
 }
 
+/**
+ * Circles the check tolerates while their owner rewrites the files: the server kit's router,
+ * listen stream and tools/call route import each other's types (issue 18, the one-engine work).
+ */
+const KNOWN_CIRCLES = ['server/listen-stream.ts server/request-router.ts server/tool-call-route.ts'];
+
+/**
+ * The import circles among `files` (type-only imports count, as they do for madge): each a
+ * strongly connected set of two or more files, as sorted paths relative to src/ joined by spaces.
+ */
+function importCircles(files: readonly string[], read: (file: string) => string): string[] {
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(read(file))
+      .filter(({ specifier }) => specifier.startsWith('.'))
+      .map(({ specifier }) => path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    edges.set(file, targets);
+  }
+  // Tarjan's strongly connected components, iterative so a deep chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  let next = 0;
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; edge: number }> = [{ file: root, edge: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const targets = edges.get(top.file)!;
+      if (top.edge < targets.length) {
+        const target = targets[top.edge++]!;
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, edge: 0 });
+        } else if (onStack.has(target)) low.set(top.file, Math.min(low.get(top.file)!, index.get(target)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(top.file)!));
+      if (low.get(top.file) !== index.get(top.file)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(path.relative(SRC, member).split(path.sep).join('/'));
+      } while (member !== top.file);
+      if (component.length > 1) circles.push(component.sort().join(' '));
+    }
+  }
+  return circles.sort();
+}
+
 describe('the import scanner', () => {
   it('finds static, type-only, side-effect, re-export and dynamic imports with their lines', () => {
     const source = [
@@ -265,11 +331,32 @@ describe('the import scanner', () => {
   });
 });
 
+describe('the circle finder', () => {
+  it('finds every file of a circle, type-only imports included, and nothing outside it', () => {
+    const at = (p: string) => path.join(SRC, p);
+    const sources: Record<string, string> = {
+      [at('a/x.ts')]: "import { y } from './y.js';",
+      [at('a/y.ts')]: "import type { Z } from '../b/z.js';",
+      [at('b/z.ts')]: "import { x } from '../a/x.js';\nimport { w } from './w.js';",
+      [at('b/w.ts')]: "import { v } from 'node:fs';",
+    };
+    expect(importCircles(Object.keys(sources), (file) => sources[file]!)).toEqual(['a/x.ts a/y.ts b/z.ts']);
+    expect(importCircles([at('b/w.ts')], (file) => sources[file]!)).toEqual([]);
+  });
+});
+
 describe('src/ keeps the layer rules', () => {
   const files = sourceFiles(SRC);
 
   it('has source files to check', () => {
     expect(files.length).toBeGreaterThan(0);
+  });
+
+  it('has no import circle', () => {
+    const circles = importCircles(files, (file) => readFileSync(file, 'utf8')).filter(
+      (c) => !KNOWN_CIRCLES.includes(c),
+    );
+    expect(circles, `import circles:\n${circles.join('\n')}`).toEqual([]);
   });
 
   it('has no forbidden import', () => {
