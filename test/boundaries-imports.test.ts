@@ -2,8 +2,9 @@
  * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
  * test runs: imports only point down (util < protocol < transport < auth < client < manager < cli,
  * with server, llm and inspect beside client), src/util and src/protocol use no Node built-in,
- * src/util imports no other room, nothing under src/ imports an MCP SDK package, and no file
- * imports itself through others (no import circle).
+ * src/util imports no other room, rooms inside a layer stay apart where the map says so
+ * (transport/stdio and transport/http; the manager's rooms under its facade), nothing under src/
+ * imports an MCP SDK package, and no file imports itself through others (no import circle).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -45,6 +46,28 @@ const SIBLINGS_APART = [
 const FORBIDDEN: Array<[from: string, to: string]> = [
   ['manager', 'inspect'],
   ['server', 'auth'],
+];
+/**
+ * Rooms inside a layer that must stay apart, as [importing path prefix, imported path prefix, why]
+ * (paths relative to src/): the stdio and HTTP transports (a stdio client never loads undici, an
+ * HTTP one never loads child_process), and the manager's rooms under its facade.
+ */
+const MANAGER_TOP = [
+  'manager/mcp-manager.ts',
+  'manager/commands.ts',
+  'manager/workflow-step.ts',
+  'manager/server-slots.ts',
+];
+const ROOMS_APART: Array<[from: string, to: string, why: string]> = [
+  ['transport/stdio/', 'transport/http/', 'the stdio and HTTP transports do not import each other'],
+  ['transport/http/', 'transport/stdio/', 'the stdio and HTTP transports do not import each other'],
+  ...['servers', 'catalogue', 'permissions', 'config'].flatMap((room) =>
+    MANAGER_TOP.map((top): [string, string, string] => [
+      `manager/${room}/`,
+      top,
+      `the manager's rooms sit under its facade (${top} imports them, not the other way)`,
+    ]),
+  ),
 ];
 const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
 
@@ -156,6 +179,18 @@ function violationsIn(file: string, source: string): string[] {
     if (SIBLINGS_APART.some((pair) => pair.includes(from) && pair.includes(to)))
       problems.push(`${where}: ${from} and ${to} must not import each other`);
     if (FORBIDDEN.some(([a, b]) => a === from && b === to)) problems.push(`${where}: ${from} must not import ${to}`);
+  }
+  for (const { specifier, line } of importsOf(source)) {
+    if (!specifier.startsWith('.')) continue;
+    const relFrom = path.relative(SRC, file).split(path.sep).join('/');
+    const relTo = path
+      .relative(SRC, path.resolve(path.dirname(file), specifier))
+      .split(path.sep)
+      .join('/');
+    const toTs = relTo.replace(/\.js$/, '.ts');
+    for (const [a, b, why] of ROOMS_APART)
+      if (relFrom.startsWith(a) && (toTs === b || toTs.startsWith(b)))
+        problems.push(`${rel}:${line} imports '${specifier}': ${why}`);
   }
   return problems;
 }
@@ -292,6 +327,14 @@ describe('the import scanner', () => {
       "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
     ]);
     expect(violationsIn(at('util/x.ts'), "import { y } from './y.js';")).toEqual([]);
+    expect(violationsIn(at('transport/http/x.ts'), "import { s } from '../stdio/stdio.js';")).toEqual([
+      "src/transport/http/x.ts:1 imports '../stdio/stdio.js': the stdio and HTTP transports do not import each other",
+    ]);
+    expect(violationsIn(at('manager/servers/x.ts'), "import { M } from '../mcp-manager.js';")).toEqual([
+      "src/manager/servers/x.ts:1 imports '../mcp-manager.js': the manager's rooms sit under its facade (manager/mcp-manager.ts imports them, not the other way)",
+    ]);
+    expect(violationsIn(at('manager/commands.ts'), "import { M } from './mcp-manager.js';")).toEqual([]);
+    expect(violationsIn(at('manager/catalogue/x.ts'), "import { g } from '../glob.js';")).toEqual([]);
     for (const file of ['protocol/x.ts', 'transport/x.ts', 'server/x.ts', 'inspect/x.ts', 'manager/servers/x.ts']) {
       const up = '../'.repeat(file.split('/').length - 1);
       expect(violationsIn(at(file), `import { redactUrl } from '${up}util/redact.js';`)).toEqual([]);
