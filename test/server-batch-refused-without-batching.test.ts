@@ -1,9 +1,9 @@
 /**
  * JSON-RPC batches on the wire, as a hostile client sends them: only 2025-03-26 has batching
- * (2025-06-18 removed it, 2026-07-28 has none), so a batch on a later revision is refused with
- * -32600 (Streamable HTTP: 400) and none of its requests runs; on 2025-03-26 (and 2024-11-05,
- * plain JSON-RPC 2.0, which never forbade them) a batch is answered with one array. Over a real
- * loopback listener and a kit server child on its own stdio (needs `npm run build`).
+ * (2024-11-05 had none, 2025-06-18 removed it, 2026-07-28 has none), so a batch on any other
+ * revision is refused with -32600 (Streamable HTTP: 400) and none of its requests runs; on
+ * 2025-03-26 a batch is answered with one array. Over a real loopback listener and a kit server
+ * child on its own stdio (needs `npm run build`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
@@ -51,7 +51,7 @@ async function session(url: string, revision: string): Promise<Record<string, st
 }
 
 describe('over Streamable HTTP with sessions', () => {
-  it.each(['2025-06-18', '2025-11-25'])('refuses a batch on %s with 400 and -32600', async (revision) => {
+  it.each(['2024-11-05', '2025-06-18', '2025-11-25'])('refuses a batch on %s with 400 and -32600', async (revision) => {
     const { url } = await listen(true);
     const answer = await postRaw(url, JSON.stringify(PINGS), await session(url, revision));
     expect(answer.status).toBe(400);
@@ -59,7 +59,7 @@ describe('over Streamable HTTP with sessions', () => {
     expect(answer.json.error.message).toContain(`${revision} has no JSON-RPC batches`);
   });
 
-  it.each(['2025-03-26', '2024-11-05'])('answers a batch on %s with one array', async (revision) => {
+  it.each(['2025-03-26'])('answers a batch on %s with one array', async (revision) => {
     const { url } = await listen(true);
     const answer = await postRaw(url, JSON.stringify(PINGS), await session(url, revision));
     expect(answer.status).toBe(200);
@@ -84,21 +84,24 @@ describe('over stateless Streamable HTTP (the revision from MCP-Protocol-Version
 });
 
 describe('over stdio', () => {
-  it.each(['2025-06-18', '2025-11-25'])('refuses a batch on %s with -32600 and runs none of it', async (revision) => {
-    child = spawnRawStdioKit();
-    child.write(initialize(revision));
-    expect((await child.answer(0)).result.protocolVersion).toBe(revision);
-    child.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    child.write(PINGS);
-    const refusal = await child.answer(null);
-    expect(refusal.error).toMatchObject({ code: -32600 });
-    expect(refusal.error.message).toContain(`${revision} has no JSON-RPC batches`);
-    expect(await child.end()).toBe(0);
-    // Everything the child wrote has been read: no answer to the batch's pings among it.
-    expect(child.messages.filter((m) => Array.isArray(m) || ['a', 'b'].includes((m as { id?: string }).id!))).toEqual(
-      [],
-    );
-  });
+  it.each(['2024-11-05', '2025-06-18', '2025-11-25'])(
+    'refuses a batch on %s with -32600 and runs none of it',
+    async (revision) => {
+      child = spawnRawStdioKit();
+      child.write(initialize(revision));
+      expect((await child.answer(0)).result.protocolVersion).toBe(revision);
+      child.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      child.write(PINGS);
+      const refusal = await child.answer(null);
+      expect(refusal.error).toMatchObject({ code: -32600 });
+      expect(refusal.error.message).toContain(`${revision} has no JSON-RPC batches`);
+      expect(await child.end()).toBe(0);
+      // Everything the child wrote has been read: no answer to the batch's pings among it.
+      expect(child.messages.filter((m) => Array.isArray(m) || ['a', 'b'].includes((m as { id?: string }).id!))).toEqual(
+        [],
+      );
+    },
+  );
 
   it('refuses a batch of 2026-07-28 requests (that revision has no batches)', async () => {
     child = spawnRawStdioKit();
@@ -115,7 +118,7 @@ describe('over stdio', () => {
     expect(child.messages).toHaveLength(1);
   });
 
-  it.each(['2025-03-26', '2024-11-05'])('answers a batch on %s with one array', async (revision) => {
+  it.each(['2025-03-26'])('answers a batch on %s with one array', async (revision) => {
     child = spawnRawStdioKit();
     child.write(initialize(revision));
     expect((await child.answer(0)).result.protocolVersion).toBe(revision);
