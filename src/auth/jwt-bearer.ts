@@ -8,7 +8,6 @@
 import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
-import type { OAuthOptions } from './auth-options.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
 import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';

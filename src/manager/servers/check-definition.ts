@@ -2,8 +2,9 @@
  * The checks of server definitions a host writes by hand (`ManagerOptions.servers`,
  * `McpManager.setServer`): each is read by the rules of a config file entry so that a typo is
  * never silently ignored: keys are those of a {@link ManagedServer} (and of the config layer's
- * `LoadedServer`, which a host may pass on as is), fields have the types the entry schema gives them, and a server has what it
- * needs to be reached. Unlike a config file (which warns and goes on), a program gets an error.
+ * `LoadedServer`, which a host may pass on as is), fields have the types the entry schema gives
+ * them, and a server has what it needs to be reached. Unlike a config file (which warns and goes
+ * on), a program gets an error.
  */
 import { ConfigError, McpError } from '../../protocol/errors.js';
 import { optionKeys, unknownOptionError, type OptionKeys } from '../../protocol/option-keys.js';
