@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import { headersHelperHook } from '../src/manager/headers-helper.js';
+import { headersHelperHook } from '../src/manager/servers/headers-helper.js';
 import { McpServer } from '../src/server/index.js';
 import { connectClient } from './support/client.js';
 import { startKitHttp } from './support/kit-http.js';

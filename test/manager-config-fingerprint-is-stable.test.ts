@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configFingerprint, stableJson } from '../src/manager/config/fingerprint.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 
 const base: ManagedServer = {
   name: 'fs',
@@ -40,7 +40,7 @@ describe('configFingerprint', () => {
     expect(configFingerprint({ ...base, provenance: { file: '/p/.mcp.json', scope: 'project' }, secrets: ['1'] })).toBe(
       fp,
     );
-    expect(configFingerprint({ ...base, trusted: false } as ManagedServer)).toBe(fp);
+    expect(configFingerprint({ ...base, trusted: false })).toBe(fp);
     expect(configFingerprint({ ...base, cwd: undefined })).toBe(fp);
   });
 

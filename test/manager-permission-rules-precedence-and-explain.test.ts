@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PermissionBlock } from '../src/manager/config/permissions.js';
+import type { PermissionBlock } from '../src/manager/permissions/permission-block.js';
 import { globCovers, globMatches } from '../src/manager/glob.js';
 import {
   authorize,
@@ -16,9 +16,9 @@ import {
   type PermissionDecision,
   type PermissionSubject,
   type PermissionVerdict,
-} from '../src/manager/permission-rules.js';
-import { PermissionError } from '../src/manager/permission-error.js';
-import { assignToolNames } from '../src/manager/tool-names.js';
+} from '../src/manager/permissions/permission-rules.js';
+import { PermissionError } from '../src/manager/permissions/permission-rules.js';
+import { assignToolNames } from '../src/manager/catalogue/tool-names.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;
 const block = (file: string, scope: PermissionBlock['scope'], rules: Lists): PermissionBlock => ({
@@ -631,12 +631,15 @@ function universe(servers: readonly string[]): Array<PermissionSubject & { name:
 }
 const ALL = universe(SERVERS);
 
-/** Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few malformed ones. */
+/**
+ * Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few
+ * malformed ones.
+ */
 const patternArb: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom(...ALL), fc.boolean(), fc.nat(), fc.nat()).map(([subject, exposed, x, y]) => {
     const name = exposed ? subject.name : `mcp__${subject.server}__${subject.tool}`;
     const [from, to] = [x % (name.length + 1), y % (name.length + 1)].sort((p, q) => p - q);
-    return `${name.slice(0, from)}*${name.slice(to!)}`;
+    return `${name.slice(0, from)}*${name.slice(to)}`;
   }),
   fc.constantFrom(...ALL).chain((s) => fc.constantFrom(s.name, `mcp__${s.server}__${s.tool}`, `mcp__${s.server}`)),
   fc.constantFrom(

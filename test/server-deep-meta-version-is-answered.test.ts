@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { startKitHttp } from './support/kit-http.js';
 import { KIT_STDIO_SERVER, startKitStdio } from './support/kit-stdio.js';
 import { exchange } from './support/kit-wire.js';
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { startKitHttp } from './support/kit-http.js';
 import { exchange } from './support/kit-wire.js';
 
 async function listen(sessions: boolean): Promise<string> {

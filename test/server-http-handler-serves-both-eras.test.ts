@@ -8,7 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { McpServer, ToolError } from '../src/server/index.js';
 import { connectClient } from './support/client.js';
-import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { startKitHttp } from './support/kit-http.js';
 import { eventually } from './support/wait.js';
 
 function kitServer(): McpServer {

@@ -235,11 +235,11 @@ describe('2026-07-28 requests', () => {
     expect(answer.headers['content-type']).toBe('text/event-stream');
     const events = sseEvents(answer.text);
     expect(events.map((e) => e.id)).toEqual(['1', '2']);
-    expect(JSON.parse(events[0]!.data!)).toMatchObject({
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
       method: 'notifications/progress',
       params: { progressToken: 'p1', progress: 1 },
     });
-    expect(JSON.parse(events[1]!.data!)).toMatchObject({ id: 4, result: { content: [{ text: 'found y' }] } });
+    expect(JSON.parse(events[1]!.data)).toMatchObject({ id: 4, result: { content: [{ text: 'found y' }] } });
   });
 
   it('a client that closes the response cancels the call', async () => {

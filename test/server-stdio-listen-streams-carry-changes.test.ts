@@ -37,7 +37,7 @@ function rawServer(): {
   const raw = startKitStdio(KIT_LISTEN_SERVER);
   return {
     child: raw.child,
-    lines: raw.messages as Message[],
+    lines: raw.messages,
     send: (message) => raw.write({ jsonrpc: '2.0', ...message }),
     exited: raw.ended.then((end) => end.code),
   };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { jsonlFileSink } from '../src/transport/trace/sinks.js';
+import { jsonlFileSink } from '../src/inspect/trace/sinks.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import {
   cleanUp,
@@ -152,7 +152,7 @@ describe('tracing a legacy Streamable HTTP server', () => {
     // The transport rejects the send (the client, not the transport, starts the new session).
     const posts = records.filter((r) => r.http?.method === 'POST' || r.event === 'send-failed');
     const lines = posts.map((r) =>
-      r.kind === 'event' ? `${r.event} ${r.http?.status ?? r.detail?.code}` : `${r.dir} ${r.kind} ${r.method}`,
+      r.kind === 'event' ? `${r.event} ${r.http?.status ?? String(r.detail?.code)}` : `${r.dir} ${r.kind} ${r.method}`,
     );
     expect(lines).toEqual([
       'out request tools/call',

@@ -5,7 +5,7 @@
  */
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { errorMessage } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 
 /** What oauth4webapi calls as its `customFetch`. */
 export type OAuthFetch = (url: string, init: RequestInit & { signal?: AbortSignal | null }) => Promise<Response>;
@@ -39,7 +39,7 @@ export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAu
       ...(init as object),
       dispatcher: agent,
       redirect: 'manual',
-    } as never) as unknown as Promise<Response>;
+    } as never);
   return {
     fetch: async (url, init) => {
       if (!observe) return send(url, init);

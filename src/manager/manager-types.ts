@@ -10,13 +10,13 @@ import type { McpError } from '../protocol/errors.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
-import type { ApprovalStore } from './config/approvals.js';
+import type { ApprovalStore } from './permissions/approval-store.js';
 import type { ConfigOptions } from './config/load-config.js';
-import type { PermissionBlock } from './config/permissions.js';
-import type { PermissionAskHook, PermissionAskRequest } from './permission-rules.js';
+import type { PermissionBlock } from './permissions/permission-block.js';
+import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
-import type { ManagedServer, Provenance } from './server-spec.js';
-import type { ServerStatus, StatusChange } from './server-slot.js';
+import type { ManagedServer, Provenance } from './servers/managed-server.js';
+import type { ServerStatus, StatusChange } from './servers/server-slot.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {
@@ -111,7 +111,10 @@ export interface ExecuteResult {
   content: CallToolResult['content'];
   structuredContent: unknown;
   isError: boolean;
-  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line; the server's secrets show as `***` (`result` stays as sent). */
+  /**
+   * The result as text (see `resultToText`), cut at `maxResultChars` with a marker line; the server's secrets show as
+   * `***` (`result` stays as sent).
+   */
   text: string;
   truncated: boolean;
 }
@@ -142,7 +145,10 @@ export interface ServerStatusReport {
   lastError: string | undefined;
   restarts: number;
   circuitOpen: boolean;
-  /** Messages the server sent that were not JSON or not JSON-RPC (skipped), over the manager's life; see the `diagnostic` event. */
+  /**
+   * Messages the server sent that were not JSON or not JSON-RPC (skipped), over the manager's life; see the
+   * `diagnostic` event.
+   */
   invalidMessages: number;
   provenance: Provenance | undefined;
 }

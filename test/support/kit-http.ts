@@ -38,7 +38,7 @@ export async function listenKitAt(server: McpServer, options: (url: string) => H
     listener,
     close: () =>
       (closing ??= (async () => {
-        await handler!.close({ graceMs: 1_000 });
+        await handler.close({ graceMs: 1_000 });
         listener.closeAllConnections();
         await new Promise<void>((resolve) => listener.close(() => resolve()));
       })()),

@@ -58,7 +58,7 @@ export async function startTodoHttp(args: readonly string[], env: NodeJS.Process
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stderr: string[] = [];
   let partial = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop()!;
     stderr.push(...lines);

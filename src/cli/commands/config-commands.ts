@@ -8,7 +8,7 @@ import path from 'node:path';
 import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
 import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
-import { PermissionPolicy } from '../../manager/permission-rules.js';
+import { PermissionPolicy } from '../../manager/permissions/permission-rules.js';
 import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -30,7 +30,7 @@ import { cliApproval } from '../approval.js';
 export async function cliManager(
   args: ParsedArgs,
   io: CliIO,
-): Promise<{ manager: McpManager; close(): Promise<void> }> {
+): Promise<{ manager: McpManager; close: () => Promise<void> }> {
   const trace = await openTrace(args, io);
   // The logins of `mcpwire auth login` (same store, `--store DIR` too), and its browser for `/mcp auth NAME`.
   const manager = McpManager.create({

@@ -2,27 +2,27 @@
  * The layered configuration: the user file (`~/.mcpwire/config.json|yaml|yml`), the project
  * files (`.mcp.json`, `mcp.yaml`, `.mcp.yaml` in the working directory), explicit paths and
  * in-memory objects, each with servers under `mcpServers` (Claude Code / Desktop, Cursor),
- * `mcp_servers` (workflow YAML files) or `servers` (VS Code). Later layers win by server name, whole entry (project over user,
- * explicit over both, inline over all); every effective server records its provenance. A broken
- * file or entry is reported with file (and line) and skipped: the rest loads. On reload a file
- * that broke keeps its last good contents ({@link ConfigLoader}). Servers imported read-only from
- * other hosts (`import`) form the lowest layer. Servers from project files (and from host files
- * inside the project) are marked untrusted: they need the user's approval before they run.
+ * `mcp_servers` (workflow YAML files) or `servers` (VS Code). Later layers win by server name, whole entry (project
+ * over user, explicit over both, inline over all); every effective server records its provenance. A broken file or
+ * entry is reported with file (and line) and skipped: the rest loads. On reload a file that broke keeps its last good
+ * contents ({@link ConfigLoader}). Servers imported read-only from other hosts (`import`) form the lowest layer.
+ * Servers from project files (and from host files inside the project) are marked untrusted: they need the user's
+ * approval before they run.
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
-import type { ManagedServer, Provenance } from '../server-spec.js';
+import type { ManagedServer, Provenance } from '../servers/managed-server.js';
 import { parseEnvFile } from './env-file.js';
 import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
-import { parsePermissions, type PermissionBlock } from './permissions.js';
+import { parsePermissions, type PermissionBlock } from '../permissions/permission-block.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
 import { expandServer, variableOrigins } from './variables.js';
 
-export type { PermissionBlock } from './permissions.js';
+export type { PermissionBlock } from '../permissions/permission-block.js';
 
 /** Where to look, and with what variables. */
 export interface ConfigOptions {
@@ -218,7 +218,7 @@ export class ConfigLoader {
         secrets.add(value);
         if (!(key in written)) fileOrigins[`env.${key}`] = `envFile ${envFile}`;
       }
-      entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
+      entry = { ...entry, env: { ...fileEnv, ...(entry.env ?? {}) } };
     }
     const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
     const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(

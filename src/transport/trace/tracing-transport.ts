@@ -17,17 +17,11 @@
  *   `spawn` (pid, command, arguments; never the environment) and `exit` (code, signal) events.
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  SendOptions,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { Inbox } from '../inbox.js';
-import { guardSink, type TraceSink } from './sinks.js';
+import type { HttpExchangeInfo } from '../http/exchange-reporter.js';
+import { guardSink, type TraceSink } from './trace-sink.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp } from './trace-record.js';
 import { errorMessage, type McpError } from '../../protocol/errors.js';
@@ -47,7 +41,9 @@ export interface TraceTransportOptions {
   builder?: TraceBuilder;
   /** The process the caller just started for `inner`: recorded as a `spawn` event (never its environment). */
   spawned?: { command: string; args?: readonly string[] };
-  /** The process behind `inner` (a stdio transport): its pid for the `spawn` record and its exit for the `exit` record. */
+  /**
+   * The process behind `inner` (a stdio transport): its pid for the `spawn` record and its exit for the `exit` record.
+   */
   process?: TracedProcess;
   /**
    * Registers an observer of the HTTP facts of the wrapped transport (an HTTP transport's
