@@ -34,6 +34,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
+import { peerText, sampleValue } from '../protocol/value-sample.js';
 import { isLoggingLevel, type LegacySession, type RequestLink } from './request-link.js';
 import type { ServerLogger, ToolCallObserver } from './server-types.js';
 import type { ToolSet } from './tool-set.js';
@@ -239,8 +240,17 @@ function modernEnvelopeError(request: JsonRpcRequest, meta: Meta | undefined): J
     );
   return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
     supported: [...MODERN_REVISIONS],
-    requested: version,
+    requested: quoted(version),
   });
+}
+
+/**
+ * The peer's value as a bounded string for an error's `data` (the schema's `requested` is a
+ * string): a string cut to `PEER_TEXT_CHARS`, anything else as a JSON sample. Never throws,
+ * whatever its depth or size, so the answer carrying it can always be written.
+ */
+function quoted(value: unknown): string {
+  return typeof value === 'string' ? peerText(value) : sampleValue(value);
 }
 
 /**

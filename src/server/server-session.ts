@@ -17,10 +17,13 @@ import {
   RpcErrorCode,
   type JsonRpcId,
   type JsonRpcMessage,
+  type JsonRpcRequest,
 } from '../protocol/jsonrpc.js';
+import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
 import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../protocol/transport.js';
 import type { LegacySession, RequestLink } from './request-link.js';
-import { routeRequest, type ServerCore } from './request-router.js';
+import { claimedRevision, routeRequest, type ServerCore } from './request-router.js';
+import { batchRefusal } from './batch-gate.js';
 import { OutboundRequests } from './outbound-requests.js';
 import { isStdioServerTransport } from '../transport/kinds.js';
 
@@ -131,12 +134,22 @@ export class ServerSession {
     // A JSON-RPC batch (2025-03-26): the answers go back together, as one array.
     if (value.length === 0)
       return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+    const refusal = batchRefusal(this.batchRevision(value));
+    if (refusal) return this.send(makeErrorResponse(null, RpcErrorCode.InvalidRequest, refusal));
     this.handling++;
     void Promise.all(value.map((item) => this.handle(item))).then((answers) => {
       const list = answers.filter((a): a is JsonRpcMessage => a !== undefined);
       if (list.length > 0) this.send(list as unknown as JsonRpcMessage);
       this.handled();
     });
+  }
+
+  /** What a batch is judged by: 2026-07-28 when one of its requests claims a `_meta` revision, else the session's. */
+  private batchRevision(items: unknown[]): string | undefined {
+    const modern = items.some(
+      (item) => typeof item === 'object' && item !== null && claimedRevision(item as JsonRpcRequest) !== undefined,
+    );
+    return modern ? LATEST_MODERN_REVISION : this.legacy?.revision;
   }
 
   private handled(): void {

@@ -11,11 +11,14 @@ import type { JsonSchema } from '../../protocol/types.js';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
-/** What is wrong with the headers (the message names the header, never a value), or undefined. */
+/**
+ * What is wrong with the headers (the message names the header, never a value), or undefined.
+ * `revision` is the body's `_meta` revision as sent: a value that is no string matches no header.
+ */
 export function headerMismatch(
   req: IncomingMessage,
   request: JsonRpcRequest,
-  revision: string,
+  revision: unknown,
   inputSchema: JsonSchema | undefined,
 ): string | undefined {
   const version = single(req, 'mcp-protocol-version');

@@ -28,12 +28,19 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc.js';
-import { hasFeature, LEGACY_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import {
+  eraOf,
+  hasFeature,
+  LATEST_MODERN_REVISION,
+  LEGACY_REVISIONS,
+  type ProtocolRevision,
+} from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, routeRequest, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
+import { batchRefusal } from '../batch-gate.js';
 import { BearerGate } from './auth/bearer-gate.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
@@ -249,10 +256,11 @@ class StreamableHttpServer {
     if (this.gate && this.refuseToolScopes(res, requests)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
-    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022).
-    if (first && claimed !== undefined) {
-      if (batch) return refuse(res, { status: 400, message: 'Invalid Request: 2026-07-28 has no batches' });
-      return this.modernPost(req, res, first, typeof claimed === 'string' ? claimed : JSON.stringify(claimed));
+    // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);
+    // so does a 2026 `MCP-Protocol-Version` header on a body that leaves that revision out (-32602).
+    if (first && (claimed !== undefined || modernHeader(req))) {
+      if (batch) return refuse(res, { status: 400, message: batchRefusal(LATEST_MODERN_REVISION)! });
+      return this.modernPost(req, res, first, claimed);
     }
     if (first?.method === 'server/discover') return this.answer(res, modernEnvelopeProblem(first)!, 400);
     return this.legacyPost(req, res, requests, notifications, batch, answers);
@@ -286,12 +294,15 @@ class StreamableHttpServer {
     return false;
   }
 
+  /** `revision` is the body's `_meta` revision as sent (any JSON value), or undefined when it has none. */
   private async modernPost(
     req: IncomingMessage,
     res: ServerResponse,
     request: JsonRpcRequest,
-    revision: string,
+    revision: unknown,
   ): Promise<void> {
+    // A required field missing from the body is -32602 (the 2026 rule), whatever the headers say.
+    if (revision === undefined) return this.answer(res, modernEnvelopeProblem(request)!, 400);
     // Headers first: a body naming a revision the header does not is a mismatch (-32020), even
     // when that revision is one the server does not speak (-32022 is for a header that agrees).
     const toolName =
@@ -420,6 +431,9 @@ class StreamableHttpServer {
         subscriptions: new Set(),
       };
     }
+    // 2025-06-18 removed batching: such a batch is refused as a whole, before any of it runs.
+    const refusal = batch ? batchRefusal(legacy?.revision) : undefined;
+    if (refusal) return refuse(res, { status: 400, message: refusal });
     for (const notification of notifications) this.notification(session, notification);
     // The client's answers to our requests (sampling, elicitation, roots) come back as POSTs.
     for (const answer of answers) session?.outbound.settle(answer.id, answer.outcome);
@@ -634,6 +648,12 @@ function statusOf(answer: JsonRpcMessage): number {
 /** Legacy: JSON-RPC errors travel with 200, except a refused handshake. */
 function legacyStatusOf(answer: JsonRpcMessage): number {
   return 'error' in answer && (answer as JsonRpcErrorResponse).error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
+}
+
+/** True when `MCP-Protocol-Version` names a 2026-era revision: the request is then held to the 2026 rules. */
+function modernHeader(req: IncomingMessage): boolean {
+  const version = header(req, 'mcp-protocol-version');
+  return version !== undefined && eraOf(version) === 'modern';
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
