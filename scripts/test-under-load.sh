@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the test command (`npm test`: typecheck, build, vitest) while busy processes keep every
-# core busy, then prints one summary line. A suite that is green only on an idle machine is
+# Runs the test command (`npm test`: lint, typecheck, build, vitest) while busy processes keep
+# every core busy, then prints one summary line. A suite that is green only on an idle machine is
 # broken; this is how to see that it is not.
 #
 #   scripts/test-under-load.sh [arguments for vitest, e.g. test/stdio-*.test.ts]

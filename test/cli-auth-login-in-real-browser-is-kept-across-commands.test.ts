@@ -60,16 +60,19 @@ describe('mcpwire auth login in a real browser', () => {
     children.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdin!.on('error', () => {});
-    child.stdin!.end();
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => {});
+    child.stdin.end();
     return {
       done: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))),
     };
   }
 
-  /** The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to `urlFile`. */
+  /**
+   * The provider, the protected server, a home whose config names it "hosted", and a $BROWSER script writing the URL to
+   * `urlFile`.
+   */
   async function setUp(): Promise<{
     env: Record<string, string>;
     home: string;

@@ -70,7 +70,7 @@ describe('pagination and list caches', () => {
     const { client, peer } = await connectTo((p) =>
       legacyPeer(p, '2025-11-25', { tools: {} }).on(
         'tools/list',
-        (m) => pages[((m.params as { cursor?: string } | undefined)?.cursor ?? 'start') as string],
+        (m) => pages[(m.params as { cursor?: string } | undefined)?.cursor ?? 'start'],
       ),
     );
     expect((await client.listTools()).map((t) => t.name)).toEqual(['a', 'b', 'c']);

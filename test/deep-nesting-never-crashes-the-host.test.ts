@@ -9,7 +9,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { planParamHeaders } from '../src/client/x-mcp-header.js';
-import type { Tool } from '../src/protocol/types.js';
 import { sampleValue } from '../src/protocol/value-sample.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { StdioTransport } from '../src/transport/stdio.js';
@@ -196,7 +195,7 @@ describe('what reads a peer value keeps to a bound', () => {
   it('a tool whose inputSchema is nested too deeply to check is left out, not thrown', () => {
     let schema: Record<string, unknown> = { type: 'string', 'x-mcp-header': 'Deep' };
     for (let i = 0; i < DEPTH; i++) schema = { type: 'object', properties: { p: schema } };
-    const plan = planParamHeaders({ name: 'deep', inputSchema: schema } as unknown as Tool);
+    const plan = planParamHeaders({ name: 'deep', inputSchema: schema });
     expect(plan.ok).toBe(false);
     expect((plan as { reason: string }).reason).toMatch(
       /^its inputSchema could not be checked for x-mcp-header markings/,

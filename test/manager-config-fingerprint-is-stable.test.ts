@@ -40,7 +40,7 @@ describe('configFingerprint', () => {
     expect(configFingerprint({ ...base, provenance: { file: '/p/.mcp.json', scope: 'project' }, secrets: ['1'] })).toBe(
       fp,
     );
-    expect(configFingerprint({ ...base, trusted: false } as ManagedServer)).toBe(fp);
+    expect(configFingerprint({ ...base, trusted: false })).toBe(fp);
     expect(configFingerprint({ ...base, cwd: undefined })).toBe(fp);
   });
 

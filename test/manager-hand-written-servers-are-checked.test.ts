@@ -15,8 +15,13 @@ import { FIXTURES } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
-const server = (name: string, extra: Record<string, unknown> = {}): ManagedServer =>
-  ({ name, transport: 'stdio', command: node, args: [SCRIPTED], ...extra }) as ManagedServer;
+const server = (name: string, extra: Record<string, unknown> = {}): ManagedServer => ({
+  name,
+  transport: 'stdio',
+  command: node,
+  args: [SCRIPTED],
+  ...extra,
+});
 
 let manager: McpManager | undefined;
 afterEach(async () => {
@@ -72,10 +77,7 @@ describe('hand-written servers in McpManager options', () => {
       refusal(() => McpManager.create({ servers: [server('fs', { args: 'a b' })] }), 'CONFIG_INVALID').message,
     ).toContain('server "fs": McpManager options.servers[0]: args must be array');
     expect(
-      refusal(
-        () => McpManager.create({ servers: [{ name: 'web', transport: 'http' } as ManagedServer] }),
-        'CONFIG_INVALID',
-      ).message,
+      refusal(() => McpManager.create({ servers: [{ name: 'web', transport: 'http' }] }), 'CONFIG_INVALID').message,
     ).toContain('server "web": McpManager options.servers[0]: an http server needs a "url"');
     expect(
       refusal(

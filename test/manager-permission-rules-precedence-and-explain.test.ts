@@ -631,12 +631,15 @@ function universe(servers: readonly string[]): Array<PermissionSubject & { name:
 }
 const ALL = universe(SERVERS);
 
-/** Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few malformed ones. */
+/**
+ * Patterns that hit real names often: names with a stretch starred out, exact names, server-level rules, a few
+ * malformed ones.
+ */
 const patternArb: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom(...ALL), fc.boolean(), fc.nat(), fc.nat()).map(([subject, exposed, x, y]) => {
     const name = exposed ? subject.name : `mcp__${subject.server}__${subject.tool}`;
     const [from, to] = [x % (name.length + 1), y % (name.length + 1)].sort((p, q) => p - q);
-    return `${name.slice(0, from)}*${name.slice(to!)}`;
+    return `${name.slice(0, from)}*${name.slice(to)}`;
   }),
   fc.constantFrom(...ALL).chain((s) => fc.constantFrom(s.name, `mcp__${s.server}__${s.tool}`, `mcp__${s.server}`)),
   fc.constantFrom(

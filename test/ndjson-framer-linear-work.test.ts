@@ -108,7 +108,7 @@ describe('NDJSON framing does linear work', () => {
         function (this: Uint8Array, source: ArrayLike<number>, offset?: number) {
           work.copied += source.length;
           return original.call(this, source, offset);
-        } as never,
+        },
     );
     wrap(
       TextDecoder.prototype,
@@ -118,7 +118,7 @@ describe('NDJSON framing does linear work', () => {
           work.joins++;
           work.decoded += input?.length ?? 0;
           return original.call(this, input, options);
-        } as never,
+        },
     );
     // Plain Uint8Arrays take the portable path (TypedArray#indexOf, TextDecoder) even under Node.
     const values = decodeOne(chunks);

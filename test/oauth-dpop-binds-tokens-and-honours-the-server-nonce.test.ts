@@ -60,7 +60,7 @@ describe('DPoP-bound tokens', () => {
       schemes.push(authorization.split(' ')[0]!);
       const proof = req.headers.dpop as string;
       const header = jose.decodeProtectedHeader(proof);
-      const { payload } = await jose.jwtVerify(proof, await jose.importJWK(header.jwk!, header.alg!), {
+      const { payload } = await jose.jwtVerify(proof, await jose.importJWK(header.jwk!, header.alg), {
         typ: 'dpop+jwt',
       });
       expect(payload.htm).toBe('POST');

@@ -23,7 +23,8 @@ describe('the trace of a login', () => {
     fixture = await startScriptedOAuth();
     const records: TraceRecord[] = [];
     const origin = `http://127.0.0.1:${fixture.port}`;
-    // The scripted token endpoint refuses the code: the login gets through discovery, registration, the callback and the token request.
+    // The scripted token endpoint refuses the code: the login gets through discovery, registration, the callback and
+    // the token request.
     await McpClient.connect(
       {
         url: fixture.url,

@@ -21,7 +21,10 @@ afterEach(async () => {
   PROCESS_HTTP_ROUTES.clear();
 });
 
-/** An MCP server at /mcp that wants `X-Api-Key`, refusing with 401 and `challenge` (or no header); every other path is 404. */
+/**
+ * An MCP server at /mcp that wants `X-Api-Key`, refusing with 401 and `challenge` (or no header); every other path is
+ * 404.
+ */
 async function apiKeyServer(challenge: string | undefined): Promise<HttpFixture> {
   const mcp = legacyServer();
   return startHttpFixture((seen, res, req) => {

@@ -88,14 +88,14 @@ describe('the stdio proxy between a host and a server', () => {
     const result = await runStdioProxy({
       command: node,
       args: [path.join(SUPPORT, 'wire-logger.mjs'), dir, '--', node, path.join(FIXTURES, 'legacy/scripted-server.mjs')],
-      input: host.stdout!,
-      output: host.stdin!,
+      input: host.stdout,
+      output: host.stdin,
       errorOutput: stderr.stream,
       server: 'scripted',
       onRecord: (record) => records.push(record),
       forwardSignals: [],
     });
-    host.stdin!.destroy();
+    host.stdin.destroy();
     expect(await hostExit).toEqual({ code: 0, signal: null });
     // Stdin EOF from the host reached the server, which exits 0 on it.
     expect(result).toEqual({ exitCode: 0, signal: null });
@@ -247,7 +247,7 @@ describe('the proxy as its own process (as the CLI runs it)', () => {
 
   it('a server killed by the forwarded signal makes the proxy die of the same signal', async () => {
     const proxy = startCli([node, path.join(FIXTURES, 'stdio/echo.mjs')]);
-    proxy.child.stdin!.write('{"jsonrpc":"2.0","id":1,"method":"up"}\n');
+    proxy.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"up"}\n');
     await eventually(() => (proxy.stdout().includes('"id":1') ? true : undefined), 15_000);
     proxy.child.kill('SIGTERM');
     expect(await proxy.exit).toEqual({ code: null, signal: 'SIGTERM' });
@@ -265,8 +265,8 @@ function startCli(command: string[]) {
   );
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return { child, exit: exitOf(child), stdout: () => stdout, stderr: () => stderr };
 }
 

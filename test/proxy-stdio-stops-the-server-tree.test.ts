@@ -39,7 +39,9 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone (or without /proc). */
+/**
+ * /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone (or without /proc).
+ */
 function stat(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -63,9 +65,9 @@ function startProxy(...server: string[]) {
   });
   running.push(child);
   let stderr = '';
-  child.stdout!.resume();
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin!.on('error', () => {});
+  child.stdout.resume();
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {});
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
   );
@@ -91,7 +93,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const signals = path.join(dir, 'signals');
     const proxy = startProxy(fixture('wrapper-exits-with-child.mjs'), '--signals', signals);
     const helper = await proxy.printedPid('helper');
-    proxy.child.stdin!.end(); // the host went away
+    proxy.child.stdin.end(); // the host went away
     // The wrapper exits 0 with its server at EOF; the proxy ends as it did.
     expect(await proxy.exit()).toEqual({ code: 0, signal: null });
     expect(await dies(helper)).toBe(true);
@@ -126,7 +128,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     async () => {
       const proxy = startProxy(fixture('spawns-detached-grandchild.mjs'), '--obeys-sigterm');
       const detached = await proxy.printedPid('detached');
-      proxy.child.stdin!.end();
+      proxy.child.stdin.end();
       expect(await proxy.exit()).toEqual({ code: 0, signal: null });
       expect(await dies(detached)).toBe(true);
     },

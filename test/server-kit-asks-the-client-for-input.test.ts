@@ -3,7 +3,8 @@
  * `listRoots`): on a legacy connection the kit sends server→client requests — over an
  * in-memory pair and over HTTP with a session (the request on the POST's SSE stream, the answer
  * POSTed back) — and the answers reach the tool. A client without the capability gets
- * `INPUT_UNSUPPORTED`, which the tool can catch. A 2026-07-28 request gets the same answers through `input_required` rounds.
+ * `INPUT_UNSUPPORTED`, which the tool can catch. A 2026-07-28 request gets the same answers through `input_required`
+ * rounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -23,7 +24,7 @@ function makeServer(): McpServer {
         const answer = await context.elicit({
           message: 'Your name?',
           requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        } as never);
+        });
         const sampled = await context.sample({
           messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
           maxTokens: 10,
@@ -44,7 +45,7 @@ function makeServer(): McpServer {
         {
           message: 'Your name?',
           requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-        } as never,
+        },
         { key: 'who' },
       );
       return {

@@ -26,7 +26,7 @@ async function start(): Promise<void> {
     handler: async (_args, context) => {
       runs++;
       const answer = await context.elicit(
-        { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } as never,
+        { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
         { key: 'user_name' },
       );
       return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}` }] };

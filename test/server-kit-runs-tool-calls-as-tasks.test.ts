@@ -79,8 +79,8 @@ function makeServer(): McpServer {
     handler: async (_args, context) => {
       const form = { type: 'object', properties: { name: { type: 'string' } } };
       const [a, b] = await Promise.all([
-        context.elicit({ message: 'first?', requestedSchema: form } as never, { key: 'a' }),
-        context.elicit({ message: 'second?', requestedSchema: form } as never, { key: 'b' }),
+        context.elicit({ message: 'first?', requestedSchema: form }, { key: 'a' }),
+        context.elicit({ message: 'second?', requestedSchema: form }, { key: 'b' }),
       ]);
       return { content: [{ type: 'text', text: `${String(a.content?.name)}+${String(b.content?.name)}` }] };
     },

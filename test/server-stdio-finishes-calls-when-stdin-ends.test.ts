@@ -39,9 +39,9 @@ function serve(graceMs?: number): Served {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const answers: Array<Record<string, unknown>> = [];
   const stderr: string[] = [];
-  lines(child.stdout!, (line) => answers.push(JSON.parse(line) as Record<string, unknown>));
-  lines(child.stderr!, (line) => stderr.push(line));
-  return { child, exited, answers, stderr, send: (message) => child.stdin!.write(`${JSON.stringify(message)}\n`) };
+  lines(child.stdout, (line) => answers.push(JSON.parse(line) as Record<string, unknown>));
+  lines(child.stderr, (line) => stderr.push(line));
+  return { child, exited, answers, stderr, send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`) };
 }
 
 function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): void {

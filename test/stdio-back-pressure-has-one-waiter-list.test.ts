@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JsonRpcMessage } from '../src/protocol/jsonrpc.js';
 import { StdioTransport } from '../src/transport/stdio.js';
 import { eventually, FIXTURES } from './support/processes.js';
 
@@ -40,8 +39,7 @@ async function fillThePipe(): Promise<{
   t.onMessage((value) => answers.push(value));
   process.on('warning', onWarning);
   const sends: Array<Promise<void> | undefined> = [];
-  for (let id = 1; id <= CALLS; id++)
-    sends.push(t.send({ jsonrpc: '2.0', id, method: 'echo', params: { pad: PAD } } as JsonRpcMessage));
+  for (let id = 1; id <= CALLS; id++) sends.push(t.send({ jsonrpc: '2.0', id, method: 'echo', params: { pad: PAD } }));
   return { t, answers, sends };
 }
 

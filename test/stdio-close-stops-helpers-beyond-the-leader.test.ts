@@ -22,7 +22,9 @@ const fixture = (name: string, ...args: string[]) => ({
 const LINUX = process.platform === 'linux';
 
 const dirs: string[] = [];
-/** Helpers a test learnt of, with their start time, so a failed test kills them and never a successor reusing the pid. */
+/**
+ * Helpers a test learnt of, with their start time, so a failed test kills them and never a successor reusing the pid.
+ */
 const strays: Array<{ pid: number; start: string | undefined }> = [];
 afterEach(() => {
   // A failed test must not leave its helper to the next one (nor to the suite's orphan check).

@@ -28,7 +28,7 @@ async function startHttpServer(url: string): Promise<{ url: string; child: Child
     env: { ...process.env, DATABASE_URL: url },
   });
   let text = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (text += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (text += c));
   const line = await eventually(() => text.split('\n').find((l) => l.includes('"listening"')), {
     what: 'the listening line',
     timeoutMs: 30_000,

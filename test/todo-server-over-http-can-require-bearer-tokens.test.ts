@@ -48,7 +48,7 @@ describe('the todo server with --auth-issuer', () => {
     children.push(child);
     const stderr: string[] = [];
     let partial = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (partial + chunk).split('\n');
       partial = lines.pop()!;
       stderr.push(...lines);

@@ -47,7 +47,7 @@ async function startTodoHttp(): Promise<{
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stderr: string[] = [];
   let partial = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop()!;
     stderr.push(...lines);

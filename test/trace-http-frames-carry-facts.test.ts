@@ -152,7 +152,7 @@ describe('tracing a legacy Streamable HTTP server', () => {
     // The transport rejects the send (the client, not the transport, starts the new session).
     const posts = records.filter((r) => r.http?.method === 'POST' || r.event === 'send-failed');
     const lines = posts.map((r) =>
-      r.kind === 'event' ? `${r.event} ${r.http?.status ?? r.detail?.code}` : `${r.dir} ${r.kind} ${r.method}`,
+      r.kind === 'event' ? `${r.event} ${r.http?.status ?? String(r.detail?.code)}` : `${r.dir} ${r.kind} ${r.method}`,
     );
     expect(lines).toEqual([
       'out request tools/call',

@@ -21,7 +21,15 @@ export class ConfigProblem extends Error {
 }
 
 /**
- * @returns {{ name: string, version: string, db: string, databaseUrl: string | undefined, http: { host: string, port: number } | undefined, auth: { issuer: string, audience: string | undefined } | undefined, help: boolean }}
+ * @returns {{
+ *   name: string,
+ *   version: string,
+ *   db: string,
+ *   databaseUrl: string | undefined,
+ *   http: { host: string, port: number } | undefined,
+ *   auth: { issuer: string, audience: string | undefined } | undefined,
+ *   help: boolean,
+ * }}
  */
 export function readConfig(argv, env) {
   const config = {

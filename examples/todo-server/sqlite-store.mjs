@@ -18,13 +18,25 @@ CREATE INDEX IF NOT EXISTS tasks_by_user ON tasks (user_id, created_at);
 `;
 
 /**
- * @typedef {{ task_id: string, user_id: string, title: string, description: string | null, is_completed: boolean, created_at: string, updated_at: string }} Task
+ * @typedef {{
+ *   task_id: string,
+ *   user_id: string,
+ *   title: string,
+ *   description: string | null,
+ *   is_completed: boolean,
+ *   created_at: string,
+ *   updated_at: string,
+ * }} Task
  * @typedef {'all' | 'pending' | 'completed'} Status
  * @typedef {{
  *   add(userId: string, fields: { title: string, description?: string }): Promise<Task>,
  *   list(userId: string, status: Status): Promise<Task[]>,
  *   get(userId: string, taskId: string): Promise<Task | undefined>,
- *   update(userId: string, taskId: string, fields: { title?: string, description?: string }): Promise<Task | undefined>,
+ *   update(
+ *     userId: string,
+ *     taskId: string,
+ *     fields: { title?: string, description?: string },
+ *   ): Promise<Task | undefined>,
  *   complete(userId: string, taskId: string): Promise<Task | undefined>,
  *   remove(userId: string, taskId: string): Promise<boolean>,
  *   close(): Promise<void>,

@@ -92,7 +92,8 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     if (context.scopes.length > 0) url.searchParams.set('scope', context.scopes.join(' '));
 
     const callback = receiver.wait(state, options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS, signal);
-    // The callback may fail (a forged state, the timeout) while the hook is still running: handled below, not unhandled now.
+    // The callback may fail (a forged state, the timeout) while the hook is still running: handled below, not unhandled
+    // now.
     callback.catch(() => {});
     try {
       await hook(url, { server: serverName, signal });

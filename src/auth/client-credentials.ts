@@ -8,10 +8,8 @@ import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../protocol/redact.js';
 import { OAuthError } from './auth-error.js';
-import type { OAuthOptions } from './auth-options.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
-import type { OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
@@ -46,7 +44,7 @@ export async function clientCredentialsTokens(
     const alg = configured.signingAlgorithm ?? 'ES256';
     let key: Parameters<typeof oauth.PrivateKeyJwt>[0];
     try {
-      key = (await importPKCS8(configured.privateKey, alg)) as typeof key;
+      key = await importPKCS8(configured.privateKey, alg);
     } catch (error) {
       throw new OAuthError(`the client's private key is not a PKCS#8 PEM ${alg} key`, {
         server: serverName,

@@ -62,7 +62,7 @@ export async function resourceProof(
     .setProtectedHeader({
       alg: 'ES256',
       typ: 'dpop+jwt',
-      jwk: { kty: key.publicJwk.kty, crv: key.publicJwk.crv, x: key.publicJwk.x, y: key.publicJwk.y } as JWK,
+      jwk: { kty: key.publicJwk.kty, crv: key.publicJwk.crv, x: key.publicJwk.x, y: key.publicJwk.y },
     })
     .setIssuedAt()
     .setJti(randomUUID())

@@ -8,10 +8,9 @@
 import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../protocol/redact.js';
 import { OAuthError } from './auth-error.js';
-import type { OAuthOptions } from './auth-options.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
-import { withOAuthHttp, type OAuthFetch } from './oauth-http.js';
+import { withOAuthHttp } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

@@ -39,7 +39,7 @@ export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAu
       ...(init as object),
       dispatcher: agent,
       redirect: 'manual',
-    } as never) as unknown as Promise<Response>;
+    } as never);
   return {
     fetch: async (url, init) => {
       if (!observe) return send(url, init);

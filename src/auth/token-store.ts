@@ -79,7 +79,9 @@ export class MemoryTokenStore implements TokenStore {
   }
 }
 
-/** The key of a server: its URL without fragment, lower-case scheme and host (URL does that), no trailing-slash games. */
+/**
+ * The key of a server: its URL without fragment, lower-case scheme and host (URL does that), no trailing-slash games.
+ */
 export function serverKey(url: URL): string {
   const copy = new URL(url);
   copy.hash = '';

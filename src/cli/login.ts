@@ -99,7 +99,7 @@ export function cliLoginHooks(
       const yes = await askYesNo(io, `server "${context.server}" needs a login. Log in now in a browser?`);
       if (!yes) throw new Error(`not logged in; run: ${loginCommand(offer.spec, offer.byUrl)}`);
     }
-    show(url, context);
+    await show(url, context);
   };
   return { store, onAuthorizationUrl };
 }
@@ -133,7 +133,7 @@ export function openBrowser(io: CliIO, url: URL): void {
     ? args.map((arg) => arg.replaceAll('%s', text))
     : [...args, text];
   try {
-    const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env as NodeJS.ProcessEnv });
+    const child = spawn(command!, withUrl, { stdio: 'ignore', detached: true, env: io.env });
     child.on('error', () => {}); // no opener here: the printed URL is the way
     child.unref();
   } catch {

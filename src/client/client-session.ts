@@ -5,8 +5,8 @@
  * Contract:
  * - {@link ClientSession.send} wraps a request in the era's envelope (modern: the `_meta` of the
  *   negotiated revision), fails a gated method locally with `CAPABILITY_MISSING` (a capability
- *   the server did not advertise, a method the era does not have), retries a modern request once on -32022 with a revision both sides
- *   support, hands a tool call's `Mcp-Param-*` headers to the Streamable HTTP transport, and leaves
+ *   the server did not advertise, a method the era does not have), retries a modern request once on -32022 with a
+ *   revision both sides support, hands a tool call's `Mcp-Param-*` headers to the Streamable HTTP transport, and leaves
  *   lost requests to the re-send policy (`resend-policy.ts`).
  * - {@link ClientSession.wire} builds a connection over a transport and turns its notifications
  *   and the server's requests into client events and handler calls; only the connection in use
@@ -55,10 +55,16 @@ import { capabilitiesFor, fulfilInput, type ServerInputHandlers } from './server
 /** Methods the 2026-07-28 revision removed. */
 const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
-/** Request options inside the client: `headers` are a tool call's `Mcp-Param-*` headers (2026 HTTP), handed to the HTTP transport, never to the connection. */
+/**
+ * Request options inside the client: `headers` are a tool call's `Mcp-Param-*` headers (2026 HTTP), handed to the HTTP
+ * transport, never to the connection.
+ */
 export type HeaderedOptions = RequestOptions & { headers?: Record<string, string> };
 
-/** A transport as the client holds it: the object it was given or built, and the pipe its connection uses (the same, or a tracing decorator around it). */
+/**
+ * A transport as the client holds it: the object it was given or built, and the pipe its connection uses (the same, or
+ * a tracing decorator around it).
+ */
 export interface Held {
   concrete: Transport;
   pipe: Transport;
@@ -297,7 +303,7 @@ export class ClientSession {
       if (!other || other === this.protocolVersion) throw error;
       this.negotiated = { ...this.negotiated, protocolVersion: other };
       this.meta = modernMeta(other, this.declared, this.clientInfo, this.logLevel);
-      return this.requestOn(method, this.envelope(params) as ParamsOf<M>, options, headers);
+      return this.requestOn(method, this.envelope(params), options, headers);
     });
   }
 

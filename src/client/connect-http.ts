@@ -3,11 +3,10 @@
  * backward-compatibility rules say (`basic/transports/streamable-http.mdx`): POST
  * `server/discover` (modern) → POST `initialize` (legacy Streamable HTTP) → when that fails with
  * 400/404/405, GET the URL for an `endpoint` event (2024-11-05 HTTP+SSE). The verdict is kept
- * per URL (`http-routes.ts`: the process's cache, or the caller's `http.routes`) and tried first next time; a route that fails is
- * forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the
- * era, the revision or the transport neither reads nor writes the cache (a pinned era would
- * otherwise stand in for detection on every later connect to that URL). The connect timeout is
- * one deadline for every route tried.
+ * per URL (`http-routes.ts`: the process's cache, or the caller's `http.routes`) and tried first next time; a route
+ * that fails is forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the era, the
+ * revision or the transport neither reads nor writes the cache (a pinned era would otherwise stand in for detection on
+ * every later connect to that URL). The connect timeout is one deadline for every route tried.
  */
 import { errorMessage, HttpError, McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
@@ -59,8 +58,8 @@ export function isHttpSpec(target: unknown): target is HttpServerSpec {
 /**
  * Connects to `spec` with `open` (McpClient's own connect over a transport it holds: the
  * transport built here, and the pipe its connection uses — the same, or the tracing decorator
- * around it) and returns what it returns. Rejects with the error of the last route tried; when neither Streamable HTTP nor
- * HTTP+SSE answers, the error says both.
+ * around it) and returns what it returns. Rejects with the error of the last route tried; when neither Streamable HTTP
+ * nor HTTP+SSE answers, the error says both.
  */
 export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   spec: HttpServerSpec,

@@ -86,11 +86,7 @@ export async function connectTarget<C extends Connected>(
     );
   // The spec is checked before its fields are read for the display name (a `{ cmd }` typo has no command).
   if (!isTransport(target)) checkOptions(target, STDIO_SPEC_KEYS);
-  const name =
-    options.name ??
-    (isTransport(target)
-      ? 'server'
-      : commandDisplayName((target as StdioServerSpec).command, (target as StdioServerSpec).args));
+  const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName(target.command, target.args));
   const { signal } = options;
   // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
   if (signal?.aborted && !isTransport(target))
@@ -107,7 +103,7 @@ export async function connectTarget<C extends Connected>(
         // Loaded on demand: a caller with its own transport never pays for child_process.
         const { StdioTransport } = await import('../transport/stdio.js');
         deadline.check(name, 'before the server was started');
-        const transport = await StdioTransport.spawn(target as StdioServerSpec, {
+        const transport = await StdioTransport.spawn(target, {
           name,
           onStderr: (line: string) => stderr[0]?.(line),
           ...(signal ? { signal } : {}),
@@ -164,7 +160,9 @@ function connectOver<C extends Connected>(
   );
 }
 
-/** Builds the client over `held`, negotiates, and runs what follows the handshake; on failure leaves nothing running. */
+/**
+ * Builds the client over `held`, negotiates, and runs what follows the handshake; on failure leaves nothing running.
+ */
 async function open<C extends Connected>(
   held: Held,
   options: ClientOptions & { name: string },

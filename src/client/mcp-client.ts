@@ -379,7 +379,7 @@ export class McpClient {
     cursor: string | undefined,
     options: RequestOptions,
   ): Promise<ResultOf<M>> {
-    return this.session.send(method, (cursor === undefined ? undefined : { cursor }) as ParamsOf<M>, options);
+    return this.session.send(method, cursor === undefined ? undefined : { cursor }, options);
   }
 
   /** False (send nothing, return []) when the capability is missing and the option says `empty`. */

@@ -36,7 +36,9 @@ import type { EraChoice } from './options.js';
 
 /** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** How long the `server/discover` probe waits when `ClientOptions.probeTimeoutMs` is not given (stdio and transports). */
+/**
+ * How long the `server/discover` probe waits when `ClientOptions.probeTimeoutMs` is not given (stdio and transports).
+ */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 /** The probe's default for a URL: an HTTP server's first answer includes connecting (and TLS). */
 export const DEFAULT_HTTP_PROBE_TIMEOUT_MS = 10_000;
@@ -66,7 +68,10 @@ export interface NegotiateInput {
   protocolVersion: ProtocolRevision | undefined;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
-  /** Longest the probe may wait; never more than half of what is left of the connect timeout, so the handshake gets its turn. */
+  /**
+   * Longest the probe may wait; never more than half of what is left of the connect timeout, so the handshake gets its
+   * turn.
+   */
   probeTimeoutMs: number;
   /** The connect's deadline, already running (it started with the connect, before any spawn). */
   deadline: ConnectDeadline;
@@ -269,7 +274,7 @@ async function initialize(
   input.onSession({ era: 'legacy', protocolVersion: answered, established: true }, connection);
   return {
     era: 'legacy',
-    protocolVersion: answered as ProtocolRevision,
+    protocolVersion: answered,
     capabilities: result.capabilities ?? {},
     serverInfo: result.serverInfo,
     instructions: result.instructions,

@@ -89,7 +89,10 @@ export interface ClientOptions {
      */
     routes?: HttpRouteCache;
   };
-  /** Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only sees lines after). */
+  /**
+   * Receives every stderr line of a stdio server from the start, before `connect` resolves (the `stderr` event only
+   * sees lines after).
+   */
   onStderr?: (line: string) => void;
   /**
    * Receives every diagnostic (junk on stdout, a message that is not JSON-RPC, an oversize line,

@@ -49,7 +49,10 @@ export class OutputSchemaError extends McpError {
     this.problems = details.problems ?? [];
   }
 
-  /** Adds `tool` and the first 20 problems, each path and message quoted within bounds (they hold the server's keys and patterns). */
+  /**
+   * Adds `tool` and the first 20 problems, each path and message quoted within bounds (they hold the server's keys and
+   * patterns).
+   */
   override toJSON(): Record<string, unknown> {
     const out = super.toJSON();
     out.tool = this.tool;

@@ -72,7 +72,7 @@ export async function fulfilInput(
   context: ServerInputContext,
   modes: readonly ElicitationMode[] = ['form', 'url'],
 ): Promise<Record<string, unknown>> {
-  const params = (request.params ?? {}) as Record<string, unknown>;
+  const params = request.params ?? {};
   switch (request.method) {
     case 'sampling/createMessage':
       if (handlers.sampling) return { ...(await handlers.sampling(params as CreateMessageParams, context)) };

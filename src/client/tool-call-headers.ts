@@ -27,7 +27,10 @@ export interface ToolLookup {
   refresh(signal: AbortSignal | undefined): Promise<unknown>;
 }
 
-/** `tools` without those whose markings break the rules (the array itself when none does); `report` is told why each was left out. */
+/**
+ * `tools` without those whose markings break the rules (the array itself when none does); `report` is told why each was
+ * left out.
+ */
 export function withValidHeaderMarkings(tools: Tool[], report: (message: string) => void): Tool[] {
   let kept: Tool[] | undefined;
   for (let i = 0; i < tools.length; i++) {
@@ -64,12 +67,12 @@ export async function callWithParamHeaders(
   let callOptions = withHeaders();
   let raw: Record<string, unknown>;
   try {
-    raw = (await session.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    raw = await session.send('tools/call', params, callOptions);
   } catch (error) {
     if (!(error instanceof McpError) || error.rpcCode !== RpcErrorCode.HeaderMismatch) throw error;
     await tools.refresh(signal);
     callOptions = withHeaders();
-    raw = (await session.send('tools/call', params, callOptions)) as Record<string, unknown>;
+    raw = await session.send('tools/call', params, callOptions);
   }
   const type = raw.resultType;
   return type === undefined || type === 'complete'

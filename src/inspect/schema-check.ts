@@ -78,7 +78,9 @@ function constMethod(definition: Record<string, unknown> | undefined): string | 
   return typeof method === 'string' ? method : undefined;
 }
 
-/** method → definition name for one union (absent union: none; an inline member: the named definition with its method). */
+/**
+ * method → definition name for one union (absent union: none; an inline member: the named definition with its method).
+ */
 function unionMethods(
   defs: Record<string, Record<string, unknown>>,
   union: string,
@@ -161,7 +163,7 @@ export class SpecSchemas {
 
   /** Throws `INVALID_ARGUMENT` when `dir` is not a directory. */
   constructor(readonly dir: string) {
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(dir).isDirectory();
     } catch {

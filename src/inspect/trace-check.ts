@@ -75,7 +75,7 @@ export function checkTrace(records: readonly TraceRecord[], options: CheckTraceO
     const unchecked = new Map<string, number>();
     contexts.forEach((context, index) => {
       const record = records[index]!;
-      const items = Array.isArray(record.message) ? record.message : [record.message];
+      const items: unknown[] = Array.isArray(record.message) ? record.message : [record.message];
       context.messages.forEach((m, i) => {
         if (m.revision === undefined) return;
         if (!schemas.has(m.revision)) {

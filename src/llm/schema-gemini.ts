@@ -91,7 +91,7 @@ export function ensureArrayItems(node: JsonObject, path: string, ctx: CleanConte
 
 function typeList(node: JsonObject, path: string, ctx: CleanContext): void {
   if (!Array.isArray(node.type)) return;
-  const types = node.type.filter((type, i, all) => all.indexOf(type) === i);
+  const types = (node.type as unknown[]).filter((type, i, all) => all.indexOf(type) === i);
   const kinds = types.filter((type) => type !== 'null');
   if (kinds.length < types.length) node.nullable = true;
   if (kinds.length === 1) node.type = kinds[0];
@@ -173,7 +173,7 @@ function isNullBranch(branch: unknown): boolean {
 
 function nullBranches(node: JsonObject, path: string, ctx: CleanContext): void {
   if (!Array.isArray(node.anyOf)) return;
-  const rest = node.anyOf.filter((branch) => !isNullBranch(branch));
+  const rest = (node.anyOf as unknown[]).filter((branch) => !isNullBranch(branch));
   const only = rest[0];
   if (rest.length === node.anyOf.length && !(rest.length === 1 && isJsonObject(only))) return;
   if (rest.length < node.anyOf.length) node.nullable = true;
@@ -202,14 +202,18 @@ function typeBesideAnyOf(node: JsonObject, path: string, ctx: CleanContext): voi
   if (!Object.hasOwn(node, 'type') || !Array.isArray(node.anyOf)) return;
   const type = node.type;
   delete node.type;
-  node.anyOf = node.anyOf.map((branch) =>
+  node.anyOf = (node.anyOf as unknown[]).map((branch) =>
     isJsonObject(branch) && !Object.hasOwn(branch, 'type') ? { type, ...branch } : branch,
   );
   record(ctx, path, 'type', 'rewritten', `type ${show(type)} moved into the anyOf branches that had none`);
 }
 
 function tupleItems(node: JsonObject, path: string, ctx: CleanContext): void {
-  const tuple = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
+  const tuple: unknown[] | undefined = Array.isArray(node.prefixItems)
+    ? node.prefixItems
+    : Array.isArray(node.items)
+      ? node.items
+      : undefined;
   const keyword = Array.isArray(node.prefixItems) ? 'prefixItems' : 'items';
   if (tuple === undefined) return;
   const rest = keyword === 'prefixItems' && isJsonObject(node.items) ? [node.items] : [];

@@ -105,7 +105,7 @@ export function mergeInto(target: JsonObject, member: JsonObject): string[] {
       }
       target.properties = properties;
     } else if (key === 'required' && Array.isArray(value)) {
-      const required = Array.isArray(target.required) ? [...target.required] : [];
+      const required: unknown[] = Array.isArray(target.required) ? [...(target.required as unknown[])] : [];
       for (const name of value) if (!required.includes(name)) required.push(name);
       target.required = required;
     } else if (!Object.hasOwn(target, key)) {
@@ -132,7 +132,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /** A deep copy of JSON data: fresh arrays and objects everywhere, so no two places share one. */
 export function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => cloneJson(item)) as T;
   if (isJsonObject(value)) {
     const copy: JsonObject = {};
     for (const [key, item] of Object.entries(value)) put(copy, key, cloneJson(item));

@@ -102,9 +102,9 @@ function flattenAlternatives(root: JsonObject, keyword: string, ctx: CleanContex
   }
   root.properties = properties;
   const requiredByAll = objects
-    .map((branch) => (Array.isArray(branch.required) ? branch.required : []))
+    .map((branch): unknown[] => (Array.isArray(branch.required) ? branch.required : []))
     .reduce((common, names) => common.filter((name) => names.includes(name)));
-  const required = [...(Array.isArray(root.required) ? root.required : [])];
+  const required: unknown[] = [...(Array.isArray(root.required) ? (root.required as unknown[]) : [])];
   for (const name of requiredByAll) if (!required.includes(name)) required.push(name);
   if (required.length > 0) root.required = required;
   const kept = conflicts.length > 0 ? `; kept the first definition of ${conflicts.join(', ')}` : '';

@@ -1,9 +1,9 @@
 /**
  * The manager's approval step for untrusted (project-defined) servers: a stored decision, else
- * the host's `approve` hook, else the default (`requireApproval`, true unless the host says false: refused). Each definition (file, name,
- * fingerprint) is decided once for the manager's life: a restart after a crash does not ask
- * again, and a refusal — a hook that answers false or rejects — stays a refusal; an edited
- * definition is a new question.
+ * the host's `approve` hook, else the default (`requireApproval`, true unless the host says false: refused). Each
+ * definition (file, name, fingerprint) is decided once for the manager's life: a restart after a crash does not ask
+ * again, and a refusal — a hook that answers false or rejects — stays a refusal; an edited definition is a new
+ * question.
  */
 import { configFingerprint } from './config/fingerprint.js';
 import type { ManagerOptions } from './manager-types.js';

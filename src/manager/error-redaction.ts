@@ -65,7 +65,9 @@ export function redactDiagnostic(diagnostic: TransportDiagnostic, secrets: reado
   return scrubbedCopy(diagnostic, secrets) as TransportDiagnostic;
 }
 
-/** True when a string anywhere in `value` (keys included) contains one of `secrets`. No recursion: any depth is fine. */
+/**
+ * True when a string anywhere in `value` (keys included) contains one of `secrets`. No recursion: any depth is fine.
+ */
 function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
   const has = (text: string) => secrets.some((secret) => secret.length >= 4 && text.includes(secret));
   const stack: unknown[] = [value];

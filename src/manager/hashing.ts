@@ -1,7 +1,7 @@
 /**
  * The manager's uses of `node:crypto` (a SHA-256 for names and fingerprints, random bytes for a
- * temp file name, checking a configured private key), which loads on the first call instead of with the package: importing it cost
- * about 5 ms of `import('mcpwire')`, and many hosts never hash anything.
+ * temp file name, checking a configured private key), which loads on the first call instead of with the package:
+ * importing it cost about 5 ms of `import('mcpwire')`, and many hosts never hash anything.
  */
 type Crypto = typeof import('node:crypto');
 

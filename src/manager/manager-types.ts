@@ -111,7 +111,10 @@ export interface ExecuteResult {
   content: CallToolResult['content'];
   structuredContent: unknown;
   isError: boolean;
-  /** The result as text (see `resultToText`), cut at `maxResultChars` with a marker line; the server's secrets show as `***` (`result` stays as sent). */
+  /**
+   * The result as text (see `resultToText`), cut at `maxResultChars` with a marker line; the server's secrets show as
+   * `***` (`result` stays as sent).
+   */
   text: string;
   truncated: boolean;
 }
@@ -142,7 +145,10 @@ export interface ServerStatusReport {
   lastError: string | undefined;
   restarts: number;
   circuitOpen: boolean;
-  /** Messages the server sent that were not JSON or not JSON-RPC (skipped), over the manager's life; see the `diagnostic` event. */
+  /**
+   * Messages the server sent that were not JSON or not JSON-RPC (skipped), over the manager's life; see the
+   * `diagnostic` event.
+   */
   invalidMessages: number;
   provenance: Provenance | undefined;
 }

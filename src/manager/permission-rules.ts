@@ -259,9 +259,9 @@ export type PermissionAskHook = (
  * verdict allows it, or it asks and `ask` answers `true`. Rejects with a {@link PermissionError}
  * (`PERMISSION_DENIED` with the `verdict`; the message names the tool, the deciding rule and its
  * file, or the default) when the verdict denies, when it asks and no hook is given, when the hook
- * refuses, and when the hook throws (kept as `cause`). While the hook is pending, an abort of `options.signal` rejects with the
- * signal's reason and `options.timeoutMs` rejects with `TIMEOUT`; either way the hook's signal
- * aborts and its late answer is ignored. Nothing is left running once it settles.
+ * refuses, and when the hook throws (kept as `cause`). While the hook is pending, an abort of `options.signal` rejects
+ * with the signal's reason and `options.timeoutMs` rejects with `TIMEOUT`; either way the hook's signal aborts and its
+ * late answer is ignored. Nothing is left running once it settles.
  */
 export async function authorize(
   verdict: PermissionVerdict,

@@ -40,7 +40,9 @@ export interface ServerOAuth {
   callbackPort?: number;
   /** The URL of this client's Client ID Metadata Document. */
   clientMetadataUrl?: string;
-  /** `authorization_code` (default: a user logs in in a browser) or `client_credentials` (the machine is the client). */
+  /**
+   * `authorization_code` (default: a user logs in in a browser) or `client_credentials` (the machine is the client).
+   */
   grant?: 'authorization_code' | 'client_credentials';
   /** A PKCS#8 PEM private key file for `private_key_jwt` (needs `clientId`); read when connecting. */
   privateKeyFile?: string;

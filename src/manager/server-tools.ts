@@ -7,7 +7,9 @@ import type { Tool } from '../protocol/types.js';
 import { toolAllowed, type ManagedServer } from './server-spec.js';
 import type { ServerSlot } from './server-slot.js';
 
-/** The tools of `client` the catalogue holds for `spec` (none without the tools capability); rejects when listing fails. */
+/**
+ * The tools of `client` the catalogue holds for `spec` (none without the tools capability); rejects when listing fails.
+ */
 export async function catalogueToolsOf(spec: ManagedServer, client: McpClient): Promise<Tool[]> {
   const tools = client.capabilities.tools ? await client.listTools({ refresh: true }) : [];
   return tools.filter((tool) => toolAllowed(spec, tool.name));

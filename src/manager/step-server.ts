@@ -39,12 +39,7 @@ export function stepServer(server: StepServer, env: Record<string, string | unde
   const { name, ...entry } = server;
   const label = name ?? 'inline';
   const secrets = new Set<string>();
-  const expanded = expandServer(
-    entry as Record<string, unknown>,
-    env,
-    { file: PROVENANCE.file, server: label },
-    secrets,
-  );
+  const expanded = expandServer(entry, env, { file: PROVENANCE.file, server: label }, secrets);
   const unknown = unknownEntryKeys(expanded);
   if (unknown.length > 0)
     throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`, {

@@ -38,7 +38,9 @@ export interface McpStepResult {
   tool: string;
   /** The `CallToolResult` as a plain object. */
   result: CallToolResult;
-  /** The text content blocks joined with newlines (for the next step's templates), the server's secrets shown as `***`. */
+  /**
+   * The text content blocks joined with newlines (for the next step's templates), the server's secrets shown as `***`.
+   */
   text: string;
   isError: boolean;
 }

@@ -27,7 +27,7 @@ export class AbortFanout {
   }
 
   get reason(): unknown {
-    return this.signal.reason;
+    return this.signal.reason as unknown;
   }
 
   /**

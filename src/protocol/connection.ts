@@ -153,7 +153,7 @@ export class JsonRpcConnection {
     params: ParamsOf<M>,
     options?: RequestOptions,
   ): Promise<ResultOf<M>> {
-    return this.requestRaw(method, params as Record<string, unknown> | undefined, options) as Promise<ResultOf<M>>;
+    return this.requestRaw(method, params, options);
   }
 
   /** Untyped {@link request}, for methods outside the method table (extensions, experiments). */
@@ -213,7 +213,7 @@ export class JsonRpcConnection {
 
   /** Sends a typed notification; rejects only when the transport cannot write it. */
   notify<M extends keyof ClientNotifications>(method: M, params: ClientNotifications[M]): Promise<void> {
-    return this.notifyRaw(method, params as Record<string, unknown> | undefined);
+    return this.notifyRaw(method, params);
   }
 
   /** Untyped {@link notify}. */

@@ -53,7 +53,8 @@ export class InboundRequests {
     const controller = new AbortController();
     this.running.set(request.id, controller);
     const params = Array.isArray(request.params) ? undefined : request.params;
-    Promise.resolve()
+    // Never rejects: both outcomes become an answer, and `reply` never throws.
+    void Promise.resolve()
       .then(() => handler(params, { id: request.id, signal: controller.signal }))
       .then(
         (result) => makeResponse(request.id, result ?? {}),

@@ -51,9 +51,9 @@ export interface TransportDiagnostic {
 
 /**
  * One HTTP fact of an HTTP transport, reported to the observers of the concrete HTTP transports
- * (their `onExchange`, wired by the client's trace hook to the tracing decorator): a request leaving, a response's status line, or a message read from a
- * response body. Header names are lower-case; values are as sent or received, credentials
- * included, so a listener that keeps or shows them must redact them.
+ * (their `onExchange`, wired by the client's trace hook to the tracing decorator): a request leaving, a response's
+ * status line, or a message read from a response body. Header names are lower-case; values are as sent or received,
+ * credentials included, so a listener that keeps or shows them must redact them.
  */
 export interface HttpExchangeInfo {
   /** `out`: a request left. `in`: its response answered (a status line, or one message of its body). */

@@ -61,7 +61,7 @@ export function honouredFilter(notifications: unknown, capabilities: ServerCapab
         `subscriptions/listen names ${uris.length} resources; at most ${MAX_LISTEN_URIS} per listen`,
       );
     if (capabilities.resources?.subscribe === true && uris.length > 0)
-      honoured.resourceSubscriptions = [...new Set(uris as string[])];
+      honoured.resourceSubscriptions = [...new Set(uris)];
   }
   return honoured;
 }

@@ -38,7 +38,10 @@ export class McpServer {
   readonly core: ServerCore;
   private readonly sessions = new Set<ServerSession>();
 
-  /** Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize` or `tasks` value. */
+  /**
+   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize` or `tasks`
+   * value.
+   */
   constructor(options: McpServerOptions) {
     for (const key of Object.keys(options ?? {})) {
       if (!OPTION_KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "${key}"`);

@@ -6,7 +6,10 @@ import type { AuthInfo } from './auth-info.js';
 import type { ProtocolRevision } from '../protocol/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types.js';
 
-/** The state of a legacy connection, made by `initialize` (stdio, HTTP sessions) or implied per request (stateless legacy HTTP). */
+/**
+ * The state of a legacy connection, made by `initialize` (stdio, HTTP sessions) or implied per request (stateless
+ * legacy HTTP).
+ */
 export interface LegacySession {
   revision: ProtocolRevision;
   clientCapabilities: ClientCapabilities;

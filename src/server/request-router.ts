@@ -129,7 +129,7 @@ function initialize(core: ServerCore, params: Params, link: RequestLink): Record
     : LATEST_LEGACY_REVISION;
   link.legacy = {
     revision,
-    clientCapabilities: isObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {},
+    clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
     logLevel: 'info',
     subscriptions: new Set(),
@@ -292,7 +292,7 @@ function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRp
   const clientInfo = meta[META_CLIENT_INFO];
   return {
     revision: version as ProtocolRevision,
-    clientCapabilities: capabilities as ClientCapabilities,
+    clientCapabilities: capabilities,
     clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
     logLevel,
   };

@@ -93,7 +93,7 @@ export class ResourceSet {
     const { read: _read, complete: _complete, ...wire } = definition;
     const entry: RegisteredTemplate = {
       definition,
-      wire: wire as ResourceTemplate,
+      wire: wire,
       pattern: new RegExp(`^${source.join('')}$`),
       variables,
     };

@@ -58,7 +58,10 @@ export class ServerSession {
   /** Set once the input ended: closes the session when nothing is being handled any more. */
   private whenIdle: (() => void) | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
-  /** Aborted when the session winds down gracefully: open `subscriptions/listen` streams answer with their completion result. */
+  /**
+   * Aborted when the session winds down gracefully: open `subscriptions/listen` streams answer with their completion
+   * result.
+   */
   private readonly windDown = new AbortController();
   /** Listen requests being served, up to their answer being sent: a graceful close waits for them. */
   private readonly listens = new Set<Promise<void>>();

@@ -19,7 +19,10 @@ import type { ServerCore } from './request-router.js';
 
 type Params = Record<string, unknown>;
 
-/** `tools/call`: the tool's result, or the JSON-RPC error for a call that cannot run. Never rejects for a handler's failure. */
+/**
+ * `tools/call`: the tool's result, or the JSON-RPC error for a call that cannot run. Never rejects for a handler's
+ * failure.
+ */
 export async function runTool(
   core: ServerCore,
   request: JsonRpcRequest,
@@ -114,7 +117,7 @@ async function runAsTask(
     run.then(
       (result) => {
         const { resultType: _drop, ...plain } = result as CallToolResult & { resultType?: unknown };
-        task.settle('completed', { result: plain as Record<string, unknown> });
+        task.settle('completed', { result: plain });
       },
       (error: unknown) => {
         core.logger({
@@ -158,7 +161,10 @@ async function runAsTask(
  * the answers it carries plus those of a valid `requestState` (-32602 for one this server did not
  * sign for `target`). Undefined in the legacy era.
  */
-/** This round's input of a 2026 request (`inputResponses`, `requestState` checked), a -32602 error, or undefined (first round, or legacy). */
+/**
+ * This round's input of a 2026 request (`inputResponses`, `requestState` checked), a -32602 error, or undefined (first
+ * round, or legacy).
+ */
 export function roundInput(
   core: ServerCore,
   request: JsonRpcRequest,
@@ -175,7 +181,8 @@ export function roundInput(
       'requestState is not one this server issued for this request (altered, forged or for another request)',
     );
   const given = params.inputResponses;
-  // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the handler.
+  // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the
+  // handler.
   if (given !== undefined && !isObject(given))
     return makeErrorResponse(
       request.id,
@@ -258,20 +265,8 @@ export function requestContext(
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (body, options) =>
-      ask(
-        'elicitation/create',
-        body as unknown as Record<string, unknown>,
-        'elicitation',
-        options?.key,
-      ) as Promise<never>,
-    sample: (body, options) =>
-      ask(
-        'sampling/createMessage',
-        body as unknown as Record<string, unknown>,
-        'sampling',
-        options?.key,
-      ) as Promise<never>,
+    elicit: (body, options) => ask('elicitation/create', body, 'elicitation', options?.key) as Promise<never>,
+    sample: (body, options) => ask('sampling/createMessage', body, 'sampling', options?.key) as Promise<never>,
     listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
     closeStream: () => {

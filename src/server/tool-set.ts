@@ -45,7 +45,7 @@ export class ToolSet {
         `tool "${name}" inputSchema must be an object schema ({ "type": "object", … })`,
       );
     const registered: RegisteredTool = {
-      definition: definition as ToolDefinition,
+      definition: definition,
       wire: wireTool(definition),
       checkInput: compileSchema(input, `tool "${name}" inputSchema`),
       checkOutput: definition.outputSchema

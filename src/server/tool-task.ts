@@ -89,7 +89,9 @@ export class TaskLaunch {
     return this.record;
   }
 
-  /** Creates the task (once); the request stops governing the handler. Throws `INVALID_STATE` when the store is full. */
+  /**
+   * Creates the task (once); the request stops governing the handler. Throws `INVALID_STATE` when the store is full.
+   */
   start(): TaskRecord {
     if (this.record) return this.record;
     this.unlink();

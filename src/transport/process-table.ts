@@ -12,7 +12,9 @@ export interface ProcessEntry {
   ppid: number;
   /** Its process group id. */
   pgid: number;
-  /** When it started, in clock ticks since boot: with the pid, it names this process and no later one reusing the pid. */
+  /**
+   * When it started, in clock ticks since boot: with the pid, it names this process and no later one reusing the pid.
+   */
   start: string;
 }
 
@@ -62,7 +64,9 @@ export function readProcessTableSync(): ProcessEntry[] | undefined {
   return entries;
 }
 
-/** The descendants of `root` in `table` (children, their children, …), found by parent links; `root` itself excluded. */
+/**
+ * The descendants of `root` in `table` (children, their children, …), found by parent links; `root` itself excluded.
+ */
 export function descendantsOf(root: number, table: readonly ProcessEntry[]): ProcessEntry[] {
   const children = new Map<number, ProcessEntry[]>();
   for (const entry of table) {

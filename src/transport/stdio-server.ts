@@ -20,7 +20,9 @@ export interface StdioServerTransportOptions {
   stdin?: Readable;
   /** Where messages are written (default `process.stdout`). */
   stdout?: Writable;
-  /** Largest accepted inbound line in bytes (default 16 MiB); longer lines are dropped with an `oversize` diagnostic. */
+  /**
+   * Largest accepted inbound line in bytes (default 16 MiB); longer lines are dropped with an `oversize` diagnostic.
+   */
   maxMessageBytes?: number;
 }
 

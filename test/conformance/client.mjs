@@ -103,7 +103,8 @@ const auth = {
   ...(context.valid_jwt
     ? { grant: 'jwt_bearer', client: { clientId: context.client_id }, assertion: () => context.valid_jwt }
     : {}),
-  // Enterprise-managed authorization: the user's ID token exchanged at the IdP for an ID-JAG, presented as the assertion.
+  // Enterprise-managed authorization: the user's ID token exchanged at the IdP for an ID-JAG, presented as the
+  // assertion.
   ...(context.idp_id_token
     ? {
         grant: 'jwt_bearer',
@@ -133,7 +134,9 @@ async function connect(options = {}) {
   );
 }
 
-/** Lists and calls every tool (with the suite's arguments when it gives them), reads every resource, gets every prompt. */
+/**
+ * Lists and calls every tool (with the suite's arguments when it gives them), reads every resource, gets every prompt.
+ */
 async function exercise(client, { callTools = true } = {}) {
   const tools = await client.listTools();
   const given = new Map((context.toolCalls ?? []).map((call) => [call.name, call.arguments]));

@@ -97,7 +97,7 @@ function newAjv(dialect2020: boolean): Ajv {
     validateSchema: false,
     validateFormats: addFormats !== undefined,
   };
-  const ajv = dialect2020 ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
+  const ajv = dialect2020 ? new Ajv2020(options) : new Ajv(options);
   addFormats?.(ajv);
   return ajv;
 }
@@ -308,8 +308,8 @@ function checkBatch(
  * `direction` against `revision`'s official schema. Requests and notifications are checked
  * against the definition their method selects among that direction's unions; result responses
  * against the result of the method they answer (`options.forMethod`, or looked up by id in
- * `options.requestMethods`), else the direction's result union. Throws (does not return) when the revision has no schema:
- * check {@link hasSchema} first.
+ * `options.requestMethods`), else the direction's result union. Throws (does not return) when the revision has no
+ * schema: check {@link hasSchema} first.
  */
 export function validateMessage(
   revision: string,
@@ -324,7 +324,10 @@ export function validateMessage(
   return problems.length === 0 ? { ok: true } : { ok: false, errors: problems.join('\n') };
 }
 
-/** Validates `value` against one named definition of `revision` (e.g. `JSONRPCRequest`). Throws for an unknown definition. */
+/**
+ * Validates `value` against one named definition of `revision` (e.g. `JSONRPCRequest`). Throws for an unknown
+ * definition.
+ */
 export function validateDefinition(revision: string, definition: string, value: unknown): ValidationOutcome {
   const problems = check(kitFor(revision), definition, value);
   return problems.length === 0 ? { ok: true } : { ok: false, errors: problems.join('\n') };

@@ -25,7 +25,11 @@ function descendants(root: number): number[] {
   const queue = [root];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const [pid, ppid] of parents) if (ppid === parent && !found.includes(pid)) (found.push(pid), queue.push(pid));
+    for (const [pid, ppid] of parents)
+      if (ppid === parent && !found.includes(pid)) {
+        found.push(pid);
+        queue.push(pid);
+      }
   }
   return found;
 }

@@ -19,13 +19,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The project's code as the workers run it (tests and fixtures are not measured; dist/ is measured in the processes that run it). */
+/**
+ * The project's code as the workers run it (tests and fixtures are not measured; dist/ is measured in the processes
+ * that run it).
+ */
 const MEASURED = `${pathToFileURL(path.join(ROOT, 'src')).href}/`;
 /** vitest wraps each module in `'use strict';async (<its arguments>)=>{{…}}` before it runs it. */
 const WRAPPER_START = "'use strict';async (";
 const WRAPPER_END = '=>{{';
 const INLINE_MAP = /^data:application\/json;(?:charset=utf-8;)?base64,/;
-/** The getter vite adds for each export (`() => { try { return name } catch {} }`, `return __vi_import_0__.name` for a re-export): not project code. */
+/**
+ * The getter vite adds for each export (`() => { try { return name } catch {} }`, `return __vi_import_0__.name` for a
+ * re-export): not project code.
+ */
 const EXPORT_GETTER = /^\(\) => \{ try \{ return [\w$]+(?:\.[\w$]+)* \} catch \{\} \}$/;
 
 interface Range {
@@ -57,7 +63,7 @@ if (directory) {
   await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
 
   afterAll(async () => {
-    const { result } = (await session.post('Profiler.takePreciseCoverage')) as { result: ScriptCoverage[] };
+    const { result } = await session.post('Profiler.takePreciseCoverage');
     const parsed = new Map<string, ParsedScript>();
     const onParsed = (message: { params: ParsedScript }) => parsed.set(message.params.scriptId, message.params);
     // Enabling the debugger reports every script already parsed (synchronously, in process).
@@ -71,9 +77,7 @@ if (directory) {
       if (!script.url.startsWith(MEASURED)) continue;
       const mapUrl = parsed.get(script.scriptId)?.sourceMapURL;
       if (!mapUrl || !INLINE_MAP.test(mapUrl)) continue;
-      const { scriptSource } = (await session.post('Debugger.getScriptSource', { scriptId: script.scriptId })) as {
-        scriptSource: string;
-      };
+      const { scriptSource } = await session.post('Debugger.getScriptSource', { scriptId: script.scriptId });
       if (!scriptSource.startsWith(WRAPPER_START)) continue;
       // Offsets count from the start of the wrapped code; the source map describes the code inside.
       const skip = scriptSource.indexOf(WRAPPER_END) + WRAPPER_END.length;

@@ -48,7 +48,7 @@ export interface HttpFixture {
 export async function startHttpFixture(route: Route, fallback: Route = () => false): Promise<HttpFixture> {
   const requests: Seen[] = [];
   const sockets = new Set<Socket>();
-  const server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -74,7 +74,9 @@ export async function startHttpFixture(route: Route, fallback: Route = () => fal
     } catch (error) {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     }
-  });
+  };
+  // A request aborted while its body is read rejects `answer`: its socket goes, no rejection is left unhandled.
+  const server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -188,15 +190,13 @@ export function legacyServer(
       return true;
     }
     if (options.sessions !== false && seen.rpc !== 'initialize' && (session === undefined || !live.has(session))) {
-      res
-        .writeHead(session === undefined ? 400 : 404)
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' },
-          }),
-        );
+      res.writeHead(session === undefined ? 400 : 404).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: session === undefined ? 'Bad Request: no session' : 'Session not found' },
+        }),
+      );
       return true;
     }
     if (seen.method === 'GET') {

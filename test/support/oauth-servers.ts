@@ -66,7 +66,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         }),
       },
     },
-  } as never);
+  });
   provider.on('refresh_token.saved', (token: { destroy(): Promise<void> }) => refreshTokens.add(token));
   server.on('request', provider.callback());
   return {
@@ -112,7 +112,7 @@ export async function startProtectedServer(
     }
     if (!seen.path.startsWith('/mcp')) return false;
     const header = req.headers.authorization ?? '';
-    const challenge = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', resource)}"`;
+    const challenge = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', resource).href}"`;
     if (!header.startsWith('Bearer '))
       return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': challenge });
     try {

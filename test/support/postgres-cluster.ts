@@ -34,8 +34,8 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(BIN, command), args, { stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}) });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c));
-    child.stderr.on('data', (c: Buffer) => (output += c));
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     child.once('error', reject);
     child.once('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${output.slice(-2000)}`)),
@@ -87,6 +87,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
         if (attempt < 3) continue;
         throw new Error(
           `${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : ''}`,
+          { cause: error },
         );
       }
       await run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'test', 'todo'], user);

@@ -33,7 +33,7 @@ export async function listenProtectedKit(
     listener,
     close: () =>
       (closing ??= (async () => {
-        await handler!.close({ graceMs: 1_000 });
+        await handler.close({ graceMs: 1_000 });
         listener.closeAllConnections();
         await new Promise<void>((resolve) => listener.close(() => resolve()));
       })()),

@@ -10,7 +10,7 @@ import { createLinkedPair } from '../../src/transport/memory.js';
 export type Responder = (
   message: { id?: string | number; method: string; params?: Record<string, unknown> },
   peer: ScriptedPeer,
-) => unknown | Promise<unknown>;
+) => unknown;
 
 /** What the responder returns: a result object, `{ error }`, `NO_REPLY`, or a raw value via `RAW`. */
 export const NO_REPLY = Symbol('no reply');
@@ -42,7 +42,7 @@ export class ScriptedPeer {
   }
 
   /** Sends any message (or raw value) to the client. */
-  send(message: JsonRpcMessage | unknown): Promise<void> {
+  send(message: unknown): Promise<void> {
     this.sent.push(message);
     this.wire.push({ dir: 's2c', msg: message });
     return Promise.resolve(this.transport.send(message as JsonRpcMessage));

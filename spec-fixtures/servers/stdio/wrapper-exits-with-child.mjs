@@ -2,8 +2,8 @@
 // wrapper's stdin/stdout/stderr passed through) and exits as soon as that child exits. The server
 // starts a helper in the same group that ignores stdin EOF and ignores SIGTERM — or, with
 // `--signals <file>`, appends `SIGTERM` to that file on SIGTERM and then exits — prints
-// `helper <pid>` on stderr once it runs, and exits on stdin EOF. So after stdin EOF the group's leader (this wrapper) is gone while
-// a member of its group lives on.
+// `helper <pid>` on stderr once it runs, and exits on stdin EOF. So after stdin EOF the group's leader (this wrapper)
+// is gone while a member of its group lives on.
 import { spawn } from 'node:child_process';
 
 const at = process.argv.indexOf('--signals');

@@ -59,7 +59,7 @@ interface LoginStatus {
  * another account, more scopes), then connects once with it to show it works.
  */
 async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
-  const { name, url } = operand(args, 'login');
+  const { name } = operand(args, 'login');
   // Resolved as a connect would (approval of a project server included).
   const target = await resolveTarget(
     name !== undefined ? { ...args, options: { ...args.options, server: name } } : args,
@@ -96,7 +96,9 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   return { json: { ...shown, loggedIn: true }, text };
 }
 
-/** The login state of every URL server in the config (or the one named, or `--url`), read from the store: no network. */
+/**
+ * The login state of every URL server in the config (or the one named, or `--url`), read from the store: no network.
+ */
 async function status(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = args.words[2];
   const url = stringOption(args, 'url');

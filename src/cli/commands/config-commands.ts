@@ -30,7 +30,7 @@ import { cliApproval } from '../approval.js';
 export async function cliManager(
   args: ParsedArgs,
   io: CliIO,
-): Promise<{ manager: McpManager; close(): Promise<void> }> {
+): Promise<{ manager: McpManager; close: () => Promise<void> }> {
   const trace = await openTrace(args, io);
   // The logins of `mcpwire auth login` (same store, `--store DIR` too), and its browser for `/mcp auth NAME`.
   const manager = McpManager.create({

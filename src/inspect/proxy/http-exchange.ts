@@ -35,9 +35,15 @@ export interface ExchangeContext {
 
 /** Largest request body the proxy accepts (a JSON-RPC message; larger gets 413). */
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
-/** Largest response body kept for recording (the transports' message cap); larger ones are forwarded whole but recorded as `oversize`. */
+/**
+ * Largest response body kept for recording (the transports' message cap); larger ones are forwarded whole but recorded
+ * as `oversize`.
+ */
 const MAX_RECORDED_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
-/** Headers the proxy never sends on: the target's host is undici's to set, the length is recomputed, `expect` is not supported upstream. */
+/**
+ * Headers the proxy never sends on: the target's host is undici's to set, the length is recomputed, `expect` is not
+ * supported upstream.
+ */
 const NOT_FORWARDED = ['host', 'content-length', 'expect', 'accept-encoding'];
 
 /**
@@ -102,7 +108,7 @@ async function relay(
   try {
     // No header or body timeout: the client owns its timeouts, and its going away aborts this.
     response = await exchange(ctx.dispatcher, url, {
-      method: method as Dispatcher.HttpMethod,
+      method: method,
       headers,
       body: body.length > 0 ? body : null,
       signal,
@@ -213,7 +219,9 @@ function pump(
   });
 }
 
-/** JSON (or untyped) bodies become `in` frames; an empty body (202, DELETE) an `http-response` event with the status. */
+/**
+ * JSON (or untyped) bodies become `in` frames; an empty body (202, DELETE) an `http-response` event with the status.
+ */
 function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
   let chunks: Buffer[] = [];
   let size = 0;
@@ -325,7 +333,10 @@ function recordMessage(ctx: ExchangeContext, dir: TraceDirection, body: Buffer |
   ctx.record(ctx.builder.frame(dir, value, bytes, facts));
 }
 
-/** Resolves with the whole body, `'oversize'` past `max` (the rest is drained), or `'aborted'` when the client went away. */
+/**
+ * Resolves with the whole body, `'oversize'` past `max` (the rest is drained), or `'aborted'` when the client went
+ * away.
+ */
 function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer | 'oversize' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -8,7 +8,9 @@ import type { TraceHttp } from '../../transport/trace/trace-record.js';
 /** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and the old `proxy-connection`: they describe one connection, not the message. */
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) and the old `proxy-connection`: they describe one connection, not the message.
+ */
 const HOP_BY_HOP = [
   'connection',
   'keep-alive',

@@ -27,7 +27,10 @@ export interface HttpProxyOptions {
   target: string | URL;
   /** Where to listen (default 127.0.0.1, port 0 = any free port). */
   listen?: { host?: string; port?: number };
-  /** Added to every upstream request, replacing a client header of the same name (e.g. `Authorization`). Redacted in records. */
+  /**
+   * Added to every upstream request, replacing a client header of the same name (e.g. `Authorization`). Redacted in
+   * records.
+   */
   headers?: Record<string, string>;
   /** Receives every record, synchronously, in the order things happened. A throw is caught and reported once. */
   onRecord: (record: TraceRecord) => void;

@@ -35,7 +35,9 @@ export interface StdioProxyOptions {
   input?: Readable;
   /** Where the server's stdout goes (default `process.stdout`). Never ended by the proxy. */
   output?: Writable;
-  /** Where the server's stderr goes, and the one report of a failing `onRecord` (default `process.stderr`). Never ended. */
+  /**
+   * Where the server's stderr goes, and the one report of a failing `onRecord` (default `process.stderr`). Never ended.
+   */
   errorOutput?: Writable;
   /** The display name in records (default: {@link commandDisplayName} of the command line). */
   server?: string;
@@ -48,7 +50,10 @@ export interface StdioProxyOptions {
    * stops the server (SIGTERM to its tree, SIGKILL 3 s later) and resolves with how it ended.
    */
   signal?: AbortSignal;
-  /** Signals of this process forwarded to the server's tree while it runs (default SIGINT, SIGTERM, SIGHUP; `[]` for none). */
+  /**
+   * Signals of this process forwarded to the server's tree while it runs (default SIGINT, SIGTERM, SIGHUP; `[]` for
+   * none).
+   */
   forwardSignals?: NodeJS.Signals[];
 }
 
@@ -58,13 +63,21 @@ export interface StdioProxyResult {
   signal: NodeJS.Signals | null;
 }
 
-/** How long the server's pipes may stay open after it exited (a grandchild holding them) before the proxy stops waiting. */
+/**
+ * How long the server's pipes may stay open after it exited (a grandchild holding them) before the proxy stops waiting.
+ */
 const PIPE_GRACE_MS = 1_000;
 /** After an abort: how long the server gets between SIGTERM and SIGKILL. */
 const ABORT_KILL_MS = 3_000;
-/** After the server exited on request: how long the rest of its tree gets between SIGTERM and SIGKILL (as the transport's `sigtermMs`). */
+/**
+ * After the server exited on request: how long the rest of its tree gets between SIGTERM and SIGKILL (as the
+ * transport's `sigtermMs`).
+ */
 const TREE_STOP_MS = 2_000;
-/** How often the rest of the tree is looked at while it is given time to end (no process outside our child sends an event). */
+/**
+ * How often the rest of the tree is looked at while it is given time to end (no process outside our child sends an
+ * event).
+ */
 const TREE_POLL_MS = 25;
 const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -75,7 +75,7 @@ export class ApprovalStore {
    */
   async get(subject: ApprovalKey | ManagedServer): Promise<boolean | undefined> {
     const key = keyOf(subject);
-    const stored = await this.read().catch(() => ({ version: 1, approvals: [] }) as StoreFile);
+    const stored = await this.read().catch(() => ({ version: 1, approvals: [] }));
     const record = stored.approvals.find((r) => r.file === key.file && r.server === key.server);
     return record && record.fingerprint === key.fingerprint ? record.approved : undefined;
   }

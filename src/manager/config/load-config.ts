@@ -2,12 +2,12 @@
  * The layered configuration: the user file (`~/.mcpwire/config.json|yaml|yml`), the project
  * files (`.mcp.json`, `mcp.yaml`, `.mcp.yaml` in the working directory), explicit paths and
  * in-memory objects, each with servers under `mcpServers` (Claude Code / Desktop, Cursor),
- * `mcp_servers` (workflow YAML files) or `servers` (VS Code). Later layers win by server name, whole entry (project over user,
- * explicit over both, inline over all); every effective server records its provenance. A broken
- * file or entry is reported with file (and line) and skipped: the rest loads. On reload a file
- * that broke keeps its last good contents ({@link ConfigLoader}). Servers imported read-only from
- * other hosts (`import`) form the lowest layer. Servers from project files (and from host files
- * inside the project) are marked untrusted: they need the user's approval before they run.
+ * `mcp_servers` (workflow YAML files) or `servers` (VS Code). Later layers win by server name, whole entry (project
+ * over user, explicit over both, inline over all); every effective server records its provenance. A broken file or
+ * entry is reported with file (and line) and skipped: the rest loads. On reload a file that broke keeps its last good
+ * contents ({@link ConfigLoader}). Servers imported read-only from other hosts (`import`) form the lowest layer.
+ * Servers from project files (and from host files inside the project) are marked untrusted: they need the user's
+ * approval before they run.
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -218,7 +218,7 @@ export class ConfigLoader {
         secrets.add(value);
         if (!(key in written)) fileOrigins[`env.${key}`] = `envFile ${envFile}`;
       }
-      entry = { ...entry, env: { ...fileEnv, ...((entry.env as Record<string, string> | undefined) ?? {}) } };
+      entry = { ...entry, env: { ...fileEnv, ...(entry.env ?? {}) } };
     }
     const expanded = entry ? expandServer(entry, env, { file: provenance.file, server: name }, secrets) : raw;
     const server: ManagedServer & { origins?: Record<string, string> } = toManagedServer(

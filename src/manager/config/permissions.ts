@@ -37,7 +37,7 @@ export function parsePermissions(
   const list = (key: 'allow' | 'deny' | 'ask'): string[] => {
     const items = record[key];
     if (items === undefined) return [];
-    if (Array.isArray(items) && items.every((item) => typeof item === 'string')) return items as string[];
+    if (Array.isArray(items) && items.every((item) => typeof item === 'string')) return items;
     fail(`permissions.${key} must be a list of strings`);
     return [];
   };

@@ -145,15 +145,16 @@ export function entryFieldProblem(candidate: Record<string, unknown>): { field: 
  * anything but non-empty strings.
  */
 function commandLine(entry: Record<string, unknown>, site: { file: string; server: string }): Record<string, unknown> {
-  const command = entry.command;
-  if (!Array.isArray(command)) return entry;
+  if (!Array.isArray(entry.command)) return entry;
+  const command: unknown[] = entry.command;
   if (command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
     throw new ConfigError(
       'command must be a string or a non-empty array of non-empty strings (["python", "server.py"])',
       { ...site, field: 'command' },
     );
   }
-  if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] }; // the schema names "args"
+  // The schema names "args".
+  if (entry.args !== undefined && !Array.isArray(entry.args)) return { ...entry, command: command[0] };
   return {
     ...entry,
     command: command[0],

@@ -58,7 +58,7 @@ export function expandServer(
     const value = entry[field];
     if (typeof value === 'string') out[field] = expandString(value, env, { ...site, field }, secrets);
     else if (Array.isArray(value))
-      out[field] = value.map((item, i) =>
+      out[field] = (value as unknown[]).map((item, i) =>
         typeof item === 'string' ? expandString(item, env, { ...site, field: `${field}[${i}]` }, secrets) : item,
       );
     else if (value && typeof value === 'object') {

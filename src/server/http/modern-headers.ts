@@ -27,7 +27,7 @@ export function headerMismatch(
   const method = single(req, 'mcp-method');
   if (method === undefined) return 'the Mcp-Method header is missing';
   if (method !== request.method) return 'the Mcp-Method header does not match the method';
-  const params = (request.params && !Array.isArray(request.params) ? request.params : {}) as Record<string, unknown>;
+  const params = request.params && !Array.isArray(request.params) ? request.params : {};
   const named =
     request.method === 'resources/read'
       ? params.uri

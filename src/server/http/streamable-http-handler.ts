@@ -23,7 +23,6 @@ import {
   makeErrorResponse,
   makeNotification,
   RpcErrorCode,
-  type JsonRpcErrorResponse,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
@@ -640,14 +639,14 @@ function refuse(
 /** 2026: the envelope and header errors are 400, an unknown method 404, anything else 200. */
 function statusOf(answer: JsonRpcMessage): number {
   if (!('error' in answer)) return 200;
-  const code = (answer as JsonRpcErrorResponse).error.code;
+  const code = answer.error.code;
   if (BAD_REQUEST_CODES.has(code)) return 400;
   return code === RpcErrorCode.MethodNotFound ? 404 : 200;
 }
 
 /** Legacy: JSON-RPC errors travel with 200, except a refused handshake. */
 function legacyStatusOf(answer: JsonRpcMessage): number {
-  return 'error' in answer && (answer as JsonRpcErrorResponse).error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
+  return 'error' in answer && answer.error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
 }
 
 /** True when `MCP-Protocol-Version` names a 2026-era revision: the request is then held to the 2026 rules. */

@@ -91,7 +91,8 @@ export class LiteBody {
   finish(error: unknown, ended = false): void {
     if (this.closed) return;
     this.outcome = ended ? { event: 'end' } : error === undefined ? undefined : { event: 'error', error };
-    if (this.pending && this.pending.length > 0 && this.listeners.data.length === 0) return; // delivered on the first `data` listener
+    // Delivered on the first `data` listener.
+    if (this.pending && this.pending.length > 0 && this.listeners.data.length === 0) return;
     this.settle();
   }
 
@@ -191,7 +192,7 @@ export function exchange(dispatcher: Dispatcher, url: URL, options: ExchangeOpti
       onResponseStart(_c, statusCode, headers) {
         if (statusCode < 200 && statusCode !== 101) return; // 1xx informational
         started = true;
-        resolve({ statusCode, headers: headers as Record<string, string | string[] | undefined>, body });
+        resolve({ statusCode, headers: headers, body });
       },
       onResponseData(_c, chunk) {
         body.push(chunk);

@@ -48,7 +48,8 @@ export function safeParse(text: string): unknown {
 
 /** True when `value` (or an entry of a batch) is the response to request `id`. */
 export function isResponseTo(value: unknown, id: string | number): boolean {
-  if (Array.isArray(value)) return value.some((entry) => !Array.isArray(entry) && isResponseTo(entry, id)); // a batch is one level: no recursion a peer can deepen
+  // A batch is one level: no recursion a peer can deepen.
+  if (Array.isArray(value)) return value.some((entry) => !Array.isArray(entry) && isResponseTo(entry, id));
   if (typeof value !== 'object' || value === null) return false;
   const message = value as { id?: unknown; result?: unknown; error?: unknown };
   return message.id === id && ('result' in message || 'error' in message);

@@ -111,7 +111,10 @@ export class StreamableHttpTransport implements Transport {
   private readonly authorize: AuthorizeHook | undefined;
   /** The latest headers the authorize hook gave, also sent on the GET stream and the DELETE. */
   private authHeaders: Record<string, string> = {};
-  /** The fixed headers' credentials and the authorize hook's latest, kept out of error text; set when either changes, not per request. */
+  /**
+   * The fixed headers' credentials and the authorize hook's latest, kept out of error text; set when either changes,
+   * not per request.
+   */
   private errorSecrets: string[];
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
@@ -375,7 +378,7 @@ export class StreamableHttpTransport implements Transport {
       parent: this.life.signal,
     });
     this.getStream = stream;
-    this.track(stream.run());
+    void this.track(stream.run());
   }
 
   // ---- headers ----

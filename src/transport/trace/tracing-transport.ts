@@ -47,7 +47,9 @@ export interface TraceTransportOptions {
   builder?: TraceBuilder;
   /** The process the caller just started for `inner`: recorded as a `spawn` event (never its environment). */
   spawned?: { command: string; args?: readonly string[] };
-  /** The process behind `inner` (a stdio transport): its pid for the `spawn` record and its exit for the `exit` record. */
+  /**
+   * The process behind `inner` (a stdio transport): its pid for the `spawn` record and its exit for the `exit` record.
+   */
   process?: TracedProcess;
   /**
    * Registers an observer of the HTTP facts of the wrapped transport (an HTTP transport's

@@ -63,7 +63,7 @@ function ajvFor(schema: Schema): Ajv {
   let ajv = validators.get(dialect);
   if (!ajv) {
     const options: Options = { strict: false, allErrors: true, validateSchema: false };
-    ajv = dialect === '2020' ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
+    ajv = dialect === '2020' ? new Ajv2020(options) : new Ajv(options);
     const loaded = nodeRequire('ajv-formats') as { default?: (ajv: Ajv) => unknown };
     (loaded.default ?? (loaded as unknown as (ajv: Ajv) => unknown))(ajv);
     validators.set(dialect, ajv);

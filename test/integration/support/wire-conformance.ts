@@ -42,7 +42,9 @@ export function invalidSent(recording: RecordingTransport, negotiated: string): 
   return problems;
 }
 
-/** Every received message that is not valid as a server message of `negotiated` (the probe's answer under 2026-07-28). */
+/**
+ * Every received message that is not valid as a server message of `negotiated` (the probe's answer under 2026-07-28).
+ */
 export function invalidReceived(recording: RecordingTransport, negotiated: string): string[] {
   const asked = requestMethods(recording, 'sent');
   const problems: string[] = [];

@@ -65,7 +65,10 @@ export class BearerGate {
   private readonly requiredScopes: readonly string[];
   private readonly challengeScopes: readonly string[];
 
-  /** Throws `INVALID_ARGUMENT` for an unknown key, a resource that is not an absolute URL without fragment, or no authorization server. */
+  /**
+   * Throws `INVALID_ARGUMENT` for an unknown key, a resource that is not an absolute URL without fragment, or no
+   * authorization server.
+   */
   constructor(
     private readonly options: HttpAuthOptions,
     private readonly logger: ServerLogger,

@@ -16,7 +16,10 @@ export interface JwtBearerOptions {
   issuer: string;
   /** Where the signing keys are (fetched when needed, cached by `jose`). */
   jwksUrl?: string | URL;
-  /** The signing keys themselves. Without `jwks` and `jwksUrl`, `jwks_uri` is read from the issuer's metadata (RFC 8414, then OpenID discovery) on first use. */
+  /**
+   * The signing keys themselves. Without `jwks` and `jwksUrl`, `jwks_uri` is read from the issuer's metadata (RFC 8414,
+   * then OpenID discovery) on first use.
+   */
   jwks?: JSONWebKeySet;
   /** The audience a token must name (default: the handler's `resource`, the canonical URL of the MCP endpoint). */
   audience?: string;
@@ -120,7 +123,10 @@ async function loadKeys(options: JwtBearerOptions): Promise<JWTVerifyGetKey> {
   return jose.createRemoteJWKSet(new URL(url));
 }
 
-/** `jwks_uri` from the issuer's metadata: RFC 8414's well-known URL (path inserted), then OpenID discovery's (path appended). */
+/**
+ * `jwks_uri` from the issuer's metadata: RFC 8414's well-known URL (path inserted), then OpenID discovery's (path
+ * appended).
+ */
 async function discoverJwksUri(issuer: string): Promise<string> {
   const base = new URL(issuer);
   const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
