@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import { headersHelperHook } from '../src/manager/headers-helper.js';
+import { headersHelperHook } from '../src/manager/servers/headers-helper.js';
 import { McpServer } from '../src/server/index.js';
 import { listenKit, type KitHttp } from './support/kit-http.js';
 

@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HeadersHelperError } from '../src/manager/headers-helper-error.js';
-import { headersHelperHook, runHeadersHelper } from '../src/manager/headers-helper.js';
+import { HeadersHelperError } from '../src/manager/servers/headers-helper-error.js';
+import { headersHelperHook, runHeadersHelper } from '../src/manager/servers/headers-helper.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
 import {

@@ -37,8 +37,8 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
 } from '../protocol/types.js';
-import { Emitter } from '../protocol/emitter.js';
-import type { StdioTransport } from '../transport/stdio.js';
+import { Emitter } from '../util/emitter.js';
+import type { StdioTransport } from '../transport/stdio/stdio.js';
 import type { StreamableHttpTransport } from '../transport/http/streamable-http.js';
 import type { HttpSession } from '../transport/http/legacy-session.js';
 import { isStdioTransport, isStreamableHttpTransport } from '../transport/kinds.js';
