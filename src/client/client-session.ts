@@ -25,6 +25,7 @@ import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
+import { withMeta } from '../protocol/with-meta.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -329,7 +330,7 @@ export class ClientSession {
 
   private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {
     const own = params?._meta as Meta | undefined;
-    return { ...params, _meta: own ? { ...own, ...this.meta } : this.meta };
+    return withMeta(params, own ? { ...own, ...this.meta } : this.meta);
   }
 
   private gate(method: string): void {

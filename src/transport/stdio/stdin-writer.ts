@@ -1,8 +1,10 @@
 /**
- * Writing lines to a child's stdin: every line written in one tick leaves in one `writev` (the
- * stream is corked until the next tick), and the writes that met a full pipe wait on one list
- * with one 'drain' and one 'close' listener between them — not a listener pair each, which made
- * a thousand concurrent sends print `MaxListenersExceededWarning`.
+ * Writing lines to a child's stdin: the first line of a tick is written at once (a sequential
+ * caller pays what a bare `write` costs: no cork, no buffered request), and the lines that follow
+ * it in the same tick leave together in one `writev` (the stream is corked until the next tick).
+ * The writes that met a full pipe wait on one list with one 'drain' and one 'close' listener
+ * between them — not a listener pair each, which made a thousand concurrent sends print
+ * `MaxListenersExceededWarning`.
  */
 import type { Writable } from 'node:stream';
 
@@ -15,10 +17,15 @@ export class StdinWriter {
   private readonly stdin: Writable;
   private readonly gone: () => Error;
   private waiters: Waiter[] = [];
+  /** A line was written in this tick: the next one corks the stream. */
+  private wrote = false;
   private corked = false;
   private disposed = false;
 
-  private readonly uncork = (): void => {
+  /** The end of a tick in which something was written: what was corked leaves in one writev. */
+  private readonly endOfTick = (): void => {
+    this.wrote = false;
+    if (!this.corked) return;
     this.corked = false;
     this.stdin.uncork();
   };
@@ -45,10 +52,12 @@ export class StdinWriter {
   write(line: string): Promise<void> | undefined {
     const { stdin } = this;
     if (this.disposed || stdin.destroyed) return Promise.reject(this.gone());
-    if (!this.corked) {
+    if (!this.wrote) {
+      this.wrote = true;
+      process.nextTick(this.endOfTick);
+    } else if (!this.corked) {
       this.corked = true;
       stdin.cork();
-      process.nextTick(this.uncork);
     }
     if (stdin.write(line)) return undefined;
     if (stdin.destroyed) return Promise.reject(this.gone());
