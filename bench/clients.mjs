@@ -30,8 +30,8 @@ const raw = {
   async load() {
     return import('node:child_process');
   },
-  async connect(_mod, command, args) {
-    const child = spawn(command, args, { env: RAW_ENV, stdio: ['pipe', 'pipe', 'inherit'] });
+  async connect(_mod, command, args, { detached = false } = {}) {
+    const child = spawn(command, args, { env: RAW_ENV, stdio: ['pipe', 'pipe', 'inherit'], detached });
     const pending = new Map();
     let nextId = 1;
     let partial = [];
@@ -240,4 +240,12 @@ sdkV2.connectHttp = async ({ Client }, url) => {
 };
 
 /** Adapters by client name. */
-export const CLIENTS = { raw, mcpwire, 'sdk-v1': sdkV1, 'sdk-v2': sdkV2 };
+/**
+ * The floor with its server spawned `detached` (a session and process group of its own), as
+ * mcpwire's stdio transport spawns to stop a server's whole tree. On Linux a new session is a new
+ * scheduler autogroup, which on a loaded machine costs the client CPU and latency per round trip
+ * (see "Noise" in README.md). Not in the tables: run it by name, `node bench/worker.mjs raw-group seq`.
+ */
+const rawGroup = { ...raw, connect: (mod, command, args) => raw.connect(mod, command, args, { detached: true }) };
+
+export const CLIENTS = { raw, 'raw-group': rawGroup, mcpwire, 'sdk-v1': sdkV1, 'sdk-v2': sdkV2 };

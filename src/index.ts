@@ -35,8 +35,8 @@ export {
   isMcpError,
 } from './protocol/errors.js';
 export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
-export type { AuthChallenge } from './protocol/auth-challenge.js';
-export { PermissionError } from './manager/permission-error.js';
+export type { AuthChallenge } from './util/auth-challenge.js';
+export { PermissionError } from './manager/permissions/permission-rules.js';
 export { OutputSchemaError } from './client/output-schema.js';
 export type { OutputSchemaProblem } from './client/output-schema.js';
 
@@ -54,18 +54,19 @@ export {
 export type { Era, Feature, ProtocolRevision } from './protocol/revisions.js';
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection-options.js';
 export { RpcErrorCode } from './protocol/jsonrpc.js';
-export { VERSION } from './protocol/version.js';
+export { VERSION } from './util/version.js';
 
 // Transports: a server's process, an in-memory pair for tests, tracing any transport.
 export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
 export type { AbortLike, SendSignal } from './protocol/send-signal.js';
-export { StdioTransport } from './transport/stdio.js';
-export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio.js';
+export { StdioTransport } from './transport/stdio/stdio.js';
+export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio/stdio.js';
 export { createLinkedPair } from './transport/memory.js';
 export { traceTransport } from './transport/trace/tracing-transport.js';
 export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';
-export { jsonlFileSink, prettyTraceLine, streamSink } from './transport/trace/sinks.js';
-export type { JsonlFileSink, PrettyOptions, TraceSink } from './transport/trace/sinks.js';
+export { jsonlFileSink, prettyTraceLine, streamSink } from './inspect/trace/sinks.js';
+export type { JsonlFileSink, PrettyOptions } from './inspect/trace/sinks.js';
+export type { TraceSink } from './transport/trace/trace-sink.js';
 export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
 
 // Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.
@@ -82,10 +83,10 @@ export type {
   ReconcileResult,
   ServerStatusReport,
 } from './manager/manager-types.js';
-export { HeadersHelperError } from './manager/headers-helper-error.js';
+export { HeadersHelperError } from './manager/servers/headers-helper-error.js';
 export type { RestoreResult } from './manager/saved-state.js';
-export type { ServerStatus, StatusChange } from './manager/server-slot.js';
-export type { ManagedServer, Provenance, RestartPolicy } from './manager/server-spec.js';
+export type { ServerStatus, StatusChange } from './manager/servers/server-slot.js';
+export type { ManagedServer, Provenance, RestartPolicy } from './manager/servers/managed-server.js';
 export type { DebugLogger } from './manager/debug-log.js';
 export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
 export type {
@@ -95,14 +96,14 @@ export type {
   LoadedServer,
   PermissionBlock,
 } from './manager/config/load-config.js';
-export { watchConfigFiles } from './manager/config-watcher.js';
-export type { ConfigWatch, WatchOptions } from './manager/config-watcher.js';
-export { ApprovalStore } from './manager/config/approvals.js';
+export { watchConfigFiles } from './manager/config/config-watcher.js';
+export type { ConfigWatch, WatchOptions } from './manager/config/config-watcher.js';
+export { ApprovalStore } from './manager/permissions/approval-store.js';
 export { importFrom, IMPORT_HOSTS } from './manager/config/host-import.js';
 export type { ImportHost, ImportOptions, ImportResult } from './manager/config/host-import.js';
 export { redactServer } from './manager/config/redact.js';
-export { connectServer, connectTarget } from './manager/server-target.js';
-export { authorize, PermissionPolicy } from './manager/permission-rules.js';
+export { connectServer, connectTarget } from './manager/servers/connect-target.js';
+export { authorize, PermissionPolicy } from './manager/permissions/permission-rules.js';
 export type {
   KnownTools,
   PermissionAskHook,
@@ -112,9 +113,9 @@ export type {
   PermissionSubject,
   PermissionVerdict,
   UnreachableRule,
-} from './manager/permission-rules.js';
-export { canonicalToolName, ToolRegistry } from './manager/tool-registry.js';
-export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/tool-registry.js';
+} from './manager/permissions/permission-rules.js';
+export { canonicalToolName, ToolRegistry } from './manager/catalogue/tool-registry.js';
+export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/catalogue/tool-registry.js';
 export { handleCommand } from './manager/commands.js';
 export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortFanout } from '../src/protocol/abort-fanout.js';
+import { AbortFanout } from '../src/transport/http/abort-fanout.js';
 
 describe('AbortFanout: many short-lived followers of one long-lived signal', () => {
   it('runs every follower present at the abort once, skips the ones that left, and keeps none', () => {

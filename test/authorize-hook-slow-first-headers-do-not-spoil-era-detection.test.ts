@@ -7,21 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import { headersHelperHook } from '../src/manager/headers-helper.js';
+import { headersHelperHook } from '../src/manager/servers/headers-helper.js';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { connectClient } from './support/client.js';
+import { startKitHttp } from './support/kit-http.js';
 
-let kit: KitHttp | undefined;
-let client: McpClient | undefined;
 let dir: string | undefined;
-afterEach(async () => {
-  await client?.close();
-  await kit?.close();
+afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-  client = undefined;
-  kit = undefined;
   dir = undefined;
   PROCESS_HTTP_ROUTES.clear();
 });
@@ -34,7 +28,7 @@ describe('a slow authorize hook', () => {
       inputSchema: { type: 'object' },
       handler: () => ({ content: [{ type: 'text', text: 'pong' }] }),
     });
-    kit = await listenKit(server);
+    const kit = await startKitHttp(server);
     dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-slow-helper-'));
     // Slower than the probe timeout below: the helper's own pace, not a wait of the test.
     writeFileSync(
@@ -48,7 +42,7 @@ describe('a slow authorize hook', () => {
       env: { HELPER_DIR: dir },
       headersHelper: `sh ${JSON.stringify(path.join(dir, 'slow.sh'))}`,
     });
-    client = await McpClient.connect(
+    const client = await connectClient(
       { url: kit.url, authorize: hook },
       { name: 'kit', probeTimeoutMs: 300, connectTimeoutMs: 20_000 },
     );

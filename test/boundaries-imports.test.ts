@@ -1,8 +1,10 @@
 /**
  * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
- * test runs: imports only point down (protocol < transport < auth < client < manager < cli, with
- * server, llm and inspect beside client), src/protocol uses no Node built-in, and nothing under
- * src/ imports an MCP SDK package.
+ * test runs: imports only point down (util < protocol < transport < auth < client < manager < cli,
+ * with server, llm and inspect beside client), src/util and src/protocol use no Node built-in,
+ * src/util imports no other room, rooms inside a layer stay apart where the map says so
+ * (transport/stdio and transport/http; the manager's rooms under its facade), nothing under src/
+ * imports an MCP SDK package, and no file imports itself through others (no import circle).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -16,9 +18,11 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
  * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
- * transport → protocol); `auth` is the OAuth client, under `client`.
+ * transport → protocol); `auth` is the OAuth client, under `client`. `util` is the shared room
+ * under everything: small pure helpers any layer may import, which import nothing of src/.
  */
 const LAYERS: Record<string, number> = {
+  util: -1,
   protocol: 0,
   transport: 1,
   auth: 2,
@@ -43,7 +47,29 @@ const FORBIDDEN: Array<[from: string, to: string]> = [
   ['manager', 'inspect'],
   ['server', 'auth'],
 ];
-const ORDER = 'protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
+/**
+ * Rooms inside a layer that must stay apart, as [importing path prefix, imported path prefix, why]
+ * (paths relative to src/): the stdio and HTTP transports (a stdio client never loads undici, an
+ * HTTP one never loads child_process), and the manager's rooms under its facade.
+ */
+const MANAGER_TOP = [
+  'manager/mcp-manager.ts',
+  'manager/commands.ts',
+  'manager/workflow-step.ts',
+  'manager/server-slots.ts',
+];
+const ROOMS_APART: Array<[from: string, to: string, why: string]> = [
+  ['transport/stdio/', 'transport/http/', 'the stdio and HTTP transports do not import each other'],
+  ['transport/http/', 'transport/stdio/', 'the stdio and HTTP transports do not import each other'],
+  ...['servers', 'catalogue', 'permissions', 'config'].flatMap((room) =>
+    MANAGER_TOP.map((top): [string, string, string] => [
+      `manager/${room}/`,
+      top,
+      `the manager's rooms sit under its facade (${top} imports them, not the other way)`,
+    ]),
+  ),
+];
+const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
@@ -134,8 +160,8 @@ function violationsIn(file: string, source: string): string[] {
     const where = `${rel}:${line} imports '${specifier}'`;
     if (specifier.startsWith('@modelcontextprotocol/'))
       problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
-    if (from === 'protocol' && isNodeBuiltin(specifier))
-      problems.push(`${where}: src/protocol must not import Node built-ins`);
+    if ((from === 'protocol' || from === 'util') && isNodeBuiltin(specifier))
+      problems.push(`${where}: src/${from} must not import Node built-ins`);
     if (!specifier.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), specifier);
     if (path.relative(SRC, target).startsWith('..')) {
@@ -154,7 +180,84 @@ function violationsIn(file: string, source: string): string[] {
       problems.push(`${where}: ${from} and ${to} must not import each other`);
     if (FORBIDDEN.some(([a, b]) => a === from && b === to)) problems.push(`${where}: ${from} must not import ${to}`);
   }
+  for (const { specifier, line } of importsOf(source)) {
+    if (!specifier.startsWith('.')) continue;
+    const relFrom = path.relative(SRC, file).split(path.sep).join('/');
+    const relTo = path
+      .relative(SRC, path.resolve(path.dirname(file), specifier))
+      .split(path.sep)
+      .join('/');
+    const toTs = relTo.replace(/\.js$/, '.ts');
+    for (const [a, b, why] of ROOMS_APART)
+      if (relFrom.startsWith(a) && (toTs === b || toTs.startsWith(b)))
+        problems.push(`${rel}:${line} imports '${specifier}': ${why}`);
+  }
   return problems;
+}
+
+/**
+ * Circles the check tolerates while their owner rewrites the files: the server kit's router,
+ * listen stream and tools/call route import each other's types (issue 18, the one-engine work).
+ */
+const KNOWN_CIRCLES = ['server/listen-stream.ts server/request-router.ts server/tool-call-route.ts'];
+
+/**
+ * The import circles among `files` (type-only imports count, as they do for madge): each a
+ * strongly connected set of two or more files, as sorted paths relative to src/ joined by spaces.
+ */
+function importCircles(files: readonly string[], read: (file: string) => string): string[] {
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(read(file))
+      .filter(({ specifier }) => specifier.startsWith('.'))
+      .map(({ specifier }) => path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    edges.set(file, targets);
+  }
+  // Tarjan's strongly connected components, iterative so a deep chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  let next = 0;
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; edge: number }> = [{ file: root, edge: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const targets = edges.get(top.file)!;
+      if (top.edge < targets.length) {
+        const target = targets[top.edge++]!;
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, edge: 0 });
+        } else if (onStack.has(target)) low.set(top.file, Math.min(low.get(top.file)!, index.get(target)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(top.file)!));
+      if (low.get(top.file) !== index.get(top.file)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(path.relative(SRC, member).split(path.sep).join('/'));
+      } while (member !== top.file);
+      if (component.length > 1) circles.push(component.sort().join(' '));
+    }
+  }
+  return circles.sort();
 }
 
 describe('the import scanner', () => {
@@ -216,14 +319,33 @@ describe('the import scanner', () => {
     expect(
       violationsIn(at('protocol/x.ts'), "import { EventEmitter } from 'events';\nimport 'fs/promises';"),
     ).toHaveLength(2);
-    expect(violationsIn(at('transport/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
+    expect(violationsIn(at('transport/stdio/stdio.ts'), "import { spawn } from 'node:child_process';")).toEqual([]);
+    expect(violationsIn(at('util/x.ts'), "import { createHash } from 'node:crypto';")).toEqual([
+      "src/util/x.ts:1 imports 'node:crypto': src/util must not import Node built-ins",
+    ]);
+    expect(violationsIn(at('util/x.ts'), "import { McpError } from '../protocol/errors.js';")).toEqual([
+      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+    ]);
+    expect(violationsIn(at('util/x.ts'), "import { y } from './y.js';")).toEqual([]);
+    expect(violationsIn(at('transport/http/x.ts'), "import { s } from '../stdio/stdio.js';")).toEqual([
+      "src/transport/http/x.ts:1 imports '../stdio/stdio.js': the stdio and HTTP transports do not import each other",
+    ]);
+    expect(violationsIn(at('manager/servers/x.ts'), "import { M } from '../mcp-manager.js';")).toEqual([
+      "src/manager/servers/x.ts:1 imports '../mcp-manager.js': the manager's rooms sit under its facade (manager/mcp-manager.ts imports them, not the other way)",
+    ]);
+    expect(violationsIn(at('manager/commands.ts'), "import { M } from './mcp-manager.js';")).toEqual([]);
+    expect(violationsIn(at('manager/catalogue/x.ts'), "import { g } from '../glob.js';")).toEqual([]);
+    for (const file of ['protocol/x.ts', 'transport/x.ts', 'server/x.ts', 'inspect/x.ts', 'manager/servers/x.ts']) {
+      const up = '../'.repeat(file.split('/').length - 1);
+      expect(violationsIn(at(file), `import { redactUrl } from '${up}util/redact.js';`)).toEqual([]);
+    }
     expect(
       violationsIn(at('client/x.ts'), "import { Client } from '@modelcontextprotocol/sdk/client/index.js';"),
     ).toEqual([
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
-      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
     ]);
     expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
     expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);
@@ -234,14 +356,14 @@ describe('the import scanner', () => {
     expect(violationsIn(at('llm/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
       "src/llm/x.ts:1 imports '../client/mcp-client.js': llm and client must not import each other",
     ]);
-    expect(violationsIn(at('manager/x.ts'), "import { readTrace } from '../inspect/read-trace.js';")).toEqual([
-      "src/manager/x.ts:1 imports '../inspect/read-trace.js': manager must not import inspect",
+    expect(violationsIn(at('manager/x.ts'), "import { readTrace } from '../inspect/trace/read-trace.js';")).toEqual([
+      "src/manager/x.ts:1 imports '../inspect/trace/read-trace.js': manager must not import inspect",
     ]);
     expect(violationsIn(at('inspect/x.ts'), "import { McpManager } from '../manager/mcp-manager.js';")).toHaveLength(1);
     expect(
       violationsIn(
         at('cli/x.ts'),
-        "import { readTrace } from '../inspect/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';",
+        "import { readTrace } from '../inspect/trace/read-trace.js';\nimport { toOpenAITools } from '../llm/tool-export.js';",
       ),
     ).toEqual([]);
     expect(
@@ -252,11 +374,32 @@ describe('the import scanner', () => {
   });
 });
 
+describe('the circle finder', () => {
+  it('finds every file of a circle, type-only imports included, and nothing outside it', () => {
+    const at = (p: string) => path.join(SRC, p);
+    const sources: Record<string, string> = {
+      [at('a/x.ts')]: "import { y } from './y.js';",
+      [at('a/y.ts')]: "import type { Z } from '../b/z.js';",
+      [at('b/z.ts')]: "import { x } from '../a/x.js';\nimport { w } from './w.js';",
+      [at('b/w.ts')]: "import { v } from 'node:fs';",
+    };
+    expect(importCircles(Object.keys(sources), (file) => sources[file]!)).toEqual(['a/x.ts a/y.ts b/z.ts']);
+    expect(importCircles([at('b/w.ts')], (file) => sources[file]!)).toEqual([]);
+  });
+});
+
 describe('src/ keeps the layer rules', () => {
   const files = sourceFiles(SRC);
 
   it('has source files to check', () => {
     expect(files.length).toBeGreaterThan(0);
+  });
+
+  it('has no import circle', () => {
+    const circles = importCircles(files, (file) => readFileSync(file, 'utf8')).filter(
+      (c) => !KNOWN_CIRCLES.includes(c),
+    );
+    expect(circles, `import circles:\n${circles.join('\n')}`).toEqual([]);
   });
 
   it('has no forbidden import', () => {

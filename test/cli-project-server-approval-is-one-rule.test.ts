@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalStore } from '../src/manager/config/approvals.js';
+import { ApprovalStore } from '../src/manager/permissions/approval-store.js';
 import { ConfigLoader } from '../src/manager/config/load-config.js';
 import { CLI, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';

@@ -11,7 +11,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { planParamHeaders } from '../src/client/x-mcp-header.js';
 import { sampleValue } from '../src/protocol/value-sample.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import {
   cleanUp,

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import { OutputSchemaError, type OutputSchemaProblem } from '../src/client/output-schema.js';
 import { redactError } from '../src/manager/error-redaction.js';
-import { PermissionError } from '../src/manager/permission-error.js';
-import type { PermissionVerdict } from '../src/manager/permission-rules.js';
+import { PermissionError } from '../src/manager/permissions/permission-rules.js';
+import type { PermissionVerdict } from '../src/manager/permissions/permission-rules.js';
 import { ConfigError, errorMessage, HttpError, McpError, SizeLimitError } from '../src/protocol/errors.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');

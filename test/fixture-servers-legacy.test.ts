@@ -3,160 +3,36 @@
  * as its header documents. Driven with raw NDJSON over child_process pipes: no client involved.
  * Everything it sends in a tour of each revision is valid under that revision's official schema.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { hasSchema, validateMessage } from './kit/spec-schemas.js';
 import { eventually, FIXTURES } from './support/processes.js';
+import { RawStdioServer, type Msg } from './support/raw-stdio-server.js';
 
 const SERVER = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-const WAIT_MS = 10_000;
 
-/** A wire message as parsed: free-form JSON, read loosely by the assertions. */
-type Msg = Record<string, any>;
-
-/** A fixture process driven line by line: what it wrote (stdout lines, stderr lines) and how it ended. */
-class Raw {
-  /** Each stdout line, parsed (a batch stays an array). */
-  readonly lines: unknown[] = [];
-  /** Every message from stdout, batch elements one by one. */
-  readonly messages: Msg[] = [];
-  readonly stderr: string[] = [];
-  /** Method of every request we sent, by id (to validate the answers). */
-  readonly requestMethods = new Map<string | number, string>();
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly wakers = new Set<() => void>();
-  private nextId = 1;
-
+/** The scripted server on raw pipes, with a `tools/call` shorthand. */
+class Raw extends RawStdioServer {
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, [SERVER, ...args], { stdio: 'pipe' });
-    splitLines(
-      this.child.stdout,
-      (line) => {
-        const value = JSON.parse(line) as unknown;
-        this.lines.push(value);
-        this.messages.push(...((Array.isArray(value) ? value : [value]) as Msg[]));
-      },
-      () => this.wake(),
-    );
-    splitLines(
-      this.child.stderr,
-      (line) => this.stderr.push(line),
-      () => this.wake(),
-    );
-    this.child.on('exit', (code, signal) => {
-      this.exit = { code, signal };
-      this.wake();
-    });
-  }
-
-  /** Writes one line: a message, a batch, or raw text. */
-  write(value: unknown): void {
-    this.child.stdin.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
-  }
-
-  /** Builds a request with the next id (and remembers its method). */
-  req(method: string, params?: Msg): Msg {
-    const id = this.nextId++;
-    this.requestMethods.set(id, method);
-    return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
-  }
-
-  /** Sends a request and resolves with its answer (result or error). */
-  async request(method: string, params?: Msg): Promise<Msg> {
-    const message = this.req(method, params);
-    this.write(message);
-    return this.answer(message.id as number);
+    super(process.execPath, [SERVER, ...args]);
   }
 
   call(name: string, args: Msg = {}, meta?: Msg): Promise<Msg> {
     return this.request('tools/call', { name, arguments: args, ...(meta ? { _meta: meta } : {}) });
   }
-
-  answer(id: string | number): Promise<Msg> {
-    return this.waitFor(() => this.messages.find((m) => m.id === id && m.method === undefined));
-  }
-
-  /** The first message from the server after the first `skip` that satisfies `match`. */
-  next(match: (m: Msg) => boolean, skip = 0): Promise<Msg> {
-    return this.waitFor(() => this.messages.slice(skip).find(match));
-  }
-
-  /** Resolves with the first value `read` returns that is not undefined; rejects after `ms`. */
-  waitFor<T>(read: () => T | undefined, ms = WAIT_MS): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const value = read();
-        if (value === undefined) return;
-        done();
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new Error(
-            `nothing matched within ${ms} ms; stdout: ${JSON.stringify(this.lines).slice(-600)}; stderr: ${this.stderr.join(' | ')}`,
-          ),
-        );
-      }, ms);
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(check);
-      };
-      this.wakers.add(check);
-      check();
-    });
-  }
-
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    return this.waitFor(() => this.exit);
-  }
-
-  /** Ends stdin and waits for the exit; kills the process if it lingers. */
-  async close(): Promise<void> {
-    if (this.exit) return;
-    this.child.stdin.end();
-    try {
-      await this.exited();
-    } catch {
-      this.child.kill('SIGKILL');
-      await this.waitFor(() => this.exit, 1_000);
-    }
-  }
-
-  private wake(): void {
-    for (const check of [...this.wakers]) check();
-  }
 }
 
-function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void, after: () => void): void {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) !== -1) {
-      onLine(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-    }
-    after();
-  });
-}
-
-const running: Raw[] = [];
 const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.close()));
+afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 function start(...args: string[]): Raw {
   const raw = new Raw(args);
-  running.push(raw);
+  onTestFinished(() => raw.close());
   return raw;
 }
 

@@ -3,20 +3,15 @@
  * package over stdio) shows the 2026-07-28 wire shapes that spec-fixtures/servers/README.md
  * records. Driven with raw NDJSON over child_process pipes: no client involved.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasSchema, validateMessage } from './kit/spec-schemas.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FIXTURES } from './support/processes.js';
+import { RawStdioServer, type Msg } from './support/raw-stdio-server.js';
 
 const SERVER = path.join(FIXTURES, 'modern', 'v2-server.mjs');
 const MODERN = '2026-07-28';
-const WAIT_MS = 10_000;
 const CLIENT_INFO = { name: 'raw', version: '0' };
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } };
-
-/** A wire message as parsed: free-form JSON, read loosely by the assertions. */
-type Msg = Record<string, any>;
 
 /** The per-request envelope, with every kind of input declared unless `capabilities` says otherwise. */
 function envelope(
@@ -31,126 +26,16 @@ function envelope(
   };
 }
 
-/** A fixture process driven line by line. */
-class Raw {
-  readonly messages: Msg[] = [];
-  readonly stderr: string[] = [];
-  readonly requestMethods = new Map<string | number, string>();
-  exit: { code: number | null } | undefined;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly wakers = new Set<() => void>();
-  private nextId = 1;
-
+/** The modern fixture on raw pipes, with a modern `tools/call` shorthand. */
+class Raw extends RawStdioServer {
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, [SERVER, ...args], { stdio: 'pipe' });
-    onLines(
-      this.child.stdout,
-      (line) => this.messages.push(JSON.parse(line) as Msg),
-      () => this.wake(),
-    );
-    onLines(
-      this.child.stderr,
-      (line) => this.stderr.push(line),
-      () => this.wake(),
-    );
-    this.child.on('exit', (code) => {
-      this.exit = { code };
-      this.wake();
-    });
-  }
-
-  write(message: Msg): void {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  /** Sends a request with a fresh id; resolves with the id. */
-  send(method: string, params?: Msg): number {
-    const id = this.nextId++;
-    this.requestMethods.set(id, method);
-    this.write({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-    return id;
-  }
-
-  request(method: string, params?: Msg): Promise<Msg> {
-    return this.answer(this.send(method, params));
+    super(process.execPath, [SERVER, ...args]);
   }
 
   /** A modern tools/call: the envelope (plus `meta`) rides in params._meta. */
   call(name: string, args: Msg = {}, more: Msg = {}, meta: Msg = {}): Promise<Msg> {
     return this.request('tools/call', { name, arguments: args, ...more, _meta: envelope(meta) });
   }
-
-  answer(id: string | number): Promise<Msg> {
-    return this.waitFor(() => this.messages.find((m) => m.id === id && m.method === undefined));
-  }
-
-  next(match: (m: Msg) => boolean, skip = 0): Promise<Msg> {
-    return this.waitFor(() => this.messages.slice(skip).find(match));
-  }
-
-  waitFor<T>(read: () => T | undefined, ms = WAIT_MS): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const value = read();
-        if (value === undefined) return;
-        done();
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new Error(
-            `nothing matched within ${ms} ms; stdout: ${JSON.stringify(this.messages).slice(-600)}; stderr: ${this.stderr.join(' | ')}`,
-          ),
-        );
-      }, ms);
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(check);
-      };
-      this.wakers.add(check);
-      check();
-    });
-  }
-
-  /** Ends stdin and waits for the exit; kills the process if it lingers. */
-  async close(): Promise<void> {
-    if (this.exit) return;
-    this.child.stdin.end();
-    try {
-      await this.waitFor(() => this.exit);
-    } catch {
-      this.child.kill('SIGKILL');
-      await this.waitFor(() => this.exit, 1_000);
-    }
-  }
-
-  /** Problems with what the server sent, under the official schema of `revision`. */
-  invalid(revision: string): string[] {
-    if (!hasSchema(revision)) return [];
-    return this.messages.flatMap((m) => {
-      const outcome = validateMessage(revision, m, 'server', { requestMethods: this.requestMethods });
-      return outcome.ok ? [] : [`${JSON.stringify(m).slice(0, 200)}: ${outcome.errors}`];
-    });
-  }
-
-  private wake(): void {
-    for (const check of [...this.wakers]) check();
-  }
-}
-
-function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void, after: () => void): void {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) !== -1) {
-      onLine(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-    }
-    after();
-  });
 }
 
 const text = (answer: Msg): string => answer.result.content[0].text as string;
@@ -436,15 +321,11 @@ describe('the 2026-07-28 era over stdio', () => {
 });
 
 describe('opening and legacy modes', () => {
-  const running: Raw[] = [];
   const start = (...args: string[]) => {
     const raw = new Raw(args);
-    running.push(raw);
+    onTestFinished(() => raw.close());
     return raw;
   };
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((r) => r.close()));
-  });
   const initialize = (raw: Raw, capabilities: Msg = {}) =>
     raw.request('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: CLIENT_INFO });
 

@@ -7,23 +7,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HeadersHelperError } from '../src/manager/headers-helper-error.js';
-import { headersHelperHook, runHeadersHelper } from '../src/manager/headers-helper.js';
+import { HeadersHelperError } from '../src/manager/servers/headers-helper-error.js';
+import { headersHelperHook, runHeadersHelper } from '../src/manager/servers/headers-helper.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
 import {
+  type HttpFixture,
+  httpSseServer,
   json,
   legacyServer,
-  openSse,
-  result,
   rpcError,
-  sse,
   startHttpFixture,
-  type HttpFixture,
 } from './support/http-fixture.js';
 import { eventually, waitUntilGone } from './support/processes.js';
 
@@ -125,36 +123,15 @@ describe('headersHelper', () => {
       path.join(dir, 'helper.sh'),
       'echo run >> "$HELPER_DIR/runs"\nif [ "$(wc -l < "$HELPER_DIR/runs")" -gt 1 ]; then echo "Authorization: Bearer fresh-8888"; else echo "Authorization: Bearer stale-8888"; fi\n',
     );
-    const streams: Array<import('node:http').ServerResponse> = [];
     let refusedGets = 0;
+    const sseServer = httpSseServer({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
     other = await startHttpFixture((seen, res) => {
-      if (seen.method === 'GET') {
-        if (seen.headers.authorization !== 'Bearer fresh-8888') {
-          refusedGets++;
-          return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
-        }
-        openSse(res);
-        sse(res, '/messages', { event: 'endpoint' });
-        streams.push(res);
-        return true;
+      if (seen.method === 'GET' && seen.headers.authorization !== 'Bearer fresh-8888') {
+        refusedGets++;
+        return json(res, { error: 'invalid_token' }, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
       }
-      res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize')
-        sse(
-          streams[0]!,
-          result(seen, {
-            protocolVersion: '2024-11-05',
-            capabilities: { tools: {} },
-            serverInfo: { name: 'old', version: '0.1' },
-          }),
-          { event: 'message' },
-        );
-      else if (seen.rpc === 'tools/list')
-        sse(streams[0]!, result(seen, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }), {
-          event: 'message',
-        });
-      return true;
-    });
+      return false;
+    }, sseServer);
     manager = McpManager.create({
       servers: [spec(other.url, `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, { transport: 'sse' })],
     });
@@ -162,7 +139,7 @@ describe('headersHelper', () => {
     expect(refusedGets).toBe(1);
     expect(runs()).toBe(2);
     expect(manager.getStatus().servers[0]).toMatchObject({ status: 'connected', toolCount: 1 });
-    for (const stream of streams) stream.end();
+    for (const stream of sseServer.streams) stream.end();
   });
 
   it('keeps what it printed out of what the manager hands on when the server echoes it in an error', async () => {

@@ -7,11 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, legacyServer, openSse, result, sse, startHttpFixture } from './support/http-fixture.js';
+import { type HttpFixture, httpSseServer, legacyServer, startHttpFixture } from './support/http-fixture.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHILD = path.join(ROOT, 'test/support/http-client-close-then-report.mjs');
@@ -66,31 +65,9 @@ describe('HTTP close() leaves nothing running', () => {
   });
 
   it('HTTP+SSE (2024-11-05): no timer or socket remains and the process exits by itself', async () => {
-    const streams: ServerResponse[] = [];
-    fixture = await startHttpFixture((seen, res) => {
-      if (seen.method === 'GET') {
-        openSse(res);
-        sse(res, '/messages', { event: 'endpoint' });
-        streams.push(res);
-        return true;
-      }
-      res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize')
-        sse(
-          streams[0]!,
-          result(seen, {
-            protocolVersion: '2024-11-05',
-            capabilities: { tools: {} },
-            serverInfo: { name: 'old', version: '0.1' },
-          }),
-          { event: 'message' },
-        );
-      if (seen.rpc === 'tools/list')
-        sse(streams[0]!, result(seen, { tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }), {
-          event: 'message',
-        });
-      return true;
-    });
+    fixture = await startHttpFixture(
+      httpSseServer({ tools: [{ name: 'legacy-tool', inputSchema: { type: 'object' } }] }),
+    );
     const run = await runChild(fixture.url, 'sse');
     expect(run.stderr).toBe('');
     expect(run.report).toEqual({ tools: ['legacy-tool'], left: [] });

@@ -6,7 +6,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortFanout } from '../src/protocol/abort-fanout.js';
+import { AbortFanout } from '../src/transport/http/abort-fanout.js';
 import { exchange, LiteBody } from '../src/transport/http/dispatch.js';
 import { readText } from '../src/transport/http/http-body.js';
 import { writeThenDrop } from './support/http-fixture.js';

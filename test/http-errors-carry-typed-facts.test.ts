@@ -6,7 +6,6 @@
  * `mcpwire --json` prints the facts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,19 +13,12 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { cleanUp, type HttpFixture, legacyServer, openSse, startHttpFixture } from './support/http-fixture.js';
+import { freePort } from './support/ports.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 
 afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('HttpError facts', () => {
   it('a refused connection: unreachable, never received (resend "unsent"), naming the URL', async () => {

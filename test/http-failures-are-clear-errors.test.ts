@@ -3,7 +3,6 @@
  * naming the server, the method and the URL (credentials redacted), every pending request
  * settles, and no socket stays open.
  */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError, isMcpError, McpError } from '../src/protocol/errors.js';
@@ -19,6 +18,7 @@ import {
   until,
   writeThenDrop,
 } from './support/http-fixture.js';
+import { freePort } from './support/ports.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 let fixture: HttpFixture | undefined;
@@ -250,11 +250,3 @@ describe('HTTP failures', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -6,17 +6,17 @@
  * one request, every request then pending does. Nothing is re-sent, and the stream stays usable;
  * an oversize notification or junk event fails nothing.
  */
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import {
   cleanUp,
   type HttpFixture,
-  openSse,
+  httpSseServer,
   result,
   type Seen,
   sse,
+  type SseAnswer,
   startHttpFixture,
   until,
 } from './support/http-fixture.js';
@@ -32,37 +32,12 @@ let client: McpClient | undefined;
 afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
 
 /** How the scripted server answers one request on the stream; `undefined` = never. */
-type Answer = (seen: Seen, stream: ServerResponse) => void;
-
 /**
  * An HTTP+SSE server: GET opens the stream with its `endpoint` event; every POST is accepted
  * (202) and answered on the stream, by `answers[method]` or, for `initialize` and `ping`, plainly.
  */
-async function sseServer(answers: Record<string, Answer>): Promise<HttpFixture> {
-  const streams: ServerResponse[] = [];
-  return startHttpFixture((seen, res) => {
-    if (seen.method === 'GET') {
-      openSse(res);
-      sse(res, '/messages', { event: 'endpoint' });
-      streams.push(res);
-      return true;
-    }
-    res.writeHead(202).end('Accepted');
-    const stream = streams[0]!;
-    if (seen.rpc === 'initialize')
-      sse(
-        stream,
-        result(seen, {
-          protocolVersion: '2024-11-05',
-          capabilities: { tools: {} },
-          serverInfo: { name: 'old', version: '0.1' },
-        }),
-        { event: 'message' },
-      );
-    else if (seen.rpc === 'ping') sse(stream, result(seen, {}), { event: 'message' });
-    else if (seen.rpc !== undefined) answers[seen.rpc]?.(seen, stream);
-    return true;
-  });
+function sseServer(answers: Record<string, SseAnswer>): Promise<HttpFixture> {
+  return startHttpFixture(httpSseServer({ answers }));
 }
 
 async function connect(): Promise<{ client: McpClient; diagnostics: TransportDiagnostic[] }> {

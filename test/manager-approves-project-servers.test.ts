@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalStore } from '../src/manager/config/approvals.js';
+import { ApprovalStore } from '../src/manager/permissions/approval-store.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES } from './support/processes.js';
 import { until } from './support/wait.js';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');

@@ -7,9 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalStore, approvalKeyOf } from '../src/manager/config/approvals.js';
+import { ApprovalStore, approvalKeyOf } from '../src/manager/permissions/approval-store.js';
 import { configFingerprint } from '../src/manager/config/fingerprint.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 
 let root: string;
 beforeEach(() => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
-import type { Provenance } from '../src/manager/server-spec.js';
+import type { Provenance } from '../src/manager/servers/managed-server.js';
 
 const provenance: Provenance = { file: '/p/.mcp.json', scope: 'project' };
 const build = (entry: unknown, warnings: string[] = []) => toManagedServer('s', entry, provenance, warnings, new Set());

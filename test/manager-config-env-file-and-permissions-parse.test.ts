@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseEnvFile } from '../src/manager/config/env-file.js';
-import { parsePermissions } from '../src/manager/config/permissions.js';
+import { parsePermissions } from '../src/manager/permissions/permission-block.js';
 
 describe('parseEnvFile', () => {
   it.each([

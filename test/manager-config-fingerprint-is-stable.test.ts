@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configFingerprint, stableJson } from '../src/manager/config/fingerprint.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 
 const base: ManagedServer = {
   name: 'fs',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
-import type { Provenance } from '../src/manager/server-spec.js';
+import type { Provenance } from '../src/manager/servers/managed-server.js';
 
 const provenance: Provenance = { scope: 'project', file: '/p/.mcp.json' };
 

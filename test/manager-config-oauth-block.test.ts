@@ -16,10 +16,10 @@ import type { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { redactServer, secretValues } from '../src/manager/config/redact.js';
-import { oauthOptionsFor } from '../src/manager/server-auth.js';
-import { checkServerDefinition } from '../src/manager/server-definition.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
-import { connectServer, connectTarget } from '../src/manager/server-target.js';
+import { oauthOptionsFor } from '../src/manager/servers/server-oauth.js';
+import { checkServerDefinition } from '../src/manager/servers/check-definition.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
+import { connectServer, connectTarget } from '../src/manager/servers/connect-target.js';
 import { ConfigError, HttpError } from '../src/protocol/errors.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { CallToolResult } from '../src/protocol/types.js';
 import { FIXTURES, eventually } from './support/processes.js';
 

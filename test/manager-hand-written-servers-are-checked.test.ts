@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { isMcpError, type McpError, type McpErrorCode } from '../src/protocol/errors.js';
 import { FIXTURES } from './support/processes.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigLoader } from '../src/manager/config/load-config.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { McpStepRunner, resetMcpSteps, runMcpStep } from '../src/manager/workflow-step.js';
 import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { FIXTURES } from './support/processes.js';

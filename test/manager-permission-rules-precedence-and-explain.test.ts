@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PermissionBlock } from '../src/manager/config/permissions.js';
+import type { PermissionBlock } from '../src/manager/permissions/permission-block.js';
 import { globCovers, globMatches } from '../src/manager/glob.js';
 import {
   authorize,
@@ -16,9 +16,9 @@ import {
   type PermissionDecision,
   type PermissionSubject,
   type PermissionVerdict,
-} from '../src/manager/permission-rules.js';
-import { PermissionError } from '../src/manager/permission-error.js';
-import { assignToolNames } from '../src/manager/tool-names.js';
+} from '../src/manager/permissions/permission-rules.js';
+import { PermissionError } from '../src/manager/permissions/permission-rules.js';
+import { assignToolNames } from '../src/manager/catalogue/tool-names.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;
 const block = (file: string, scope: PermissionBlock['scope'], rules: Lists): PermissionBlock => ({

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint, McpManager } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES, isAlive } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');

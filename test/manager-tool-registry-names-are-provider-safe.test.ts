@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../src/protocol/types.js';
-import { canonicalToolName, ToolRegistry } from '../src/manager/tool-registry.js';
+import { canonicalToolName, ToolRegistry } from '../src/manager/catalogue/tool-registry.js';
 
 const PROVIDER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

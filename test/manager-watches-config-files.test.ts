@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchConfigFiles } from '../src/manager/config-watcher.js';
+import { watchConfigFiles } from '../src/manager/config/config-watcher.js';
 import { McpManager, type ReconcileResult } from '../src/manager/mcp-manager.js';
-import type { ManagedServer } from '../src/manager/server-spec.js';
+import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES, eventually } from './support/processes.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');

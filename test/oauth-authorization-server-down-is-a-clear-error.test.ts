@@ -3,13 +3,14 @@
  * connect fails with `AUTH_REQUIRED` at the discovery step, naming the server and the URL it
  * could not fetch, and no browser is involved.
  */
-import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { refuseWithChallenge } from './support/oauth-discovery.js';
+import { freePort } from './support/ports.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => {
@@ -21,18 +22,12 @@ afterEach(async () => {
 describe('an authorization server that is down', () => {
   it('fails the connect at discovery, naming the server and the metadata URL', async () => {
     // A port that was just free: the authorization server "is down".
-    const gone = createServer();
-    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-    const downAt = `http://127.0.0.1:${(gone.address() as { port: number }).port}`;
-    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const downAt = `http://127.0.0.1:${await freePort()}`;
     let origin = '';
     fixture = await startHttpFixture((seen, res) => {
       if (seen.path === '/.well-known/oauth-protected-resource/mcp')
         return json(res, { resource: `${origin}/mcp`, authorization_servers: [downAt] });
-      if (seen.path === '/mcp')
-        return json(res, { error: 'invalid_token' }, 401, {
-          'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-        });
+      if (seen.path === '/mcp') return refuseWithChallenge(res, origin);
       return false;
     });
     origin = `http://127.0.0.1:${fixture.port}`;

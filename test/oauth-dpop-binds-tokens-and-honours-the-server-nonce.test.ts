@@ -11,6 +11,7 @@ import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { answerOAuthDiscovery, resourceChallenge } from './support/oauth-discovery.js';
 
 let fixture: HttpFixture | undefined;
 const clients: McpClient[] = [];
@@ -32,21 +33,9 @@ describe('DPoP-bound tokens', () => {
     let nonceChallenges = 0;
     const mcp = legacyServer({ sessions: false });
     fixture = await startHttpFixture(async (seen, res, req) => {
+      if (answerOAuthDiscovery(origin, seen, res, { metadata: { dpop_signing_alg_values_supported: ['ES256'] } }))
+        return true;
       const path = seen.path.split('?')[0];
-      if (path === '/.well-known/oauth-protected-resource/mcp')
-        return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
-      if (path === '/.well-known/oauth-authorization-server') {
-        return json(res, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-          response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
-          dpop_signing_alg_values_supported: ['ES256'],
-        });
-      }
       if (path === '/register')
         return json(res, { client_id: 'dpop-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
       if (path === '/token') {
@@ -55,7 +44,7 @@ describe('DPoP-bound tokens', () => {
       }
       if (path !== '/mcp') return false;
       const authorization = req.headers.authorization;
-      const challenge = `DPoP resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+      const challenge = resourceChallenge(origin, 'DPoP');
       if (!authorization) return json(res, { error: 'unauthorized' }, 401, { 'www-authenticate': challenge });
       schemes.push(authorization.split(' ')[0]!);
       const proof = req.headers.dpop as string;

@@ -3,24 +3,15 @@
  * one `oauth-exchange` event per HTTP exchange (method, URL, status, duration), never a header or
  * a body, so no code, verifier, secret or token.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
-import type { HttpFixture } from './support/http-fixture.js';
 import { startScriptedOAuth } from './support/scripted-oauth.js';
-
-let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
 
 describe('the trace of a login', () => {
   it('records each OAuth exchange with its URL and status, and no credential', async () => {
-    fixture = await startScriptedOAuth();
+    const fixture = await startScriptedOAuth();
     const records: TraceRecord[] = [];
     const origin = `http://127.0.0.1:${fixture.port}`;
     // The scripted token endpoint refuses the code: the login gets through discovery, registration, the callback and

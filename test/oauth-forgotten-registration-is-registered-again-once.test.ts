@@ -3,12 +3,13 @@
  * endpoint) is registered again once and the login repeated, not turned into a dead end; the
  * new registration replaces the old one in the store.
  */
-import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { answerOAuthDiscovery, refuseWithChallenge } from './support/oauth-discovery.js';
+import { freePort } from './support/ports.js';
 
 let fixture: HttpFixture | undefined;
 const clients: McpClient[] = [];
@@ -20,13 +21,6 @@ afterEach(async () => {
 });
 
 /** A port nothing listens on right now (the login's preferred callback port). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('a forgotten registration', () => {
   it('is registered again once, and the login goes through', async () => {
@@ -35,20 +29,8 @@ describe('a forgotten registration', () => {
     const forgotten = new Set<string>();
     const mcp = legacyServer({ sessions: false });
     fixture = await startHttpFixture((seen, res, req) => {
+      if (answerOAuthDiscovery(origin, seen, res)) return true;
       const path = seen.path.split('?')[0];
-      if (path === '/.well-known/oauth-protected-resource/mcp')
-        return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
-      if (path === '/.well-known/oauth-authorization-server') {
-        return json(res, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-          response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
-        });
-      }
       if (path === '/register')
         return json(res, { client_id: `client-${++registered}`, redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
       if (path === '/token') {
@@ -57,10 +39,7 @@ describe('a forgotten registration', () => {
         return json(res, { access_token: `token-of-${clientId}`, token_type: 'Bearer', expires_in: 3600 });
       }
       if (path !== '/mcp') return false;
-      if (!req.headers.authorization?.startsWith('Bearer token-of-'))
-        return json(res, { error: 'invalid_token' }, 401, {
-          'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-        });
+      if (!req.headers.authorization?.startsWith('Bearer token-of-')) return refuseWithChallenge(res, origin);
       return mcp(seen, res, req);
     });
     origin = `http://127.0.0.1:${fixture.port}`;

@@ -4,20 +4,11 @@
  * reaches the token endpoint); a browser that never comes back ends the login after the login
  * timeout with an error that says what to do; either way the receiver stops listening.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import type { HttpFixture } from './support/http-fixture.js';
 import { startScriptedOAuth } from './support/scripted-oauth.js';
-
-let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
 
 /** True when nothing listens at `url` any more. */
 async function refused(url: string): Promise<boolean> {
@@ -29,7 +20,7 @@ async function refused(url: string): Promise<boolean> {
 
 describe('the login callback', () => {
   it('refuses a callback with another state, and the code never reaches the token endpoint', async () => {
-    fixture = await startScriptedOAuth();
+    const fixture = await startScriptedOAuth();
     let redirectUri = '';
     const error = await McpClient.connect(
       {
@@ -59,7 +50,7 @@ describe('the login callback', () => {
   });
 
   it('gives up after the login timeout when the browser never returns, saying what to do', async () => {
-    fixture = await startScriptedOAuth();
+    const fixture = await startScriptedOAuth();
     let redirectUri = '';
     const error = await McpClient.connect(
       {

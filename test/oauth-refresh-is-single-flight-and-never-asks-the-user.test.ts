@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OAuthSession } from '../src/auth/oauth-session.js';
 import { MemoryTokenStore, type StoredLogin } from '../src/auth/token-store.js';
 import { HttpError } from '../src/protocol/errors.js';
-import { parseAuthChallenges } from '../src/protocol/auth-challenge.js';
+import { parseAuthChallenges } from '../src/util/auth-challenge.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 
 let fixture: HttpFixture | undefined;

@@ -3,24 +3,15 @@
  * server is refused before anything else happens (no authorization-server lookup, no
  * registration, no browser), with an error that names both.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import type { HttpFixture } from './support/http-fixture.js';
 import { startScriptedOAuth } from './support/scripted-oauth.js';
-
-let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
 
 describe('protected resource metadata of another server', () => {
   it('is refused before any authorization server is asked and before the browser', async () => {
-    fixture = await startScriptedOAuth({ metadataResource: () => 'https://evil.example.com/mcp' });
+    const fixture = await startScriptedOAuth({ metadataResource: () => 'https://evil.example.com/mcp' });
     const opened: URL[] = [];
     const error = await McpClient.connect(
       { url: fixture.url, auth: { store: new MemoryTokenStore(), onAuthorizationUrl: (url) => void opened.push(url) } },
@@ -35,7 +26,7 @@ describe('protected resource metadata of another server', () => {
   });
 
   it('accepts metadata whose resource is a parent of the server URL on the same origin', async () => {
-    fixture = await startScriptedOAuth({ metadataResource: (origin) => origin });
+    const fixture = await startScriptedOAuth({ metadataResource: (origin) => origin });
     const opened: URL[] = [];
     // The login gets as far as the browser step (which then times out): the metadata was accepted.
     const error = await McpClient.connect(

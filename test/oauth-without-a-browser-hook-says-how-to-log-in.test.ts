@@ -2,24 +2,15 @@
  * No interactive login possible (no `onAuthorizationUrl`) and nothing stored: the connect fails
  * with `AUTH_REQUIRED` naming the server and saying what to do, before any client registration.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-import type { HttpFixture } from './support/http-fixture.js';
 import { startScriptedOAuth } from './support/scripted-oauth.js';
-
-let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
 
 describe('a protected server without an interactive login', () => {
   it('fails with AUTH_REQUIRED that names the server and says how to log in', async () => {
-    fixture = await startScriptedOAuth();
+    const fixture = await startScriptedOAuth();
     const error = await McpClient.connect(
       { url: fixture.url, auth: { store: new MemoryTokenStore() } },
       { name: 'tracker' },

@@ -11,7 +11,7 @@ import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { checkOptions, optionKeys } from '../src/protocol/option-keys.js';
 import { LegacySseTransport } from '../src/transport/http/legacy-sse.js';
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
 

@@ -4,7 +4,6 @@
  * the connection fails the request from the transport's `oversize` diagnostic) and Streamable
  * HTTP (where the transport fails it); nothing goes into the peer's `data`.
  */
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -12,11 +11,10 @@ import { SizeLimitError } from '../src/protocol/errors.js';
 import {
   cleanUp,
   type HttpFixture,
+  httpSseServer,
   json,
   legacyServer,
-  openSse,
   result,
-  sse,
   startHttpFixture,
 } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
@@ -50,35 +48,9 @@ describe('a response over maxMessageBytes', () => {
   });
 
   it('HTTP+SSE: a SizeLimitError with the limit', async () => {
-    const streams: ServerResponse[] = [];
-    fixture = await startHttpFixture((seen, res) => {
-      if (seen.method === 'GET') {
-        openSse(res);
-        sse(res, '/messages', { event: 'endpoint' });
-        streams.push(res);
-        return true;
-      }
-      res.writeHead(202).end('Accepted');
-      if (seen.rpc === 'initialize')
-        sse(
-          streams[0]!,
-          result(seen, {
-            protocolVersion: '2024-11-05',
-            capabilities: { tools: {} },
-            serverInfo: { name: 'old', version: '0.1' },
-          }),
-          { event: 'message' },
-        );
-      if (seen.rpc === 'tools/list')
-        sse(
-          streams[0]!,
-          result(seen, {
-            tools: [{ name: 'huge', description: 'x'.repeat(4 * CAP), inputSchema: { type: 'object' } }],
-          }),
-          { event: 'message' },
-        );
-      return true;
-    });
+    fixture = await startHttpFixture(
+      httpSseServer({ tools: [{ name: 'huge', description: 'x'.repeat(4 * CAP), inputSchema: { type: 'object' } }] }),
+    );
     client = await McpClient.connect(
       { url: fixture.url, transport: 'sse' },
       { name: 'old', http: { maxMessageBytes: CAP } },

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { peerText } from '../src/protocol/value-sample.js';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { Raw, scriptedPair } from './support/scripted-peer.js';
 
 const MEGABYTE = 1024 * 1024;

@@ -4,7 +4,6 @@
  * The client must not notice the proxy; the records must say what crossed, secrets hidden.
  */
 import type { ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
@@ -22,6 +21,7 @@ import {
   type Seen,
 } from './support/http-fixture.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { freePort } from './support/ports.js';
 
 const TOKEN = 'sekrit-token-42';
 
@@ -371,13 +371,3 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -9,7 +9,7 @@ import { createServer, get, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startHttpProxy, type HttpProxy } from '../src/inspect/proxy/http-proxy.js';
-import { until, within } from './support/wait.js';
+import { eventually, until, within } from './support/wait.js';
 
 /**
  * More than every socket buffer on the way can hold (on Linux a receive buffer grows to 32 MiB, a
@@ -97,15 +97,16 @@ it('a client that stops reading holds the target back until it reads again, then
 
   // Steady state: the target waits for drain and writes nothing more across a round trip through
   // the proxy. A proxy that ignores backpressure keeps reading, so the target finishes instead.
-  let held: number | undefined;
-  const deadline = Date.now() + 20_000;
-  while (held === undefined && !writer.finished) {
-    if (Date.now() > deadline) throw new Error('the target was not held back by the paused client within 20000 ms');
-    await until(() => writer.blocked || writer.finished, { what: 'the target waiting for drain', timeoutMs: 20_000 });
-    const at = writer.written;
-    await roundTrip(proxyOrigin);
-    if (writer.blocked && writer.written === at) held = at;
-  }
+  const { held } = await eventually(
+    async () => {
+      if (writer.finished) return { held: undefined };
+      await until(() => writer.blocked || writer.finished, { what: 'the target waiting for drain', timeoutMs: 20_000 });
+      const at = writer.written;
+      await roundTrip(proxyOrigin);
+      return writer.blocked && writer.written === at ? { held: at } : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the target held back by the paused client' },
+  );
   expect(writer.finished, 'the target wrote its whole body while the client read nothing').toBe(false);
   expect(held).toBeLessThan(TOTAL);
 

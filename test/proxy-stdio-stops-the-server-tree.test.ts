@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli } from './support/cli.js';
-import { eventually, FIXTURES, isAlive } from './support/processes.js';
+import { dies, eventually, FIXTURES, killAtTestEnd, procStat } from './support/processes.js';
 import { within } from './support/wait.js';
 
 const node = process.execPath;
@@ -22,40 +22,11 @@ beforeAll(() => requireBuiltCli());
 
 const dirs: string[] = [];
 const running: ChildProcess[] = [];
-/** Descendants a test learnt of, with their start time: a failed test kills them, never a successor reusing the pid. */
-const strays: Array<{ pid: number; start: string | undefined }> = [];
 afterEach(() => {
   for (const child of running.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const { pid, start } of strays.splice(0)) {
-    const now = stat(pid);
-    if (now === undefined || now[0] === 'Z' || (start !== undefined && now[19] !== start)) continue;
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile: what the test wanted.
-    }
-  }
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/**
- * /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone (or without /proc).
- */
-function stat(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Dead: gone, or (Linux) a zombie waiting for its new parent to reap it. Bounded poll. */
-async function dies(pid: number, ms = 10_000): Promise<boolean> {
-  const dead = () => !isAlive(pid) || stat(pid)?.[0] === 'Z';
-  return eventually(() => (dead() ? true : undefined), ms).catch(() => false);
-}
 
 /** The proxy as a host runs it, its stdio piped; stderr (the server's, passed through) collected. */
 function startProxy(...server: string[]) {
@@ -79,9 +50,7 @@ function startProxy(...server: string[]) {
       timeoutMs: 20_000,
       what: `"${prefix} <pid>" on the proxy's stderr`,
     });
-    const pid = Number(line.split(' ')[1]);
-    strays.push({ pid, start: stat(pid)?.[19] });
-    return pid;
+    return killAtTestEnd(Number(line.split(' ')[1]));
   };
   return { child, exit, printedPid, stderr: () => stderr };
 }
@@ -104,7 +73,7 @@ describe('mcpwire proxy stops the server’s process tree', () => {
     const proxy = startProxy(fixture('wrapper-exits-with-child.mjs'));
     const helper = await proxy.printedPid('helper');
     // The real server is the helper's parent (the wrapper's child): it dies, and the wrapper with it.
-    const server = Number(stat(helper)?.[1]);
+    const server = Number(procStat(helper)?.[1]);
     expect(server).toBeGreaterThan(1);
     process.kill(server, 'SIGKILL');
     expect(await proxy.exit()).toEqual({ code: 1, signal: null });

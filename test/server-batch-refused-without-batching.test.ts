@@ -5,10 +5,11 @@
  * 2025-03-26 a batch is answered with one array. Over a real loopback listener and a kit server
  * child on its own stdio (needs `npm run build`).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
-import { postRaw, spawnRawStdioKit, type RawStdioKit } from './support/kit-raw-wire.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { KIT_STDIO_SERVER, startKitStdio } from './support/kit-stdio.js';
+import { exchange } from './support/kit-wire.js';
 
 const PINGS = [
   { jsonrpc: '2.0', id: 'a', method: 'ping' },
@@ -19,19 +20,9 @@ const ANSWERED = [
   { jsonrpc: '2.0', id: 'b', result: {} },
 ];
 
-let kit: KitHttp | undefined;
-let child: RawStdioKit | undefined;
-afterEach(async () => {
-  await kit?.close();
-  await child?.end();
-  kit = undefined;
-  child = undefined;
-});
-
-async function listen(sessions: boolean): Promise<KitHttp> {
+function listen(sessions: boolean): Promise<KitHttp> {
   const server = new McpServer({ name: 'batches', version: '1', logger: () => undefined });
-  kit = await listenKit(server, { path: '/mcp', ...(sessions ? {} : { sessions: false }) });
-  return kit;
+  return startKitHttp(server, { path: '/mcp', ...(sessions ? {} : { sessions: false }) });
 }
 
 function initialize(revision: string, id: string | number = 0): Record<string, unknown> {
@@ -45,7 +36,7 @@ function initialize(revision: string, id: string | number = 0): Record<string, u
 
 /** Initializes an HTTP session at `revision` and returns the headers its later requests carry. */
 async function session(url: string, revision: string): Promise<Record<string, string>> {
-  const init = await postRaw(url, JSON.stringify(initialize(revision)));
+  const init = await exchange(url, { body: JSON.stringify(initialize(revision)) });
   expect(init.json.result.protocolVersion).toBe(revision);
   return { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': revision };
 }
@@ -53,7 +44,7 @@ async function session(url: string, revision: string): Promise<Record<string, st
 describe('over Streamable HTTP with sessions', () => {
   it.each(['2024-11-05', '2025-06-18', '2025-11-25'])('refuses a batch on %s with 400 and -32600', async (revision) => {
     const { url } = await listen(true);
-    const answer = await postRaw(url, JSON.stringify(PINGS), await session(url, revision));
+    const answer = await exchange(url, { body: JSON.stringify(PINGS), headers: await session(url, revision) });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(answer.json.error.message).toContain(`${revision} has no JSON-RPC batches`);
@@ -61,7 +52,7 @@ describe('over Streamable HTTP with sessions', () => {
 
   it.each(['2025-03-26'])('answers a batch on %s with one array', async (revision) => {
     const { url } = await listen(true);
-    const answer = await postRaw(url, JSON.stringify(PINGS), await session(url, revision));
+    const answer = await exchange(url, { body: JSON.stringify(PINGS), headers: await session(url, revision) });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual(ANSWERED);
   });
@@ -70,14 +61,17 @@ describe('over Streamable HTTP with sessions', () => {
 describe('over stateless Streamable HTTP (the revision from MCP-Protocol-Version)', () => {
   it('refuses a batch under MCP-Protocol-Version: 2025-06-18', async () => {
     const { url } = await listen(false);
-    const answer = await postRaw(url, JSON.stringify(PINGS), { 'mcp-protocol-version': '2025-06-18' });
+    const answer = await exchange(url, {
+      body: JSON.stringify(PINGS),
+      headers: { 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it('answers a batch without the header (the spec: assume 2025-03-26)', async () => {
     const { url } = await listen(false);
-    const answer = await postRaw(url, JSON.stringify(PINGS));
+    const answer = await exchange(url, { body: JSON.stringify(PINGS) });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual(ANSWERED);
   });
@@ -87,7 +81,7 @@ describe('over stdio', () => {
   it.each(['2024-11-05', '2025-06-18', '2025-11-25'])(
     'refuses a batch on %s with -32600 and runs none of it',
     async (revision) => {
-      child = spawnRawStdioKit();
+      const child = startKitStdio(KIT_STDIO_SERVER);
       child.write(initialize(revision));
       expect((await child.answer(0)).result.protocolVersion).toBe(revision);
       child.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -95,16 +89,16 @@ describe('over stdio', () => {
       const refusal = await child.answer(null);
       expect(refusal.error).toMatchObject({ code: -32600 });
       expect(refusal.error.message).toContain(`${revision} has no JSON-RPC batches`);
-      expect(await child.end()).toBe(0);
+      expect(await child.endInput()).toBe(0);
       // Everything the child wrote has been read: no answer to the batch's pings among it.
-      expect(child.messages.filter((m) => Array.isArray(m) || ['a', 'b'].includes((m as { id?: string }).id!))).toEqual(
+      expect(child.lines.filter((m) => Array.isArray(m) || ['a', 'b'].includes((m as { id?: string }).id!))).toEqual(
         [],
       );
     },
   );
 
   it('refuses a batch of 2026-07-28 requests (that revision has no batches)', async () => {
-    child = spawnRawStdioKit();
+    const child = startKitStdio(KIT_STDIO_SERVER);
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
@@ -114,17 +108,17 @@ describe('over stdio', () => {
       { jsonrpc: '2.0', id: 'b', method: 'tools/list', params: { _meta: meta } },
     ]);
     expect((await child.answer(null)).error.message).toContain('2026-07-28 has no JSON-RPC batches');
-    expect(await child.end()).toBe(0);
-    expect(child.messages).toHaveLength(1);
+    expect(await child.endInput()).toBe(0);
+    expect(child.lines).toHaveLength(1);
   });
 
   it.each(['2025-03-26'])('answers a batch on %s with one array', async (revision) => {
-    child = spawnRawStdioKit();
+    const child = startKitStdio(KIT_STDIO_SERVER);
     child.write(initialize(revision));
     expect((await child.answer(0)).result.protocolVersion).toBe(revision);
     child.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
     child.write(PINGS);
-    expect(await child.end()).toBe(0);
-    expect(child.messages.filter((m) => Array.isArray(m))).toEqual([ANSWERED]);
+    expect(await child.endInput()).toBe(0);
+    expect(child.lines.filter((m) => Array.isArray(m))).toEqual([ANSWERED]);
   });
 });

@@ -4,10 +4,11 @@
  * the answer quotes the value only as a bounded sample. Over a real loopback listener and a kit
  * server child on its own stdio (needs `npm run build`).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
-import { postRaw, spawnRawStdioKit, type RawStdioKit } from './support/kit-raw-wire.js';
+import { startKitHttp } from './support/kit-http.js';
+import { KIT_STDIO_SERVER, startKitStdio } from './support/kit-stdio.js';
+import { exchange } from './support/kit-wire.js';
 
 const DEPTH = 100_000;
 /** The JSON text of the request, with the version as raw JSON text (the deep value cannot be stringified). */
@@ -20,26 +21,19 @@ function requestText(id: number, versionJson: string): string {
 const DEEP = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
 const LONG = 'v'.repeat(5_000);
 
-let kit: KitHttp | undefined;
-let child: RawStdioKit | undefined;
-afterEach(async () => {
-  await kit?.close();
-  await child?.end();
-  kit = undefined;
-  child = undefined;
-});
-
 async function listen(): Promise<string> {
-  kit = await listenKit(new McpServer({ name: 'deep', version: '1', logger: () => undefined }));
-  return kit.url;
+  return (await startKitHttp(new McpServer({ name: 'deep', version: '1', logger: () => undefined }))).url;
 }
 
 describe('over Streamable HTTP', () => {
   it('answers a deeply nested version with 400 and -32020 (the header cannot match it), not a 500', async () => {
     const url = await listen();
-    const answer = await postRaw(url, requestText(1, DEEP), {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/list',
+    const answer = await exchange(url, {
+      body: requestText(1, DEEP),
+      headers: {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
     });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32020 } });
@@ -48,9 +42,12 @@ describe('over Streamable HTTP', () => {
 
   it('answers a long unsupported version with -32022 whose `requested` is a bounded sample', async () => {
     const url = await listen();
-    const answer = await postRaw(url, requestText(2, JSON.stringify(LONG)), {
-      'mcp-protocol-version': LONG,
-      'mcp-method': 'tools/list',
+    const answer = await exchange(url, {
+      body: requestText(2, JSON.stringify(LONG)),
+      headers: {
+        'mcp-protocol-version': LONG,
+        'mcp-method': 'tools/list',
+      },
     });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ id: 2, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
@@ -62,7 +59,7 @@ describe('over Streamable HTTP', () => {
 
 describe('over stdio', () => {
   it('answers a deeply nested version with -32022, `requested` a bounded sample, and keeps serving', async () => {
-    child = spawnRawStdioKit();
+    const child = startKitStdio(KIT_STDIO_SERVER);
     child.write(requestText(1, DEEP));
     const answer = await child.answer(1);
     expect(answer.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'] } });

@@ -5,16 +5,10 @@
  * (-32602, HTTP 400), not a legacy session refusal; a `_meta` version the header disagrees with
  * stays -32020. Over a real loopback listener, with and without legacy sessions.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
-import { postRaw } from './support/kit-raw-wire.js';
-
-let kit: KitHttp | undefined;
-afterEach(async () => {
-  await kit?.close();
-  kit = undefined;
-});
+import { startKitHttp } from './support/kit-http.js';
+import { exchange } from './support/kit-wire.js';
 
 async function listen(sessions: boolean): Promise<string> {
   const server = new McpServer({ name: 'headers', version: '1', logger: () => undefined });
@@ -23,8 +17,7 @@ async function listen(sessions: boolean): Promise<string> {
     inputSchema: { type: 'object' },
     handler: () => ({ content: [{ type: 'text', text: 'ran' }] }),
   });
-  kit = await listenKit(server, { path: '/mcp', ...(sessions ? {} : { sessions: false }) });
-  return kit.url;
+  return (await startKitHttp(server, { path: '/mcp', ...(sessions ? {} : { sessions: false }) })).url;
 }
 
 const HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
@@ -41,7 +34,7 @@ function call(meta: Record<string, unknown> | undefined): string {
 describe.each([true, false])('with legacy sessions %s', (sessions) => {
   it('answers a tools/call without params._meta with 400 and -32602', async () => {
     const url = await listen(sessions);
-    const answer = await postRaw(url, call(undefined), HEADERS);
+    const answer = await exchange(url, { body: call(undefined), headers: HEADERS });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
     expect(answer.json.error.message).toContain('io.modelcontextprotocol/protocolVersion');
@@ -49,7 +42,10 @@ describe.each([true, false])('with legacy sessions %s', (sessions) => {
 
   it('answers a _meta without its protocol version with 400 and -32602', async () => {
     const url = await listen(sessions);
-    const answer = await postRaw(url, call({ 'io.modelcontextprotocol/clientCapabilities': {} }), HEADERS);
+    const answer = await exchange(url, {
+      body: call({ 'io.modelcontextprotocol/clientCapabilities': {} }),
+      headers: HEADERS,
+    });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ id: 7, error: { code: -32602 } });
   });
@@ -60,7 +56,7 @@ describe.each([true, false])('with legacy sessions %s', (sessions) => {
       'io.modelcontextprotocol/protocolVersion': '2025-11-25',
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    const answer = await postRaw(url, call(meta), HEADERS);
+    const answer = await exchange(url, { body: call(meta), headers: HEADERS });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ id: 7, error: { code: -32020 } });
   });

@@ -5,10 +5,10 @@
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { McpServer, ToolError } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { connectClient } from './support/client.js';
+import { startKitHttp } from './support/kit-http.js';
 import { eventually } from './support/wait.js';
 
 function kitServer(): McpServer {
@@ -33,22 +33,10 @@ function kitServer(): McpServer {
   return server;
 }
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function serve(options?: Parameters<typeof listenKit>[1]): Promise<KitHttp> {
-  const kit = await listenKit(kitServer(), options);
-  open.push(kit);
-  return kit;
-}
-
 describe("mcpwire's client over HTTP", () => {
   it('detects the modern era and calls tools, progress streamed over SSE', async () => {
-    const kit = await serve();
-    const client = await McpClient.connect({ url: kit.url });
-    open.push(client);
+    const kit = await startKitHttp(kitServer());
+    const client = await connectClient({ url: kit.url });
     expect(client.era).toBe('modern');
     expect((await client.listTools()).map((t) => t.name)).toEqual(['add', 'fail']);
     const progress: number[] = [];
@@ -62,9 +50,8 @@ describe("mcpwire's client over HTTP", () => {
   });
 
   it.each([true, false])('speaks the legacy era (sessions: %s)', async (sessions) => {
-    const kit = await serve({ path: '/mcp', sessions });
-    const client = await McpClient.connect({ url: kit.url }, { era: 'legacy' });
-    open.push(client);
+    const kit = await startKitHttp(kitServer(), { path: '/mcp', sessions });
+    const client = await connectClient({ url: kit.url }, { era: 'legacy' });
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
     expect((await client.callTool('add', { a: 1, b: 1 })).structuredContent).toEqual({ sum: 2 });
@@ -81,10 +68,10 @@ describe("mcpwire's client over HTTP", () => {
 
 describe('the official SDK clients over HTTP', () => {
   it('SDK v1 (legacy, with a session) lists and calls, errors included', async () => {
-    const kit = await serve();
+    const kit = await startKitHttp(kitServer());
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
     await client.connect(new TransportV1(new URL(kit.url)));
-    open.push(client);
+    onTestFinished(() => client.close());
     expect(client.getServerVersion()).toMatchObject({ name: 'kit-http', version: '3.0.0' });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add', 'fail']);
     expect((await client.callTool({ name: 'add', arguments: { a: 4, b: 5 } })).structuredContent).toEqual({ sum: 9 });
@@ -96,10 +83,10 @@ describe('the official SDK clients over HTTP', () => {
   });
 
   it('SDK v2 lists and calls', async () => {
-    const kit = await serve();
+    const kit = await startKitHttp(kitServer());
     const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' });
     await client.connect(new TransportV2(new URL(kit.url)));
-    open.push(client);
+    onTestFinished(() => client.close());
     expect((await client.listTools()).tools.map((t: { name: string }) => t.name)).toEqual(['add', 'fail']);
     expect((await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } })).structuredContent).toEqual({ sum: 42 });
   });
@@ -108,10 +95,8 @@ describe('the official SDK clients over HTTP', () => {
 describe('legacy sessions', () => {
   it('tell list_changed on the GET stream, which ends when the client closes', async () => {
     const server = kitServer();
-    const kit = await listenKit(server);
-    open.push(kit);
-    const client = await McpClient.connect({ url: kit.url }, { era: 'legacy' });
-    open.push(client);
+    const kit = await startKitHttp(server);
+    const client = await connectClient({ url: kit.url }, { era: 'legacy' });
     let changes = 0;
     client.on('toolsChanged', () => changes++);
     // The client opens its GET stream after the handshake; a change before that would be lost.

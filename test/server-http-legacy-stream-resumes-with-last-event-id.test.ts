@@ -10,14 +10,9 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { exchange, sseEvents, type Exchange, type SseEvent } from './support/kit-wire.js';
 import { until, within } from './support/wait.js';
-
-interface SseEvent {
-  id?: string;
-  retry?: string;
-  data: string;
-}
 
 let kit: KitHttp | undefined;
 let gate: { opened: Promise<void>; open(): void };
@@ -48,71 +43,24 @@ function makeServer(): McpServer {
   return server;
 }
 
-afterEach(async () => {
+afterEach(() => {
   gate?.open();
-  await kit?.close();
-  kit = undefined;
 });
 
 async function start(): Promise<void> {
   newGate();
   waiting = false;
   aborted = [];
-  kit = await listenKit(makeServer(), { path: '/mcp', sessions: true });
+  kit = await startKitHttp(makeServer(), { path: '/mcp', sessions: true });
 }
 
-/** One HTTP exchange; resolves with the status, headers and the whole body (SSE bodies end with their stream). */
-function exchange(
-  method: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return within(
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        kit!.url,
-        {
-          method,
-          headers: {
-            accept: 'application/json, text/event-stream',
-            ...(body ? { 'content-type': 'application/json' } : {}),
-            ...headers,
-          },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-        },
-      );
-      req.once('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    }),
-    { what: `the ${method} response to end` },
-  );
-}
-
-function events(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const event: SseEvent = { data: '' };
-      for (const line of block.split('\n')) {
-        const colon = line.indexOf(':');
-        const field = line.slice(0, colon);
-        const value = line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') event.id = value;
-        else if (field === 'retry') event.retry = value;
-        else if (field === 'data') event.data += value;
-      }
-      return event;
-    });
+/** One HTTP exchange with the kit; resolves with the whole body (SSE bodies end with their stream). */
+function send(method: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+  return exchange(kit!.url, { method, headers, body });
 }
 
 async function openSession(revision: string): Promise<string> {
-  const made = await exchange(
+  const made = await send(
     'POST',
     {},
     {
@@ -123,7 +71,7 @@ async function openSession(revision: string): Promise<string> {
     },
   );
   const session = made.headers['mcp-session-id'] as string;
-  await exchange(
+  await send(
     'POST',
     { 'mcp-session-id': session, 'mcp-protocol-version': revision },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -132,7 +80,7 @@ async function openSession(revision: string): Promise<string> {
 }
 
 function callPollMe(session: string, revision: string, before = 1): ReturnType<typeof exchange> {
-  return exchange(
+  return send(
     'POST',
     { 'mcp-session-id': session, 'mcp-protocol-version': revision },
     {
@@ -150,21 +98,21 @@ describe('legacy Streamable HTTP SSE polling', () => {
     const session = await openSession('2025-11-25');
     const post = await callPollMe(session, '2025-11-25');
     expect(post.headers['content-type']).toBe('text/event-stream');
-    const first = events(post.text);
+    const first = sseEvents(post.text);
     expect(first[0]).toMatchObject({ data: '', retry: '500' });
     expect(first[0]!.id).toBeTruthy();
     expect(first.map((e) => e.data).join()).not.toContain('resumed result');
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
 
     const lastSeen = first.at(-1)!.id!;
-    const resumed = exchange('GET', {
+    const resumed = send('GET', {
       accept: 'text/event-stream',
       'mcp-session-id': session,
       'mcp-protocol-version': '2025-11-25',
       'last-event-id': lastSeen,
     });
     gate.open();
-    const rest = events((await resumed).text).map((e) => JSON.parse(e.data));
+    const rest = sseEvents((await resumed).text).map((e) => JSON.parse(e.data));
     expect(rest.map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 7]);
     expect(rest[0].params).toMatchObject({ progress: 1_000_000, message: 'after the close' });
     expect(rest[1].result.content[0].text).toBe('resumed result');
@@ -174,20 +122,20 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await start();
     const session = await openSession('2025-11-25');
     const post = await callPollMe(session, '2025-11-25', 2);
-    const seen = events(post.text);
+    const seen = sseEvents(post.text);
     expect(seen).toHaveLength(3); // the priming event and two progress notifications
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
     gate.open();
 
-    const fromPriming = events(
-      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
+    const fromPriming = sseEvents(
+      (await send('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
         .text,
     );
     expect(fromPriming.map((e) => e.id)).toEqual([seen[1]!.id, seen[2]!.id, expect.any(String), expect.any(String)]);
     expect(JSON.parse(fromPriming.at(-1)!.data).result.content[0].text).toBe('resumed result');
 
-    const fromLast = events(
-      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[2]!.id! }))
+    const fromLast = sseEvents(
+      (await send('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[2]!.id! }))
         .text,
     );
     expect(fromLast.map((e) => JSON.parse(e.data).method ?? 'answer')).toEqual(['notifications/progress', 'answer']);
@@ -213,7 +161,7 @@ describe('legacy Streamable HTTP SSE polling', () => {
       let text = '';
       res.on('data', (chunk: string) => {
         text += chunk;
-        firstEvents.splice(0, firstEvents.length, ...events(text.slice(0, text.lastIndexOf('\n\n') + 2)));
+        firstEvents.splice(0, firstEvents.length, ...sseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)));
       });
       res.on('error', () => undefined);
     });
@@ -229,13 +177,13 @@ describe('legacy Streamable HTTP SSE polling', () => {
     req.destroy();
     await within(gone, { what: 'the dropped request to close' });
 
-    const resumed = exchange('GET', {
+    const resumed = send('GET', {
       accept: 'text/event-stream',
       'mcp-session-id': session,
       'last-event-id': firstEvents[1]!.id!,
     });
     gate.open();
-    const rest = events((await resumed).text).map((e) => JSON.parse(e.data));
+    const rest = sseEvents((await resumed).text).map((e) => JSON.parse(e.data));
     expect(rest.at(-1).result.content[0].text).toBe('resumed result');
     expect(aborted).toEqual([]);
   });
@@ -244,12 +192,12 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await start();
     const session = await openSession('2025-11-25');
     const post = await callPollMe(session, '2025-11-25', 400);
-    const seen = events(post.text);
+    const seen = sseEvents(post.text);
     expect(seen).toHaveLength(401);
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
     gate.open();
-    const replay = events(
-      (await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
+    const replay = sseEvents(
+      (await send('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
         .text,
     );
     expect(replay.length).toBe(256);
@@ -260,7 +208,7 @@ describe('legacy Streamable HTTP SSE polling', () => {
     await start();
     const session = await openSession('2025-06-18');
     const post = await callPollMe(session, '2025-06-18');
-    const seen = events(post.text);
+    const seen = sseEvents(post.text);
     expect(seen.every((e) => e.data !== '' && e.retry === undefined)).toBe(true);
     expect(JSON.parse(seen[0]!.data).method).toBe('notifications/progress');
   });

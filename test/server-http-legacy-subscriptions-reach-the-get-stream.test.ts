@@ -4,29 +4,23 @@
  * reach that session's GET stream as `notifications/resources/updated`, for the subscribed URI
  * only, and `resources/unsubscribe` stops it; a session that did not subscribe hears nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
+import { describe, expect, it } from 'vitest';
+import type { McpClient } from '../src/client/mcp-client.js';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { connectClient } from './support/client.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { eventually } from './support/wait.js';
-
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
 
 async function serve(): Promise<{ server: McpServer; kit: KitHttp }> {
   const server = new McpServer({ name: 'watched', version: '1', logger: () => undefined });
   for (const uri of ['test://watched', 'test://other'])
     server.registerResource({ uri, name: uri, read: (u) => [{ uri: u, text: 'content' }] });
-  const kit = await listenKit(server, { path: '/mcp', sessions: true });
-  open.push(kit);
+  const kit = await startKitHttp(server, { path: '/mcp', sessions: true });
   return { server, kit };
 }
 
 async function connect(kit: KitHttp): Promise<{ client: McpClient; updates: string[] }> {
-  const client = await McpClient.connect({ url: kit.url }, { era: 'legacy' });
-  open.push(client);
+  const client = await connectClient({ url: kit.url }, { era: 'legacy' });
   const updates: string[] = [];
   client.on('resourceUpdated', (params) => updates.push(params.uri));
   return { client, updates };

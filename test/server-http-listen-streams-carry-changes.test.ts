@@ -7,9 +7,10 @@
  * how many it keeps.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { connectClient } from './support/client.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { changeFeedServer } from './support/kit-servers.js';
 import { until, within } from './support/wait.js';
 
 const REVISION = '2026-07-28';
@@ -23,16 +24,7 @@ type Message = {
   result?: Record<string, unknown>;
 };
 
-function kitServer(): McpServer {
-  const server = new McpServer({ name: 'kit-listen-http', version: '0.0.1' });
-  server.registerTool({
-    name: 'echo',
-    inputSchema: { type: 'object' },
-    handler: () => ({ content: [{ type: 'text', text: 'echo' }] }),
-  });
-  server.registerResource({ uri: 'test://doc', name: 'doc', read: (uri) => [{ uri, text: 'the doc' }] });
-  return server;
-}
+const kitServer = (): McpServer => changeFeedServer('kit-listen-http');
 
 /** What the server has registered for change notices: a closed listen leaves its share behind if it leaks. */
 function listenerCounts(server: McpServer): number[] {
@@ -96,26 +88,15 @@ async function rawListen(
 }
 
 const aborts: AbortController[] = [];
-const kits: KitHttp[] = [];
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+afterEach(() => {
   for (const controller of aborts.splice(0)) controller.abort();
-  await Promise.all(kits.splice(0).map((k) => k.close()));
 });
-
-async function start(server: McpServer, options?: Parameters<typeof listenKit>[1]): Promise<KitHttp> {
-  const kit = await listenKit(server, options);
-  kits.push(kit);
-  return kit;
-}
 
 describe('the kit HTTP handler serves subscriptions/listen', () => {
   it("mcpwire's client hears a tool registered after connect and a subscribed resource's update", async () => {
     const server = kitServer();
-    const kit = await start(server);
-    const client = await McpClient.connect({ url: kit.url });
-    clients.push(client);
+    const kit = await startKitHttp(server);
+    const client = await connectClient({ url: kit.url });
     expect(client.era).toBe('modern');
     expect(client.capabilities).toMatchObject({
       tools: { listChanged: true },
@@ -144,7 +125,7 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
 
   it('acknowledges only what the server supports, and stamps each change with the listen id', async () => {
     const server = kitServer(); // no prompts: promptsListChanged is not offered
-    const kit = await start(server);
+    const kit = await startKitHttp(server);
     const listen = await rawListen(kit, 'feed-1', {
       toolsListChanged: true,
       promptsListChanged: true,
@@ -177,7 +158,7 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
   it('a listen whose response the client closes gets nothing more and leaves nothing registered', async () => {
     const server = kitServer();
     const before = listenerCounts(server);
-    const kit = await start(server);
+    const kit = await startKitHttp(server);
     const withHandler = listenerCounts(server);
     const listen = await rawListen(kit, 1, {
       toolsListChanged: true,
@@ -199,7 +180,7 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
   it("the handler's close ends every listen with the completion result at once and leaves nothing running", async () => {
     const server = kitServer();
     const before = listenerCounts(server);
-    const kit = await start(server);
+    const kit = await startKitHttp(server);
     const first = await rawListen(kit, 1, { toolsListChanged: true });
     const second = await rawListen(kit, 'two', { resourceSubscriptions: ['test://doc'] });
     await until(() => first.messages.length >= 1 && second.messages.length >= 1, { what: 'both acknowledgments' });
@@ -224,7 +205,7 @@ describe('the kit HTTP handler serves subscriptions/listen', () => {
   });
 
   it('bounds the open listens (503 past maxListens) and needs an SSE answer (406)', async () => {
-    const kit = await start(kitServer(), { path: '/mcp', maxListens: 2 });
+    const kit = await startKitHttp(kitServer(), { path: '/mcp', maxListens: 2 });
     const held = [
       await rawListen(kit, 1, { toolsListChanged: true }),
       await rawListen(kit, 2, { toolsListChanged: true }),

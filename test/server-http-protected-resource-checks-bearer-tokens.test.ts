@@ -20,13 +20,8 @@ import {
   type ServerLogRecord,
 } from '../src/server/index.js';
 import { startAuthorizationServer, type AuthorizationServer } from './support/oauth-servers.js';
-import {
-  listenProtectedKit,
-  machineToken,
-  registerMachineClient,
-  type MachineClient,
-} from './support/protected-kit.js';
-import type { KitHttp } from './support/kit-http.js';
+import { machineToken, registerMachineClient, type MachineClient } from './support/protected-kit.js';
+import { listenKitAt, type KitHttp } from './support/kit-http.js';
 
 const SCOPES = ['mcp:tools', 'mcp:admin'];
 
@@ -74,7 +69,7 @@ function kitServer(logs: ServerLogRecord[], seen: Setup['seen']): McpServer {
 async function protectedKit(auth: (url: string) => Omit<HttpAuthOptions, 'resource'>): Promise<Setup> {
   const logs: ServerLogRecord[] = [];
   const seen: Setup['seen'] = [];
-  const kit = await listenProtectedKit(kitServer(logs, seen), (url) => ({ auth: { resource: url, ...auth(url) } }));
+  const kit = await listenKitAt(kitServer(logs, seen), (url) => ({ auth: { resource: url, ...auth(url) } }));
   open.push(kit);
   return { kit, logs, seen };
 }

@@ -7,20 +7,14 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { exchange, modernRequest, sseEvents, type Exchange } from './support/kit-wire.js';
 import { eventually } from './support/wait.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json: any;
-}
 
 let kit: KitHttp;
 let aborted: unknown[];
@@ -60,41 +54,18 @@ function server(): McpServer {
   return s;
 }
 
-afterEach(async () => {
+afterEach(() => {
   release = undefined;
-  await kit?.close();
 });
 
-async function start(options?: Parameters<typeof listenKit>[1]): Promise<void> {
+async function start(options?: Parameters<typeof startKitHttp>[1]): Promise<void> {
   aborted = [];
-  kit = await listenKit(server(), options);
+  kit = await startKitHttp(server(), options);
 }
 
-function send(method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      kit.url,
-      {
-        method,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One raw request to the kit (`content-type: application/json` unless `headers` say otherwise). */
+function send(method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<Exchange> {
+  return exchange(kit.url, { method, body, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 function modern(
@@ -102,14 +73,8 @@ function modern(
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
   id: number | string = 1,
-): Promise<Answer> {
-  const name = (params.name ?? params.uri) as string | undefined;
-  return send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }), {
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': method,
-    ...(name ? { 'mcp-name': name } : {}),
-    ...headers,
-  });
+): Promise<Exchange> {
+  return modernRequest(kit.url, method, params, { id, headers });
 }
 
 describe('2026-07-28 requests', () => {
@@ -268,20 +233,13 @@ describe('2026-07-28 requests', () => {
       'mcp-name': 'lookup',
     });
     expect(answer.headers['content-type']).toBe('text/event-stream');
-    const events = answer.text
-      .trim()
-      .split('\n\n')
-      .map((block) =>
-        Object.fromEntries(
-          block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-        ),
-      );
+    const events = sseEvents(answer.text);
     expect(events.map((e) => e.id)).toEqual(['1', '2']);
-    expect(JSON.parse(events[0]!.data!)).toMatchObject({
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
       method: 'notifications/progress',
       params: { progressToken: 'p1', progress: 1 },
     });
-    expect(JSON.parse(events[1]!.data!)).toMatchObject({ id: 4, result: { content: [{ text: 'found y' }] } });
+    expect(JSON.parse(events[1]!.data)).toMatchObject({ id: 4, result: { content: [{ text: 'found y' }] } });
   });
 
   it('a client that closes the response cancels the call', async () => {

@@ -6,13 +6,12 @@
  * `INPUT_UNSUPPORTED`, which the tool can catch. A 2026-07-28 request gets the same answers through `input_required`
  * rounds.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { McpServer } from '../src/server/index.js';
-import { createLinkedPair } from '../src/transport/memory.js';
-import { listenKit } from './support/kit-http.js';
-import { eventually } from './support/wait.js';
+import { startKitHttp } from './support/kit-http.js';
+import { connectKitClient, rawKitPeer } from './support/kit-memory.js';
 
 function makeServer(): McpServer {
   const server = new McpServer({ name: 'asker', version: '1', logger: () => undefined });
@@ -80,19 +79,8 @@ const EXPECTED = {
   roots: { roots: [{ uri: 'file:///work', name: 'work' }] },
 };
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function overMemory(era: 'legacy' | 'modern', handlers: Record<string, unknown>): Promise<McpClient> {
-  const server = makeServer();
-  const [clientEnd, serverEnd] = createLinkedPair();
-  open.push(server);
-  server.connect(serverEnd);
-  const client = await McpClient.connect(clientEnd, { era, handlers });
-  open.push(client);
-  return client;
+function overMemory(era: 'legacy' | 'modern', handlers: Record<string, unknown>): Promise<McpClient> {
+  return connectKitClient(makeServer(), { era, handlers });
 }
 
 describe('server→client input', () => {
@@ -103,10 +91,9 @@ describe('server→client input', () => {
   });
 
   it('reaches a legacy client over HTTP with a session', async () => {
-    const kit = await listenKit(makeServer());
-    open.push(kit);
+    const kit = await startKitHttp(makeServer());
     const client = await McpClient.connect({ url: kit.url }, { era: 'legacy', handlers: HANDLERS });
-    open.push(client);
+    onTestFinished(() => client.close());
     expect((await client.callTool('ask_all', {})).structuredContent).toEqual(EXPECTED);
   });
 
@@ -141,28 +128,14 @@ describe('2026-07-28 request state', () => {
     'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} },
   };
 
-  async function raw(): Promise<(params: Record<string, unknown>) => Promise<any>> {
-    const server = makeServer();
-    open.push(server);
-    const [client, serverEnd] = createLinkedPair();
-    server.connect(serverEnd);
-    const answers: any[] = [];
-    client.onMessage((value) => answers.push(value));
-    let id = 0;
-    return async (params) => {
-      const mine = ++id;
-      await client.send({
-        jsonrpc: '2.0',
-        id: mine,
-        method: 'tools/call',
-        params: { name: 'ask_all', arguments: {}, _meta: META, ...params },
-      });
-      return eventually(() => answers.find((a) => a.id === mine), { what: `answer ${mine}` });
-    };
+  function raw(): (params: Record<string, unknown>) => Promise<any> {
+    const peer = rawKitPeer(makeServer());
+    return async (params) =>
+      (await peer.ask('tools/call', { name: 'ask_all', arguments: {}, _meta: META, ...params })) as any;
   }
 
   it('asks one round at a time and carries earlier answers in a signed requestState; an altered one is -32602', async () => {
-    const call = await raw();
+    const call = raw();
     const first = (await call({})).result;
     expect(first).toMatchObject({
       resultType: 'input_required',

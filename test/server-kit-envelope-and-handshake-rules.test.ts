@@ -4,10 +4,9 @@
  * list, `resultType` and server info on every result, no `ping`), and the legacy handshake
  * (revision negotiation, nothing but `ping` before it, one `initialize` per connection).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Transport } from '../src/protocol/transport.js';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { createLinkedPair } from '../src/transport/memory.js';
+import { rawKitPeer, type RawKitPeer } from './support/kit-memory.js';
 import { eventually } from './support/wait.js';
 
 const META = {
@@ -16,39 +15,15 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
 };
 
-let open: McpServer[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((s) => s.close()));
-  open = [];
-});
-
-/** A raw client end: `ask` sends a request and resolves with the message answering its id. */
-function rawPeer(): {
-  ask: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  send: (message: unknown) => void;
-  received: Record<string, unknown>[];
-} {
+/** A raw client end on a fresh server: `ask` sends a request and resolves with the message answering its id. */
+function rawPeer(): RawKitPeer {
   const server = new McpServer({ name: 'envelope', version: '9', logger: () => undefined });
   server.registerTool({
     name: 'noop',
     inputSchema: { type: 'object' },
     handler: () => ({ structuredContent: { ok: true } }),
   });
-  open.push(server);
-  const [client, serverEnd]: [Transport, Transport] = createLinkedPair();
-  server.connect(serverEnd);
-  const received: Record<string, unknown>[] = [];
-  client.onMessage((value) => received.push(value as Record<string, unknown>));
-  let next = 1;
-  return {
-    received,
-    send: (message) => void client.send(message as never),
-    ask: async (method, params) => {
-      const id = next++;
-      await client.send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-      return eventually(() => received.find((m) => m.id === id), { what: `the answer to ${method}` });
-    },
-  };
+  return rawKitPeer(server);
 }
 
 describe('the 2026-07-28 envelope', () => {
@@ -156,7 +131,7 @@ describe('the legacy handshake', () => {
 
   it('answers a batch (2025-03-26) with one array of the answers to its requests', async () => {
     const peer = rawPeer();
-    peer.send([
+    await peer.send([
       { jsonrpc: '2.0', id: 'a', method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'b', method: 'ping' },

@@ -4,18 +4,13 @@
  * servers validate input responses), over a real loopback listener. Well-formed answers, extra
  * keys included, still reach the handler.
  */
-import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { modernRequest } from './support/kit-wire.js';
 
 let kit: KitHttp | undefined;
 let runs: number;
-
-afterEach(async () => {
-  await kit?.close();
-  kit = undefined;
-});
 
 async function start(): Promise<void> {
   runs = 0;
@@ -32,52 +27,16 @@ async function start(): Promise<void> {
       return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}` }] };
     },
   });
-  kit = await listenKit(server);
+  kit = await startKitHttp(server);
 }
 
-function callTool(extra: Record<string, unknown>): Promise<any> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name: 'ask_name',
-      arguments: {},
-      ...extra,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-      },
-    },
+async function callTool(extra: Record<string, unknown>): Promise<any> {
+  const params = { name: 'ask_name', arguments: {}, ...extra };
+  const answer = await modernRequest(kit!.url, 'tools/call', params, {
+    capabilities: { elicitation: {} },
+    headers: { accept: 'application/json', 'mcp-name': 'ask_name' },
   });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      kit!.url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'ask_name',
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(text));
-          } catch (error) {
-            reject(error);
-          }
-        });
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
+  return answer.json;
 }
 
 describe('inputResponses of a 2026-07-28 request', () => {

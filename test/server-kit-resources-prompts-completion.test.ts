@@ -4,10 +4,9 @@
  * era's code, prompts with required arguments, completion, and the legacy notices (list_changed
  * from disposers, resources/updated after a subscribe and not after the unsubscribe).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
+import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server/index.js';
-import { createLinkedPair } from '../src/transport/memory.js';
+import { connectKitClient } from './support/kit-memory.js';
 import { eventually } from './support/wait.js';
 
 function makeServer(): McpServer {
@@ -41,23 +40,9 @@ function makeServer(): McpServer {
   return server;
 }
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function connect(server: McpServer, era: 'legacy' | 'modern'): Promise<McpClient> {
-  const [clientEnd, serverEnd] = createLinkedPair();
-  open.push(server);
-  server.connect(serverEnd);
-  const client = await McpClient.connect(clientEnd, { era });
-  open.push(client);
-  return client;
-}
-
 describe.each(['legacy', 'modern'] as const)('content in the %s era', (era) => {
   it('lists and reads resources, a template with its variables, and says not found', async () => {
-    const client = await connect(makeServer(), era);
+    const client = await connectKitClient(makeServer(), { era });
     expect(client.capabilities).toMatchObject({ resources: {}, prompts: {}, completions: {} });
     expect(await client.listResources()).toEqual([
       { uri: 'test://readme', name: 'readme', description: 'The readme', mimeType: 'text/plain' },
@@ -77,7 +62,7 @@ describe.each(['legacy', 'modern'] as const)('content in the %s era', (era) => {
   });
 
   it('gets prompts, refusing one without its required argument, and completes arguments', async () => {
-    const client = await connect(makeServer(), era);
+    const client = await connectKitClient(makeServer(), { era });
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(['greet']);
     expect((await client.getPrompt('greet', { name: 'Ada', tone: 'warm' })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Say hello to Ada (warm)' } },
@@ -108,7 +93,7 @@ describe.each(['legacy', 'modern'] as const)('content in the %s era', (era) => {
 describe('legacy notices', () => {
   it('list_changed for resources and prompts, resources/updated only while subscribed', async () => {
     const server = makeServer();
-    const client = await connect(server, 'legacy');
+    const client = await connectKitClient(server, { era: 'legacy' });
     const seen: string[] = [];
     client.on('resourcesChanged', () => seen.push('resources'));
     client.on('promptsChanged', () => seen.push('prompts'));

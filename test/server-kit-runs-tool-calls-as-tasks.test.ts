@@ -8,19 +8,14 @@
  * gather input in the request's own rounds before it becomes a task; closing the server cancels
  * the tasks still running.
  */
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, ToolError } from '../src/server/index.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
-import { until } from './support/wait.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { exchange, modernMeta, modernRequest, type Exchange } from './support/kit-wire.js';
+import { eventually, until } from './support/wait.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { extensions: { [TASKS]: {} }, elicitation: {} };
-
-interface Answer {
-  status: number;
-  json: any;
-}
 
 let kit: KitHttp | undefined;
 let server: McpServer;
@@ -109,11 +104,8 @@ function makeServer(): McpServer {
   return s;
 }
 
-afterEach(async () => {
+afterEach(() => {
   for (const open of gates.splice(0)) open();
-  await kit?.close();
-  await server?.close();
-  kit = undefined;
 });
 
 async function start(): Promise<void> {
@@ -121,7 +113,7 @@ async function start(): Promise<void> {
   aborted = [];
   logged = [];
   server = makeServer();
-  kit = await listenKit(server);
+  kit = await startKitHttp(server);
 }
 
 let nextId = 1;
@@ -131,61 +123,20 @@ function call(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = WITH_TASKS,
   headers: Record<string, string> = {},
-): Promise<Answer> {
-  const name = (params.name ?? params.taskId) as string | undefined;
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-      },
-    },
-  });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      kit!.url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          ...(name ? { 'mcp-name': name } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
-          } catch (error) {
-            reject(error);
-          }
-        });
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
+): Promise<Exchange> {
+  return modernRequest(kit!.url, method, params, { id: nextId++, capabilities, headers });
 }
 
 /** Polls `tasks/get` (bounded) until `done` holds for the task; resolves with that answer. */
-async function taskWhen(taskId: string, done: (task: any) => boolean, what: string): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const task = (await call('tasks/get', { taskId })).json.result;
-    if (done(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${what} not seen within 10 s; last: ${JSON.stringify(task)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function taskWhen(taskId: string, done: (task: any) => boolean, what: string): Promise<any> {
+  return eventually(
+    async () => {
+      const task = (await call('tasks/get', { taskId })).json.result;
+      if (done(task)) return task;
+      throw new Error(`last: ${JSON.stringify(task)}`);
+    },
+    { what: `task ${what}` },
+  );
 }
 
 const ended = (task: any): boolean => ['completed', 'failed', 'cancelled'].includes(task?.status);
@@ -336,38 +287,9 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     const wrong = await call('tasks/get', { taskId }, WITH_TASKS, { 'mcp-name': 'another-task' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.code).toBe(-32020);
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 99,
-      method: 'tasks/get',
-      params: {
-        taskId,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
-        },
-      },
-    });
-    const unnamed = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request(
-        kit!.url,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tasks/get',
-          },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-        },
-      );
-      req.once('error', reject);
-      req.end(body);
+    const unnamed = await exchange(kit!.url, {
+      body: { jsonrpc: '2.0', id: 99, method: 'tasks/get', params: { taskId, _meta: modernMeta(WITH_TASKS) } },
+      headers: { accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get' },
     });
     expect(unnamed.json.result.taskId).toBe(taskId);
   });

@@ -4,11 +4,10 @@
  * (never a stack), output checked against the outputSchema, progress, logs, cancellation, and
  * list_changed following registrations.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
+import { describe, expect, it } from 'vitest';
 import type { ServerLogRecord } from '../src/server/index.js';
 import { McpServer, ToolError } from '../src/server/index.js';
-import { createLinkedPair } from '../src/transport/memory.js';
+import { connectKitClient } from './support/kit-memory.js';
 import { eventually } from './support/wait.js';
 
 const ERAS = ['legacy', 'modern'] as const;
@@ -32,29 +31,9 @@ function makeServer(logs: ServerLogRecord[] = []): McpServer {
   return server;
 }
 
-const clients: McpClient[] = [];
-const servers: McpServer[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function connect(
-  server: McpServer,
-  era: 'legacy' | 'modern',
-  options: Record<string, unknown> = {},
-): Promise<McpClient> {
-  const [clientEnd, serverEnd] = createLinkedPair();
-  servers.push(server);
-  server.connect(serverEnd);
-  const client = await McpClient.connect(clientEnd, { era, ...options });
-  clients.push(client);
-  return client;
-}
-
 describe.each(ERAS)('a kit server in the %s era', (era) => {
   it('negotiates, lists its tools with their schemas and answers a call with checked structured content', async () => {
-    const client = await connect(makeServer(), era);
+    const client = await connectKitClient(makeServer(), { era });
     expect(client.era).toBe(era);
     expect(client.protocolVersion).toBe(era === 'legacy' ? '2025-11-25' : '2026-07-28');
     expect(client.serverInfo).toMatchObject({ name: 'kit-test', version: '1.2.3' });
@@ -88,7 +67,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
         return { content: [] };
       },
     });
-    const client = await connect(server, era);
+    const client = await connectKitClient(server, { era });
     const result = await client.callTool('add', { title: 'much too long' });
     expect(ran).toBe(0);
     expect(result.isError).toBe(true);
@@ -120,7 +99,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
         throw new Error('db password=hunter2 at /srv/secret.db');
       },
     });
-    const client = await connect(server, era);
+    const client = await connectKitClient(server, { era });
 
     const missing = await client.callTool('missing', {});
     expect(missing.isError).toBe(true);
@@ -148,7 +127,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
       outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
       handler: () => ({ structuredContent: { n: 'not a number' } }),
     });
-    const client = await connect(server, era);
+    const client = await connectKitClient(server, { era });
     const result = await client.callTool('bad', {});
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result)).not.toContain('not a number');
@@ -159,7 +138,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
   });
 
   it('answers an unknown tool with the JSON-RPC invalid-params error', async () => {
-    const client = await connect(makeServer(), era);
+    const client = await connectKitClient(makeServer(), { era });
     await expect(client.callTool('nope', {})).rejects.toMatchObject({ code: 'SERVER_ERROR', rpcCode: -32602 });
   });
 
@@ -183,7 +162,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
           started();
         }),
     });
-    const client = await connect(server, era);
+    const client = await connectKitClient(server, { era });
     const seen: number[] = [];
     const controller = new AbortController();
     const call = client.callTool('slow', {}, { signal: controller.signal, onProgress: (p) => seen.push(p.progress) });
@@ -207,7 +186,7 @@ describe.each(ERAS)('a kit server in the %s era', (era) => {
         return { content: [{ type: 'text', text: 'done' }] };
       },
     });
-    const client = await connect(server, era, { logLevel: 'info' });
+    const client = await connectKitClient(server, { era, logLevel: 'info' });
     const messages: unknown[] = [];
     client.on('log', (params) => messages.push(params));
     await client.callTool('chatty', {});
@@ -237,7 +216,7 @@ describe('onToolCall', () => {
         throw new ToolError('TASK_NOT_FOUND', 'Task not found');
       },
     });
-    const client = await connect(server, 'legacy');
+    const client = await connectKitClient(server, { era: 'legacy' });
     await client.callTool('ok', { n: 1 });
     await client.callTool('ok', { n: 'x' });
     await client.callTool('no', {});
@@ -258,7 +237,7 @@ describe('onToolCall', () => {
 describe('registrations', () => {
   it('return disposers, and a legacy client hears list_changed for each change', async () => {
     const server = makeServer();
-    const client = await connect(server, 'legacy');
+    const client = await connectKitClient(server, { era: 'legacy' });
     let changes = 0;
     client.on('toolsChanged', () => changes++);
     const dispose = server.registerTool({
@@ -291,7 +270,7 @@ describe('registrations', () => {
     const server = new McpServer({ name: 'kit-test', version: '1', pageSize: 2, logger: () => undefined });
     for (const name of ['a', 'b', 'c', 'd', 'e'])
       server.registerTool({ name, inputSchema: { type: 'object' }, handler: () => ({}) });
-    const client = await connect(server, 'modern');
+    const client = await connectKitClient(server, { era: 'modern' });
     const first = await client.listToolsPage();
     expect(first.tools.map((t) => t.name)).toEqual(['a', 'b']);
     expect(typeof first.nextCursor).toBe('string');

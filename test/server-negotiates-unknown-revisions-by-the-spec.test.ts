@@ -5,45 +5,31 @@
  * any revision the server does not serve per request — unknown, a legacy one, not a date — gets
  * -32022 with the supported list (2026-07-28 basic/versioning), never a legacy answer.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Transport } from '../src/protocol/transport.js';
+import { describe, expect, it } from 'vitest';
 import { eraOf, LATEST_LEGACY_REVISION } from '../src/protocol/revisions.js';
 import { McpServer } from '../src/server/index.js';
-import { createLinkedPair } from '../src/transport/memory.js';
-import { listenKit, type KitHttp } from './support/kit-http.js';
-import { eventually } from './support/wait.js';
+import { startKitHttp, type KitHttp } from './support/kit-http.js';
+import { rawKitPeer } from './support/kit-memory.js';
+import { exchange } from './support/kit-wire.js';
 
 const UNKNOWN = ['garbage', 'latest', '', '1900-01-01', '2025-01-01', '2025-11-25', '2027-01-01'];
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
 function kitServer(): McpServer {
   const server = new McpServer({ name: 'versions', version: '1', logger: () => undefined });
   server.registerTool({ name: 'noop', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
-  open.push(server);
   return server;
 }
 
 /** A fresh connection to a fresh server over an in-memory pair; `ask` resolves with the answer to its id. */
 function pairPeer(): (message: Record<string, unknown>) => Promise<Record<string, unknown>> {
-  const [client, serverEnd]: [Transport, Transport] = createLinkedPair();
-  kitServer().connect(serverEnd);
-  const received: Array<Record<string, unknown>> = [];
-  client.onMessage((value) => received.push(value as Record<string, unknown>));
+  const peer = rawKitPeer(kitServer());
   return async (message) => {
-    await client.send(message as never);
-    return eventually(() => received.find((m) => m.id === message.id), {
-      what: `the answer to ${String(message.method)}`,
-    });
+    await peer.send(message);
+    return peer.answerTo(message.id, `the answer to ${String(message.method)}`);
   };
 }
 
-async function httpKit(sessions: boolean): Promise<KitHttp> {
-  const kit = await listenKit(kitServer(), { path: '/mcp', sessions });
-  open.push(kit);
-  return kit;
+function httpKit(sessions: boolean): Promise<KitHttp> {
+  return startKitHttp(kitServer(), { path: '/mcp', sessions });
 }
 
 async function post(
@@ -51,12 +37,8 @@ async function post(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  const answer = await exchange(url, { body, headers });
+  return { status: answer.status, body: answer.json as Record<string, unknown> };
 }
 
 const initialize = (version: string) => ({

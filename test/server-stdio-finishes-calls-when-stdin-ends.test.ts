@@ -6,21 +6,10 @@
  * fails at once (the client can no longer answer). Needs `npm run build` (the fixture imports
  * `mcpwire/server` from dist/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { waitUntilGone } from './support/processes.js';
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { KIT_FINISHING_SERVER, startKitStdio } from './support/kit-stdio.js';
 import { eventually } from './support/wait.js';
-
-const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/kit-stdio-finishing-server.mjs');
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await waitUntilGone(child.pid!);
-  }
-});
 
 interface Served {
   child: ChildProcess;
@@ -32,26 +21,9 @@ interface Served {
 }
 
 function serve(graceMs?: number): Served {
-  const child = spawn(process.execPath, graceMs === undefined ? [FIXTURE] : [FIXTURE, String(graceMs)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const answers: Array<Record<string, unknown>> = [];
-  const stderr: string[] = [];
-  lines(child.stdout, (line) => answers.push(JSON.parse(line) as Record<string, unknown>));
-  lines(child.stderr, (line) => stderr.push(line));
-  return { child, exited, answers, stderr, send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`) };
-}
-
-function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): void {
-  let partial = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop()!;
-    for (const part of parts) if (part.trim()) each(part);
-  });
+  const raw = startKitStdio(KIT_FINISHING_SERVER, graceMs === undefined ? [] : [String(graceMs)]);
+  const exited = raw.ended.then((end) => end.code);
+  return { child: raw.child, exited, answers: raw.messages, stderr: raw.stderr, send: (message) => raw.write(message) };
 }
 
 function handshake(served: Served, capabilities: Record<string, unknown> = {}): Promise<unknown> {

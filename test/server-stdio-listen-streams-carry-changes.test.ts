@@ -6,15 +6,13 @@
  * gets nothing more, and closing the server (or ending stdin) ends listens with the completion
  * result and the process leaves.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client/mcp-client.js';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { connectClient } from './support/client.js';
+import { KIT_LISTEN_SERVER, startKitStdio } from './support/kit-stdio.js';
 import { waitUntilGone } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/kit-listen-server.mjs');
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -29,33 +27,19 @@ type Message = {
   error?: unknown;
 };
 
-/** The fixture on a raw pipe: every line it writes, parsed. */
+/** The fixture on a raw pipe: every line it writes, parsed; `send` adds `jsonrpc: '2.0'`. */
 function rawServer(): {
   child: ChildProcessWithoutNullStreams;
   lines: Message[];
   send: (message: Record<string, unknown>) => void;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [FIXTURE], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines: Message[] = [];
-  let buffer = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk;
-    let end;
-    while ((end = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      if (line.trim() !== '') lines.push(JSON.parse(line) as Message);
-    }
-  });
-  child.stderr.resume();
+  const raw = startKitStdio(KIT_LISTEN_SERVER);
   return {
-    child,
-    lines,
-    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
-    exited,
+    child: raw.child,
+    lines: raw.messages,
+    send: (message) => raw.write({ jsonrpc: '2.0', ...message }),
+    exited: raw.ended.then((end) => end.code),
   };
 }
 
@@ -72,18 +56,9 @@ const listen = (id: unknown, notifications: Record<string, unknown>) => ({
 const stampedWith = (lines: Message[], id: unknown) =>
   lines.filter((m) => m.method !== undefined && m.params?._meta?.[SUB] === id);
 
-const children: ChildProcessWithoutNullStreams[] = [];
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
 describe('a kit server over stdio serves subscriptions/listen', () => {
   it("mcpwire's client hears a tool registered after connect and a subscribed resource's update", async () => {
-    const client = await McpClient.connect({ command: process.execPath, args: [FIXTURE] });
-    clients.push(client);
+    const client = await connectClient({ command: process.execPath, args: [KIT_LISTEN_SERVER] });
     expect(client.era).toBe('modern');
     expect(client.capabilities).toMatchObject({
       tools: { listChanged: true },

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { eventually, FIXTURES } from './support/processes.js';
 
 const server = { command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'reads-after-sigusr1.mjs')] };

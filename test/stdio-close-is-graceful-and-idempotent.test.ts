@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { FIXTURES, isAlive } from './support/processes.js';
 
 const echo = { command: process.execPath, args: [path.join(FIXTURES, 'stdio', 'echo.mjs')] };

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpError } from '../src/protocol/errors.js';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
 import { until } from './support/wait.js';
 

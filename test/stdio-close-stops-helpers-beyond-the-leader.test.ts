@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StdioTransport } from '../src/transport/stdio.js';
-import { eventually, FIXTURES, isAlive } from './support/processes.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
+import { dies, eventually, FIXTURES, killAtTestEnd, procStat } from './support/processes.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');
 const fixture = (name: string, ...args: string[]) => ({
@@ -22,47 +22,12 @@ const fixture = (name: string, ...args: string[]) => ({
 const LINUX = process.platform === 'linux';
 
 const dirs: string[] = [];
-/**
- * Helpers a test learnt of, with their start time, so a failed test kills them and never a successor reusing the pid.
- */
-const strays: Array<{ pid: number; start: string | undefined }> = [];
 afterEach(() => {
-  // A failed test must not leave its helper to the next one (nor to the suite's orphan check).
-  for (const { pid, start } of strays.splice(0)) {
-    const now = stat(pid);
-    if (now === undefined || now[0] === 'Z' || now[19] !== start) continue;
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile: what the test wanted.
-    }
-  }
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function remember(pid: number): number {
-  strays.push({ pid, start: stat(pid)?.[19] });
-  return pid;
-}
-
-/** /proc/<pid>/stat fields 3.. (state, ppid, pgrp, session, …), or undefined once the pid is gone. */
-function stat(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Dead: gone, or (Linux) a zombie waiting for its new parent to reap it. Bounded poll. */
-async function dies(pid: number, ms = 5_000): Promise<boolean> {
-  const dead = () => !isAlive(pid) || stat(pid)?.[0] === 'Z';
-  return eventually(() => (dead() ? true : undefined), ms).catch(() => false);
-}
-
 async function linePid(lines: string[], prefix: string): Promise<number> {
-  return remember(Number(await eventually(() => lines.find((l) => l.startsWith(`${prefix} `))?.split(' ')[1])));
+  return killAtTestEnd(Number(await eventually(() => lines.find((l) => l.startsWith(`${prefix} `))?.split(' ')[1])));
 }
 
 describe('a helper left in the process group after its leader exited', () => {
@@ -106,7 +71,7 @@ describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () =>
     });
     const detached = await linePid(lines, 'detached');
     // Really outside the server's group and session: the group signal cannot reach it.
-    const [, ppid, pgrp, session] = stat(detached)!;
+    const [, ppid, pgrp, session] = procStat(detached)!;
     expect(Number(ppid)).toBe(t.pid);
     expect(Number(pgrp)).not.toBe(t.pid);
     expect(Number(session)).not.toBe(t.pid);
@@ -149,7 +114,7 @@ describe.skipIf(!LINUX)('a descendant in a session of its own (detached)', () =>
     const code = await new Promise<number | null>((resolve) => host.on('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const detached = remember(Number(stdout.trim()));
+    const detached = killAtTestEnd(Number(stdout.trim()));
     expect(detached).toBeGreaterThan(0);
     expect(await dies(detached)).toBe(true);
   });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type StdioTransportOptions, StdioTransport } from '../src/transport/stdio.js';
+import { type StdioTransportOptions, StdioTransport } from '../src/transport/stdio/stdio.js';
 import { eventually, FIXTURES, isAlive, waitUntilGone } from './support/processes.js';
 
 const node = process.execPath;

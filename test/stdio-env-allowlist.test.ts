@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildServerEnv, POSIX_ALLOWLIST, WINDOWS_ALLOWLIST } from '../src/transport/stdio-env.js';
-import { type StdioServerSpec, type StdioTransportOptions, StdioTransport } from '../src/transport/stdio.js';
+import { buildServerEnv, POSIX_ALLOWLIST, WINDOWS_ALLOWLIST } from '../src/transport/stdio/stdio-env.js';
+import { type StdioServerSpec, type StdioTransportOptions, StdioTransport } from '../src/transport/stdio/stdio.js';
 import { FIXTURES } from './support/processes.js';
 
 const SECRET = 'MCPWIRE_TEST_SECRET';

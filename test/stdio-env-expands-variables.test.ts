@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { loadConfig } from '../src/manager/config/load-config.js';
-import { connectServer } from '../src/manager/server-target.js';
+import { connectServer } from '../src/manager/servers/connect-target.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { escapeVariables, expandVariables } from '../src/transport/variables.js';
 import { FIXTURES } from './support/processes.js';

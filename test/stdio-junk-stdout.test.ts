@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { eventually, FIXTURES } from './support/processes.js';
 
 const open: StdioTransport[] = [];

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StdioTransport } from '../src/transport/stdio.js';
+import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { FIXTURES, isAlive } from './support/processes.js';
 
 const node = process.execPath;

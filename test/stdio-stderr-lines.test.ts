@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type StdioTransportOptions, StdioTransport } from '../src/transport/stdio.js';
+import { type StdioTransportOptions, StdioTransport } from '../src/transport/stdio/stdio.js';
 import { FIXTURES } from './support/processes.js';
 
 const open: StdioTransport[] = [];

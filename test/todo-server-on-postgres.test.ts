@@ -5,13 +5,12 @@
  * between them, see one consistent task list; the data survives a restart of both.
  * Needs `npm run build` and the PostgreSQL 15 binaries (skipped, saying so, without them).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { postgresAvailable, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
 import { waitUntilGone } from './support/processes.js';
-import { ALICE, BOB, loadTodo, TODO_DIR, TODO_SERVER } from './support/todo-server.js';
-import { eventually } from './support/wait.js';
+import { ALICE, BOB, loadTodo, startTodoHttp, TODO_DIR } from './support/todo-server.js';
 
 let cluster: PostgresCluster | undefined;
 
@@ -23,22 +22,13 @@ afterAll(async () => {
 }, 120_000);
 
 async function startHttpServer(url: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [TODO_SERVER, '--http', '127.0.0.1:0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DATABASE_URL: url },
-  });
-  let text = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (text += c));
-  const line = await eventually(() => text.split('\n').find((l) => l.includes('"listening"')), {
-    what: 'the listening line',
-    timeoutMs: 30_000,
-  });
+  const server = await startTodoHttp(['--http', '127.0.0.1:0'], { ...process.env, DATABASE_URL: url });
   return {
-    url: JSON.parse(line).url,
-    child,
+    url: server.url,
+    child: server.child,
     stop: async () => {
-      child.kill('SIGTERM');
-      if (!(await waitUntilGone(child.pid!, 15_000))) child.kill('SIGKILL');
+      server.child.kill('SIGTERM');
+      if (!(await waitUntilGone(server.child.pid!, 15_000))) server.child.kill('SIGKILL');
     },
   };
 }

@@ -4,7 +4,6 @@
  * request without a token is 401 with the challenge; mcpwire's `client_credentials` client finds
  * the issuer from it and adds a task. Needs `npm run build` (the example imports dist/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,13 +12,10 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startAuthorizationServer, type AuthorizationServer } from './support/oauth-servers.js';
 import { registerMachineClient } from './support/protected-kit.js';
-import { ALICE, tempDir, TODO_SERVER } from './support/todo-server.js';
-import { eventually } from './support/wait.js';
-import { waitUntilGone } from './support/processes.js';
+import { ALICE, startTodoHttp, tempDir, TODO_SERVER } from './support/todo-server.js';
 
 let temp: ReturnType<typeof tempDir>;
 let as: AuthorizationServer | undefined;
-const children: ChildProcess[] = [];
 const clients: McpClient[] = [];
 
 beforeEach(() => {
@@ -27,10 +23,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await waitUntilGone(child.pid!);
-  }
   await as?.close();
   PROCESS_HTTP_ROUTES.clear();
   temp.remove();
@@ -40,24 +32,14 @@ describe('the todo server with --auth-issuer', () => {
   it('refuses a request without a token with the challenge, and serves a client_credentials client of that issuer', async () => {
     as = await startAuthorizationServer();
     const registered = await registerMachineClient(as.issuer, ['mcp:tools']);
-    const child = spawn(
-      process.execPath,
-      [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0', '--auth-issuer', as.issuer],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    children.push(child);
-    const stderr: string[] = [];
-    let partial = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop()!;
-      stderr.push(...lines);
-    });
-    const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), {
-      what: 'the listening line',
-      timeoutMs: 20_000,
-    });
-    const url = JSON.parse(listening).url as string;
+    const { url } = await startTodoHttp([
+      '--db',
+      path.join(temp.dir, 'tasks.db'),
+      '--http',
+      '127.0.0.1:0',
+      '--auth-issuer',
+      as.issuer,
+    ]);
 
     const bare = await fetch(url, {
       method: 'POST',

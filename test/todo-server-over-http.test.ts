@@ -4,19 +4,15 @@
  * and v2 clients against one database, then stopped with SIGTERM (exit 0, data kept).
  * Needs `npm run build` (the example imports dist/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { ALICE, BOB, tempDir, TODO_SERVER } from './support/todo-server.js';
-import { eventually } from './support/wait.js';
-import { waitUntilGone } from './support/processes.js';
+import { ALICE, BOB, startTodoHttp, tempDir, type TodoHttp } from './support/todo-server.js';
 
 let temp: ReturnType<typeof tempDir>;
-const children: ChildProcess[] = [];
 const clients: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(() => {
@@ -24,44 +20,17 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await waitUntilGone(child.pid!);
-  }
   temp.remove();
 });
 
 /** Starts the server on a free port; resolves with its URL (from its `listening` log line) and its stderr lines. */
-async function startTodoHttp(): Promise<{
-  url: string;
-  child: ChildProcess;
-  stderr: string[];
-  exited: Promise<number | null>;
-}> {
-  const child = spawn(
-    process.execPath,
-    [TODO_SERVER, '--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stderr: string[] = [];
-  let partial = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop()!;
-    stderr.push(...lines);
-  });
-  const listening = await eventually(() => stderr.find((line) => line.includes('"listening"')), {
-    what: 'the listening line',
-    timeoutMs: 20_000,
-  });
-  return { url: JSON.parse(listening).url, child, stderr, exited };
+function startTodoHttpOnTemp(): Promise<TodoHttp> {
+  return startTodoHttp(['--db', path.join(temp.dir, 'tasks.db'), '--http', '127.0.0.1:0']);
 }
 
 describe('the todo server over Streamable HTTP', () => {
   it('serves mcpwire (both eras) and the SDK v1 and v2 clients on one database, and stops on SIGTERM', async () => {
-    const { url, child, stderr, exited } = await startTodoHttp();
+    const { url, child, stderr, exited } = await startTodoHttpOnTemp();
 
     const modern = await McpClient.connect({ url });
     clients.push(modern);
@@ -96,7 +65,7 @@ describe('the todo server over Streamable HTTP', () => {
     expect(await exited).toBe(0);
     expect(stderr.some((line) => line.includes('"stopped"'))).toBe(true);
 
-    const again = await startTodoHttp();
+    const again = await startTodoHttpOnTemp();
     const client = await McpClient.connect({ url: again.url });
     clients.push(client);
     expect(((await client.callTool('list_tasks', { user_id: ALICE })).structuredContent as any).count).toBe(2);

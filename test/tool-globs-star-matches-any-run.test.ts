@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { globMatches } from '../src/manager/glob.js';
-import { PermissionPolicy } from '../src/manager/permission-rules.js';
-import { toolAllowed, type ManagedServer } from '../src/manager/server-spec.js';
+import { PermissionPolicy } from '../src/manager/permissions/permission-rules.js';
+import { toolAllowed, type ManagedServer } from '../src/manager/servers/managed-server.js';
 
 const server = (globs: Pick<ManagedServer, 'includeTools' | 'excludeTools'>): ManagedServer => ({
   name: 'fs',

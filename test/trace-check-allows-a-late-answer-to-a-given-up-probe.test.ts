@@ -5,7 +5,7 @@
  * answer to an id nobody asked stays a violation.
  */
 import { describe, expect, it } from 'vitest';
-import { checkTrace } from '../src/inspect/trace-check.js';
+import { checkTrace } from '../src/inspect/trace/trace-check.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import type { TraceDirection, TraceRecord } from '../src/transport/trace/trace-record.js';
 

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
 import { MESSAGE_RULES } from '../src/inspect/message-rules/rules.js';
-import { readTrace } from '../src/inspect/read-trace.js';
-import { checkTrace, type Violation } from '../src/inspect/trace-check.js';
+import { readTrace } from '../src/inspect/trace/read-trace.js';
+import { checkTrace, type Violation } from '../src/inspect/trace/trace-check.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import type { TraceDirection, TraceRecord } from '../src/transport/trace/trace-record.js';
 

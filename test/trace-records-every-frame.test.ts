@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { jsonlFileSink } from '../src/transport/trace/sinks.js';
+import { jsonlFileSink } from '../src/inspect/trace/sinks.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { FIXTURES } from './support/processes.js';
 

@@ -5,7 +5,7 @@
  * clock heuristic for older traces cannot tell apart.
  */
 import { describe, expect, it } from 'vitest';
-import { splitSessions } from '../src/inspect/trace-sessions.js';
+import { splitSessions } from '../src/inspect/trace/trace-sessions.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
-import { splitSessions } from '../src/inspect/trace-sessions.js';
+import { splitSessions } from '../src/inspect/trace/trace-sessions.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 
 const W = Date.parse('2026-03-01T10:00:00.000Z');

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonlFileSink, prettyTraceLine, streamSink } from '../src/transport/trace/sinks.js';
+import { jsonlFileSink, prettyTraceLine, streamSink } from '../src/inspect/trace/sinks.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 

@@ -7,7 +7,7 @@ import { parseArgv } from '../src/cli/argv.js';
 import type { CliIO } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
 import { cliClientOptions } from '../src/cli/session.js';
-import { VERSION } from '../src/protocol/version.js';
+import { VERSION } from '../src/util/version.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
@@ -42,9 +42,9 @@ describe('the version', () => {
     expect(VERSION).toBe(PACKAGE_VERSION);
   });
 
-  it('is written in src/protocol/version.ts only: no other source file holds the literal', () => {
+  it('is written in src/util/version.ts only: no other source file holds the literal', () => {
     const copies = sourceFiles(path.join(ROOT, 'src'))
-      .filter((file) => !file.endsWith(path.join('protocol', 'version.ts')))
+      .filter((file) => !file.endsWith(path.join('util', 'version.ts')))
       .filter((file) =>
         new RegExp(`['"\`]${PACKAGE_VERSION.replaceAll('.', '\\.')}['"\`]`).test(readFileSync(file, 'utf8')),
       )

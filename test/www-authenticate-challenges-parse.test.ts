@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHALLENGE_CHARS, parseAuthChallenges, type AuthChallenge } from '../src/protocol/auth-challenge.js';
+import { MAX_CHALLENGE_CHARS, parseAuthChallenges, type AuthChallenge } from '../src/util/auth-challenge.js';
 
 /** A challenge as the tests write it: params as a plain object. */
 function challenge(scheme: string, params: Record<string, string> = {}, token68?: string): AuthChallenge {

@@ -2,8 +2,18 @@
  * The `auth` option of a URL target: how mcpwire logs in to an OAuth-protected MCP server.
  */
 import type { Dispatcher } from 'undici';
-import type { AssertionContext } from './jwt-bearer.js';
 import type { TokenStore } from './token-store.js';
+
+/** What the assertion hook is told: where the assertion will be presented. */
+export interface AssertionContext {
+  /** The authorization server's issuer (the audience of an ID-JAG or a workload JWT). */
+  issuer: string;
+  tokenEndpoint: string | undefined;
+  /** The resource the tokens are for (RFC 8707). */
+  resource: string;
+  scopes: string[];
+  signal?: AbortSignal | undefined;
+}
 
 /** Client credentials registered beforehand with the authorization server. */
 export interface PreRegisteredClient {

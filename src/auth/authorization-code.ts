@@ -5,7 +5,7 @@
  * list S256. The code is never sent anywhere but the token endpoint.
  */
 import * as oauth from 'oauth4webapi';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { clientAuthOf, clientFor, oauthCode, oauthReason } from './client-identity.js';

@@ -6,7 +6,7 @@
  */
 import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';

@@ -6,7 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { errorMessage } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import type { OAuthFetch } from './oauth-http.js';

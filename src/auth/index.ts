@@ -17,4 +17,5 @@ export {
 export { OAuthSession } from './oauth-session.js';
 export { NotOAuthError } from './discovery.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './loopback-receiver.js';
-export { exchangeForIdJag, type AssertionContext, type IdJagRequest } from './jwt-bearer.js';
+export { exchangeForIdJag, type IdJagRequest } from './jwt-bearer.js';
+export type { AssertionContext } from './auth-options.js';

@@ -6,7 +6,7 @@
  * final: the grant is not retried and no other grant is tried.
  */
 import * as oauth from 'oauth4webapi';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
@@ -14,17 +14,6 @@ import { withOAuthHttp } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-
-/** What the assertion hook is told: where the assertion will be presented. */
-export interface AssertionContext {
-  /** The authorization server's issuer (the audience of an ID-JAG or a workload JWT). */
-  issuer: string;
-  tokenEndpoint: string | undefined;
-  /** The resource the tokens are for (RFC 8707). */
-  resource: string;
-  scopes: string[];
-  signal?: AbortSignal | undefined;
-}
 
 /** Resolves with the tokens and the client used; rejects with an {@link OAuthError} (step `token`). */
 export async function jwtBearerTokens(

@@ -5,7 +5,7 @@
  */
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { errorMessage } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 
 /** What oauth4webapi calls as its `customFetch`. */
 export type OAuthFetch = (url: string, init: RequestInit & { signal?: AbortSignal | null }) => Promise<Response>;

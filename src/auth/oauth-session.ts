@@ -6,9 +6,9 @@
  * {@link OAuthSession.authorize} is the HTTP transports' authorize hook.
  */
 import * as oauth from 'oauth4webapi';
-import type { AuthChallenge } from '../protocol/auth-challenge.js';
+import type { AuthChallenge } from '../util/auth-challenge.js';
 import type { HttpError } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/redact.js';
+import { redactUrl } from '../util/redact.js';
 import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
 import { OAuthError, withRefusal } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';

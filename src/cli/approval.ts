@@ -6,9 +6,9 @@
  * `~/.mcpwire/approvals.json` for exactly this definition; else, on a terminal, a question whose
  * answer is stored; else (off a terminal) no, and nothing is stored.
  */
-import { ApprovalStore } from '../manager/config/approvals.js';
+import { ApprovalStore } from '../manager/permissions/approval-store.js';
 import { redactServer } from '../manager/config/redact.js';
-import type { ManagedServer } from '../manager/server-spec.js';
+import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { flag, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
 import { CliError, EXIT } from './exit-codes.js';

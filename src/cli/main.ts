@@ -13,7 +13,7 @@ import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import { jsonText } from '../protocol/json-text.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../util/version.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';

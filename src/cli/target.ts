@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/config/load-config.js';
-import type { ManagedServer } from '../manager/server-spec.js';
+import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { McpError } from '../protocol/errors.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from './argv.js';

@@ -25,6 +25,7 @@ import { RpcErrorCode } from '../protocol/jsonrpc.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
+import { withMeta } from '../protocol/with-meta.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -36,8 +37,8 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
 } from '../protocol/types.js';
-import { Emitter } from '../protocol/emitter.js';
-import type { StdioTransport } from '../transport/stdio.js';
+import { Emitter } from '../util/emitter.js';
+import type { StdioTransport } from '../transport/stdio/stdio.js';
 import type { StreamableHttpTransport } from '../transport/http/streamable-http.js';
 import type { HttpSession } from '../transport/http/legacy-session.js';
 import { isStdioTransport, isStreamableHttpTransport } from '../transport/kinds.js';
@@ -329,7 +330,7 @@ export class ClientSession {
 
   private envelope(params: Record<string, unknown> | undefined): Record<string, unknown> {
     const own = params?._meta as Meta | undefined;
-    return { ...params, _meta: own ? { ...own, ...this.meta } : this.meta };
+    return withMeta(params, own ? { ...own, ...this.meta } : this.meta);
   }
 
   private gate(method: string): void {

@@ -15,10 +15,10 @@ import { checkOptions } from '../protocol/option-keys.js';
 import type { Era } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
 import type { Implementation } from '../protocol/types.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../util/version.js';
 import { commandDisplayName } from '../transport/command-name.js';
-import { STDIO_SPEC_KEYS } from '../transport/option-keys.js';
-import type { StdioServerSpec, StdioTransport } from '../transport/stdio.js';
+import { STDIO_SPEC_KEYS } from '../transport/transport-options.js';
+import type { StdioServerSpec, StdioTransport } from '../transport/stdio/stdio.js';
 import type { ClientSession, Held, SessionSetup } from './client-session.js';
 import { ConnectDeadline } from './connect-deadline.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
@@ -101,7 +101,7 @@ export async function connectTarget<C extends Connected>(
     ? undefined
     : async () => {
         // Loaded on demand: a caller with its own transport never pays for child_process.
-        const { StdioTransport } = await import('../transport/stdio.js');
+        const { StdioTransport } = await import('../transport/stdio/stdio.js');
         deadline.check(name, 'before the server was started');
         const transport = await StdioTransport.spawn(target, {
           name,

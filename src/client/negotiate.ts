@@ -33,6 +33,7 @@ import type {
 import type { HttpSession } from '../transport/http/legacy-session.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 /** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -94,11 +95,11 @@ export function modernMeta(
   logLevel?: LoggingLevel,
 ): Meta {
   const meta: Meta = {
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': capabilities,
-    'io.modelcontextprotocol/clientInfo': clientInfo,
+    [META_KEYS.protocolVersion]: version,
+    [META_KEYS.clientCapabilities]: capabilities,
+    [META_KEYS.clientInfo]: clientInfo,
   };
-  if (logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] = logLevel;
+  if (logLevel !== undefined) meta[META_KEYS.logLevel] = logLevel;
   return meta;
 }
 
@@ -215,8 +216,7 @@ async function discover(
 }
 
 function fromDiscover(result: DiscoverResult, version: ProtocolRevision): Negotiated {
-  const serverInfo = (result.serverInfo ?? result._meta?.['io.modelcontextprotocol/serverInfo']) as
-    Implementation | undefined;
+  const serverInfo = (result.serverInfo ?? result._meta?.[META_KEYS.serverInfo]) as Implementation | undefined;
   return {
     era: 'modern',
     protocolVersion: version,

@@ -5,9 +5,8 @@
  * that failed). Loaded on demand: a client that does not trace never loads this module.
  */
 import type { Transport } from '../protocol/transport.js';
-import { redactHeaderValue } from '../protocol/redact.js';
-import type { TraceSink } from '../transport/trace/sinks.js';
-import { guardSink } from '../transport/trace/sinks.js';
+import { redactHeaderValue } from '../util/redact.js';
+import { guardSink, type TraceSink } from '../transport/trace/trace-sink.js';
 import { TraceBuilder } from '../transport/trace/trace-builder.js';
 import { traceTransport, type TraceTransportOptions } from '../transport/trace/tracing-transport.js';
 import { isHttpTransport, isStdioTransport } from '../transport/kinds.js';

@@ -7,7 +7,7 @@
 import { debuglog } from 'node:util';
 import { errorMessage, McpError } from '../protocol/errors.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { scrubSecrets } from '../protocol/redact.js';
+import { scrubSecrets } from '../util/redact.js';
 import { redactValue } from './config/redact.js';
 
 /** Receives one debug line (no trailing newline). A throw is ignored. */

@@ -8,7 +8,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
-import { scrubSecrets } from '../protocol/redact.js';
+import { scrubSecrets } from '../util/redact.js';
 
 /** Causes followed at most (a chain longer than this is not something a peer made). */
 const MAX_CAUSES = 16;

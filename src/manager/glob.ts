@@ -1,7 +1,7 @@
 /**
  * The one glob matcher of the manager: `*` stands for any run of characters (line breaks and
  * `__` included), every other character for itself. Used by permission rules
- * (`permission-patterns.ts`) and by a server's `includeTools` / `excludeTools`. Pure; no RegExp:
+ * (`permissions/permission-patterns.ts`) and by a server's `includeTools` / `excludeTools`. Pure; no RegExp:
  * a glob is run over a text as a set of positions in the glob (an NFA without back-tracking),
  * O(|glob| · |text|), so a long tool name from a server cannot make a many-star glob slow.
  * Characters are compared as UTF-16 code units.

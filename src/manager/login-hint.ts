@@ -3,7 +3,7 @@
  * the words of where they are (a chat host's `/mcp`, a shell). One place, so the event, the
  * status line and a refused call say the same thing.
  */
-import type { ManagedServer } from './server-spec.js';
+import type { ManagedServer } from './servers/managed-server.js';
 
 /** The `/mcp` command that logs in to `name` and connects it (`McpManager.login`). */
 export function loginCommand(name: string): string {

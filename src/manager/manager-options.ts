@@ -10,7 +10,7 @@ import { McpError } from '../protocol/errors.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import { checkConfigOptions } from './config/load-config.js';
 import type { ManagerOptions } from './manager-types.js';
-import { checkServerList } from './server-definition.js';
+import { checkServerList } from './servers/check-definition.js';
 
 /** Keys of `ConfigOptions` and `ClientOptions` a caller may put at the top level by mistake. */
 const NESTED_HINTS: Record<string, string> = {

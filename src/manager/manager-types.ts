@@ -10,13 +10,13 @@ import type { McpError } from '../protocol/errors.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
-import type { ApprovalStore } from './config/approvals.js';
+import type { ApprovalStore } from './permissions/approval-store.js';
 import type { ConfigOptions } from './config/load-config.js';
-import type { PermissionBlock } from './config/permissions.js';
-import type { PermissionAskHook, PermissionAskRequest } from './permission-rules.js';
+import type { PermissionBlock } from './permissions/permission-block.js';
+import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
-import type { ManagedServer, Provenance } from './server-spec.js';
-import type { ServerStatus, StatusChange } from './server-slot.js';
+import type { ManagedServer, Provenance } from './servers/managed-server.js';
+import type { ServerStatus, StatusChange } from './servers/server-slot.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {

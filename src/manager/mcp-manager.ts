@@ -7,18 +7,16 @@
  */
 import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
-import { Emitter } from '../protocol/emitter.js';
+import { Emitter } from '../util/emitter.js';
 import { McpError } from '../protocol/errors.js';
-import { scrubSecrets } from '../protocol/redact.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.js';
-import { ApprovalStep } from './approval-step.js';
-import { ConfigSource } from './config-source.js';
-import { Catalogue } from './catalogue.js';
+import { ApprovalStep } from './permissions/approval-step.js';
+import { ConfigSource } from './config/config-source.js';
+import { Catalogue } from './catalogue/catalogue.js';
 import { configFingerprint } from './config/fingerprint.js';
-import type { ConfigWatch, WatchOptions } from './config-watcher.js';
+import type { ConfigWatch, WatchOptions } from './config/config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
-import { loginCommand } from './login-hint.js';
 import { differingOptions, normaliseManagerOptions } from './manager-options.js';
 import type {
   CatalogTool,
@@ -29,17 +27,16 @@ import type {
   ManagerStatus,
   ReconcileResult,
 } from './manager-types.js';
-import { PermissionGate } from './permission-gate.js';
-import type { PermissionPolicy, PermissionVerdict } from './permission-rules.js';
+import { PermissionGate } from './permissions/permission-gate.js';
+import type { PermissionPolicy, PermissionVerdict } from './permissions/permission-rules.js';
 import { reconcileServers, reloadOnChange } from './reconcile.js';
 import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
-import { checkServerDefinition } from './server-definition.js';
-import type { ManagedServer } from './server-spec.js';
-import { ServerSlot } from './server-slot.js';
-import { catalogueToolsOf, refreshServerTools } from './server-tools.js';
+import { checkServerDefinition } from './servers/check-definition.js';
+import type { ManagedServer } from './servers/managed-server.js';
+import { ServerSlots, type ConnectAllResult } from './server-slots.js';
 import { statusReport } from './status-report.js';
-import type { ToolAddress, ToolRename } from './tool-registry.js';
-import { callCatalogueTool, executeCatalogueTool, type CallContext } from './tool-calls.js';
+import type { ToolAddress, ToolRename } from './catalogue/tool-registry.js';
+import { callCatalogueTool, executeCatalogueTool, type CallContext } from './catalogue/tool-calls.js';
 
 export type {
   CatalogTool,
@@ -63,7 +60,6 @@ export function fingerprint(server: ManagedServer): string {
   return configFingerprint(server);
 }
 
-const SEPARATOR = '__';
 /**
  * The process's manager ({@link McpManager.getInstance}). Module-level on purpose: the parts of
  * one host process — its agent loop, its `/mcp` commands, its workflow steps — share one set of
@@ -75,7 +71,7 @@ let instance: McpManager | undefined;
 let instanceOptions: ManagerOptions = {};
 
 export class McpManager {
-  private readonly slots = new Map<string, ServerSlot>();
+  private readonly slots: ServerSlots;
   private readonly events = new Emitter<ManagerEvents>();
   private readonly catalogue = new Catalogue(() => this.events.emit('catalogChanged'));
   private readonly clientOptions: ClientOptions;
@@ -86,14 +82,12 @@ export class McpManager {
   private readonly maxResultChars: number | undefined;
   private readonly gate: PermissionGate;
   private readonly log: DebugLogger | undefined;
-  private readonly loginOptions: Pick<ManagerOptions, 'onAuthorizationUrl' | 'tokenStore'>;
   /** What tool calls need of this manager. */
   private readonly calls: CallContext;
 
   /** `options` must already be normalised ({@link normaliseManagerOptions}). */
   private constructor(options: ManagerOptions) {
     this.log = debugLogger(options.logger);
-    this.loginOptions = { onAuthorizationUrl: options.onAuthorizationUrl, tokenStore: options.tokenStore };
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
@@ -103,8 +97,16 @@ export class McpManager {
       approvals: options.approvals,
     });
     this.source = new ConfigSource(options, (blocks) => this.gate.setFileBlocks(blocks));
+    this.slots = new ServerSlots({
+      clientOptions: this.clientOptions,
+      catalogue: this.catalogue,
+      events: this.events,
+      approval: this.approval,
+      log: this.log,
+      loginOptions: { onAuthorizationUrl: options.onAuthorizationUrl, tokenStore: options.tokenStore },
+    });
     this.calls = { catalogue: this.catalogue, slots: this.slots, gate: this.gate, log: this.log };
-    for (const server of options.servers ?? []) this.addServer(server);
+    for (const server of options.servers ?? []) this.slots.add(server);
   }
 
   /**
@@ -173,7 +175,7 @@ export class McpManager {
       await old.disconnect();
       this.catalogue.drop(server.name);
     }
-    this.addServer(server);
+    this.slots.add(server);
   }
 
   /** Disconnects and forgets a server. Unknown names are ignored. */
@@ -198,7 +200,7 @@ export class McpManager {
   /** Connects one server. Rejects with `INVALID_ARGUMENT` for an unknown name, or the connect error. */
   async connect(name: string): Promise<McpClient> {
     await this.ensureLoaded();
-    return this.slot(name).connect();
+    return this.slots.require(name).connect();
   }
 
   /**
@@ -212,23 +214,7 @@ export class McpManager {
    */
   async login(name: string, options: { signal?: AbortSignal } = {}): Promise<McpClient> {
     await this.ensureLoaded();
-    const slot = this.slot(name);
-    try {
-      return await slot.login(options.signal);
-    } catch (error) {
-      if (
-        this.loginOptions.onAuthorizationUrl ||
-        slot.spec.headersHelper ||
-        !(error instanceof McpError) ||
-        error.code !== 'AUTH_REQUIRED'
-      )
-        throw error;
-      throw new McpError(
-        'AUTH_REQUIRED',
-        `no login page can be shown here (the host gave no onAuthorizationUrl): run mcpwire auth login ${name} in a shell, then /mcp connect ${name}`,
-        { server: name, cause: error },
-      );
-    }
+    return this.slots.login(name, options.signal);
   }
 
   /**
@@ -246,39 +232,21 @@ export class McpManager {
 
   /** Reads the config files once, on first need. */
   private ensureLoaded(): Promise<void> {
-    return this.source.ensureLoaded((server) => this.addServer(server));
+    return this.source.ensureLoaded((server) => this.slots.add(server));
   }
 
   /**
    * Connects every enabled server with `autoConnect` (default true), in parallel. Never rejects:
    * resolves with the servers that connected and those that failed (with their errors).
    */
-  async connectAll(): Promise<{ connected: string[]; failed: Array<{ server: string; error: McpError }> }> {
+  async connectAll(): Promise<ConnectAllResult> {
     await this.ensureLoaded();
-    const chosen = [...this.slots.values()].filter(
-      (slot) => slot.spec.enabled !== false && slot.spec.autoConnect !== false,
-    );
-    const outcomes = await Promise.allSettled(chosen.map((slot) => slot.connect()));
-    const connected: string[] = [];
-    const failed: Array<{ server: string; error: McpError }> = [];
-    outcomes.forEach((outcome, i) => {
-      const server = chosen[i]!.spec.name;
-      if (outcome.status === 'fulfilled') connected.push(server);
-      else
-        failed.push({
-          server,
-          error:
-            outcome.reason instanceof McpError
-              ? outcome.reason
-              : new McpError('TRANSPORT', String(outcome.reason), { server }),
-        });
-    });
-    return { connected, failed };
+    return this.slots.connectEach();
   }
 
   /** Disconnects one server (its tools leave the catalogue). Unknown names reject with `INVALID_ARGUMENT`. */
   async disconnect(name: string): Promise<void> {
-    await this.slot(name).disconnect();
+    await this.slots.require(name).disconnect();
     this.catalogue.drop(name);
   }
 
@@ -300,9 +268,7 @@ export class McpManager {
    * order (`client.name` is the server's name). Use {@link listServers} for names.
    */
   listConnections(): McpClient[] {
-    return [...this.slots.values()].flatMap((slot) =>
-      slot.status === 'connected' && slot.client ? [slot.client] : [],
-    );
+    return this.slots.clients();
   }
 
   /** The connected client of `name`, or undefined (unknown or not connected). */
@@ -365,14 +331,14 @@ export class McpManager {
 
   /** Every resource of every connected server (servers without resources contribute none). */
   async getAllResources(): Promise<Array<Resource & { server: string }>> {
-    return this.gather(async (client, server) =>
+    return this.slots.gather(async (client, server) =>
       client.capabilities.resources ? (await client.listResources()).map((r) => ({ ...r, server })) : [],
     );
   }
 
   /** Every prompt of every connected server. */
   async getAllPrompts(): Promise<Array<Prompt & { server: string }>> {
-    return this.gather(async (client, server) =>
+    return this.slots.gather(async (client, server) =>
       client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : [],
     );
   }
@@ -472,63 +438,5 @@ export class McpManager {
       errors: this.source.errors.map((e) => e.message),
       warnings: [...this.source.warnings, ...unreachable],
     });
-  }
-
-  // ---- internals ----
-
-  private addServer(server: ManagedServer): void {
-    if (server.name.includes(SEPARATOR))
-      throw new McpError(
-        'CONFIG_INVALID',
-        `server name must not contain "${SEPARATOR}" (it separates namespaced tool names)`,
-        { server: server.name },
-      );
-    this.slots.set(
-      server.name,
-      new ServerSlot(server, {
-        clientOptions: this.clientOptions,
-        approve: (spec) => this.approval.approved(spec),
-        changed: (change) => {
-          if (change.status !== 'connected') this.catalogue.drop(change.server);
-          this.events.emit('status', change);
-        },
-        listTools: catalogueToolsOf,
-        publishTools: (name, tools) => this.catalogue.publish(name, tools),
-        toolsChanged: (name) =>
-          refreshServerTools(this.slots.get(name), (tools) => this.catalogue.publish(name, tools)),
-        diagnostic: (name, diagnostic) => this.events.emit('diagnostic', { server: name, diagnostic }),
-        log: this.log,
-        loginHooks: (interactive) => ({
-          ...(interactive && this.loginOptions.onAuthorizationUrl
-            ? { onAuthorizationUrl: this.loginOptions.onAuthorizationUrl }
-            : {}),
-          ...(this.loginOptions.tokenStore ? { store: this.loginOptions.tokenStore } : {}),
-        }),
-        needsAuth: (name, error) => {
-          const secrets = this.slots.get(name)?.secrets ?? [];
-          this.events.emit('needsAuth', {
-            server: name,
-            command: loginCommand(name),
-            reason: scrubSecrets(error.message, secrets),
-          });
-        },
-      }),
-    );
-  }
-
-  private slot(name: string): ServerSlot {
-    const slot = this.slots.get(name);
-    if (!slot)
-      throw new McpError(
-        'INVALID_ARGUMENT',
-        `unknown server "${name}" (configured: ${[...this.slots.keys()].join(', ') || 'none'})`,
-      );
-    return slot;
-  }
-
-  private async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
-    const connected = [...this.slots.values()].filter((slot) => slot.status === 'connected' && slot.client);
-    const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
-    return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
   }
 }

@@ -6,10 +6,10 @@
  */
 import { McpError } from '../protocol/errors.js';
 import { configFingerprint } from './config/fingerprint.js';
-import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config-watcher.js';
+import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config/config-watcher.js';
 import type { ManagerEvents, ReconcileResult } from './manager-types.js';
-import type { ManagedServer } from './server-spec.js';
-import type { ServerSlot } from './server-slot.js';
+import type { ManagedServer } from './servers/managed-server.js';
+import type { ServerSlot } from './servers/server-slot.js';
 
 /** What a reconcile needs of the manager. */
 export interface ReconcileTarget {

@@ -6,7 +6,7 @@
 import { McpError } from '../protocol/errors.js';
 import { configFingerprint } from './config/fingerprint.js';
 import type { ManagerState } from './manager-types.js';
-import type { ServerSlot } from './server-slot.js';
+import type { ServerSlot } from './servers/server-slot.js';
 
 /** The record of the connected slots among `slots`. */
 export function saveSlots(slots: Iterable<ServerSlot>): ManagerState {

@@ -9,14 +9,14 @@ import { jsonText } from '../protocol/json-text.js';
 import { checkOptions, optionKeys, unknownOptionError } from '../protocol/option-keys.js';
 import { peerText } from '../protocol/value-sample.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { scrubSecrets } from '../protocol/redact.js';
+import { scrubSecrets } from '../util/redact.js';
 import { secretValues } from './config/redact.js';
 import type { DebugLogger } from './debug-log.js';
 import { redactError } from './error-redaction.js';
 import { fingerprint, McpManager } from './mcp-manager.js';
-import { stepServer, type StepServer } from './step-server.js';
+import { stepServer, type StepServer } from './servers/step-server.js';
 
-export type { StepServer } from './step-server.js';
+export type { StepServer } from './servers/step-server.js';
 
 /** One step's configuration. String values anywhere in it are templates. */
 export interface McpStep {

@@ -43,6 +43,7 @@ import { SendSignal } from './send-signal.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './transport.js';
 import type { Meta, ProgressParams } from './types.js';
 import { peerText, sampleValue } from './value-sample.js';
+import { withMeta } from './with-meta.js';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './connection-options.js';
 export type {
@@ -638,7 +639,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
 
 function withProgressToken(params: Record<string, unknown> | undefined, token: JsonRpcId): Record<string, unknown> {
   const meta = params?._meta as Meta | undefined;
-  return { ...params, _meta: meta === undefined ? { progressToken: token } : { ...meta, progressToken: token } };
+  return withMeta(params, meta === undefined ? { progressToken: token } : { ...meta, progressToken: token });
 }
 
 function safeCall(handler: NotificationHandler, params: Record<string, unknown> | undefined, method: string): void {

@@ -11,7 +11,7 @@
  *   every layer can throw them), `PermissionError` (manager) and `OutputSchemaError` (client).
  * Each subclass keeps a stable `code`; match on `code`, or on the class for its fields.
  */
-import type { AuthChallenge } from './auth-challenge.js';
+import type { AuthChallenge } from '../util/auth-challenge.js';
 
 /** Stable string codes. Match on these, never on messages. */
 export type McpErrorCode =

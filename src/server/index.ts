@@ -26,8 +26,8 @@ export type {
 export type { SchemaProblem } from './schema-validator.js';
 export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-set.js';
 export type { PromptDefinition, PromptResult } from './prompt-set.js';
-export { StdioServerTransport } from '../transport/stdio-server.js';
-export type { StdioServerTransportOptions } from '../transport/stdio-server.js';
+export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
+export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
 export { createHttpHandler } from './http/streamable-http-handler.js';
 export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/http-handler-options.js';
 export { LOCAL_HOSTS } from './http/request-guards.js';

@@ -16,9 +16,10 @@ import type { Disposer } from '../protocol/transport.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../protocol/types.js';
 import type { RequestLink } from './request-link.js';
 import type { ServerCore } from './request-router.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 /** The `_meta` key that ties a notification (and the completion result) to its listen request. */
-export const SUBSCRIPTION_ID_META = 'io.modelcontextprotocol/subscriptionId';
+export const SUBSCRIPTION_ID_META = META_KEYS.subscriptionId;
 
 /** Most URIs one listen may name in `resourceSubscriptions` (a bound on what a request can make us hold). */
 export const MAX_LISTEN_URIS = 1000;

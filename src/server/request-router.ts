@@ -45,6 +45,7 @@ import { TASKS_EXTENSION, type TaskStore } from './task-store.js';
 import { answerTaskMethod } from './tool-task.js';
 import { serveListen } from './listen-stream.js';
 import { inputRequired, requestContext, roundInput, runTool, type RequestFacts } from './tool-call-route.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -64,11 +65,11 @@ export interface ServerCore {
   readonly tasks: TaskStore;
 }
 
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const META_VERSION = META_KEYS.protocolVersion;
+const META_CAPABILITIES = META_KEYS.clientCapabilities;
+const META_CLIENT_INFO = META_KEYS.clientInfo;
+const META_LOG_LEVEL = META_KEYS.logLevel;
+const META_SERVER_INFO = META_KEYS.serverInfo;
 
 /** The per-request facts of a modern request, read from its `_meta`. */
 interface ModernRequest {

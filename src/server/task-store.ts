@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { McpError } from '../protocol/errors.js';
+import { EXTENSION_IDS } from '../protocol/meta-keys.js';
 
 /** The extension's identifier, under `capabilities.extensions` on both sides. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export const TASKS_EXTENSION = EXTENSION_IDS.tasks;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

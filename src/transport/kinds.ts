@@ -7,8 +7,8 @@
 import type { Transport } from '../protocol/transport.js';
 import type { LegacySseTransport } from './http/legacy-sse.js';
 import type { StreamableHttpTransport } from './http/streamable-http.js';
-import type { StdioTransport } from './stdio.js';
-import type { StdioServerTransport } from './stdio-server.js';
+import type { StdioTransport } from './stdio/stdio.js';
+import type { StdioServerTransport } from './stdio/stdio-server.js';
 
 function kindOf(transport: Transport): unknown {
   return (transport as { kind?: unknown }).kind;

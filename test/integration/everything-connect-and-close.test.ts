@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloseInfo } from '../../src/protocol/transport.js';
 import { McpClient } from '../../src/client/mcp-client.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
 import { isAlive, waitUntilGone } from '../support/processes.js';
 import { type EverythingHarness, startEverything } from './support/everything-harness.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressParams } from '../../src/protocol/types.js';
 import type { TransportDiagnostic } from '../../src/protocol/transport.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
 import { type EverythingHarness, startEverything } from './support/everything-harness.js';
 import { everything, textOf } from './support/reference-servers.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/mcp-client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
 import { hasSchema, missingSchemaMessage } from '../kit/spec-schemas.js';
 import { eventually, FIXTURES } from '../support/processes.js';

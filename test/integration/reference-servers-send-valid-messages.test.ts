@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/mcp-client.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { RecordingTransport } from '../kit/recording-transport.js';
 import { hasSchema, missingSchemaMessage } from '../kit/spec-schemas.js';
 import { eventually, waitUntilGone } from '../support/processes.js';

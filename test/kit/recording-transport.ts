@@ -5,7 +5,7 @@
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../src/protocol/transport.js';
 import type { McpError } from '../../src/protocol/errors.js';
-import type { HttpExchangeInfo } from '../../src/protocol/transport.js';
+import type { HttpExchangeInfo } from '../../src/transport/http/exchange-reporter.js';
 import { assertValidMessage, type MessageDirection } from './spec-schemas.js';
 
 /** One recorded wire value: a message, or a batch array as it arrived. */

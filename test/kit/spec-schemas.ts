@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { describeSchemaError } from '../../src/inspect/schema-check.js';
+import { describeSchemaError } from '../../src/inspect/trace/schema-check.js';
 
 /** The revisions whose schemas the kit knows how to find, oldest first. */
 export const SCHEMA_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;

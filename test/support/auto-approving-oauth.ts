@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './http-fixture.js';
+import { answerOAuthDiscovery, refuseWithChallenge } from './oauth-discovery.js';
 
 export interface AutoApprovingOAuth extends HttpFixture {
   /** Access tokens issued so far. */
@@ -23,21 +24,10 @@ export async function startAutoApprovingOAuth(): Promise<AutoApprovingOAuth> {
   const codes = new Map<string, string>();
   const mcp = legacyServer({ sessions: false });
   const fixture = await startHttpFixture((seen, res, req) => {
+    if (answerOAuthDiscovery(origin, seen, res, { metadata: { grant_types_supported: ['authorization_code'] } }))
+      return true;
     const url = new URL(seen.path, origin);
     switch (url.pathname) {
-      case '/.well-known/oauth-protected-resource/mcp':
-        return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
-      case '/.well-known/oauth-authorization-server':
-        return json(res, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-          response_types_supported: ['code'],
-          grant_types_supported: ['authorization_code'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
-        });
       case '/register':
         return json(
           res,
@@ -71,11 +61,7 @@ export async function startAutoApprovingOAuth(): Promise<AutoApprovingOAuth> {
       }
       case '/mcp': {
         const header = req.headers.authorization ?? '';
-        if (!valid.has(header.replace(/^Bearer /, ''))) {
-          return json(res, { error: 'invalid_token' }, 401, {
-            'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-          });
-        }
+        if (!valid.has(header.replace(/^Bearer /, ''))) return refuseWithChallenge(res, origin);
         return mcp(seen, res, req);
       }
       default:

@@ -4,7 +4,7 @@
  * the stderr line `<prefix> <pid>`, prints that pid on stdout and calls process.exit(0) — so only
  * the transport's process 'exit' hook stands between the server's tree and an orphan.
  */
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 
 const [server, prefix] = process.argv.slice(2);
 const timer = setTimeout(() => {

@@ -253,6 +253,59 @@ export function legacyServer(
   return route;
 }
 
+/** How {@link httpSseServer} answers one POSTed request, on the event stream. */
+export type SseAnswer = (seen: Seen, stream: ServerResponse) => void;
+
+/** Options of {@link httpSseServer}. */
+export interface HttpSseServerOptions {
+  /** The tools `tools/list` answers with (when given and `answers` has no `tools/list`). */
+  tools?: Array<Record<string, unknown>>;
+  /** The capabilities `initialize` answers (default `{ tools: {} }`). */
+  capabilities?: Record<string, unknown>;
+  /** Answers by JSON-RPC method, over the defaults. */
+  answers?: Record<string, SseAnswer>;
+}
+
+/**
+ * A 2024-11-05 HTTP+SSE server: a GET opens the event stream (collected in `streams`) with its
+ * `endpoint` event (`/messages`); every POST is accepted (202) and answered on the first stream:
+ * `initialize` (2024-11-05, server `old` 0.1), `ping`, `tools/list` with `tools`, or by `answers`.
+ * Use it as the route (or fallback) of {@link startHttpFixture}.
+ */
+export function httpSseServer(options: HttpSseServerOptions = {}): Route & { streams: ServerResponse[] } {
+  const streams: ServerResponse[] = [];
+  const answers: Record<string, SseAnswer> = {
+    initialize: (seen, stream) =>
+      sse(
+        stream,
+        result(seen, {
+          protocolVersion: '2024-11-05',
+          capabilities: options.capabilities ?? { tools: {} },
+          serverInfo: { name: 'old', version: '0.1' },
+        }),
+        { event: 'message' },
+      ),
+    ping: (seen, stream) => sse(stream, result(seen, {}), { event: 'message' }),
+    ...(options.tools
+      ? { 'tools/list': (seen, stream) => sse(stream, result(seen, { tools: options.tools! }), { event: 'message' }) }
+      : {}),
+    ...options.answers,
+  };
+  const route = ((seen: Seen, res: ServerResponse) => {
+    if (seen.method === 'GET') {
+      openSse(res);
+      sse(res, '/messages', { event: 'endpoint' });
+      streams.push(res);
+      return true;
+    }
+    res.writeHead(202).end('Accepted');
+    if (seen.rpc !== undefined) answers[seen.rpc]?.(seen, streams[0]!);
+    return true;
+  }) as unknown as Route & { streams: ServerResponse[] };
+  route.streams = streams;
+  return route;
+}
+
 /**
  * The shared end of an HTTP test: closes the client, asserts the client left no socket open on
  * the fixture, closes the fixture, forgets cached route verdicts. Returns `[undefined, undefined]`

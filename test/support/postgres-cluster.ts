@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { freePort } from './ports.js';
 
 const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -40,17 +40,6 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
     child.once('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${output.slice(-2000)}`)),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }
 

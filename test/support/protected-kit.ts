@@ -1,45 +1,8 @@
 /**
- * A kit server behind `createHttpHandler({ auth })` on a real listener (127.0.0.1, port 0): the
- * handler is made once the port, and so the canonical resource URL, is known. And the machine
- * client's side at the real authorization server: a client registered for `client_credentials`,
- * and raw access tokens for any resource.
+ * The machine client's side at a real authorization server: a client registered for
+ * `client_credentials`, and raw access tokens for any resource. (The protected kit server itself
+ * is `listenKitAt` of `kit-http.ts`: its handler is made once the canonical resource URL is known.)
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  createHttpHandler,
-  type HttpHandlerOptions,
-  type McpHttpHandler,
-  type McpServer,
-} from '../../src/server/index.js';
-import type { KitHttp } from './kit-http.js';
-
-/** Listens first, then makes the handler with `options(url)` (`url` is `http://127.0.0.1:PORT/mcp`). */
-export async function listenProtectedKit(
-  server: McpServer,
-  options: (url: string) => HttpHandlerOptions,
-): Promise<KitHttp> {
-  let handler: McpHttpHandler | undefined;
-  const listener = http.createServer((req, res) => handler!(req, res));
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const { port } = listener.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}/mcp`;
-  handler = createHttpHandler(server, { path: '/mcp', ...options(url) });
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    handler,
-    listener,
-    close: () =>
-      (closing ??= (async () => {
-        await handler.close({ graceMs: 1_000 });
-        listener.closeAllConnections();
-        await new Promise<void>((resolve) => listener.close(() => resolve()));
-      })()),
-  };
-}
-
 export interface MachineClient {
   clientId: string;
   clientSecret: string;

@@ -4,44 +4,36 @@
  * answer as configured, `/token` records what reaches it. For the failure paths of a login,
  * where what matters is what the client refuses before a real server would be involved.
  */
+import { onTestFinished } from 'vitest';
+import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { json, startHttpFixture, type HttpFixture } from './http-fixture.js';
+import { answerOAuthDiscovery, refuseWithChallenge } from './oauth-discovery.js';
 
 export interface ScriptedOAuthOptions {
   /** The `resource` the protected resource metadata names (default: this server's `/mcp`). */
   metadataResource?: (origin: string) => string;
 }
 
-/** Starts the fixture; `seen('POST')` etc. and `requests` show what the client asked for. */
+/**
+ * Starts the fixture for one test (call it inside a test): `seen('POST')` etc. and `requests`
+ * show what the client asked for. When the test finishes it is closed and the process-wide
+ * route verdicts are forgotten.
+ */
 export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Promise<HttpFixture> {
   let origin = '';
   const fixture = await startHttpFixture((seen, res) => {
+    if (answerOAuthDiscovery(origin, seen, res, { resource: options.metadataResource?.(origin) })) return true;
     const path = seen.path.split('?')[0];
-    if (path === '/.well-known/oauth-protected-resource/mcp') {
-      return json(res, {
-        resource: options.metadataResource?.(origin) ?? `${origin}/mcp`,
-        authorization_servers: [origin],
-      });
-    }
-    if (path === '/.well-known/oauth-authorization-server') {
-      return json(res, {
-        issuer: origin,
-        authorization_endpoint: `${origin}/authorize`,
-        token_endpoint: `${origin}/token`,
-        registration_endpoint: `${origin}/register`,
-        response_types_supported: ['code'],
-        code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
-      });
-    }
     if (path === '/register')
       return json(res, { client_id: 'scripted-client', redirect_uris: seen.json?.redirect_uris ?? [] }, 201);
     if (path === '/token') return json(res, { error: 'invalid_grant' }, 400);
-    if (path === '/mcp')
-      return json(res, { error: 'invalid_token' }, 401, {
-        'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-      });
+    if (path === '/mcp') return refuseWithChallenge(res, origin);
     return false;
   });
   origin = `http://127.0.0.1:${fixture.port}`;
+  onTestFinished(async () => {
+    await fixture.close();
+    PROCESS_HTTP_ROUTES.clear();
+  });
   return fixture;
 }

@@ -21,24 +21,63 @@ function normalise(options: number | WaitOptions | undefined): Required<WaitOpti
   return { timeoutMs: given.timeoutMs ?? DEFAULT_TIMEOUT_MS, what: given.what ?? 'condition' };
 }
 
+const PENDING = Symbol('probe still pending');
+
+/** One try of `probe`, cut short at `deadline` (then {@link PENDING}). */
+async function attempt<T>(probe: () => T | Promise<T>, deadline: number): Promise<T | typeof PENDING> {
+  const tried = Promise.resolve().then(probe);
+  tried.catch(() => undefined); // a try left pending at the bound may still fail; nobody waits for it then
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof PENDING>((resolve) => {
+    timer = setTimeout(() => resolve(PENDING), Math.max(deadline - Date.now(), 0));
+  });
+  return Promise.race([tried, expired]).finally(() => clearTimeout(timer));
+}
+
 /**
- * Resolves with the first value `read()` returns that is not undefined, polling until the bound
- * (a number is the bound in ms). Rejects with `"<what> not met within <ms> ms"`.
+ * Resolves with the first value `probe()` gives that is not undefined, polling until the bound
+ * (a number is the bound in ms). `probe` may be async; a probe that throws or rejects counts as
+ * "not yet" and is tried again. A try still pending at the bound is not waited for. Rejects with
+ * `"<what> not met within <ms> ms"`, followed by the last failure's message (kept as `cause`)
+ * when the last settled try failed.
  */
-export async function eventually<T>(read: () => T | undefined, options?: number | WaitOptions): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  options?: number | WaitOptions,
+): Promise<T> {
   const { timeoutMs, what } = normalise(options);
   const deadline = Date.now() + timeoutMs;
+  let failure: { error: unknown } | undefined;
   for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    try {
+      const value = await attempt(probe, deadline);
+      if (value !== PENDING) {
+        if (value !== undefined) return value;
+        failure = undefined;
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    if (Date.now() >= deadline) {
+      if (!failure) throw new Error(`${what} not met within ${timeoutMs} ms`);
+      const { error } = failure;
+      const last = error instanceof Error ? error.message : String(error);
+      throw new Error(`${what} not met within ${timeoutMs} ms; last failure: ${last}`, { cause: error });
+    }
     await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
   }
 }
 
-/** Resolves once `check()` is true, polling until the bound; rejects like {@link eventually}. */
-export async function until(check: () => boolean, options?: number | WaitOptions): Promise<void> {
-  await eventually(() => (check() ? true : undefined), options);
+/**
+ * Resolves once `check()` holds, polling until the bound; rejects like {@link eventually}.
+ * `check` is a predicate or an assertion, sync or async: it holds when it returns anything but
+ * `false` without throwing (so `until(() => expect(x).toBe(1))` waits for the assertion to pass).
+ */
+export async function until(
+  check: () => boolean | void | Promise<boolean | void>,
+  options?: number | WaitOptions,
+): Promise<void> {
+  await eventually(async () => ((await check()) === false ? undefined : true), options);
 }
 
 /**

@@ -7,9 +7,9 @@
 import type { StoredLogin } from '../../auth/token-store.js';
 import { serverKey } from '../../auth/token-store.js';
 import type { LoadedServer } from '../../manager/config/load-config.js';
-import type { ManagedServer } from '../../manager/server-spec.js';
+import type { ManagedServer } from '../../manager/servers/managed-server.js';
 import { McpError } from '../../protocol/errors.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { headerPairs, listOption, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { withConfigErrors } from '../config-errors.js';
 import { CliError, EXIT, LoginRequiredError } from '../exit-codes.js';

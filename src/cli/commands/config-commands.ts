@@ -8,7 +8,7 @@ import path from 'node:path';
 import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
 import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
-import { PermissionPolicy } from '../../manager/permission-rules.js';
+import { PermissionPolicy } from '../../manager/permissions/permission-rules.js';
 import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';

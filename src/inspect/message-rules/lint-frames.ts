@@ -18,62 +18,24 @@ import { isObject } from './field-checks.js';
 import { judgeMethod, type Sender } from './method-table.js';
 import { resultProblems } from './result-shapes.js';
 import type { RuleId } from './rules.js';
+import { META_KEYS } from '../../protocol/meta-keys.js';
+import type {
+  FrameContext,
+  FrameDirection,
+  LintOutcome,
+  MessageContext,
+  RuleFrame,
+  RuleViolation,
+} from './lint-types.js';
 
-/** Direction of a frame: `out` is client → server, `in` is server → client (as in trace records). */
-export type FrameDirection = 'out' | 'in';
-
-/** One recorded frame, as the linter needs it. */
-export interface RuleFrame {
-  server: string;
-  dir: FrameDirection;
-  /** The decoded value: one message, or a batch array. Absent for events and unparsed frames. */
-  message?: unknown;
-  /** True for a frame whose bytes were not JSON at all. */
-  unparsed?: boolean;
-  /** For a non-message frame: its event name (`spawn`, `exit`, `close`, `connect`, `stderr`, …). */
-  event?: string;
-  /** The revision the recorder noted on the frame, if any: the last resort for a message's revision. */
-  notedRevision?: string;
-}
-
-/** One broken rule. `frame` is the index into the frames linted. */
-export interface RuleViolation {
-  frame: number;
-  server: string;
-  dir: FrameDirection;
-  id?: JsonRpcId;
-  method?: string;
-  rule: RuleId;
-  /** Human-readable; names the field path. */
-  message: string;
-  /** The field path (`result.tools[0].name`, `params._meta`); for a batch item prefixed with `[i].`. */
-  path?: string;
-  revision?: string;
-}
-
-/** What the linter settled about one message (a batch has one per item). */
-export interface MessageContext {
-  sender: Sender;
-  /** The revision in force for it, when known. */
-  revision?: string;
-  /** For a response or error: the method of the request it answers, when that request was seen. */
-  answers?: string;
-  /** For a response: the params of the request it answers. */
-  requestParams?: unknown;
-}
-
-/** Per frame: the contexts of its messages (none for events and unparsed frames). */
-export interface FrameContext {
-  messages: MessageContext[];
-}
-
-/** The outcome of {@link lintFrames}. */
-export interface LintOutcome {
-  /** In frame order (within a frame, in the order found). */
-  violations: RuleViolation[];
-  /** One entry per input frame. */
-  contexts: FrameContext[];
-}
+export type {
+  FrameContext,
+  FrameDirection,
+  LintOutcome,
+  MessageContext,
+  RuleFrame,
+  RuleViolation,
+} from './lint-types.js';
 
 interface OpenRequest {
   method: string;
@@ -95,8 +57,8 @@ interface Session {
 /** Events after which request ids start over (a new process or connection). */
 const RESET_EVENTS = new Set(['spawn', 'exit', 'close', 'connect', 'restart', 'reconnect']);
 const CANCELLED_KEPT = 1_000;
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const VERSION_KEY = META_KEYS.protocolVersion;
+const CAPABILITIES_KEY = META_KEYS.clientCapabilities;
 
 function idKey(id: JsonRpcId): string {
   return typeof id === 'string' ? `s:${id}` : `n:${id}`;

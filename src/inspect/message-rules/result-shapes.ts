@@ -9,6 +9,7 @@ import { missingClientCapability } from './client-capabilities.js';
 import { contentBlockProblem, resourceContentsProblem } from './content-blocks.js';
 import { at, firstMissingString, isObject, mustBe } from './field-checks.js';
 import type { RuleId } from './rules.js';
+import { EXTENSION_IDS, META_KEYS } from '../../protocol/meta-keys.js';
 
 /** One problem with a result. `path` is where it is (`result.content[0].text`). */
 export interface ShapeProblem {
@@ -46,7 +47,7 @@ const PAGINATED_METHODS = new Set([
 ]);
 // 2026-07-28/basic/patterns/mrtr.mdx "InputRequest": the kinds of input a server may ask for.
 const INPUT_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const TASKS_EXTENSION = EXTENSION_IDS.tasks;
 
 type Check = (result: Record<string, unknown>, context: ResultContext) => string[];
 
@@ -188,7 +189,7 @@ function report(rule: RuleId, messages: string[]): ShapeProblem[] {
 /** The `_meta` client capabilities of a 2026 request's params, if any. */
 function requestCapabilities(params: unknown): Record<string, unknown> | undefined {
   const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
-  const caps = meta?.['io.modelcontextprotocol/clientCapabilities'];
+  const caps = meta?.[META_KEYS.clientCapabilities];
   return isObject(caps) ? caps : undefined;
 }
 

@@ -4,6 +4,7 @@
  * `modelcontextprotocol/modelcontextprotocol`, under `docs/specification/<revision>/`, and the
  * normative `schema/<revision>/schema.ts`). Ids never change meaning; new rules get new ids.
  */
+import { META_KEYS } from '../../protocol/meta-keys.js';
 
 /** One entry of {@link MESSAGE_RULES}. */
 export interface RuleInfo {
@@ -62,11 +63,11 @@ export const MESSAGE_RULES = {
     spec: '2025-11-25/basic/lifecycle.mdx "Capability Negotiation": "Only use capabilities that were successfully negotiated"; 2025-11-25/client/sampling.mdx, client/roots.mdx, client/elicitation.mdx "Capabilities"; 2026-07-28/basic/patterns/mrtr.mdx: "Servers MUST NOT send an inputRequests that the client has not declared support for"',
   },
   'modern.protocol-version-missing': {
-    summary: 'a 2026-07-28 request without params._meta["io.modelcontextprotocol/protocolVersion"]',
+    summary: `a 2026-07-28 request without params._meta["${META_KEYS.protocolVersion}"]`,
     spec: '2026-07-28/basic/index.mdx "_meta" and schema.ts RequestMetaObject (required); 2026-07-28/changelog.mdx item 2',
   },
   'modern.client-capabilities-missing': {
-    summary: 'a 2026-07-28 request without params._meta["io.modelcontextprotocol/clientCapabilities"]',
+    summary: `a 2026-07-28 request without params._meta["${META_KEYS.clientCapabilities}"]`,
     spec: '2026-07-28/basic/index.mdx "_meta" and schema.ts RequestMetaObject (required)',
   },
   'initialize.version-unsupported': {

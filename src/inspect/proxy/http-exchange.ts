@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { SAMPLE_CHARS } from '../../protocol/value-sample.js';
 import { exchange, type LiteBody, type LiteResponse } from '../../transport/http/dispatch.js';
 import { mediaType } from '../../transport/http/http-body.js';

@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
 import { errorMessage, McpError } from '../../protocol/errors.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { TraceBuilder } from '../../transport/trace/trace-builder.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
 import { forwardExchange, type ExchangeContext } from './http-exchange.js';

@@ -4,7 +4,7 @@
  * first failure is reported as one line on the error stream, and later records are still
  * offered to it.
  */
-import { guardSink } from '../../transport/trace/sinks.js';
+import { guardSink } from '../../transport/trace/trace-sink.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
 
 /** Something that takes text, like `process.stderr`. */

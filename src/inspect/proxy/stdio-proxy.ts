@@ -13,9 +13,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { commandDisplayName } from '../../transport/command-name.js';
-import { killTreeOnExit, ProcessTree } from '../../transport/process-tree.js';
-import { spawnServer } from '../../transport/stdio-spawn.js';
-import { StderrLines } from '../../transport/stderr-lines.js';
+import { killTreeOnExit, ProcessTree } from '../../transport/stdio/process-tree.js';
+import { spawnServer } from '../../transport/stdio/stdio-spawn.js';
+import { StderrLines } from '../../transport/stdio/stderr-lines.js';
 import { TraceBuilder } from '../../transport/trace/trace-builder.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 import { LineTap } from './line-tap.js';

@@ -3,7 +3,7 @@
  * servers from unchanged ones, and an approval can be tied to exactly what was approved.
  */
 import { sha256Hex } from '../hashing.js';
-import type { ManagedServer } from '../server-spec.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 
 /**
  * Fields that describe where a definition came from or how to display it, not what it runs; they

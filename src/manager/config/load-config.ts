@@ -14,15 +14,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
-import type { ManagedServer, Provenance } from '../server-spec.js';
+import type { ManagedServer, Provenance } from '../servers/managed-server.js';
 import { parseEnvFile } from './env-file.js';
 import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
-import { parsePermissions, type PermissionBlock } from './permissions.js';
+import { parsePermissions, type PermissionBlock } from '../permissions/permission-block.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
 import { expandServer, variableOrigins } from './variables.js';
 
-export type { PermissionBlock } from './permissions.js';
+export type { PermissionBlock } from '../permissions/permission-block.js';
 
 /** Where to look, and with what variables. */
 export interface ConfigOptions {

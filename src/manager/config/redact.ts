@@ -5,8 +5,8 @@
  * ***` keeps its scheme); the originals are untouched. A private key is never in a definition (only
  * its file's path), so there is nothing of it to hide here.
  */
-import { redactHeaderValue, scrubSecrets } from '../../protocol/redact.js';
-import type { ManagedServer } from '../server-spec.js';
+import { redactHeaderValue, scrubSecrets } from '../../util/redact.js';
+import type { ManagedServer } from '../servers/managed-server.js';
 
 const SECRET_NAME = /token|secret|password|passwd|key|auth|credential|cookie|session/i;
 

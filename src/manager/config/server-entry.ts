@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { ConfigError } from '../../protocol/errors.js';
-import type { ManagedServer, Provenance } from '../server-spec.js';
+import type { ManagedServer, Provenance } from '../servers/managed-server.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
 const KNOWN = new Set([

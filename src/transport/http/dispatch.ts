@@ -8,7 +8,7 @@
  * `node:http` Agent; sequentially about 70 µs against 95 µs for either.
  */
 import type { Dispatcher } from 'undici';
-import type { AbortFanout } from '../../protocol/abort-fanout.js';
+import type { AbortFanout } from './abort-fanout.js';
 import type { AbortLike } from '../../protocol/send-signal.js';
 
 type Listener = (...args: never[]) => void;

@@ -7,7 +7,7 @@
  * 11, measured in fresh bench processes at 64 calls in flight: the reasons are in
  * send-signal.ts and abort-fanout.ts).
  */
-import type { AbortFanout } from '../../protocol/abort-fanout.js';
+import type { AbortFanout } from './abort-fanout.js';
 import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
 import type { ExchangeOptions } from './dispatch.js';
 

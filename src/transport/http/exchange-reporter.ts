@@ -1,10 +1,38 @@
 /**
- * The `onExchange` side of the HTTP transports: the listeners of HTTP facts and the numbering of
- * exchanges. Reporting is skipped entirely while no one listens, so an untraced transport builds
- * no fact objects at all.
+ * The `onExchange` side of the HTTP transports: the HTTP facts they report
+ * ({@link HttpExchangeInfo}), their listeners and the numbering of exchanges. Reporting is skipped
+ * entirely while no one listens, so an untraced transport builds no fact objects at all.
  */
-import type { Disposer, HttpExchangeInfo } from '../../protocol/transport.js';
+import type { Disposer } from '../../protocol/transport.js';
 import { Listeners } from '../listeners.js';
+
+/**
+ * One HTTP fact of an HTTP transport, reported to the observers of the concrete HTTP transports
+ * (their `onExchange`, wired by the client's trace hook to the tracing decorator): a request
+ * leaving, a response's status line, or a message read from a response body. Header names are
+ * lower-case; values are as sent or received, credentials included, so a listener that keeps or
+ * shows them must redact them.
+ */
+export interface HttpExchangeInfo {
+  /** `out`: a request left. `in`: its response answered (a status line, or one message of its body). */
+  direction: 'out' | 'in';
+  /** Numbers one HTTP request/response within the transport: its `out` and every `in` share it. */
+  exchange: number;
+  /** The HTTP method (`POST`, `GET`, `DELETE`). */
+  method: string;
+  url: string;
+  /** The response status (`in` only). */
+  status?: number;
+  /** The request's headers (`out`) or the response's (`in`). */
+  headers: Record<string, string>;
+  /**
+   * `out`: the JSON-RPC message in the request body (absent for GET and DELETE). `in`: one value
+   * read from the response body, reported just before the transport hands it on. An `in` without
+   * a message is a status line: reported for every GET and DELETE, and for a POST whose response
+   * carries no message (a 202, an error status without a JSON-RPC answer, an unexpected body).
+   */
+  message?: unknown;
+}
 
 /** Headers as undici hands them over: lower-case names, a list for repeated ones. */
 export type RawHeaders = Record<string, string | string[] | undefined>;

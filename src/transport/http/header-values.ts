@@ -1,8 +1,8 @@
 /**
  * HTTP header values of the MCP transports: the 2026-07-28 value encoding for `Mcp-Name` and
  * `Mcp-Param-*` (plain header-safe ASCII as is, anything else as `=?base64?<UTF-8 base64>?=`),
- * and the per-request copy of a transport's fixed headers.
- * Redaction of credentials lives in `protocol/redact.ts`, where every layer can reach it.
+ * the per-request copy of a transport's fixed headers, lower-case names, and the secret parts of a value.
+ * Redaction of credentials lives in `util/redact.ts`, where every layer can reach it.
  */
 import { Buffer } from 'node:buffer';
 
@@ -53,4 +53,17 @@ export function copyHeaders(headers: Readonly<Record<string, string>>): Record<s
   const copy: Record<string, string> = {};
   for (const name of Object.keys(headers)) copy[name] = headers[name]!;
   return copy;
+}
+
+/** A copy of `headers` with lower-case names. */
+export function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
+  return out;
+}
+
+/** The parts of a header value that are secret: the whole value and, for `Scheme token`, the token. */
+export function secretParts(value: string): string[] {
+  const token = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value)?.[1];
+  return token ? [value, token] : [value];
 }

@@ -5,9 +5,9 @@
  * `WWW-Authenticate` `challenge`, `body`, `unreachable`, `resend` — are typed fields of the
  * error; `cause` is the underlying error. No field or message holds a configured header value.
  */
-import { parseAuthChallenges } from '../../protocol/auth-challenge.js';
+import { parseAuthChallenges } from '../../util/auth-challenge.js';
 import { HttpError, SizeLimitError, type ResendPolicy } from '../../protocol/errors.js';
-import { redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { redactUrl, scrubSecrets } from '../../util/redact.js';
 import { peerText } from '../../protocol/value-sample.js';
 
 /** What one failing exchange was about. */

@@ -7,6 +7,6 @@ export type { LegacySseOptions } from './legacy-sse.js';
 export { StreamableHttpTransport } from './streamable-http.js';
 export type { StreamableHttpOptions } from './streamable-http.js';
 export { decodeHeaderValue, encodeHeaderValue } from './header-values.js';
-export { redactHeaders, redactHeaderValue, redactUrl } from '../../protocol/redact.js';
+export { redactHeaders, redactHeaderValue, redactUrl } from '../../util/redact.js';
 export { SseDecoder } from './sse-decoder.js';
 export type { SseEvent, SseSink } from './sse-decoder.js';

@@ -21,23 +21,17 @@ import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
-import { LEGACY_SSE_KEYS } from '../option-keys.js';
+import { LEGACY_SSE_KEYS, type LegacySseOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
-import { ExchangeReporter, flatHeaders, type ResponseFacts } from './exchange-reporter.js';
+import { ExchangeReporter, flatHeaders, type HttpExchangeInfo, type ResponseFacts } from './exchange-reporter.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { copyHeaders } from './header-values.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { SseDecoder } from './sse-decoder.js';
 import { settledWithin, timeoutSignal } from './sleep.js';
 
@@ -46,20 +40,7 @@ const CLOSE_GRACE_MS = 2_000;
 /** Longest `sample` of a diagnostic, in characters (an ellipsis marks a cut). */
 const SAMPLE_CHARS = 200;
 
-/** Options of {@link LegacySseTransport.connect}. */
-export interface LegacySseOptions {
-  name?: string;
-  /** Headers sent on the GET and every POST; their values never appear in errors. */
-  headers?: Record<string, string>;
-  maxMessageBytes?: number;
-  /** How long to wait for the stream and its `endpoint` event (default 10 s). */
-  connectTimeoutMs?: number;
-  /** Time allowed for each POST to be accepted (default 30 s). */
-  postTimeoutMs?: number;
-  /** Aborts the connect (the GET and the wait for `endpoint`); no effect once connected. */
-  signal?: AbortSignal;
-  dispatcher?: Dispatcher;
-}
+export type { LegacySseOptions } from '../transport-options.js';
 
 /** A 2024-11-05 HTTP+SSE transport. Create it with {@link LegacySseTransport.connect}. */
 export class LegacySseTransport implements Transport {

@@ -6,13 +6,12 @@
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { encodeHeaderValue } from './header-values.js';
-
-const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+import { META_KEYS } from '../../protocol/meta-keys.js';
 
 /** Adds the mirrored headers of `message` to `headers` (nothing when it carries no `_meta` revision). */
 export function addModernHeaders(headers: Record<string, string>, message: JsonRpcMessage): void {
   const params = (message as { params?: Record<string, unknown> }).params;
-  const version = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_VERSION_KEY];
+  const version = (params?._meta as Record<string, unknown> | undefined)?.[META_KEYS.protocolVersion];
   if (typeof version !== 'string') return;
   headers['mcp-protocol-version'] = version;
   if (!('method' in message) || !('id' in message)) return;

@@ -13,7 +13,7 @@
 import { McpError, SessionExpiredError, SizeLimitError } from '../../protocol/errors.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { AbortLike } from '../../protocol/send-signal.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, readText, type Body } from './http-body.js';

@@ -14,7 +14,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { errorMessage, McpError } from '../../protocol/errors.js';
-import { redactUrl } from '../../protocol/redact.js';
+import { redactUrl } from '../../util/redact.js';
 import type { AbortLike } from '../../protocol/send-signal.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import type { ExchangeLink } from './exchange-link.js';

@@ -27,26 +27,19 @@ import { Agent, type Dispatcher } from 'undici';
 import { HttpError, McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { redactUrl } from '../../protocol/redact.js';
-import { AbortFanout } from '../../protocol/abort-fanout.js';
+import { redactUrl } from '../../util/redact.js';
+import { AbortFanout } from './abort-fanout.js';
 import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  SendOptions,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
-import { STREAMABLE_HTTP_KEYS } from '../option-keys.js';
+import { STREAMABLE_HTTP_KEYS, type StreamableHttpOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { exchange, type LiteResponse } from './dispatch.js';
 import { ExchangeLink } from './exchange-link.js';
-import { ExchangeReporter } from './exchange-reporter.js';
+import { ExchangeReporter, type HttpExchangeInfo } from './exchange-reporter.js';
 import { GetStream } from './get-stream.js';
-import { copyHeaders } from './header-values.js';
+import { copyHeaders, lowerKeys, secretParts } from './header-values.js';
 import { discard } from './http-body.js';
 import { isConnectFailure, networkError, type ExchangeContext } from './http-errors.js';
 import { LegacySession, type HttpSession } from './legacy-session.js';
@@ -59,29 +52,7 @@ import type { AuthorizeHook } from './authorize-hook.js';
 /** How long close() waits for the session DELETE and for sockets to finish gracefully. */
 const CLOSE_GRACE_MS = 2_000;
 
-/** Options of {@link StreamableHttpTransport}. */
-export interface StreamableHttpOptions {
-  /** The server's display name, used in every error message. */
-  name?: string;
-  /** Headers sent on every request (e.g. `Authorization`); their values never appear in errors. */
-  headers?: Record<string, string>;
-  /** Largest accepted JSON body or SSE event, in bytes (default 16 MiB, like stdio). */
-  maxMessageBytes?: number;
-  /** TCP/TLS connect timeout in ms (default 10 s). */
-  connectTimeoutMs?: number;
-  /** Time allowed for a notification or response POST to be answered (default 30 s). */
-  notificationTimeoutMs?: number;
-  /** Legacy era: open the optional GET stream for server-initiated messages (default true). */
-  getStream?: boolean;
-  /** Wait before resuming a dropped SSE stream when the server sent no `retry` (default 1000 ms). */
-  defaultRetryMs?: number;
-  /** Consecutive resumption attempts without progress before a stream is given up (default 5). */
-  maxResumeAttempts?: number;
-  /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-  /** Headers per request (OAuth), and one resend after a 401/403 when it says so; see {@link AuthorizeHook}. */
-  authorize?: AuthorizeHook;
-}
+export type { StreamableHttpOptions } from '../transport-options.js';
 
 /**
  * A Streamable HTTP transport to one MCP endpoint. `send` resolves when the POST's exchange is
@@ -458,16 +429,4 @@ export class StreamableHttpTransport implements Transport {
     }
     this.resolveClosed(error ? { error } : {});
   }
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
-  return out;
-}
-
-/** The parts of a header value that are secret: the whole value and, for `Scheme token`, the token. */
-function secretParts(value: string): string[] {
-  const token = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value)?.[1];
-  return token ? [value, token] : [value];
 }

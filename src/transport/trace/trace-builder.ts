@@ -9,8 +9,9 @@
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
 import { sampleValue } from '../../protocol/value-sample.js';
-import { redactHeaderValue, redactUrl, scrubSecrets } from '../../protocol/redact.js';
+import { redactHeaderValue, redactUrl, scrubSecrets } from '../../util/redact.js';
 import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
+import { META_KEYS } from '../../protocol/meta-keys.js';
 
 export interface TraceBuilderOptions {
   /** Server display name written into every record. */
@@ -238,7 +239,7 @@ function metaRevision(params: unknown): string | undefined {
   if (!params || typeof params !== 'object') return undefined;
   const meta = (params as { _meta?: Record<string, unknown> })._meta;
   if (!meta || typeof meta !== 'object') return undefined;
-  const version = meta['io.modelcontextprotocol/protocolVersion'] ?? meta.protocolVersion;
+  const version = meta[META_KEYS.protocolVersion] ?? meta.protocolVersion;
   return typeof version === 'string' ? version : undefined;
 }
 

@@ -17,17 +17,11 @@
  *   `spawn` (pid, command, arguments; never the environment) and `exit` (code, signal) events.
  */
 import { classifyMessage } from '../../protocol/jsonrpc.js';
-import type {
-  CloseInfo,
-  Disposer,
-  HttpExchangeInfo,
-  SendOptions,
-  Transport,
-  TransportDiagnostic,
-} from '../../protocol/transport.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { Inbox } from '../inbox.js';
-import { guardSink, type TraceSink } from './sinks.js';
+import type { HttpExchangeInfo } from '../http/exchange-reporter.js';
+import { guardSink, type TraceSink } from './trace-sink.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp } from './trace-record.js';
 import { errorMessage, type McpError } from '../../protocol/errors.js';

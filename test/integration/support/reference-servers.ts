@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { StdioServerSpec } from '../../../src/transport/stdio.js';
+import type { StdioServerSpec } from '../../../src/transport/stdio/stdio.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,0 +1,72 @@
+/**
+ * Why a tool of a known server cannot be called now: a call to `mcp__crashy__echo` while
+ * `crashy` is in error (restarting, or with its circuit open), connecting, refused by the
+ * approval step or disconnected gets an `INVALID_STATE` error that says so, with the server's
+ * last error, instead of "tool not found" (its tools left the catalogue when it went down).
+ */
+import { McpError } from '../../protocol/errors.js';
+import { scrubSecrets } from '../../util/redact.js';
+import { loginHint } from '../login-hint.js';
+import type { ServerSlot } from '../servers/server-slot.js';
+
+/** Characters the catalogue replaces in exposed names (see `tool-names.ts`). */
+const UNSAFE = /[^A-Za-z0-9_-]/gu;
+
+/**
+ * The slot a tool name belongs to when the catalogue does not hold it: `lastOwner` (the server
+ * whose catalogue last held that exposed name), else the server whose canonical or
+ * provider-safe `mcp__<server>__` prefix the name starts with (the longest such server name).
+ */
+export function slotOfName(
+  name: string,
+  slots: ReadonlyMap<string, ServerSlot>,
+  lastOwner: string | undefined,
+): ServerSlot | undefined {
+  const owner = lastOwner === undefined ? undefined : slots.get(lastOwner);
+  if (owner) return owner;
+  let best: ServerSlot | undefined;
+  for (const [server, slot] of slots) {
+    const matches = name.startsWith(`mcp__${server}__`) || name.startsWith(`mcp__${server.replace(UNSAFE, '_')}__`);
+    if (matches && (!best || server.length > best.spec.name.length)) best = slot;
+  }
+  return best;
+}
+
+/**
+ * The error for calling `name` on `slot`, which is not connected: what state it is in, what
+ * happens next, and its last error (secrets scrubbed; the error itself is the `cause`).
+ */
+export function unavailableToolError(name: string, slot: ServerSlot): McpError {
+  const server = slot.spec.name;
+  const last = slot.lastError ? `; last error: ${scrubSecrets(slot.lastError.message, slot.secrets)}` : '';
+  let state: string;
+  switch (slot.status) {
+    case 'error':
+      state = slot.circuitOpen
+        ? `is in error: its circuit breaker opened after ${plural(slot.restarts, 'restart')} (connect("${server}") tries again)`
+        : slot.restartPending
+          ? `is in error and will be restarted (${plural(slot.restarts, 'restart')} so far)`
+          : 'is in error';
+      break;
+    case 'connecting':
+      state = slot.restarts > 0 ? `is restarting (restart ${slot.restarts})` : 'is connecting';
+      break;
+    case 'needs-auth':
+      state = `needs a login: ${loginHint(slot.spec)}`;
+      break;
+    case 'not-approved':
+      state = 'was not approved to start; it stays stopped until its definition changes';
+      break;
+    default:
+      state = slot.spec.enabled === false ? 'is disabled in its config (enabled: false)' : 'is not connected';
+  }
+  return new McpError('INVALID_STATE', `cannot call ${name}: the server ${state}${last}`, {
+    server,
+    method: 'tools/call',
+    ...(slot.lastError ? { cause: slot.lastError } : {}),
+  });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
