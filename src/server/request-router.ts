@@ -26,15 +26,7 @@ import {
   MODERN_REVISIONS,
   type ProtocolRevision,
 } from '../protocol/revisions.js';
-import type {
-  ClientCapabilities,
-  Implementation,
-  LoggingLevel,
-  Meta,
-  ServerCapabilities,
-  Tool,
-} from '../protocol/types.js';
-import { peerText, sampleValue } from '../protocol/value-sample.js';
+import type { Implementation, Meta, ServerCapabilities, Tool } from '../protocol/types.js';
 import { isLoggingLevel, type LegacySession, type RequestLink } from './request-link.js';
 import type { ServerLogger, ToolCallObserver } from './server-types.js';
 import type { ToolSet } from './tool-set.js';
@@ -46,6 +38,9 @@ import { answerTaskMethod } from './tool-task.js';
 import { serveListen } from './listen-stream.js';
 import { inputRequired, requestContext, roundInput, runTool, type RequestFacts } from './tool-call-route.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
+import { modernEnvelopeError, readModern } from './modern-envelope.js';
+
+export { claimedRevision, modernEnvelopeProblem } from './modern-envelope.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -66,18 +61,7 @@ export interface ServerCore {
 }
 
 const META_VERSION = META_KEYS.protocolVersion;
-const META_CAPABILITIES = META_KEYS.clientCapabilities;
-const META_CLIENT_INFO = META_KEYS.clientInfo;
-const META_LOG_LEVEL = META_KEYS.logLevel;
 const META_SERVER_INFO = META_KEYS.serverInfo;
-
-/** The per-request facts of a modern request, read from its `_meta`. */
-interface ModernRequest {
-  revision: ProtocolRevision;
-  clientCapabilities: ClientCapabilities;
-  clientInfo: Implementation | undefined;
-  logLevel: LoggingLevel | undefined;
-}
 
 type Params = Record<string, unknown>;
 
@@ -229,75 +213,6 @@ function toolForRevision(tool: Tool, revision: ProtocolRevision): Tool {
 }
 
 // ---- modern ----
-
-/** The error of a modern request whose `_meta` is missing, incomplete or names a revision we do not speak. */
-function modernEnvelopeError(request: JsonRpcRequest, meta: Meta | undefined): JsonRpcMessage {
-  const version = meta?.[META_VERSION];
-  if (version === undefined)
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `${request.method} needs params._meta["${META_VERSION}"]`,
-    );
-  return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
-    supported: [...MODERN_REVISIONS],
-    requested: quoted(version),
-  });
-}
-
-/**
- * The peer's value as a bounded string for an error's `data` (the schema's `requested` is a
- * string): a string cut to `PEER_TEXT_CHARS`, anything else as a JSON sample. Never throws,
- * whatever its depth or size, so the answer carrying it can always be written.
- */
-function quoted(value: unknown): string {
-  return typeof value === 'string' ? peerText(value) : sampleValue(value);
-}
-
-/**
- * The error a request with a modern revision in `_meta` gets for its envelope alone (missing
- * capabilities, an unsupported revision, a bad log level), or undefined when the envelope is
- * good. Streamable HTTP answers these with status 400.
- */
-export function modernEnvelopeProblem(request: JsonRpcRequest): JsonRpcMessage | undefined {
-  const params: Params = request.params && !Array.isArray(request.params) ? request.params : {};
-  const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
-  if (!meta) return modernEnvelopeError(request, meta);
-  const facts = readModern(request, meta);
-  return 'jsonrpc' in facts ? facts : undefined;
-}
-
-/** The revision a request claims in `_meta`, if any. */
-export function claimedRevision(request: JsonRpcRequest): unknown {
-  const params = request.params && !Array.isArray(request.params) ? request.params : undefined;
-  return isObject(params?._meta) ? (params._meta as Meta)[META_VERSION] : undefined;
-}
-
-function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRpcMessage {
-  const version = meta[META_VERSION];
-  if (!(MODERN_REVISIONS as readonly unknown[]).includes(version)) return modernEnvelopeError(request, meta);
-  const capabilities = meta[META_CAPABILITIES];
-  if (!isObject(capabilities))
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `${request.method} needs params._meta["${META_CAPABILITIES}"] (an object; {} for none)`,
-    );
-  const logLevel = meta[META_LOG_LEVEL];
-  if (logLevel !== undefined && !isLoggingLevel(logLevel))
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `params._meta["${META_LOG_LEVEL}"] is not a log level`,
-    );
-  const clientInfo = meta[META_CLIENT_INFO];
-  return {
-    revision: version as ProtocolRevision,
-    clientCapabilities: capabilities,
-    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
-    logLevel,
-  };
-}
 
 async function modern(
   core: ServerCore,
