@@ -70,7 +70,9 @@ export class HttpEngine {
       ...(timed ? { inboundTimeoutMs: this.requestTimeoutMs, inboundDeadlines: this.deadlines } : {}),
     });
     connection.onAnyRequest((request, context) => this.route(transport, request, context));
-    connection.onInboundEnd((id) => transport.ended(id));
+    // A request ends unanswered when it was cancelled (the spec: no answer), or when the
+    // connection went down under it (the server or the session closed: answered with an error).
+    connection.onInboundEnd((id) => transport.ended(id, connection.isClosed));
     return connection;
   }
 

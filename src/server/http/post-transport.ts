@@ -71,10 +71,15 @@ export class PostRoute {
     this.answers.push(message);
   }
 
-  /** Request `id` ended; after the last one, the response is written and `done` resolves. */
-  ended(id: JsonRpcId, reason: string): void {
-    if (!this.answers.some((answer) => (answer as { id?: unknown }).id === id))
-      this.answers.push(makeErrorResponse(id, RpcErrorCode.InternalError, `Request ended: ${reason}`));
+  /**
+   * Request `id` ended. One that ended unanswered was cancelled (the spec: no answer is sent for
+   * it), unless `closed` (the connection went down under it: the server or the session closed),
+   * which is answered -32603. After the last one, the response is written (`finish`, with no
+   * answer when none is left) and `done` resolves.
+   */
+  ended(id: JsonRpcId, closed: boolean): void {
+    if (closed && !this.answers.some((answer) => (answer as { id?: unknown }).id === id))
+      this.answers.push(makeErrorResponse(id, RpcErrorCode.InternalError, 'Request ended: the connection closed'));
     if (--this.waiting > 0) return;
     if (this.answers.length > 1) {
       const order = new Map(this.ids.map((id, index) => [id, index]));
@@ -115,12 +120,15 @@ export class HttpServerTransport implements Transport {
     for (const item of items) this.listener?.(item);
   }
 
-  /** The connection finished request `id` (after its answer, if any, was sent). */
-  ended(id: JsonRpcId, reason = 'it was cancelled'): void {
+  /**
+   * The connection finished request `id` (after its answer, if any, was sent); `closed` when it
+   * ended because the connection went down.
+   */
+  ended(id: JsonRpcId, closed: boolean): void {
     const route = this.routes.get(id);
     if (!route) return;
     this.routes.delete(id);
-    route.ended(id, reason);
+    route.ended(id, closed);
   }
 
   send(message: JsonRpcMessage, options?: SendOptions): void {

@@ -77,8 +77,7 @@ export class ResponseChannel {
     this.ended = true;
     if (this.streaming) {
       for (const message of Array.isArray(answer) ? answer : [answer]) this.event(message);
-      if (this.stream) this.stream.end();
-      else this.res.end();
+      this.endStream();
       return;
     }
     const body = JSON.stringify(answer);
@@ -88,6 +87,27 @@ export class ResponseChannel {
       'content-length': Buffer.byteLength(body),
     });
     this.res.end(body);
+  }
+
+  /**
+   * Ends the response without an answer: its requests were cancelled (the spec: no answer is
+   * sent). A stream ends (one opens and ends when the client accepts SSE); a client that takes
+   * only JSON gets 202 with no body.
+   */
+  finishUnanswered(): void {
+    if (this.closed) return;
+    this.ended = true;
+    if (!this.streaming && !this.sse) {
+      this.res.writeHead(202, this.headers).end();
+      return;
+    }
+    this.startStreaming();
+    this.endStream();
+  }
+
+  private endStream(): void {
+    if (this.stream) this.stream.end();
+    else this.res.end();
   }
 
   private startStreaming(): void {

@@ -283,7 +283,7 @@ class StreamableHttpServer {
     await this.engine.exchange(undefined, [request], [request.id], channel, res, {
       legacy: undefined,
       canInitialize: false,
-      finish: (answers) => channel.finish(answers[0]!, statusOf(answers[0]!)),
+      finish: (answers) => finishOne(channel, answers, statusOf),
     });
   }
 
@@ -324,7 +324,7 @@ class StreamableHttpServer {
         {
           legacy: undefined,
           canInitialize: false,
-          finish: (answers) => channel.finish(answers[0]!, statusOf(answers[0]!)),
+          finish: (answers) => finishOne(channel, answers, statusOf),
         },
         false,
       );
@@ -427,10 +427,11 @@ class StreamableHttpServer {
       canInitialize: initialize !== undefined,
       finish: (answers, route) => {
         if (session && initialize) {
-          if ('result' in answers[0]! && route.legacy) session.legacy = route.legacy;
+          if (answers[0] && 'result' in answers[0] && route.legacy) session.legacy = route.legacy;
           else this.sessions?.end(session.id, new McpError('CONNECTION_CLOSED', 'initialize failed'));
         }
-        channel.finish(batch ? answers : answers[0]!, batch ? 200 : legacyStatusOf(answers[0]!));
+        if (batch && answers.length > 0) channel.finish(answers, 200);
+        else finishOne(channel, answers, legacyStatusOf);
       },
     });
   }
@@ -438,4 +439,15 @@ class StreamableHttpServer {
   private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
     new ResponseChannel(res, false, {}).finish(answer, status);
   }
+}
+
+/** Writes a POST's one answer, or ends it without one (its requests were cancelled: the spec sends nothing). */
+function finishOne(
+  channel: ResponseChannel,
+  answers: readonly JsonRpcMessage[],
+  statusFor: (answer: JsonRpcMessage) => number,
+): void {
+  const answer = answers[0];
+  if (answer) channel.finish(answer, statusFor(answer));
+  else channel.finishUnanswered();
 }
