@@ -4,7 +4,9 @@
  * legacy session (every POST of the session feeds it; the server's requests to the client and
  * the client's cancels go through it), one per POST where there is no session (2026, stateless
  * legacy). The handler feeds a POST's messages in and writes the answers the engine sends back
- * out. All the connections' time limits share one timer.
+ * out. All the connections' time limits share one timer. A POST's own connection is kept for a
+ * later POST once every request of it ended (it then holds no request, timer or listener), so a
+ * stateless POST builds no connection of its own in the steady state.
  */
 import type { ServerResponse } from 'node:http';
 import { JsonRpcConnection } from '../../protocol/connection.js';
@@ -27,9 +29,20 @@ export interface ExchangeInit {
   finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
 }
 
+/** How many idle per-POST connections are kept for later POSTs (about the POSTs in flight at a peak). */
+const MAX_IDLE = 256;
+
+/** A per-POST connection and the transport under it. */
+interface PostEngine {
+  readonly transport: HttpServerTransport;
+  readonly connection: JsonRpcConnection<ServerRole>;
+}
+
 export class HttpEngine {
   /** The connections of POSTs without a session, while they run (a session's lives in the session). */
   private readonly live = new Set<JsonRpcConnection<ServerRole>>();
+  /** Timed per-POST connections whose requests all ended, ready for the next POST. */
+  private readonly idle: PostEngine[] = [];
   /** The time limits of every request of every connection here, on one timer. */
   private readonly deadlines = new DeadlineSet();
 
@@ -44,6 +57,7 @@ export class HttpEngine {
 
   /** Ends every POST's connection now (their requests aborted, answered with an error). */
   destroyAll(reason: McpError): void {
+    this.idle.length = 0;
     for (const connection of [...this.live]) connection.destroy(reason);
   }
 
@@ -88,24 +102,21 @@ export class HttpEngine {
     ids: readonly JsonRpcId[],
     channel: ResponseChannel,
     res: ServerResponse,
-    init: {
-      legacy: LegacySession | undefined;
-      canInitialize: boolean;
-      finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
-    },
+    init: ExchangeInit,
     timed = true,
   ): Promise<void> {
-    const transport = session ? session.transport : new HttpServerTransport();
-    const connection = session ? session.connection : this.connect(transport, timed);
-    if (!session) this.live.add(connection);
-    const route = new PostRoute({
-      ...init,
+    const own = session ? undefined : this.take(timed);
+    const transport = own ? own.transport : session!.transport;
+    const connection = own ? own.connection : session!.connection;
+    if (own) this.live.add(connection);
+    const route = new PostRoute(
       channel,
       res,
       ids,
-      auth: this.authOf.get(res),
-      carriesRequests: session !== undefined && channel.canStream,
-    });
+      this.authOf.get(res),
+      init,
+      session !== undefined && channel.canStream,
+    );
     const onClose = (): void => {
       if (res.writableFinished) return;
       route.clientGone = true;
@@ -113,13 +124,26 @@ export class HttpEngine {
       const reason = new McpError('CANCELLED', 'the client closed the response stream');
       for (const id of ids) connection.cancelInbound(id, reason);
     };
-    res.once('close', onClose);
+    res.on('close', onClose);
     transport.deliver(items, route);
     await route.done;
     res.off('close', onClose);
-    // A POST's own connection is dropped once its requests ended: nothing is pending on it (it
-    // sends no requests), no timer is armed, nothing is left to close; the garbage collector ends it.
-    if (!session) this.live.delete(connection);
+    if (!own) return;
+    this.live.delete(connection);
+    // Every request of the POST ended: nothing is pending on its connection (it sends no
+    // requests), no deadline is armed, so the next POST may use it (an untimed one is dropped).
+    if (timed && !connection.isClosed && connection.inboundCount === 0 && this.idle.length < MAX_IDLE)
+      this.idle.push(own);
+  }
+
+  /** An idle per-POST connection, or a new one. */
+  private take(timed: boolean): PostEngine {
+    if (timed) {
+      const idle = this.idle.pop();
+      if (idle) return idle;
+    }
+    const transport = new HttpServerTransport();
+    return { transport, connection: this.connect(transport, timed) };
   }
 
   /** Routes one request of a POST (the engine's router): the link ties it to its POST. */
@@ -128,29 +152,44 @@ export class HttpEngine {
     request: JsonRpcRequest,
     context: InboundRequestContext,
   ): Promise<JsonRpcMessage> {
-    const post = transport.routeOf(request.id)!;
-    const link: RequestLink = {
-      get legacy() {
-        return post.legacy;
-      },
-      set legacy(value) {
-        post.legacy = value;
-      },
-      canInitialize: post.canInitialize,
-      get signal() {
-        return context.signal;
-      },
-      windDown: this.windDown,
-      ...(post.auth ? { auth: post.auth } : {}),
-      notify: (method, params) => context.notify(method, params),
-      closeStream: () => {
-        post.channel.closeStream();
-      },
-      // A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session.
-      ...(post.carriesRequests
-        ? { request: (method: string, params: Record<string, unknown>) => context.request(method, params) }
-        : {}),
-    };
-    return routeRequest(this.core, request, link);
+    return routeRequest(this.core, request, new PostLink(transport.routeOf(request.id)!, context, this.windDown));
+  }
+}
+
+/** The link of one request of a POST to its POST and the engine (a class: one shape, no closures). */
+class PostLink implements RequestLink {
+  /** A server request goes out on this POST's SSE stream; its answer comes back as a POST of the session. */
+  readonly request: RequestLink['request'];
+  readonly canInitialize: boolean;
+  readonly auth: AuthInfo | undefined;
+
+  constructor(
+    private readonly post: PostRoute,
+    private readonly context: InboundRequestContext,
+    readonly windDown: AbortSignal,
+  ) {
+    this.canInitialize = post.canInitialize;
+    this.auth = post.auth;
+    this.request = post.carriesRequests ? (method, params) => context.request(method, params) : undefined;
+  }
+
+  get legacy(): LegacySession | undefined {
+    return this.post.legacy;
+  }
+
+  set legacy(value: LegacySession | undefined) {
+    this.post.legacy = value;
+  }
+
+  get signal(): AbortSignal {
+    return this.context.signal;
+  }
+
+  notify(method: string, params: Record<string, unknown>): void {
+    this.context.notify(method, params);
+  }
+
+  closeStream(): void {
+    this.post.channel.closeStream();
   }
 }

@@ -22,16 +22,8 @@ import type { ResponseChannel } from './response-channel.js';
 export class PostRoute {
   /** The legacy session the POST's requests run in (set by `initialize`; per POST when stateless). */
   legacy: LegacySession | undefined;
-  readonly channel: ResponseChannel;
-  readonly res: ServerResponse;
-  /** The ids of the POST's requests, in order. */
-  readonly ids: readonly JsonRpcId[];
-  /** The POST's token facts (a protected endpoint). */
-  readonly auth: AuthInfo | undefined;
   /** True when `initialize` may make a session here. */
   readonly canInitialize: boolean;
-  /** True when the server may send the client requests on this POST's stream (a session, SSE). */
-  readonly carriesRequests: boolean;
   readonly done: Promise<void>;
   /**
    * Set when the client closed the response before its answer (cancelled the request, or lost
@@ -45,25 +37,25 @@ export class PostRoute {
   /** Called with the answers (in request order) once every request ended: writes the response. */
   private readonly finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
 
-  constructor(init: {
-    channel: ResponseChannel;
-    res: ServerResponse;
-    ids: readonly JsonRpcId[];
-    auth: AuthInfo | undefined;
-    canInitialize: boolean;
-    carriesRequests: boolean;
-    legacy: LegacySession | undefined;
-    finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
-  }) {
-    this.channel = init.channel;
-    this.res = init.res;
-    this.ids = init.ids;
-    this.auth = init.auth;
-    this.canInitialize = init.canInitialize;
-    this.carriesRequests = init.carriesRequests;
+  constructor(
+    readonly channel: ResponseChannel,
+    readonly res: ServerResponse,
+    /** The ids of the POST's requests, in order. */
+    readonly ids: readonly JsonRpcId[],
+    /** The POST's token facts (a protected endpoint). */
+    readonly auth: AuthInfo | undefined,
+    init: {
+      legacy: LegacySession | undefined;
+      canInitialize: boolean;
+      finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
+    },
+    /** True when the server may send the client requests on this POST's stream (a session, SSE). */
+    readonly carriesRequests: boolean,
+  ) {
     this.legacy = init.legacy;
+    this.canInitialize = init.canInitialize;
     this.finish = init.finish;
-    this.waiting = init.ids.length;
+    this.waiting = ids.length;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 

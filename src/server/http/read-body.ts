@@ -2,13 +2,18 @@
  * Reading a request body under a size cap and a time limit, without buffering past the cap.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Deadline, DeadlineSet } from '../../protocol/deadline-set.js';
 import type { Refusal } from './request-guards.js';
 
-/** The body as text, or the refusal: 413 past `maxBytes`, 408 past `timeoutMs`, 400 when the client broke off. */
+/**
+ * The body as text, or the refusal: 413 past `maxBytes`, 408 past `timeoutMs`, 400 when the client
+ * broke off. The time limit rides on `deadlines` (one timer for every body being read).
+ */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
   timeoutMs: number,
+  deadlines: DeadlineSet,
 ): Promise<{ text: string } | Refusal> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes)
@@ -20,7 +25,7 @@ export function readBody(
     const finish = (outcome: { text: string } | Refusal): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadlines.delete(deadline);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -36,10 +41,11 @@ export function readBody(
     };
     const onEnd = (): void => finish({ text: Buffer.concat(chunks).toString('utf8') });
     const onError = (): void => finish({ status: 400, message: 'Bad Request: the body could not be read' });
-    const timer = setTimeout(
-      () => finish({ status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
+    const deadline: Deadline = {
+      due: Infinity,
+      expire: () => finish({ status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` }),
+    };
+    deadlines.add(deadline, timeoutMs);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

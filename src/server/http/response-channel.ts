@@ -76,16 +76,16 @@ export class ResponseChannel {
     if (this.closed) return;
     this.ended = true;
     if (this.streaming) {
-      for (const message of Array.isArray(answer) ? answer : [answer]) this.event(message);
+      if (Array.isArray(answer)) for (const message of answer) this.event(message);
+      else this.event(answer);
       this.endStream();
       return;
     }
     const body = JSON.stringify(answer);
-    this.res.writeHead(status, {
-      ...this.headers,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    });
+    const headers = withHeaders(this.headers);
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = Buffer.byteLength(body);
+    this.res.writeHead(status, headers);
     this.res.end(body);
   }
 
@@ -113,12 +113,11 @@ export class ResponseChannel {
   private startStreaming(): void {
     if (this.streaming) return;
     this.streaming = true;
-    this.res.writeHead(200, {
-      ...this.headers,
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
+    const headers = withHeaders(this.headers);
+    headers['content-type'] = 'text/event-stream';
+    headers['cache-control'] = 'no-cache';
+    headers.connection = 'keep-alive';
+    this.res.writeHead(200, headers);
     if (!this.resumption) return;
     this.stream = this.resumption.streams.open(this.res);
     if (this.resumption.primeRetryMs !== undefined) this.stream.write('', this.resumption.primeRetryMs);
@@ -128,4 +127,11 @@ export class ResponseChannel {
     if (this.stream) this.stream.write(JSON.stringify(message));
     else this.res.write(`id: ${this.nextEventId++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
+}
+
+/** A fresh header object with `extra`'s entries (most often none: no copy to make). */
+function withHeaders(extra: Record<string, string>): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  for (const key in extra) headers[key] = extra[key]!;
+  return headers;
 }

@@ -17,6 +17,7 @@
  *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DeadlineSet } from '../../protocol/deadline-set.js';
 import { McpError } from '../../protocol/errors.js';
 import {
   classifyMessage,
@@ -57,6 +58,8 @@ import {
 const LEGACY_DEFAULT_REVISION: ProtocolRevision = '2025-03-26';
 /** The `retry` of the priming event: how long a 2025-11-25 client waits before it resumes a closed stream. */
 const RESUME_RETRY_MS = 500;
+/** The extra headers of a response that has none (shared: a response's headers are copied, never changed). */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Makes the handler. Throws `INVALID_ARGUMENT` for an unknown option key or a bad number.
@@ -87,6 +90,8 @@ class StreamableHttpServer {
   private readonly disposers: Disposer[];
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
+  /** The read time limits of the bodies being read, on one timer. */
+  private readonly bodyDeadlines = new DeadlineSet();
   private closing: Promise<void> | undefined;
   private readonly gate: BearerGate | undefined;
   /** The verified token facts of each request being handled, by its response. */
@@ -122,21 +127,29 @@ class StreamableHttpServer {
 
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.inFlight++;
-    this.dispatch(req, res)
-      .catch((error: unknown) => {
-        this.core.logger({
-          level: 'error',
-          msg: 'HTTP request failed',
-          error: error instanceof Error ? error.message : 'a non-Error value',
-          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
-        });
-        if (!res.headersSent) refuse(res, { status: 500, message: 'Internal Server Error' });
-        else res.destroy();
-      })
-      .finally(() => {
-        this.inFlight--;
-        if (this.inFlight === 0) for (const wake of this.idleWaiters) wake();
-      });
+    this.dispatch(req, res).then(
+      () => this.handled(),
+      (error: unknown) => {
+        try {
+          this.core.logger({
+            level: 'error',
+            msg: 'HTTP request failed',
+            error: error instanceof Error ? error.message : 'a non-Error value',
+            ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+          });
+          if (!res.headersSent) refuse(res, { status: 500, message: 'Internal Server Error' });
+          else res.destroy();
+        } finally {
+          this.handled();
+        }
+      },
+    );
+  }
+
+  /** One request fewer in flight; `close()` waits for none. */
+  private handled(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) for (const wake of this.idleWaiters) wake();
   }
 
   close(options: HttpHandlerCloseOptions = {}): Promise<void> {
@@ -203,7 +216,7 @@ class StreamableHttpServer {
   private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const media = checkMediaTypes(req);
     if (media) return refuse(res, media);
-    const body = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
+    const body = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs, this.bodyDeadlines);
     if ('status' in body) return refuse(res, body);
     let value: unknown;
     try {
@@ -279,7 +292,7 @@ class StreamableHttpServer {
     const problem = modernEnvelopeProblem(request);
     if (problem) return this.answer(res, problem, 400);
     if (request.method === 'subscriptions/listen') return this.listen(req, res, request);
-    const channel = new ResponseChannel(res, acceptsSse(req), {});
+    const channel = new ResponseChannel(res, acceptsSse(req), NO_HEADERS);
     await this.engine.exchange(undefined, [request], [request.id], channel, res, {
       legacy: undefined,
       canInitialize: false,
@@ -313,7 +326,7 @@ class StreamableHttpServer {
       );
     this.openListens++;
     try {
-      const channel = new ResponseChannel(res, true, {});
+      const channel = new ResponseChannel(res, true, NO_HEADERS);
       // A listen has no time limit: its connection gets none.
       await this.engine.exchange(
         undefined,
@@ -437,7 +450,7 @@ class StreamableHttpServer {
   }
 
   private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
-    new ResponseChannel(res, false, {}).finish(answer, status);
+    new ResponseChannel(res, false, NO_HEADERS).finish(answer, status);
   }
 }
 
