@@ -27,7 +27,7 @@ export interface Refusal {
 /** A `Host`/`Origin` refusal (403), or undefined when the request passes. */
 export function checkHostAndOrigin(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
   if (options.dnsRebindingProtection === false) return undefined;
-  const hosts = (options.allowedHosts ?? LOCAL_HOSTS).map((h) => h.toLowerCase());
+  const hosts = lowerCased(options.allowedHosts ?? LOCAL_HOSTS);
   const host = req.headers.host?.toLowerCase();
   if (!host || !hostAllowed(host, hosts))
     return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
@@ -48,6 +48,14 @@ export function checkHostAndOrigin(req: IncomingMessage, options: GuardOptions):
   return undefined;
 }
 
+/** The allow-lists lower-cased, once per list (the options do not change while the handler serves). */
+const lowered = new WeakMap<readonly string[], readonly string[]>();
+function lowerCased(list: readonly string[]): readonly string[] {
+  let result = lowered.get(list);
+  if (!result) lowered.set(list, (result = list.map((h) => h.toLowerCase())));
+  return result;
+}
+
 /** `host` (with or without port) matches an entry given as a bare hostname or as host:port. */
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
   if (allowed.includes(host)) return true;
@@ -57,7 +65,8 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
 
 /** A POST must carry JSON (415 otherwise) and accept JSON or SSE answers (406 otherwise). */
 export function checkMediaTypes(req: IncomingMessage): Refusal | undefined {
-  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  const raw = req.headers['content-type'];
+  const type = raw === 'application/json' ? raw : raw?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json')
     return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
   const accept = req.headers.accept;
