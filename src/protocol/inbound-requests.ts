@@ -8,6 +8,12 @@
  * for every method), else answered -32601. A record's AbortController is made only when its
  * signal is read, and its time limit (if the connection has one) rides on one shared
  * {@link DeadlineSet}: a request costs no timer and, unless its handler looks, no controller.
+ *
+ * Where a request of the peer starts: {@link InboundRequests.handle} (its record, its handler or
+ * router called). Where it ends, on every path (answered, withheld once cancelled, timed out, the
+ * connection closed): `ended`, which calls the {@link InboundRequests.onEnd} listeners. Messages
+ * reach `handle` through the receive path (`inbound-messages.ts`), which also builds the
+ * {@link BatchAnswers} of a batch.
  */
 import { DeadlineSet, type Deadline } from './deadline-set.js';
 import { errorMessage, McpError } from './errors.js';
@@ -69,8 +75,6 @@ export interface InboundHost {
     params: Record<string, unknown> | undefined,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
-  /** Called once per request, after its answer was sent (or withheld): the one place a request ends. */
-  ended(id: JsonRpcId, method: string): void;
 }
 
 /** The answers of one JSON-RPC batch, sent together once every request in it is answered. */
@@ -143,6 +147,7 @@ export class InboundRequests {
   private readonly running = new Map<JsonRpcId, Running>();
   private router: InboundRouter | undefined;
   private readonly deadlines: DeadlineSet | undefined;
+  private readonly endListeners = new Set<(id: JsonRpcId, method: string) => void>();
 
   /**
    * `timeoutMs`: how long a request may run before its signal aborts (`TIMEOUT`) and it is
@@ -175,6 +180,17 @@ export class InboundRequests {
     this.router = router;
     return () => {
       if (this.router === router) this.router = undefined;
+    };
+  }
+
+  /**
+   * Calls `listener` once for every request, after its answer was sent, or withheld (the peer
+   * cancelled it, the connection closed). Returns a disposer.
+   */
+  onEnd(listener: (id: JsonRpcId, method: string) => void): Disposer {
+    this.endListeners.add(listener);
+    return () => {
+      this.endListeners.delete(listener);
     };
   }
 
@@ -229,7 +245,7 @@ export class InboundRequests {
       // A request the peer cancelled gets no answer (the spec: the receiver should not respond).
       if (record.cancelled) batch?.add(undefined);
       else answer(response);
-      this.host.ended(record.id, record.method);
+      this.ended(record);
     });
   }
 
@@ -243,7 +259,7 @@ export class InboundRequests {
     if (!record) return;
     record.abort(reason);
     this.finish(record);
-    this.host.ended(record.id, record.method);
+    this.ended(record);
   }
 
   /** Its time limit passed: the handler's signal aborts and the request is answered -32603 now. */
@@ -254,7 +270,7 @@ export class InboundRequests {
     this.host.reply(
       makeErrorResponse(record.id, RpcErrorCode.InternalError, `Request timed out after ${this.timeoutMs} ms`),
     );
-    this.host.ended(record.id, record.method);
+    this.ended(record);
   }
 
   /** The connection is going down: every handler's signal aborts; nothing more will be answered. */
@@ -264,7 +280,18 @@ export class InboundRequests {
     for (const record of records) {
       record.abort(reason);
       this.deadlines?.delete(record);
-      this.host.ended(record.id, record.method);
+      this.ended(record);
+    }
+  }
+
+  /** The one place a request of the peer ends: after its answer was sent, or withheld. */
+  private ended(record: Running): void {
+    for (const listener of this.endListeners) {
+      try {
+        listener(record.id, record.method);
+      } catch {
+        // One listener's bug must not break the connection.
+      }
     }
   }
 

@@ -3,7 +3,11 @@
  * callback and its abort wiring, and exactly one code path ({@link PendingRequests.settle})
  * removes a record and unhooks it. One timer fires at the earliest due time, so a request costs
  * no timer of its own and a progress reset is an assignment. What giving up on a request means
- * (the error, the cancel notice) is the connection's: an expired record goes to `onExpire`.
+ * (the error, the cancel notice) is the outbound side's (`outbound-requests.ts`): an expired
+ * record goes to `onExpire`.
+ *
+ * A request of ours enters the map in `OutboundRequests.request` ({@link PendingRequests.add}) and
+ * leaves it, on every path (response, error, timeout, cancel, close), in {@link PendingRequests.settle}.
  */
 import { DeadlineTimer, now } from './deadline-timer.js';
 import type { JsonRpcId } from './jsonrpc.js';
