@@ -10,7 +10,11 @@ export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** Options of the guards (a subset of the handler's options). */
 export interface GuardOptions {
-  /** Hostnames (`example.com`) or host:port pairs accepted in `Host`. Default: {@link LOCAL_HOSTS}, any port. */
+  /**
+   * Hostnames (`example.com`) or host:port pairs accepted in `Host`. Default: {@link LOCAL_HOSTS},
+   * any port. Read once (lower-cased) on first use: changing the array later changes nothing; make
+   * a new handler instead.
+   */
   allowedHosts?: readonly string[];
   /** Origins (`https://app.example.com`) accepted in `Origin`. Default: http(s) origins whose host is allowed. A request without `Origin` (not a browser) passes. */
   allowedOrigins?: readonly string[];
