@@ -13,22 +13,27 @@ import { KIT_FINISHING_SERVER, startKitStdio } from './support/kit-stdio.js';
 import { exchange, sseEvents } from './support/kit-wire.js';
 import { within } from './support/wait.js';
 
-/** A kit server whose `hold` call runs until it is aborted; `started` resolves once one runs. */
-async function holdingServer(): Promise<{ url: string; started: () => Promise<void> }> {
+/**
+ * A kit server whose `hold` call runs until it is aborted; `started` resolves once one runs,
+ * `runs()` counts the calls that reached the handler.
+ */
+async function holdingServer(): Promise<{ url: string; started: () => Promise<void>; runs: () => number }> {
   const server = new McpServer({ name: 'holding', version: '1', logger: () => undefined });
   let wake!: () => void;
+  let runs = 0;
   const running = new Promise<void>((resolve) => (wake = resolve));
   server.registerTool({
     name: 'hold',
     inputSchema: { type: 'object' },
     handler: async (_args, context) => {
+      runs += 1;
       wake();
       await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
       return { content: [{ type: 'text', text: 'finished after the cancel' }] };
     },
   });
   const { url } = await startKitHttp(server, { path: '/mcp' });
-  return { url, started: () => within(running, { what: 'the hold call to start' }) };
+  return { url, started: () => within(running, { what: 'the hold call to start' }), runs: () => runs };
 }
 
 /** Initializes a legacy session at `revision`; the headers its later requests carry. */
@@ -91,6 +96,18 @@ describe('over Streamable HTTP, a request cancelled with notifications/cancelled
     const answer = await call;
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual([{ jsonrpc: '2.0', id: 'p', result: {} }]);
+  });
+
+  it('never runs a request its own batch cancels (2025-03-26), and answers the rest', async () => {
+    const { url, runs } = await holdingServer();
+    const headers = await session(url, '2025-03-26');
+    const answer = await exchange(url, {
+      body: [hold('h'), cancel('h'), { jsonrpc: '2.0', id: 'p', method: 'ping' }],
+      headers: { ...headers, accept: 'application/json' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual([{ jsonrpc: '2.0', id: 'p', result: {} }]);
+    expect(runs()).toBe(0);
   });
 });
 

@@ -152,7 +152,11 @@ export class HttpEngine {
     request: JsonRpcRequest,
     context: InboundRequestContext,
   ): Promise<JsonRpcMessage> {
-    return routeRequest(this.core, request, new PostLink(transport.routeOf(request.id)!, context, this.windDown));
+    const post = transport.routeOf(request.id);
+    // A request cancelled by a later message of its own batch ended before its turn: it never
+    // runs, and nothing is answered for it (the engine drops what a cancelled request returns).
+    if (!post) return Promise.reject(new McpError('CANCELLED', 'the request was cancelled before it ran'));
+    return routeRequest(this.core, request, new PostLink(post, context, this.windDown));
   }
 }
 
