@@ -20,6 +20,11 @@ export interface LegacySession {
   subscriptions: Set<string>;
 }
 
+/** The state of a POST without a session (stateless legacy): `revision` from its header, the rest defaults. */
+export function statelessLegacy(revision: ProtocolRevision): LegacySession {
+  return { revision, clientCapabilities: {}, clientInfo: undefined, logLevel: 'info', subscriptions: new Set() };
+}
+
 /** One inbound request's ties to its transport. */
 export interface RequestLink {
   /**

@@ -90,6 +90,16 @@ export class ResponseChannel {
   }
 
   /**
+   * Writes a POST's one answer with the status `statusFor` gives it, or, when there is none (its
+   * request was cancelled), ends the response without one ({@link finishUnanswered}).
+   */
+  finishFirst(answers: readonly JsonRpcMessage[], statusFor: (answer: JsonRpcMessage) => number): void {
+    const answer = answers[0];
+    if (answer) this.finish(answer, statusFor(answer));
+    else this.finishUnanswered();
+  }
+
+  /**
    * Ends the response without an answer: its requests were cancelled (the spec: no answer is
    * sent). A stream ends (one opens and ends when the client accepts SSE); a client that takes
    * only JSON gets 202 with no body.

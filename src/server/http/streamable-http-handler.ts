@@ -34,7 +34,7 @@ import {
 } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { McpServer } from '../mcp-server.js';
-import type { LegacySession } from '../request-link.js';
+import { statelessLegacy, type LegacySession } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
 import { batchRefusal } from '../batch-gate.js';
@@ -296,7 +296,7 @@ class StreamableHttpServer {
     await this.engine.exchange(undefined, [request], [request.id], channel, res, {
       legacy: undefined,
       canInitialize: false,
-      finish: (answers) => finishOne(channel, answers, statusOf),
+      finish: (answers) => channel.finishFirst(answers, statusOf),
     });
   }
 
@@ -337,7 +337,7 @@ class StreamableHttpServer {
         {
           legacy: undefined,
           canInitialize: false,
-          finish: (answers) => finishOne(channel, answers, statusOf),
+          finish: (answers) => channel.finishFirst(answers, statusOf),
         },
         false,
       );
@@ -399,13 +399,7 @@ class StreamableHttpServer {
       const version = header(req, 'mcp-protocol-version') ?? LEGACY_DEFAULT_REVISION;
       if (!(LEGACY_REVISIONS as readonly string[]).includes(version))
         return refuse(res, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
-      legacy = {
-        revision: version as ProtocolRevision,
-        clientCapabilities: {},
-        clientInfo: undefined,
-        logLevel: 'info',
-        subscriptions: new Set(),
-      };
+      legacy = statelessLegacy(version as ProtocolRevision);
     }
     // 2025-06-18 removed batching: such a batch is refused as a whole, before any of it runs.
     const refusal = batch ? batchRefusal(legacy?.revision) : undefined;
@@ -444,7 +438,7 @@ class StreamableHttpServer {
           else this.sessions?.end(session.id, new McpError('CONNECTION_CLOSED', 'initialize failed'));
         }
         if (batch && answers.length > 0) channel.finish(answers, 200);
-        else finishOne(channel, answers, legacyStatusOf);
+        else channel.finishFirst(answers, legacyStatusOf);
       },
     });
   }
@@ -452,15 +446,4 @@ class StreamableHttpServer {
   private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
     new ResponseChannel(res, false, NO_HEADERS).finish(answer, status);
   }
-}
-
-/** Writes a POST's one answer, or ends it without one (its requests were cancelled: the spec sends nothing). */
-function finishOne(
-  channel: ResponseChannel,
-  answers: readonly JsonRpcMessage[],
-  statusFor: (answer: JsonRpcMessage) => number,
-): void {
-  const answer = answers[0];
-  if (answer) channel.finish(answer, statusFor(answer));
-  else channel.finishUnanswered();
 }
