@@ -94,16 +94,14 @@ export function followChanges(core: ServerCore, sessions: HttpSessions): Dispose
       broadcast(makeNotification(`notifications/${list}/list_changed`), () => true);
     });
   };
-  const onUpdated = (uri: string): void =>
-    broadcast(
-      makeNotification('notifications/resources/updated', { uri }),
-      (session) => session.legacy?.subscriptions.has(uri) === true,
-    );
-  core.resourceUpdated.add(onUpdated);
   return [
-    core.tools.onChange(() => listChanged('tools')),
-    core.resources.changes.add(() => listChanged('resources')),
-    core.prompts.changes.add(() => listChanged('prompts')),
-    () => core.resourceUpdated.delete(onUpdated),
+    core.changes.add((change) => {
+      if (change.type === 'list_changed') listChanged(change.list);
+      else if (change.type === 'resource_updated')
+        broadcast(
+          makeNotification('notifications/resources/updated', { uri: change.uri }),
+          (session) => session.legacy?.subscriptions.has(change.uri) === true,
+        );
+    }),
   ];
 }
