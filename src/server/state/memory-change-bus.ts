@@ -3,7 +3,7 @@ import type { Disposer } from '../../protocol/transport.js';
 import type { Change, ChangeBus, ChangeSubscriber } from './change-bus.js';
 
 export class MemoryChangeBus implements ChangeBus {
-  readonly shared = false;
+  readonly shared: boolean = false;
   private readonly subscribers = new Set<ChangeSubscriber>();
 
   /** Subscribers now (a closed listen or session leaves none behind). */

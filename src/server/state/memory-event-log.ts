@@ -30,7 +30,7 @@ interface Stream {
 }
 
 export class MemoryEventLog implements EventLog {
-  readonly shared = false;
+  readonly shared: boolean = false;
   private readonly streams = new Map<string, Stream>();
   private readonly bySession = new Map<string, Set<string>>();
   private readonly maxEvents: number;
@@ -96,12 +96,14 @@ export class MemoryEventLog implements EventLog {
   follow(
     lastEventId: string,
     sessionId: string,
-    _now: number,
+    now: number,
     signal: AbortSignal,
   ): Promise<AsyncIterable<LoggedEvent> | undefined> {
     const at = parseEventId(lastEventId.trim());
     const stream = at && this.streams.get(at.streamId);
-    if (!at || !stream || stream.sessionId !== sessionId || at.seq > stream.lastSeq) return Promise.resolve(undefined);
+    if (stream && now - stream.touched >= this.ttlMs) this.drop(stream.id);
+    if (!at || !stream || !this.streams.has(stream.id) || stream.sessionId !== sessionId || at.seq > stream.lastSeq)
+      return Promise.resolve(undefined);
     const first = stream.events[0];
     // Older than what is kept: the events between are gone, so none is replayed.
     if (first && at.seq < first.seq - 1) return Promise.resolve(undefined);

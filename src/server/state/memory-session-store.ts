@@ -11,7 +11,7 @@ export interface MemorySessionStoreOptions {
 }
 
 export class MemorySessionStore implements SessionStore {
-  readonly shared = false;
+  readonly shared: boolean = false;
   private readonly sessions = new Map<string, StoredSession>();
   private readonly idleMs: number;
   private sweptAt = 0;

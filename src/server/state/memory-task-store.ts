@@ -21,7 +21,7 @@ export interface MemoryTaskStoreOptions {
 }
 
 export class MemoryTaskStore implements TaskStore {
-  readonly shared = false;
+  readonly shared: boolean = false;
   private readonly tasks = new Map<string, StoredTask>();
   private readonly maxTasks: number;
 
