@@ -2,10 +2,11 @@
  * Two kit servers in one process, each behind its own HTTP handler on a real loopback listener,
  * given one set of in-memory state seams and one `stateSecret`, behave as two nodes sharing
  * state: a task made on one is seen and cancelled through the other (its handler aborted where
- * it runs), a listen on one hears a tool registered on the other, a `requestState` minted on one
- * is accepted on the other (and refused by a node with another secret), a legacy session DELETEd
- * through one is gone on the other, and stream event ids carry the node id. Bad `state` options
- * are refused, naming the option; a shared store needs `state.stateSecret`.
+ * it runs), a listen on one hears a tool registered on the other (and every list after a bus
+ * resync), a `requestState` minted on one is accepted on the other (and refused by a node with
+ * another secret), a legacy session DELETEd through one is gone on the other, and stream event
+ * ids carry the node id. Bad `state` options are refused, naming the option; a shared store
+ * needs `state.stateSecret`.
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -112,6 +113,21 @@ describe('two kit nodes sharing one state', () => {
       client.on('toolsChanged', () => changed++);
       a.server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
       await until(() => changed >= 1, { what: 'the toolsChanged event from node a' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tell every listen that each list changed when the bus asks for a resync (messages may have been lost)', async () => {
+    const state = sharedState();
+    const b = await node('node-b', state);
+    const client = await McpClient.connect({ url: b.kit.url });
+    try {
+      await until(() => b.kit.handler.openListens === 1, { what: "the client's listen on node b" });
+      let changed = 0;
+      client.on('toolsChanged', () => changed++);
+      (state.bus as MemoryChangeBus).resync();
+      await until(() => changed >= 1, { what: 'the toolsChanged event after the resync' });
     } finally {
       await client.close();
     }
