@@ -116,7 +116,7 @@ async function runAsTask(
   }
   const { context, finish } = requestContext(request, params, link, facts, input, launch);
   const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, {
-    throwUnexpected: () => launch.task !== undefined,
+    throwUnexpected: () => launch.started,
   });
   const settleTask = (task: StoredTask): void => {
     const settled = run.then(
@@ -156,7 +156,8 @@ async function runAsTask(
       ),
       launch.created.then(() => ({})),
     ]);
-    const task = launch.task;
+    // A handler that started its task and returned before the store had it still answers with the task.
+    const task = launch.started ? await launch.start().catch(() => undefined) : undefined;
     if (task) {
       settleTask(task);
       return { result: { resultType: 'task', ...taskSummary(task) } as unknown as CallToolResult };

@@ -66,7 +66,9 @@ export class HttpSessions {
   private readonly nodeId: string;
 
   constructor(private readonly options: HttpSessionsOptions) {
-    this.store = options.state.sessions ?? new MemorySessionStore({ idleMs: options.idleMs });
+    // In memory, a session lives as long as this node holds it: dropped when idle as a new one is
+    // made (not while busy), or ended; a shared store forgets what no node marks seen.
+    this.store = options.state.sessions ?? new MemorySessionStore({ idleMs: Number.POSITIVE_INFINITY });
     this.events = options.state.events ?? new MemoryEventLog();
     this.nodeId = options.state.nodeId;
   }

@@ -6,7 +6,7 @@ import type { SessionFacts, SessionStore, StoredSession } from './session-store.
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
-  /** How long a session may go unseen (default 30 minutes). */
+  /** How long a session may go unseen (default 30 minutes; `Infinity`: until it is ended). */
   idleMs?: number;
 }
 
