@@ -17,13 +17,14 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { openTrace } from '../trace-output.js';
+import { traceExport } from './trace-export.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
   if (url === undefined && args.command.length === 0)
     throw new UsageError('proxy needs a server: -- COMMAND ... (stdio) or --url URL (HTTP)');
   if (url !== undefined && args.command.length > 0) throw new UsageError('proxy takes -- COMMAND or --url, not both');
-  if (!stringOption(args, 'trace-file') && !flag(args, 'trace'))
+  if (!stringOption(args, 'trace-file') && !flag(args, 'trace') && !stringOption(args, 'otlp-endpoint'))
     io.stderr.write('mcpwire proxy: neither --trace-file nor --trace given: forwarding without recording\n');
   const trace = await openTrace(args, io);
   const records = { onRecord: trace?.sink ?? (() => {}), close: () => trace?.close() ?? Promise.resolve() };
@@ -93,11 +94,11 @@ function untilInterrupted(): Promise<void> {
 
 export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const sub = args.words[1];
-  if (sub !== 'show' && sub !== 'check')
+  if (sub !== 'show' && sub !== 'check' && sub !== 'export')
     throw new UsageError(
       sub === undefined
-        ? 'trace needs a sub-command: show or check'
-        : `unknown trace sub-command "${sub}" (show, check)`,
+        ? 'trace needs a sub-command: show, check or export'
+        : `unknown trace sub-command "${sub}" (show, check, export)`,
     );
   const file = args.words[2];
   if (file === undefined) throw new UsageError(`missing trace file: mcpwire trace ${sub} FILE.jsonl`);
@@ -108,6 +109,7 @@ export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
   } catch (error) {
     throw new CliError('TRACE_UNREADABLE', `cannot read ${full}: ${(error as Error).message}`, EXIT.usage);
   }
+  if (sub === 'export') return traceExport(args, io, read, full);
   const problems = read.problems.map((p) => `${full}:${p.line}: ${p.message}`);
   return sub === 'show' ? show(args, io, read, problems) : check(args, io, read, problems, full);
 }
