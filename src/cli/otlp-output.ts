@@ -51,8 +51,18 @@ export function openOtlp(args: ParsedArgs, io: CliIO): OtlpOutput | undefined {
     throw new UsageError(`--otlp-endpoint expects an http(s) URL: ${(error as Error).message}`);
   }
   const spans = new LiveSpans({ includePayloads: flag(args, 'include-payloads') });
+  let broken = false;
   return {
-    sink: (record) => exporter.push(spans.add(record)),
+    sink: (record) => {
+      if (broken) return;
+      try {
+        exporter.push(spans.add(record));
+      } catch (error) {
+        // A record the span builder cannot take must not touch the traffic: stop exporting instead.
+        broken = true;
+        io.stderr.write(`mcpwire: OTLP export stopped: ${(error as Error).message}\n`);
+      }
+    },
     close: async () => {
       exporter.push(spans.finish());
       await exporter.close(EXIT_GRACE_MS);

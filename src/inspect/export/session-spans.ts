@@ -15,6 +15,8 @@
  *   timed out (mcpwire's client words it so), else `cancelled`. A later answer is ignored.
  * - A POST answered by an HTTP error status alone ends its request with `error.type` the status.
  * - Progress and cancel notices are children of the request they name.
+ * - `mcp.session.id` is the `Mcp-Session-Id` header of the record's own HTTP exchange (so legacy
+ *   HTTP sessions only); `server.address` / `server.port` come from its URL, on CLIENT spans.
  */
 import { META_KEYS } from '../../protocol/meta-keys.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';

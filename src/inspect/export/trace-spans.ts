@@ -34,9 +34,13 @@ export function spansOfTrace(records: readonly TraceRecord[], options: SpanOptio
   });
 }
 
+/** Sessions a {@link LiveSpans} keeps; the oldest beyond this is finished and forgotten. */
+const MAX_LIVE_SESSIONS = 1_000;
+
 /**
  * Spans of records as they arrive, any number of sessions interleaved (told apart by their
- * tracer's `session`; records without one share their server's).
+ * tracer's `session`; records without one share their server's). A session is kept for its
+ * whole life (restarts included), so its spans are the ones {@link spansOfTrace} makes of the file.
  */
 export class LiveSpans {
   private readonly sessions = new Map<string, SessionSpans>();
@@ -47,14 +51,18 @@ export class LiveSpans {
   add(record: TraceRecord): McpSpan[] {
     const label = typeof record.session === 'string' ? record.session : 'live';
     const key = `${record.server}\u0000${label}`;
+    const spans: McpSpan[] = [];
     let builder = this.sessions.get(key);
     if (!builder) {
+      if (this.sessions.size >= MAX_LIVE_SESSIONS) {
+        const [oldestKey, oldest] = this.sessions.entries().next().value as [string, SessionSpans];
+        this.sessions.delete(oldestKey);
+        spans.push(...oldest.finish());
+      }
       builder = new SessionSpans(record.server, label, this.options);
       this.sessions.set(key, builder);
     }
-    const spans = builder.add(record);
-    // A closed session's requests have all ended: forget it (a later record starts it afresh).
-    if (record.kind === 'event' && (record.event === 'close' || record.event === 'exit')) this.sessions.delete(key);
+    spans.push(...builder.add(record));
     return spans;
   }
 
