@@ -3,7 +3,10 @@
  * `node:http` one on 127.0.0.1), from `mcpwire proxy` and from a client command; and an endpoint
  * that is dead or hangs never stops the proxied traffic nor holds the exit for long.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { ATTR, EXECUTE_TOOL, TOOL_ERROR } from '../src/util/mcp-semconv.js';
 import { CLI, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
@@ -92,6 +95,40 @@ describe('--otlp-endpoint', () => {
       [ATTR.toolName]: 'echo',
     });
     expect(run.stderr).not.toMatch(/OTLP/);
+  });
+
+  it('spans carry no secret: with --include-payloads a configured secret stays ***, live and exported', async () => {
+    const receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-otlp-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'trace.jsonl');
+    const secret = 'tok-5ecret-value';
+    const run = await runCli([
+      'call',
+      'echo',
+      '--arg',
+      `text=${secret}`,
+      '-e',
+      `API_TOKEN=${secret}`,
+      '--trace-file',
+      file,
+      '--otlp-endpoint',
+      receiver.url,
+      '--include-payloads',
+      '--',
+      node,
+      KIT_STDIO_SERVER,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const spans = await receiver.waitForSpans((all) => named(all, 'tools/call echo') !== undefined);
+    const live = attributesOf(named(spans, 'tools/call echo')!.attributes);
+    expect(JSON.parse(live[ATTR.toolArguments] as string)).toEqual({ text: '***' });
+    expect(live[ATTR.toolResult]).toContain('***');
+    expect(JSON.stringify(spans)).not.toContain(secret);
+    const exported = await runCli(['trace', 'export', file, '--format', 'otlp-json', '--include-payloads']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(String.raw`{\"text\":\"***\"}`);
+    expect(exported.stdout).not.toContain(secret);
   });
 
   it('a dead endpoint: the proxy forwards everything, notes the failure once and exits as the server did', async () => {
