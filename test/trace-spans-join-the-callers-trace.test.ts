@@ -1,8 +1,9 @@
 /**
  * The spans of a recorded session (mcpwire's client on the scripted stdio server): a request
  * that carries a W3C `traceparent` in `params._meta` joins that trace under that parent; the
- * others share one trace id derived from the session; a timed-out call is `timeout`, one left
- * unanswered at close is `unanswered`; and spans built live record by record (what
+ * others share one trace id derived from the session; a timed-out call is `timeout`, one open at
+ * the close is `connection_closed`, one the trace ends without answering `unanswered`; and spans
+ * built live record by record (what
  * `--otlp-endpoint` sends) are the spans the export builds from the file.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { exportTrace } from '../src/inspect/export/export-trace.js';
 import type { McpSpan } from '../src/inspect/export/mcp-span.js';
 import type { OtlpTraceRequest } from '../src/inspect/export/otlp-json.js';
 import { parseTraceparent } from '../src/inspect/export/span-ids.js';
-import { UNANSWERED_ERROR } from '../src/inspect/export/session-spans.js';
+import { CONNECTION_CLOSED_ERROR, UNANSWERED_ERROR } from '../src/inspect/export/session-spans.js';
 import { LiveSpans, spansOfTrace } from '../src/inspect/export/trace-spans.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { ATTR, TIMEOUT_ERROR } from '../src/util/mcp-semconv.js';
@@ -51,7 +52,7 @@ async function recordSession(): Promise<TraceRecord[]> {
 }
 
 describe('spans of a recorded session', () => {
-  it('join the caller’s trace from _meta.traceparent, classify timeout and unanswered, and match live', async () => {
+  it('join the caller’s trace from _meta.traceparent, classify timeouts and calls left open, and match live', async () => {
     const records = await recordSession();
     const [session] = spansOfTrace(records);
     const spans = session!.spans;
@@ -64,13 +65,22 @@ describe('spans of a recorded session', () => {
     // Every span without a traceparent is in the session's one trace.
     expect(new Set(spans.filter((s) => s !== traced).map((s) => s.traceId)).size).toBe(1);
 
-    const [timedOut, unanswered] = spans.filter((s) => s.name === 'tools/call never-answer') as [McpSpan, McpSpan];
+    const [timedOut, open] = spans.filter((s) => s.name === 'tools/call never-answer') as [McpSpan, McpSpan];
     expect(timedOut.attributes[ATTR.errorType]).toBe(TIMEOUT_ERROR);
     expect(timedOut.status).toMatchObject({ error: true, message: expect.stringMatching(/timed out/) });
-    expect(unanswered.attributes[ATTR.errorType]).toBe(UNANSWERED_ERROR);
+    expect(open.attributes[ATTR.errorType]).toBe(CONNECTION_CLOSED_ERROR);
     // It ends with the session (its close), after everything else.
-    expect(unanswered.endMs).toBeGreaterThan(unanswered.startMs);
-    for (const span of spans) expect(unanswered.endMs).toBeGreaterThanOrEqual(span.endMs);
+    expect(open.endMs).toBeGreaterThan(open.startMs);
+    for (const span of spans) expect(open.endMs).toBeGreaterThanOrEqual(span.endMs);
+
+    // A trace cut off before the answer and the close: the call ends at the last record, unanswered.
+    const cut = records.findIndex(
+      (r) => r.dir === 'out' && r.kind === 'request' && String(r.id) === open.attributes[ATTR.requestId],
+    );
+    const [partial] = spansOfTrace(records.slice(0, cut + 1));
+    const unanswered = partial!.spans.find((s) => s.spanId === open.spanId)!;
+    expect(unanswered.attributes[ATTR.errorType]).toBe(UNANSWERED_ERROR);
+    expect(unanswered.endMs).toBeGreaterThanOrEqual(unanswered.startMs);
 
     // Live, record by record, the same spans come out.
     const live = new LiveSpans();

@@ -67,13 +67,13 @@ export function unixNanos(ms: number): string {
 }
 
 /**
- * Status: ERROR with the description when the span failed, OK when it was answered. (The
- * OpenTelemetry API leaves instrumentations at UNSET; an export states what the trace shows.)
+ * Status: ERROR with the description when the span failed, else UNSET, as `mcpwire/otel` leaves
+ * it (OpenTelemetry's rule for instrumentations: OK is the application's to set).
  */
 function statusOf(span: McpSpan): OtlpSpan['status'] {
   if (span.status.error)
     return { code: STATUS_CODE.error, ...(span.status.message !== undefined ? { message: span.status.message } : {}) };
-  return { code: STATUS_CODE.ok };
+  return { code: STATUS_CODE.unset };
 }
 
 /** One span in OTLP/JSON. */

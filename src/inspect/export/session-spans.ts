@@ -9,14 +9,17 @@
  * the spans a record completes, {@link SessionSpans.finish} ends the requests still open.
  *
  * Rules beyond the conventions (documented in docs/cli.md):
- * - A request without an answer ends at its session's close or exit event, or at the session's
- *   last record, with `error.type` {@link UNANSWERED_ERROR}.
+ * - A request without an answer ends at its session's close or exit event with `error.type`
+ *   {@link CONNECTION_CLOSED_ERROR} (what `mcpwire/otel` says of it), or else at the session's last
+ *   record with {@link UNANSWERED_ERROR}.
  * - A cancel notice ends the request it names: `error.type` `timeout` when its reason says it
  *   timed out (mcpwire's client words it so), else `cancelled`. A later answer is ignored.
  * - A POST answered by an HTTP error status alone ends its request with `error.type` the status.
  * - Progress and cancel notices are children of the request they name.
  * - `mcp.session.id` is the `Mcp-Session-Id` header of the record's own HTTP exchange (so legacy
- *   HTTP sessions only); `server.address` / `server.port` come from its URL, on CLIENT spans.
+ *   HTTP sessions only); `server.address` / `server.port` come from its URL (every span: the
+ *   recording side is the client, as `mcpwire/otel` does for a client's connection).
+ * - With `includePayloads`, a tool's result is kept when the call did not fail (as `mcpwire/otel`).
  */
 import { META_KEYS } from '../../protocol/meta-keys.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
@@ -33,8 +36,10 @@ import type { McpSpan, SpanAttributeValue, SpanOptions } from './mcp-span.js';
 import { SessionClock } from './session-clock.js';
 import { derivedSpanId, derivedTraceId, traceContextOf } from './span-ids.js';
 
-/** `error.type` of a request the trace holds no answer to. */
+/** `error.type` of a request the trace holds no answer to (and no close after it). */
 export const UNANSWERED_ERROR = 'unanswered';
+/** `error.type` of a request open when its connection closed: `mcpwire/otel`'s (the `McpError` code, lower-cased). */
+export const CONNECTION_CLOSED_ERROR = 'connection_closed';
 
 /** Requests remembered per session before the oldest is ended as unanswered. */
 const MAX_OPEN = 10_000;
@@ -70,7 +75,7 @@ export class SessionSpans {
     this.noteTransport(record);
     const done: McpSpan[] = [];
     if (record.kind === 'event') {
-      if (record.event === 'close' || record.event === 'exit') done.push(...this.endAll(at));
+      if (record.event === 'close' || record.event === 'exit') done.push(...this.endAll(at, connectionClosed()));
       else if (record.event === 'http') this.httpStatusOnly(record, at, done);
       return done;
     }
@@ -85,7 +90,7 @@ export class SessionSpans {
 
   /** Ends every request still open at the session's last record, as unanswered. */
   finish(): McpSpan[] {
-    return this.endAll(this.clock.last);
+    return this.endAll(this.clock.last, unanswered());
   }
 
   private item(record: TraceRecord, message: Message, index: number, at: number, done: McpSpan[]): void {
@@ -104,9 +109,10 @@ export class SessionSpans {
       if (record.protocolVersion !== undefined) span.attributes[ATTR.protocolVersion] ??= record.protocolVersion;
       const sessionId = sessionIdOf(record);
       if (sessionId !== undefined) span.attributes[ATTR.sessionId] ??= sessionId;
-      if (this.options.includePayloads && span.method === 'tools/call' && 'result' in message)
+      const ended = this.end(span, at, outcomeOf(span.method, message));
+      if (this.options.includePayloads && span.method === 'tools/call' && 'result' in message && !ended.status.error)
         span.attributes[ATTR.toolResult] = jsonText(message.result);
-      done.push(this.end(span, at, outcomeOf(span.method, message)));
+      done.push(ended);
     }
   }
 
@@ -134,7 +140,7 @@ export class SessionSpans {
       method,
       startMs: at,
       endMs: at,
-      attributes: { ...this.common(record, method, params, kind), [ATTR.requestId]: String(id) },
+      attributes: { ...this.common(record, method, params), [ATTR.requestId]: String(id) },
       status: { error: false },
       server: this.server,
       session: this.session,
@@ -177,7 +183,7 @@ export class SessionSpans {
       method,
       startMs: at,
       endMs: at,
-      attributes: this.common(record, method, params, kind),
+      attributes: this.common(record, method, params),
       status: { error: false },
       server: this.server,
       session: this.session,
@@ -223,12 +229,7 @@ export class SessionSpans {
     return undefined;
   }
 
-  private common(
-    record: TraceRecord,
-    method: string,
-    params: unknown,
-    kind: McpSpan['kind'],
-  ): Record<string, SpanAttributeValue> {
+  private common(record: TraceRecord, method: string, params: unknown): Record<string, SpanAttributeValue> {
     const target = targetOf(method, params);
     const attributes: Record<string, SpanAttributeValue> = { [ATTR.methodName]: method };
     const version = record.protocolVersion ?? metaVersion(params);
@@ -244,8 +245,8 @@ export class SessionSpans {
     const transport = networkTransportOf(this.overHttp ? 'http' : 'stdio');
     if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
     if (this.overHttp) attributes[ATTR.networkProtocolName] = 'http';
-    // The peer's address belongs on CLIENT spans (`server.*`); on SERVER spans it would be `client.*`.
-    if (kind === 'client' && this.address) {
+    // The recording side is the client: the peer is the server, on both kinds of span.
+    if (this.address) {
       attributes[ATTR.serverAddress] = this.address.host;
       attributes[ATTR.serverPort] = this.address.port;
     }
@@ -265,8 +266,8 @@ export class SessionSpans {
     return span;
   }
 
-  private endAll(at: number): McpSpan[] {
-    const spans = [...this.open.values()].map((open) => this.end(open.span, at, unanswered()));
+  private endAll(at: number, outcome: OperationOutcome): McpSpan[] {
+    const spans = [...this.open.values()].map((open) => this.end(open.span, at, outcome));
     this.open.clear();
     return spans;
   }
@@ -331,6 +332,10 @@ function outcomeOf(method: string, answer: Message): OperationOutcome {
 
 function unanswered(): OperationOutcome {
   return { kind: 'failed', errorType: UNANSWERED_ERROR, message: 'no answer in the trace' };
+}
+
+function connectionClosed(): OperationOutcome {
+  return { kind: 'failed', errorType: CONNECTION_CLOSED_ERROR, message: 'the connection closed before an answer' };
 }
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
