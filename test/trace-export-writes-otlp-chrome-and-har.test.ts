@@ -140,10 +140,11 @@ describe('trace export --format otlp-json', () => {
       kind: 3,
       parentSpanId: byName('tools/call never-answer').spanId,
     });
-    // Open at a close: only a 2026 client's subscription stream (every call was answered or cancelled).
-    const closed = spans.filter((s) => s.attributes[ATTR.errorType] === CONNECTION_CLOSED_ERROR);
-    expect(closed.length).toBeGreaterThan(0);
-    for (const span of closed) expect(span.name).toBe('subscriptions/listen');
+    // Every call was answered or cancelled; a 2026 client's change feed ends cancelled as it closes.
+    expect(spans.filter((s) => s.attributes[ATTR.errorType] === CONNECTION_CLOSED_ERROR)).toEqual([]);
+    const feeds = spans.filter((s) => s.name === 'subscriptions/listen');
+    expect(feeds.length).toBeGreaterThan(0);
+    for (const feed of feeds) expect(feed.attributes[ATTR.errorType]).toBe(CANCELLED_ERROR);
   });
 
   it('carries the HTTP facts: server address and port, mcp.session.id on legacy sessions only, both eras', async () => {

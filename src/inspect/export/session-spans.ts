@@ -10,8 +10,9 @@
  *
  * Rules beyond the conventions (documented in docs/cli.md):
  * - A request without an answer ends at its session's close or exit event with `error.type`
- *   {@link CONNECTION_CLOSED_ERROR} (what `mcpwire/otel` says of it), or else at the session's last
- *   record with {@link UNANSWERED_ERROR}.
+ *   {@link CONNECTION_CLOSED_ERROR} (what `mcpwire/otel` says of it; a change feed at a clean
+ *   close is `cancelled`: the client ends it), or else at the session's last record with
+ *   {@link UNANSWERED_ERROR}.
  * - A cancel notice ends the request it names: `error.type` `timeout` when its reason says it
  *   timed out (mcpwire's client words it so), else `cancelled`. A later answer is ignored.
  * - A POST answered by an HTTP error status alone ends its request with `error.type` the status.
@@ -75,7 +76,7 @@ export class SessionSpans {
     this.noteTransport(record);
     const done: McpSpan[] = [];
     if (record.kind === 'event') {
-      if (record.event === 'close' || record.event === 'exit') done.push(...this.endAll(at, connectionClosed()));
+      if (record.event === 'close' || record.event === 'exit') done.push(...this.endAll(at, closedOutcome(record)));
       else if (record.event === 'http') this.httpStatusOnly(record, at, done);
       return done;
     }
@@ -90,7 +91,7 @@ export class SessionSpans {
 
   /** Ends every request still open at the session's last record, as unanswered. */
   finish(): McpSpan[] {
-    return this.endAll(this.clock.last, unanswered());
+    return this.endAll(this.clock.last, unanswered);
   }
 
   private item(record: TraceRecord, message: Message, index: number, at: number, done: McpSpan[]): void {
@@ -266,8 +267,8 @@ export class SessionSpans {
     return span;
   }
 
-  private endAll(at: number, outcome: OperationOutcome): McpSpan[] {
-    const spans = [...this.open.values()].map((open) => this.end(open.span, at, outcome));
+  private endAll(at: number, outcome: (method: string) => OperationOutcome): McpSpan[] {
+    const spans = [...this.open.values()].map((open) => this.end(open.span, at, outcome(open.span.method)));
     this.open.clear();
     return spans;
   }
@@ -334,8 +335,17 @@ function unanswered(): OperationOutcome {
   return { kind: 'failed', errorType: UNANSWERED_ERROR, message: 'no answer in the trace' };
 }
 
-function connectionClosed(): OperationOutcome {
-  return { kind: 'failed', errorType: CONNECTION_CLOSED_ERROR, message: 'the connection closed before an answer' };
+/**
+ * How a request open at a close or exit ended: a change feed (`subscriptions/listen`) at a clean
+ * close was ended by the client itself (it cancels its streams as it closes); anything else lost
+ * its connection.
+ */
+function closedOutcome(record: TraceRecord): (method: string) => OperationOutcome {
+  const clean = record.event === 'close' && record.detail?.error === undefined;
+  return (method) =>
+    clean && method === 'subscriptions/listen'
+      ? { kind: 'cancelled', message: 'ended by the client as it closed' }
+      : { kind: 'failed', errorType: CONNECTION_CLOSED_ERROR, message: 'the connection closed before an answer' };
 }
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
