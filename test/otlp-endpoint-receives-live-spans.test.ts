@@ -3,17 +3,21 @@
  * `node:http` one on 127.0.0.1), from `mcpwire proxy` and from a client command; and an endpoint
  * that is dead or hangs never stops the proxied traffic nor holds the exit for long.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
+import { McpServer } from '../src/server/index.js';
 import { ATTR, EXECUTE_TOOL, TOOL_ERROR } from '../src/util/mcp-semconv.js';
 import { CLI, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
+import { startKitHttp } from './support/kit-http.js';
 import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
 import { attributesOf, startOtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 import { freePort } from './support/ports.js';
 import { startRawStdioServer } from './support/raw-stdio-server.js';
+import { until } from './support/wait.js';
 
 const node = process.execPath;
 
@@ -73,6 +77,45 @@ describe('--otlp-endpoint', () => {
     expect(posts[0]?.headers['content-type']).toBe('application/json');
     expect(stderr.join('\n')).not.toContain('k3y');
     expect(JSON.stringify(spans)).not.toContain('k3y');
+  });
+
+  it('mcpwire proxy --url sends the spans of HTTP traffic, with the server address and the legacy session id', async () => {
+    const receiver = await startOtlpReceiver();
+    const server = new McpServer({ name: 'kit', version: '1.0.0' });
+    server.registerTool({
+      name: 'echo',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: 'echo' }] }),
+    });
+    const kit = await startKitHttp(server);
+    const proxy = spawn(node, [CLI, 'proxy', '--url', kit.url, '--otlp-endpoint', receiver.url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const closed = new Promise<number | null>((resolve) => proxy.once('close', resolve));
+    onTestFinished(async () => {
+      proxy.kill('SIGKILL');
+      await closed;
+    });
+    let out = '';
+    proxy.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    await until(() => out.includes('\n'), { timeoutMs: 15_000, what: "the proxy's URL" });
+    const client = await McpClient.connect({ url: out.trim() }, { era: 'legacy' });
+    try {
+      await client.callTool('echo', {});
+    } finally {
+      await client.close();
+    }
+    proxy.kill('SIGINT');
+    expect(await closed).toBe(0);
+    const spans = await receiver.waitForSpans((all) => named(all, 'tools/call echo') !== undefined);
+    expect(attributesOf(named(spans, 'tools/call echo')!.attributes)).toMatchObject({
+      [ATTR.networkTransport]: 'tcp',
+      [ATTR.networkProtocolName]: 'http',
+      [ATTR.serverAddress]: '127.0.0.1',
+      [ATTR.serverPort]: kit.port,
+      [ATTR.sessionId]: expect.any(String),
+      [ATTR.protocolVersion]: '2025-11-25',
+    });
   });
 
   it('a client command (call, 2026-07-28 on the kit) sends its spans too', async () => {
