@@ -149,18 +149,25 @@ export class OtlpHttpExporter {
   }
 
   /** POSTs one batch; resolves (never rejects) when it was taken, refused or given up. */
-  private send(batch: McpSpan[]): Promise<void> {
+  private async send(batch: McpSpan[]): Promise<void> {
     const body = JSON.stringify(otlpTraceRequest(batch));
+    let outcome = await this.post(body);
+    // A kept-alive socket the receiver had closed meanwhile: Node's advice is to try once more.
+    if (outcome.staleSocket && !this.closed) outcome = await this.post(body);
+    if (outcome.failure === undefined) this.counts.exported += batch.length;
+    else this.drop(batch.length, outcome.failure);
+  }
+
+  /** One POST: its failure, if any, and whether it failed on a reused socket before any answer. */
+  private post(body: string): Promise<{ failure?: string; staleSocket?: boolean }> {
     const client = this.url.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (failure?: string) => {
+      const settle = (failure?: string, staleSocket = false) => {
         if (settled) return;
         settled = true;
         this.requests.delete(request);
-        if (failure === undefined) this.counts.exported += batch.length;
-        else this.drop(batch.length, failure);
-        resolve();
+        resolve(failure === undefined ? {} : { failure, staleSocket });
       };
       const request = client.request(this.url, {
         method: 'POST',
@@ -170,7 +177,9 @@ export class OtlpHttpExporter {
       });
       this.requests.add(request);
       request.on('timeout', () => request.destroy(new Error(`no answer within ${this.requestTimeoutMs} ms`)));
-      request.on('error', (error) => settle(error.message));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        settle(error.message, request.reusedSocket && error.code === 'ECONNRESET'),
+      );
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
         response.resume();
