@@ -47,6 +47,7 @@ const MAX_OPEN = 10_000;
 
 interface OpenRequest {
   span: McpSpan;
+  /** `{dir}:{token}` when the request asked for progress. */
   progressToken?: string;
 }
 
@@ -55,6 +56,8 @@ type Message = Record<string, unknown>;
 export class SessionSpans {
   private readonly traceId: string;
   private readonly open = new Map<string, OpenRequest>();
+  /** Open requests that asked for progress, by direction and progress token. */
+  private readonly byToken = new Map<string, OpenRequest>();
   private readonly clock = new SessionClock();
   private seq = 0;
   private overHttp = false;
@@ -103,9 +106,8 @@ export class SessionSpans {
     else if (hasId && ('result' in message || 'error' in message)) {
       // An answer travels the other way from its request.
       const key = keyOf(record.dir === 'in' ? 'out' : 'in', id);
-      const open = this.open.get(key);
+      const open = this.take(key);
       if (!open) return;
-      this.open.delete(key);
       const span = open.span;
       if (record.protocolVersion !== undefined) span.attributes[ATTR.protocolVersion] ??= record.protocolVersion;
       const sessionId = sessionIdOf(record);
@@ -149,15 +151,16 @@ export class SessionSpans {
     if (this.options.includePayloads && method === 'tools/call' && params !== null && typeof params === 'object')
       span.attributes[ATTR.toolArguments] = jsonText((params as { arguments?: unknown }).arguments ?? {});
     // A reused id ends the request it reused (the peer broke the protocol, or a restart).
-    const previous = this.open.get(key);
+    const previous = this.take(key);
     if (previous) done.push(this.end(previous.span, at, unanswered()));
     else if (this.open.size >= MAX_OPEN) {
-      const [oldestKey, oldest] = this.open.entries().next().value as [string, OpenRequest];
-      this.open.delete(oldestKey);
+      const oldest = this.take(this.open.keys().next().value as string)!;
       done.push(this.end(oldest.span, at, unanswered()));
     }
     const token = progressTokenOf(params);
-    this.open.set(key, token === undefined ? { span } : { span, progressToken: token });
+    const open: OpenRequest = token === undefined ? { span } : { span, progressToken: `${record.dir}:${token}` };
+    this.open.set(key, open);
+    if (open.progressToken !== undefined) this.byToken.set(open.progressToken, open);
   }
 
   private notification(
@@ -206,10 +209,8 @@ export class SessionSpans {
     if (method === 'notifications/cancelled') {
       const requestId = (params as { requestId?: unknown }).requestId;
       if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
-      const key = keyOf(record.dir, requestId);
-      const open = this.open.get(key);
+      const open = this.take(keyOf(record.dir, requestId));
       if (!open) return undefined;
-      this.open.delete(key);
       const reason = (params as { reason?: unknown }).reason;
       const message = typeof reason === 'string' ? reason : undefined;
       const outcome: OperationOutcome =
@@ -222,12 +223,20 @@ export class SessionSpans {
     if (method === 'notifications/progress') {
       const token = (params as { progressToken?: unknown }).progressToken;
       if (typeof token !== 'string' && typeof token !== 'number') return undefined;
-      const wanted = String(token);
-      const dir = record.dir === 'in' ? 'out' : 'in';
-      for (const [key, open] of this.open)
-        if (key.startsWith(`${dir}:`) && open.progressToken === wanted) return open.span;
+      // Progress travels the other way from the request that asked for it.
+      return this.byToken.get(`${record.dir === 'in' ? 'out' : 'in'}:${String(token)}`)?.span;
     }
     return undefined;
+  }
+
+  /** Removes and returns the open request under `key`. */
+  private take(key: string): OpenRequest | undefined {
+    const open = this.open.get(key);
+    if (!open) return undefined;
+    this.open.delete(key);
+    if (open.progressToken !== undefined && this.byToken.get(open.progressToken) === open)
+      this.byToken.delete(open.progressToken);
+    return open;
   }
 
   private common(record: TraceRecord, method: string, params: unknown): Record<string, SpanAttributeValue> {
@@ -270,6 +279,7 @@ export class SessionSpans {
   private endAll(at: number, outcome: (method: string) => OperationOutcome): McpSpan[] {
     const spans = [...this.open.values()].map((open) => this.end(open.span, at, outcome(open.span.method)));
     this.open.clear();
+    this.byToken.clear();
     return spans;
   }
 
@@ -278,10 +288,8 @@ export class SessionSpans {
     const status = record.http?.status;
     const id = record.detail?.id;
     if (status === undefined || status < 400 || (typeof id !== 'string' && typeof id !== 'number')) return;
-    const key = keyOf('out', id);
-    const open = this.open.get(key);
+    const open = this.take(keyOf('out', id));
     if (!open) return;
-    this.open.delete(key);
     done.push(this.end(open.span, at, { kind: 'failed', errorType: String(status), message: `HTTP ${status}` }));
   }
 
