@@ -47,7 +47,14 @@ function wireFilters() {
   var typing = null;
   Object.keys(CONTROLS).forEach(function (k) {
     var input = $(CONTROLS[k]);
-    var apply = function () { var c = {}; c[k] = input.value.trim(); setFilter(c); };
+    var apply = function () {
+      // The change event on blur after typing repeats the value: redrawing then would replace the
+      // row under the pointer between mousedown and mouseup, and the click would be lost.
+      if (state[k] === input.value.trim()) return;
+      var c = {};
+      c[k] = input.value.trim();
+      setFilter(c);
+    };
     input.addEventListener('change', apply);
     if (input.tagName === 'INPUT') input.addEventListener('input', function () { clearTimeout(typing); typing = setTimeout(apply, 150); });
   });

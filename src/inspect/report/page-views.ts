@@ -85,7 +85,8 @@ function leaf(v) {
   if (type === 'string' && v.indexOf('***') >= 0) e.className += ' redacted';
   return e;
 }
-function tree(value, depth) {
+/** A collapsible view of value; levels above openTo start open, the rest are built when opened. */
+function tree(value, depth, openTo) {
   if (value === null || typeof value !== 'object') return leaf(value);
   var isArray = Array.isArray(value), keys = Object.keys(value);
   var node = el('details', 'node');
@@ -98,12 +99,12 @@ function tree(value, depth) {
       var line = el('div', 'kv');
       line.appendChild(el('span', 'key', isArray ? k : JSON.stringify(k)));
       line.appendChild(el('span', 'colon', ': '));
-      line.appendChild(tree(value[k], depth + 1));
+      line.appendChild(tree(value[k], depth + 1, openTo));
       node.appendChild(line);
     });
   }
   node.addEventListener('toggle', fill);
-  if (depth < 3) { node.open = true; fill(); }
+  if (depth < openTo) { node.open = true; fill(); }
   return node;
 }
 function fact(list, name, value) {
@@ -150,7 +151,8 @@ function showPayload() {
     var box = el('div', 'payload');
     box.appendChild(el('h4', null, (rec.dir === 'out' ? '\u2192 ' : '\u2190 ') + rec.kind + (rec.event ? ' ' + rec.event : '') + ' \u00b7 ' + rec.bytes + ' B \u00b7 ' + rec.ts));
     var value = rec.message !== undefined ? rec.message : rec.raw !== undefined ? rec.raw : rec.detail;
-    box.appendChild(tree(value === undefined ? null : value, 0));
+    // A small message opens whole; a big one its first levels (the rest is built on demand).
+    box.appendChild(tree(value === undefined ? null : value, 0, rec.bytes < 4096 ? 12 : 2));
     v.appendChild(box);
   });
 }
