@@ -9,9 +9,9 @@ header h1 { font-size: 16px; margin: 0; }
 section { padding: 8px 16px; }
 h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 #summary { display: flex; flex-wrap: wrap; gap: 6px; }
-.fact { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px; min-width: 72px; }
-.fact b { display: block; font-size: 16px; }
-.fact span { color: var(--muted); font-size: 11px; }
+.fact { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 2px 8px; }
+.fact b { font-size: 14px; margin-right: 4px; }
+.fact span { color: var(--muted); font-size: 12px; }
 .fact.bad b { color: var(--bad); }
 #summary p { flex-basis: 100%; margin: 2px 0; color: var(--muted); }
 #summary .problem { color: var(--bad); }
@@ -33,7 +33,7 @@ h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spaci
 #legend i { display: inline-block; width: 10px; height: 8px; margin: 0 3px 0 8px; }
 #main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(280px, 2fr); gap: 12px; padding: 0 16px; }
 #table-box { padding: 0; border: 1px solid var(--line); background: #fff; min-width: 0; }
-#thead, .row { display: grid; grid-template-columns: 78px 120px 22px 52px minmax(140px, 2fr) 48px 84px 70px 40px 76px minmax(60px, 1fr); }
+#thead, .row { display: grid; grid-template-columns: 76px 130px 18px 36px minmax(140px, 2fr) 32px 84px 60px 40px 56px minmax(40px, 1fr); }
 #thead { font-weight: 600; border-bottom: 1px solid var(--line); background: #f3f4f6; }
 #rows { position: relative; height: 440px; overflow: auto; }
 #rows-spacer { position: relative; }

@@ -39,7 +39,7 @@ var COLUMNS = [
   ['method', function (r) { return r.m + (r.tool ? ' ' + r.tool : ''); }],
   ['id', function (r) { return r.id === undefined ? '' : String(r.id); }],
   ['status', statusText],
-  ['duration', function (r) { return r.d === undefined ? (r.k === 'call' ? '\u2026' : '') : fmtMs(r.d); }],
+  ['ms', function (r) { return r.d === undefined ? (r.k === 'call' ? '\u2026' : '') : fmtMs(r.d); }],
   ['http', function (r) { return r.http === undefined ? '' : String(r.http); }],
   ['flags', function (r) { return (r.fl || []).join(' ') + (r.parent !== undefined ? ' \u21b3' + (rows[r.parent].id) : ''); }],
   ['trace', function (r) { return r.tp ? traceIds(r.tp).trace.slice(0, 8) : (r.text || ''); }]
