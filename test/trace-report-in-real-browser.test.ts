@@ -4,7 +4,8 @@
  * client: a legacy server (2025-06-18, two junk lines on stdout first) with a tool error, a
  * JSON-RPC error, progress, a cancelled call, a configured secret, a payload that tries to break
  * out of the page (`</script><img src=x onerror=…>`), and a crash; and the official SDK's v2
- * server at 2026-07-28 with progress, errors and a traceparent. The page must raise no error,
+ * server at 2026-07-28 with progress, errors and a traceparent; and the same server over
+ * Streamable HTTP, reached by one-shot commands with `--trace-file`. The page must raise no error,
  * request nothing but its own file, show one lane per server session and one row per request,
  * notification, event and invalid frame, narrow its rows with a filter kept in the URL hash (and
  * restored on reload), open a payload on click, print the same percentiles as
@@ -21,6 +22,7 @@ import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { launchBrowser } from './support/browser.js';
 import { CLI, MODERN, requireBuiltCli, runCli } from './support/cli.js';
+import { modernOverHttp } from './support/http-servers.js';
 import { until } from './support/wait.js';
 
 const node = process.execPath;
@@ -93,6 +95,19 @@ async function legacySession(file: string): Promise<void> {
   await until(() => records(file).some((r) => r.event === 'exit'), { what: "the legacy server's exit in the trace" });
 }
 
+/** The v2 server over Streamable HTTP, reached by two one-shot commands with `--trace-file`: HTTP statuses. */
+async function httpSession(file: string): Promise<void> {
+  const server = await modernOverHttp();
+  try {
+    const listed = await runCli(['tools', '--url', server.url, '--trace-file', file]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const failed = await runCli(['call', 'fails', '--url', server.url, '--trace-file', file]);
+    expect(failed.code, failed.stderr).toBe(5);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** The official SDK's v2 server (2026-07-28) behind the proxy: progress, errors of both kinds, a traceparent. */
 async function modernSession(file: string): Promise<void> {
   const client = await McpClient.connect({
@@ -157,10 +172,11 @@ async function shownStats(page: Page, table: string): Promise<Array<Record<strin
 }
 
 describe('mcpwire trace report in a real browser', () => {
-  it('shows a real two-server trace (both eras, errors, a cancel, a crash) and keeps a hostile payload inert', async () => {
-    const file = path.join(dir, 'two-servers.jsonl');
+  it('shows a real multi-server trace (both eras, stdio and HTTP, errors, a cancel, a crash) and keeps a hostile payload inert', async () => {
+    const file = path.join(dir, 'servers.jsonl');
     await legacySession(file);
     await modernSession(file);
+    await httpSession(file);
     const trace = records(file);
     expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
 
@@ -183,7 +199,11 @@ describe('mcpwire trace report in a real browser', () => {
     const notes = items.filter((m) => typeof m.method === 'string' && m.id === undefined).length;
     const expectedRows = requests + notes + count('event') + count('invalid');
     const toolCalls = items.filter((m) => m.method === 'tools/call').length;
-    expect(servers.size).toBe(2);
+    expect(servers.size).toBe(3);
+    const statuses = new Map<number, number>();
+    for (const r of trace)
+      if (r.http?.status !== undefined) statuses.set(r.http.status, (statuses.get(r.http.status) ?? 0) + 1);
+    expect(statuses.get(200)).toBeGreaterThan(0);
     expect(count('invalid')).toBeGreaterThan(0);
     expect(trace.some((r) => r.protocolVersion === '2026-07-28')).toBe(true);
     expect(trace.some((r) => r.protocolVersion === '2025-06-18')).toBe(true);
@@ -207,6 +227,11 @@ describe('mcpwire trace report in a real browser', () => {
       expect(await page.locator('.row').count()).toBeGreaterThan(0);
       expect(await page.locator('[data-k="sessions"] b').textContent()).toBe(String(lanes.size));
       expect(await page.locator('[data-k="invalid"] b').textContent()).toBe(String(count('invalid')));
+      // Every HTTP status of the trace, with how often it came.
+      const shownStatuses = await page.locator('#http-list li[data-status]').allTextContents();
+      expect(shownStatuses).toEqual(
+        [...statuses].sort((a, b) => a[0] - b[0]).map(([status, n]) => `HTTP ${status}: ${n}`),
+      );
 
       // The same percentiles as `trace show --json`, per method and per tool.
       const pick = (s: OperationStats) => {
