@@ -6,7 +6,6 @@
  */
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 import { pairCalls, type CallStatus, type TraceCall } from '../trace/trace-calls.js';
-import { splitSessions } from '../trace/trace-sessions.js';
 import { latencyTable, type LatencyTable } from '../trace/trace-stats.js';
 
 /** One timeline lane: a server's session. Times are ms since the report's origin. */
@@ -122,10 +121,13 @@ function callRow(call: TraceCall, lane: number, at: (position: number) => number
 
 /** Builds the report of `records` (file order). `file` names the trace in the page; `problems` are reading notes. */
 export function buildReport(records: readonly TraceRecord[], file: string, problems: string[] = []): ReportData {
-  const sessions = splitSessions(records);
-  const { calls, orphans, sessionOf, noteOf } = pairCalls(records);
+  const { calls, orphans, sessions, sessionOf, noteOf } = pairCalls(records);
   // One axis for every session: each tracer's `t` placed at its wall-clock start.
-  const startOf = new Map(sessions.map((s) => [s.index, s.startedAt ? Date.parse(s.startedAt) : 0]));
+  // A session without clocks (records lacking `ts`) starts with the earliest one that has them.
+  const walls = sessions.map((s) => (s.startedAt ? Date.parse(s.startedAt) : Number.NaN));
+  const known = walls.filter((w) => Number.isFinite(w));
+  const earliest = known.reduce((min, w) => Math.min(min, w), known[0] ?? 0);
+  const startOf = new Map(sessions.map((s, i) => [s.index, Number.isFinite(walls[i]) ? walls[i]! : earliest]));
   const absolute = records.map((r, i) => startOf.get(sessionOf[i]!)! + (typeof r.t === 'number' ? r.t : 0));
   // A loop, not Math.min(...): a spread of 100k arguments overflows the stack.
   const origin = absolute.reduce((min, t) => (t < min ? t : min), absolute[0] ?? 0);

@@ -11,7 +11,7 @@
  */
 import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
-import { splitSessions } from './trace-sessions.js';
+import { splitSessions, type TraceSession } from './trace-sessions.js';
 
 /** How a call ended: answered (`ok` or `error`), cancelled without an answer, or never answered. */
 export type CallStatus = 'ok' | 'error' | 'cancelled' | 'open';
@@ -60,7 +60,8 @@ export interface TraceCalls {
   calls: TraceCall[];
   /** Positions of answers no request waited for (with the item, for batches). */
   orphans: Array<{ record: number; item?: number }>;
-  /** For each record position, the index of its session (1-based). */
+  /** The sessions of the records ({@link splitSessions}), and for each record position its session's index. */
+  sessions: TraceSession[];
   sessionOf: number[];
   /** For a notification's position, the index in `calls` of the call it belongs to. */
   noteOf: Map<number, number>;
@@ -133,8 +134,8 @@ function settle(call: TraceCall, record: TraceRecord, position: number, item: nu
 /** Pairs the requests and answers of `records` (file order) and ties notifications to their calls. Never throws. */
 export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
   const sessionOf: number[] = new Array<number>(records.length).fill(0);
-  for (const session of splitSessions(records))
-    for (const position of session.positions) sessionOf[position] = session.index;
+  const sessions = splitSessions(records);
+  for (const session of sessions) for (const position of session.positions) sessionOf[position] = session.index;
 
   const calls: TraceCall[] = [];
   const orphans: TraceCalls['orphans'] = [];
@@ -214,5 +215,5 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
       }
     }
   });
-  return { calls, orphans, sessionOf, noteOf };
+  return { calls, orphans, sessions, sessionOf, noteOf };
 }
