@@ -9,7 +9,8 @@
  * request nothing but its own file, show one lane per server session and one row per request,
  * notification, event and invalid frame, narrow its rows with a filter kept in the URL hash (and
  * restored on reload), open a payload on click, print the same percentiles as
- * `trace show --json`, and leave the hostile payload inert text.
+ * `trace show --json`, and leave the hostile payload inert text. A trace of ten thousand calls
+ * keeps only the rows in view in the DOM and still scrolls and filters to any of them.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -308,6 +309,77 @@ describe('mcpwire trace report in a real browser', () => {
       await page.close();
     }
   }, 180_000);
+
+  it('stays usable with ten thousand calls: only the rows in view are in the page, scrolling and filters reach all', async () => {
+    const calls = 10_000;
+    const start = Date.UTC(2026, 10, 27, 10);
+    const lines: string[] = [];
+    for (let i = 1; i <= calls; i++) {
+      const server = i % 2 ? 'fs' : 'git';
+      const base = { v: 1, server, session: server, bytes: 80, id: i, method: 'tools/call' };
+      const t = i * 2;
+      const latencyMs = (i % 97) + 0.5;
+      const request = {
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'read', arguments: { path: `/x${i}` } },
+      };
+      const answer = { jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: `file ${i}` }] } };
+      lines.push(
+        JSON.stringify({
+          ...base,
+          ts: new Date(start + t).toISOString(),
+          t,
+          dir: 'out',
+          kind: 'request',
+          message: request,
+        }),
+      );
+      const at = t + latencyMs;
+      lines.push(
+        JSON.stringify({
+          ...base,
+          ts: new Date(start + at).toISOString(),
+          t: at,
+          dir: 'in',
+          kind: 'response',
+          latencyMs,
+          message: answer,
+        }),
+      );
+    }
+    const file = path.join(dir, 'many.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const report = path.join(dir, 'many.html');
+    const made = await runCli(['trace', 'report', file, '-o', report]);
+    expect(made.code, made.stderr).toBe(0);
+
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.setDefaultTimeout(30_000);
+    try {
+      await open(page, pathToFileURL(report).href);
+      expect(await rowCount(page)).toEqual({ shown: calls, total: calls });
+      expect(await page.locator('.lane').count()).toBe(2);
+      expect(await page.locator('#rows .row').count()).toBeLessThan(100);
+      await page.locator('#rows').evaluate((e) => (e.scrollTop = e.scrollHeight));
+      await until(async () => (await page.locator('#rows .row .c-id', { hasText: /^10000$/ }).count()) === 1, {
+        what: 'the last call drawn after scrolling to the end',
+      });
+      expect(await page.locator('#rows .row').count()).toBeLessThan(100);
+      await filterText(page, '/x4321"');
+      await until(async () => (await rowCount(page)).shown === 1, { what: 'the one call with that path' });
+      await page.click('#rows .row');
+      await until(async () => ((await page.locator('#viewer').textContent()) ?? '').includes('file 4321'), {
+        what: 'its answer in the viewer',
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 
   it('writes FILE.html beside the trace by default and refuses to overwrite the trace', async () => {
     const file = path.join(dir, 'small.jsonl');

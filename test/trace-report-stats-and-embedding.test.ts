@@ -156,6 +156,45 @@ describe('pairing requests and answers', () => {
   });
 });
 
+describe('the report model', () => {
+  it('puts every session of a file on one time axis, rows in time order with notes pointing at their call', () => {
+    clock = 0;
+    const first = [call(1, 'slow', { progressToken: 7 })];
+    const other = frame('out', { id: 1, method: 'tools/list' }, { server: 'git', session: 'g1' });
+    const progress = frame('in', { method: 'notifications/progress', params: { progressToken: 7, progress: 1 } });
+    const records: TraceRecord[] = [
+      ...first,
+      other,
+      progress,
+      ok(1, 3),
+      frame('in', { id: 9, result: {} }),
+      { ...progress, t: 10, kind: 'invalid', message: undefined, raw: '{"half":' },
+      { ...progress, t: 11, kind: 'event', message: undefined, method: undefined, event: 'exit', detail: { code: 1 } },
+    ];
+    const report = buildReport(records, 'two.jsonl');
+    expect(report.lanes.map((l) => [l.server, l.session])).toEqual([
+      ['fs', 1],
+      ['git', 2],
+    ]);
+    expect(report.rows.map((r) => [r.k, r.m])).toEqual([
+      ['call', 'tools/call'],
+      ['call', 'tools/list'],
+      ['note', 'notifications/progress'],
+      ['orphan', '(orphan answer)'],
+      ['invalid', '(invalid)'],
+      ['event', 'exit'],
+    ]);
+    for (let i = 1; i < report.rows.length; i++)
+      expect(report.rows[i]!.t).toBeGreaterThanOrEqual(report.rows[i - 1]!.t);
+    const note = report.rows[2]!;
+    expect(report.rows[note.parent!]).toMatchObject({ m: 'tools/call', tool: 'slow', d: 3, nt: [note.t] });
+    expect(report.rows[1]).toMatchObject({ st: 'open', lane: 1 });
+    expect(report.summary).toMatchObject({ servers: [{ name: 'fs' }, { name: 'git' }], sessions: 2, requests: 2 });
+    expect(report.summary).toMatchObject({ notifications: 1, orphans: 1, invalid: 1, events: 1, open: 1 });
+    expect(report.errors.map((i) => report.rows[i]!.k)).toEqual(['invalid']);
+  });
+});
+
 describe('the page', () => {
   const hostile = '</script><img src=x onerror=alert(1)><!-- \u2028\u2029 & <script>alert(2)</script>';
 
