@@ -68,6 +68,17 @@ export { jsonlFileSink, prettyTraceLine, streamSink } from './inspect/trace/sink
 export type { JsonlFileSink, PrettyOptions } from './inspect/trace/sinks.js';
 export type { TraceSink } from './transport/trace/trace-sink.js';
 export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
+export { MCP_CHANNELS } from './transport/diagnostics/channels.js';
+export type {
+  McpConnectionFacts,
+  McpHandleNotificationEvent,
+  McpHandleRequestEvent,
+  McpMessageEvent,
+  McpSendNotificationEvent,
+  McpSendRequestEvent,
+  McpSessionEvent,
+  McpTransportKind,
+} from './transport/diagnostics/channel-events.js';
 
 // Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.
 export { McpManager } from './manager/mcp-manager.js';

@@ -18,8 +18,9 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
  * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
- * transport → protocol); `auth` is the OAuth client, under `client`. `util` is the shared room
- * under everything: small pure helpers any layer may import, which import nothing of src/.
+ * transport → protocol); `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
+ * the only room that may load `@opentelemetry/*`); `auth` is the OAuth client, under `client`.
+ * `util` is the shared room under everything: small pure helpers any layer may import, which import nothing of src/.
  */
 const LAYERS: Record<string, number> = {
   util: -1,
@@ -30,6 +31,7 @@ const LAYERS: Record<string, number> = {
   server: 3,
   llm: 3,
   inspect: 3,
+  otel: 3,
   manager: 4,
   cli: 5,
 };
@@ -41,6 +43,7 @@ const SIBLINGS_APART = [
   ['server', 'llm'],
   ['server', 'inspect'],
   ['llm', 'inspect'],
+  ...['client', 'server', 'llm', 'inspect', 'auth'].map((layer): [string, string] => ['otel', layer]),
 ];
 /** Imports the ranks would allow but the map forbids: the manager runs servers, it does not inspect traffic. */
 const FORBIDDEN: Array<[from: string, to: string]> = [
@@ -160,6 +163,8 @@ function violationsIn(file: string, source: string): string[] {
     const where = `${rel}:${line} imports '${specifier}'`;
     if (specifier.startsWith('@modelcontextprotocol/'))
       problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
+    if (specifier.startsWith('@opentelemetry/') && from !== 'otel')
+      problems.push(`${where}: only src/otel (the mcpwire/otel subpath) may load OpenTelemetry (an optional peer)`);
     if ((from === 'protocol' || from === 'util') && isNodeBuiltin(specifier))
       problems.push(`${where}: src/${from} must not import Node built-ins`);
     if (!specifier.startsWith('.')) continue;

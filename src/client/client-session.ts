@@ -14,6 +14,8 @@
  * - It keeps the modern change feed (`subscriptions/listen`) and the resource URIs subscribed.
  * - {@link ClientSession.close} is graceful and idempotent; it ends the feed and every input round.
  */
+import { ChannelTracing } from '../transport/diagnostics/channel-tracing.js';
+import { clientConnectionFacts } from '../transport/diagnostics/connection-facts.js';
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -150,8 +152,16 @@ export class ClientSession {
 
   /** A new connection over `held.pipe`; a Streamable HTTP transport gets a signal per request (its POST). */
   wire(held: Held): Link {
+    const facts = clientConnectionFacts(
+      held.concrete,
+      this.name,
+      () =>
+        // Before negotiation settles (the handshake itself) there is no revision yet.
+        (this as { negotiated?: Negotiated }).negotiated?.protocolVersion,
+    );
     const connection = new JsonRpcConnection(held.pipe, {
       name: this.name,
+      tracing: new ChannelTracing(facts),
       defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
       requestSignals: isStreamableHttpTransport(held.concrete),

@@ -2,6 +2,7 @@
  * Options and callback types of {@link JsonRpcConnection}, and its default timeouts.
  */
 import type { DeadlineSet } from './deadline-set.js';
+import type { EngineTracing } from './engine-tracing.js';
 import type { JsonRpcId } from './jsonrpc.js';
 import { optionKeys } from './option-keys.js';
 import type { TransportDiagnostic } from './transport.js';
@@ -102,6 +103,11 @@ export interface ConnectionOptions {
   requestSignals?: boolean;
   /** How an abandoned request is cancelled; see {@link CancelNotices}. Changeable later with `setCancelNotices`. */
   cancelNotices?: CancelNotices;
+  /**
+   * Who is told where each message's life starts and ends (mcpwire's diagnostics channels, given
+   * by the layer that builds the connection and knows its facts). Default: nobody.
+   */
+  tracing?: EngineTracing;
 }
 
 /**

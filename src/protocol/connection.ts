@@ -25,6 +25,7 @@ import type {
   NotificationHandler,
   RequestOptions,
 } from './connection-options.js';
+import type { SessionTrace } from './engine-tracing.js';
 import { McpError } from './errors.js';
 import { InboundMessages } from './inbound-messages.js';
 import type { InboundRequestHandler, InboundRouter } from './inbound-requests.js';
@@ -60,6 +61,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   private readonly inbound: InboundMessages;
   private readonly disposeTransport: Disposer[];
   private closing: Promise<void> | undefined;
+  /** Its observers' trace of the connection's life, when anyone listens. */
+  private readonly sessionTrace: SessionTrace | undefined;
   /** Resolves once the underlying transport has closed; carries the reason. */
   readonly closed: Promise<CloseInfo>;
 
@@ -74,6 +77,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
       transport.onMessage((value) => inbound.receive(value)),
       transport.onDiagnostic((d) => inbound.transportDiagnostic(d)),
     ];
+    this.sessionTrace = options.tracing?.opened();
     this.closed = transport.closed.then((info) => {
       // Closed by close()/destroy() already: no second error to build (it costs a stack trace).
       if (outbound.closeError) return info;
@@ -86,6 +90,7 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
             cause: info.error,
           },
         ),
+        info.error !== undefined,
       );
       return info;
     });
@@ -206,7 +211,10 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
    */
   close(): Promise<void> {
     if (!this.closing) {
-      this.shutdown(new McpError('CONNECTION_CLOSED', `connection closed by the ${this.role}`, { server: this.name }));
+      this.shutdown(
+        new McpError('CONNECTION_CLOSED', `connection closed by the ${this.role}`, { server: this.name }),
+        false,
+      );
       this.closing = this.transport.close().then(() => undefined);
     }
     return this.closing;
@@ -224,6 +232,8 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
         reason ? `connection destroyed: ${reason.reason}` : `connection destroyed by the ${this.role}`,
         { server: this.name, cause: reason },
       ),
+      // Ending the connection is a failure only for a reason other than a close (an idle or ended session).
+      reason !== undefined && reason.code !== 'CONNECTION_CLOSED',
     );
     this.closing ??= this.transport.closed.then(() => undefined);
     this.transport.destroy(reason);
@@ -232,11 +242,13 @@ export class JsonRpcConnection<R extends Role = ClientRole> {
   /**
    * Once, whatever ends the connection: our requests reject (and nothing more is sent or answered
    * from then on), the peer's requests in progress abort, the transport's callbacks are let go.
+   * `failed`: the end is a failure (the transport broke, a destroy with a reason), not a close.
    */
-  private shutdown(error: McpError): void {
+  private shutdown(error: McpError, failed: boolean): void {
     if (this.outbound.closeError) return;
     this.outbound.close(error);
     this.inbound.requests.abortAll(error);
     for (const dispose of this.disposeTransport) dispose();
+    this.sessionTrace?.ended(failed ? error : undefined);
   }
 }

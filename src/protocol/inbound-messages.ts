@@ -16,6 +16,7 @@
  * by `PendingRequests.settle`).
  */
 import type { ConnectionDiagnostic, ConnectionOptions, NotificationHandler } from './connection-options.js';
+import type { EngineTracing } from './engine-tracing.js';
 import { McpError } from './errors.js';
 import { BatchAnswers, InboundRequests } from './inbound-requests.js';
 import {
@@ -41,6 +42,7 @@ export class InboundMessages {
   private readonly batchGate: ((items: readonly unknown[]) => string | undefined) | undefined;
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly diagnosticListeners = new Set<(d: ConnectionDiagnostic) => void>();
+  private readonly tracing: EngineTracing | undefined;
 
   /**
    * `name`: the peer's display name (every error names it); `peer`: its role, how its actions are
@@ -64,7 +66,9 @@ export class InboundMessages {
       },
       options.inboundTimeoutMs,
       options.inboundDeadlines,
+      options.tracing,
     );
+    this.tracing = options.tracing;
   }
 
   /** Subscribes to an inbound notification method (`'*'` for all). Returns a disposer. */
@@ -225,6 +229,13 @@ export class InboundMessages {
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    const trace = this.tracing?.handlingNotification(method, params);
+    if (!trace) return this.dispatchNotification(method, params);
+    trace.run(() => this.dispatchNotification(method, params));
+    trace.ended(undefined, undefined);
+  }
+
+  private dispatchNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === 'notifications/progress' && params) this.pending.progress(params as ProgressParams);
     else if (method === 'notifications/cancelled' && params) {
       const requestId = (params as { requestId?: JsonRpcId }).requestId;

@@ -16,6 +16,7 @@
  * {@link BatchAnswers} of a batch.
  */
 import { DeadlineSet, type Deadline } from './deadline-set.js';
+import type { EngineTracing, InboundTrace } from './engine-tracing.js';
 import { errorMessage, McpError } from './errors.js';
 import {
   makeErrorResponse,
@@ -103,14 +104,19 @@ export class BatchAnswers {
 
 class Running implements InboundRequestContext, Deadline {
   private controller: AbortController | undefined;
-  private why: unknown;
+  /** Why it was cut short (cancelled, timed out, the connection's end), once it was. */
+  why: unknown;
   cancelled = false;
   due = Infinity;
+  /** What was sent back, once it was (for its observers). */
+  answer: JsonRpcMessage | undefined;
 
   constructor(
     private readonly owner: InboundRequests,
     readonly id: JsonRpcId,
     readonly method: string,
+    /** Its observers' trace, when anyone listens. */
+    readonly trace: InboundTrace | undefined,
   ) {}
 
   get signal(): AbortSignal {
@@ -158,6 +164,7 @@ export class InboundRequests {
     readonly host: InboundHost,
     private readonly timeoutMs = Infinity,
     deadlines?: DeadlineSet,
+    private readonly tracing?: EngineTracing,
   ) {
     this.deadlines = Number.isFinite(timeoutMs) ? (deadlines ?? new DeadlineSet()) : undefined;
   }
@@ -205,8 +212,13 @@ export class InboundRequests {
    */
   handle(request: JsonRpcRequest, batch?: BatchAnswers): void {
     const answer = (message: JsonRpcMessage): void => (batch ? batch.add(message) : this.host.reply(message));
+    const trace = this.tracing?.handlingRequest(request);
+    const refuse = (message: JsonRpcMessage): void => {
+      answer(message);
+      trace?.ended(message, undefined);
+    };
     if (this.running.has(request.id)) {
-      answer(
+      refuse(
         makeErrorResponse(
           request.id,
           RpcErrorCode.InvalidRequest,
@@ -218,24 +230,26 @@ export class InboundRequests {
     const handler = this.handlers.get(request.method);
     const router = handler ? undefined : this.router;
     if (!handler && !router) {
-      answer(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      refuse(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
       return;
     }
-    const record = new Running(this, request.id, request.method);
+    const record = new Running(this, request.id, request.method, trace);
     this.running.set(request.id, record);
     if (this.deadlines) this.deadlines.add(record, this.timeoutMs);
     let answered: Promise<JsonRpcMessage>;
     if (handler) {
       const params = Array.isArray(request.params) ? undefined : request.params;
+      const run = trace ? () => trace.run(() => handler(params, record)) : () => handler(params, record);
       answered = Promise.resolve()
-        .then(() => handler(params, record))
+        .then(run)
         .then(
           (result) => makeResponse(request.id, result ?? {}),
           (error: unknown) => makeErrorResponse(request.id, rpcCodeOf(error), errorMessage(error), rpcDataOf(error)),
         );
     } else {
+      const run = trace ? () => trace.run(() => router!(request, record)) : () => router!(request, record);
       answered = Promise.resolve()
-        .then(() => router!(request, record))
+        .then(run)
         .catch(() => makeErrorResponse(request.id, RpcErrorCode.InternalError, 'Internal error'));
     }
     if (batch) batch.expect();
@@ -244,7 +258,10 @@ export class InboundRequests {
       this.finish(record);
       // A request the peer cancelled gets no answer (the spec: the receiver should not respond).
       if (record.cancelled) batch?.add(undefined);
-      else answer(response);
+      else {
+        record.answer = response;
+        answer(response);
+      }
       this.ended(record);
     });
   }
@@ -267,9 +284,12 @@ export class InboundRequests {
     if (this.running.get(record.id) !== record) return;
     record.abort(new McpError('TIMEOUT', `ran longer than ${this.timeoutMs} ms`, { method: record.method }));
     this.finish(record);
-    this.host.reply(
-      makeErrorResponse(record.id, RpcErrorCode.InternalError, `Request timed out after ${this.timeoutMs} ms`),
+    record.answer = makeErrorResponse(
+      record.id,
+      RpcErrorCode.InternalError,
+      `Request timed out after ${this.timeoutMs} ms`,
     );
+    this.host.reply(record.answer);
     this.ended(record);
   }
 
@@ -286,6 +306,7 @@ export class InboundRequests {
 
   /** The one place a request of the peer ends: after its answer was sent, or withheld. */
   private ended(record: Running): void {
+    record.trace?.ended(record.answer, record.answer ? undefined : record.why);
     for (const listener of this.endListeners) {
       try {
         listener(record.id, record.method);

@@ -21,6 +21,7 @@ import {
   type RequestOptions,
 } from './connection-options.js';
 import { now } from './deadline-timer.js';
+import type { EngineTracing } from './engine-tracing.js';
 import { errorMessage, McpError, SizeLimitError } from './errors.js';
 import { makeNotification, makeRequest, type JsonRpcId } from './jsonrpc.js';
 import { peekMessageHead } from './message-head.js';
@@ -42,6 +43,7 @@ export class OutboundRequests {
   private readonly requestSignals: boolean;
   private readonly idPrefix: string | undefined;
   private cancelNotices: CancelNotices;
+  private readonly tracing: EngineTracing | undefined;
   private nextId = 1;
 
   /** `name`: the peer's display name (every error names it); `role`: ours, how our actions are worded. */
@@ -55,6 +57,7 @@ export class OutboundRequests {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     this.cancelNotices = options.cancelNotices ?? 'send';
+    this.tracing = options.tracing;
     this.requestSignals = options.requestSignals === true || this.cancelNotices === 'abort-only';
   }
 
@@ -88,6 +91,7 @@ export class OutboundRequests {
     const id: JsonRpcId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
     const wantsProgress = options.onProgress !== undefined || options.trackProgress === true;
     const outParams = wantsProgress ? withProgressToken(params, id) : params;
+    const trace = this.tracing?.sendingRequest(method, id, outParams);
     const idleMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const capMs = options.maxTotalTimeoutMs ?? this.defaultMaxTotalMs;
 
@@ -107,6 +111,7 @@ export class OutboundRequests {
         signal,
         onAbort: undefined,
         channel: undefined,
+        trace,
       };
       this.pending.add(record, Math.min(idleMs, capMs));
       if (signal) {
@@ -124,7 +129,10 @@ export class OutboundRequests {
         if (options.headers !== undefined) sendOptions.headers = options.headers;
         if (options.relatedRequestId !== undefined) sendOptions.relatedRequestId = options.relatedRequestId;
       }
-      const sent = this.transport.send(makeRequest(id, method, outParams), sendOptions);
+      // Traced: the params are read once `start` ran (its subscribers add what they propagate).
+      const sent = trace
+        ? trace.run(() => this.transport.send(makeRequest(id, method, trace.params), sendOptions))
+        : this.transport.send(makeRequest(id, method, outParams), sendOptions);
       if (sent) {
         sent.catch((error: unknown) => {
           if (this.pending.get(id) === record) this.pending.settle(record, asTransportError(error, this.name, method));
@@ -136,19 +144,47 @@ export class OutboundRequests {
   /** Sends a notification; rejects only when the transport cannot write it (or the connection closed). */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closeError) return Promise.reject(this.closedErrorFor(method));
-    return Promise.resolve(this.transport.send(makeNotification(method, params)));
+    return Promise.resolve(this.sendNotification(method, params, undefined));
   }
 
   /** Sends a notification tied to the peer's request `id`, with no caller to tell; never throws. */
   notifyQuietly(id: JsonRpcId, method: string, params: Record<string, unknown> | undefined): void {
     if (this.closeError) return;
     try {
-      this.transport.send(makeNotification(method, params), { relatedRequestId: id })?.catch(() => {
+      this.sendNotification(method, params, { relatedRequestId: id })?.catch(() => {
         // The peer went away; the transport's close ends the connection.
       });
     } catch {
       // A transport must not throw from send; if one does, the message is lost, not the connection.
     }
+  }
+
+  /** The one place a notification of ours goes out (traced when anyone listens). */
+  private sendNotification(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: SendOptions | undefined,
+  ): Promise<void> | void {
+    const trace = this.tracing?.sendingNotification(method, params);
+    if (!trace) return this.transport.send(makeNotification(method, params), options);
+    let sent: Promise<void> | void;
+    try {
+      sent = trace.run(() => this.transport.send(makeNotification(method, trace.params), options));
+    } catch (error) {
+      trace.settled(undefined, error);
+      throw error;
+    }
+    if (!sent) {
+      trace.settled(undefined, undefined);
+      return undefined;
+    }
+    return sent.then(
+      () => trace.settled(undefined, undefined),
+      (error: unknown) => {
+        trace.settled(undefined, error);
+        throw error;
+      },
+    );
   }
 
   /** The peer will answer nothing more: every pending request rejects now with `CONNECTION_CLOSED`. */
@@ -238,7 +274,7 @@ export class OutboundRequests {
     }
     // The spec forbids cancelling `initialize`.
     if (record.method === 'initialize' || !record.cancelNotice || this.closeError) return;
-    this.transport.send(makeNotification('notifications/cancelled', { requestId: record.id, reason }))?.catch(() => {
+    this.sendNotification('notifications/cancelled', { requestId: record.id, reason }, undefined)?.catch(() => {
       // Best effort: the connection may be going down.
     });
   }

@@ -10,6 +10,7 @@
  * leaves it, on every path (response, error, timeout, cancel, close), in {@link PendingRequests.settle}.
  */
 import { DeadlineTimer, now } from './deadline-timer.js';
+import type { OutboundTrace } from './engine-tracing.js';
 import type { JsonRpcId } from './jsonrpc.js';
 import type { SendSignal } from './send-signal.js';
 import type { ProgressParams } from './types.js';
@@ -32,6 +33,8 @@ export interface PendingRecord {
   onAbort: (() => void) | undefined;
   /** The request's send signal: present only when the connection gives each request one (`requestSignals`). */
   channel: SendSignal | undefined;
+  /** Its observers' trace, when anyone listens: told how the request ended. */
+  trace: OutboundTrace | undefined;
 }
 
 export class PendingRequests {
@@ -94,6 +97,7 @@ export class PendingRequests {
     if (this.map.size === 0) this.timer.unref();
     if (record.signal && record.onAbort) record.signal.removeEventListener('abort', record.onAbort);
     record.onAbort = undefined;
+    record.trace?.settled(result, error);
     if (error === undefined) record.resolve(result!);
     else record.reject(error);
   }

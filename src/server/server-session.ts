@@ -11,6 +11,8 @@
  * the client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
  * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
+import { ChannelTracing } from '../transport/diagnostics/channel-tracing.js';
+import { ServerConnectionFacts } from '../transport/diagnostics/connection-facts.js';
 import { JsonRpcConnection } from '../protocol/connection.js';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -70,9 +72,12 @@ export class ServerSession {
     this.core = core;
     // The server's requests wait for a person (elicitation) or a model (sampling): no time limit
     // of their own; the tool call they serve bounds them (its signal cancels them).
+    const kind = isStdioServerTransport(transport) ? 'stdio' : 'memory';
+    const facts = new ServerConnectionFacts(kind, () => this.legacy?.revision);
     this.connection = new JsonRpcConnection<ServerRole>(transport, {
       role: 'server',
       idPrefix: 's',
+      tracing: new ChannelTracing(facts),
       answerMalformed: true,
       batchGate: (items) => batchRefusal(this.batchRevision(items)),
       defaultTimeoutMs: Infinity,

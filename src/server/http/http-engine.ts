@@ -15,6 +15,8 @@ import { McpError } from '../../protocol/errors.js';
 import type { InboundRequestContext } from '../../protocol/inbound-requests.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import type { ServerRole } from '../../protocol/methods.js';
+import { ChannelTracing } from '../../transport/diagnostics/channel-tracing.js';
+import { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
 import type { AuthInfo } from '../auth-info.js';
 import type { LegacySession, RequestLink } from '../request-link.js';
 import { routeRequest, type ServerCore } from '../request-router.js';
@@ -29,6 +31,8 @@ export interface ExchangeInit {
   finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
 }
 
+const noRevision = (): undefined => undefined;
+
 /** How many idle per-POST connections are kept for later POSTs (about the POSTs in flight at a peak). */
 const MAX_IDLE = 256;
 
@@ -36,6 +40,7 @@ const MAX_IDLE = 256;
 interface PostEngine {
   readonly transport: HttpServerTransport;
   readonly connection: JsonRpcConnection<ServerRole>;
+  readonly facts: ServerConnectionFacts;
 }
 
 export class HttpEngine {
@@ -67,18 +72,25 @@ export class HttpEngine {
       const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
       for (const stream of streams) stream.write(event);
     });
-    return { transport, connection: this.connect(transport, true) };
+    const facts = new ServerConnectionFacts('http');
+    return { transport, facts, connection: this.connect(transport, true, facts, true) };
   }
 
   /**
    * A connection in the server's role over `transport`, its requests routed by the kit's router
    * and, when `timed`, limited to `requestTimeoutMs` (aborted, then answered -32603).
    */
-  private connect(transport: HttpServerTransport, timed: boolean): JsonRpcConnection<ServerRole> {
+  private connect(
+    transport: HttpServerTransport,
+    timed: boolean,
+    facts: ServerConnectionFacts,
+    session: boolean,
+  ): JsonRpcConnection<ServerRole> {
     // The server's requests wait for a person (elicitation): the tool call they serve bounds them.
     const connection = new JsonRpcConnection<ServerRole>(transport, {
       role: 'server',
       idPrefix: 's',
+      tracing: new ChannelTracing(facts, { session }),
       defaultTimeoutMs: Infinity,
       maxTotalTimeoutMs: Infinity,
       ...(timed ? { inboundTimeoutMs: this.requestTimeoutMs, inboundDeadlines: this.deadlines } : {}),
@@ -117,6 +129,15 @@ export class HttpEngine {
       init,
       session !== undefined && channel.canStream,
     );
+    const facts = own ? own.facts : session!.facts;
+    if (own) facts.revision = () => route.legacy?.revision;
+    const socket = res.socket;
+    if (socket) {
+      facts.serverAddress = socket.localAddress;
+      facts.serverPort = socket.localPort;
+      facts.clientAddress = socket.remoteAddress;
+      facts.clientPort = socket.remotePort;
+    }
     const onClose = (): void => {
       if (res.writableFinished) return;
       route.clientGone = true;
@@ -129,6 +150,7 @@ export class HttpEngine {
     await route.done;
     res.off('close', onClose);
     if (!own) return;
+    facts.revision = noRevision; // let go of the POST's route
     this.live.delete(connection);
     // Every request of the POST ended: nothing is pending on its connection (it sends no
     // requests), no deadline is armed, so the next POST may use it (an untimed one is dropped).
@@ -143,7 +165,8 @@ export class HttpEngine {
       if (idle) return idle;
     }
     const transport = new HttpServerTransport();
-    return { transport, connection: this.connect(transport, timed) };
+    const facts = new ServerConnectionFacts('http');
+    return { transport, facts, connection: this.connect(transport, timed, facts, false) };
   }
 
   /** Routes one request of a POST (the engine's router): the link ties it to its POST. */

@@ -11,12 +11,15 @@ import type { ServerRole } from '../../protocol/methods.js';
 import type { LegacySession } from '../request-link.js';
 import type { HttpServerTransport } from './post-transport.js';
 import { ResumableStreams } from './resumable-streams.js';
+import type { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
 import { McpError } from '../../protocol/errors.js';
 
 /** The engine of one session: a connection over the session's transport. */
 export interface SessionEngine {
   readonly transport: HttpServerTransport;
   readonly connection: JsonRpcConnection<ServerRole>;
+  /** What the engine's observers are told of the connection (the kit sets them as it serves). */
+  readonly facts: ServerConnectionFacts;
 }
 
 /** One legacy session. */
@@ -57,6 +60,8 @@ export class HttpSessions {
       resumable: new ResumableStreams(),
       lastSeen: Date.now(),
     };
+    session.facts.sessionId = session.id;
+    session.facts.revision = () => session.legacy?.revision;
     this.sessions.set(session.id, session);
     return session;
   }

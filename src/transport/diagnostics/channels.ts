@@ -1,0 +1,40 @@
+/**
+ * mcpwire's `node:diagnostics_channel` TracingChannels: their names (a public contract, see
+ * `docs/observability.md`) and the channel objects every connection of this process publishes on.
+ * A subscriber uses the names with `diagnostics_channel.tracingChannel(name)`; the objects here are
+ * the same ones Node keeps by name.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import type {
+  McpHandleNotificationEvent,
+  McpHandleRequestEvent,
+  McpSendNotificationEvent,
+  McpSendRequestEvent,
+  McpSessionEvent,
+} from './channel-events.js';
+
+/** The names of mcpwire's TracingChannels (each gives `tracing:<name>:start|end|asyncStart|asyncEnd|error`). */
+export const MCP_CHANNELS = {
+  /** A request this process sends: {@link McpSendRequestEvent}. */
+  sendRequest: 'mcpwire:send-request',
+  /** A notification this process sends: {@link McpSendNotificationEvent}. */
+  sendNotification: 'mcpwire:send-notification',
+  /** A request of the peer this process handles: {@link McpHandleRequestEvent}. */
+  handleRequest: 'mcpwire:handle-request',
+  /** A notification of the peer this process handles: {@link McpHandleNotificationEvent}. */
+  handleNotification: 'mcpwire:handle-notification',
+  /** A connection's (session's) life: {@link McpSessionEvent}. */
+  session: 'mcpwire:session',
+} as const;
+
+export const sendRequestChannel = diagnostics.tracingChannel<unknown, McpSendRequestEvent>(MCP_CHANNELS.sendRequest);
+export const sendNotificationChannel = diagnostics.tracingChannel<unknown, McpSendNotificationEvent>(
+  MCP_CHANNELS.sendNotification,
+);
+export const handleRequestChannel = diagnostics.tracingChannel<unknown, McpHandleRequestEvent>(
+  MCP_CHANNELS.handleRequest,
+);
+export const handleNotificationChannel = diagnostics.tracingChannel<unknown, McpHandleNotificationEvent>(
+  MCP_CHANNELS.handleNotification,
+);
+export const sessionChannel = diagnostics.tracingChannel<unknown, McpSessionEvent>(MCP_CHANNELS.session);
