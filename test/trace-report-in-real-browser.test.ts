@@ -3,14 +3,16 @@
  * recorded by `mcpwire proxy --trace-file` in front of two fixture servers, driven by mcpwire's
  * client: a legacy server (2025-06-18, two junk lines on stdout first) with a tool error, a
  * JSON-RPC error, progress, a cancelled call, a configured secret, a payload that tries to break
- * out of the page (`</script><img src=x onerror=…>`), and a crash; and the official SDK's v2
- * server at 2026-07-28 with progress, errors and a traceparent; and the same server over
- * Streamable HTTP, reached by one-shot commands with `--trace-file`. The page must raise no error,
- * request nothing but its own file, show one lane per server session and one row per request,
+ * out of the page (`</script><img src=x onerror=…>`), and a crash; the official SDK's v2 server
+ * at 2026-07-28 with progress and errors; and that server over Streamable HTTP, reached by
+ * one-shot commands with `--trace-file`. The client runs under `mcpwire/otel` on the real
+ * OpenTelemetry SDK, so its calls carry W3C traceparents. The page must raise no error, request
+ * nothing but its own file, show one lane per server session and one row per request,
  * notification, event and invalid frame, narrow its rows with a filter kept in the URL hash (and
  * restored on reload), open a payload on click, print the same percentiles as
- * `trace show --json`, and leave the hostile payload inert text. A trace of ten thousand calls
- * keeps only the rows in view in the DOM and still scrolls and filters to any of them.
+ * `trace show --json`, show each call's trace and span ids, and leave the hostile payload inert
+ * text. A trace of ten thousand calls keeps only the rows in view in the DOM and still scrolls
+ * and filters to any of them.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,13 +26,15 @@ import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { launchBrowser } from './support/browser.js';
 import { CLI, MODERN, requireBuiltCli, runCli } from './support/cli.js';
 import { modernOverHttp } from './support/http-servers.js';
+import { instrumented } from './support/otel-sdk.js';
 import { until } from './support/wait.js';
 
 const node = process.execPath;
 const JUNK_LEGACY = path.resolve(import.meta.dirname, 'support/junk-then-legacy-server.mjs');
 const HOSTILE = '</script><img src=x onerror=alert(1)> \u2028 <!-- & done';
 const SECRET = 'sk-report-secret-4711';
-const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+// mcpwire/otel on the real SDK: the client puts each call's traceparent into params._meta.
+const otel = instrumented();
 
 let dir: string;
 let browser: Browser | undefined;
@@ -109,7 +113,7 @@ async function httpSession(file: string): Promise<void> {
   }
 }
 
-/** The official SDK's v2 server (2026-07-28) behind the proxy: progress, errors of both kinds, a traceparent. */
+/** The official SDK's v2 server (2026-07-28) behind the proxy: progress, errors of both kinds. */
 async function modernSession(file: string): Promise<void> {
   const client = await McpClient.connect({
     command: node,
@@ -122,11 +126,7 @@ async function modernSession(file: string): Promise<void> {
     await client.callTool('slow', { ms: 5, steps: 2 }, { onProgress: () => {} });
     expect((await client.callTool('fails', {})).isError).toBe(true);
     await expect(client.callTool('nope', {})).rejects.toThrow();
-    await client.request('tools/call', {
-      name: 'echo',
-      arguments: { text: 'traced' },
-      _meta: { traceparent: TRACEPARENT },
-    });
+    await client.callTool('echo', { text: 'traced' });
   } finally {
     await client.close();
   }
@@ -276,14 +276,20 @@ describe('mcpwire trace report in a real browser', () => {
       await until(async () => (await page.locator('#viewer .redacted').count()) >= 2, { what: 'the *** marks' });
       expect(await page.content()).not.toContain(SECRET);
 
-      // The traceparent is shown with its call.
-      await filterText(page, '4bf92f35');
-      await until(async () => (await rowCount(page)).shown === 1, { what: 'the traced call' });
+      // The traceparent mcpwire/otel put into the call is shown with it: the client span's trace and span ids.
+      const spans = otel.spans('tools/call add');
+      expect(spans).toHaveLength(1);
+      const { traceId, spanId } = spans[0]!.spanContext();
+      await filterText(page, spanId);
+      await until(async () => (await rowCount(page)).shown === 1, { what: 'the call carrying that span id' });
+      expect(await page.locator('#rows .row .c-trace').textContent()).toBe(traceId.slice(0, 8));
       await page.click('#rows .row');
       await until(
-        async () =>
-          ((await page.locator('#viewer .facts').textContent()) ?? '').includes('4bf92f3577b34da6a3ce929d0e0e4736'),
-        { what: 'the trace id in the viewer' },
+        async () => {
+          const facts = (await page.locator('#viewer .facts').textContent()) ?? '';
+          return facts.includes(`trace id${traceId}`) && facts.includes(`parent span${spanId}`);
+        },
+        { what: 'the trace and span ids in the viewer' },
       );
 
       // Zoom by button, and by the wheel over the timeline.
