@@ -305,6 +305,15 @@ describe('mcpwire trace report in a real browser', () => {
       await page.click('#zoom-reset');
       expect(await page.locator('#tl-range').textContent()).toBe(whole);
       expect(hashParams(page).get('from')).toBeNull();
+      // Dragging across the timeline zooms to that range.
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.up();
+      await until(async () => (await page.locator('#tl-range').textContent()) !== whole, {
+        what: 'a zoom to the range',
+      });
+      expect(Number(hashParams(page).get('to')) - Number(hashParams(page).get('from'))).toBeGreaterThan(0);
 
       expect(await page.locator('img, [onerror]').count()).toBe(0);
       expect(dialogs).toEqual([]);
