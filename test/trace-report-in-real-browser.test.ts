@@ -379,6 +379,13 @@ describe('mcpwire trace report in a real browser', () => {
       expect(await rowCount(page)).toEqual({ shown: calls, total: calls });
       expect(await page.locator('.lane').count()).toBe(2);
       expect(await page.locator('#rows .row').count()).toBeLessThan(100);
+      // The keyboard walks the rows.
+      await page.click('#rows .row');
+      expect(hashParams(page).get('row')).toBe('0');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('j');
+      expect(hashParams(page).get('row')).toBe('2');
+      expect(await page.locator('#viewer h3').textContent()).toBe('tools/call read #3');
       await page.locator('#rows').evaluate((e) => (e.scrollTop = e.scrollHeight));
       await until(async () => (await page.locator('#rows .row .c-id', { hasText: /^10000$/ }).count()) === 1, {
         what: 'the last call drawn after scrolling to the end',

@@ -78,10 +78,13 @@ function haystack(i) {
 }
 
 var visible = [];
+/** shown[i] is 1 when row i passes the filters. */
+var shown = new Uint8Array(rows.length);
 function filterRows() {
   var q = state.q.toLowerCase();
   var dur = state.duration === '' ? NaN : Number(state.duration);
   visible = [];
+  shown.fill(0);
   for (var i = 0; i < rows.length; i++) {
     var r = rows[i];
     if (state.method && r.m !== state.method) continue;
@@ -92,6 +95,7 @@ function filterRows() {
     if (!isNaN(dur) && !(r.d !== undefined && r.d > dur)) continue;
     if (q && haystack(i).indexOf(q) < 0) continue;
     visible.push(i);
+    shown[i] = 1;
   }
   var count = $('row-count');
   count.textContent = visible.length + ' of ' + rows.length + ' rows';

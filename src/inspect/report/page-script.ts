@@ -68,6 +68,21 @@ function wireFilters() {
 }
 function applyRange() {
   if (state.from !== null && state.to !== null && state.to > state.from) setView(state.from, state.to, true);
+  else setView(-total * 0.01, total * 1.01, true);
+}
+/** Arrow keys (or j/k) move the selection through the rows shown; Escape closes it. */
+function wireKeys() {
+  document.addEventListener('keydown', function (ev) {
+    var tag = ev.target && ev.target.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var step = ev.key === 'ArrowDown' || ev.key === 'j' ? 1 : ev.key === 'ArrowUp' || ev.key === 'k' ? -1 : 0;
+    if (ev.key === 'Escape') { select(-1, false); return; }
+    if (!step || visible.length === 0) return;
+    ev.preventDefault();
+    var k = visible.indexOf(state.row);
+    k = k < 0 ? (step > 0 ? 0 : visible.length - 1) : Math.max(0, Math.min(visible.length - 1, k + step));
+    select(visible[k], true);
+  });
 }
 
 readHash();
@@ -79,6 +94,7 @@ renderStats('lat-tools', D.latency.tools, 'tool');
 renderErrors();
 wireFilters();
 wireTimeline();
+wireKeys();
 syncControls();
 filterRows();
 sizeCanvas();

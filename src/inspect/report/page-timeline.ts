@@ -91,7 +91,8 @@ function drawRow(i) {
     return;
   }
   if (x0 < -6 || x0 > W + 6) return;
-  if (r.k === 'note') { if (r.parent === undefined) marker(x0, mid, 'diamond', '#7c5cbf'); }
+  // A note is a tick on its call's bar; a diamond of its own when it has none or the call is filtered out.
+  if (r.k === 'note') { if (r.parent === undefined || !shown[r.parent]) marker(x0, mid, 'diamond', '#7c5cbf'); }
   else if (r.k === 'event') marker(x0, mid, 'triangle', EVENT_COLORS[r.m] || '#e07b00');
   else marker(x0, mid, 'cross', COLORS.error);
   if (i === state.row) { ctx.strokeStyle = '#111'; ctx.strokeRect(x0 - 7, top + 2, 14, LANE_H - 4); }
@@ -115,7 +116,7 @@ function hit(x, y) {
   if (lane < 0 || lane >= lanes.length) return -1;
   for (var k = 0; k < visible.length; k++) {
     var i = visible[k], r = rows[i];
-    if (r.lane !== lane || (r.k === 'note' && r.parent !== undefined)) continue;
+    if (r.lane !== lane || (r.k === 'note' && r.parent !== undefined && shown[r.parent])) continue;
     var x0 = xOf(r.t), x1 = r.k === 'call' ? Math.max(x0 + 2, xOf(barEnd(r))) : x0;
     var d = x >= x0 && x <= x1 ? 0 : Math.min(Math.abs(x - x0), Math.abs(x - x1));
     if (r.k !== 'call') d -= 0.5;
