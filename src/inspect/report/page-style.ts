@@ -33,7 +33,7 @@ h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spaci
 #legend i { display: inline-block; width: 10px; height: 8px; margin: 0 3px 0 8px; }
 #main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(280px, 2fr); gap: 12px; padding: 0 16px; }
 #table-box { padding: 0; border: 1px solid var(--line); background: #fff; min-width: 0; }
-#thead, .row { display: grid; grid-template-columns: 76px 130px 18px 36px minmax(140px, 2fr) 32px 84px 60px 40px 56px minmax(40px, 1fr); }
+#thead, .row { display: grid; grid-template-columns: 72px 150px 16px 44px minmax(140px, 2fr) 32px 84px 60px 40px 56px minmax(40px, 1fr); }
 #thead { font-weight: 600; border-bottom: 1px solid var(--line); background: #f3f4f6; }
 #rows { position: relative; height: 440px; overflow: auto; }
 #rows-spacer { position: relative; }

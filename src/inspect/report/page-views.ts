@@ -46,7 +46,7 @@ var COLUMNS = [
 ];
 function renderHead() {
   var head = $('thead');
-  COLUMNS.forEach(function (c) { head.appendChild(el('span', 'c c-' + c[0], c[0])); });
+  COLUMNS.forEach(function (c) { head.appendChild(el('span', 'c c-' + c[0], c[0] === 'dir' ? '\u21c4' : c[0])); });
 }
 function rowEl(i, k) {
   var r = rows[i];
