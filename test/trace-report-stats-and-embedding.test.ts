@@ -132,6 +132,45 @@ describe('pairing requests and answers', () => {
     expect(noteOf.get(7)).toBe(2);
   });
 
+  it('pairs the items of batches, each answer with its own request; latency from the records’ clocks', () => {
+    clock = 0;
+    const batch = (dir: 'out' | 'in', items: Array<Record<string, unknown>>, t: number): TraceRecord => ({
+      ...frame(dir, {}),
+      t,
+      kind: 'batch',
+      message: items.map((item) => ({ jsonrpc: '2.0', ...item })),
+    });
+    const records = [
+      batch(
+        'out',
+        [{ id: 1, method: 'ping' }, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' }],
+        10,
+      ),
+      batch(
+        'in',
+        [
+          { id: 2, result: { tools: [] } },
+          { id: 1, result: {} },
+          { id: 3, result: {} },
+        ],
+        14.5,
+      ),
+    ];
+    const { calls, orphans } = pairCalls(records);
+    expect(calls).toMatchObject([
+      { method: 'ping', request: 0, requestItem: 0, answer: 1, answerItem: 1, latencyMs: 4.5, status: 'ok' },
+      { method: 'tools/list', request: 0, requestItem: 2, answer: 1, answerItem: 0, latencyMs: 4.5, status: 'ok' },
+    ]);
+    expect(orphans).toEqual([{ record: 1, item: 2 }]);
+    const report = buildReport(records, 'batch.jsonl');
+    expect(report.rows.map((r) => [r.k, r.m])).toEqual([
+      ['call', 'ping'],
+      ['call', 'tools/list'],
+      ['note', 'notifications/initialized'],
+      ['orphan', '(orphan answer)'],
+    ]);
+  });
+
   it('classifies answers by the MCP conventions: JSON-RPC codes, tool_error, the server rule for calls it served', () => {
     clock = 0;
     const records: TraceRecord[] = [
