@@ -315,6 +315,21 @@ describe('mcpwire trace report in a real browser', () => {
       });
       expect(Number(hashParams(page).get('to')) - Number(hashParams(page).get('from'))).toBeGreaterThan(0);
 
+      // Pointing at a bar names it; clicking it opens that call.
+      await page.click('#f-clear');
+      await page.click('#zoom-reset');
+      let named = '';
+      for (let x = 4; x < box.width && !named; x += 6) {
+        await page.mouse.move(box.x + x, box.y + 20 + 13);
+        if (await page.locator('#tl-tip').isVisible()) named = (await page.locator('#tl-tip').textContent()) ?? '';
+      }
+      expect(named).not.toBe('');
+      await page.mouse.down();
+      await page.mouse.up();
+      await until(async () => named.startsWith(`${await page.locator('#viewer h3').textContent()} \u00b7`), {
+        what: `the viewer showing "${named}"`,
+      });
+
       expect(await page.locator('img, [onerror]').count()).toBe(0);
       expect(dialogs).toEqual([]);
       expect(errors).toEqual([]);

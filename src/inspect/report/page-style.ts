@@ -29,6 +29,8 @@ h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spaci
 .lane { display: flex; align-items: center; padding: 0 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; font-size: 11px; }
 .lane small { color: var(--muted); margin-left: 4px; }
 #tl { display: block; cursor: crosshair; }
+#timeline { position: relative; }
+#tl-tip { position: absolute; pointer-events: none; background: #1f2328; color: #fff; padding: 2px 6px; border-radius: 4px; font: 11px ui-monospace, monospace; white-space: nowrap; max-width: 520px; overflow: hidden; text-overflow: ellipsis; z-index: 3; }
 #legend { color: var(--muted); font-size: 11px; margin-top: 3px; }
 #legend i { display: inline-block; width: 10px; height: 8px; margin: 0 3px 0 8px; }
 #main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(280px, 2fr); gap: 12px; padding: 0 16px; }

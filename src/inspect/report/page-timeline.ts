@@ -85,6 +85,13 @@ function drawRow(i) {
       ctx.globalAlpha = 0.35; ctx.fillRect(x0, y, w, h); ctx.globalAlpha = 1;
       ctx.setLineDash([4, 3]); ctx.strokeStyle = COLORS.open; ctx.strokeRect(x0 + 0.5, y + 0.5, w - 1, h - 1); ctx.setLineDash([]);
     } else ctx.fillRect(x0, y, w, h);
+    if (w > 60 && r.dir === 'out') {
+      // The name inside a bar wide enough for it, clipped to the bar.
+      ctx.save(); ctx.beginPath(); ctx.rect(x0, y, w, h); ctx.clip();
+      ctx.fillStyle = r.st === 'open' ? '#7a5200' : '#ffffff'; ctx.font = '10px sans-serif';
+      ctx.fillText(r.tool || r.m, Math.max(x0, 0) + 3, y + h - 3);
+      ctx.restore();
+    }
     if (r.ct !== undefined) marker(xOf(r.ct), mid, 'cross', '#333');
     if (r.nt) { ctx.fillStyle = '#111'; r.nt.forEach(function (t) { ctx.fillRect(Math.round(xOf(t)), y - 3, 1, h + 6); }); }
     if (i === state.row) { ctx.strokeStyle = '#111'; ctx.lineWidth = 2; ctx.strokeRect(x0 - 1, y - 1, w + 2, h + 2); ctx.lineWidth = 1; }
@@ -140,6 +147,18 @@ function wireTimeline() {
     var x = ev.clientX - canvas.getBoundingClientRect().left;
     brush = { x0: x, x1: x, y: ev.clientY - canvas.getBoundingClientRect().top };
   });
+  var tip = $('tl-tip');
+  canvas.addEventListener('mousemove', function (ev) {
+    if (brush) return;
+    var rect = canvas.getBoundingClientRect(), i = hit(ev.clientX - rect.left, ev.clientY - rect.top);
+    if (i < 0) { tip.hidden = true; return; }
+    var r = rows[i];
+    tip.textContent = rowTitle(r) + ' \u00b7 ' + (statusText(r) || r.k) + (r.d !== undefined ? ' \u00b7 ' + fmtMs(r.d) : '') + (r.text ? ' \u00b7 ' + r.text.slice(0, 120) : '');
+    tip.hidden = false;
+    tip.style.left = (ev.clientX - rect.left + canvas.offsetLeft + 12) + 'px';
+    tip.style.top = (ev.clientY - rect.top + canvas.offsetTop + 12) + 'px';
+  });
+  canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
   window.addEventListener('mousemove', function (ev) {
     if (!brush) return;
     brush.x1 = Math.max(0, Math.min(W, ev.clientX - canvas.getBoundingClientRect().left));

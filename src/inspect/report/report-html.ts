@@ -44,7 +44,7 @@ const BODY = `<header><h1>mcpwire trace report</h1><span id="file"></span></head
 </section>
 <section id="timeline-box" aria-label="timeline">
 <div id="tl-toolbar"><button id="zoom-in" type="button" title="zoom in">+</button><button id="zoom-out" type="button" title="zoom out">&minus;</button><button id="zoom-reset" type="button">whole trace</button><span id="tl-range"></span></div>
-<div id="timeline"><div id="lane-labels"></div><canvas id="tl"></canvas></div>
+<div id="timeline"><div id="lane-labels"></div><canvas id="tl"></canvas><div id="tl-tip" hidden></div></div>
 <div id="legend">wheel: zoom · shift+wheel: pan · drag: zoom to range · click: open · ↑/↓: next row
 <i style="background:#3b82c4"></i>ok<i style="background:#d64541"></i>error<i style="background:#e0a030"></i>unanswered<i style="background:#9aa0a6"></i>cancelled<i style="background:#111;width:2px"></i>progress/notification</div>
 </section>
