@@ -114,7 +114,7 @@ describe('diagnostics channels', () => {
     sendStart.subscribe(inject);
     unsubscribers.push(() => sendStart.unsubscribe(inject));
     const store = new AsyncLocalStorage<string>();
-    handleStart.bindStore(store, (event) => `handling ${(event).method}`);
+    handleStart.bindStore(store, (event) => `handling ${event.method}`);
     unsubscribers.push(() => handleStart.unbindStore(store));
     const inHandler: string[] = [];
     const { server } = kit(store, inHandler);

@@ -20,9 +20,15 @@ export interface HttpServerProcess {
   stop(): Promise<void>;
 }
 
-async function start(script: string, args: string[], pathname: string): Promise<HttpServerProcess> {
+async function start(
+  script: string,
+  args: string[],
+  pathname: string,
+  env?: Record<string, string>,
+): Promise<HttpServerProcess> {
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -67,4 +73,9 @@ export function everythingOverHttp(mode: 'streamableHttp' | 'sse'): Promise<Http
 /** The modern (2026-07-28) fixture over Streamable HTTP, `/mcp`. */
 export function modernOverHttp(args: string[] = []): Promise<HttpServerProcess> {
   return start('spec-fixtures/servers/modern/v2-server.mjs', ['--http', ...args], '/mcp');
+}
+
+/** A kit server with OpenTelemetry exporting to `otlpUrl` (`test/support/otel-kit-server.mjs`), `/mcp`. */
+export function otelKitOverHttp(otlpUrl: string): Promise<HttpServerProcess> {
+  return start('test/support/otel-kit-server.mjs', ['--http'], '/mcp', { OTLP_URL: otlpUrl });
 }

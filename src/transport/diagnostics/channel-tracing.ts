@@ -109,7 +109,7 @@ class Outbound<E extends McpSendRequestEvent | McpSendNotificationEvent> impleme
     }
     if (fields === undefined) return event.params;
     const meta = event.params?._meta;
-    const merged = meta !== null && typeof meta === 'object' ? { ...(meta), ...fields } : fields;
+    const merged = meta !== null && typeof meta === 'object' ? { ...meta, ...fields } : fields;
     event.params = withMeta(event.params, merged);
     return event.params;
   }
