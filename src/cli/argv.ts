@@ -54,9 +54,10 @@ const OPTIONS: Record<string, Kind> = {
   project: 'string',
   'max-chars': 'number',
   store: 'string',
+  output: 'string',
 };
 
-const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version' };
+const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };
 
 export interface ParsedArgs {
   /** Positional words before `--` (command, sub-command, operands). */

@@ -59,6 +59,7 @@ Your config:
 Traffic:
   proxy       record the traffic between your host and a server
   trace show|check FILE.jsonl
+  trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -257,16 +258,21 @@ Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire trace show FILE.jsonl [--method M] [--id ID] [--server NAME]
                      [--errors]
   mcpwire trace check FILE.jsonl [--schemas DIR]
+  mcpwire trace report FILE.jsonl [-o REPORT.html]
 
 show: the frames, filtered, and a latency summary per session (a file that
 several runs appended to holds several) and method.
 check: every recorded message validated against the rules of its negotiated
 revision (and the official JSON Schemas in DIR/<revision>/schema.json when
 given); exits 5 when a message breaks one.
+report: one self-contained HTML page (default FILE.html beside the trace): a
+timeline per server session, latency per method and tool, errors, payloads,
+filters kept in the URL. It loads nothing from the network.
 
 Examples:
   mcpwire tools --trace-file everything.jsonl \\
     -- ${EVERYTHING}
   mcpwire trace show everything.jsonl --method tools/list
-  mcpwire trace check everything.jsonl`,
+  mcpwire trace check everything.jsonl
+  mcpwire trace report everything.jsonl -o everything.html`,
 };
