@@ -62,6 +62,7 @@ Your config:
 Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
+  trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -264,6 +265,7 @@ Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire trace check FILE.jsonl [--schemas DIR]
   mcpwire trace export FILE.jsonl --format otlp-json|chrome-trace|har
                        [-o OUT] [--include-payloads]
+  mcpwire trace report FILE.jsonl [-o REPORT.html]
 
 show: the frames, filtered, and a latency summary per session (a file that
 several runs appended to holds several) and method.
@@ -274,11 +276,15 @@ export: the trace for other tools, to OUT or stdout: otlp-json (OpenTelemetry
 spans by its MCP conventions: Jaeger's upload), chrome-trace (Perfetto,
 chrome://tracing), har (the HTTP exchanges; refused for a stdio-only trace).
 --include-payloads adds tool arguments and results to the spans (redacted).
+report: one self-contained HTML page (default FILE.html beside the trace): a
+timeline per server session, latency per method and tool, errors, payloads,
+filters kept in the URL. It loads nothing from the network.
 
 Examples:
   mcpwire tools --trace-file everything.jsonl \\
     -- ${EVERYTHING}
   mcpwire trace show everything.jsonl --method tools/list
   mcpwire trace check everything.jsonl
-  mcpwire trace export everything.jsonl --format chrome-trace -o trace.json`,
+  mcpwire trace export everything.jsonl --format chrome-trace -o trace.json
+  mcpwire trace report everything.jsonl -o everything.html`,
 };
