@@ -33,6 +33,10 @@ export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from
 export { LOCAL_HOSTS } from './http/request-guards.js';
 export { jwtBearer } from './http/auth/jwt-bearer.js';
 export type { JwtBearerOptions } from './http/auth/jwt-bearer.js';
+export { MemoryReplayCache } from './http/auth/replay-cache.js';
+export type { MemoryReplayCacheOptions, ReplayCache } from './http/auth/replay-cache.js';
+export type { DpopOptions } from './http/auth/dpop-check.js';
+export type { DpopNonceOptions } from './http/auth/dpop-nonces.js';
 export { BearerTokenError } from './http/auth/bearer-error.js';
 export type { BearerErrorCode } from './http/auth/bearer-error.js';
 export type { HttpAuthOptions, TokenVerifier, TokenVerifyContext } from './http/auth/bearer-gate.js';
