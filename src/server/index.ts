@@ -32,7 +32,7 @@ export { createHttpHandler } from './http/streamable-http-handler.js';
 export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/http-handler-options.js';
 export { LOCAL_HOSTS } from './http/request-guards.js';
 export { jwtBearer } from './http/auth/jwt-bearer.js';
-export type { JwtBearerOptions } from './http/auth/jwt-bearer.js';
+export type { JwtBearerOptions, JwtBearerVerifier } from './http/auth/jwt-bearer.js';
 export { MemoryReplayCache } from './http/auth/replay-cache.js';
 export type { MemoryReplayCacheOptions, ReplayCache } from './http/auth/replay-cache.js';
 export type { DpopOptions } from './http/auth/dpop-check.js';
