@@ -5,8 +5,9 @@
  * proof is accepted; a proof for another method, URL or token, signed by another key, too old,
  * from the future or replayed is refused `invalid_dpop_proof`; a bound token shown as `Bearer`
  * is refused `invalid_token`; with nonces on, a proof without one is challenged
- * `use_dpop_nonce` and accepted with it; two handlers sharing a replay cache and a nonce secret
- * (two nodes) refuse a proof the other accepted. Every `WWW-Authenticate` is checked whole.
+ * `use_dpop_nonce` and accepted with it, and nonces rotate; two handlers sharing a replay cache
+ * and a nonce secret (two nodes) refuse a proof the other accepted; a replay cache whose store is
+ * down refuses (500) rather than let a proof through. Every `WWW-Authenticate` is checked whole.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -24,6 +25,7 @@ import {
 } from '../src/server/index.js';
 import { DpopNonces } from '../src/server/http/auth/dpop-nonces.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
+import { eventually } from './support/wait.js';
 
 const ISSUER = 'https://as.example';
 const ALGS = 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA Ed25519';
@@ -345,6 +347,34 @@ describe('DPoP-bound tokens at the resource server', () => {
     expect(accepted.status, accepted.body).toBe(200);
   });
 
+  it('nonces rotate: a response to a proof whose nonce is about to expire carries the next one, which is accepted', async () => {
+    const keys = await startKeyServer();
+    const kit = await dpopKit(keys, { nonce: { lifetimeSec: 2 } });
+    const key = await clientKey();
+    const token = await keys.token(kit.url, key.jkt);
+    const send = async (nonce?: string): Promise<Answer> =>
+      call(kit.url, { authorization: dpopAuthorization(token), dpop: await key.proof({ htu: kit.url, token, nonce }) });
+    let nonce = (await send()).nonce!;
+    // Poll until a window ends: a proof with the previous window's nonce is accepted and answered with the next one.
+    // (A try so slow that the nonce expired meanwhile gets use_dpop_nonce and a fresh nonce: polling goes on with it.)
+    const next = await eventually(
+      async () => {
+        const answer = await send(nonce);
+        if (answer.status === 401) {
+          expect(answer.challenge).toMatch(/error="use_dpop_nonce"$/);
+          nonce = answer.nonce!;
+          return undefined;
+        }
+        expect(answer.status, answer.body).toBe(200);
+        return answer.nonce ?? undefined;
+      },
+      { timeoutMs: 30_000, what: 'a response carrying the next DPoP nonce' },
+    );
+    expect(next).not.toBe(nonce);
+    const withNext = await send(next);
+    expect(withNext.status, withNext.body).toBe(200);
+  });
+
   it('two handlers sharing a replay cache and a nonce secret (two nodes) take each other’s nonces and refuse each other’s replays', async () => {
     const keys = await startKeyServer();
     const replayCache = new MemoryReplayCache();
@@ -367,6 +397,22 @@ describe('DPoP-bound tokens at the resource server', () => {
     expect(replayedOnFirst.status).toBe(401);
     expect(replayedOnFirst.body).toContain('has been used before');
     expect(replayCache.size).toBe(1);
+  });
+  it('a replay cache that cannot record the proof (its store is down) answers 500, never lets the request through', async () => {
+    const keys = await startKeyServer();
+    const seen: Seen = [];
+    const down = { seen: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
+    const kit = await dpopKit(keys, { replayCache: down }, { seen });
+    const key = await clientKey();
+    const token = await keys.token(kit.url, key.jkt);
+    const answer = await call(kit.url, {
+      authorization: dpopAuthorization(token),
+      dpop: await key.proof({ htu: kit.url, token }),
+    });
+    expect(answer.status).toBe(500);
+    expect(answer.challenge).toBeNull();
+    expect(answer.body).toContain('the access token could not be checked');
+    expect(seen).toEqual([]);
   });
 });
 
