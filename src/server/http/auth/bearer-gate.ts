@@ -245,7 +245,9 @@ export class BearerGate {
 
   /** Ends what the verifier holds open (its key server connections). Never rejects. */
   async close(): Promise<void> {
-    await this.options.verifyToken.close?.().catch(() => undefined);
+    await Promise.resolve()
+      .then(() => this.options.verifyToken.close?.())
+      .catch(() => undefined);
   }
 
   /** The token's facts: a Bearer token must not be DPoP-bound; a DPoP one needs its proof. */
@@ -279,7 +281,8 @@ export class BearerGate {
   ): void {
     const headers: Record<string, string | number> = { 'content-type': 'application/json' };
     if (status !== 500) headers['www-authenticate'] = this.challenge(this.schemeOf.get(res), error, scopes);
-    if (error === 'use_dpop_nonce') headers['dpop-nonce'] = this.dpop!.freshNonce()!;
+    const nonce = error === 'use_dpop_nonce' ? this.dpop?.freshNonce() : undefined;
+    if (nonce !== undefined) headers['dpop-nonce'] = nonce;
     const body = JSON.stringify(makeErrorResponse(null, RpcErrorCode.InvalidRequest, message));
     headers['content-length'] = Buffer.byteLength(body);
     res.writeHead(status, headers).end(body);
