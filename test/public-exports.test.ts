@@ -61,6 +61,7 @@ describe('the public surface', () => {
         "McpServer",
         "MemoryChangeBus",
         "MemoryEventLog",
+        "MemoryReplayCache",
         "MemorySessionStore",
         "MemoryTaskStore",
         "ServerSession",
