@@ -4,9 +4,9 @@
  * state: a task made on one is seen and cancelled through the other (its handler aborted where
  * it runs), a listen on one hears a tool registered on the other (and every list after a bus
  * resync), a `requestState` minted on one is accepted on the other (and refused by a node with
- * another secret), a legacy session DELETEd through one is gone on the other, and stream event
- * ids carry the node id. Bad `state` options are refused, naming the option; a shared store
- * needs `state.stateSecret`.
+ * another secret), a legacy session DELETEd through one is gone on the other (its GET stream
+ * there ended at once), and stream event ids carry the node id. Bad `state` options are
+ * refused, naming the option; a shared store needs `state.stateSecret`.
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -172,8 +172,13 @@ describe('two kit nodes sharing one state', () => {
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'gate', _meta: { progressToken: 1 } } },
     });
     await until(() => a.kit.handler.inFlight === 1, { what: 'the call on node a' });
+    const stream = await fetch(a.kit.url, { headers: { ...headers, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    await until(() => a.kit.handler.openStreams === 1, { what: 'the GET stream on node a' });
     expect((await exchange(b.kit.url, { method: 'DELETE', headers })).status).toBe(200);
-    // The next request on node a finds the session gone from the store: 404, and the call ends.
+    // Node a hears of it on the bus: its GET stream ends at once.
+    expect(await within(stream.text(), { what: 'the GET stream on node a to end' })).toBe('');
+    // The session is gone on node a too: 404, and the call ended with it.
     const after = await exchange(a.kit.url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
     expect(after.status).toBe(404);
     const events = sseEvents((await within(called, { what: 'the call to end with its session' })).text);

@@ -381,6 +381,7 @@ export function describeStateContract(factory: StateContractFactory): void {
           { type: 'list_changed', list: 'tools' },
           { type: 'resource_updated', uri: 'test://doc' },
           { type: 'task', taskId: 't1' },
+          { type: 'session_ended', sessionId: 's1' },
         ];
         for (const change of changes) await a.bus.publish(change);
         await until(() => expect(onB.heard).toEqual(changes), { what: 'node b to hear the changes' });

@@ -49,7 +49,7 @@ export interface HttpSession extends SessionEngine {
 /** What the sessions of one handler need. */
 export interface HttpSessionsOptions {
   /** The server's state: its node id, and its session store and event log (in memory when not given). */
-  readonly state: Pick<ServerState, 'nodeId' | 'sessions' | 'events'>;
+  readonly state: Pick<ServerState, 'nodeId' | 'sessions' | 'events' | 'bus'>;
   readonly max: number;
   readonly idleMs: number;
   readonly logger: ServerLogger;
@@ -167,7 +167,8 @@ export class HttpSessions {
 
   /**
    * DELETE: ends the session of `id` for `principal` on every node (the store forgets it, its
-   * events are dropped) and here, if it is held here. Resolves with whether it existed.
+   * events are dropped, the change bus tells the node holding it) and here, if it is held here.
+   * Resolves with whether it existed.
    */
   async delete(id: string, principal: string | undefined): Promise<boolean> {
     const now = Date.now();
@@ -179,6 +180,8 @@ export class HttpSessions {
     }
     const ended = await this.store.end(id, now);
     this.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
+    // The node holding the session's connection ends it (and its GET streams) when it hears this.
+    await this.options.state.bus.publish({ type: 'session_ended', sessionId: id });
     return ended;
   }
 

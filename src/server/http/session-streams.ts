@@ -4,6 +4,7 @@
  * standalone streams carry (`list_changed`, `resources/updated`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpError } from '../../protocol/errors.js';
 import { makeNotification } from '../../protocol/jsonrpc.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { ServerCore } from '../request-router.js';
@@ -74,7 +75,8 @@ export async function serveDelete(
 
 /**
  * Sends `list_changed` (once per tick of changes) to every initialized session's GET streams, and
- * `resources/updated` to those of the sessions subscribed to the resource. Returns the disposers.
+ * `resources/updated` to those of the sessions subscribed to the resource; ends a session held
+ * here that a DELETE on another node ended. Returns the disposers.
  */
 export function followChanges(core: ServerCore, sessions: HttpSessions): Disposer[] {
   const queued = new Set<string>();
@@ -93,6 +95,8 @@ export function followChanges(core: ServerCore, sessions: HttpSessions): Dispose
   return [
     core.changes.add((change) => {
       if (change.type === 'list_changed') listChanged(change.list);
+      else if (change.type === 'session_ended')
+        sessions.end(change.sessionId, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
       else if (change.type === 'resource_updated')
         broadcast(
           makeNotification('notifications/resources/updated', { uri: change.uri }),

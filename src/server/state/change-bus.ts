@@ -15,7 +15,9 @@ export type Change =
   | { readonly type: 'list_changed'; readonly list: ChangeList }
   | { readonly type: 'resource_updated'; readonly uri: string }
   /** A task's stored row changed (input answered, cancel requested): its owner re-reads it. */
-  | { readonly type: 'task'; readonly taskId: string };
+  | { readonly type: 'task'; readonly taskId: string }
+  /** A legacy session was ended (DELETE): the node holding its connection ends it. */
+  | { readonly type: 'session_ended'; readonly sessionId: string };
 
 /** What a subscriber is told. Neither method may throw into the bus (a throw is caught and dropped). */
 export interface ChangeSubscriber {
