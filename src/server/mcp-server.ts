@@ -12,7 +12,6 @@ import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
 import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
 import { callTool } from './tool-call.js';
-
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptDefinition } from './prompt-set.js';
