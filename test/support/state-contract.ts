@@ -115,6 +115,24 @@ export function describeStateContract(factory: StateContractFactory): void {
         expect(await within(last, { what: 'the end of the stream' })).toMatchObject({ done: true });
       });
 
+      it('reads the events after an id from another node, and whether the stream ended', async () => {
+        const { a, b } = await open();
+        const id = await stream(a.events, 's1', 3);
+        expect(await b.events.after(eventId(id, 1), 's1', T0 + 10)).toEqual({
+          events: [
+            { id: eventId(id, 2), data: '{"n":2}' },
+            { id: eventId(id, 3), data: '{"n":3}' },
+          ],
+          ended: false,
+        });
+        expect(await b.events.after(eventId(id, 3), 's1', T0 + 10)).toEqual({ events: [], ended: false });
+        await a.events.end(id, T0 + 11);
+        expect(await b.events.after(eventId(id, 2), 's1', T0 + 12)).toEqual({
+          events: [{ id: eventId(id, 3), data: '{"n":3}' }],
+          ended: true,
+        });
+      });
+
       it('keeps the retry of a priming event and replays an ended stream, then finishes', async () => {
         const { a, b } = await open();
         const id = newStreamId('node-a');
@@ -144,12 +162,17 @@ export function describeStateContract(factory: StateContractFactory): void {
         expect(await within(next, { what: 'the follower to stop' })).toMatchObject({ done: true });
       });
 
-      it('replays nothing for a malformed, forged, foreign, trimmed, dropped or expired Last-Event-ID', async () => {
+      it('reads and replays nothing for a malformed, forged, foreign, trimmed, dropped or expired Last-Event-ID', async () => {
         const { a, b } = await open();
         const id = await stream(a.events, 's1', LIMITS.maxEventsPerStream + 3);
         const signal = abortOnFinish();
-        const follow = (lastEventId: string, sessionId = 's1', now = T0 + 100) =>
-          b.events.follow(lastEventId, sessionId, now, signal);
+        // Both reads refuse alike: `after` answers undefined exactly when `follow` does.
+        const follow = async (lastEventId: string, sessionId = 's1', now = T0 + 100) => {
+          const read = await b.events.after(lastEventId, sessionId, now);
+          const followed = await b.events.follow(lastEventId, sessionId, now, signal);
+          expect(read === undefined).toBe(followed === undefined);
+          return followed;
+        };
         expect(await follow('not an id')).toBeUndefined();
         expect(await follow('')).toBeUndefined();
         expect(await follow(eventId(newStreamId('node-a'), 1))).toBeUndefined(); // a stream that never was

@@ -44,6 +44,16 @@ export interface EventLog {
   /** Marks the stream ended after its last event (its answer): followers finish. Idempotent. */
   end(streamId: string, now: number): Promise<void>;
   /**
+   * The events of `lastEventId`'s stream kept after it, and whether the stream has ended (its
+   * last event among them). Undefined when `lastEventId` is no resumption of a stream of
+   * `sessionId` (see the file comment).
+   */
+  after(
+    lastEventId: string,
+    sessionId: string,
+    now: number,
+  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined>;
+  /**
    * The events of `lastEventId`'s stream after it, live: the kept ones at once, later ones as
    * they are appended, finishing after the stream's end (or when `signal` aborts). Resolves with
    * undefined when `lastEventId` is no resumption of a stream of `sessionId` (see the file comment).

@@ -93,21 +93,38 @@ export class MemoryEventLog implements EventLog {
     return Promise.resolve();
   }
 
+  after(
+    lastEventId: string,
+    sessionId: string,
+    now: number,
+  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined> {
+    const at = this.position(lastEventId, sessionId, now);
+    if (!at) return Promise.resolve(undefined);
+    const events = at.stream.events.filter((event) => event.seq > at.seq).map(plain);
+    return Promise.resolve({ events, ended: at.stream.ended });
+  }
+
   follow(
     lastEventId: string,
     sessionId: string,
     now: number,
     signal: AbortSignal,
   ): Promise<AsyncIterable<LoggedEvent> | undefined> {
+    const at = this.position(lastEventId, sessionId, now);
+    return Promise.resolve(at && follower(at.stream, at.seq, signal));
+  }
+
+  /** The stream and seq `lastEventId` resumes from, or undefined (malformed, forged, foreign, trimmed, expired). */
+  private position(lastEventId: string, sessionId: string, now: number): { stream: Stream; seq: number } | undefined {
     const at = parseEventId(lastEventId.trim());
     const stream = at && this.streams.get(at.streamId);
     if (stream && now - stream.touched >= this.ttlMs) this.drop(stream.id);
     if (!at || !stream || !this.streams.has(stream.id) || stream.sessionId !== sessionId || at.seq > stream.lastSeq)
-      return Promise.resolve(undefined);
+      return undefined;
     const first = stream.events[0];
     // Older than what is kept: the events between are gone, so none is replayed.
-    if (first && at.seq < first.seq - 1) return Promise.resolve(undefined);
-    return Promise.resolve(follower(stream, at.seq, signal));
+    if (first && at.seq < first.seq - 1) return undefined;
+    return { stream, seq: at.seq };
   }
 
   dropSession(sessionId: string): Promise<void> {
@@ -149,9 +166,7 @@ async function* follower(stream: Stream, after: number, signal: AbortSignal): As
       let event = stream.events.find((e) => e.seq > seen);
       while (event && !signal.aborted) {
         seen = event.seq;
-        yield event.retryMs === undefined
-          ? { id: event.id, data: event.data }
-          : { id: event.id, data: event.data, retryMs: event.retryMs };
+        yield plain(event);
         event = stream.events.find((e) => e.seq > seen);
       }
       if (stream.ended || signal.aborted) return;
@@ -162,4 +177,11 @@ async function* follower(stream: Stream, after: number, signal: AbortSignal): As
     stream.followers.delete(poke);
     signal.removeEventListener('abort', poke);
   }
+}
+
+/** A kept event as a {@link LoggedEvent} (without the log's bookkeeping). */
+function plain(event: LoggedEvent): LoggedEvent {
+  return event.retryMs === undefined
+    ? { id: event.id, data: event.data }
+    : { id: event.id, data: event.data, retryMs: event.retryMs };
 }
