@@ -12,6 +12,9 @@ const streams = new Set();
 let closedEarly = 0;
 
 const server = http.createServer((req, res) => {
+  // A client cut off by the proxy mid-request: not this process's failure.
+  req.on('error', () => undefined);
+  res.on('error', () => undefined);
   const url = new URL(req.url, 'http://x');
   if (url.pathname === '/who') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, pid: process.pid }));

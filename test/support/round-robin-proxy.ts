@@ -149,10 +149,14 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
     const onKill = (): void => cut('backend-lost');
     streaming[index]!.add(onKill);
     req.pipe(upstream);
+    // A client that goes away mid-request or mid-response: its errors end the exchange, never the test process.
+    req.on('error', () => cut('client-gone'));
+    res.on('error', () => cut('client-gone'));
     res.once('close', () => {
       if (!res.writableFinished) cut('client-gone');
     });
-    upstream.once('error', () => {
+    upstream.on('error', () => {
+      if (record.end) return;
       if (!res.headersSent) {
         record.status = 502;
         record.end = 'done';
@@ -179,7 +183,7 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
         });
       });
       answer.once('aborted', () => cut('backend-lost'));
-      answer.once('error', () => cut('backend-lost'));
+      answer.on('error', () => cut('backend-lost'));
       answer.once('end', () => {
         if (record.end) return;
         record.end = 'done';
