@@ -5,6 +5,7 @@
 // Every client is pinned to the legacy (2025-11-25) initialize handshake, so all four drive the
 // same server code path.
 import { spawn } from 'node:child_process';
+import { baseDist, setUpOtel } from './otel-setup.mjs';
 import http from 'node:http';
 
 /**
@@ -19,7 +20,9 @@ const RAW_ENV = Object.fromEntries(
 );
 
 /** Names in the order the tables print them. */
-export const CLIENT_NAMES = ['raw', 'mcpwire', 'sdk-v1', 'sdk-v2'];
+export const CLIENT_NAMES = process.env.BENCH_CLIENTS?.split(',') ?? ['raw', 'mcpwire', 'sdk-v1', 'sdk-v2'];
+// `BENCH_CLIENTS=raw,mcpwire-base,mcpwire,mcpwire-otel` (raw first: the ratios' floor) compares a
+// baseline build (MCPWIRE_BASE_DIST) and instrument() on (bench/otel-setup.mjs) with this build.
 
 /**
  * The floor: newline-delimited JSON over the child's pipes, ids matched in a Map; no validation,
@@ -248,4 +251,29 @@ sdkV2.connectHttp = async ({ Client }, url) => {
  */
 const rawGroup = { ...raw, connect: (mod, command, args) => raw.connect(mod, command, args, { detached: true }) };
 
-export const CLIENTS = { raw, 'raw-group': rawGroup, mcpwire, 'sdk-v1': sdkV1, 'sdk-v2': sdkV2 };
+/** mcpwire with OpenTelemetry set up and `instrument()` on (bench/otel-setup.mjs). */
+const mcpwireOtel = {
+  ...mcpwire,
+  async load() {
+    await setUpOtel();
+    return mcpwire.load();
+  },
+};
+
+/** mcpwire from a baseline build (`MCPWIRE_BASE_DIST`), to compare two commits in one interleaved run. */
+const mcpwireBase = {
+  ...mcpwire,
+  async load() {
+    return import(new URL('index.js', baseDist()).href);
+  },
+};
+
+export const CLIENTS = {
+  raw,
+  'raw-group': rawGroup,
+  mcpwire,
+  'mcpwire-otel': mcpwireOtel,
+  'mcpwire-base': mcpwireBase,
+  'sdk-v1': sdkV1,
+  'sdk-v2': sdkV2,
+};

@@ -29,10 +29,14 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 /** import and cold are one sample per fresh process: at least 5 in all, spread over the rounds. */
 const perRound = { import: Math.ceil(5 / rounds), cold: Math.ceil(5 / rounds) };
 // Over HTTP, import cost is the stdio run's figure (same modules), so it is not measured again.
+const scenariosAt = argv.indexOf('--scenarios');
+/** `--scenarios seq,par` runs only those (e.g. an A/B of two builds, see clients.mjs). */
 const SCENARIOS =
-  transport === 'stdio'
-    ? ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss']
-    : ['cold', 'seq', 'par', 'blob', 'list', 'rss'];
+  scenariosAt !== -1
+    ? argv[scenariosAt + 1].split(',')
+    : transport === 'stdio'
+      ? ['import', 'cold', 'seq', 'par', 'blob', 'list', 'rss']
+      : ['cold', 'seq', 'par', 'blob', 'list', 'rss'];
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const WORKER_TIMEOUT_MS = 120_000;
 

@@ -13,8 +13,13 @@ import { createServer } from 'node:http';
 
 const which = process.argv[2];
 let handle;
-if (which === 'mcpwire') {
-  const { McpServer, createHttpHandler } = await import('mcpwire/server');
+if (which === 'mcpwire' || which === 'mcpwire-otel' || which === 'mcpwire-base') {
+  // mcpwire-otel: instrument() on (bench/otel-setup.mjs); mcpwire-base: a baseline build (MCPWIRE_BASE_DIST).
+  const { setUpOtel, baseDist } = await import('../otel-setup.mjs');
+  if (which === 'mcpwire-otel') await setUpOtel();
+  const { McpServer, createHttpHandler } = await import(
+    which === 'mcpwire-base' ? new URL('server/index.js', baseDist()).href : 'mcpwire/server'
+  );
   const server = new McpServer({ name: 'echo', version: '1.0.0', logger: () => undefined });
   server.registerTool({
     name: 'echo',

@@ -16,7 +16,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpPeer } from './http-client.mjs';
 
-const SERVERS = ['mcpwire', 'sdk-v1', 'sdk-v2'];
+// `BENCH_SERVERS=sdk-v1,mcpwire-base,mcpwire,mcpwire-otel` adds a baseline build and instrument() on
+// (see bench/otel-setup.mjs); the first is the ratios' base when sdk-v1 is absent.
+const SERVERS = process.env.BENCH_SERVERS?.split(',') ?? ['mcpwire', 'sdk-v1', 'sdk-v2'];
 const SCRIPT = fileURLToPath(new URL('./echo-servers.mjs', import.meta.url));
 const HTTP_SCRIPT = fileURLToPath(new URL('./http-servers.mjs', import.meta.url));
 const argv = process.argv.slice(2);
@@ -132,7 +134,8 @@ async function measure(peer, pid) {
 const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Interleaved rounds (order rotating per round) of `sample` over `servers`; prints the table. */
-async function compare(title, servers, sample, baseName = 'sdk-v1') {
+async function compare(title, servers, sample, wantedBase = 'sdk-v1') {
+  const baseName = servers.includes(wantedBase) ? wantedBase : servers[0];
   const results = Object.fromEntries(servers.map((s) => [s, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = servers.map((_, i) => servers[(i + round) % servers.length]);
@@ -158,7 +161,7 @@ if (ONLY !== 'stdio') {
   await compare('Streamable HTTP, 2025-06-18, stateless', SERVERS, (which) => sampleHttp(which, 'legacy'));
   await compare(
     'Streamable HTTP, 2026-07-28 (SDK v1 does not speak it)',
-    ['mcpwire', 'sdk-v2'],
+    SERVERS.filter((which) => which !== 'sdk-v1'),
     (which) => sampleHttp(which, 'modern'),
     'sdk-v2',
   );

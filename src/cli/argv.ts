@@ -29,6 +29,8 @@ const OPTIONS: Record<string, Kind> = {
   json: 'flag',
   trace: 'flag',
   'trace-file': 'string',
+  'otlp-endpoint': 'string',
+  'otlp-header': 'list',
   color: 'flag',
   'no-color': 'flag',
   help: 'flag',
@@ -54,9 +56,12 @@ const OPTIONS: Record<string, Kind> = {
   project: 'string',
   'max-chars': 'number',
   store: 'string',
+  format: 'string',
+  output: 'string',
+  'include-payloads': 'flag',
 };
 
-const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version' };
+const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };
 
 export interface ParsedArgs {
   /** Positional words before `--` (command, sub-command, operands). */

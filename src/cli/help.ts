@@ -32,6 +32,9 @@ Output:
                            or {"ok":false,"error":{...}}
   --trace                  print every JSON-RPC frame on stderr (redacted)
   --trace-file FILE.jsonl  record every frame, one JSON object per line
+  --otlp-endpoint URL      send each request's span live to an OTLP/HTTP
+                           receiver (JSON; a URL without a path gets /v1/traces)
+    --otlp-header 'K: V'   a header for it, e.g. an API key (repeatable)
   --no-color`;
 
 const EXITS = `Exit codes: 0 ok, 1 usage, 2 config error or project server not approved,
@@ -58,7 +61,8 @@ Your config:
   repl        interactive /mcp commands over every configured server
 Traffic:
   proxy       record the traffic between your host and a server
-  trace show|check FILE.jsonl
+  trace show|check|export FILE.jsonl
+  trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -239,6 +243,8 @@ Example:
   mcpwire proxy [--trace-file FILE.jsonl] [--trace] -- SERVER COMMAND...
   mcpwire proxy --url URL [--listen 127.0.0.1:PORT] [--header 'K: V']
                 [--trace-file FILE.jsonl]
+  Either form also takes --otlp-endpoint URL [--otlp-header 'K: V']: each
+  request's span sent live to an OTLP/HTTP receiver (see mcpwire --help).
 
 Stands in for a server in your host's config (Claude Desktop, Cursor, your own
 agent) and records the traffic. stdio: bytes are forwarded unchanged both ways,
@@ -257,16 +263,28 @@ Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire trace show FILE.jsonl [--method M] [--id ID] [--server NAME]
                      [--errors]
   mcpwire trace check FILE.jsonl [--schemas DIR]
+  mcpwire trace export FILE.jsonl --format otlp-json|chrome-trace|har
+                       [-o OUT] [--include-payloads]
+  mcpwire trace report FILE.jsonl [-o REPORT.html]
 
 show: the frames, filtered, and a latency summary per session (a file that
 several runs appended to holds several) and method.
 check: every recorded message validated against the rules of its negotiated
 revision (and the official JSON Schemas in DIR/<revision>/schema.json when
 given); exits 5 when a message breaks one.
+export: the trace for other tools, to OUT or stdout: otlp-json (OpenTelemetry
+spans by its MCP conventions: Jaeger's upload), chrome-trace (Perfetto,
+chrome://tracing), har (the HTTP exchanges; refused for a stdio-only trace).
+--include-payloads adds tool arguments and results to the spans (redacted).
+report: one self-contained HTML page (default FILE.html beside the trace): a
+timeline per server session, latency per method and tool, errors, payloads,
+filters kept in the URL. It loads nothing from the network.
 
 Examples:
   mcpwire tools --trace-file everything.jsonl \\
     -- ${EVERYTHING}
   mcpwire trace show everything.jsonl --method tools/list
-  mcpwire trace check everything.jsonl`,
+  mcpwire trace check everything.jsonl
+  mcpwire trace export everything.jsonl --format chrome-trace -o trace.json
+  mcpwire trace report everything.jsonl -o everything.html`,
 };

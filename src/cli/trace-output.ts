@@ -1,7 +1,7 @@
 /**
- * `--trace` (one pretty line per frame on stderr, coloured on a terminal) and `--trace-file
- * FILE.jsonl` (one record per line, appended): the sink both feed, the client options that turn
- * tracing on, and the close that flushes the file. The sinks are the transport layer's.
+ * `--trace` (one pretty line per frame on stderr, coloured on a terminal), `--trace-file
+ * FILE.jsonl` (one record per line, appended) and `--otlp-endpoint URL` (spans sent live): the
+ * sink they all feed, the client options that turn tracing on, and the close that flushes them.
  */
 import path from 'node:path';
 import type { ClientOptions } from '../client/options.js';
@@ -9,6 +9,7 @@ import { jsonlFileSink, prettyTraceLine } from '../inspect/trace/sinks.js';
 import type { TraceSink } from '../transport/trace/trace-sink.js';
 import { flag, stringOption, type ParsedArgs } from './argv.js';
 import type { CliIO } from './io.js';
+import { openOtlp } from './otlp-output.js';
 
 export interface TraceOutput {
   /** Receives every record. */
@@ -21,7 +22,8 @@ export interface TraceOutput {
 export async function openTrace(args: ParsedArgs, io: CliIO): Promise<TraceOutput | undefined> {
   const file = stringOption(args, 'trace-file');
   const pretty = flag(args, 'trace');
-  if (!file && !pretty) return undefined;
+  const otlp = openOtlp(args, io);
+  if (!file && !pretty && !otlp) return undefined;
   const jsonl = file
     ? jsonlFileSink(path.resolve(io.cwd, file), {
         onError: (error) => io.stderr.write(`mcpwire: cannot write the trace to ${file}: ${error.message}\n`),
@@ -30,6 +32,10 @@ export async function openTrace(args: ParsedArgs, io: CliIO): Promise<TraceOutpu
   const sink: TraceSink = (record) => {
     jsonl?.sink(record);
     if (pretty) io.stderr.write(`${prettyTraceLine(record, { color: io.color })}\n`);
+    otlp?.sink(record);
   };
-  return { sink, clientOptions: { trace: { sink } }, close: async () => jsonl?.close() };
+  const close = async () => {
+    await Promise.all([jsonl?.close(), otlp?.close()]);
+  };
+  return { sink, clientOptions: { trace: { sink } }, close };
 }

@@ -55,7 +55,7 @@ export const METRIC = {
 export const DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** `network.transport` of an MCP transport: stdio is a pipe, HTTP runs on TCP. */
-export function networkTransportOf(transport: 'stdio' | 'http' | 'memory' | string): string | undefined {
+export function networkTransportOf(transport: string): string | undefined {
   if (transport === 'stdio') return 'pipe';
   if (transport === 'http' || transport === 'sse') return 'tcp';
   return undefined;

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { json, legacyServer, startHttpFixture, type HttpFixture, type Seen } from './http-fixture.js';
 
 export interface AuthorizationServer {
@@ -127,21 +127,7 @@ export async function startProtectedServer(
   return Object.assign(fixture, { authorized: () => fixture.requests.filter((r) => good.has(r)) });
 }
 
-/** Headless Debian chromium with the flags this machine needs. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { launchBrowser } from './browser.js';
 
 /**
  * Plays the user at the provider's development pages: opens `url`, signs in, consents, and

@@ -10,20 +10,24 @@ import { runStdioProxy } from '../../inspect/proxy/stdio-proxy.js';
 import { checkTrace } from '../../inspect/trace/trace-check.js';
 import { filterTrace, matchesFilter, readTrace, type TraceFilter } from '../../inspect/trace/read-trace.js';
 import { prettyTraceLine } from '../../inspect/trace/sinks.js';
+import { pairCalls } from '../../inspect/trace/trace-calls.js';
 import { splitSessions } from '../../inspect/trace/trace-sessions.js';
+import { latencyTable } from '../../inspect/trace/trace-stats.js';
 import { formatSummary, summarizeTrace } from '../../inspect/trace/trace-summary.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { openTrace } from '../trace-output.js';
+import { traceExport } from './trace-export.js';
+import { traceReport } from './trace-report-command.js';
 
 export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const url = stringOption(args, 'url');
   if (url === undefined && args.command.length === 0)
     throw new UsageError('proxy needs a server: -- COMMAND ... (stdio) or --url URL (HTTP)');
   if (url !== undefined && args.command.length > 0) throw new UsageError('proxy takes -- COMMAND or --url, not both');
-  if (!stringOption(args, 'trace-file') && !flag(args, 'trace'))
+  if (!stringOption(args, 'trace-file') && !flag(args, 'trace') && !stringOption(args, 'otlp-endpoint'))
     io.stderr.write('mcpwire proxy: neither --trace-file nor --trace given: forwarding without recording\n');
   const trace = await openTrace(args, io);
   const records = { onRecord: trace?.sink ?? (() => {}), close: () => trace?.close() ?? Promise.resolve() };
@@ -93,11 +97,11 @@ function untilInterrupted(): Promise<void> {
 
 export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const sub = args.words[1];
-  if (sub !== 'show' && sub !== 'check')
+  if (sub !== 'show' && sub !== 'check' && sub !== 'report' && sub !== 'export')
     throw new UsageError(
       sub === undefined
-        ? 'trace needs a sub-command: show or check'
-        : `unknown trace sub-command "${sub}" (show, check)`,
+        ? 'trace needs a sub-command: show, check, report or export'
+        : `unknown trace sub-command "${sub}" (show, check, report, export)`,
     );
   const file = args.words[2];
   if (file === undefined) throw new UsageError(`missing trace file: mcpwire trace ${sub} FILE.jsonl`);
@@ -108,7 +112,9 @@ export async function traceCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
   } catch (error) {
     throw new CliError('TRACE_UNREADABLE', `cannot read ${full}: ${(error as Error).message}`, EXIT.usage);
   }
+  if (sub === 'export') return traceExport(args, io, read, full);
   const problems = read.problems.map((p) => `${full}:${p.line}: ${p.message}`);
+  if (sub === 'report') return traceReport(args, io, read, full, problems);
   return sub === 'show' ? show(args, io, read, problems) : check(args, io, read, problems, full);
 }
 
@@ -144,7 +150,9 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
     );
   }
   lines.push(...problems.map((p) => `note: ${p}`));
-  const json = { records, summary, sessions: sessions.map(({ of: _of, ...session }) => session), problems };
+  // Per method and per tool, as `trace report` shows them (nearest-rank p50/p90/p99, error rate).
+  const latency = latencyTable(pairCalls(records).calls);
+  const json = { records, summary, latency, sessions: sessions.map(({ of: _of, ...session }) => session), problems };
   return { json, text: lines.join('\n') };
 }
 

@@ -4,6 +4,7 @@
  * `latencyMs`, and bytes each way. Pure computation over records; no I/O.
  */
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import { nearestRank } from './trace-stats.js';
 
 /** Latency figures in milliseconds over `count` answered requests (nearest-rank percentiles). */
 export interface LatencyStats {
@@ -64,11 +65,6 @@ interface Tally {
   bytesIn: number;
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** Latency figures of `samples`, or undefined for none. */
@@ -79,8 +75,8 @@ export function latencyStats(samples: readonly number[]): LatencyStats | undefin
   return {
     count: sorted.length,
     min: sorted[0]!,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
+    p50: nearestRank(sorted, 50)!,
+    p95: nearestRank(sorted, 95)!,
     max: sorted[sorted.length - 1]!,
     mean: round(sum / sorted.length),
   };

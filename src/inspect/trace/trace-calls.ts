@@ -1,0 +1,219 @@
+/**
+ * The calls of a trace: each request paired with its answer by (server, session, id, direction),
+ * and the notifications that belong to a call (its progress, its cancel, the notifications of a
+ * 2026 listen stream) tied to it. What `trace show --json` and `trace report` compute their
+ * latency, error and timeline figures from. Pure computation; no I/O.
+ *
+ * Pairing rules: an answer travels the other way from its request, in the same session; among
+ * requests still waiting under the same id the oldest is answered first. A request sent while
+ * another with the same id still waits is a `duplicate`; an answer nobody waits for is an
+ * orphan; an answer that comes after the request was cancelled is `late`.
+ */
+import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
+import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
+import { splitSessions, type TraceSession } from './trace-sessions.js';
+
+/** How a call ended: answered (`ok` or `error`), cancelled without an answer, or never answered. */
+export type CallStatus = 'ok' | 'error' | 'cancelled' | 'open';
+
+/** One request and what became of it. Record positions are indices in the list that was paired. */
+export interface TraceCall {
+  server: string;
+  /** The session's index (1-based, {@link splitSessions} order). */
+  session: number;
+  /** The request's direction (`out`: the client asked; `in`: the server asked). */
+  dir: TraceDirection;
+  id: string | number;
+  method: string;
+  /** The tool of a `tools/call`. */
+  tool?: string;
+  /** Position of the request's record, and of the item within it when it is a batch. */
+  request: number;
+  requestItem?: number;
+  answer?: number;
+  answerItem?: number;
+  /** `t` of the request's record and of the answer's (ms on the session's clock). */
+  sentAt?: number;
+  answeredAt?: number;
+  /** The answer record's `latencyMs`, else the difference of the two `t`s. */
+  latencyMs?: number;
+  status: CallStatus;
+  /** `error.type` by the MCP conventions (client rule for `out` calls, server rule for `in` ones). */
+  errorType?: string;
+  /** The JSON-RPC error code of an error answer, as text. */
+  statusCode?: string;
+  errorMessage?: string;
+  /** The HTTP status of the answer (or of the request's record when only a status came back). */
+  httpStatus?: number;
+  /** `params._meta.traceparent` of the request, when it carried one. */
+  traceparent?: string;
+  /** Position of the `notifications/cancelled` naming this call. */
+  cancel?: number;
+  late?: boolean;
+  duplicate?: boolean;
+  /** Positions of notifications tied to this call (progress, cancel, stream notifications). */
+  notes: number[];
+}
+
+/** The outcome of {@link pairCalls}. */
+export interface TraceCalls {
+  calls: TraceCall[];
+  /** Positions of answers no request waited for (with the item, for batches). */
+  orphans: Array<{ record: number; item?: number }>;
+  /** The sessions of the records ({@link splitSessions}), and for each record position its session's index. */
+  sessions: TraceSession[];
+  sessionOf: number[];
+  /** For a notification's position, the index in `calls` of the call it belongs to. */
+  noteOf: Map<number, number>;
+}
+
+type Message = Record<string, unknown>;
+
+/** The JSON-RPC messages of a record with their item index (undefined unless the record is a batch). */
+function messagesOf(record: TraceRecord): Array<{ message: Message; item?: number }> {
+  const m = record.message;
+  if (Array.isArray(m))
+    return m
+      .map((message: unknown, item) => ({ message: message as Message, item }))
+      .filter((e) => typeof e.message === 'object' && e.message !== null && !Array.isArray(e.message));
+  if (typeof m === 'object' && m !== null) return [{ message: m as Message }];
+  // A frame JSON could not write keeps its kind, id and method on the record.
+  if (record.kind === 'request' || record.kind === 'notification')
+    return [{ message: { id: record.id, method: record.method } }];
+  if (record.kind === 'response' || record.kind === 'error')
+    return [{ message: record.kind === 'error' ? { id: record.id, error: {} } : { id: record.id, result: {} } }];
+  return [];
+}
+
+function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+function objectAt(value: unknown, key: string): Message | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const inner = (value as Message)[key];
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Message) : undefined;
+}
+
+const other = (dir: TraceDirection): TraceDirection => (dir === 'out' ? 'in' : 'out');
+
+/** Settles `call` with the answer `message` (at `position`, item `item`) of `record`. */
+function settle(call: TraceCall, record: TraceRecord, position: number, item: number | undefined, message: Message) {
+  call.answer = position;
+  if (item !== undefined) call.answerItem = item;
+  if (typeof record.t === 'number') call.answeredAt = record.t;
+  if (item === undefined && typeof record.latencyMs === 'number') call.latencyMs = record.latencyMs;
+  else if (call.sentAt !== undefined && call.answeredAt !== undefined)
+    call.latencyMs = Math.round((call.answeredAt - call.sentAt) * 1000) / 1000;
+  if (typeof record.http?.status === 'number') call.httpStatus = record.http.status;
+  if (call.cancel !== undefined) call.late = true;
+  const side = call.dir === 'out' ? 'client' : 'server';
+  const error = objectAt(message, 'error');
+  if ('error' in message) {
+    const code = typeof error?.code === 'number' ? error.code : undefined;
+    const text = typeof error?.message === 'string' ? error.message : undefined;
+    call.status = 'error';
+    if (text !== undefined) call.errorMessage = text;
+    if (code !== undefined) {
+      const outcome = classifyOutcome(side, {
+        kind: 'rpc-error',
+        code,
+        ...(text !== undefined ? { message: text } : {}),
+      });
+      if (outcome.errorType !== undefined) call.errorType = outcome.errorType;
+      if (outcome.statusCode !== undefined) call.statusCode = outcome.statusCode;
+    }
+    return;
+  }
+  const isError = objectAt(message, 'result')?.isError === true;
+  const outcome = classifyOutcome(side, { kind: 'result', isError });
+  call.status = isError ? 'error' : 'ok';
+  if (outcome.errorType !== undefined) call.errorType = outcome.errorType;
+}
+
+/** Pairs the requests and answers of `records` (file order) and ties notifications to their calls. Never throws. */
+export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
+  const sessionOf: number[] = new Array<number>(records.length).fill(0);
+  const sessions = splitSessions(records);
+  for (const session of sessions) for (const position of session.positions) sessionOf[position] = session.index;
+
+  const calls: TraceCall[] = [];
+  const orphans: TraceCalls['orphans'] = [];
+  const noteOf = new Map<number, number>();
+  // session + request direction + id → indices of calls waiting, oldest first.
+  const waiting = new Map<string, number[]>();
+  // session + request direction + id → the latest call with that id (for cancels and streams).
+  const latest = new Map<string, number>();
+  // session + request direction + progress token → call.
+  const tokens = new Map<string, number>();
+  const key = (session: number, dir: TraceDirection, id: unknown) =>
+    `${session}\u0000${dir}\u0000${typeof id}:${String(id)}`;
+  const tie = (position: number, index: number | undefined) => {
+    if (index === undefined || noteOf.has(position)) return;
+    noteOf.set(position, index);
+    calls[index]!.notes.push(position);
+  };
+
+  records.forEach((record, position) => {
+    if (record.kind === 'event' || record.kind === 'invalid') return;
+    const session = sessionOf[position]!;
+    for (const { message, item } of messagesOf(record)) {
+      const method = typeof message.method === 'string' ? message.method : undefined;
+      const id = message.id;
+      if (method !== undefined && isId(id)) {
+        const params = message.params;
+        const call: TraceCall = {
+          server: record.server,
+          session,
+          dir: record.dir,
+          id,
+          method,
+          request: position,
+          status: 'open',
+          notes: [],
+        };
+        if (item !== undefined) call.requestItem = item;
+        if (typeof record.t === 'number') call.sentAt = record.t;
+        const tool = targetOf(method, params).toolName;
+        if (tool !== undefined) call.tool = tool;
+        const meta = objectAt(params, '_meta');
+        if (typeof meta?.traceparent === 'string') call.traceparent = meta.traceparent;
+        // Only a status came back (an HTTP error before any JSON-RPC answer).
+        if (typeof record.http?.status === 'number') call.httpStatus = record.http.status;
+        const k = key(session, record.dir, id);
+        const queue = waiting.get(k) ?? [];
+        if (queue.length > 0) call.duplicate = true;
+        queue.push(calls.length);
+        waiting.set(k, queue);
+        latest.set(k, calls.length);
+        const token = meta?.progressToken;
+        if (isId(token)) tokens.set(key(session, record.dir, token), calls.length);
+        calls.push(call);
+      } else if (method !== undefined) {
+        const params = message.params;
+        // A notification about a call names it: progress by token, a cancel by id, a 2026
+        // listen stream's notifications by the listen request's id.
+        if (method === 'notifications/progress') {
+          const token = (params as Message | undefined)?.progressToken;
+          tie(position, tokens.get(key(session, other(record.dir), token)));
+        } else if (method === 'notifications/cancelled') {
+          const index = latest.get(key(session, record.dir, (params as Message | undefined)?.requestId));
+          if (index !== undefined && calls[index]!.cancel === undefined) {
+            calls[index]!.cancel = position;
+            if (calls[index]!.answer === undefined) calls[index]!.status = 'cancelled';
+          }
+          tie(position, index);
+        } else {
+          const stream = objectAt(params, '_meta')?.['io.modelcontextprotocol/subscriptionId'];
+          if (isId(stream)) tie(position, latest.get(key(session, other(record.dir), stream)));
+        }
+      } else if (isId(id) || 'result' in message || 'error' in message) {
+        const queue = waiting.get(key(session, other(record.dir), id));
+        const index = queue?.shift();
+        if (index === undefined) orphans.push(item === undefined ? { record: position } : { record: position, item });
+        else settle(calls[index]!, record, position, item, message);
+      }
+    }
+  });
+  return { calls, orphans, sessions, sessionOf, noteOf };
+}
