@@ -32,6 +32,8 @@ export interface ProxyRecord {
   backend: number;
   method: string;
   path: string;
+  /** The request's headers as the client sent them (`mcp-session-id`, `last-event-id`, …). */
+  headers: IncomingHttpHeaders;
   /** The backend's status, or 502 when it could not be reached; undefined while the head is awaited. */
   status?: number;
   /** How the exchange ended: `done`, `dropped` (by `dropNext`), `backend-lost` (mid-response), `client-gone`. */
@@ -129,7 +131,12 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
     }
     const backend = backends[index]!;
     backend.served++;
-    const record: ProxyRecord = { backend: index, method: req.method ?? 'GET', path: req.url ?? '/' };
+    const record: ProxyRecord = {
+      backend: index,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+    };
     log.push(record);
     const target = new URL(record.path, backend.url + '/');
     const upstream = http.request(target, {
