@@ -1,9 +1,10 @@
 /**
  * The real stores the scale-out tests stand on (`test/support/redis-server.ts`,
  * `test/support/postgres-cluster.ts`): a redis-server answers PING on its loopback port, comes
- * back on the same port after `restart()` (a new process, empty), and `stop()` leaves no process
- * and no directory; a PostgreSQL cluster's `terminateBackends()` cuts a client's connection,
- * `restart()` keeps the data on the same port, and `stop()` leaves no postmaster and no directory.
+ * back on the same port after `restart()` (a new process, empty), refuses connections between
+ * `down()` and `up()`, and `stop()` leaves no process and no directory; a PostgreSQL cluster's
+ * `terminateBackends()` cuts a client's connection, `restart()` keeps the data on the same port,
+ * `down()`/`up()` make an outage, and `stop()` leaves no postmaster and no directory.
  * Skipped without the binaries, except in CI, where they fail.
  */
 import { existsSync } from 'node:fs';
@@ -26,6 +27,11 @@ describe.skipIf(skipWithoutRedis())('a redis-server of the test', () => {
     expect(isAlive(first)).toBe(false);
     expect(await redisCommand(redis.port, ['PING'])).toBe('+PONG');
     expect(await redisCommand(redis.port, ['EXISTS', 'k'])).toBe(':0');
+
+    await redis.down();
+    await expect(redisCommand(redis.port, ['PING'])).rejects.toThrow(/ECONNREFUSED/);
+    await redis.up();
+    expect(await redisCommand(redis.port, ['PING'])).toBe('+PONG');
 
     const second = redis.pid;
     await redis.stop();
@@ -78,6 +84,12 @@ describe.skipIf(skipWithoutPostgres())('a PostgreSQL cluster of the test', () =>
     } finally {
       await again.end();
     }
+
+    await cluster.down();
+    await expect(pgClient(cluster.url)).rejects.toThrow(/ECONNREFUSED/);
+    await cluster.up();
+    const third = await pgClient(cluster.url);
+    await third.end();
 
     const postmaster = cluster.pid;
     expect(existsSync(cluster.dir)).toBe(true);

@@ -30,6 +30,10 @@ export interface PostgresCluster {
   terminateBackends(): Promise<number>;
   /** Stops the server (fast shutdown: connections cut) and starts it again on the same port, data kept. */
   restart(): Promise<void>;
+  /** Stops the server (fast shutdown), data kept, connections refused until {@link up}: a store outage. */
+  down(): Promise<void>;
+  /** Starts the server again on the same port after {@link down}. */
+  up(): Promise<void>;
   /** Stops the server (SIGKILL to the postmaster if it lingers) and removes its directory. Idempotent. */
   stop(): Promise<void>;
 }
@@ -135,6 +139,13 @@ export async function startPostgres(): Promise<PostgresCluster> {
         if (attempt < 3) continue;
         throw new Error(`${(error as Error).message}\n${logTail()}`, { cause: error });
       }
+      const pgCtl = (args: string[]): Promise<void> =>
+        run('pg_ctl', args, user).then(
+          () => undefined,
+          (error: Error) => {
+            throw new Error(`${error.message}\n${logTail()}`, { cause: error });
+          },
+        );
       const psql = (sql: string): Promise<string> =>
         run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'test', '-d', 'todo', '-tAq', '-c', sql], user);
       await run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'test', 'todo'], user);
@@ -154,13 +165,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
         },
         async restart() {
           if (stopped) throw new Error('restart() after stop()');
-          await run(
-            'pg_ctl',
-            ['restart', '-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60', '-o', options],
-            user,
-          ).catch((error: Error) => {
-            throw new Error(`${error.message}\n${logTail()}`, { cause: error });
-          });
+          await pgCtl(['restart', '-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60', '-o', options]);
+        },
+        async down() {
+          if (stopped) throw new Error('down() after stop()');
+          const pid = postmasterPid(data);
+          await pgCtl(['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']);
+          if (pid !== undefined && !(await dies(pid, 10_000))) await kill(pid);
+        },
+        async up() {
+          if (stopped) throw new Error('up() after stop()');
+          await pgCtl(['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', options]);
         },
         stop: () =>
           (stopped ??= (async () => {

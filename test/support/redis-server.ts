@@ -1,7 +1,8 @@
 /**
  * A `redis-server` of a test's own (Debian's package): on a free loopback port, no persistence
  * (`--save '' --appendonly no`, its working directory a temporary one), ready once it answers
- * PING. `stop()` shuts it down and waits until the process is gone; `restart()` brings it back on
+ * PING. `stop()` shuts it down and waits until the process is gone; `down()`/`up()` make an
+ * outage; `restart()` brings it back on
  * the same port (empty: nothing is persisted), for tests of a bus that loses its connection.
  * `redisAvailable()` says whether the machine has the binary; {@link skipWithoutRedis} is the
  * `skipIf` condition that never skips in CI, where a missing binary fails the test instead.
@@ -31,6 +32,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Stops it and starts a new, empty server on the same port; resolves once that answers PING. */
   restart(): Promise<void>;
+  /** Takes it down (the process gone, connections refused) until {@link up}: a store outage. */
+  down(): Promise<void>;
+  /** Starts a new, empty server on the same port after {@link down}; resolves once it answers PING. */
+  up(): Promise<void>;
 }
 
 export function redisAvailable(): boolean {
@@ -153,11 +158,19 @@ export async function startRedis(): Promise<RedisServer> {
     },
     output: () => log.text,
     stop: () => (stopped ??= shutdown(child!, port).finally(() => rmSync(dir, { recursive: true, force: true }))),
-    async restart() {
-      if (stopped) throw new Error('restart() after stop()');
+    async down() {
+      if (stopped) throw new Error('down() after stop()');
       await shutdown(child!, port);
+    },
+    async up() {
+      if (stopped) throw new Error('up() after stop()');
+      if (isAlive(child!.pid!)) return;
       child = launch(port, dir, log);
       await ready(child, port, log);
+    },
+    async restart() {
+      await server.down();
+      await server.up();
     },
   };
   return server;
