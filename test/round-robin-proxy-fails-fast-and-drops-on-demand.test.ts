@@ -35,7 +35,9 @@ describe('the round-robin proxy when things break', () => {
     const stream = readText((await fetch(`${proxy.url}/sse`)).body);
     await stream.until((t) => t.includes('data: 1'), 'the first event from n0');
 
+    expect(nodes.nodes[0]!.rssBytes()).toBeGreaterThan(1_000_000);
     await nodes.sigkill(0);
+    expect(nodes.nodes[0]!.rssBytes()).toBeUndefined();
     expect((await stream.end()).broken).toBe(true);
     expect(proxy.log[0]).toMatchObject({ backend: 0, status: 200, end: 'backend-lost' });
 

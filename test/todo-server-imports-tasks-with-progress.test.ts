@@ -1,6 +1,7 @@
 /**
  * The todo server's `import_tasks` as users run it (`node examples/todo-server/server.mjs`), over
- * stdio and Streamable HTTP with mcpwire's client in both eras: one progress notification after
+ * stdio and Streamable HTTP with mcpwire's client in both eras (and the official SDK v1 and v2
+ * clients over HTTP): one progress notification after
  * each imported task, in order, then the tasks created; cancelling the call mid-import stops it
  * (the tasks imported so far stay, no more follow); `--slow-ms` holds the import between two
  * tasks. Over HTTP with the 2026 tasks extension the call runs as a task (`tasks/get` until it
@@ -10,6 +11,9 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
@@ -133,6 +137,33 @@ describe.each([
     expect(logged.outcome).toBe('CANCELLED');
     expect(await countOf(client)).toBe(1);
     expect(progress.map((p) => p.progress)).toEqual([1]);
+  });
+});
+
+describe('import_tasks with the official SDK clients over HTTP', () => {
+  it('gives the SDK v1 and v2 clients a progress notification per task, then the tasks', async () => {
+    const server = await startTodoHttp(['--db', dbFile(), '--http', '127.0.0.1:0']);
+    const v1 = new ClientV1({ name: 'sdk-v1', version: '1' });
+    await v1.connect(new TransportV1(new URL(server.url)));
+    onTestFinished(() => v1.close());
+    const v2 = new ClientV2({ name: 'sdk-v2', version: '2' });
+    await v2.connect(new TransportV2(new URL(server.url)));
+    onTestFinished(() => v2.close());
+    const seen: Record<string, number[]> = { v1: [], v2: [] };
+    const byV1 = await v1.callTool(
+      { name: 'import_tasks', arguments: { user_id: ALICE, tasks: titles(3) } },
+      undefined,
+      {
+        onprogress: (p) => seen.v1!.push(p.progress),
+      },
+    );
+    const byV2 = await v2.callTool(
+      { name: 'import_tasks', arguments: { user_id: BOB, tasks: titles(2) } },
+      { onprogress: (p: { progress: number }) => seen.v2!.push(p.progress) },
+    );
+    expect(seen).toEqual({ v1: [1, 2, 3], v2: [1, 2] });
+    expect((byV1.structuredContent as { count: number }).count).toBe(3);
+    expect((byV2.structuredContent as { count: number }).count).toBe(2);
   });
 });
 

@@ -7,6 +7,7 @@
  * ends them all (SIGTERM, then SIGKILL) and waits until every process is gone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { onTestFinished } from 'vitest';
 import { isAlive, waitUntilGone } from './processes.js';
 import { TODO_SERVER } from './todo-server.js';
@@ -23,6 +24,8 @@ export interface ServerNode {
   stderr(): string;
   /** Resolves with its exit code (null when killed by a signal) once it has exited. */
   readonly exited: Promise<number | null>;
+  /** Its resident memory now, in bytes (Linux `/proc`), or undefined once it is gone. */
+  rssBytes(): number | undefined;
 }
 
 export interface NodeSetOptions {
@@ -51,6 +54,17 @@ export interface NodeSet {
   sigterm(i: number, graceMs?: number): Promise<number | null>;
   /** Ends every node still running (SIGTERM, SIGKILL after 5 s) and waits until all are gone. Idempotent. */
   stop(): Promise<void>;
+}
+
+const PAGE_BYTES = 4096;
+
+/** Resident set size of `pid` from `/proc/<pid>/statm` (pages × 4 kB), or undefined. */
+function residentBytes(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return undefined;
+  }
 }
 
 function defaultPort(line: string, stream: 'stdout' | 'stderr'): number | undefined {
@@ -115,6 +129,7 @@ async function startOne(index: number, options: NodeSetOptions): Promise<ServerN
       child,
       stderr: () => stderr,
       exited,
+      rssBytes: () => residentBytes(child.pid!),
     };
   } catch (error) {
     child.kill('SIGKILL');
