@@ -54,7 +54,7 @@ export interface RoundRobinProxy {
   readonly url: string;
   readonly port: number;
   readonly backends: readonly ProxyBackend[];
-  /** Every request routed, in arrival order. */
+  /** The requests routed, in arrival order (the last `logLimit` of them). */
   readonly log: readonly ProxyRecord[];
   /** Routes the next request to backend `i` (the rotation then goes on from `i + 1`). */
   sendNextTo(i: number): void;
@@ -97,8 +97,18 @@ interface PendingDrop {
   resolve: (record: ProxyRecord) => void;
 }
 
+/** Options of the proxy. */
+export interface ProxyOptions {
+  /** Most records kept in `log` (default 10,000; the oldest go first). The `served` counts are always exact. */
+  logLimit?: number;
+}
+
 /** Starts the proxy in front of `targets`; the caller closes it. */
-export async function listenRoundRobinProxy(targets: ReadonlyArray<string | ProxyTarget>): Promise<RoundRobinProxy> {
+export async function listenRoundRobinProxy(
+  targets: ReadonlyArray<string | ProxyTarget>,
+  options: ProxyOptions = {},
+): Promise<RoundRobinProxy> {
+  const logLimit = options.logLimit ?? 10_000;
   if (targets.length === 0) throw new Error('a round-robin proxy needs at least one backend');
   const given = targets.map((t) => (typeof t === 'string' ? { url: t } : t));
   const backends: ProxyBackend[] = given.map((t) => ({ url: t.url.replace(/\/$/, ''), served: 0, down: false }));
@@ -138,6 +148,7 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
       headers: req.headers,
     };
     log.push(record);
+    if (log.length > logLimit) log.splice(0, log.length - logLimit);
     const target = new URL(record.path, backend.url + '/');
     const upstream = http.request(target, {
       method: record.method,
@@ -176,14 +187,18 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
       record.status = answer.statusCode;
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwarded(answer.headers));
       res.flushHeaders();
+      let dropping = false;
       answer.on('data', (chunk: Buffer) => {
+        if (dropping) return;
         res.write(chunk);
         if (drops.length === 0) return;
         body += chunk.toString('utf8');
         const at = drops.findIndex((d) => d.when(body, record));
         if (at < 0) return;
         const [drop] = drops.splice(at, 1);
-        // The chunk that met the condition reaches the client first, then the connection goes.
+        // The chunk that met the condition reaches the client, nothing after it; then the connection goes.
+        dropping = true;
+        answer.pause();
         res.write('', () => {
           cut('dropped');
           drop!.resolve(record);
@@ -192,7 +207,7 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
       answer.once('aborted', () => cut('backend-lost'));
       answer.on('error', () => cut('backend-lost'));
       answer.once('end', () => {
-        if (record.end) return;
+        if (record.end || dropping) return;
         record.end = 'done';
         streaming[index]!.delete(onKill);
         res.end();
@@ -233,8 +248,11 @@ export async function listenRoundRobinProxy(targets: ReadonlyArray<string | Prox
 }
 
 /** {@link listenRoundRobinProxy}, closed when the test finishes (call it inside a test). */
-export async function startRoundRobinProxy(targets: ReadonlyArray<string | ProxyTarget>): Promise<RoundRobinProxy> {
-  const proxy = await listenRoundRobinProxy(targets);
+export async function startRoundRobinProxy(
+  targets: ReadonlyArray<string | ProxyTarget>,
+  options?: ProxyOptions,
+): Promise<RoundRobinProxy> {
+  const proxy = await listenRoundRobinProxy(targets, options);
   onTestFinished(() => proxy.close());
   return proxy;
 }
