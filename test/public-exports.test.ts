@@ -59,6 +59,7 @@ describe('the public surface', () => {
         "KIT_ERROR_CODES",
         "LOCAL_HOSTS",
         "McpServer",
+        "MemoryReplayCache",
         "ServerSession",
         "StdioServerTransport",
         "ToolError",

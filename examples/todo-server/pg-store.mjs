@@ -20,6 +20,20 @@ CREATE INDEX IF NOT EXISTS tasks_by_user ON tasks (user_id, created_at, seq);
 
 const COLUMNS = 'task_id, user_id, title, description, is_completed, created_at, updated_at';
 
+// Every query is a named prepared statement: parsed and planned once per pooled connection, then
+// only bound and run (pg sends Parse for a name the connection has not seen, Bind/Execute after).
+const STATEMENTS = {
+  add: `INSERT INTO tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING ${COLUMNS}`,
+  list_all: `SELECT ${COLUMNS} FROM tasks WHERE user_id = $1 ORDER BY created_at, seq`,
+  list_pending: `SELECT ${COLUMNS} FROM tasks WHERE user_id = $1 AND NOT is_completed ORDER BY created_at, seq`,
+  list_completed: `SELECT ${COLUMNS} FROM tasks WHERE user_id = $1 AND is_completed ORDER BY created_at, seq`,
+  get: `SELECT ${COLUMNS} FROM tasks WHERE task_id = $1 AND user_id = $2`,
+  update: `UPDATE tasks SET title = COALESCE($3, title), description = COALESCE($4, description), updated_at = $5
+    WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+  complete: `UPDATE tasks SET is_completed = TRUE, updated_at = $3 WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+  remove: 'DELETE FROM tasks WHERE task_id = $1 AND user_id = $2',
+};
+
 function toTask(row) {
   return {
     ...row,
@@ -30,63 +44,57 @@ function toTask(row) {
 
 /**
  * Connects to `url` (a `postgres://` URL) and makes the table when missing. Rejects when the
- * database cannot be reached.
+ * database cannot be reached. With `pool` (a `pg.Pool` the caller owns and ends), uses it instead.
  * @returns {Promise<import('./sqlite-store.mjs').TaskRepository>}
  */
-export async function openPgStore(url, { max = 10 } = {}) {
-  const pool = new pg.Pool({ connectionString: url, max });
+export async function openPgStore(url, { max = 10, pool: given } = {}) {
+  const pool = given ?? new pg.Pool({ connectionString: url, max });
   // An idle client's error (the server went away) must not crash the process; the next call fails instead.
-  pool.on('error', () => undefined);
+  if (!given) pool.on('error', () => undefined);
   // Two processes starting at once may both create the table: serialise them on an advisory lock.
   await transaction(pool, async (db) => {
     await db.query('SELECT pg_advisory_xact_lock(727274)');
     await db.query(SCHEMA);
   });
+  const run = (name, values) => pool.query({ name: `todo_${name}`, text: STATEMENTS[name], values });
 
   return {
     async add(userId, { title, description }) {
       const now = new Date().toISOString();
-      const { rows } = await pool.query(
-        `INSERT INTO tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING ${COLUMNS}`,
-        [randomUUID(), userId, title, description ?? null, now],
-      );
+      const { rows } = await run('add', [randomUUID(), userId, title, description ?? null, now]);
       return toTask(rows[0]);
     },
     async list(userId, status) {
-      const filter = status === 'pending' ? ' AND NOT is_completed' : status === 'completed' ? ' AND is_completed' : '';
-      const { rows } = await pool.query(
-        `SELECT ${COLUMNS} FROM tasks WHERE user_id = $1${filter} ORDER BY created_at, seq`,
+      const { rows } = await run(
+        status === 'pending' ? 'list_pending' : status === 'completed' ? 'list_completed' : 'list_all',
         [userId],
       );
       return rows.map(toTask);
     },
     async get(userId, taskId) {
-      const { rows } = await pool.query(`SELECT ${COLUMNS} FROM tasks WHERE task_id = $1 AND user_id = $2`, [
-        taskId,
-        userId,
-      ]);
+      const { rows } = await run('get', [taskId, userId]);
       return rows[0] && toTask(rows[0]);
     },
     async update(userId, taskId, fields) {
-      const { rows } = await pool.query(
-        `UPDATE tasks SET title = COALESCE($3, title), description = COALESCE($4, description), updated_at = $5 WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
-        [taskId, userId, fields.title ?? null, fields.description ?? null, new Date().toISOString()],
-      );
+      const { rows } = await run('update', [
+        taskId,
+        userId,
+        fields.title ?? null,
+        fields.description ?? null,
+        new Date().toISOString(),
+      ]);
       return rows[0] && toTask(rows[0]);
     },
     async complete(userId, taskId) {
-      const { rows } = await pool.query(
-        `UPDATE tasks SET is_completed = TRUE, updated_at = $3 WHERE task_id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
-        [taskId, userId, new Date().toISOString()],
-      );
+      const { rows } = await run('complete', [taskId, userId, new Date().toISOString()]);
       return rows[0] && toTask(rows[0]);
     },
     async remove(userId, taskId) {
-      const { rowCount } = await pool.query('DELETE FROM tasks WHERE task_id = $1 AND user_id = $2', [taskId, userId]);
+      const { rowCount } = await run('remove', [taskId, userId]);
       return rowCount === 1;
     },
     async close() {
-      await pool.end();
+      if (!given) await pool.end();
     },
   };
 }

@@ -60,8 +60,22 @@ export function openSqliteStore(file) {
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
 
-  const select = (userId, taskId) =>
-    db.prepare('SELECT * FROM tasks WHERE task_id = ? AND user_id = ?').get(taskId, userId);
+  // Each statement is compiled once, here, and run as often as the calls come.
+  const statements = {
+    insert: db.prepare(
+      'INSERT INTO tasks VALUES (@task_id, @user_id, @title, @description, @is_completed, @created_at, @updated_at)',
+    ),
+    listAll: db.prepare('SELECT * FROM tasks WHERE user_id = ? ORDER BY created_at, rowid'),
+    listPending: db.prepare('SELECT * FROM tasks WHERE user_id = ? AND is_completed = 0 ORDER BY created_at, rowid'),
+    listCompleted: db.prepare('SELECT * FROM tasks WHERE user_id = ? AND is_completed = 1 ORDER BY created_at, rowid'),
+    select: db.prepare('SELECT * FROM tasks WHERE task_id = ? AND user_id = ?'),
+    update: db.prepare(
+      'UPDATE tasks SET title = @title, description = @description, updated_at = @updated_at WHERE task_id = @task_id',
+    ),
+    complete: db.prepare('UPDATE tasks SET is_completed = 1, updated_at = @updated_at WHERE task_id = @task_id'),
+    remove: db.prepare('DELETE FROM tasks WHERE task_id = ? AND user_id = ?'),
+  };
+  const select = (userId, taskId) => statements.select.get(taskId, userId);
   const run = (fn) => db.transaction(fn).immediate();
 
   return {
@@ -77,20 +91,19 @@ export function openSqliteStore(file) {
           created_at: now,
           updated_at: now,
         };
-        db.prepare(
-          'INSERT INTO tasks VALUES (@task_id, @user_id, @title, @description, @is_completed, @created_at, @updated_at)',
-        ).run(task);
+        statements.insert.run(task);
         return toTask(task);
       });
     },
     async list(userId, status) {
       return run(() => {
-        const filter =
-          status === 'pending' ? ' AND is_completed = 0' : status === 'completed' ? ' AND is_completed = 1' : '';
-        return db
-          .prepare(`SELECT * FROM tasks WHERE user_id = ?${filter} ORDER BY created_at, rowid`)
-          .all(userId)
-          .map(toTask);
+        const list =
+          status === 'pending'
+            ? statements.listPending
+            : status === 'completed'
+              ? statements.listCompleted
+              : statements.listAll;
+        return list.all(userId).map(toTask);
       });
     },
     async get(userId, taskId) {
@@ -109,9 +122,7 @@ export function openSqliteStore(file) {
           description: fields.description ?? row.description,
           updated_at: new Date().toISOString(),
         };
-        db.prepare(
-          'UPDATE tasks SET title = @title, description = @description, updated_at = @updated_at WHERE task_id = @task_id',
-        ).run(next);
+        statements.update.run(next);
         return toTask(next);
       });
     },
@@ -120,14 +131,12 @@ export function openSqliteStore(file) {
         const row = select(userId, taskId);
         if (!row) return undefined;
         const next = { ...row, is_completed: 1, updated_at: new Date().toISOString() };
-        db.prepare('UPDATE tasks SET is_completed = 1, updated_at = @updated_at WHERE task_id = @task_id').run(next);
+        statements.complete.run(next);
         return toTask(next);
       });
     },
     async remove(userId, taskId) {
-      return run(
-        () => db.prepare('DELETE FROM tasks WHERE task_id = ? AND user_id = ?').run(taskId, userId).changes === 1,
-      );
+      return run(() => statements.remove.run(taskId, userId).changes === 1);
     },
     async close() {
       if (db.open) db.close();

@@ -107,6 +107,8 @@ export class ClientSession {
   private readonly listsChanged: SessionSetup['listsChanged'];
   private listen: ListenStream | undefined;
   private closing: Promise<void> | undefined;
+  /** The revision `initialize` answered, known before negotiation settles (for observers). */
+  private handshakeRevision: string | undefined;
 
   constructor(held: Held, setup: SessionSetup) {
     const { options } = setup;
@@ -155,9 +157,8 @@ export class ClientSession {
     const facts = clientConnectionFacts(
       held.concrete,
       this.name,
-      () =>
-        // Before negotiation settles (the handshake itself) there is no revision yet.
-        (this as { negotiated?: Negotiated }).negotiated?.protocolVersion,
+      // During the handshake only what it has learned so far (nothing before `initialize` answers).
+      () => (this as { negotiated?: Negotiated }).negotiated?.protocolVersion ?? this.handshakeRevision,
     );
     const connection = new JsonRpcConnection(held.pipe, {
       name: this.name,
@@ -218,6 +219,9 @@ export class ClientSession {
 
   /** Tells an HTTP transport what negotiation learned of the session, and the connection how to cancel there. */
   sessionLearned(session: HttpSession, connection: JsonRpcConnection): void {
+    // Observers see the revision from here on (the handshake's own `notifications/initialized`).
+    if (session.era === 'legacy' && session.protocolVersion !== undefined)
+      this.handshakeRevision = session.protocolVersion;
     if (!this.http) return;
     this.http.setSession(session);
     // 2026 Streamable HTTP: closing a request's stream is its cancellation; no notice is sent.

@@ -38,9 +38,9 @@ export function connectionAttributes(facts: McpConnectionFacts): Attributes {
 }
 
 /** Attributes known once it ended: the revision and session (settled by then), and the outcome's. */
-export function endAttributes(event: McpMessageEvent, outcome: OutcomeAttributes): Attributes {
+export function endAttributes(event: McpMessageEvent, outcome: OutcomeAttributes, result?: unknown): Attributes {
   const attributes: Attributes = {};
-  const version = event.protocolVersion ?? event.connection.protocolVersion;
+  const version = event.protocolVersion ?? event.connection.protocolVersion ?? negotiatedBy(event, result);
   if (version !== undefined) attributes[ATTR.protocolVersion] = version;
   const session = event.connection.sessionId;
   if (session !== undefined) attributes[ATTR.sessionId] = session;
@@ -58,4 +58,11 @@ export function metricAttributes(span: Attributes): Attributes {
     out[key] = span[key];
   }
   return out;
+}
+
+/** The revision an `initialize` answer settles on: known before the connection's facts learn it. */
+function negotiatedBy(event: McpMessageEvent, result: unknown): string | undefined {
+  if (event.method !== 'initialize' || result === null || typeof result !== 'object') return undefined;
+  const version = (result as { protocolVersion?: unknown }).protocolVersion;
+  return typeof version === 'string' ? version : undefined;
 }

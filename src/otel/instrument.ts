@@ -161,7 +161,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     if (!state) return; // started before instrument() was called
     live.delete(event);
     const classified = classifyOutcome(side, outcome);
-    const ended = endAttributes(event, classified);
+    const ended = endAttributes(event, classified, result);
     const { span } = state;
     span.setAttributes(ended);
     if (capture && event.method === 'tools/call' && result !== undefined && !classified.isError) {

@@ -47,7 +47,8 @@ export interface McpHttpHandler {
   /**
    * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
    * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and
-   * ends every session and stream. Idempotent. It does not close the `http.Server`.
+   * ends every session and stream, and closes the token verifier's connections (`auth.verifyToken.close`).
+   * Idempotent. It does not close the `http.Server`.
    */
   close(options?: HttpHandlerCloseOptions): Promise<void>;
   /** Requests being handled now, open listen streams included (standalone GET streams not). */

@@ -172,6 +172,7 @@ class StreamableHttpServer {
         this.engine.destroyAll(reason);
         this.sessions?.endAll(reason);
         for (const dispose of this.disposers) dispose();
+        return this.gate?.close();
       });
     }
     return this.closing;

@@ -1,10 +1,14 @@
 /**
  * The resource-server half of MCP authorization in the HTTP handler: Protected Resource Metadata
- * served at its well-known paths, the bearer token read from the `Authorization` header only
+ * served at its well-known paths, the access token read from the `Authorization` header only
  * (never a query string or a body), checked by the caller's verifier, and refusals answered as
  * RFC 6750 says: `401` with `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (plus
  * `error="invalid_token"` for a token that was refused), `403 error="insufficient_scope"` naming
- * the scopes needed. No token, nor any header value, ever reaches a response, an error or a log.
+ * the scopes needed. With `dpop`, DPoP-bound tokens too (RFC 9449, `dpop-check.ts`): presented as
+ * `Authorization: DPoP` with a proof, refused with a `DPoP` challenge (`algs`, and
+ * `invalid_dpop_proof` or `use_dpop_nonce`); a request without a token is offered both schemes,
+ * or only `DPoP` when it is required. No token, nor any header value, ever reaches a response,
+ * an error or a log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage, McpError } from '../../../protocol/errors.js';
@@ -12,7 +16,8 @@ import { makeErrorResponse, RpcErrorCode, type JsonRpcRequest } from '../../../p
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
 import type { ToolSet } from '../../tool-set.js';
-import { BearerTokenError } from './bearer-error.js';
+import { BearerTokenError, type BearerErrorCode } from './bearer-error.js';
+import { boundKeyOf, DpopCheck, type DpopOptions } from './dpop-check.js';
 import {
   resourceMetadataDocument,
   resourceMetadataPaths,
@@ -31,9 +36,18 @@ export interface TokenVerifyContext {
 /**
  * Checks one access token and says who it is for. Throws {@link BearerTokenError} to refuse it
  * (`invalid_token` → 401, `insufficient_scope` → 403); any other error answers 500 (logged,
- * the token masked). Must not put the token in what it throws.
+ * the token masked). Must not put the token in what it throws. A token bound to a DPoP key says
+ * so in `claims.cnf.jkt` (as {@link jwtBearer}'s do): the handler then takes it only with a proof
+ * signed by that key.
  */
-export type TokenVerifier = (token: string, context: TokenVerifyContext) => Promise<AuthInfo>;
+export interface TokenVerifier {
+  (token: string, context: TokenVerifyContext): Promise<AuthInfo>;
+  /**
+   * Ends what the verifier holds open (connections to the key server); the handler's `close()`
+   * calls it. The verifier stays usable (it connects again when it must). Never rejects.
+   */
+  close?(): Promise<void>;
+}
 
 /** The `auth` option of `createHttpHandler`: the endpoint is an OAuth 2.1 protected resource. */
 export interface HttpAuthOptions extends ResourceMetadataOptions {
@@ -45,6 +59,12 @@ export interface HttpAuthOptions extends ResourceMetadataOptions {
    * (`ToolDefinition.requiredScopes`).
    */
   requiredScopes?: readonly string[];
+  /**
+   * Accept DPoP-bound access tokens (RFC 9449): proofs checked, nonces issued, replays refused.
+   * The metadata then lists `dpop_signing_alg_values_supported` and
+   * `dpop_bound_access_tokens_required`. Default: Bearer tokens only (a DPoP-bound one refused).
+   */
+  dpop?: DpopOptions;
 }
 
 const AUTH_KEYS = new Set([
@@ -55,8 +75,12 @@ const AUTH_KEYS = new Set([
   'resourceDocumentation',
   'verifyToken',
   'requiredScopes',
+  'dpop',
 ]);
-const BEARER = /^bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
+const CREDENTIALS = /^(bearer|dpop)[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
+
+/** The scheme a request presented its token with. */
+type Scheme = 'Bearer' | 'DPoP';
 
 /** One handler's bearer check. */
 export class BearerGate {
@@ -65,6 +89,9 @@ export class BearerGate {
   private readonly metadataUrl: string;
   private readonly requiredScopes: readonly string[];
   private readonly challengeScopes: readonly string[];
+  private readonly dpop: DpopCheck | undefined;
+  /** The scheme each request being handled presented its token with (a refusal answers in it). */
+  private readonly schemeOf = new WeakMap<ServerResponse, Scheme>();
 
   /**
    * Throws `INVALID_ARGUMENT` for an unknown key, a resource that is not an absolute URL without fragment, or no
@@ -97,8 +124,9 @@ export class BearerGate {
         'INVALID_ARGUMENT',
         `HTTP handler auth option "resource" must have no fragment: ${resource.origin}${resource.pathname}`,
       );
+    this.dpop = options.dpop === undefined ? undefined : new DpopCheck(options.dpop, resource);
     this.metadataPaths = new Set(resourceMetadataPaths(resource));
-    this.metadataBody = JSON.stringify(resourceMetadataDocument(options));
+    this.metadataBody = JSON.stringify(resourceMetadataDocument(options, this.dpop));
     this.metadataUrl = resourceMetadataUrl(resource);
     this.requiredScopes = options.requiredScopes ?? [];
     this.challengeScopes = options.requiredScopes ?? options.scopesSupported ?? [];
@@ -125,18 +153,20 @@ export class BearerGate {
   /** The request's verified auth info, or undefined once it has been answered 401/403/500. Never rejects. */
   async check(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
     const header = req.headers.authorization;
-    if (header === undefined || !/^bearer(?: |$)/i.test(header)) {
-      this.refuse(res, 401, undefined, 'Unauthorized: a bearer token is required');
+    const scheme = /^(bearer|dpop)(?: |$)/i.exec(header ?? '')?.[1]?.toLowerCase();
+    if (scheme === undefined || (scheme === 'dpop' && !this.dpop)) {
+      this.refuse(res, 401, undefined, `Unauthorized: ${this.dpop ? 'an access token' : 'a bearer token'} is required`);
       return undefined;
     }
-    const token = BEARER.exec(header)?.[1];
+    this.schemeOf.set(res, scheme === 'dpop' ? 'DPoP' : 'Bearer');
+    const token = CREDENTIALS.exec(header!)?.[2];
     if (token === undefined) {
-      this.refuse(res, 401, 'invalid_token', 'Unauthorized: the bearer token is malformed');
+      this.refuse(res, 401, 'invalid_token', 'Unauthorized: the access token is malformed');
       return undefined;
     }
     let auth: AuthInfo;
     try {
-      auth = await this.options.verifyToken(token, { resource: this.options.resource, request: req });
+      auth = await this.authenticate(req, res, scheme === 'dpop', token);
     } catch (error) {
       if (error instanceof BearerTokenError) {
         if (error.bearerError === 'insufficient_scope')
@@ -147,7 +177,7 @@ export class BearerGate {
             'Forbidden: the token lacks a scope this server needs',
             union(this.challengeScopes, error.requiredScopes),
           );
-        else this.refuse(res, 401, 'invalid_token', `Unauthorized: ${masked(error.reason, token)}`);
+        else this.refuse(res, 401, error.bearerError, `Unauthorized: ${masked(error.reason, token)}`);
         return undefined;
       }
       this.logger({
@@ -213,23 +243,64 @@ export class BearerGate {
     return true;
   }
 
+  /** Ends what the verifier holds open (its key server connections). Never rejects. */
+  async close(): Promise<void> {
+    await Promise.resolve()
+      .then(() => this.options.verifyToken.close?.())
+      .catch(() => undefined);
+  }
+
+  /** The token's facts: a Bearer token must not be DPoP-bound; a DPoP one needs its proof. */
+  private async authenticate(
+    req: IncomingMessage,
+    res: ServerResponse,
+    dpop: boolean,
+    token: string,
+  ): Promise<AuthInfo> {
+    const verify = (presented: string): Promise<AuthInfo> =>
+      this.options.verifyToken(presented, { resource: this.options.resource, request: req });
+    if (dpop) return this.dpop!.authenticate(req, res, token, verify);
+    if (this.dpop?.required)
+      throw new BearerTokenError('invalid_token', 'this server takes only DPoP-bound tokens, with a DPoP proof');
+    const auth = await verify(token);
+    // A bound token used as a bearer one is a stolen token's first use (RFC 9449 §7.2).
+    if (boundKeyOf(auth) !== undefined)
+      throw new BearerTokenError(
+        'invalid_token',
+        'the token is DPoP-bound: present it with the DPoP scheme and a proof',
+      );
+    return auth;
+  }
+
   private refuse(
     res: ServerResponse,
     status: 401 | 403 | 500,
-    error: 'invalid_token' | 'insufficient_scope' | undefined,
+    error: BearerErrorCode | undefined,
     message: string,
     scopes: readonly string[] = this.challengeScopes,
   ): void {
     const headers: Record<string, string | number> = { 'content-type': 'application/json' };
-    if (status !== 500) {
-      const params = [`resource_metadata=${quoted(this.metadataUrl)}`];
-      if (scopes.length > 0) params.push(`scope=${quoted(scopes.join(' '))}`);
-      if (error) params.push(`error=${quoted(error)}`);
-      headers['www-authenticate'] = `Bearer ${params.join(', ')}`;
-    }
+    if (status !== 500) headers['www-authenticate'] = this.challenge(this.schemeOf.get(res), error, scopes);
+    const nonce = error === 'use_dpop_nonce' ? this.dpop?.freshNonce() : undefined;
+    if (nonce !== undefined) headers['dpop-nonce'] = nonce;
     const body = JSON.stringify(makeErrorResponse(null, RpcErrorCode.InvalidRequest, message));
     headers['content-length'] = Buffer.byteLength(body);
     res.writeHead(status, headers).end(body);
+  }
+
+  /**
+   * The `WWW-Authenticate` value: in the scheme the token came in (`DPoP` for every answer when it
+   * is required), or both schemes for a request without one when DPoP is accepted beside Bearer.
+   */
+  private challenge(scheme: Scheme | undefined, error: BearerErrorCode | undefined, scopes: readonly string[]): string {
+    const params = [`resource_metadata=${quoted(this.metadataUrl)}`];
+    if (scopes.length > 0) params.push(`scope=${quoted(scopes.join(' '))}`);
+    const errorParam = error ? [`error=${quoted(error)}`] : [];
+    const bearer = `Bearer ${[...params, ...errorParam].join(', ')}`;
+    if (!this.dpop) return bearer;
+    const dpop = `DPoP ${[...params, `algs=${quoted(this.dpop.algorithms.join(' '))}`, ...errorParam].join(', ')}`;
+    if (scheme === 'DPoP' || this.dpop.required) return dpop;
+    return scheme === 'Bearer' ? bearer : `${bearer}, ${dpop}`;
   }
 }
 

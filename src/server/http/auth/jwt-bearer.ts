@@ -2,13 +2,16 @@
  * A ready-made {@link TokenVerifier}: JWT access tokens (RFC 9068) checked with `jose` against
  * an authorization server's keys — the signature (asymmetric algorithms only), the issuer, the
  * audience (by default the MCP endpoint's canonical URL, RFC 8707, so a token minted for another
- * server is refused), expiry and not-before.
+ * server is refused), expiry and not-before. Keys and metadata are fetched through a dispatcher
+ * the verifier owns (`key-server-http.ts`), closed by the handler's `close()`.
  */
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { McpError } from '../../../protocol/errors.js';
 import type { AuthInfo } from '../../auth-info.js';
 import { BearerTokenError } from './bearer-error.js';
 import type { TokenVerifier } from './bearer-gate.js';
+import { KeyServerHttp } from './key-server-http.js';
+import { ASYMMETRIC_ALGORITHMS } from './signing-algorithms.js';
 
 /** Options of {@link jwtBearer}. */
 export interface JwtBearerOptions {
@@ -31,51 +34,45 @@ export interface JwtBearerOptions {
   clockToleranceSec?: number;
 }
 
-const ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
 const KEYS = new Set(['issuer', 'jwksUrl', 'jwks', 'audience', 'requiredScopes', 'algorithms', 'clockToleranceSec']);
+
+/** The verifier {@link jwtBearer} makes: its `close()` ends its connections to the key server. */
+export interface JwtBearerVerifier extends TokenVerifier {
+  close(): Promise<void>;
+}
 
 /**
  * Makes the verifier. Throws `INVALID_ARGUMENT` for an unknown option or both `jwks` and
  * `jwksUrl`. The verifier throws {@link BearerTokenError} `invalid_token` (expired, another
  * audience or issuer, a bad signature, not a JWT) or `insufficient_scope`; `TRANSPORT` when the
- * keys cannot be fetched (the handler answers 500). No error carries the token.
+ * keys cannot be fetched (the handler answers 500). No error carries the token. A token's
+ * `cnf.jkt` (DPoP binding) is in its claims for the handler's DPoP check.
  */
-export function jwtBearer(options: JwtBearerOptions): TokenVerifier {
+export function jwtBearer(options: JwtBearerOptions): JwtBearerVerifier {
   for (const key of Object.keys(options))
     if (!KEYS.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown jwtBearer option "${key}"`);
   if (typeof options.issuer !== 'string' || options.issuer === '')
     throw new McpError('INVALID_ARGUMENT', 'jwtBearer option "issuer" is required');
   if (options.jwks && options.jwksUrl)
     throw new McpError('INVALID_ARGUMENT', 'jwtBearer takes "jwks" or "jwksUrl", not both');
+  const http = new KeyServerHttp();
   let keys: Promise<JWTVerifyGetKey> | undefined;
   const keysOnce = (): Promise<JWTVerifyGetKey> => {
-    keys ??= loadKeys(options).catch((error: unknown) => {
+    keys ??= loadKeys(options, http).catch((error: unknown) => {
       keys = undefined; // a failed discovery is tried again by the next request
       throw error;
     });
     return keys;
   };
   const required = options.requiredScopes ?? [];
-  return async (token, context) => {
+  const verify = async (token: string, context: Parameters<TokenVerifier>[1]): Promise<AuthInfo> => {
     const jose = await import('jose');
     let payload: JWTPayload;
     try {
       ({ payload } = await jose.jwtVerify(token, await keysOnce(), {
         issuer: options.issuer,
         audience: options.audience ?? context.resource,
-        algorithms: [...(options.algorithms ?? ALGORITHMS)],
+        algorithms: [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)],
         clockTolerance: options.clockToleranceSec ?? 5,
       }));
     } catch (error) {
@@ -88,6 +85,7 @@ export function jwtBearer(options: JwtBearerOptions): TokenVerifier {
       });
     return auth;
   };
+  return Object.assign(verify, { close: () => http.close() });
 }
 
 /** The facts of a verified payload. */
@@ -116,18 +114,18 @@ function authInfoOf(payload: JWTPayload): AuthInfo {
   };
 }
 
-async function loadKeys(options: JwtBearerOptions): Promise<JWTVerifyGetKey> {
+async function loadKeys(options: JwtBearerOptions, http: KeyServerHttp): Promise<JWTVerifyGetKey> {
   const jose = await import('jose');
   if (options.jwks) return jose.createLocalJWKSet(options.jwks);
-  const url = options.jwksUrl ?? (await discoverJwksUri(options.issuer));
-  return jose.createRemoteJWKSet(new URL(url));
+  const url = options.jwksUrl ?? (await discoverJwksUri(options.issuer, http));
+  return jose.createRemoteJWKSet(new URL(url), { [jose.customFetch]: http.fetch });
 }
 
 /**
  * `jwks_uri` from the issuer's metadata: RFC 8414's well-known URL (path inserted), then OpenID discovery's (path
  * appended).
  */
-async function discoverJwksUri(issuer: string): Promise<string> {
+async function discoverJwksUri(issuer: string, http: KeyServerHttp): Promise<string> {
   const base = new URL(issuer);
   const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
   const candidates = [
@@ -137,7 +135,10 @@ async function discoverJwksUri(issuer: string): Promise<string> {
   for (const url of candidates) {
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
+      response = await http.fetch(url, {
+        signal: AbortSignal.timeout(10_000),
+        headers: { accept: 'application/json' },
+      });
     } catch (error) {
       throw new McpError('TRANSPORT', `reading the metadata of issuer ${issuer} at ${url.href} failed`, {
         cause: error,

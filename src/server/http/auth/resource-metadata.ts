@@ -20,8 +20,22 @@ export interface ResourceMetadataOptions {
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** The metadata document (`bearer_methods_supported` is only `header`: tokens never come in a URL or body). */
-export function resourceMetadataDocument(options: ResourceMetadataOptions): Record<string, unknown> {
+/** What the document says of DPoP (RFC 9728 §2), when the endpoint takes DPoP-bound tokens. */
+export interface ResourceMetadataDpop {
+  /** `dpop_signing_alg_values_supported`. */
+  algorithms: readonly string[];
+  /** `dpop_bound_access_tokens_required`. */
+  required: boolean;
+}
+
+/**
+ * The metadata document (`bearer_methods_supported` is only `header`: tokens never come in a URL
+ * or body), with the DPoP fields when `dpop` is given.
+ */
+export function resourceMetadataDocument(
+  options: ResourceMetadataOptions,
+  dpop?: ResourceMetadataDpop,
+): Record<string, unknown> {
   const document: Record<string, unknown> = {
     resource: options.resource,
     authorization_servers: [...options.authorizationServers],
@@ -30,6 +44,10 @@ export function resourceMetadataDocument(options: ResourceMetadataOptions): Reco
   if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
   if (options.resourceName !== undefined) document.resource_name = options.resourceName;
   if (options.resourceDocumentation !== undefined) document.resource_documentation = options.resourceDocumentation;
+  if (dpop) {
+    document.dpop_signing_alg_values_supported = [...dpop.algorithms];
+    document.dpop_bound_access_tokens_required = dpop.required;
+  }
   return document;
 }
 
