@@ -10,10 +10,10 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient, McpError, MCP_CHANNELS } from '../src/index.js';
 import type { McpHandleRequestEvent, McpSendRequestEvent, McpSessionEvent } from '../src/index.js';
-import { McpServer } from '../src/server/index.js';
 import { startKitHttp } from './support/kit-http.js';
 import { connectKitClient } from './support/kit-memory.js';
-import { eventually, within } from './support/wait.js';
+import { holdingServer } from './support/kit-servers.js';
+import { eventually } from './support/wait.js';
 
 type Phase = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
 const PHASES: Phase[] = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'];
@@ -41,9 +41,7 @@ afterEach(() => {
 
 /** A kit server with `echo`, `fails` (throws) and `hold` (runs until aborted; `held` resolves when it runs). */
 function kit(store?: AsyncLocalStorage<string>, seenInHandler?: string[]) {
-  const server = new McpServer({ name: 'observed', version: '1', logger: () => undefined });
-  let wake!: () => void;
-  const held = new Promise<void>((resolve) => (wake = resolve));
+  const { server, held } = holdingServer('observed');
   server.registerTool({
     name: 'echo',
     inputSchema: { type: 'object' },
@@ -52,16 +50,7 @@ function kit(store?: AsyncLocalStorage<string>, seenInHandler?: string[]) {
       return { content: [{ type: 'text', text: JSON.stringify(args) }] };
     },
   });
-  server.registerTool({
-    name: 'hold',
-    inputSchema: { type: 'object' },
-    handler: async (_args, context) => {
-      wake();
-      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-      return { content: [] };
-    },
-  });
-  return { server, held: () => within(held, { what: 'the hold call to run' }) };
+  return { server, held };
 }
 
 /** The phases one event object went through on `channel`, in order. */

@@ -9,19 +9,18 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { McpServer, ToolError } from '../src/server/index.js';
+import { ToolError } from '../src/server/index.js';
 import { ATTR, DURATION_BUCKETS, METRIC } from '../src/util/mcp-semconv.js';
 import { connectKitClient } from './support/kit-memory.js';
+import { holdingServer } from './support/kit-servers.js';
 import { instrumented } from './support/otel-sdk.js';
-import { eventually, within } from './support/wait.js';
+import { eventually } from './support/wait.js';
 
 const otel = instrumented({ captureContent: true, secrets: ['s3cr3t-value'] });
 
 /** A kit server whose tools succeed, fail as tools, hold until aborted, and open a span of their own. */
 function kit() {
-  const server = new McpServer({ name: 'observed', version: '1', logger: () => undefined });
-  let wake!: () => void;
-  const held = new Promise<void>((resolve) => (wake = resolve));
+  const { server, held } = holdingServer('observed');
   server.registerTool({
     name: 'echo',
     inputSchema: { type: 'object' },
@@ -43,15 +42,6 @@ function kit() {
       return { content: [] };
     },
   });
-  server.registerTool({
-    name: 'hold',
-    inputSchema: { type: 'object' },
-    handler: async (_args, context) => {
-      wake();
-      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-      return { content: [] };
-    },
-  });
   server.registerPrompt({
     name: 'greet',
     get: () => ({ messages: [] }),
@@ -63,7 +53,7 @@ function kit() {
       throw new Error('the disk is on fire');
     },
   });
-  return { server, held: () => within(held, { what: 'the hold call to run' }) };
+  return { server, held };
 }
 
 /** The one finished span of `kind` named `name` (waits for it: a server span ends after its answer). */

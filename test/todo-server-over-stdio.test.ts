@@ -35,7 +35,7 @@ async function mcpwire(era: 'auto' | 'legacy' | 'modern', stderr: string[] = [])
 }
 
 describe.each(['auto', 'legacy'] as const)("mcpwire's client (era %s) over stdio", (era) => {
-  it('lists the six tools and runs a task through its life, with the error envelopes on the wire', async () => {
+  it('lists the seven tools and runs a task through its life, with the error envelopes on the wire', async () => {
     const stderr: string[] = [];
     const client = await mcpwire(era, stderr);
     expect(client.era).toBe(era === 'auto' ? 'modern' : 'legacy');
@@ -47,6 +47,7 @@ describe.each(['auto', 'legacy'] as const)("mcpwire's client (era %s) over stdio
       'update_task',
       'complete_task',
       'delete_task',
+      'import_tasks',
     ]);
 
     const added = await client.callTool('add_task', { user_id: ALICE, title: 'Water the plants' });
@@ -96,7 +97,7 @@ describe('the official SDK v1 client over stdio', () => {
     clients.push(client);
     expect(client.getServerVersion()).toMatchObject({ name: 'todo-server' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toHaveLength(6);
+    expect(tools.map((t) => t.name)).toHaveLength(7);
     expect(tools.every((t) => t.outputSchema !== undefined)).toBe(true);
 
     const added = await client.callTool({

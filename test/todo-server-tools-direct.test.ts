@@ -1,5 +1,5 @@
 /**
- * The todo server's six tools invoked directly (in process, through the kit's `callTool`, the
+ * The todo server's tools invoked directly (in process, through the kit's `callTool`, the
  * same path as a wire call) on a real SQLite file: the happy path, validation, not found, another
  * user's task reported exactly like a missing one, and a real database failure (the table
  * dropped by another connection). Every result is checked by the kit against the tool's
@@ -218,12 +218,13 @@ describe('the todo tools, directly', () => {
     expect(id).toBeTruthy();
   });
 
-  it('offers exactly the six tools, each with an outputSchema admitting both envelopes', () => {
+  it('offers exactly the seven tools, each with an outputSchema admitting both envelopes', () => {
     expect(Object.keys(schemas.OUTPUT).sort()).toEqual([
       'add_task',
       'complete_task',
       'delete_task',
       'get_task',
+      'import_tasks',
       'list_tasks',
       'update_task',
     ]);

@@ -1,4 +1,4 @@
-// The todo server as a value: the kit's McpServer with the six tools over a repository, and one
+// The todo server as a value: the kit's McpServer with the seven tools over a repository, and one
 // JSON log line on stderr per tool call (tool, user, outcome, duration; never task text).
 import { McpServer } from 'mcpwire/server';
 import { registerTodoTools } from './tools.mjs';
@@ -11,7 +11,7 @@ export function stderrLine(record) {
 }
 
 /**
- * @param {{ name: string, version: string }} config
+ * @param {{ name: string, version: string, slowMs?: number }} config
  * @param {import('./sqlite-store.mjs').TaskRepository} repository
  * @param {(record: object) => void} [log]
  */
@@ -35,6 +35,6 @@ export function createTodoServer(config, repository, log = stderrLine) {
       log(line);
     },
   });
-  registerTodoTools(server, repository);
+  registerTodoTools(server, repository, { slowMs: config.slowMs ?? 0 });
   return server;
 }

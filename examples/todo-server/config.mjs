@@ -1,8 +1,8 @@
 // The todo server's configuration: the environment (MCP_SERVER_NAME, MCP_SERVER_VERSION,
 // DATABASE_URL, TODO_DB, MCP_AUTH_ISSUER, MCP_AUTH_AUDIENCE) under command-line flags (--db,
-// --http, --name, --version, --auth-issuer, --auth-audience).
+// --http, --name, --version, --auth-issuer, --auth-audience, --slow-ms).
 
-export const USAGE = `usage: node examples/todo-server/server.mjs [--db FILE] [--http HOST:PORT] [--name NAME] [--version VERSION]
+export const USAGE = `usage: node examples/todo-server/server.mjs [--db FILE] [--http HOST:PORT] [--name NAME] [--version VERSION] [--slow-ms N]
 
   --db FILE          SQLite database file (default: $TODO_DB, else ./tasks.db); created when missing
   --http HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (PORT 0: any free port)
@@ -11,6 +11,7 @@ export const USAGE = `usage: node examples/todo-server/server.mjs [--db FILE] [-
   --auth-issuer URL  with --http: require OAuth bearer tokens (JWTs) from this authorization server
                      (its keys found through its metadata); serves Protected Resource Metadata
   --auth-audience URL  the audience tokens must name (default: the served URL, http://HOST:PORT/mcp)
+  --slow-ms N        import_tasks pauses N ms between two tasks (default 0; for demos of progress and fail-over)
 
 environment: MCP_SERVER_NAME, MCP_SERVER_VERSION, TODO_DB, DATABASE_URL (PostgreSQL: used instead of --db when set),
              MCP_AUTH_ISSUER, MCP_AUTH_AUDIENCE`;
@@ -28,6 +29,7 @@ export class ConfigProblem extends Error {
  *   databaseUrl: string | undefined,
  *   http: { host: string, port: number } | undefined,
  *   auth: { issuer: string, audience: string | undefined } | undefined,
+ *   slowMs: number,
  *   help: boolean,
  * }}
  */
@@ -39,6 +41,7 @@ export function readConfig(argv, env) {
     databaseUrl: env.DATABASE_URL || undefined,
     http: undefined,
     auth: undefined,
+    slowMs: 0,
     help: false,
   };
   let issuer = env.MCP_AUTH_ISSUER || undefined;
@@ -50,7 +53,7 @@ export function readConfig(argv, env) {
       continue;
     }
     const value = argv[i + 1];
-    if (!['--db', '--http', '--name', '--version', '--auth-issuer', '--auth-audience'].includes(flag))
+    if (!['--db', '--http', '--name', '--version', '--auth-issuer', '--auth-audience', '--slow-ms'].includes(flag))
       throw new ConfigProblem(`unknown argument ${JSON.stringify(flag)}`);
     if (value === undefined || value.startsWith('--')) throw new ConfigProblem(`${flag} needs a value`);
     i++;
@@ -59,6 +62,7 @@ export function readConfig(argv, env) {
     else if (flag === '--version') config.version = value;
     else if (flag === '--auth-issuer') issuer = value;
     else if (flag === '--auth-audience') audience = value;
+    else if (flag === '--slow-ms') config.slowMs = parseSlowMs(value);
     else config.http = parseListen(value);
   }
   if (audience !== undefined && issuer === undefined) throw new ConfigProblem('--auth-audience needs --auth-issuer');
@@ -80,6 +84,12 @@ function absoluteUrl(value, flag) {
     // reported below
   }
   throw new ConfigProblem(`${flag} needs an http(s) URL, got ${JSON.stringify(value)}`);
+}
+
+function parseSlowMs(value) {
+  if (!/^\d{1,7}$/.test(value))
+    throw new ConfigProblem(`--slow-ms needs a whole number of milliseconds (0–9999999), got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function parseListen(value) {

@@ -6,6 +6,8 @@ export const ERROR_CODES = ['VALIDATION_ERROR', 'TASK_NOT_FOUND', 'AUTHORIZATION
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 1000;
+/** Most tasks one `import_tasks` call takes. */
+export const IMPORT_MAX = 500;
 
 const uuid = (what) => ({ type: 'string', format: 'uuid', description: `${what} (a UUID)` });
 const title = { type: 'string', minLength: 1, maxLength: TITLE_MAX, description: `1–${TITLE_MAX} characters` };
@@ -100,6 +102,26 @@ export const INPUT = {
     required: ['user_id', 'task_id'],
     additionalProperties: false,
   },
+  import_tasks: {
+    type: 'object',
+    properties: {
+      user_id: uuid('the owner'),
+      tasks: {
+        type: 'array',
+        minItems: 1,
+        maxItems: IMPORT_MAX,
+        description: `the tasks to add, in order (1–${IMPORT_MAX})`,
+        items: {
+          type: 'object',
+          properties: { title, description },
+          required: ['title'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['user_id', 'tasks'],
+    additionalProperties: false,
+  },
 };
 
 export const OUTPUT = {
@@ -109,4 +131,5 @@ export const OUTPUT = {
   update_task: output({ task: TASK }),
   complete_task: output({ task: TASK }),
   delete_task: output({ task_id: { type: 'string', format: 'uuid' }, deleted: { const: true } }),
+  import_tasks: output({ tasks: { type: 'array', items: TASK }, count: { type: 'integer', minimum: 1 } }),
 };

@@ -1,7 +1,9 @@
-// The six tools of the todo server on the kit. Every handler runs one repository call (one
-// transaction); a task of another user is reported exactly like a missing one (TASK_NOT_FOUND),
-// so ids of other users' tasks cannot be probed; a store failure is DATABASE_ERROR with a message
-// safe for the model (the real error goes to the server log through the kit).
+// The seven tools of the todo server on the kit. Every handler but import_tasks runs one
+// repository call (one transaction); import_tasks runs one per task, reporting progress after
+// each. A task of another user is reported exactly like a missing one (TASK_NOT_FOUND), so ids of
+// other users' tasks cannot be probed; a store failure is DATABASE_ERROR with a message safe for
+// the model (the real error goes to the server log through the kit).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from 'mcpwire/server';
 import { INPUT, OUTPUT } from './schemas.mjs';
 
@@ -24,10 +26,28 @@ function found(task) {
 }
 
 /**
- * Registers the six tools on `server` over `repository` (see sqlite-store.mjs for the interface).
- * Returns one disposer for all of them.
+ * Adds `tasks` to the user's list one by one (one transaction each, in order), reporting progress
+ * after each; between two tasks it pauses `slowMs` (0: none). Stops at once when `signal` aborts
+ * (the call was cancelled): the tasks imported by then stay. Throws DATABASE_ERROR at the first
+ * store failure, the tasks before it kept.
  */
-export function registerTodoTools(server, repository) {
+async function importTasks(repository, userId, tasks, { signal, progress, slowMs }) {
+  const imported = [];
+  for (const [index, fields] of tasks.entries()) {
+    if (index > 0 && slowMs > 0) await sleep(slowMs, undefined, { signal });
+    signal.throwIfAborted();
+    imported.push(await store(() => repository.add(userId, fields)));
+    progress(imported.length, tasks.length, `imported ${imported.length} of ${tasks.length}`);
+  }
+  return imported;
+}
+
+/**
+ * Registers the seven tools on `server` over `repository` (see sqlite-store.mjs for the
+ * interface). `slowMs` is import_tasks' pause between two tasks (for demos of progress and
+ * fail-over). Returns one disposer for all of them.
+ */
+export function registerTodoTools(server, repository, { slowMs = 0 } = {}) {
   const disposers = [
     server.registerTool({
       name: 'add_task',
@@ -94,6 +114,26 @@ export function registerTodoTools(server, repository) {
       handler: async ({ user_id, task_id }) => {
         if (!(await store(() => repository.remove(user_id, task_id)))) throw new ToolError('TASK_NOT_FOUND', NOT_FOUND);
         return { structuredContent: { success: true, task_id, deleted: true } };
+      },
+    }),
+    server.registerTool({
+      name: 'import_tasks',
+      title: 'Import tasks',
+      description:
+        "Adds several tasks to the user's list, in order, one at a time, reporting progress after each; " +
+        'returns the tasks created. If the call is cancelled, the tasks imported so far stay.',
+      inputSchema: INPUT.import_tasks,
+      outputSchema: OUTPUT.import_tasks,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      // A long import may run as a task of the 2026 tasks extension when the client declares it.
+      taskSupport: 'optional',
+      handler: async ({ user_id, tasks }, context) => {
+        const imported = await importTasks(repository, user_id, tasks, {
+          signal: context.signal,
+          progress: (done, total, message) => context.progress(done, total, message),
+          slowMs,
+        });
+        return { structuredContent: { success: true, tasks: imported, count: imported.length } };
       },
     }),
   ];

@@ -3,6 +3,7 @@
  * them with `startKitHttp` or `connectKitClient`).
  */
 import { McpServer } from '../../src/server/index.js';
+import { within } from './wait.js';
 
 /**
  * What the 2026 change-feed tests listen to: a server named `name` (version 0.0.1) with one tool,
@@ -18,4 +19,25 @@ export function changeFeedServer(name: string): McpServer {
   });
   server.registerResource({ uri: 'test://doc', name: 'doc', read: (uri) => [{ uri, text: 'the doc' }] });
   return server;
+}
+
+/**
+ * A server named `name` whose `hold` tool runs until its call is aborted (cancelled, timed out,
+ * the connection gone) and then answers with no content; `held()` resolves once a `hold` call is
+ * running (bounded, 10 s). Tests register their other tools on `server`.
+ */
+export function holdingServer(name: string): { server: McpServer; held: () => Promise<void> } {
+  const server = new McpServer({ name, version: '1', logger: () => undefined });
+  let wake!: () => void;
+  const running = new Promise<void>((resolve) => (wake = resolve));
+  server.registerTool({
+    name: 'hold',
+    inputSchema: { type: 'object' },
+    handler: async (_args, context) => {
+      wake();
+      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+      return { content: [] };
+    },
+  });
+  return { server, held: () => within(running, { what: 'the hold call to run' }) };
 }

@@ -73,8 +73,7 @@ export class HttpEngine {
       const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
       for (const stream of streams) stream.write(event);
     });
-    const facts = new ServerConnectionFacts('http');
-    return { transport, facts, connection: this.connect(transport, true, facts, true) };
+    return this.engineOver(transport, true, true);
   }
 
   /**
@@ -165,9 +164,13 @@ export class HttpEngine {
       const idle = this.idle.pop();
       if (idle) return idle;
     }
-    const transport = new HttpServerTransport();
+    return this.engineOver(new HttpServerTransport(), timed, false);
+  }
+
+  /** A connection over `transport` with the facts its observers read; `session`: a legacy session's. */
+  private engineOver(transport: HttpServerTransport, timed: boolean, session: boolean): PostEngine {
     const facts = new ServerConnectionFacts('http');
-    return { transport, facts, connection: this.connect(transport, timed, facts, false) };
+    return { transport, facts, connection: this.connect(transport, timed, facts, session) };
   }
 
   /** Routes one request of a POST (the engine's router): the link ties it to its POST. */
