@@ -1,0 +1,238 @@
+/**
+ * The {@link EventLog} on Redis: per SSE stream a hash of its facts and a Redis stream of its
+ * events (ids `<seq>-0`), per session a sorted set of its streams (layout and bounds in
+ * `event-scripts.ts`); every read and write is one Lua script. A follower subscribes to the
+ * stream's wake channel, reads what is kept after its id, and reads on whenever it is woken (an
+ * append, the end, the subscriber connection back from a loss) or `followPollMs` passed without a
+ * wake: a lost wake-up delays an event, never loses it. Every wait is bounded by that poll.
+ */
+import type { Redis } from 'ioredis';
+import { McpError } from '../../protocol/errors.js';
+import { eventId, parseEventId, type EventLog, type LoggedEvent, type NewEvent } from '../state/event-log.js';
+import { guarded } from './redis-connection.js';
+import { defineScript, type RedisScript } from './redis-scripts.js';
+import type { RedisSubscriber } from './redis-subscriber.js';
+import { APPEND, DROP_SESSION, END, OPEN, READ } from './event-scripts.js';
+
+/** The bounds of a {@link RedisEventLog}. */
+export interface RedisEventLogLimits {
+  /** Most events kept per stream (the newest). */
+  readonly maxEvents: number;
+  /** Most bytes of events kept per stream (the newest event always kept). */
+  readonly maxBytes: number;
+  /** Most streams kept per session (ended ones dropped first, then the oldest). */
+  readonly maxStreamsPerSession: number;
+  /** How long a stream is kept after its last write. */
+  readonly ttlMs: number;
+  /** How long a follower waits for a wake-up before it reads again anyway. */
+  readonly followPollMs: number;
+}
+
+/** What one read found: whether the stream ended, and the events after the position read from. */
+interface Batch {
+  ended: boolean;
+  events: Array<{ seq: number; event: LoggedEvent }>;
+}
+
+export class RedisEventLog implements EventLog {
+  readonly shared: boolean = true;
+  private readonly scripts: Record<'open' | 'append' | 'end' | 'read' | 'dropSession', RedisScript>;
+  /** Wakes every running follower (on close). */
+  private readonly followers = new Set<() => void>();
+  private closed = false;
+
+  /** `prefix` starts every key and channel; `where` names the store in errors. */
+  constructor(
+    redis: Redis,
+    private readonly subscriber: RedisSubscriber,
+    private readonly prefix: string,
+    private readonly limits: RedisEventLogLimits,
+    private readonly where: string,
+  ) {
+    this.scripts = {
+      open: defineScript(redis, 'events_open', 0, OPEN),
+      append: defineScript(redis, 'events_append', 0, APPEND),
+      end: defineScript(redis, 'events_end', 0, END),
+      read: defineScript(redis, 'events_read', 0, READ),
+      dropSession: defineScript(redis, 'events_drop_session', 0, DROP_SESSION),
+    };
+  }
+
+  open(streamId: string, sessionId: string, owner: string, now: number): Promise<void> {
+    return guarded(this.where, 'events.open', async () => {
+      const { ttlMs, maxStreamsPerSession } = this.limits;
+      await this.scripts.open.run([], [this.prefix, streamId, sessionId, owner, now, ttlMs, maxStreamsPerSession]);
+    });
+  }
+
+  append(streamId: string, event: NewEvent, now: number): Promise<void> {
+    return guarded(this.where, 'events.append', async () => {
+      const { ttlMs, maxEvents, maxBytes } = this.limits;
+      const retry = event.retryMs === undefined ? '' : event.retryMs;
+      const args = [this.prefix, streamId, event.seq, event.data, retry, now, ttlMs, maxEvents, maxBytes];
+      if ((await this.scripts.append.run([], args)) !== 1)
+        throw new McpError('INVALID_STATE', `no open SSE stream ${streamId} to append to`);
+    });
+  }
+
+  end(streamId: string, now: number): Promise<void> {
+    return guarded(this.where, 'events.end', async () => {
+      await this.scripts.end.run([], [this.prefix, streamId, now, this.limits.ttlMs]);
+    });
+  }
+
+  after(
+    lastEventId: string,
+    sessionId: string,
+    now: number,
+  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined> {
+    return guarded(this.where, 'events.after', async () => {
+      const at = parseEventId(lastEventId.trim());
+      const batch = at && (await this.read(at.streamId, sessionId, at.seq, now, true));
+      return batch && { events: batch.events.map((e) => e.event), ended: batch.ended };
+    });
+  }
+
+  follow(
+    lastEventId: string,
+    sessionId: string,
+    now: number,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<LoggedEvent> | undefined> {
+    return guarded(this.where, 'events.follow', async () => {
+      const at = parseEventId(lastEventId.trim());
+      if (!at || this.closed) return undefined;
+      const wake = new Wakeup();
+      // Subscribed before the first read: an append after it wakes the follower.
+      const unlisten = await this.subscriber.listen(`${this.prefix}wake:${at.streamId}`, wake.poke);
+      try {
+        const first = await this.read(at.streamId, sessionId, at.seq, now, true);
+        if (!first) {
+          unlisten();
+          return undefined;
+        }
+        return this.follower(at.streamId, at.seq, first, wake, unlisten, signal);
+      } catch (error) {
+        unlisten();
+        throw error;
+      }
+    });
+  }
+
+  dropSession(sessionId: string): Promise<void> {
+    return guarded(this.where, 'events.dropSession', async () => {
+      await this.scripts.dropSession.run([], [this.prefix, sessionId]);
+    });
+  }
+
+  /** Followers finish; the connections are the state set's to release (`redisState().close()`). */
+  close(): Promise<void> {
+    this.closed = true;
+    for (const wake of [...this.followers]) wake();
+    return Promise.resolve();
+  }
+
+  /** The events of stream `streamId` after `seq`, live, until it ends or is gone, `signal` aborts or the log closes. */
+  private async *follower(
+    streamId: string,
+    seq: number,
+    first: Batch,
+    wake: Wakeup,
+    unlisten: () => void,
+    signal: AbortSignal,
+  ): AsyncGenerator<LoggedEvent> {
+    signal.addEventListener('abort', wake.poke);
+    const offReconnect = this.subscriber.onReconnect(wake.poke);
+    this.followers.add(wake.poke);
+    try {
+      let seen = seq;
+      let batch: Batch | undefined = first;
+      for (;;) {
+        for (const { seq: next, event } of batch.events) {
+          if (signal.aborted || this.closed) return;
+          if (next <= seen) continue;
+          seen = next;
+          yield event;
+        }
+        // A full batch may not hold the end: read on before believing it.
+        if ((batch.ended && batch.events.length < this.limits.maxEvents) || signal.aborted || this.closed) return;
+        if (batch.events.length === 0) await wake.wait(this.limits.followPollMs);
+        if (signal.aborted || this.closed) return;
+        batch = await guarded(this.where, 'events.follow', () => this.read(streamId, '', seen, Date.now(), false));
+        if (!batch) return;
+      }
+    } finally {
+      signal.removeEventListener('abort', wake.poke);
+      offReconnect();
+      this.followers.delete(wake.poke);
+      wake.cancel();
+      unlisten();
+    }
+  }
+
+  /** One read of the stream after `seq` (strict: the client's id, refused as `READ` says), or undefined. */
+  private async read(
+    streamId: string,
+    sessionId: string,
+    seq: number,
+    now: number,
+    strict: boolean,
+  ): Promise<Batch | undefined> {
+    const { ttlMs, maxEvents } = this.limits;
+    const args = [this.prefix, streamId, sessionId, seq, now, ttlMs, maxEvents, strict ? '1' : '0'];
+    const reply = (await this.scripts.read.run([], args)) as [number, string?, Array<[string, string[]]>?];
+    if (reply[0] !== 1) return undefined;
+    return { ended: reply[1] === '1', events: (reply[2] ?? []).map((entry) => logged(streamId, entry)) };
+  }
+}
+
+/** A Redis stream entry (`<seq>-0`, fields `d`, `r`) as a logged event. */
+function logged(streamId: string, [id, fields]: [string, string[]]): { seq: number; event: LoggedEvent } {
+  const seq = Number(id.slice(0, id.indexOf('-')));
+  let data = '';
+  let retry: string | undefined;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'd') data = fields[i + 1]!;
+    else if (fields[i] === 'r') retry = fields[i + 1];
+  }
+  const event: LoggedEvent =
+    retry === undefined
+      ? { id: eventId(streamId, seq), data }
+      : { id: eventId(streamId, seq), data, retryMs: Number(retry) };
+  return { seq, event };
+}
+
+/** A wake-up a follower waits for, bounded: a poke before the wait is not lost. */
+class Wakeup {
+  private poked = false;
+  private resolve: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  readonly poke = (): void => {
+    this.poked = true;
+    this.resolve?.();
+  };
+
+  /** Resolves at the next poke (at once if one came since the last wait), or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.poked) {
+      this.poked = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      this.resolve = () => {
+        this.cancel();
+        this.poked = false;
+        resolve();
+      };
+      this.timer = setTimeout(this.resolve, ms);
+    });
+  }
+
+  /** Stops the pending wait's timer. */
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.resolve = undefined;
+  }
+}
