@@ -40,6 +40,7 @@ await build({
     'src/auth/index.ts',
     'src/server/index.ts',
     'src/otel/index.ts',
+    'src/server/redis/index.ts',
     'src/cli.ts',
   ],
   outbase: 'src',
