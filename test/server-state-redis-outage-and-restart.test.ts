@@ -122,6 +122,46 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     await until(() => changed > before, { what: "node a's new tool reaching node b's listen" });
   });
 
+  it('owes every node a resync after a change it failed to publish, and pays it once Redis answers', async () => {
+    const keyPrefix = `owed:${randomUUID()}:`;
+    const a = await open({ keyPrefix, commandTimeoutMs: 300 });
+    const b = await open({ keyPrefix });
+    let resyncs = 0;
+    const heard: Change[] = [];
+    onTestFinished(await b.state.bus.subscribe({ change: (c) => heard.push(c), resync: () => resyncs++ }));
+    const redis = testRedis(server.port);
+    await redis.client('PAUSE', 1_000, 'WRITE'); // PUBLISH waits: node a's times out
+    await expect(a.state.bus.publish({ type: 'list_changed', list: 'prompts' })).rejects.toMatchObject({
+      code: 'TRANSPORT',
+      message: expect.stringContaining('(bus.publish)'),
+    });
+    await until(() => resyncs >= 1, { what: 'the resync node a owed to reach node b' });
+  });
+
+  it("releases a follower's subscription when its signal aborts, even if never read, and when the log closes", async () => {
+    const state = await open();
+    const { events } = state.state;
+    const redis = testRedis(server.port);
+    const stream = newStreamId('node-a');
+    await events.open(stream, 's1', 'node-a', Date.now());
+    await events.append(stream, { seq: 1, data: '{}' }, Date.now());
+    const subscribers = async (): Promise<number> => {
+      const reply = (await redis.pubsub('NUMSUB', ...(await redis.pubsub('CHANNELS', '*wake:*')))) as Array<
+        string | number
+      >;
+      return reply.filter((_, i) => i % 2 === 1).reduce<number>((sum, n) => sum + Number(n), 0);
+    };
+    const aborted = new AbortController();
+    expect(await events.follow(`${stream}.0`, 's1', Date.now(), aborted.signal)).toBeDefined();
+    expect(await subscribers()).toBe(1);
+    aborted.abort();
+    await until(async () => (await subscribers()) === 0, { what: 'the aborted follower to unsubscribe' });
+    expect(await events.follow(`${stream}.0`, 's1', Date.now(), new AbortController().signal)).toBeDefined();
+    expect(await subscribers()).toBe(1);
+    await events.close();
+    await until(async () => (await subscribers()) === 0, { what: 'the closed log to unsubscribe' });
+  });
+
   it('refuses a Redis it cannot reach, naming it, and leaves nothing open', async () => {
     const port = await freePort();
     await expect(redisState({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 1_000 })).rejects.toMatchObject({

@@ -37,8 +37,8 @@ interface Batch {
 export class RedisEventLog implements EventLog {
   readonly shared: boolean = true;
   private readonly scripts: Record<'open' | 'append' | 'end' | 'read' | 'dropSession', RedisScript>;
-  /** Wakes every running follower (on close). */
-  private readonly followers = new Set<() => void>();
+  /** Every follower not yet stopped (stopped on close). */
+  private readonly followers = new Set<Follower>();
   private closed = false;
 
   /** `prefix` starts every key and channel; `where` names the store in errors. */
@@ -102,18 +102,19 @@ export class RedisEventLog implements EventLog {
     return guarded(this.where, 'events.follow', async () => {
       const at = parseEventId(lastEventId.trim());
       if (!at || this.closed) return undefined;
-      const wake = new Wakeup();
-      // Subscribed before the first read: an append after it wakes the follower.
-      const unlisten = await this.subscriber.listen(`${this.prefix}wake:${at.streamId}`, wake.poke);
+      const follower = new Follower(signal, this.followers);
       try {
+        // Subscribed before the first read: an append after it wakes the follower.
+        follower.hold(await this.subscriber.listen(`${this.prefix}wake:${at.streamId}`, follower.wake.poke));
+        follower.hold(this.subscriber.onReconnect(follower.wake.poke));
         const first = await this.read(at.streamId, sessionId, at.seq, now, true);
         if (!first) {
-          unlisten();
+          follower.stop();
           return undefined;
         }
-        return this.follower(at.streamId, at.seq, first, wake, unlisten, signal);
+        return this.events(at.streamId, at.seq, first, follower);
       } catch (error) {
-        unlisten();
+        follower.stop();
         throw error;
       }
     });
@@ -128,45 +129,31 @@ export class RedisEventLog implements EventLog {
   /** Followers finish; the connections are the state set's to release (`redisState().close()`). */
   close(): Promise<void> {
     this.closed = true;
-    for (const wake of [...this.followers]) wake();
+    for (const follower of [...this.followers]) follower.stop();
     return Promise.resolve();
   }
 
-  /** The events of stream `streamId` after `seq`, live, until it ends or is gone, `signal` aborts or the log closes. */
-  private async *follower(
-    streamId: string,
-    seq: number,
-    first: Batch,
-    wake: Wakeup,
-    unlisten: () => void,
-    signal: AbortSignal,
-  ): AsyncGenerator<LoggedEvent> {
-    signal.addEventListener('abort', wake.poke);
-    const offReconnect = this.subscriber.onReconnect(wake.poke);
-    this.followers.add(wake.poke);
+  /** The events of stream `streamId` after `seq`, live, until it ends or is gone, or `follower` stops. */
+  private async *events(streamId: string, seq: number, first: Batch, follower: Follower): AsyncGenerator<LoggedEvent> {
     try {
       let seen = seq;
       let batch: Batch | undefined = first;
       for (;;) {
         for (const { seq: next, event } of batch.events) {
-          if (signal.aborted || this.closed) return;
+          if (follower.stopped || this.closed) return;
           if (next <= seen) continue;
           seen = next;
           yield event;
         }
         // A full batch may not hold the end: read on before believing it.
-        if ((batch.ended && batch.events.length < this.limits.maxEvents) || signal.aborted || this.closed) return;
-        if (batch.events.length === 0) await wake.wait(this.limits.followPollMs);
-        if (signal.aborted || this.closed) return;
+        if ((batch.ended && batch.events.length < this.limits.maxEvents) || follower.stopped || this.closed) return;
+        if (batch.events.length === 0) await follower.wake.wait(this.limits.followPollMs);
+        if (follower.stopped || this.closed) return;
         batch = await guarded(this.where, 'events.follow', () => this.read(streamId, '', seen, Date.now(), false));
         if (!batch) return;
       }
     } finally {
-      signal.removeEventListener('abort', wake.poke);
-      offReconnect();
-      this.followers.delete(wake.poke);
-      wake.cancel();
-      unlisten();
+      follower.stop();
     }
   }
 
@@ -235,4 +222,45 @@ class Wakeup {
     this.timer = undefined;
     this.resolve = undefined;
   }
+}
+
+/**
+ * What one follower holds (its subscription, its reconnect listener, its wake-up): released once,
+ * when its events finish, when `signal` aborts, or when the log closes, even if nobody ever
+ * iterated its events.
+ */
+class Follower {
+  readonly wake = new Wakeup();
+  private readonly held: Array<() => void> = [];
+  private done = false;
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly registry: Set<Follower>,
+  ) {
+    registry.add(this);
+    if (signal.aborted) this.stop();
+    else signal.addEventListener('abort', this.stop);
+  }
+
+  get stopped(): boolean {
+    return this.done;
+  }
+
+  /** Releases `release` when the follower stops. */
+  hold(release: () => void): void {
+    if (this.done) release();
+    else this.held.push(release);
+  }
+
+  readonly stop = (): void => {
+    if (this.done) return;
+    this.done = true;
+    this.registry.delete(this);
+    this.signal.removeEventListener('abort', this.stop);
+    for (const release of this.held.splice(0)) release();
+    // A waiting reader wakes and finds the follower stopped.
+    this.wake.poke();
+    this.wake.cancel();
+  };
 }
