@@ -3,8 +3,8 @@
  * loopback listener: a POST answered with SSE opens with a priming event (an id, `retry`, empty
  * data); a handler may close the response early (`context.closeStream()`) and go on; a GET with
  * `Last-Event-ID` gets the events of that stream the client missed, then the rest, the answer
- * last; the replay buffer is bounded; older revisions get no priming event; mcpwire's own
- * client resumes such a call by itself.
+ * last; the replay buffer is bounded (an id older than what is kept replays nothing); older
+ * revisions get no priming event; mcpwire's own client resumes such a call by itself.
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -188,19 +188,44 @@ describe('legacy Streamable HTTP SSE polling', () => {
     expect(aborted).toEqual([]);
   });
 
-  it('keeps a bounded replay buffer: a client far behind gets the newest events only', async () => {
-    await start();
+  it('keeps a bounded replay buffer: an id older than what is kept replays nothing, a kept one the rest', async () => {
+    const server = makeServer();
+    newGate();
+    waiting = false;
+    aborted = [];
+    kit = await startKitHttp(server, { path: '/mcp', sessions: true });
     const session = await openSession('2025-11-25');
     const post = await callPollMe(session, '2025-11-25', 400);
     const seen = sseEvents(post.text);
     expect(seen).toHaveLength(401);
     await until(() => waiting, { what: 'the handler to wait after closing its stream' });
+
+    // Trimmed: no part of the stream is replayed; the GET is the session's standalone stream,
+    // whose first event is the next list change.
+    const stop = new AbortController();
+    const trimmed = await fetch(kit.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! },
+      signal: stop.signal,
+    });
+    try {
+      expect(trimmed.status).toBe(200);
+      await until(() => kit!.handler.openStreams === 1, { what: 'the standalone stream' });
+      server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
+      const reader = trimmed.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!text.includes('\n\n')) text += (await within(reader.read(), { what: 'an event' })).value ?? '';
+      expect(JSON.parse(sseEvents(text)[0]!.data).method).toBe('notifications/tools/list_changed');
+    } finally {
+      stop.abort();
+    }
+
     gate.open();
     const replay = sseEvents(
-      (await send('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[0]!.id! }))
+      (await send('GET', { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': seen[150]!.id! }))
         .text,
     );
-    expect(replay.length).toBe(256);
+    expect(replay[0]!.id).toBe(seen[151]!.id);
+    expect(replay.length).toBe(401 - 151 + 2);
     expect(JSON.parse(replay.at(-1)!.data).id).toBe(7);
   });
 

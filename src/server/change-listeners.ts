@@ -1,5 +1,37 @@
 /** Listeners of "this list changed", registered with disposers; a throwing listener is skipped. */
 import type { Disposer } from '../protocol/transport.js';
+import type { Change } from './state/change-bus.js';
+
+/**
+ * The changes one server's clients hear, fanned out in this process to its legacy sessions, GET
+ * streams and listens (registered with disposers; a throwing listener is skipped). Fed by the
+ * server's one subscription to the change bus, so a change made on any node reaches them.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<(change: Change) => void>();
+
+  add(listener: (change: Change) => void): Disposer {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Listeners registered now (a closed session or listen leaves none behind). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  emit(change: Change): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // One session's failure to notify must not stop the others.
+      }
+    }
+  }
+}
 
 export class ChangeListeners {
   private readonly listeners = new Set<() => void>();

@@ -42,3 +42,23 @@ export type { BearerErrorCode } from './http/auth/bearer-error.js';
 export type { HttpAuthOptions, TokenVerifier, TokenVerifyContext } from './http/auth/bearer-gate.js';
 export type { ResourceMetadataOptions } from './http/auth/resource-metadata.js';
 export type { AuthInfo } from './auth-info.js';
+export { MemoryChangeBus } from './state/memory-change-bus.js';
+export { MemoryTaskStore } from './state/memory-task-store.js';
+export type { MemoryTaskStoreOptions } from './state/memory-task-store.js';
+export { MemorySessionStore } from './state/memory-session-store.js';
+export type { MemorySessionStoreOptions } from './state/memory-session-store.js';
+export { MemoryEventLog } from './state/memory-event-log.js';
+export type { MemoryEventLogOptions } from './state/memory-event-log.js';
+export type { EventLog, LoggedEvent, NewEvent } from './state/event-log.js';
+export type { Change, ChangeBus, ChangeList, ChangeSubscriber } from './state/change-bus.js';
+export type {
+  NewTask,
+  StoredTask,
+  TaskError,
+  TaskInputRequest,
+  TaskOutcome,
+  TaskStatus,
+  TaskStore,
+} from './state/task-store.js';
+export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
+export type { ServerStateOptions } from './state/server-state.js';

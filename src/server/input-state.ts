@@ -4,7 +4,9 @@
  * again with `inputResponses` and the echoed `requestState`, and the handler runs again from the
  * start, finding its answers this time. `requestState` carries the answers of earlier rounds,
  * signed (HMAC-SHA256) so a client cannot forge or alter them: any server process that shares
- * the secret can continue the exchange.
+ * the secret (`state.stateSecret`) can continue the exchange. A state is bound to the request's
+ * principal (the bearer token's client and subject, when there is one) and expires (`ttlMs` after
+ * it was minted, default 10 minutes): another principal's, or an old one, is refused like a forgery.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { McpError } from '../protocol/errors.js';
@@ -24,21 +26,39 @@ export interface InputState {
   responses: Record<string, unknown>;
 }
 
+/** What is signed: the state, the principal it is bound to (null: none), and when it expires (epoch ms). */
+interface SignedState extends InputState {
+  principal: string | null;
+  exp: number;
+}
+
+/** The default lifetime of a request state. */
+export const DEFAULT_INPUT_STATE_TTL_MS = 10 * 60_000;
+
 /** Signs and checks request states with one secret (random per process unless given). */
 export class InputStateSigner {
   private readonly secret: Buffer;
 
-  constructor(secret?: string) {
+  /** `secret` shared by every node behind one load balancer (random per process when undefined). */
+  constructor(
+    secret?: string,
+    private readonly ttlMs = DEFAULT_INPUT_STATE_TTL_MS,
+  ) {
     this.secret = secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8');
   }
 
-  sign(state: InputState): string {
-    const body = Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+  /** The signed token of `state`, bound to `principal` and valid until `now + ttlMs`. */
+  sign(state: InputState, principal: string | undefined, now: number): string {
+    const signed: SignedState = { ...state, principal: principal ?? null, exp: now + this.ttlMs };
+    const body = Buffer.from(JSON.stringify(signed), 'utf8').toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 
-  /** The state, or undefined when it was not made by this secret (tampered, forged, truncated). */
-  verify(token: unknown, target: string): InputState | undefined {
+  /**
+   * The state, or undefined when it was not made by this secret (tampered, forged, truncated),
+   * for another target or principal, or has expired by `now`.
+   */
+  verify(token: unknown, target: string, principal: string | undefined, now: number): InputState | undefined {
     if (typeof token !== 'string') return undefined;
     const dot = token.lastIndexOf('.');
     if (dot <= 0) return undefined;
@@ -47,10 +67,15 @@ export class InputStateSigner {
     const expected = Buffer.from(this.mac(body), 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
-      const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as InputState;
-      return state.target === target && typeof state.responses === 'object' && state.responses !== null
-        ? state
-        : undefined;
+      const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedState;
+      const valid =
+        state.target === target &&
+        state.principal === (principal ?? null) &&
+        typeof state.exp === 'number' &&
+        now < state.exp &&
+        typeof state.responses === 'object' &&
+        state.responses !== null;
+      return valid ? { target: state.target, responses: state.responses } : undefined;
     } catch {
       return undefined;
     }

@@ -101,18 +101,20 @@ export function serveListen(
         send(`notifications/${list}/list_changed`);
       });
     };
-    const disposers: Disposer[] = [];
-    if (filter.toolsListChanged) disposers.push(core.tools.onChange(() => listChanged('tools')));
-    if (filter.promptsListChanged) disposers.push(core.prompts.changes.add(() => listChanged('prompts')));
-    if (filter.resourcesListChanged) disposers.push(core.resources.changes.add(() => listChanged('resources')));
+    const lists = new Set<ListKind>();
+    if (filter.toolsListChanged) lists.add('tools');
+    if (filter.promptsListChanged) lists.add('prompts');
+    if (filter.resourcesListChanged) lists.add('resources');
     const uris = new Set(filter.resourceSubscriptions);
-    if (uris.size > 0) {
-      const onUpdated = (uri: string): void => {
-        if (uris.has(uri)) send('notifications/resources/updated', { uri });
-      };
-      core.resourceUpdated.add(onUpdated);
-      disposers.push(() => core.resourceUpdated.delete(onUpdated));
-    }
+    const disposers: Disposer[] = [];
+    if (lists.size > 0 || uris.size > 0)
+      disposers.push(
+        core.changes.add((change) => {
+          if (change.type === 'list_changed' && lists.has(change.list)) listChanged(change.list);
+          else if (change.type === 'resource_updated' && uris.has(change.uri))
+            send('notifications/resources/updated', { uri: change.uri });
+        }),
+      );
     const end = (answer: Record<string, unknown> | undefined): void => {
       if (!open) return;
       open = false;

@@ -12,11 +12,13 @@ import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
 import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
 import { callTool } from './tool-call.js';
-import { InputStateSigner } from './input-state.js';
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptDefinition } from './prompt-set.js';
-import { TaskStore } from './task-store.js';
+import { TaskRuntime } from './task-runtime.js';
+import { ChangeFeed } from './change-listeners.js';
+import type { Change, ChangeList } from './state/change-bus.js';
+import { resolveState } from './state/server-state.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([
@@ -29,18 +31,23 @@ const OPTION_KEYS = new Set([
   'onToolCall',
   'stateSecret',
   'tasks',
+  'state',
 ]);
-const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks'];
+const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
+const LISTS: readonly ChangeList[] = ['tools', 'resources', 'prompts'];
 
 /** An MCP server of tools, in both eras. */
 export class McpServer {
   /** @internal What the router and the transport bindings read. */
   readonly core: ServerCore;
   private readonly sessions = new Set<ServerSession>();
+  /** The server's one subscription to the change bus (resolves with its disposer). */
+  private readonly subscription: Promise<Disposer>;
+  private readonly disposers: Disposer[];
 
   /**
-   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, or a bad `pageSize` or `tasks`
-   * value.
+   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `pageSize`, `tasks` or
+   * `state` value, or a shared store without `state.stateSecret`.
    */
   constructor(options: McpServerOptions) {
     for (const key of Object.keys(options ?? {})) {
@@ -65,6 +72,8 @@ export class McpServer {
       if (!Number.isInteger(value) || (value as number) < 1)
         throw new McpError('INVALID_ARGUMENT', `McpServer option "tasks.${key}" must be a positive integer`);
     }
+    const state = resolveState(options.state, options.stateSecret, tasks.maxTasks);
+    const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
     this.core = {
@@ -74,12 +83,26 @@ export class McpServer {
       tools: new ToolSet(),
       resources: new ResourceSet(),
       prompts: new PromptSet(),
-      resourceUpdated: new Set(),
-      logger: options.logger ?? stderrLogger,
+      changes: new ChangeFeed(),
+      logger,
       onToolCall: options.onToolCall,
-      inputState: new InputStateSigner(options.stateSecret),
-      tasks: new TaskStore(tasks),
+      inputState: state.inputState,
+      tasks: new TaskRuntime(state.tasks, state.bus, state.nodeId, logger, tasks),
+      state,
     };
+    // What changes here goes round the bus, and comes back (with every other node's) as the feed.
+    this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
+    this.subscription = state.bus
+      .subscribe({ change: (change) => this.heard(change), resync: () => this.resync() })
+      .catch((error: unknown) => {
+        this.failed('the change bus refused a subscription', error);
+        return () => undefined;
+      });
+  }
+
+  /** This process's id among the nodes sharing the server's state. */
+  get nodeId(): string {
+    return this.core.state.nodeId;
   }
 
   /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
@@ -132,13 +155,7 @@ export class McpServer {
    * name it in `resourceSubscriptions`. Never throws.
    */
   notifyResourceUpdated(uri: string): void {
-    for (const listener of this.core.resourceUpdated) {
-      try {
-        listener(uri);
-      } catch {
-        // One session's failure must not stop the others.
-      }
-    }
+    this.publish({ type: 'resource_updated', uri });
   }
 
   /**
@@ -187,8 +204,38 @@ export class McpServer {
 
   /** Closes every connected session (calls in flight are aborted) and cancels every running task. Idempotent. */
   async close(): Promise<void> {
-    this.core.tasks.cancelAll();
+    for (const dispose of this.disposers.splice(0)) dispose();
+    await this.core.tasks.cancelAll();
     await Promise.all([...this.sessions].map((session) => session.close()));
+    (await this.subscription)();
+  }
+
+  private listOf(list: ChangeList): (listener: () => void) => Disposer {
+    if (list === 'tools') return (listener) => this.core.tools.onChange(listener);
+    const set = list === 'resources' ? this.core.resources : this.core.prompts;
+    return (listener) => set.changes.add(listener);
+  }
+
+  /** Never throws: a bus that is down loses the change (subscribers resync when it is back); it is logged. */
+  private publish(change: Change): void {
+    this.core.state.bus
+      .publish(change)
+      .catch((error: unknown) => this.failed('the change bus refused a change', error));
+  }
+
+  private heard(change: Change): void {
+    if (change.type === 'task') this.core.tasks.changed(change.taskId);
+    else this.core.changes.emit(change);
+  }
+
+  /** The bus may have lost changes: every list counts as changed, and this node's tasks re-read. */
+  private resync(): void {
+    this.core.tasks.resync();
+    for (const list of LISTS) this.core.changes.emit({ type: 'list_changed', list });
+  }
+
+  private failed(msg: string, error: unknown): void {
+    this.core.logger({ level: 'error', msg, error: error instanceof Error ? error.message : 'a non-Error value' });
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -33,7 +33,10 @@ import type { ToolSet } from './tool-set.js';
 import { InputRequiredSignal, type InputStateSigner } from './input-state.js';
 import type { ResourceSet } from './resource-set.js';
 import type { PromptSet } from './prompt-set.js';
-import { TASKS_EXTENSION, type TaskStore } from './task-store.js';
+import { TASKS_EXTENSION, type TaskRuntime } from './task-runtime.js';
+import { principalOf } from './state/principal.js';
+import type { ServerState } from './state/server-state.js';
+import type { ChangeFeed } from './change-listeners.js';
 import { answerTaskMethod } from './tool-task.js';
 import { serveListen } from './listen-stream.js';
 import { inputRequired, requestContext, roundInput, runTool, type RequestFacts } from './tool-call-route.js';
@@ -50,14 +53,19 @@ export interface ServerCore {
   readonly tools: ToolSet;
   readonly resources: ResourceSet;
   readonly prompts: PromptSet;
-  /** Listeners of `McpServer.notifyResourceUpdated` (the sessions). */
-  readonly resourceUpdated: Set<(uri: string) => void>;
+  /**
+   * The changes this server's clients hear (list changes, resource updates), from every node
+   * through the change bus: legacy sessions, GET streams and listens register here.
+   */
+  readonly changes: ChangeFeed;
   readonly logger: ServerLogger;
   readonly onToolCall: ToolCallObserver | undefined;
   /** Signs the 2026 `requestState` of multi-round-trip input. */
   readonly inputState: InputStateSigner;
   /** The tasks of the 2026 tasks extension. */
-  readonly tasks: TaskStore;
+  readonly tasks: TaskRuntime;
+  /** Where the server's shared state lives, and this node's id. */
+  readonly state: ServerState;
 }
 
 const META_VERSION = META_KEYS.protocolVersion;
@@ -259,7 +267,13 @@ async function modern(
       return done(completion ?? {});
     }
     default: {
-      const taskAnswer = answerTaskMethod(core.tasks, request, params, facts.clientCapabilities);
+      const taskAnswer = await answerTaskMethod(
+        core.tasks,
+        request,
+        params,
+        facts.clientCapabilities,
+        principalOf(link.auth),
+      );
       if (taskAnswer) return 'error' in taskAnswer ? taskAnswer.error : done(taskAnswer.result);
       const answer = await shared(core, request, params, link, facts);
       if (!answer)
@@ -338,7 +352,7 @@ async function shared(
           RpcErrorCode.InvalidParams,
           `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`,
         );
-      const input = roundInput(core, request, params, facts, `prompts/get:${prompt.name}`);
+      const input = roundInput(core, request, params, facts, `prompts/get:${prompt.name}`, link);
       if (input && 'jsonrpc' in input) return input;
       const { context, finish } = requestContext(request, params, link, facts, input);
       try {
@@ -352,7 +366,7 @@ async function shared(
         };
       } catch (error) {
         if (input && error instanceof InputRequiredSignal)
-          return { result: inputRequired(core, input), cacheable: false };
+          return { result: inputRequired(core, input, link), cacheable: false };
         throw error;
       } finally {
         finish();

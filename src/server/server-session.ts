@@ -87,11 +87,10 @@ export class ServerSession {
     this.disposers = [
       this.connection.onAnyRequest((request, context) => this.route(request, context)),
       this.connection.onInboundEnd((_id, method) => this.ended(method)),
-      core.tools.onChange(() => this.listChanged('tools')),
-      core.resources.changes.add(() => this.listChanged('resources')),
-      core.prompts.changes.add(() => this.listChanged('prompts')),
-      this.onResourceUpdated((uri) => {
-        if (this.legacy?.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
+      core.changes.add((change) => {
+        if (change.type === 'list_changed') this.listChanged(change.list);
+        else if (change.type === 'resource_updated' && this.legacy?.subscriptions.has(change.uri))
+          this.notify('notifications/resources/updated', { uri: change.uri });
       }),
     ];
     this.closed = this.connection.closed.then((info) => {
@@ -176,13 +175,6 @@ export class ServerSession {
     this.whenIdle = () => void this.close();
     if (this.connection.inboundCount === 0) return this.whenIdle();
     this.graceTimer = setTimeout(this.whenIdle, graceMs);
-  }
-
-  private onResourceUpdated(listener: (uri: string) => void): Disposer {
-    this.core.resourceUpdated.add(listener);
-    return () => {
-      this.core.resourceUpdated.delete(listener);
-    };
   }
 
   /** Several registrations in one tick make one notice. Legacy sessions only: 2026 has no unsolicited notifications. */

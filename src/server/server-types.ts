@@ -3,6 +3,7 @@
  * what it returns.
  */
 import type { AuthInfo } from './auth-info.js';
+import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
 import type {
@@ -48,10 +49,17 @@ export interface McpServerOptions {
   /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
   logger?: ServerLogger;
   /**
-   * The secret that signs 2026-07-28 `requestState` (multi-round-trip input). Default: random per
-   * process; give the same secret to every process behind one load balancer.
+   * The secret that signs 2026-07-28 `requestState` (multi-round-trip input); the same as
+   * `state.stateSecret` (give one of them). Default: random per process; give the same secret to
+   * every process behind one load balancer.
    */
   stateSecret?: string;
+  /**
+   * Where the kit keeps what outlives a request (change bus, tasks, legacy sessions, SSE events),
+   * this node's id and the shared `stateSecret`: see `docs/server-state.md`. Default: everything
+   * in this process's memory.
+   */
+  state?: ServerStateOptions;
   /**
    * Told of every finished `tools/call` of a registered tool, failed validation included (for
    * per-call logs and metrics). A throw is logged and ignored.
@@ -60,10 +68,12 @@ export interface McpServerOptions {
   /**
    * Tasks of the 2026 tasks extension (tools with `taskSupport`): how long each is kept after its
    * creation (`ttlMs`, default one hour), the poll interval told to clients (`pollIntervalMs`,
-   * default 500) and how many are held at once (`maxTasks`, default 1000; beyond it the oldest
-   * ended task is dropped, or a new call is refused with -32603).
+   * default 500), how many the in-memory store holds at once (`maxTasks`, default 1000; beyond it
+   * the oldest ended task is dropped, or a new call is refused with -32603) and how long a node's
+   * claim on a running task holds unrenewed (`leaseMs`, default 30 s: a dead node's tasks are
+   * `failed` after it).
    */
-  tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number };
+  tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number; leaseMs?: number };
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */

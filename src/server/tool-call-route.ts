@@ -15,6 +15,9 @@ import { callTool } from './tool-call.js';
 import type { RegisteredTool } from './tool-set.js';
 import { InputRequiredSignal } from './input-state.js';
 import { declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
+import { taskSummary } from './task-runtime.js';
+import type { StoredTask } from './state/task-store.js';
+import { principalOf } from './state/principal.js';
 import type { ServerCore } from './request-router.js';
 
 type Params = Record<string, unknown>;
@@ -62,16 +65,18 @@ export async function runTool(
   const taskable = support !== 'forbidden' && eraOf(facts.revision) === 'modern';
   if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities))
     return { error: tasksRequired(request, `Tool "${tool.definition.name}"`) };
-  const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`);
+  const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`, link);
   if (input && 'jsonrpc' in input) return { error: input };
   const launch =
-    taskable && declaresTasks(facts.clientCapabilities) ? new TaskLaunch(core.tasks, link.signal) : undefined;
+    taskable && declaresTasks(facts.clientCapabilities)
+      ? new TaskLaunch(core.tasks, link.signal, principalOf(link.auth))
+      : undefined;
   if (launch) return runAsTask(core, request, tool, params, link, facts, input, launch);
   const { context, finish } = requestContext(request, params, link, facts, input);
   try {
     const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
     if (input && result.resultType === 'input_required')
-      return { result: inputRequired(core, input) as unknown as CallToolResult };
+      return { result: inputRequired(core, input, link) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -96,7 +101,7 @@ async function runAsTask(
 ): Promise<{ result: CallToolResult } | { error: JsonRpcMessage }> {
   if ((tool.definition.taskStart ?? 'call') === 'call') {
     try {
-      launch.start();
+      await launch.start();
     } catch (error) {
       launch.release();
       // The store is full of tasks still running: a server condition the client may retry later.
@@ -111,13 +116,13 @@ async function runAsTask(
   }
   const { context, finish } = requestContext(request, params, link, facts, input, launch);
   const run = callTool(tool, params.arguments, context, core.logger, core.onToolCall, {
-    throwUnexpected: () => launch.task !== undefined,
+    throwUnexpected: () => launch.started,
   });
-  const settleTask = (task: NonNullable<TaskLaunch['task']>): void => {
-    run.then(
+  const settleTask = (task: StoredTask): void => {
+    const settled = run.then(
       (result) => {
         const { resultType: _drop, ...plain } = result as CallToolResult & { resultType?: unknown };
-        task.settle('completed', { result: plain });
+        return core.tasks.settle(task.taskId, { status: 'completed', result: plain });
       },
       (error: unknown) => {
         core.logger({
@@ -128,8 +133,19 @@ async function runAsTask(
           error: error instanceof Error ? error.message : 'a non-Error value',
           ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
         });
-        task.settle('failed', { error: { code: RpcErrorCode.InternalError, message: 'Internal error' } });
+        return core.tasks.settle(task.taskId, {
+          status: 'failed',
+          error: { code: RpcErrorCode.InternalError, message: 'Internal error' },
+        });
       },
+    );
+    settled.catch((error: unknown) =>
+      core.logger({
+        level: 'error',
+        msg: 'the task store refused a task outcome',
+        taskId: task.taskId,
+        error: error instanceof Error ? error.message : 'a non-Error value',
+      }),
     );
   };
   try {
@@ -140,16 +156,17 @@ async function runAsTask(
       ),
       launch.created.then(() => ({})),
     ]);
-    const task = launch.task;
+    // A handler that started its task and returned before the store had it still answers with the task.
+    const task = launch.started ? await launch.start().catch(() => undefined) : undefined;
     if (task) {
       settleTask(task);
-      return { result: { resultType: 'task', ...task.summary() } as unknown as CallToolResult };
+      return { result: { resultType: 'task', ...taskSummary(task) } as unknown as CallToolResult };
     }
     launch.release();
     if (!first.result) throw first.error;
     const result = first.result;
     if (input && result.resultType === 'input_required')
-      return { result: inputRequired(core, input) as unknown as CallToolResult };
+      return { result: inputRequired(core, input, link) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -171,14 +188,18 @@ export function roundInput(
   params: Params,
   facts: RequestFacts,
   target: string,
+  link: RequestLink,
 ): RoundInput | JsonRpcMessage | undefined {
   if (eraOf(facts.revision) !== 'modern') return undefined;
-  const state = params.requestState === undefined ? undefined : core.inputState.verify(params.requestState, target);
+  const state =
+    params.requestState === undefined
+      ? undefined
+      : core.inputState.verify(params.requestState, target, principalOf(link.auth), Date.now());
   if (params.requestState !== undefined && !state)
     return makeErrorResponse(
       request.id,
       RpcErrorCode.InvalidParams,
-      'requestState is not one this server issued for this request (altered, forged or for another request)',
+      'requestState is not one this server issued for this request (altered, forged, expired, or for another request or user)',
     );
   const given = params.inputResponses;
   // Each answer is the result of the request it answers (an object); anything else is refused, never handed to the
@@ -201,11 +222,15 @@ export function roundInput(
 }
 
 /** The 2026 `input_required` result asking for `input`'s requests, with the signed state of the rounds so far. */
-export function inputRequired(core: ServerCore, input: RoundInput): Record<string, unknown> {
+export function inputRequired(core: ServerCore, input: RoundInput, link: RequestLink): Record<string, unknown> {
   return {
     resultType: 'input_required',
     inputRequests: input.asked,
-    requestState: core.inputState.sign({ target: input.target, responses: input.responses }),
+    requestState: core.inputState.sign(
+      { target: input.target, responses: input.responses },
+      principalOf(link.auth),
+      Date.now(),
+    ),
   };
 }
 
@@ -276,7 +301,8 @@ export function requestContext(
       if (!finished) link.closeStream?.();
     },
     startTask: () => {
-      if (launch && !finished) launch.start();
+      // A store's refusal surfaces where the handler next needs the task (an input request).
+      if (launch && !finished) launch.start().catch(() => undefined);
     },
     get taskId() {
       return launch?.task?.taskId;
@@ -298,10 +324,11 @@ export function requestContext(
       throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
     // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
     // answer gathered in those rounds still counts).
-    if (launch?.task) {
+    if (launch?.started) {
+      await launch.start();
       const name = key ?? `input-${++asks}`;
       if (input && Object.hasOwn(input.responses, name)) return input.responses[name] as Record<string, unknown>;
-      return launch.task.ask(name, method, body);
+      return launch.ask(name, { method, params: body });
     }
     if (finished) throw new McpError('INVALID_STATE', `${method} after the request was answered`, { method });
     if (eraOf(facts.revision) === 'modern') {

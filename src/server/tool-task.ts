@@ -6,7 +6,9 @@
  */
 import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../protocol/types.js';
-import { TASKS_EXTENSION, type TaskRecord, type TaskStore } from './task-store.js';
+import { randomUUID } from 'node:crypto';
+import type { StoredTask, TaskInputRequest } from './state/task-store.js';
+import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
 
 /** True when a request declared the tasks extension in its client capabilities. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
@@ -27,38 +29,44 @@ export function tasksRequired(request: JsonRpcRequest, what: string): JsonRpcMes
 }
 
 /**
- * Answers `tasks/get`, `tasks/update` and `tasks/cancel`: the result (`resultType` is added by
- * the router), an error response, or undefined for any other method. Unknown or expired task
- * ids are -32602; cancelling an ended task is acknowledged like any other (idempotent).
+ * Answers `tasks/get`, `tasks/update` and `tasks/cancel` for `principal`: the result
+ * (`resultType` is added by the router), an error response, or undefined for any other method.
+ * Unknown, expired or another principal's task ids are -32602; cancelling an ended task is
+ * acknowledged like any other (idempotent).
  */
-export function answerTaskMethod(
-  store: TaskStore,
+export async function answerTaskMethod(
+  tasks: TaskRuntime,
   request: JsonRpcRequest,
   params: Record<string, unknown>,
   capabilities: ClientCapabilities,
-): { result: Record<string, unknown> } | { error: JsonRpcMessage } | undefined {
+  principal: string | undefined,
+): Promise<{ result: Record<string, unknown> } | { error: JsonRpcMessage } | undefined> {
   const method = request.method;
   if (method !== 'tasks/get' && method !== 'tasks/update' && method !== 'tasks/cancel') return undefined;
   const fail = (code: number, message: string): { error: JsonRpcMessage } => ({
     error: makeErrorResponse(request.id, code, message),
   });
   if (!declaresTasks(capabilities)) return { error: tasksRequired(request, method) };
-  if (typeof params.taskId !== 'string') return fail(RpcErrorCode.InvalidParams, `${method} needs a "taskId"`);
-  const task = store.get(params.taskId);
-  if (!task) return fail(RpcErrorCode.InvalidParams, `Unknown task: ${params.taskId}`);
+  const taskId = params.taskId;
+  if (typeof taskId !== 'string') return fail(RpcErrorCode.InvalidParams, `${method} needs a "taskId"`);
+  const unknown = (): { error: JsonRpcMessage } => fail(RpcErrorCode.InvalidParams, `Unknown task: ${taskId}`);
   switch (method) {
-    case 'tasks/get':
-      return { result: task.detailed() };
+    case 'tasks/get': {
+      const task = await tasks.get(taskId, principal);
+      return task ? { result: taskDetails(task) } : unknown();
+    }
     case 'tasks/update': {
       const responses = params.inputResponses;
       if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
-        return fail(RpcErrorCode.InvalidParams, 'tasks/update needs an "inputResponses" object');
-      task.answer(responses as Record<string, unknown>);
-      return { result: {} };
+        return (await tasks.get(taskId, principal))
+          ? fail(RpcErrorCode.InvalidParams, 'tasks/update needs an "inputResponses" object')
+          : unknown();
+      return (await tasks.respond(taskId, principal, responses as Record<string, unknown>))
+        ? { result: {} }
+        : unknown();
     }
     default:
-      task.settle('cancelled');
-      return { result: {} };
+      return (await tasks.cancel(taskId, principal)) ? { result: {} } : unknown();
   }
 }
 
@@ -69,15 +77,17 @@ export function answerTaskMethod(
 export class TaskLaunch {
   /** The handler's controller (the task's once it exists). */
   readonly controller = new AbortController();
-  private record: TaskRecord | undefined;
-  private announce!: (task: TaskRecord) => void;
-  /** Resolves with the task when it is created. */
-  readonly created = new Promise<TaskRecord>((resolve) => (this.announce = resolve));
+  private record: StoredTask | undefined;
+  private stored: Promise<StoredTask> | undefined;
+  private announce!: (task: StoredTask) => void;
+  /** Resolves with the task once it is stored (never, when it could not be). */
+  readonly created = new Promise<StoredTask>((resolve) => (this.announce = resolve));
   private readonly unlink: () => void;
 
   constructor(
-    private readonly store: TaskStore,
+    private readonly tasks: TaskRuntime,
     requestSignal: AbortSignal,
+    private readonly principal: string | undefined,
   ) {
     const follow = (): void => this.controller.abort(requestSignal.reason);
     if (requestSignal.aborted) follow();
@@ -85,19 +95,39 @@ export class TaskLaunch {
     this.unlink = () => requestSignal.removeEventListener('abort', follow);
   }
 
-  get task(): TaskRecord | undefined {
+  /** The task once stored. */
+  get task(): StoredTask | undefined {
     return this.record;
   }
 
+  /** True once {@link start} was called (the task may still be on its way to the store). */
+  get started(): boolean {
+    return this.stored !== undefined;
+  }
+
   /**
-   * Creates the task (once); the request stops governing the handler. Throws `INVALID_STATE` when the store is full.
+   * Creates the task (once) and resolves with it once stored; the request stops governing the
+   * handler. Rejects `INVALID_STATE` when the store is full (or the store's own error).
    */
-  start(): TaskRecord {
-    if (this.record) return this.record;
-    this.unlink();
-    this.record = this.store.create(this.controller);
-    this.announce(this.record);
-    return this.record;
+  start(): Promise<StoredTask> {
+    if (!this.stored) {
+      this.unlink();
+      this.stored = this.tasks.create(randomUUID(), this.principal, this.controller).then((task) => {
+        this.record = task;
+        this.announce(task);
+        return task;
+      });
+    }
+    return this.stored;
+  }
+
+  /**
+   * Parks the handler on one input request of the task (started first, when it is not yet) until
+   * `tasks/update` answers it under `key`. Rejects with `CANCELLED` when the task ends first.
+   */
+  async ask(key: string, request: TaskInputRequest): Promise<Record<string, unknown>> {
+    const task = await this.start();
+    return this.tasks.ask(task.taskId, key, request);
   }
 
   /** The request was answered without a task: stop following its signal. */

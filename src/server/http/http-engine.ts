@@ -28,7 +28,8 @@ import type { ResponseChannel } from './response-channel.js';
 export interface ExchangeInit {
   legacy: LegacySession | undefined;
   canInitialize: boolean;
-  finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
+  /** Writes the response (or returns a promise that does, which never rejects). */
+  finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
 }
 
 const noRevision = (): undefined => undefined;

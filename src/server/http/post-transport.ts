@@ -34,8 +34,11 @@ export class PostRoute {
   private readonly answers: JsonRpcMessage[] = [];
   private waiting: number;
   private resolveDone!: () => void;
-  /** Called with the answers (in request order) once every request ended: writes the response. */
-  private readonly finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
+  /**
+   * Called with the answers (in request order) once every request ended: writes the response
+   * (or returns a promise that does, which never rejects).
+   */
+  private readonly finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
 
   constructor(
     readonly channel: ResponseChannel,
@@ -47,7 +50,7 @@ export class PostRoute {
     init: {
       legacy: LegacySession | undefined;
       canInitialize: boolean;
-      finish: (answers: JsonRpcMessage[], route: PostRoute) => void;
+      finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
     },
     /** True when the server may send the client requests on this POST's stream (a session, SSE). */
     readonly carriesRequests: boolean,
@@ -77,8 +80,9 @@ export class PostRoute {
       const order = new Map(this.ids.map((id, index) => [id, index]));
       this.answers.sort((a, b) => order.get((a as { id: JsonRpcId }).id)! - order.get((b as { id: JsonRpcId }).id)!);
     }
-    this.finish(this.answers, this);
-    this.resolveDone();
+    const finished = this.finish(this.answers, this);
+    if (finished) void finished.finally(() => this.resolveDone());
+    else this.resolveDone();
   }
 }
 

@@ -1,29 +1,34 @@
 /**
  * Resumable SSE streams of a legacy Streamable HTTP session (2025-11-25 "SSE polling", SEP-1699):
- * each POST answered with SSE is one stream whose events carry ids `<stream>-<seq>`; the events
- * are kept (bounded) so that a client whose stream closed — the server closed it to be polled,
- * or the connection dropped — can send GET with `Last-Event-ID` and get what it missed on that
- * stream, then the rest of it, its answer last. Pure bookkeeping over `ServerResponse`s: no timer.
+ * each POST answered with SSE is one stream whose events carry globally unique ids
+ * (`<nodeId>.<uuid>.<seq>`, see `state/event-log.ts`). Every event goes to the response the
+ * stream is on (while there is one) and into the {@link EventLog}, so that a client whose stream
+ * closed — the server closed it to be polled, or the connection dropped — sends GET with
+ * `Last-Event-ID` and follows the log from there: what it missed on that stream, then the rest,
+ * its answer last. No timer.
  */
 import type { ServerResponse } from 'node:http';
-
-/** Most events kept per stream, and most bytes of them (the newest event is always kept). */
-const MAX_EVENTS = 256;
-const MAX_BYTES = 1_048_576;
+import type { ServerLogger } from '../server-types.js';
+import { eventId, newStreamId, sseText, type EventLog, type NewEvent } from '../state/event-log.js';
 
 /** One request's SSE stream, outliving the HTTP response it started on. */
 export class ResumableStream {
   private seq = 0;
-  private readonly kept: Array<{ seq: number; text: string }> = [];
-  private bytes = 0;
   private target: ServerResponse | undefined;
   private done = false;
+  /** The log's writes in order (each one waits for the one before). */
+  private tail: Promise<void>;
 
   constructor(
-    readonly id: number,
+    readonly id: string,
     target: ServerResponse,
+    private readonly log: EventLog,
+    opened: Promise<void>,
+    private readonly failed: (error: unknown) => void,
+    private readonly forget: () => void,
   ) {
     this.target = target;
+    this.tail = opened.catch(failed);
   }
 
   /** True once the stream's last event (its answer) was written. */
@@ -31,77 +36,118 @@ export class ResumableStream {
     return this.done;
   }
 
-  /** Writes one event with the next id (`data` one line of JSON, or empty for the priming event). */
+  /**
+   * Writes one event with the next id (`data` one line of JSON, or empty for the priming event):
+   * into the log first, then to the response the stream is on, so that every id a client holds
+   * is one the log can resume from.
+   */
   write(data: string, retryMs?: number): void {
     const seq = ++this.seq;
-    const text = `id: ${this.id}-${seq}\n${retryMs === undefined ? '' : `retry: ${retryMs}\n`}${data === '' ? 'data: \n\n' : `event: message\ndata: ${data}\n\n`}`;
-    this.kept.push({ seq, text });
-    this.bytes += text.length;
-    while (this.kept.length > 1 && (this.kept.length > MAX_EVENTS || this.bytes > MAX_BYTES))
-      this.bytes -= this.kept.shift()!.text.length;
-    this.writeTo(text);
+    const event: NewEvent = retryMs === undefined ? { seq, data } : { seq, data, retryMs };
+    this.then(
+      () => this.log.append(this.id, event, Date.now()),
+      () => {
+        const target = this.target;
+        if (target && !target.destroyed && !target.writableEnded)
+          target.write(sseText({ ...event, id: eventId(this.id, seq) }));
+      },
+    );
   }
 
   /** Ends the stream after its last event: the current response, if any, is ended. */
   end(): void {
     this.done = true;
-    this.target?.end();
-    this.target = undefined;
-  }
-
-  /** Ends the current response but not the stream (the server asks the client to poll). */
-  detach(): void {
-    this.target?.end();
-    this.target = undefined;
+    this.forget();
+    this.then(
+      () => this.log.end(this.id, Date.now()),
+      () => this.endTarget(),
+    );
   }
 
   /**
-   * Continues the stream on `res` (a GET with `Last-Event-ID`): the events after `after` that are
-   * still kept are written at once, later ones as they come; the response ends with the stream.
-   * A response the stream was on before is ended.
+   * Ends the current response, after what was written before, but not the stream (the server
+   * asks the client to poll, or the client resumed it elsewhere).
    */
-  attach(res: ServerResponse, after: number): void {
-    if (this.target && this.target !== res) this.target.end();
-    this.target = res;
-    res.once('close', () => {
-      if (this.target === res) this.target = undefined;
-    });
-    for (const event of this.kept) if (event.seq > after) res.write(event.text);
-    if (this.done) {
-      res.end();
-      this.target = undefined;
-    }
+  detach(): void {
+    this.then(
+      () => Promise.resolve(),
+      () => this.endTarget(),
+    );
   }
 
-  private writeTo(text: string): void {
-    const target = this.target;
-    if (target && !target.destroyed && !target.writableEnded) target.write(text);
+  private endTarget(): void {
+    this.target?.end();
+    this.target = undefined;
+  }
+
+  /** Queues `log` after every earlier step, then `send` (also when the log failed: that is logged). */
+  private then(log: () => Promise<void>, send: () => void): void {
+    this.tail = this.tail
+      .then(log)
+      .catch(this.failed)
+      .then(() => {
+        try {
+          send();
+        } catch (error) {
+          this.failed(error);
+        }
+      });
   }
 }
 
-/** The resumable streams of one session, at most `max` (the oldest dropped first, ended ones before live ones). */
+/** The POST streams of one session that are still running here. */
 export class ResumableStreams {
-  private next = 1;
-  private readonly streams = new Map<number, ResumableStream>();
+  private readonly streams = new Map<string, ResumableStream>();
 
-  constructor(private readonly max = 16) {}
+  constructor(
+    private readonly sessionId: string,
+    private readonly nodeId: string,
+    readonly log: EventLog,
+    private readonly logger: ServerLogger,
+  ) {}
 
-  /** A new stream starting on `res`. */
+  /** A new stream starting on `res`, logged under a new globally unique id. */
   open(res: ServerResponse): ResumableStream {
-    if (this.streams.size >= this.max) {
-      const victim = [...this.streams.values()].find((s) => s.ended) ?? this.streams.values().next().value!;
-      this.streams.delete(victim.id);
-    }
-    const stream = new ResumableStream(this.next++, res);
-    this.streams.set(stream.id, stream);
+    const id = newStreamId(this.nodeId);
+    const stream = new ResumableStream(
+      id,
+      res,
+      this.log,
+      this.log.open(id, this.sessionId, this.nodeId, Date.now()),
+      // The client still gets the event live; only its resumption is lost (or the session ended meanwhile).
+      (error: unknown) =>
+        this.logger({
+          level: 'warning',
+          msg: 'an SSE event could not be logged for resumption',
+          error: error instanceof Error ? error.message : 'a non-Error value',
+        }),
+      () => this.streams.delete(id),
+    );
+    this.streams.set(id, stream);
     return stream;
   }
 
-  /** The stream a `Last-Event-ID` names and the sequence number after which to resume, or undefined. */
-  find(lastEventId: string): { stream: ResumableStream; after: number } | undefined {
-    const match = /^(\d{1,15})-(\d{1,15})$/.exec(lastEventId.trim());
-    if (!match) return undefined;
-    const stream = this.streams.get(Number(match[1]));
-    return stream ? { stream, after: Number(match[2]) } : undefined;
+  /**
+   * Continues the stream `lastEventId` names on `res` (a GET with `Last-Event-ID`): the logged
+   * events after it at once, later ones as they come; `res` ends with the stream. A response the
+   * stream was on here is ended first (the client left it). Resolves with false, having written
+   * nothing, when the id is no resumption of this session's streams (malformed, forged, another
+   * session's, trimmed); otherwise once the stream ended or `res` closed.
+   */
+  async resume(res: ServerResponse, lastEventId: string): Promise<boolean> {
+    const gone = new AbortController();
+    const onClose = (): void => gone.abort();
+    res.once('close', onClose);
+    try {
+      const events = await this.log.follow(lastEventId, this.sessionId, Date.now(), gone.signal);
+      if (!events) return false;
+      const dot = lastEventId.trim().lastIndexOf('.');
+      this.streams.get(lastEventId.trim().slice(0, dot))?.detach();
+      for await (const event of events) if (!res.destroyed && !res.writableEnded) res.write(sseText(event));
+      res.end();
+      return true;
+    } finally {
+      res.off('close', onClose);
+    }
   }
 }

@@ -16,15 +16,17 @@ import { acceptsSse } from './request-guards.js';
 export const SESSION_HEADER = 'mcp-session-id';
 
 /**
- * GET on a legacy session: the standalone SSE stream (`list_changed`, `resources/updated`), or
- * with `Last-Event-ID` the resumption of one of its POST streams. 405 without sessions.
+ * GET on a legacy session of `principal`: the standalone SSE stream (`list_changed`,
+ * `resources/updated`), or with `Last-Event-ID` the resumption of one of its POST streams (an id
+ * that resumes nothing — malformed, forged, another session's, trimmed — replays nothing: the GET
+ * is the standalone stream). 405 without sessions.
  */
-export function serveGet(
+export async function serveGet(
   sessions: HttpSessions | undefined,
   req: IncomingMessage,
   res: ServerResponse,
-  foreign: (session: HttpSession) => boolean,
-): void {
+  principal: string | undefined,
+): Promise<void> {
   if (!sessions)
     return refuse(
       res,
@@ -36,8 +38,8 @@ export function serveGet(
   const id = header(req, SESSION_HEADER);
   if (id === undefined)
     return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-  const session = sessions.get(id);
-  if (!session?.legacy || foreign(session)) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+  const session = await sessions.get(id, principal);
+  if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -48,37 +50,33 @@ export function serveGet(
   // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
   // missed, then the rest, its answer last); any other GET is the standalone stream.
   const resume = header(req, 'last-event-id');
-  const found = resume === undefined ? undefined : session.resumable.find(resume);
-  if (found) return found.stream.attach(res, found.after);
+  if (resume !== undefined && (await session.resumable.resume(res, resume))) return;
+  if (res.destroyed || res.writableEnded) return;
   session.streams.add(res);
   res.once('close', () => session.streams.delete(res));
 }
 
-/** DELETE on a legacy session: ends it (its requests aborted). 405 without sessions. */
-export function serveDelete(
+/** DELETE on a legacy session of `principal`: ends it on every node (its requests aborted). 405 without sessions. */
+export async function serveDelete(
   sessions: HttpSessions | undefined,
   req: IncomingMessage,
   res: ServerResponse,
-  foreign: (session: HttpSession) => boolean,
-): void {
+  principal: string | undefined,
+): Promise<void> {
   if (!sessions)
     return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
   const id = header(req, SESSION_HEADER);
   if (id === undefined)
     return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
-  const session = sessions.get(id);
-  if (
-    !session ||
-    foreign(session) ||
-    !sessions.end(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'))
-  )
+  if (!(await sessions.delete(id, principal)))
     return refuse(res, { status: 404, message: 'Not Found: no such session' });
   res.writeHead(200).end();
 }
 
 /**
  * Sends `list_changed` (once per tick of changes) to every initialized session's GET streams, and
- * `resources/updated` to those of the sessions subscribed to the resource. Returns the disposers.
+ * `resources/updated` to those of the sessions subscribed to the resource; ends a session held
+ * here that a DELETE on another node ended. Returns the disposers.
  */
 export function followChanges(core: ServerCore, sessions: HttpSessions): Disposer[] {
   const queued = new Set<string>();
@@ -94,16 +92,16 @@ export function followChanges(core: ServerCore, sessions: HttpSessions): Dispose
       broadcast(makeNotification(`notifications/${list}/list_changed`), () => true);
     });
   };
-  const onUpdated = (uri: string): void =>
-    broadcast(
-      makeNotification('notifications/resources/updated', { uri }),
-      (session) => session.legacy?.subscriptions.has(uri) === true,
-    );
-  core.resourceUpdated.add(onUpdated);
   return [
-    core.tools.onChange(() => listChanged('tools')),
-    core.resources.changes.add(() => listChanged('resources')),
-    core.prompts.changes.add(() => listChanged('prompts')),
-    () => core.resourceUpdated.delete(onUpdated),
+    core.changes.add((change) => {
+      if (change.type === 'list_changed') listChanged(change.list);
+      else if (change.type === 'session_ended')
+        sessions.end(change.sessionId, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
+      else if (change.type === 'resource_updated')
+        broadcast(
+          makeNotification('notifications/resources/updated', { uri: change.uri }),
+          (session) => session.legacy?.subscriptions.has(change.uri) === true,
+        );
+    }),
   ];
 }

@@ -41,6 +41,7 @@ import { batchRefusal } from '../batch-gate.js';
 import { BearerGate } from './auth/bearer-gate.js';
 import { header, legacyStatusOf, modernHeader, pathOf, positive, refuse, statusOf } from './http-answers.js';
 import { HttpSessions, type HttpSession } from './http-sessions.js';
+import { principalOf } from '../state/principal.js';
 import { headerMismatch } from './modern-headers.js';
 import { HttpEngine } from './http-engine.js';
 import { followChanges, serveDelete, serveGet, SESSION_HEADER } from './session-streams.js';
@@ -96,8 +97,6 @@ class StreamableHttpServer {
   private readonly gate: BearerGate | undefined;
   /** The verified token facts of each request being handled, by its response. */
   private readonly authOf = new WeakMap<ServerResponse, AuthInfo>();
-  /** Who made each legacy session (with `auth`): another token's subject or client finds no such session. */
-  private readonly ownerOf = new WeakMap<HttpSession, string>();
 
   constructor(
     private readonly core: ServerCore,
@@ -109,13 +108,16 @@ class StreamableHttpServer {
     this.engine = new HttpEngine(core, requestTimeoutMs, this.windDown.signal, this.authOf);
     this.maxListens = positive(options.maxListens, 1000, 'maxListens');
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
+    const idleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
     this.sessions =
       options.sessions === false
         ? undefined
-        : new HttpSessions(
-            positive(options.maxSessions, 1000, 'maxSessions'),
-            positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'),
-          );
+        : new HttpSessions({
+            state: core.state,
+            max: positive(options.maxSessions, 1000, 'maxSessions'),
+            idleMs,
+            logger: core.logger,
+          });
     this.disposers = this.sessions ? followChanges(core, this.sessions) : [];
   }
 
@@ -200,9 +202,9 @@ class StreamableHttpServer {
       case 'POST':
         return this.post(req, res);
       case 'GET':
-        return serveGet(this.sessions, req, res, (session) => this.foreign(session, res));
+        return serveGet(this.sessions, req, res, this.principal(res));
       case 'DELETE':
-        return serveDelete(this.sessions, req, res, (session) => this.foreign(session, res));
+        return serveDelete(this.sessions, req, res, this.principal(res));
       default:
         return refuse(
           res,
@@ -256,15 +258,9 @@ class StreamableHttpServer {
     return this.legacyPost(req, res, items, requests, batch);
   }
 
-  /** Who a protected request comes from (client and subject of its token), or undefined without `auth`. */
-  private ownerKey(res: ServerResponse): string | undefined {
-    const auth = this.authOf.get(res);
-    return auth ? JSON.stringify([auth.clientId ?? null, auth.subject ?? null]) : undefined;
-  }
-
-  /** True when the session was made with another token's client or subject (the spec: bind sessions to the user). */
-  private foreign(session: HttpSession, res: ServerResponse): boolean {
-    return this.ownerOf.get(session) !== this.ownerKey(res);
+  /** Who a protected request comes from (its token's client and subject): sessions are bound to it. */
+  private principal(res: ServerResponse): string | undefined {
+    return principalOf(this.authOf.get(res));
   }
 
   /** `revision` is the body's `_meta` revision as sent (any JSON value), or undefined when it has none. */
@@ -368,15 +364,13 @@ class StreamableHttpServer {
       );
     if (this.sessions) {
       if (initialize) {
-        session = this.sessions.create((streams) => this.engine.sessionEngine(streams));
+        session = await this.sessions.create((streams) => this.engine.sessionEngine(streams), this.principal(res));
         if (!session)
           return refuse(
             res,
             { status: 503, message: 'Service Unavailable: too many sessions' },
             { 'retry-after': '5' },
           );
-        const owner = this.ownerKey(res);
-        if (owner !== undefined) this.ownerOf.set(session, owner);
       } else {
         const id = header(req, SESSION_HEADER);
         if (id === undefined)
@@ -384,9 +378,8 @@ class StreamableHttpServer {
             status: 400,
             message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)',
           });
-        session = this.sessions.get(id);
-        if (!session || this.foreign(session, res))
-          return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        session = await this.sessions.get(id, this.principal(res));
+        if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
         if (!session.legacy)
           return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
@@ -430,6 +423,7 @@ class StreamableHttpServer {
         }
       : undefined;
     const channel = new ResponseChannel(res, acceptsSse(req), headers, resumption);
+    const methods = requests.map((request) => request.method);
     await this.engine.exchange(session, items, ids, channel, res, {
       legacy,
       canInitialize: initialize !== undefined,
@@ -438,8 +432,13 @@ class StreamableHttpServer {
           if (answers[0] && 'result' in answers[0] && route.legacy) session.legacy = route.legacy;
           else this.sessions?.end(session.id, new McpError('CONNECTION_CLOSED', 'initialize failed'));
         }
-        if (batch && answers.length > 0) channel.finish(answers, 200);
-        else channel.finishFirst(answers, legacyStatusOf);
+        const write = (): void => {
+          if (batch && answers.length > 0) channel.finish(answers, 200);
+          else channel.finishFirst(answers, legacyStatusOf);
+        };
+        // What initialize, setLevel or (un)subscribe changed is stored before the answer goes out.
+        const saved = session && this.sessions?.saveAfter(session, methods);
+        return saved ? saved.then(write) : write();
       },
     });
   }
