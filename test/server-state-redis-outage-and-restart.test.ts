@@ -146,9 +146,9 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     await events.open(stream, 's1', 'node-a', Date.now());
     await events.append(stream, { seq: 1, data: '{}' }, Date.now());
     const subscribers = async (): Promise<number> => {
-      const reply = (await redis.pubsub('NUMSUB', ...(await redis.pubsub('CHANNELS', '*wake:*')))) as Array<
-        string | number
-      >;
+      const channels = (await redis.pubsub('CHANNELS', '*wake:*')) as string[];
+      if (channels.length === 0) return 0;
+      const reply = (await redis.call('PUBSUB', 'NUMSUB', ...channels)) as Array<string | number>;
       return reply.filter((_, i) => i % 2 === 1).reduce<number>((sum, n) => sum + Number(n), 0);
     };
     const aborted = new AbortController();
