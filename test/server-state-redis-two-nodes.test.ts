@@ -5,7 +5,8 @@
  * where it runs), a listen on one hears a tool registered on the other, a `requestState` minted on
  * one is accepted on the other, and a legacy session initialized on one is known to the other: a
  * DELETE there ends it and its GET stream on the first, and its SSE events (ids carrying the node
- * id) are in Redis until then.
+ * id) are in Redis until then; a GET with `Last-Event-ID` resumes a stream from its events in
+ * Redis, following it live (woken by pub/sub) to its answer.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -20,6 +21,8 @@ import { until, within } from './support/wait.js';
 
 const SECRET = 'the secret both nodes share';
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+/** Lets the running `poll_me` go on after it closed its stream. */
+let release: (() => void) | undefined;
 
 interface Node {
   server: McpServer;
@@ -63,6 +66,17 @@ describe.skipIf(skipWithoutRedis())('two kit nodes sharing one Redis', () => {
             resolve({ content: [] });
           });
         }),
+    });
+    server.registerTool({
+      name: 'poll_me',
+      inputSchema: { type: 'object' },
+      handler: async (_args, context) => {
+        context.progress(1);
+        context.closeStream();
+        await new Promise<void>((resolve) => (release = resolve));
+        context.progress(2, undefined, 'after the close');
+        return { content: [{ type: 'text', text: 'resumed result' }] };
+      },
     });
     server.registerTool({
       name: 'greet',
@@ -169,5 +183,50 @@ describe.skipIf(skipWithoutRedis())('two kit nodes sharing one Redis', () => {
     await until(async () => (await keys.keys(`${prefix}*`)).length === 0, {
       what: 'the session and its events to leave Redis',
     });
+  });
+
+  it('resume a legacy SSE stream from its events in Redis with Last-Event-ID: the rest, live, the answer last', async () => {
+    const { a, prefix } = await twoNodes();
+    const keys = testRedis(redis.port);
+    const made = await exchange(a.kit.url, {
+      body: {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+    });
+    const headers = {
+      'mcp-session-id': made.headers['mcp-session-id'] as string,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    await exchange(a.kit.url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    release = undefined;
+    const post = await exchange(a.kit.url, {
+      headers,
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'poll_me', _meta: { progressToken: 'p' } } },
+    });
+    const first = sseEvents(post.text);
+    expect(first.map((e) => (e.data === '' ? 'priming' : JSON.parse(e.data).method))).toEqual([
+      'priming',
+      'notifications/progress',
+    ]);
+    const streamId = first[0]!.id!.slice(0, first[0]!.id!.lastIndexOf('.'));
+    expect(await keys.xlen(`${prefix}events:${streamId}`)).toBe(2);
+    await until(() => release !== undefined, { what: 'the handler to wait after closing its stream' });
+    const resumed = exchange(a.kit.url, {
+      method: 'GET',
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': first[1]!.id! },
+    });
+    await until(async () => (await keys.pubsub('NUMSUB', `${prefix}wake:${streamId}`))[1] === 1, {
+      what: 'the resumed stream to follow the log',
+    });
+    release!();
+    const rest = sseEvents((await resumed).text);
+    expect(rest.map((e) => JSON.parse(e.data).method ?? JSON.parse(e.data).result.content[0].text)).toEqual([
+      'notifications/progress',
+      'resumed result',
+    ]);
+    expect(rest.map((e) => e.id)).toEqual([`${streamId}.3`, `${streamId}.4`]);
   });
 });
