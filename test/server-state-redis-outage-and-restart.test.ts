@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { Redis } from 'ioredis';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpServer } from '../src/server/index.js';
 import { redisState, type RedisState, type RedisStateOptions } from '../src/server/redis/index.js';
@@ -181,6 +182,35 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     await state.close();
     await state.close();
     await until(async () => (await named()).length === 0, { what: 'both connections to be gone' });
+  });
+
+  it('serves on an ioredis client given, leaves it open after close(), and closes the pub/sub connection it made', async () => {
+    const client = new Redis(server.url, { lazyConnect: true, connectionName: 'the-callers-client' });
+    onTestFinished(() => void client.disconnect());
+    const state = await redisState({ client, nodeId: 'client-node', keyPrefix: `client:${randomUUID()}:` });
+    const task = await state.state.tasks.create(
+      {
+        taskId: randomUUID(),
+        principal: undefined,
+        owner: 'client-node',
+        ttlMs: 60_000,
+        pollIntervalMs: 100,
+        leaseMs: 10_000,
+      },
+      Date.now(),
+    );
+    expect((await state.state.tasks.get(task.taskId, undefined, Date.now()))?.status).toBe('working');
+    const heard: Change[] = [];
+    onTestFinished(await state.state.bus.subscribe({ change: (c) => heard.push(c), resync: () => undefined }));
+    await state.state.bus.publish({ type: 'task', taskId: task.taskId });
+    await until(() => heard.length === 1, { what: 'the change on the bus' });
+    await state.close();
+    expect(await client.ping()).toBe('PONG');
+    const names = ((await client.client('LIST')) as string).split('\n').map((line) => /\bname=(\S*)/.exec(line)?.[1]);
+    await until(async () => !((await client.client('LIST')) as string).includes('name=mcpwire:client-node:pubsub'), {
+      what: 'the pub/sub connection to be gone',
+    });
+    expect(names).toContain('the-callers-client');
   });
 
   it.each([

@@ -20,6 +20,7 @@ export interface ConnectionLimits {
 export function connectionOptions(limits: ConnectionLimits, name: string): RedisOptions {
   return {
     connectionName: name,
+    lazyConnect: false,
     connectTimeout: limits.connectTimeoutMs,
     commandTimeout: limits.commandTimeoutMs,
     // While disconnected a command fails at once instead of waiting for the connection.

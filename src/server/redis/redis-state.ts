@@ -20,7 +20,14 @@ import type { Redis } from 'ioredis';
 import { McpError } from '../../protocol/errors.js';
 import { checkNodeId } from '../state/node-id.js';
 import { RedisChangeBus } from './redis-change-bus.js';
-import { connect, describeRedis, release, whenReady, type ConnectionLimits } from './redis-connection.js';
+import {
+  connect,
+  connectionOptions,
+  describeRedis,
+  release,
+  whenReady,
+  type ConnectionLimits,
+} from './redis-connection.js';
 import { RedisEventLog } from './redis-event-log.js';
 import { RedisReplayCache } from './redis-replay-cache.js';
 import { RedisSessionStore } from './redis-session-store.js';
@@ -32,8 +39,9 @@ export interface RedisStateOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`): connections are made and owned here. */
   url?: string;
   /**
-   * An ioredis client to send commands on (yours to close after `close()`); the pub/sub connection
-   * is its `duplicate()`. Give it `enableOfflineQueue: false` for fast errors while Redis is away.
+   * An ioredis client to send commands on (yours to close after `close()`; the Lua scripts are
+   * defined on it as `mcpwire_*` commands); the pub/sub connection is its `duplicate()`, made and
+   * closed here. Give it `enableOfflineQueue: false` for fast errors while Redis is away.
    */
   client?: Redis;
   /** This process's node id, passed on in `state` (letters, digits, `_`, `-`; default: the server's random one). */
@@ -107,7 +115,9 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
   const own = given.client === undefined;
   const commands = given.client ?? connect(given.url!, limits, `${name}:commands`);
   const where = describeRedis(commands, given.url);
-  const pubsub = commands.duplicate({ ...(own ? {} : connectionLimits(limits)), connectionName: `${name}:pubsub` });
+  // The pub/sub connection is always made here, fast-failing whatever the client given does.
+  const pubsub = commands.duplicate(connectionOptions(limits, `${name}:pubsub`));
+  if (commands.status === 'wait') commands.connect().catch(() => undefined); // a lazyConnect client: see whenReady
   const subscriber = new RedisSubscriber(pubsub);
   if (own) commands.on('error', () => undefined); // reported by the operations that fail
   try {
@@ -153,18 +163,6 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
         await release(pubsub);
         if (own) await release(commands);
       })()),
-  };
-}
-
-/** The fast-failing limits for the duplicate of a client given (its own options are kept otherwise). */
-function connectionLimits(limits: ConnectionLimits): Record<string, unknown> {
-  return {
-    connectTimeout: limits.connectTimeoutMs,
-    commandTimeout: limits.commandTimeoutMs,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    autoResendUnfulfilledCommands: false,
-    autoResubscribe: false,
   };
 }
 
