@@ -17,7 +17,7 @@ import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents } from './support/kit-wire.js';
 import { testRedis } from './support/redis-state.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
-import { until, within } from './support/wait.js';
+import { eventually, until, within } from './support/wait.js';
 
 const SECRET = 'the secret both nodes share';
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -228,5 +228,29 @@ describe.skipIf(skipWithoutRedis())('two kit nodes sharing one Redis', () => {
       'resumed result',
     ]);
     expect(rest.map((e) => e.id)).toEqual([`${streamId}.3`, `${streamId}.4`]);
+  });
+
+  it('answer at once with an error while Redis is down, and serve again once it is back', async () => {
+    const { a, b } = await twoNodes();
+    await redis.down();
+    let answers: any[];
+    try {
+      answers = await Promise.all([
+        within(call(a, 'tools/call', { name: 'gate', arguments: {} }), { what: 'a task-run call while Redis is down' }),
+        within(call(b, 'tasks/get', { taskId: randomUUID() }), { what: 'tasks/get while Redis is down' }),
+      ]);
+    } finally {
+      await redis.up();
+    }
+    for (const answer of answers) expect(answer.error).toMatchObject({ code: -32603 });
+    const task = await eventually(
+      async () => {
+        const made = (await call(a, 'tools/call', { name: 'gate', arguments: {} })).result;
+        return made?.resultType === 'task' ? made : undefined;
+      },
+      { what: 'a task made once Redis is back', timeoutMs: 20_000 },
+    );
+    expect((await call(b, 'tasks/get', { taskId: task.taskId })).result.status).toBe('working');
+    await call(b, 'tasks/cancel', { taskId: task.taskId });
   });
 });
