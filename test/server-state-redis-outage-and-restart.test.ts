@@ -36,7 +36,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
   }
 
   it('fails every operation at once while Redis is down, naming the store, and serves again once it is back', async () => {
-    const state = await open({ nodeId: 'node-a' });
+    const state = await open({ nodeId: 'node-a', commandTimeoutMs: 2_000 });
     const { bus, tasks, sessions, events } = state.state;
     const heard: Change[] = [];
     let resyncs = 0;
