@@ -35,7 +35,7 @@ describe.skipIf(skipWithoutRedis())('Redis state seams', () => {
             maxEventsPerStream: limits.maxEventsPerStream,
             eventTtlMs: limits.eventTtlMs,
           });
-          const { bus, tasks, sessions, events } = state.state;
+          const { bus, tasks, sessions, events } = state;
           const set: StateSet = { bus, tasks, sessions, events };
           nodeOf.set(set, nodeId);
           return { state, set };

@@ -34,7 +34,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
   it('keeps at most the count and the bytes of events per stream, the newest always', async () => {
     const { state, prefix } = await open({ maxEventsPerStream: 8, maxEventBytesPerStream: 2_000 });
     const redis = testRedis(server.port);
-    const { events } = state.state;
+    const { events } = state;
     const counted = newStreamId('node-a');
     await events.open(counted, 's1', 'node-a', Date.now());
     for (let seq = 1; seq <= 100; seq++) await events.append(counted, { seq, data: `{"n":${seq}}` }, Date.now());
@@ -63,7 +63,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
   it('keeps at most its streams per session, ended ones dropped first, and drops them all with the session', async () => {
     const { state, prefix } = await open({ maxStreamsPerSession: 4 });
     const redis = testRedis(server.port);
-    const { events } = state.state;
+    const { events } = state;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       ids.push(newStreamId('node-a'));
@@ -85,9 +85,16 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
   it('gives every key a TTL and loses each once it lapses: tasks, sessions, streams, DPoP proofs', async () => {
     const { state, prefix } = await open({ sessionIdleMs: 2_000, eventTtlMs: 2_000 });
     const redis = testRedis(server.port);
-    const { tasks, sessions, events } = state.state;
+    const { tasks, sessions, events } = state;
     const task = await tasks.create(
-      { taskId: randomUUID(), principal: undefined, owner: 'node-a', ttlMs: 2_000, pollIntervalMs: 100, leaseMs: 10_000 },
+      {
+        taskId: randomUUID(),
+        principal: undefined,
+        owner: 'node-a',
+        ttlMs: 2_000,
+        pollIntervalMs: 100,
+        leaseMs: 10_000,
+      },
       Date.now(),
     );
     const session = {
@@ -124,7 +131,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
   it('keeps a session that is seen, and forgets an ended one at once', async () => {
     const { state, prefix } = await open({ sessionIdleMs: 60_000 });
     const redis = testRedis(server.port);
-    const { sessions } = state.state;
+    const { sessions } = state;
     const made = (id: string) => ({
       sessionId: id,
       principal: undefined,

@@ -37,7 +37,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
 
   it('fails every operation at once while Redis is down, naming the store, and serves again once it is back', async () => {
     const state = await open({ nodeId: 'node-a', commandTimeoutMs: 2_000 });
-    const { bus, tasks, sessions, events } = state.state;
+    const { bus, tasks, sessions, events } = state;
     const heard: Change[] = [];
     let resyncs = 0;
     const dispose = await bus.subscribe({ change: (c) => heard.push(c), resync: () => resyncs++ });
@@ -99,13 +99,13 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     const keyPrefix = `restart:${randomUUID()}:`;
     const nodes = await Promise.all(
       ['node-a', 'node-b'].map(async (nodeId) => {
-        const state = await redisState({ url: server.url, nodeId, keyPrefix });
+        const state = await redisState({ url: server.url, nodeId, keyPrefix, stateSecret: SECRET });
         onTestFinished(() => state.close());
         const kit = new McpServer({
           name: nodeId,
           version: '1',
           logger: () => undefined,
-          state: { ...state.state, stateSecret: SECRET },
+          state,
         });
         return { kit, http: await startKitHttp(kit) };
       }),
@@ -129,10 +129,10 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     const b = await open({ keyPrefix });
     let resyncs = 0;
     const heard: Change[] = [];
-    onTestFinished(await b.state.bus.subscribe({ change: (c) => heard.push(c), resync: () => resyncs++ }));
+    onTestFinished(await b.bus.subscribe({ change: (c) => heard.push(c), resync: () => resyncs++ }));
     const redis = testRedis(server.port);
     await redis.client('PAUSE', 1_000, 'WRITE'); // PUBLISH waits: node a's times out
-    await expect(a.state.bus.publish({ type: 'list_changed', list: 'prompts' })).rejects.toMatchObject({
+    await expect(a.bus.publish({ type: 'list_changed', list: 'prompts' })).rejects.toMatchObject({
       code: 'TRANSPORT',
       message: expect.stringContaining('(bus.publish)'),
     });
@@ -141,7 +141,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
 
   it("releases a follower's subscription when its signal aborts, even if never read, and when the log closes", async () => {
     const state = await open();
-    const { events } = state.state;
+    const { events } = state;
     const redis = testRedis(server.port);
     const stream = newStreamId('node-a');
     await events.open(stream, 's1', 'node-a', Date.now());
@@ -188,7 +188,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     const client = new Redis(server.url, { lazyConnect: true, connectionName: 'the-callers-client' });
     onTestFinished(() => void client.disconnect());
     const state = await redisState({ client, nodeId: 'client-node', keyPrefix: `client:${randomUUID()}:` });
-    const task = await state.state.tasks.create(
+    const task = await state.tasks.create(
       {
         taskId: randomUUID(),
         principal: undefined,
@@ -199,10 +199,10 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
       },
       Date.now(),
     );
-    expect((await state.state.tasks.get(task.taskId, undefined, Date.now()))?.status).toBe('working');
+    expect((await state.tasks.get(task.taskId, undefined, Date.now()))?.status).toBe('working');
     const heard: Change[] = [];
-    onTestFinished(await state.state.bus.subscribe({ change: (c) => heard.push(c), resync: () => undefined }));
-    await state.state.bus.publish({ type: 'task', taskId: task.taskId });
+    onTestFinished(await state.bus.subscribe({ change: (c) => heard.push(c), resync: () => undefined }));
+    await state.bus.publish({ type: 'task', taskId: task.taskId });
     await until(() => heard.length === 1, { what: 'the change on the bus' });
     await state.close();
     expect(await client.ping()).toBe('PONG');

@@ -45,13 +45,13 @@ describe.skipIf(skipWithoutRedis())('two kit nodes sharing one Redis', () => {
   }
 
   async function node(nodeId: string, keyPrefix: string): Promise<Node> {
-    const state = await redisState({ url: redis.url, nodeId, keyPrefix });
+    const state = await redisState({ url: redis.url, nodeId, keyPrefix, stateSecret: SECRET });
     onTestFinished(() => state.close()); // runs last: after the handler and the server closed
     const server = new McpServer({
       name: 'node',
       version: '1',
       logger: () => undefined,
-      state: { ...state.state, stateSecret: SECRET },
+      state,
     });
     const aborted: unknown[] = [];
     server.registerTool({

@@ -9,12 +9,17 @@ import { createHttpHandler, McpServer } from '../../dist/server/index.js';
 import { redisState } from '../../dist/server/redis/index.js';
 
 const nodeId = process.env.MCP_NODE_ID;
-const redis = await redisState({ url: process.env.REDIS_URL, nodeId, keyPrefix: process.env.KEY_PREFIX });
+const redis = await redisState({
+  url: process.env.REDIS_URL,
+  nodeId,
+  stateSecret: process.env.MCP_STATE_SECRET,
+  keyPrefix: process.env.KEY_PREFIX,
+});
 const server = new McpServer({
   name: 'redis-node',
   version: '1',
   logger: () => undefined,
-  state: { ...redis.state, stateSecret: process.env.MCP_STATE_SECRET },
+  state: redis,
   tasks: { leaseMs: Number(process.env.LEASE_MS ?? 30_000) },
 });
 server.registerTool({

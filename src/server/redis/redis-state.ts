@@ -8,9 +8,8 @@
  * import { McpServer, createHttpHandler } from 'mcpwire/server';
  * import { redisState } from 'mcpwire/server/redis';
  *
- * const redis = await redisState({ url: process.env.REDIS_URL });
- * const stateSecret = process.env.MCP_STATE_SECRET;
- * const server = new McpServer({ name, version, state: { ...redis.state, stateSecret } });
+ * const redis = await redisState({ url: process.env.REDIS_URL, stateSecret: process.env.MCP_STATE_SECRET });
+ * const server = new McpServer({ name, version, state: redis });
  * const dpop = { replayCache: redis.replayCache };
  * const handler = createHttpHandler(server, { sessions: true, auth: { ...auth, dpop } });
  * // on shutdown: await handler.close(); await server.close(); await redis.close();
@@ -44,8 +43,10 @@ export interface RedisStateOptions {
    * closed here. Give it `enableOfflineQueue: false` for fast errors while Redis is away.
    */
   client?: Redis;
-  /** This process's node id, passed on in `state` (letters, digits, `_`, `-`; default: the server's random one). */
+  /** This node's id, passed on as `state.nodeId` (letters, digits, `_`, `-`; default: the server's random one). */
   nodeId?: string;
+  /** The secret every node signs `requestState` with (16+ characters), passed on as `state.stateSecret`. */
+  stateSecret?: string;
   /** What every key and channel starts with (default `mcpwire:`): several servers may share one Redis. */
   keyPrefix?: string;
   /** Legacy sessions unseen this long are gone (default 30 minutes; at least the handler's `sessionIdleMs`). */
@@ -66,28 +67,72 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
 }
 
-/** What {@link redisState} resolves with. */
-export interface RedisState {
-  /** The seams, as `McpServer`'s `state` option takes them (add `stateSecret`). */
-  readonly state: {
-    readonly nodeId?: string;
-    readonly bus: RedisChangeBus;
-    readonly tasks: RedisTaskStore;
-    readonly sessions: RedisSessionStore;
-    readonly events: RedisEventLog;
-  };
-  /** The DPoP replay cache (`createHttpHandler`'s `auth.dpop.replayCache`), shared by every node. */
-  readonly replayCache: RedisReplayCache;
-  /** Where the store is (no credentials), as errors name it. */
-  readonly where: string;
-  /** Stops followers and subscribers and releases the connections made here. Idempotent. */
-  close(): Promise<void>;
+/**
+ * The Redis state: its own enumerable fields are exactly what `McpServer`'s `state` option takes
+ * (`bus`, `tasks`, `sessions`, `events`, and `nodeId`/`stateSecret` when given), so it is given
+ * as is; the DPoP replay cache and `close()` sit beside them.
+ */
+export class RedisState {
+  declare readonly nodeId?: string;
+  declare readonly stateSecret?: string;
+  readonly bus: RedisChangeBus;
+  readonly tasks: RedisTaskStore;
+  readonly sessions: RedisSessionStore;
+  readonly events: RedisEventLog;
+  readonly #replayCache: RedisReplayCache;
+  readonly #where: string;
+  readonly #release: () => Promise<void>;
+  #closing: Promise<void> | undefined;
+
+  /** Use {@link redisState}. */
+  constructor(parts: {
+    nodeId: string | undefined;
+    stateSecret: string | undefined;
+    bus: RedisChangeBus;
+    tasks: RedisTaskStore;
+    sessions: RedisSessionStore;
+    events: RedisEventLog;
+    replayCache: RedisReplayCache;
+    where: string;
+    release: () => Promise<void>;
+  }) {
+    if (parts.nodeId !== undefined) Object.defineProperty(this, 'nodeId', { value: parts.nodeId, enumerable: true });
+    if (parts.stateSecret !== undefined)
+      Object.defineProperty(this, 'stateSecret', { value: parts.stateSecret, enumerable: true });
+    this.bus = parts.bus;
+    this.tasks = parts.tasks;
+    this.sessions = parts.sessions;
+    this.events = parts.events;
+    this.#replayCache = parts.replayCache;
+    this.#where = parts.where;
+    this.#release = parts.release;
+  }
+
+  /** The DPoP replay cache on the same Redis: give it as `auth.dpop.replayCache` on every node. */
+  get replayCache(): RedisReplayCache {
+    return this.#replayCache;
+  }
+
+  /** Where the store is (no credentials), as its errors name it. */
+  get where(): string {
+    return this.#where;
+  }
+
+  /**
+   * Finishes this node's SSE followers, drops the bus's subscribers and releases the connections
+   * made here (a client given stays open: it is its owner's). Close the servers using it first.
+   * Idempotent.
+   */
+  close(): Promise<void> {
+    return (this.#closing ??= this.#release());
+  }
 }
 
 const KEYS = new Set([
   'url',
   'client',
   'nodeId',
+  'stateSecret',
   'keyPrefix',
   'sessionIdleMs',
   'maxEventsPerStream',
@@ -100,9 +145,10 @@ const KEYS = new Set([
 ]);
 
 /**
- * Connects to Redis and resolves with the state seams on it once both connections are ready.
- * Throws `INVALID_ARGUMENT` naming the option for a bad one; rejects `TRANSPORT`, naming the
- * store, when Redis cannot be reached within `connectTimeoutMs` (nothing is left open then).
+ * Connects to Redis and resolves, once both connections are ready, with the state on it: give it
+ * as `McpServer`'s `state`. Throws `INVALID_ARGUMENT` naming the option for a bad one; rejects
+ * `TRANSPORT`, naming the store, when Redis cannot be reached within `connectTimeoutMs` (nothing
+ * is left open then).
  */
 export async function redisState(options: RedisStateOptions): Promise<RedisState> {
   const given = checkOptions(options);
@@ -117,7 +163,7 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
   const where = describeRedis(commands, given.url);
   // The pub/sub connection is always made here, fast-failing whatever the client given does.
   const pubsub = commands.duplicate(connectionOptions(limits, `${name}:pubsub`));
-  if (commands.status === 'wait') commands.connect().catch(() => undefined); // a lazyConnect client: see whenReady
+  if (commands.status === 'wait') commands.connect().catch(() => undefined); // a lazyConnect client
   const subscriber = new RedisSubscriber(pubsub);
   if (own) commands.on('error', () => undefined); // reported by the operations that fail
   try {
@@ -144,26 +190,22 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
     },
     where,
   );
-  const state = {
-    ...(given.nodeId === undefined ? {} : { nodeId: given.nodeId }),
+  return new RedisState({
+    nodeId: given.nodeId,
+    stateSecret: given.stateSecret,
     bus,
     tasks: new RedisTaskStore(commands, prefix, where),
     sessions: new RedisSessionStore(commands, prefix, given.sessionIdleMs ?? 30 * 60_000, where),
     events,
-  };
-  let closing: Promise<void> | undefined;
-  return {
-    state,
     replayCache: new RedisReplayCache(commands, prefix, where),
     where,
-    close: () =>
-      (closing ??= (async () => {
-        await Promise.all([bus.close(), events.close()]);
-        subscriber.close();
-        await release(pubsub);
-        if (own) await release(commands);
-      })()),
-  };
+    release: async () => {
+      await Promise.all([bus.close(), events.close()]);
+      subscriber.close();
+      await release(pubsub);
+      if (own) await release(commands);
+    },
+  });
 }
 
 function checkOptions(options: RedisStateOptions): RedisStateOptions {
@@ -176,6 +218,8 @@ function checkOptions(options: RedisStateOptions): RedisStateOptions {
   if (options.client !== undefined && typeof options.client?.duplicate !== 'function')
     throw bad('"client" must be an ioredis client');
   if (options.nodeId !== undefined) checkNodeId(options.nodeId, 'redisState option "nodeId"');
+  if (options.stateSecret !== undefined && (typeof options.stateSecret !== 'string' || options.stateSecret.length < 16))
+    throw bad('"stateSecret" must be a string of 16+ characters');
   if (options.keyPrefix !== undefined && (typeof options.keyPrefix !== 'string' || /\s/.test(options.keyPrefix)))
     throw bad('"keyPrefix" must be a string without spaces');
   for (const key of [
