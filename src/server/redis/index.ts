@@ -3,8 +3,8 @@
  * dependency loaded only by this subpath): the change bus, task store, legacy session store, SSE
  * event log and the DPoP replay cache, for N nodes of one server. See docs/server-state.md.
  */
-export { redisState } from './redis-state.js';
-export type { RedisState, RedisStateOptions } from './redis-state.js';
+export { redisState, RedisState } from './redis-state.js';
+export type { RedisStateOptions } from './redis-state.js';
 export { RedisChangeBus } from './redis-change-bus.js';
 export { RedisTaskStore } from './redis-task-store.js';
 export { RedisSessionStore } from './redis-session-store.js';
