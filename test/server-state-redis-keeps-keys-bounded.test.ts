@@ -115,7 +115,8 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
     expect(await state.replayCache.seen('jkt.jti', Date.now() + 2_000)).toBe(true);
 
     const keys = await keysUnder(prefix);
-    expect(keys).toHaveLength(6); // task, session, stream facts, its events, the session's streams, one proof
+    // The task, the running tasks, the session, the stream's facts, its events, the session's streams, one proof.
+    expect(keys).toHaveLength(7);
     for (const key of keys) {
       const ttl = await redis.pttl(key);
       expect(ttl, key).toBeGreaterThan(0);
@@ -126,6 +127,35 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
     expect(await sessions.get(session.sessionId, undefined, Date.now())).toBeUndefined();
     expect(await events.after(`${stream}.0`, session.sessionId, Date.now())).toBeUndefined();
     expect(await state.replayCache.seen('jkt.jti', Date.now() + 2_000)).toBe(false);
+  });
+
+  it('holds at most maxTasks unfinished tasks across the nodes: one more is refused, an ended or lapsed one makes room', async () => {
+    const keyPrefix = `bounded:${randomUUID()}:`;
+    const [a, b] = await Promise.all([0, 1].map(() => redisState({ url: server.url, keyPrefix, maxTasks: 3 })));
+    onTestFinished(() => Promise.all([a!.close(), b!.close()]).then(() => undefined));
+    const task = (leaseMs = 60_000) => ({
+      taskId: randomUUID(),
+      principal: undefined,
+      owner: 'node-a',
+      ttlMs: 60_000,
+      pollIntervalMs: 100,
+      leaseMs,
+    });
+    const now = Date.now();
+    const first = await a!.tasks.create(task(), now);
+    const lapsing = await b!.tasks.create(task(1_000), now);
+    await a!.tasks.create(task(), now);
+    await expect(b!.tasks.create(task(), now)).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+      message: 'too many tasks in progress (maxTasks 3)',
+    });
+    await b!.tasks.settle(first.taskId, { status: 'completed', result: {} }, now + 1);
+    await b!.tasks.create(task(), now + 2);
+    await expect(a!.tasks.create(task(), now + 3)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    // The lapsing task's node stopped renewing: past its lease it no longer counts.
+    await a!.tasks.create(task(), now + 1_000);
+    expect((await a!.tasks.get(lapsing.taskId, undefined, now + 1_001))?.status).toBe('failed');
+    expect(await testRedis(server.port).zcard(`${keyPrefix}tasks:running`)).toBe(3);
   });
 
   it('keeps a session that is seen, and forgets an ended one at once', async () => {

@@ -49,6 +49,8 @@ export interface RedisStateOptions {
   stateSecret?: string;
   /** What every key and channel starts with (default `mcpwire:`): several servers may share one Redis. */
   keyPrefix?: string;
+  /** Most unfinished tasks at once across all nodes (default 10 000); past it a new task is refused. */
+  maxTasks?: number;
   /** Legacy sessions unseen this long are gone (default 30 minutes; at least the handler's `sessionIdleMs`). */
   sessionIdleMs?: number;
   /** SSE events kept per stream, the newest (default 256). */
@@ -134,6 +136,7 @@ const KEYS = new Set([
   'nodeId',
   'stateSecret',
   'keyPrefix',
+  'maxTasks',
   'sessionIdleMs',
   'maxEventsPerStream',
   'maxEventBytesPerStream',
@@ -194,7 +197,7 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
     nodeId: given.nodeId,
     stateSecret: given.stateSecret,
     bus,
-    tasks: new RedisTaskStore(commands, prefix, where),
+    tasks: new RedisTaskStore(commands, prefix, given.maxTasks ?? 10_000, where),
     sessions: new RedisSessionStore(commands, prefix, given.sessionIdleMs ?? 30 * 60_000, where),
     events,
     replayCache: new RedisReplayCache(commands, prefix, where),
@@ -223,6 +226,7 @@ function checkOptions(options: RedisStateOptions): RedisStateOptions {
   if (options.keyPrefix !== undefined && (typeof options.keyPrefix !== 'string' || /\s/.test(options.keyPrefix)))
     throw bad('"keyPrefix" must be a string without spaces');
   for (const key of [
+    'maxTasks',
     'sessionIdleMs',
     'maxEventsPerStream',
     'maxEventBytesPerStream',

@@ -1,32 +1,38 @@
 /**
  * The {@link TaskStore} on Redis: one hash per task (`<prefix>task:<taskId>`, layout in
  * `task-scripts.ts`), written before `create` resolves and expiring with the task's TTL
- * (`PEXPIRE`), so nothing outlives it. Every transition (input asked and answered, settled,
- * cancelled, lease renewed or lost) is one Lua script, atomic against every other node.
+ * (`PEXPIRE`), so nothing outlives it; at most `maxTasks` unfinished at once across all nodes
+ * (the sorted set `<prefix>tasks:running`). Every transition (created, input asked and answered,
+ * settled, cancelled, lease renewed or lost) is one Lua script, atomic against every other node.
  */
 import type { Redis } from 'ioredis';
+import { McpError } from '../../protocol/errors.js';
 import type { NewTask, StoredTask, TaskInputRequest, TaskOutcome, TaskStatus, TaskStore } from '../state/task-store.js';
 import { guarded } from './redis-connection.js';
 import { defineScript, pairs, type RedisScript } from './redis-scripts.js';
-import { ASK, CANCEL, GET, RENEW, RESPOND, SETTLE } from './task-scripts.js';
+import { ASK, CANCEL, CREATE, GET, RENEW, RESPOND, SETTLE } from './task-scripts.js';
 
 export class RedisTaskStore implements TaskStore {
   readonly shared: boolean = true;
-  private readonly scripts: Record<'get' | 'ask' | 'respond' | 'settle' | 'cancel' | 'renew', RedisScript>;
+  private readonly scripts: Record<'create' | 'get' | 'ask' | 'respond' | 'settle' | 'cancel' | 'renew', RedisScript>;
+  private readonly running: string;
 
-  /** `prefix` starts every key; `where` names the store in errors. */
+  /** At most `maxTasks` unfinished at once; `prefix` starts every key; `where` names the store in errors. */
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
+    private readonly maxTasks: number,
     private readonly where: string,
   ) {
+    this.running = `${prefix}tasks:running`;
     this.scripts = {
-      get: defineScript(redis, 'task_get', 1, GET),
-      ask: defineScript(redis, 'task_ask', 1, ASK),
-      respond: defineScript(redis, 'task_respond', 1, RESPOND),
-      settle: defineScript(redis, 'task_settle', 1, SETTLE),
-      cancel: defineScript(redis, 'task_cancel', 1, CANCEL),
-      renew: defineScript(redis, 'task_renew', 1, RENEW),
+      create: defineScript(redis, 'task_create', 2, CREATE),
+      get: defineScript(redis, 'task_get', 2, GET),
+      ask: defineScript(redis, 'task_ask', 2, ASK),
+      respond: defineScript(redis, 'task_respond', 2, RESPOND),
+      settle: defineScript(redis, 'task_settle', 2, SETTLE),
+      cancel: defineScript(redis, 'task_cancel', 2, CANCEL),
+      renew: defineScript(redis, 'task_renew', 2, RENEW),
     };
   }
 
@@ -62,17 +68,16 @@ export class RedisTaskStore implements TaskStore {
         cancelRequested: '0',
       };
       if (task.principal !== undefined) fields.principal = task.principal;
-      const key = this.key(task.taskId);
-      const replies = await this.redis.multi().hset(key, fields).pexpire(key, Math.max(1, task.ttlMs)).exec();
-      const failed = replies?.find(([error]) => error);
-      if (!replies || failed) throw failed?.[0] ?? new Error('the transaction was discarded');
+      const args = [now, this.maxTasks, Math.max(1, task.ttlMs), stored.leaseUntil, ...Object.entries(fields).flat()];
+      if ((await this.scripts.create.run(this.keys(task.taskId), args)) !== 1)
+        throw new McpError('INVALID_STATE', `too many tasks in progress (maxTasks ${this.maxTasks})`);
       return stored;
     });
   }
 
   get(taskId: string, principal: string | undefined, now: number): Promise<StoredTask | undefined> {
     return guarded(this.where, 'tasks.get', async () => {
-      const task = parseTask(await this.scripts.get.run([this.key(taskId)], [now]));
+      const task = parseTask(await this.scripts.get.run(this.keys(taskId), [now]));
       return task && task.principal === principal ? task : undefined;
     });
   }
@@ -80,7 +85,7 @@ export class RedisTaskStore implements TaskStore {
   ask(taskId: string, key: string, request: TaskInputRequest, now: number): Promise<boolean> {
     return guarded(this.where, 'tasks.ask', async () => {
       const json = JSON.stringify({ method: request.method, params: request.params });
-      return (await this.scripts.ask.run([this.key(taskId)], [now, key, json])) === 1;
+      return (await this.scripts.ask.run(this.keys(taskId), [now, key, json])) === 1;
     });
   }
 
@@ -89,7 +94,7 @@ export class RedisTaskStore implements TaskStore {
       const args: Array<string | number> = [now];
       for (const [key, value] of Object.entries(responses))
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) args.push(key, JSON.stringify(value));
-      return parseTask(await this.scripts.respond.run([this.key(taskId)], args));
+      return parseTask(await this.scripts.respond.run(this.keys(taskId), args));
     });
   }
 
@@ -97,19 +102,19 @@ export class RedisTaskStore implements TaskStore {
     return guarded(this.where, 'tasks.settle', async () => {
       const [field, value] = outcome.status === 'completed' ? ['result', outcome.result] : ['error', outcome.error];
       const args = [now, outcome.status, field, JSON.stringify(value)];
-      return (await this.scripts.settle.run([this.key(taskId)], args)) === 1;
+      return (await this.scripts.settle.run(this.keys(taskId), args)) === 1;
     });
   }
 
   cancel(taskId: string, now: number): Promise<StoredTask | undefined> {
     return guarded(this.where, 'tasks.cancel', async () =>
-      parseTask(await this.scripts.cancel.run([this.key(taskId)], [now])),
+      parseTask(await this.scripts.cancel.run(this.keys(taskId), [now])),
     );
   }
 
   renew(owner: string, taskIds: readonly string[], leaseUntil: number, now: number): Promise<void> {
     return guarded(this.where, 'tasks.renew', async () => {
-      await Promise.all(taskIds.map((id) => this.scripts.renew.run([this.key(id)], [now, owner, leaseUntil])));
+      await Promise.all(taskIds.map((id) => this.scripts.renew.run(this.keys(id), [now, owner, leaseUntil])));
     });
   }
 
@@ -118,8 +123,9 @@ export class RedisTaskStore implements TaskStore {
     return Promise.resolve();
   }
 
-  private key(taskId: string): string {
-    return `${this.prefix}task:${taskId}`;
+  /** The task's key and the set of running tasks: every script's KEYS. */
+  private keys(taskId: string): string[] {
+    return [`${this.prefix}task:${taskId}`, this.running];
   }
 }
 
