@@ -43,7 +43,7 @@ describe.skipIf(skipWithoutRedis())('kit node processes on one Redis', () => {
         MCP_NODE_ID: `node-${i}`,
         MCP_STATE_SECRET: 'the secret both nodes share',
         KEY_PREFIX: keyPrefix,
-        LEASE_MS: '1000',
+        LEASE_MS: '2000',
       }),
     });
     const [first, second] = nodes.nodes as [(typeof nodes.nodes)[0], (typeof nodes.nodes)[0]];
