@@ -80,7 +80,7 @@ async function threeNodes(): Promise<Nodes> {
   return { proxy, url: `${proxy.url}/mcp`, aborted };
 }
 
-const text = (result: { content: unknown }): string => (result.content as Array<{ text: string }>)[0]!.text;
+const text = (result: object): string => (result as { content: Array<{ text: string }> }).content[0]!.text;
 
 describe('a legacy session over three nodes behind a round-robin proxy', () => {
   it("serves mcpwire's client: calls, an elicitation answered through another node, a cancel", async () => {

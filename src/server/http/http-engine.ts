@@ -90,9 +90,10 @@ export class HttpEngine {
     // The server's requests wait for a person (elicitation): the tool call they serve bounds them.
     const connection = new JsonRpcConnection<ServerRole>(transport, {
       role: 'server',
-      // A session's requests to the client name this node (`s.<nodeId>.<n>`): an answer POSTed to
-      // another node holding the session is sent here (`session-routing.ts`).
-      idPrefix: session ? serverRequestPrefix(this.core.state.nodeId) : 's',
+      // With a session store given (other nodes may hold the session), a session's requests to the
+      // client name this node (`s.<nodeId>.<n>`): an answer POSTed to another node is sent here
+      // (`session-routing.ts`).
+      idPrefix: session && this.core.state.sessions ? serverRequestPrefix(this.core.state.nodeId) : 's',
       tracing: new ChannelTracing(facts, { session }),
       defaultTimeoutMs: Infinity,
       maxTotalTimeoutMs: Infinity,
