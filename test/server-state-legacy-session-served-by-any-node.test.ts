@@ -244,6 +244,35 @@ describe('a legacy session shared by the nodes', () => {
     await get.text.until((t) => t.includes('notifications/resources/updated'), 'resources/updated on node b');
   });
 
+  it('tells a GET stream held on one node of a subscription made through another', async () => {
+    const state = sharedState();
+    const a = await node('node-a', state);
+    const b = await node('node-b', state);
+    const session = await new Session().open(a);
+    const get = await session.stream(a, 'GET');
+    await until(() => a.kit.handler.openStreams === 1, { what: 'the GET stream on node a' });
+    expect((await session.post(b, request('resources/subscribe', { uri: 'test://doc' }))).json.result).toEqual({});
+    // Node a hears on the bus that the session's facts changed and reads them again.
+    await until(
+      () => {
+        a.server.notifyResourceUpdated('test://doc');
+        return get.text.text.includes('notifications/resources/updated');
+      },
+      { what: 'resources/updated on the GET stream of node a' },
+    );
+  });
+
+  it('is still served by the others when the node that made it closes', async () => {
+    const state = sharedState();
+    const a = await node('node-a', state);
+    const b = await node('node-b', state);
+    const session = await new Session().open(a);
+    expect((await session.post(a, request('ping'))).status).toBe(200);
+    await a.kit.close();
+    expect((await session.post(b, request('ping'))).json.result).toEqual({});
+    expect((await session.post(b, request('tools/list'))).status).toBe(200);
+  });
+
   it('routes an elicitation answer POSTed to another node to the request waiting on the node that asked', async () => {
     const state = sharedState();
     const a = await node('node-a', state);
