@@ -3,7 +3,9 @@
  * (no stickiness: each request goes to the next node): mcpwire's client pinned to the legacy era
  * and the official SDK v1 client (legacy, with a session) initialize, list, call and answer an
  * elicitation whose answer lands on another node than the one that asked, a log level set
- * through one node governs the others, and a call's cancel reaches the node running it.
+ * through one node governs the others, a call's cancel reaches the node running it, and a call
+ * whose stream the proxy cuts resumes on another node with the rest of its progress and its
+ * result, each once.
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,7 +20,7 @@ import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import { connectClient } from './support/client.js';
 import { startKitHttp } from './support/kit-http.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from './support/round-robin-proxy.js';
-import { until } from './support/wait.js';
+import { until, within } from './support/wait.js';
 
 const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } } } as const;
 
@@ -27,6 +29,8 @@ interface Nodes {
   url: string;
   /** Why each `gate` call was aborted, on any node. */
   aborted: unknown[];
+  /** Lets every `steps` call waiting after its first step go on. */
+  release(): void;
 }
 
 async function threeNodes(): Promise<Nodes> {
@@ -38,6 +42,8 @@ async function threeNodes(): Promise<Nodes> {
   };
   const aborted: unknown[] = [];
   const urls: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   for (const nodeId of ['node-a', 'node-b', 'node-c']) {
     const server = new McpServer({
       name: 'scaled',
@@ -73,11 +79,22 @@ async function threeNodes(): Promise<Nodes> {
           });
         }),
     });
+    server.registerTool({
+      name: 'steps',
+      inputSchema: { type: 'object' },
+      handler: async (_args, context) => {
+        context.progress(1, 3);
+        await released;
+        context.progress(2, 3);
+        context.progress(3, 3);
+        return { content: [{ type: 'text', text: `steps done on ${nodeId}` }] };
+      },
+    });
     const kit = await startKitHttp(server, { path: '/mcp', sessions: true });
     urls.push(kit.url.replace(/\/mcp$/, ''));
   }
   const proxy = await startRoundRobinProxy(urls);
-  return { proxy, url: `${proxy.url}/mcp`, aborted };
+  return { proxy, url: `${proxy.url}/mcp`, aborted, release };
 }
 
 const text = (result: object): string => (result as { content: Array<{ text: string }> }).content[0]!.text;
@@ -101,6 +118,23 @@ describe('a legacy session over three nodes behind a round-robin proxy', () => {
     await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
     await until(() => nodes.aborted.length === 1, { what: 'the gate call to be aborted where it runs' });
     expect(nodes.proxy.backends.every((backend) => backend.served > 2)).toBe(true);
+  });
+
+  it('resumes a call whose stream the proxy cut on another node: the rest of its progress, then its result, each once', async () => {
+    const nodes = await threeNodes();
+    const client = await connectClient({ url: nodes.url }, { era: 'legacy' });
+    const dropped = nodes.proxy.dropNext({ when: (body) => body.includes('notifications/progress') });
+    const progress: number[] = [];
+    const call = client.callTool('steps', {}, { onProgress: (p) => progress.push(p.progress) });
+    const cut = await within(dropped, { what: 'the cut of the call stream' });
+    nodes.proxy.sendNextTo((cut.backend + 1) % 3);
+    nodes.release();
+    expect(text(await call)).toBe(`steps done on node-${'abc'[cut.backend]}`);
+    expect(progress).toEqual([1, 2, 3]);
+    const after = nodes.proxy.log.slice(nodes.proxy.log.indexOf(cut) + 1);
+    const resumed = after.find((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined);
+    expect(resumed).toMatchObject({ status: 200, end: 'done' });
+    expect(resumed!.backend).not.toBe(cut.backend);
   });
 
   it('serves the official SDK v1 client: initialize, initialized and calls on different nodes, an elicitation, a log level', async () => {
