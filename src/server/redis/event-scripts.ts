@@ -1,6 +1,7 @@
 /**
  * The Lua of {@link RedisEventLog}. Per SSE stream: a hash `<prefix>stream:<streamId>`
- * (`sessionId`, `owner`, `lastSeq`, `ended`, `touched`, `bytes`) and a Redis stream
+ * (`sessionId`, `owner`, `lastSeq`, `ended`, `touched`, `bytes`, and with an owner's lease
+ * `leaseUntil` and `requestIds` as JSON) and a Redis stream
  * `<prefix>events:<streamId>` whose entry ids are `<seq>-0` (fields `d` data, `n` bytes counted,
  * `r` retry); per session a sorted set `<prefix>session-streams:<sessionId>` of its streams in the
  * order they opened. Every write sets `PEXPIRE ttl` on what it touched, and appends trim the
@@ -26,9 +27,9 @@ end
 `;
 
 /**
- * ARGV: prefix, stream id, session id, owner, now, ttl ms, most streams per session. Opens the
- * stream, first dropping streams of the session that lapsed and, at the bound, an ended one (else
- * the oldest).
+ * ARGV: prefix, stream id, session id, owner, now, ttl ms, most streams per session, lease until
+ * ('' for no lease), request ids JSON. Opens the stream, first dropping streams of the session
+ * that lapsed and, at the bound, an ended one (else the oldest).
  */
 export const OPEN = `${HEAD}
 local id, session, ttl, most = ARGV[2], ARGV[3], ARGV[6], tonumber(ARGV[7])
@@ -49,6 +50,7 @@ if #kept >= most then
 end
 redis.call('HSET', metaKey(id), 'sessionId', session, 'owner', ARGV[4], 'lastSeq', '0', 'ended', '0',
   'touched', ARGV[5], 'bytes', '0')
+if ARGV[8] ~= '' then redis.call('HSET', metaKey(id), 'leaseUntil', ARGV[8], 'requestIds', ARGV[9]) end
 redis.call('PEXPIRE', metaKey(id), ttl)
 local last = redis.call('ZREVRANGE', index, 0, 0, 'WITHSCORES')
 local order = 1
@@ -104,16 +106,31 @@ wake(id)
 return 1`;
 
 /**
+ * ARGV: prefix, owner, lease until, now, then stream ids. Extends the leases of those streams the
+ * owner opened with one that have neither ended nor run out (an orphaned stream stays so).
+ */
+export const RENEW = `${HEAD}
+local owner, leaseUntil, now = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 5, #ARGV do
+  local facts = redis.call('HMGET', metaKey(ARGV[i]), 'owner', 'ended', 'leaseUntil')
+  if facts[1] == owner and facts[2] == '0' and facts[3] and tonumber(facts[3]) > now
+    and leaseUntil > tonumber(facts[3]) then
+    redis.call('HSET', metaKey(ARGV[i]), 'leaseUntil', ARGV[3])
+  end
+end
+return 1`;
+
+/**
  * ARGV: prefix, stream id, session id, seq, now, ttl ms, most events, strict ('1' or '0').
  * Strict (a client's Last-Event-ID): {0} when the id is no resumption of a stream of the session
  * (unknown, lapsed, another session's, a seq not yet written, or events after it trimmed).
  * Not strict (a follower reading on): {0} only when the stream is gone. Otherwise {1, ended, events
- * after seq}, all read at one instant.
+ * after seq, lease until or nil, request ids JSON or nil}, all read at one instant.
  */
 export const READ = `${HEAD}
 local id, session, seq, now, ttl = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local meta, events = metaKey(id), eventsKey(id)
-local facts = redis.call('HMGET', meta, 'sessionId', 'lastSeq', 'ended', 'touched')
+local facts = redis.call('HMGET', meta, 'sessionId', 'lastSeq', 'ended', 'touched', 'leaseUntil', 'requestIds')
 if not facts[1] then return {0} end
 if ARGV[8] == '1' then
   if now - tonumber(facts[4]) >= ttl then
@@ -124,7 +141,8 @@ if ARGV[8] == '1' then
   local first = redis.call('XRANGE', events, '-', '+', 'COUNT', 1)[1]
   if first and seq < tonumber(string.match(first[1], '^(%d+)')) - 1 then return {0} end
 end
-return {1, facts[3], redis.call('XRANGE', events, string.format('%.0f', seq + 1) .. '-0', '+', 'COUNT', ARGV[7])}`;
+local after = redis.call('XRANGE', events, string.format('%.0f', seq + 1) .. '-0', '+', 'COUNT', ARGV[7])
+return {1, facts[3], after, facts[5], facts[6]}`;
 
 /** ARGV: prefix, session id. Drops every stream of the session. */
 export const DROP_SESSION = `${HEAD}

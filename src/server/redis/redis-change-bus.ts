@@ -12,7 +12,6 @@ import type { Change, ChangeBus, ChangeSubscriber } from '../state/change-bus.js
 import { guarded } from './redis-connection.js';
 import type { RedisSubscriber } from './redis-subscriber.js';
 
-const TYPES = new Set(['list_changed', 'resource_updated', 'task', 'session_ended']);
 /** The bus's own message: a publish was lost, every subscriber resyncs. */
 const RESYNC = JSON.stringify({ type: 'resync' });
 
@@ -88,7 +87,8 @@ export class RedisChangeBus implements ChangeBus {
     }
     const type = typeof change === 'object' && change !== null ? (change as { type?: unknown }).type : undefined;
     if (type === 'resync') this.each((s) => s.resync());
-    else if (TYPES.has(type as string)) this.each((s) => s.change(change as Change));
+    // Any other type is the kit's to tell apart (a newer node may send types this one does not know).
+    else if (typeof type === 'string') this.each((s) => s.change(change as Change));
   }
 
   private each(deliver: (subscriber: ChangeSubscriber) => void): void {

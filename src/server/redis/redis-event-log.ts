@@ -8,11 +8,19 @@
  */
 import type { Redis } from 'ioredis';
 import { McpError } from '../../protocol/errors.js';
-import { eventId, parseEventId, type EventLog, type LoggedEvent, type NewEvent } from '../state/event-log.js';
+import {
+  eventId,
+  parseEventId,
+  type EventLog,
+  type LoggedEvent,
+  type NewEvent,
+  type StreamLease,
+  type StreamTail,
+} from '../state/event-log.js';
 import { guarded } from './redis-connection.js';
 import { defineScript, type RedisScript } from './redis-scripts.js';
 import type { RedisSubscriber } from './redis-subscriber.js';
-import { APPEND, DROP_SESSION, END, OPEN, READ } from './event-scripts.js';
+import { APPEND, DROP_SESSION, END, OPEN, READ, RENEW } from './event-scripts.js';
 
 /** The bounds of a {@link RedisEventLog}. */
 export interface RedisEventLogLimits {
@@ -28,15 +36,23 @@ export interface RedisEventLogLimits {
   readonly followPollMs: number;
 }
 
-/** What one read found: whether the stream ended, and the events after the position read from. */
+/** What one read found: whether the stream ended, the events after the position read from, its lease. */
 interface Batch {
   ended: boolean;
   events: Array<{ seq: number; event: LoggedEvent }>;
+  lease: StreamLease | undefined;
+}
+
+/** The requests an unended stream whose lease ran out by `now` was answering, or undefined. */
+function orphaned(batch: Batch, now: number): readonly (string | number)[] | undefined {
+  return !batch.ended && batch.lease !== undefined && batch.lease.leaseUntil <= now
+    ? batch.lease.requestIds
+    : undefined;
 }
 
 export class RedisEventLog implements EventLog {
   readonly shared: boolean = true;
-  private readonly scripts: Record<'open' | 'append' | 'end' | 'read' | 'dropSession', RedisScript>;
+  private readonly scripts: Record<'open' | 'renew' | 'append' | 'end' | 'read' | 'dropSession', RedisScript>;
   /** Every follower not yet stopped (stopped on close). */
   private readonly followers = new Set<Follower>();
   private closed = false;
@@ -51,6 +67,7 @@ export class RedisEventLog implements EventLog {
   ) {
     this.scripts = {
       open: defineScript(redis, 'events_open', 0, OPEN),
+      renew: defineScript(redis, 'events_renew', 0, RENEW),
       append: defineScript(redis, 'events_append', 0, APPEND),
       end: defineScript(redis, 'events_end', 0, END),
       read: defineScript(redis, 'events_read', 0, READ),
@@ -58,10 +75,21 @@ export class RedisEventLog implements EventLog {
     };
   }
 
-  open(streamId: string, sessionId: string, owner: string, now: number): Promise<void> {
+  open(streamId: string, sessionId: string, owner: string, now: number, lease?: StreamLease): Promise<void> {
     return guarded(this.where, 'events.open', async () => {
       const { ttlMs, maxStreamsPerSession } = this.limits;
-      await this.scripts.open.run([], [this.prefix, streamId, sessionId, owner, now, ttlMs, maxStreamsPerSession]);
+      const [leaseUntil, requestIds] = lease ? [lease.leaseUntil, JSON.stringify(lease.requestIds)] : ['', ''];
+      await this.scripts.open.run(
+        [],
+        [this.prefix, streamId, sessionId, owner, now, ttlMs, maxStreamsPerSession, leaseUntil, requestIds],
+      );
+    });
+  }
+
+  renew(owner: string, streamIds: readonly string[], leaseUntil: number, now: number): Promise<void> {
+    if (streamIds.length === 0) return Promise.resolve();
+    return guarded(this.where, 'events.renew', async () => {
+      await this.scripts.renew.run([], [this.prefix, owner, leaseUntil, now, ...streamIds]);
     });
   }
 
@@ -81,15 +109,14 @@ export class RedisEventLog implements EventLog {
     });
   }
 
-  after(
-    lastEventId: string,
-    sessionId: string,
-    now: number,
-  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined> {
+  after(lastEventId: string, sessionId: string, now: number): Promise<StreamTail | undefined> {
     return guarded(this.where, 'events.after', async () => {
       const at = parseEventId(lastEventId.trim());
       const batch = at && (await this.read(at.streamId, sessionId, at.seq, now, true));
-      return batch && { events: batch.events.map((e) => e.event), ended: batch.ended };
+      if (!batch) return undefined;
+      const events = batch.events.map((e) => e.event);
+      const lost = orphaned(batch, now);
+      return lost ? { events, ended: false, orphaned: [...lost] } : { events, ended: batch.ended };
     });
   }
 
@@ -147,7 +174,13 @@ export class RedisEventLog implements EventLog {
         }
         // A full batch may not hold the end: read on before believing it.
         if ((batch.ended && batch.events.length < this.limits.maxEvents) || follower.stopped || this.closed) return;
-        if (batch.events.length === 0) await follower.wake.wait(this.limits.followPollMs);
+        // Its owner stopped renewing its lease: nothing more will come (the reader asks `after` what was lost).
+        if (orphaned(batch, Date.now())) return;
+        if (batch.events.length === 0) {
+          // A stream with a lease is looked at again when the lease would run out (renewed or not).
+          const untilLease = batch.lease ? Math.max(0, batch.lease.leaseUntil - Date.now()) + 1 : Infinity;
+          await follower.wake.wait(Math.min(this.limits.followPollMs, untilLease));
+        }
         if (follower.stopped || this.closed) return;
         batch = await guarded(this.where, 'events.follow', () => this.read(streamId, '', seen, Date.now(), false));
         if (!batch) return;
@@ -167,9 +200,23 @@ export class RedisEventLog implements EventLog {
   ): Promise<Batch | undefined> {
     const { ttlMs, maxEvents } = this.limits;
     const args = [this.prefix, streamId, sessionId, seq, now, ttlMs, maxEvents, strict ? '1' : '0'];
-    const reply = (await this.scripts.read.run([], args)) as [number, string?, Array<[string, string[]]>?];
+    const reply = (await this.scripts.read.run([], args)) as [
+      number,
+      string?,
+      Array<[string, string[]]>?,
+      (string | null)?,
+      (string | null)?,
+    ];
     if (reply[0] !== 1) return undefined;
-    return { ended: reply[1] === '1', events: (reply[2] ?? []).map((entry) => logged(streamId, entry)) };
+    const [, ended, entries, leaseUntil, requestIds] = reply;
+    return {
+      ended: ended === '1',
+      events: (entries ?? []).map((entry) => logged(streamId, entry)),
+      lease:
+        typeof leaseUntil === 'string'
+          ? { leaseUntil: Number(leaseUntil), requestIds: JSON.parse(requestIds ?? '[]') as Array<string | number> }
+          : undefined,
+    };
   }
 }
 
