@@ -3,10 +3,11 @@
  * real loopback listener and its own `redisState()` on one real `redis-server`, with one
  * `stateSecret`: a task made on one is seen and cancelled through the other (its handler aborted
  * where it runs), a listen on one hears a tool registered on the other, a `requestState` minted on
- * one is accepted on the other, and a legacy session initialized on one is known to the other: a
- * DELETE there ends it and its GET stream on the first, and its SSE events (ids carrying the node
- * id) are in Redis until then; a GET with `Last-Event-ID` resumes a stream from its events in
- * Redis, following it live (woken by pub/sub) to its answer.
+ * one is accepted on the other, a legacy session initialized on one is served by the other
+ * (adopted from the session store in Redis), and a DELETE there ends it and its GET stream on the
+ * first (its SSE events, ids carrying the node id, in Redis until then); a GET with
+ * `Last-Event-ID` resumes a stream from its events in Redis, following it live to its answer;
+ * while Redis is down both answer at once with an error, and serve again once it is back.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -145,6 +146,37 @@ describe.skipIf(skipWithoutRedis())('two kit nodes sharing one Redis', () => {
       asking,
     );
     expect(round2.result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
+  });
+
+  it('serve a legacy session made on the other: initialized and listed on one, called on the other', async () => {
+    const { a, b } = await twoNodes();
+    const made = await exchange(a.kit.url, {
+      body: {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+    });
+    const headers = {
+      'mcp-session-id': made.headers['mcp-session-id'] as string,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const initialized = await exchange(b.kit.url, {
+      headers,
+      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    });
+    expect(initialized.status).toBe(202);
+    const listed = await exchange(b.kit.url, {
+      headers: { ...headers, accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    const answer = listed.json ?? JSON.parse(sseEvents(listed.text).at(-1)!.data);
+    expect(answer.result.tools.map((tool: { name: string }) => tool.name)).toContain('gate');
+    const pinged = await exchange(a.kit.url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
+    expect(pinged.status).toBe(200);
+    expect((await exchange(b.kit.url, { method: 'DELETE', headers })).status).toBe(200);
+    expect((await exchange(a.kit.url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'ping' } })).status).toBe(404);
   });
 
   it('know a legacy session made on the other: a DELETE there ends it and its GET stream, and its events leave Redis', async () => {
