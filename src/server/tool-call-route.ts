@@ -104,12 +104,22 @@ async function runAsTask(
       await launch.start();
     } catch (error) {
       launch.release();
-      // The store is full of tasks still running: a server condition the client may retry later.
+      // The store is full of tasks still running: a server condition the client may retry later,
+      // said as it is. Any other failure (a shared store down) is the operator's to read in the
+      // log: its text names the store, which is not the client's business.
+      const full = error instanceof McpError && error.code === 'INVALID_STATE';
+      if (!full)
+        core.logger({
+          level: 'error',
+          msg: 'task could not be created',
+          tool: tool.definition.name,
+          error: error instanceof Error ? error.message : 'a non-Error value',
+        });
       return {
         error: makeErrorResponse(
           request.id,
           RpcErrorCode.InternalError,
-          error instanceof McpError ? error.reason : 'the task could not be created',
+          full ? error.reason : 'the task could not be created',
         ),
       };
     }
