@@ -17,6 +17,7 @@ import { jwtBearer, McpServer, type AuthInfo } from '../src/server/index.js';
 import { json, startHttpFixture } from './support/http-fixture.js';
 import { listenKitAt } from './support/kit-http.js';
 import { answerOAuthDiscovery } from './support/oauth-discovery.js';
+import { eventually } from './support/wait.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -25,7 +26,17 @@ afterEach(async () => {
 });
 
 describe("mcpwire's client and the kit's DPoP resource server", () => {
-  it('logs in for a bound token, answers the nonce challenge once, and calls tools with fresh proofs', async () => {
+  for (const era of ['modern', 'legacy'] as const)
+    it(`logs in for a bound token, answers the nonce challenge once, and calls tools with fresh proofs (${era})`, () =>
+      loginAndCall(era));
+});
+
+/**
+ * The whole exchange in `era`. A legacy session also opens its GET stream and ends with a DELETE:
+ * each carries a fresh proof of its own (a proof is bound to one method and used once).
+ */
+async function loginAndCall(era: 'modern' | 'legacy'): Promise<void> {
+  {
     const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
     const jwks = { keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'as', alg: 'ES256' }] };
     let origin = '';
@@ -85,7 +96,7 @@ describe("mcpwire's client and the kit's DPoP resource server", () => {
       },
     }));
     open.push(kit);
-    const answers: Array<{ scheme: string; status: number; challenge: string | undefined }> = [];
+    const answers: Array<{ method: string; scheme: string; status: number; challenge: string | undefined }> = [];
     // What the kit answered, read as it is written (writeHead's own headers are not kept on the response).
     kit.listener.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       if (req.url !== '/mcp') return; // the metadata
@@ -96,6 +107,7 @@ describe("mcpwire's client and the kit's DPoP resource server", () => {
       res.writeHead = ((status: number, headers?: Record<string, unknown>) => {
         const challenge = headers?.['www-authenticate'];
         answers.push({
+          method: req.method ?? '',
           scheme: req.headers.authorization?.split(' ')[0] ?? 'none',
           status,
           challenge: typeof challenge === 'string' ? challenge : undefined,
@@ -117,7 +129,7 @@ describe("mcpwire's client and the kit's DPoP resource server", () => {
           },
         },
       },
-      { name: 'dpop-client', connectTimeoutMs: 20_000 },
+      { name: 'dpop-client', connectTimeoutMs: 20_000, era },
     );
     open.push(client);
     for (let i = 0; i < 3; i++)
@@ -133,6 +145,16 @@ describe("mcpwire's client and the kit's DPoP resource server", () => {
     ]);
     expect(refused.every((a) => a.challenge?.startsWith('DPoP '))).toBe(true);
     expect(answers.filter((a) => a.status === 200).every((a) => a.scheme === 'DPoP')).toBe(true);
+    if (era === 'legacy') {
+      // The session's GET stream, then the DELETE that ends it: accepted, each with its own proof.
+      await eventually(() => answers.some((a) => a.method === 'GET' && a.status === 200), {
+        what: 'the GET stream accepted',
+      });
+      await client.close();
+      const ended = answers.filter((a) => a.method === 'DELETE');
+      expect(ended.map((a) => [a.scheme, a.status])).toEqual([['DPoP', 200]]);
+      expect(answers.filter((a) => a.method !== 'POST' && a.status === 401)).toEqual([]);
+    }
     expect(answers.filter((a) => a.status !== 200 && a.status !== 401 && a.status !== 202)).toEqual([]);
-  }, 60_000);
-});
+  }
+}

@@ -41,7 +41,8 @@ export interface ResumeHost extends AnswerSink {
   readonly defaultRetryMs: number;
   readonly maxResumeAttempts: number;
   /** Session id and negotiated version (legacy) on top of the fixed headers. */
-  sessionHeaders(): Record<string, string>;
+  /** The headers of a GET on the session (a fresh DPoP proof, when the login is DPoP-bound). */
+  sessionHeaders(signal?: AbortSignal): Promise<Record<string, string>>;
   /** The server cannot be reached any more: the transport closes with `error`. */
   lost(error: McpError): void;
 }
@@ -144,7 +145,7 @@ async function resume(
   ctx: ExchangeContext,
 ): Promise<Outcome> {
   const headers: Record<string, string> = {
-    ...host.sessionHeaders(),
+    ...(await host.sessionHeaders()),
     accept: 'text/event-stream',
     'last-event-id': cursor.lastEventId!,
   };

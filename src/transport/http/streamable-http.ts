@@ -283,7 +283,7 @@ export class StreamableHttpTransport implements Transport {
       },
       deliver: (value, ctx) => this.deliver(value, ctx),
       diagnostic: (kind, message, sample) => this.diagnostic(kind, message, sample),
-      sessionHeaders: () => this.sessionHeaders(),
+      sessionHeaders: (signal) => this.sessionHeaders('GET', signal),
       lost: (error) => this.lost(error),
       assigned: (headers) => this.session.assigned(headers),
       expired: (sent) => {
@@ -303,7 +303,7 @@ export class StreamableHttpTransport implements Transport {
     const stream = new GetStream({
       open: async (lastEventId, signal) => {
         const headers = {
-          ...this.sessionHeaders(),
+          ...(await this.sessionHeaders('GET', signal)),
           accept: 'text/event-stream',
           ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
         };
@@ -349,12 +349,21 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  /** Session id and negotiated version (legacy), for the GET stream, resumption and DELETE. */
-  private sessionHeaders(): Record<string, string> {
+  /**
+   * Session id and negotiated version (legacy), and the authorization, for the GET stream,
+   * resumption and DELETE. They reuse a POST's authorization, except a DPoP proof: it is bound to
+   * one method and URL and used once (RFC 9449 §4.2), so the authorize hook makes a fresh one for
+   * this request (kept apart from the POSTs' headers). A hook that declines or fails leaves the
+   * request without authorization: the server's refusal is then that request's outcome.
+   */
+  private async sessionHeaders(method: 'GET' | 'DELETE', signal?: AbortSignal): Promise<Record<string, string>> {
     const headers = copyHeaders(this.baseHeaders);
-    // The GET stream and the DELETE reuse a POST's authorization, except a DPoP proof: it is bound
-    // to one method and URL and used once (RFC 9449 §4.2), so those go without it.
-    if (this.authHeaders.dpop === undefined) for (const key in this.authHeaders) headers[key] = this.authHeaders[key]!;
+    if (this.authHeaders.dpop === undefined) {
+      for (const key in this.authHeaders) headers[key] = this.authHeaders[key]!;
+    } else if (this.authorize) {
+      const fresh = await this.authorize({ method, url: this.url, signal }).catch(() => undefined);
+      if (fresh) Object.assign(headers, lowerKeys(fresh));
+    }
     return this.session.addHeaders(headers);
   }
 
@@ -405,7 +414,7 @@ export class StreamableHttpTransport implements Transport {
       // Ending the session is a courtesy: 405 (not allowed) and failures are fine.
       const limit = timeoutSignal(CLOSE_GRACE_MS);
       try {
-        const headers = this.sessionHeaders();
+        const headers = await this.sessionHeaders('DELETE', limit.signal);
         const traced = this.reporter.out('DELETE', this.url, headers);
         const response = await exchange(this.dispatcher, this.url, {
           method: 'DELETE',
