@@ -114,10 +114,11 @@ export class ResumableStreams {
       res,
       this.log,
       this.log.open(id, this.sessionId, this.nodeId, Date.now()),
+      // The client still gets the event live; only its resumption is lost (or the session ended meanwhile).
       (error: unknown) =>
         this.logger({
-          level: 'error',
-          msg: 'the event log refused an SSE event',
+          level: 'warning',
+          msg: 'an SSE event could not be logged for resumption',
           error: error instanceof Error ? error.message : 'a non-Error value',
         }),
       () => this.streams.delete(id),
