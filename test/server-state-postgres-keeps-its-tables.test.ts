@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { postgresState, type PostgresState, type PostgresStateOptions } from '../src/server/postgres/index.js';
 import { eventId, newStreamId } from '../src/server/state/event-log.js';
+import type { StoredSession } from '../src/server/state/session-store.js';
 import { skipWithoutPostgres, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
 import { until, within } from './support/wait.js';
 
@@ -95,9 +96,17 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
         { taskId: randomUUID(), principal: ALICE, owner: 'n', ttlMs: 1_000, pollIntervalMs: 500, leaseMs: 1_000 },
         T0,
       );
-    const session = { owner: 'n', principal: ALICE, revision: undefined, clientCapabilities: {} } as const;
-    const facts = { clientInfo: undefined, logLevel: 'info', subscriptions: [] } as const;
-    for (let i = 0; i < 3; i++) await s.sessions.create({ ...session, ...facts, sessionId: randomUUID() }, T0);
+    const session = (): Omit<StoredSession, 'createdAt' | 'lastSeen'> => ({
+      sessionId: randomUUID(),
+      owner: 'n',
+      principal: ALICE,
+      revision: undefined,
+      clientCapabilities: {},
+      clientInfo: undefined,
+      logLevel: 'info',
+      subscriptions: [],
+    });
+    for (let i = 0; i < 3; i++) await s.sessions.create(session(), T0);
     for (let i = 0; i < 3; i++) {
       const id = newStreamId('n');
       await s.events.open(id, `session-${i}`, 'n', T0);
@@ -112,7 +121,7 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
       { taskId: randomUUID(), principal: ALICE, owner: 'n', ttlMs: 1_000, pollIntervalMs: 500, leaseMs: 1_000 },
       later,
     );
-    await s.sessions.create({ ...session, ...facts, sessionId: randomUUID() }, later);
+    await s.sessions.create(session(), later);
     await s.events.open(newStreamId('n'), 'session-new', 'n', later);
     expect(await sweeper.replayCache.seen('proof-new', Date.now() + 60_000)).toBe(false);
     expect([await count(`${p}task`), await count(`${p}session`), await count(`${p}stream`)]).toEqual([1, 1, 1]);
