@@ -44,13 +44,24 @@ export class PgDatabase {
     return running;
   }
 
+  /** Makes the tables on first use (unless told not to); rejects naming `what` and the step. */
+  private async ensure(what: string): Promise<void> {
+    if (!this.autoMigrate) return;
+    try {
+      await this.migrate();
+    } catch (error) {
+      const cause = error instanceof McpError && error.cause !== undefined ? error.cause : error;
+      throw storeError(`${what}, making its tables`, cause);
+    }
+  }
+
   /** Runs `statement` with `values`; rejects `TRANSPORT` naming `what` (e.g. "task store") on any failure. */
   async run<Row = Record<string, unknown>>(
     what: string,
     statement: Statement,
     values: readonly unknown[],
   ): Promise<PgResult<Row>> {
-    if (this.autoMigrate) await this.migrate();
+    await this.ensure(what);
     try {
       return await this.pool.query<Row>({ name: statement.name, text: statement.text, values });
     } catch (error) {
@@ -63,7 +74,7 @@ export class PgDatabase {
    * throws); rejects like {@link run}.
    */
   async transaction<T>(what: string, body: (query: Query) => Promise<T>): Promise<T> {
-    if (this.autoMigrate) await this.migrate();
+    await this.ensure(what);
     let client: PgPoolClient;
     try {
       client = await this.pool.connect();
