@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import { jwtBearer, McpServer } from '../src/server/index.js';
+import { jwtBearer, McpServer, type ServerLogger } from '../src/server/index.js';
 import { postgresState, type PostgresState } from '../src/server/postgres/index.js';
 import { listenKitAt, startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest } from './support/kit-wire.js';
@@ -54,9 +54,9 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
     return state;
   }
 
-  async function node(nodeId: string, tablePrefix: string): Promise<Node> {
+  async function node(nodeId: string, tablePrefix: string, logger: ServerLogger = () => undefined): Promise<Node> {
     const state = pgState(nodeId, tablePrefix);
-    const server = new McpServer({ name: 'node', version: '1', logger: () => undefined, state });
+    const server = new McpServer({ name: 'node', version: '1', logger, state });
     const aborted: unknown[] = [];
     server.registerTool({
       name: 'gate',
@@ -175,6 +175,33 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
     expect(await within(stream.text(), { what: 'the GET stream on node a to end' })).toBe('');
     expect((await exchange(a.kit.url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(404);
     expect(await a.state.sessions.get(session, undefined, Date.now())).toBeUndefined();
+  });
+
+  it('answer fast with an error while the database is down, and serve the same task again once it is back', async () => {
+    const p = prefix();
+    const a = await node('node-a', p);
+    const logged: string[] = [];
+    const b = await node('node-b', p, (record) => logged.push(JSON.stringify(record)));
+    const task = (await call(a, 'tools/call', { name: 'gate', arguments: {} })).result;
+    await cluster.down();
+    try {
+      const answer = await within(call(b, 'tasks/get', { taskId: task.taskId }), {
+        what: 'the answer while the database is down',
+        timeoutMs: 15_000,
+      });
+      // The client is told an internal error; the node's log names the store and what failed.
+      expect(answer.error).toMatchObject({ code: -32603 });
+      expect(logged.join('\n')).toContain('PostgreSQL state (task store): ');
+    } finally {
+      await cluster.up();
+    }
+    await until(
+      async () => expect((await call(b, 'tasks/get', { taskId: task.taskId })).result?.status).toBeDefined(),
+      {
+        what: 'node b to serve the task again',
+        timeoutMs: 20_000,
+      },
+    );
   });
 
   it('refuse on one node a DPoP proof the other accepted', async () => {

@@ -47,6 +47,12 @@ export function tableNames(schema: string | undefined, prefix: string): TableNam
     );
   const qualified = (table: string): string => (schema === undefined ? '' : `"${schema}".`) + `"${prefix}${table}"`;
   const channel = `${schema === undefined ? '' : `${schema}.`}${prefix}`;
+  // Channel names are identifiers too: PostgreSQL refuses one over 63 bytes.
+  if (channel.length + 'events'.length > 63)
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      'postgresState options "schema" and "tablePrefix" together must stay under 57 characters',
+    );
   return {
     schema,
     prefix,
