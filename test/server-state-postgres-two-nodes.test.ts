@@ -12,7 +12,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as jose from 'jose';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { jwtBearer, McpServer, type ServerLogger } from '../src/server/index.js';
 import { postgresState, type PostgresState } from '../src/server/postgres/index.js';
@@ -71,6 +71,17 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
         }),
     });
     server.registerTool({
+      name: 'poll_me',
+      inputSchema: { type: 'object' },
+      handler: async (_args, context) => {
+        context.progress(1);
+        context.closeStream();
+        await within(resumed.promise, { what: 'the test to let the call go on' });
+        context.progress(2);
+        return { content: [{ type: 'text', text: 'resumed result' }] };
+      },
+    });
+    server.registerTool({
       name: 'greet',
       inputSchema: { type: 'object' },
       handler: async (_args, context) => {
@@ -80,6 +91,13 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
     });
     return { server, kit: await startKitHttp(server, { sessions: true }), state, aborted };
   }
+
+  /** Lets `poll_me` go on after it closed its stream (one per test). */
+  let resumed: { promise: Promise<void>; resolve(): void };
+  beforeEach(() => {
+    let resolve!: () => void;
+    resumed = { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() };
+  });
 
   let nextId = 1;
   async function call(
@@ -191,7 +209,7 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
       });
       // The client is told an internal error; the node's log names the store and what failed.
       expect(answer.error).toMatchObject({ code: -32603 });
-      expect(logged.join('\n')).toContain('PostgreSQL state (task store): ');
+      expect(logged.join('\n')).toMatch(/PostgreSQL state \(task store[^)]*\): connect ECONNREFUSED/);
     } finally {
       await cluster.up();
     }
@@ -202,6 +220,25 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
         timeoutMs: 20_000,
       },
     );
+  });
+
+  it("resume a legacy call whose stream the server closed from the event log (mcpwire's client, Last-Event-ID)", async () => {
+    const p = prefix();
+    const a = await node('node-a', p);
+    const client = await McpClient.connect({ url: a.kit.url }, { era: 'legacy' });
+    try {
+      const progress: number[] = [];
+      const call = client.callTool('poll_me', {}, { onProgress: (update) => progress.push(update.progress) });
+      await until(() => progress.length === 1, { what: 'the progress before the stream closed' });
+      const kept = await a.state.pool.query<{ n: string }>({ text: `SELECT count(*) AS n FROM "${p}event"` });
+      expect(Number(kept.rows[0]!.n)).toBeGreaterThanOrEqual(2); // the priming event and the progress
+      resumed.resolve();
+      const result = await within(call, { what: 'the resumed call to settle' });
+      expect(result.content).toEqual([{ type: 'text', text: 'resumed result' }]);
+      expect(progress).toEqual([1, 2]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuse on one node a DPoP proof the other accepted', async () => {
