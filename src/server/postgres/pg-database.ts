@@ -82,6 +82,9 @@ export class PgDatabase {
       throw storeError(what, error);
     }
     let broken: Error | undefined;
+    // The pool listens for errors only on idle connections: one that dies mid-transaction must not throw.
+    const died = (error: Error): void => void (broken = error);
+    client.on('error', died);
     try {
       await client.query('BEGIN');
       const result = await body(<Row>(statement: Statement, values: readonly unknown[]) =>
@@ -95,6 +98,7 @@ export class PgDatabase {
       });
       throw error instanceof McpError ? error : storeError(what, error);
     } finally {
+      client.removeListener('error', died);
       client.release(broken);
     }
   }

@@ -136,6 +136,8 @@ CREATE INDEX IF NOT EXISTS ${index('replay_expires')} ON ${t.replay} (expires_at
 export async function migrateSchema(pool: PgPool, tables: TableNames): Promise<void> {
   const client: PgPoolClient = await pool.connect();
   let broken: Error | undefined;
+  const died = (error: Error): void => void (broken = error); // as in PgDatabase.transaction
+  client.on('error', died);
   try {
     await client.query('BEGIN');
     await client.query({ text: 'SELECT pg_advisory_xact_lock(hashtext($1))', values: [tables.lockKey] });
@@ -147,6 +149,7 @@ export async function migrateSchema(pool: PgPool, tables: TableNames): Promise<v
     });
     throw error;
   } finally {
+    client.removeListener('error', died);
     client.release(broken);
   }
 }
