@@ -221,6 +221,24 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     await expect(s.sessions.touch('nobody', T0)).rejects.toMatchObject({ code: 'TRANSPORT' });
   });
 
+  it("runs on a caller's pool, and leaves it open after close()", async () => {
+    const pool = new pg.Pool({ connectionString: cluster.url, max: 3 });
+    pool.on('error', () => undefined);
+    onTestFinished(() => pool.end());
+    const p = prefix();
+    const s = postgresState({ pool: pool as unknown as PostgresStateOptions['pool'], tablePrefix: p });
+    let heard = 0;
+    await s.bus.subscribe({ change: () => heard++, resync: () => undefined });
+    const made = await s.tasks.create(
+      { taskId: randomUUID(), principal: ALICE, owner: 'n', ttlMs: 60_000, pollIntervalMs: 500, leaseMs: 60_000 },
+      T0,
+    );
+    await s.bus.publish({ type: 'task', taskId: made.taskId });
+    expect(heard).toBe(1);
+    await s.close();
+    expect((await pool.query(`SELECT count(*) AS n FROM "${p}task"`)).rows[0]!.n).toBe('1');
+  });
+
   it.each([
     [{}, '"pool" and "connectionString"'],
     [{ connectionString: 'postgres://x', pool: {} }, '"pool" and "connectionString"'],
