@@ -213,24 +213,21 @@ export class InboundRequests {
   handle(request: JsonRpcRequest, batch?: BatchAnswers): void {
     const answer = (message: JsonRpcMessage): void => (batch ? batch.add(message) : this.host.reply(message));
     const trace = this.tracing?.handlingRequest(request);
-    const refuse = (message: JsonRpcMessage): void => {
-      answer(message);
-      trace?.ended(message, undefined);
-    };
+    let refusal: JsonRpcMessage | undefined;
     if (this.running.has(request.id)) {
-      refuse(
-        makeErrorResponse(
-          request.id,
-          RpcErrorCode.InvalidRequest,
-          `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
-        ),
+      refusal = makeErrorResponse(
+        request.id,
+        RpcErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
       );
-      return;
     }
-    const handler = this.handlers.get(request.method);
+    const handler = refusal ? undefined : this.handlers.get(request.method);
     const router = handler ? undefined : this.router;
-    if (!handler && !router) {
-      refuse(makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+    if (!refusal && !handler && !router)
+      refusal = makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    if (refusal) {
+      answer(refusal);
+      trace?.ended(refusal, undefined);
       return;
     }
     const record = new Running(this, request.id, request.method, trace);
