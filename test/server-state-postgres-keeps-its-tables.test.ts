@@ -204,20 +204,28 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     await until(() => resyncs >= 1, { what: 'the bus to resync once back', timeoutMs: 20_000 });
   });
 
-  it('leaves no connection open after close()', async () => {
+  it('finishes its followers and leaves no connection or timer after close()', async () => {
     const appConnections = async (): Promise<number> =>
       Number(
         (await inspect.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'mcpwire'`)).rows[0]!
           .n,
       );
+    const timers = (): number => process.getActiveResourcesInfo().filter((what) => what === 'Timeout').length;
     const before = await appConnections();
+    const timersBefore = timers();
     const s = postgresState({ connectionString: cluster.url, tablePrefix: prefix(), logger: () => undefined });
     await s.bus.subscribe({ change: () => undefined, resync: () => undefined });
-    await s.sessions.touch('nobody', T0);
+    const id = newStreamId('n');
+    await s.events.open(id, 's', 'n', T0);
+    await s.events.append(id, { seq: 1, data: '{}' }, T0);
+    const following = await s.events.follow(eventId(id, 1), 's', T0, new AbortController().signal);
+    const next = following![Symbol.asyncIterator]().next();
     expect(await appConnections()).toBeGreaterThan(before);
     await s.close();
     await s.close();
+    expect(await within(next, { what: 'the follower to finish' })).toMatchObject({ done: true });
     await until(async () => (await appConnections()) === before, { what: 'the connections to close' });
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
     await expect(s.sessions.touch('nobody', T0)).rejects.toMatchObject({ code: 'TRANSPORT' });
   });
 
