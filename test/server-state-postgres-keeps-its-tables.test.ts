@@ -8,6 +8,7 @@
  * no connection behind; bad options are refused, naming the option.
  */
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { postgresState, type PostgresState, type PostgresStateOptions } from '../src/server/postgres/index.js';
@@ -169,6 +170,30 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     expect(heard[0]).toEqual({ type: 'resource_updated', uri: 'test://after' });
   });
 
+  it('replaces a listening connection that went silent (no reset), and tells subscribers to resync', async () => {
+    const proxy = await freezableProxy(cluster.port);
+    const p = prefix();
+    const url = cluster.url.replace(`:${cluster.port}/`, `:${proxy.port}/`);
+    const b = postgresState({ connectionString: url, tablePrefix: p, listenCheckMs: 300, logger: () => undefined });
+    onTestFinished(async () => {
+      proxy.close(); // the frozen connections end, so the pool can end
+      await b.close();
+    });
+    const a = state(p);
+    let resyncs = 0;
+    const heard: unknown[] = [];
+    await b.bus.subscribe({ change: (change) => heard.push(change), resync: () => resyncs++ });
+    proxy.freeze(); // every connection open now stops carrying bytes, both ways, and stays open
+    await until(() => resyncs >= 1, { what: 'the resync after the silent connection was replaced' });
+    await until(
+      async () => {
+        await a.bus.publish({ type: 'list_changed', list: 'prompts' });
+        return heard.length > 0;
+      },
+      { what: 'a change heard on the new connection' },
+    );
+  });
+
   it('fails fast, naming the store, while the database is down, and serves again once it is back', async () => {
     const p = prefix();
     const s = state(p, { connectTimeoutMs: 2_000 });
@@ -261,3 +286,37 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     );
   });
 });
+
+/** A TCP proxy to `port` on 127.0.0.1 whose open connections can be frozen (no bytes either way, no reset). */
+async function freezableProxy(port: number): Promise<{ port: number; freeze(): void; close(): void }> {
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const server = net.createServer((downstream) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    const pair: [net.Socket, net.Socket] = [downstream, upstream];
+    pairs.add(pair);
+    const end = (): void => {
+      pairs.delete(pair);
+      downstream.destroy();
+      upstream.destroy();
+    };
+    for (const socket of pair) socket.on('error', end).on('close', end);
+    downstream.pipe(upstream);
+    upstream.pipe(downstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze() {
+      for (const [downstream, upstream] of pairs) {
+        downstream.unpipe(upstream);
+        upstream.unpipe(downstream);
+        downstream.pause();
+        upstream.pause();
+      }
+    },
+    close() {
+      server.close();
+      for (const pair of [...pairs]) for (const socket of pair) socket.destroy();
+    },
+  };
+}

@@ -2,8 +2,10 @@
  * The one `LISTEN` connection of a PostgreSQL state: it wakes this node when another writes
  * (change-bus messages, SSE events appended). A notification is only a hint, so losing the
  * connection loses nothing stored: it reconnects (backoff from 50 ms to `maxBackoffMs`) and then
- * tells its resync handlers that hints may have been missed, and they re-read. The connection is
- * checked out of the pool for as long as it listens; `close()` returns it and clears every timer.
+ * tells its resync handlers that hints may have been missed, and they re-read. A connection that
+ * died silently (no reset: a NAT or a cable) is found by a `SELECT 1` every `checkMs` that must
+ * answer within `checkMs`. The connection is checked out of the pool for as long as it listens;
+ * `close()` returns it and clears every timer.
  */
 import type { PgNotification, PgPool, PgPoolClient } from './pg-driver.js';
 
@@ -20,11 +22,13 @@ export class PgListener {
   private gap = false;
   private failures = 0;
   private retry: ReturnType<typeof setTimeout> | undefined;
+  private check: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly pool: PgPool,
     private readonly channels: readonly string[],
     private readonly maxBackoffMs: number,
+    private readonly checkMs: number,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -77,6 +81,7 @@ export class PgListener {
     this.closed = true;
     clearTimeout(this.retry);
     this.retry = undefined;
+    clearInterval(this.check);
     this.drop(this.client, true);
     this.handlers.clear();
     this.resyncs.clear();
@@ -100,6 +105,7 @@ export class PgListener {
         return;
       }
       this.client = mine;
+      this.watch(mine);
     } catch (error) {
       if (client) this.drop(client, error instanceof Error ? error : true);
       this.gap = true;
@@ -121,8 +127,36 @@ export class PgListener {
     }
   }
 
+  /** Checks every `checkMs` that `client` still answers; one that does not is lost. */
+  private watch(client: PgPoolClient): void {
+    clearInterval(this.check);
+    let busy = false;
+    this.check = setInterval(() => {
+      if (busy || this.client !== client) return;
+      busy = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the LISTEN connection did not answer within ${this.checkMs} ms`)),
+          this.checkMs,
+        );
+      });
+      Promise.race([client.query('SELECT 1'), silent])
+        .then(
+          () => undefined,
+          (error: unknown) => this.lost(client, error instanceof Error ? error : new Error('the check failed')),
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          busy = false;
+        });
+    }, this.checkMs);
+    this.check.unref();
+  }
+
   private lost(client: PgPoolClient, error: Error): void {
     if (this.client !== client) return;
+    clearInterval(this.check);
     this.client = undefined;
     this.gap = true;
     this.drop(client, error);

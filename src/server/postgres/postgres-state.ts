@@ -55,6 +55,11 @@ export interface PostgresStateOptions {
   eventTtlMs?: number;
   /** How often a follower of an SSE stream re-reads without a notification (default 1 s). */
   followPollMs?: number;
+  /**
+   * How often the listening connection is checked (`SELECT 1`, answered within the same time; default
+   * 10 s): one that died without a reset is replaced, and subscribers resync.
+   */
+  listenCheckMs?: number;
   /** Least time between two deletions of expired tasks and DPoP proofs (default 1 minute). */
   sweepEveryMs?: number;
   /** Where the listening connection's failures are logged (default stderr, once per outage). */
@@ -79,6 +84,7 @@ const KEYS = new Set([
   'maxStreamsPerSession',
   'eventTtlMs',
   'followPollMs',
+  'listenCheckMs',
   'sweepEveryMs',
   'logger',
 ]);
@@ -111,7 +117,8 @@ export class PostgresState implements ServerStateOptions {
     const tables = tableNames(given.schema, given.tablePrefix ?? 'mcp_');
     const db = new PgDatabase(pool, tables, given.autoMigrate !== false);
     const logger = given.logger ?? stderrLogger;
-    const listener = new PgListener(pool, [tables.busChannel, tables.eventChannel], 2_000, (error) =>
+    const checkMs = given.listenCheckMs ?? 10_000;
+    const listener = new PgListener(pool, [tables.busChannel, tables.eventChannel], 2_000, checkMs, (error) =>
       logger({
         level: 'warning',
         msg: 'PostgreSQL state: the LISTEN connection failed; reconnecting (changes meanwhile are re-read after)',
@@ -226,6 +233,7 @@ function check(options: PostgresStateOptions): PostgresStateOptions {
     'maxStreamsPerSession',
     'eventTtlMs',
     'followPollMs',
+    'listenCheckMs',
     'sweepEveryMs',
   ] as const) {
     const value = options[key];
