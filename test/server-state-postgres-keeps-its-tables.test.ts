@@ -151,6 +151,20 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     expect(streams.rows.map((row) => row.stream_id)).not.toContain(ended);
   });
 
+  it('records a DPoP proof on exactly one of two nodes given it at once', async () => {
+    const p = prefix();
+    const [a, b] = [state(p), state(p)];
+    await Promise.all([a.migrate(), b.migrate()]);
+    for (let i = 0; i < 20; i++) {
+      const key = `jkt.${randomUUID()}`;
+      const answers = await Promise.all([
+        a.replayCache.seen(key, Date.now() + 60_000),
+        b.replayCache.seen(key, Date.now() + 60_000),
+      ]);
+      expect(answers.sort()).toEqual([false, true]);
+    }
+  });
+
   it('tells bus subscribers to resync after its connection is killed, and delivers again', async () => {
     const p = prefix();
     const a = state(p);
