@@ -2,10 +2,12 @@
  * What the PostgreSQL state does beyond the seams' contract, on a real cluster the test starts:
  * `migrate()` is idempotent and safe when several nodes run it at once; expired and trimmed rows
  * are really deleted (tasks past their TTL, idle sessions, unused SSE streams with their events,
- * old DPoP proofs, events beyond a stream's bound); the change bus tells its subscribers to
- * resync after its connection is killed; with the database down every seam fails fast with an
- * error naming the store, and service (the bus included) resumes when it is back; `close()` leaves
- * no connection behind; bad options are refused, naming the option.
+ * old DPoP proofs, events beyond a stream's bound); a DPoP proof given to two nodes at once is
+ * recorded by exactly one; the change bus tells its subscribers to resync after its connection is
+ * killed, or after it went silent without a reset (a TCP proxy that freezes it); with the database
+ * down every seam fails fast with an error naming the store, and service (the bus included)
+ * resumes when it is back; `close()` finishes followers and leaves no connection or timer, and
+ * leaves a caller's pool open; bad options are refused, naming the option.
  */
 import { createRequire } from 'node:module';
 import net from 'node:net';
