@@ -17,13 +17,11 @@ export function startAttributes(event: McpMessageEvent, id: unknown): Attributes
   }
   if (event.promptName !== undefined) attributes[ATTR.promptName] = event.promptName;
   if (event.resourceUri !== undefined) attributes[ATTR.resourceUri] = event.resourceUri;
-  Object.assign(attributes, connectionAttributes(event.connection));
-  return attributes;
+  return connectionAttributes(event.connection, attributes);
 }
 
-/** What the connection says of where the message went: transport, and the peer's address. */
-export function connectionAttributes(facts: McpConnectionFacts): Attributes {
-  const attributes: Attributes = {};
+/** What the connection says of where the message went (transport, the peer's address), added to `attributes`. */
+export function connectionAttributes(facts: McpConnectionFacts, attributes: Attributes = {}): Attributes {
   const transport = networkTransportOf(facts.transport);
   if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
   if (facts.transport === 'http' || facts.transport === 'sse') attributes[ATTR.networkProtocolName] = 'http';
@@ -49,13 +47,15 @@ export function endAttributes(event: McpMessageEvent, outcome: OutcomeAttributes
   return attributes;
 }
 
-/** Metric attributes: the low-cardinality ones only (no request id, session id or resource URI). */
-export function metricAttributes(span: Attributes): Attributes {
+/** Metric attributes: the low-cardinality ones of `sets` (no request id, session id, resource URI, client address). */
+export function metricAttributes(...sets: Attributes[]): Attributes {
   const out: Attributes = {};
-  for (const key in span) {
-    if (key === ATTR.requestId || key === ATTR.sessionId || key === ATTR.resourceUri) continue;
-    if (key === ATTR.clientAddress || key === ATTR.clientPort) continue;
-    out[key] = span[key];
+  for (const set of sets) {
+    for (const key in set) {
+      if (key === ATTR.requestId || key === ATTR.sessionId || key === ATTR.resourceUri) continue;
+      if (key === ATTR.clientAddress || key === ATTR.clientPort) continue;
+      out[key] = set[key];
+    }
   }
   return out;
 }

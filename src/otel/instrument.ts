@@ -177,7 +177,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     const seconds = (performance.now() - state.startedAt) / 1000;
     (side === 'client' ? durations.client : durations.server).record(
       seconds,
-      metricAttributes({ ...state.attributes, ...ended }),
+      metricAttributes(state.attributes, ended),
     );
   };
 

@@ -47,31 +47,23 @@ export class ChannelTracing implements EngineTracing {
 
   sendingRequest(method: string, id: JsonRpcId, params: Params): OutboundTrace | undefined {
     if (!sendRequestChannel.hasSubscribers) return undefined;
-    const event: McpSendRequestEvent = { ...messageFacts(this.facts, method, params), id, meta: {} };
-    return new Outbound(sendRequestChannel, event);
+    return new Outbound(sendRequestChannel, new SendRequestEvent(this.facts, method, id, params));
   }
 
   sendingNotification(method: string, params: Params): OutboundTrace | undefined {
     if (!sendNotificationChannel.hasSubscribers) return undefined;
-    const event: McpSendNotificationEvent = { ...messageFacts(this.facts, method, params), meta: {} };
-    return new Outbound(sendNotificationChannel, event);
+    return new Outbound(sendNotificationChannel, new SendNotificationEvent(this.facts, method, params));
   }
 
   handlingRequest(request: JsonRpcRequest): InboundTrace | undefined {
     if (!handleRequestChannel.hasSubscribers) return undefined;
     const params = Array.isArray(request.params) ? undefined : request.params;
-    const event: McpHandleRequestEvent = {
-      ...messageFacts(this.facts, request.method, params),
-      id: request.id,
-      meta: metaOf(params),
-    };
-    return new Inbound(handleRequestChannel, event);
+    return new Inbound(handleRequestChannel, new HandleRequestEvent(this.facts, request.method, request.id, params));
   }
 
   handlingNotification(method: string, params: Params): InboundTrace | undefined {
     if (!handleNotificationChannel.hasSubscribers) return undefined;
-    const event: McpHandleNotificationEvent = { ...messageFacts(this.facts, method, params), meta: metaOf(params) };
-    return new Inbound(handleNotificationChannel, event);
+    return new Inbound(handleNotificationChannel, new HandleNotificationEvent(this.facts, method, params));
   }
 
   opened(): SessionTrace | undefined {
@@ -167,19 +159,74 @@ class Inbound<E extends McpHandleRequestEvent | McpHandleNotificationEvent> impl
   }
 }
 
-function messageFacts(facts: McpConnectionFacts, method: string, params: Params) {
-  const target = targetOf(method, params);
-  const meta = params?._meta as Record<string, unknown> | undefined;
-  const version = meta?.[META_KEYS.protocolVersion];
-  return {
-    connection: facts,
-    method,
-    params,
-    toolName: target.toolName,
-    promptName: target.promptName,
-    resourceUri: target.resourceUri,
-    protocolVersion: typeof version === 'string' ? version : facts.protocolVersion,
-  };
+/**
+ * The facts every message event carries, set in one constructor so every event has one shape (an
+ * object spread followed by more properties takes a slow path on Node 20's V8).
+ */
+class MessageFacts {
+  readonly toolName: string | undefined;
+  readonly promptName: string | undefined;
+  readonly resourceUri: string | undefined;
+  readonly protocolVersion: string | undefined;
+
+  constructor(
+    readonly connection: McpConnectionFacts,
+    readonly method: string,
+    public params: Params,
+  ) {
+    const target = targetOf(method, params);
+    this.toolName = target.toolName;
+    this.promptName = target.promptName;
+    this.resourceUri = target.resourceUri;
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    const version = meta?.[META_KEYS.protocolVersion];
+    this.protocolVersion = typeof version === 'string' ? version : connection.protocolVersion;
+  }
+}
+
+class SendRequestEvent extends MessageFacts implements McpSendRequestEvent {
+  readonly meta: Record<string, string> = {};
+  result: Record<string, unknown> | undefined = undefined;
+  error: unknown = undefined;
+
+  constructor(
+    connection: McpConnectionFacts,
+    method: string,
+    readonly id: JsonRpcId,
+    params: Params,
+  ) {
+    super(connection, method, params);
+  }
+}
+
+class SendNotificationEvent extends MessageFacts implements McpSendNotificationEvent {
+  readonly meta: Record<string, string> = {};
+  error: unknown = undefined;
+}
+
+class HandleRequestEvent extends MessageFacts implements McpHandleRequestEvent {
+  readonly meta: Record<string, unknown> | undefined;
+  answer: JsonRpcMessage | undefined = undefined;
+  error: unknown = undefined;
+
+  constructor(
+    connection: McpConnectionFacts,
+    method: string,
+    readonly id: JsonRpcId,
+    params: Params,
+  ) {
+    super(connection, method, params);
+    this.meta = metaOf(params);
+  }
+}
+
+class HandleNotificationEvent extends MessageFacts implements McpHandleNotificationEvent {
+  readonly meta: Record<string, unknown> | undefined;
+
+  constructor(connection: McpConnectionFacts, method: string, params: Params) {
+    super(connection, method, params);
+    this.meta = metaOf(params);
+  }
 }
 
 function metaOf(params: Params): Record<string, unknown> | undefined {
