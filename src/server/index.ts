@@ -49,7 +49,7 @@ export { MemorySessionStore } from './state/memory-session-store.js';
 export type { MemorySessionStoreOptions } from './state/memory-session-store.js';
 export { MemoryEventLog } from './state/memory-event-log.js';
 export type { MemoryEventLogOptions } from './state/memory-event-log.js';
-export type { EventLog, LoggedEvent, NewEvent } from './state/event-log.js';
+export type { EventLog, LoggedEvent, NewEvent, StreamLease, StreamTail } from './state/event-log.js';
 export type { Change, ChangeBus, ChangeList, ChangeSubscriber } from './state/change-bus.js';
 export type {
   NewTask,

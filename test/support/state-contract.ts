@@ -195,6 +195,53 @@ export function describeStateContract(factory: StateContractFactory): void {
         expect(await follow(eventId(other, 1), 's3')).toBeUndefined();
       });
 
+      it("orphans a stream whose owner's lease ran out: after names its requests; renewal by the owner keeps it", async () => {
+        const { a, b } = await open();
+        const lease = (until: number) => ({ leaseUntil: until, requestIds: [7, 'x'] });
+        const kept = newStreamId('node-a');
+        const lost = newStreamId('node-a');
+        const plain = newStreamId('node-a');
+        const done = newStreamId('node-a');
+        await a.events.open(kept, 's1', 'node-a', T0, lease(T0 + 1_000));
+        await a.events.open(lost, 's1', 'node-a', T0, lease(T0 + 1_000));
+        await a.events.open(plain, 's1', 'node-a', T0);
+        await a.events.open(done, 's1', 'node-a', T0, lease(T0 + 1_000));
+        for (const id of [kept, lost, plain, done]) await a.events.append(id, { seq: 1, data: '{}' }, T0);
+        await a.events.end(done, T0 + 1);
+        await a.events.renew('node-a', [kept, plain, done], T0 + 5_000, T0 + 500);
+        await b.events.renew('node-b', [lost], T0 + 5_000, T0 + 500); // not its owner
+        expect(await b.events.after(eventId(kept, 0), 's1', T0 + 2_000)).toEqual({
+          events: [{ id: eventId(kept, 1), data: '{}' }],
+          ended: false,
+        });
+        expect(await b.events.after(eventId(lost, 1), 's1', T0 + 2_000)).toEqual({
+          events: [],
+          ended: false,
+          orphaned: [7, 'x'],
+        });
+        expect(await b.events.after(eventId(plain, 1), 's1', T0 + 10_000)).toEqual({ events: [], ended: false });
+        expect(await b.events.after(eventId(done, 0), 's1', T0 + 10_000)).toMatchObject({ ended: true });
+        expect(await b.events.after(eventId(kept, 1), 's1', T0 + 5_000)).toMatchObject({ orphaned: [7, 'x'] });
+        // Orphaned stays orphaned: a late renewal does not revive it.
+        await a.events.renew('node-a', [lost], T0 + 60_000, T0 + 2_001);
+        expect(await b.events.after(eventId(lost, 1), 's1', T0 + 2_002)).toMatchObject({ orphaned: [7, 'x'] });
+      });
+
+      it("finishes a follower once the stream's lease runs out unrenewed (on the log's clock)", async () => {
+        const { a, b } = await open();
+        const id = newStreamId('node-a');
+        const now = Date.now();
+        await a.events.open(id, 's1', 'node-a', now, { leaseUntil: now + 200, requestIds: [1] });
+        await a.events.append(id, { seq: 1, data: '{}' }, now);
+        const events = await b.events.follow(eventId(id, 0), 's1', now, abortOnFinish());
+        const iterator = events![Symbol.asyncIterator]();
+        expect(await take(iterator, 1)).toEqual([{ id: eventId(id, 1), data: '{}' }]);
+        expect(await within(iterator.next(), { what: 'the follower to finish after the lease' })).toMatchObject({
+          done: true,
+        });
+        expect((await b.events.after(eventId(id, 1), 's1', Date.now()))?.orphaned).toEqual([1]);
+      });
+
       it('makes ids that never collide across nodes and parse back', () => {
         const ids = new Set(Array.from({ length: 100 }, () => newStreamId('node-a')));
         ids.add(newStreamId('node-b'));
@@ -405,6 +452,15 @@ export function describeStateContract(factory: StateContractFactory): void {
           { type: 'resource_updated', uri: 'test://doc' },
           { type: 'task', taskId: 't1' },
           { type: 'session_ended', sessionId: 's1' },
+          { type: 'session', sessionId: 's1' },
+          {
+            type: 'session_message',
+            sessionId: 's1',
+            from: 'node-b',
+            node: 'node-a',
+            message: '{"jsonrpc":"2.0","id":"s.node-a.1","result":{"action":"accept"}}',
+          },
+          { type: 'session_message', sessionId: 's1', from: 'node-b', message: '{"jsonrpc":"2.0","method":"x"}' },
         ];
         for (const change of changes) await a.bus.publish(change);
         await until(() => expect(onB.heard).toEqual(changes), { what: 'node b to hear the changes' });

@@ -22,6 +22,7 @@ import type { LegacySession, RequestLink } from '../request-link.js';
 import { routeRequest, type ServerCore } from '../request-router.js';
 import type { HttpSession, SessionEngine } from './http-sessions.js';
 import { HttpServerTransport, PostRoute } from './post-transport.js';
+import { serverRequestPrefix } from './session-routing.js';
 import type { ResponseChannel } from './response-channel.js';
 
 /** What one POST's exchange starts with, and how its answers are written. */
@@ -89,7 +90,10 @@ export class HttpEngine {
     // The server's requests wait for a person (elicitation): the tool call they serve bounds them.
     const connection = new JsonRpcConnection<ServerRole>(transport, {
       role: 'server',
-      idPrefix: 's',
+      // With a session store given (other nodes may hold the session), a session's requests to the
+      // client name this node (`s.<nodeId>.<n>`): an answer POSTed to another node is sent here
+      // (`session-routing.ts`).
+      idPrefix: session && this.core.state.sessions ? serverRequestPrefix(this.core.state.nodeId) : 's',
       tracing: new ChannelTracing(facts, { session }),
       defaultTimeoutMs: Infinity,
       maxTotalTimeoutMs: Infinity,

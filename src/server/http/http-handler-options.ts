@@ -23,6 +23,12 @@ export interface HttpHandlerOptions extends GuardOptions {
   /** A session unused this long (default 30 min) is dropped when a new one is made. */
   sessionIdleMs?: number;
   /**
+   * With an event log given in the server's `state.events`: how long this node's claim on a
+   * session's POST stream holds unrenewed (default 30 s; renewed every third of it while the
+   * stream runs). A client resuming a stream whose node died gets an error within this time.
+   */
+  streamLeaseMs?: number;
+  /**
    * Most 2026 `subscriptions/listen` streams open at once (default 1000): 503 past it. A listen is
    * the one modern response that stays open; `requestTimeoutMs` does not apply to it.
    */
@@ -68,6 +74,7 @@ export const OPTION_KEYS = new Set([
   'requestTimeoutMs',
   'maxSessions',
   'sessionIdleMs',
+  'streamLeaseMs',
   'maxListens',
   'allowedHosts',
   'allowedOrigins',

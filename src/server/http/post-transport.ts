@@ -28,9 +28,12 @@ export class PostRoute {
   /**
    * Set when the client closed the response before its answer (cancelled the request, or lost
    * the connection): what the server still sends tied to it goes to the session's standalone
-   * stream, which the client still reads (a withdrawn elicitation's `notifications/cancelled`).
+   * stream, which the client still reads (a withdrawn elicitation's `notifications/cancelled`) —
+   * except on a resumable stream the client did not cancel: that is logged for its resumption.
    */
   clientGone = false;
+  /** Set when the client cancelled one of the POST's requests (`notifications/cancelled`). */
+  cancelled = false;
   private readonly answers: JsonRpcMessage[] = [];
   private waiting: number;
   private resolveDone!: () => void;
@@ -113,7 +116,14 @@ export class HttpServerTransport implements Transport {
   deliver(items: readonly unknown[], route: PostRoute | undefined): void {
     if (route) for (const id of route.ids) this.routes.set(id, route);
     // One by one, not as a batch: the route gathers a batch's answers (and writes them as one array).
-    for (const item of items) this.listener?.(item);
+    for (const item of items) {
+      const cancelled = cancelledId(item);
+      if (cancelled !== undefined) {
+        const of = this.routes.get(cancelled);
+        if (of) of.cancelled = true;
+      }
+      this.listener?.(item);
+    }
   }
 
   /**
@@ -140,7 +150,7 @@ export class HttpServerTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const route = related === undefined ? undefined : this.routes.get(related);
-    if (route && !route.clientGone) route.channel.notify(message);
+    if (route && (!route.clientGone || (route.channel.resumable && !route.cancelled))) route.channel.notify(message);
     else this.unrelated?.(message);
   }
 
@@ -165,4 +175,12 @@ export class HttpServerTransport implements Transport {
     this.isClosed = true;
     this.resolveClosed(reason ? { error: reason } : {});
   }
+}
+
+/** The request id a `notifications/cancelled` names, or undefined for any other message. */
+function cancelledId(item: unknown): JsonRpcId | undefined {
+  const message = item as { method?: unknown; params?: { requestId?: unknown } } | null;
+  if (typeof message !== 'object' || message === null || message.method !== 'notifications/cancelled') return undefined;
+  const id = message.params?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }

@@ -8,7 +8,7 @@
  * `Last-Event-ID`; elsewhere a stream ends with its answer and is never replayed.
  */
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { ResumableStream, ResumableStreams } from './resumable-streams.js';
 
 /** How a session's POST streams resume. */
@@ -17,6 +17,8 @@ export interface Resumption {
   readonly streams: ResumableStreams;
   /** Send a priming event with this `retry` (ms) first (2025-11-25 clients); undefined: none. */
   readonly primeRetryMs: number | undefined;
+  /** The ids of the POST's requests, whose answers the stream carries. */
+  readonly requestIds: readonly JsonRpcId[];
 }
 
 export class ResponseChannel {
@@ -129,7 +131,7 @@ export class ResponseChannel {
     headers.connection = 'keep-alive';
     this.res.writeHead(200, headers);
     if (!this.resumption) return;
-    this.stream = this.resumption.streams.open(this.res);
+    this.stream = this.resumption.streams.open(this.res, this.resumption.requestIds);
     if (this.resumption.primeRetryMs !== undefined) this.stream.write('', this.resumption.primeRetryMs);
   }
 

@@ -5,11 +5,15 @@
  * stream is on (while there is one) and into the {@link EventLog}, so that a client whose stream
  * closed — the server closed it to be polled, or the connection dropped — sends GET with
  * `Last-Event-ID` and follows the log from there: what it missed on that stream, then the rest,
- * its answer last. No timer.
+ * its answer last. With {@link StreamLeases} (a given event log) each stream is claimed by this node
+ * while it runs: a resumption whose stream's owner stopped renewing (died) gets what was logged,
+ * then a JSON-RPC error for each request the stream was answering, and ends.
  */
 import type { ServerResponse } from 'node:http';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { ServerLogger } from '../server-types.js';
 import { eventId, newStreamId, sseText, type EventLog, type NewEvent } from '../state/event-log.js';
+import type { StreamLeases } from './stream-leases.js';
 
 /** One request's SSE stream, outliving the HTTP response it started on. */
 export class ResumableStream {
@@ -104,16 +108,19 @@ export class ResumableStreams {
     private readonly nodeId: string,
     readonly log: EventLog,
     private readonly logger: ServerLogger,
+    private readonly leases?: StreamLeases,
   ) {}
 
-  /** A new stream starting on `res`, logged under a new globally unique id. */
-  open(res: ServerResponse): ResumableStream {
+  /** A new stream starting on `res`, answering `requestIds`, logged under a new globally unique id. */
+  open(res: ServerResponse, requestIds: readonly JsonRpcId[]): ResumableStream {
     const id = newStreamId(this.nodeId);
+    const now = Date.now();
+    const lease = this.leases?.claim(id, requestIds, now);
     const stream = new ResumableStream(
       id,
       res,
       this.log,
-      this.log.open(id, this.sessionId, this.nodeId, Date.now()),
+      this.log.open(id, this.sessionId, this.nodeId, now, lease),
       // The client still gets the event live; only its resumption is lost (or the session ended meanwhile).
       (error: unknown) =>
         this.logger({
@@ -121,7 +128,10 @@ export class ResumableStreams {
           msg: 'an SSE event could not be logged for resumption',
           error: error instanceof Error ? error.message : 'a non-Error value',
         }),
-      () => this.streams.delete(id),
+      () => {
+        this.streams.delete(id);
+        this.leases?.ended(id);
+      },
     );
     this.streams.set(id, stream);
     return stream;
@@ -132,7 +142,8 @@ export class ResumableStreams {
    * events after it at once, later ones as they come; `res` ends with the stream. A response the
    * stream was on here is ended first (the client left it). Resolves with false, having written
    * nothing, when the id is no resumption of this session's streams (malformed, forged, another
-   * session's, trimmed); otherwise once the stream ended or `res` closed.
+   * session's, trimmed); otherwise once the stream ended, its owner was found gone (its requests
+   * then answered with an error), or `res` closed.
    */
   async resume(res: ServerResponse, lastEventId: string): Promise<boolean> {
     const gone = new AbortController();
@@ -143,11 +154,27 @@ export class ResumableStreams {
       if (!events) return false;
       const dot = lastEventId.trim().lastIndexOf('.');
       this.streams.get(lastEventId.trim().slice(0, dot))?.detach();
-      for await (const event of events) if (!res.destroyed && !res.writableEnded) res.write(sseText(event));
+      let last = lastEventId.trim();
+      for await (const event of events) {
+        last = event.id;
+        if (!res.destroyed && !res.writableEnded) res.write(sseText(event));
+      }
+      if (!gone.signal.aborted) await this.orphaned(res, last);
       res.end();
       return true;
     } finally {
       res.off('close', onClose);
+    }
+  }
+
+  /** After a follow finished: when the stream's owner is gone, what it logged since and an error per request. */
+  private async orphaned(res: ServerResponse, last: string): Promise<void> {
+    const tail = await this.log.after(last, this.sessionId, Date.now());
+    if (!tail?.orphaned || res.destroyed || res.writableEnded) return;
+    for (const event of tail.events) res.write(sseText(event));
+    for (const id of tail.orphaned) {
+      const error = makeErrorResponse(id, RpcErrorCode.InternalError, 'the server running the request stopped');
+      res.write(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
     }
   }
 }

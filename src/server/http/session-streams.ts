@@ -15,6 +15,11 @@ import { acceptsSse } from './request-guards.js';
 /** The session header (lower-case, as Node gives it). */
 export const SESSION_HEADER = 'mcp-session-id';
 
+/** 503: this node holds as many legacy sessions as it may (`maxSessions`). */
+export function tooManySessions(res: ServerResponse): void {
+  refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
+}
+
 /**
  * GET on a legacy session of `principal`: the standalone SSE stream (`list_changed`,
  * `resources/updated`), or with `Last-Event-ID` the resumption of one of its POST streams (an id
@@ -39,6 +44,7 @@ export async function serveGet(
   if (id === undefined)
     return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
   const session = await sessions.get(id, principal);
+  if (session === 'busy') return tooManySessions(res);
   if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
   res.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -75,8 +81,9 @@ export async function serveDelete(
 
 /**
  * Sends `list_changed` (once per tick of changes) to every initialized session's GET streams, and
- * `resources/updated` to those of the sessions subscribed to the resource; ends a session held
- * here that a DELETE on another node ended. Returns the disposers.
+ * `resources/updated` to those of the sessions subscribed to the resource; lets go of a session
+ * held here that a DELETE on another node ended; re-reads a session whose facts another node
+ * stored, and delivers to it what a client POSTed to another node for it. Returns the disposers.
  */
 export function followChanges(core: ServerCore, sessions: HttpSessions): Disposer[] {
   const queued = new Set<string>();
@@ -96,7 +103,8 @@ export function followChanges(core: ServerCore, sessions: HttpSessions): Dispose
     core.changes.add((change) => {
       if (change.type === 'list_changed') listChanged(change.list);
       else if (change.type === 'session_ended')
-        sessions.end(change.sessionId, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
+        sessions.release(change.sessionId, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
+      else if (change.type === 'session' || change.type === 'session_message') sessions.heard(change);
       else if (change.type === 'resource_updated')
         broadcast(
           makeNotification('notifications/resources/updated', { uri: change.uri }),

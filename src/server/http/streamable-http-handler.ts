@@ -44,7 +44,7 @@ import { HttpSessions, type HttpSession } from './http-sessions.js';
 import { principalOf } from '../state/principal.js';
 import { headerMismatch } from './modern-headers.js';
 import { HttpEngine } from './http-engine.js';
-import { followChanges, serveDelete, serveGet, SESSION_HEADER } from './session-streams.js';
+import { followChanges, serveDelete, serveGet, SESSION_HEADER, tooManySessions } from './session-streams.js';
 import { readBody } from './read-body.js';
 import { acceptsSse, checkHostAndOrigin, checkMediaTypes } from './request-guards.js';
 import { ResponseChannel } from './response-channel.js';
@@ -114,6 +114,8 @@ class StreamableHttpServer {
         ? undefined
         : new HttpSessions({
             state: core.state,
+            open: (streams) => this.engine.sessionEngine(streams),
+            streamLeaseMs: positive(options.streamLeaseMs, 30_000, 'streamLeaseMs'),
             max: positive(options.maxSessions, 1000, 'maxSessions'),
             idleMs,
             logger: core.logger,
@@ -364,13 +366,8 @@ class StreamableHttpServer {
       );
     if (this.sessions) {
       if (initialize) {
-        session = await this.sessions.create((streams) => this.engine.sessionEngine(streams), this.principal(res));
-        if (!session)
-          return refuse(
-            res,
-            { status: 503, message: 'Service Unavailable: too many sessions' },
-            { 'retry-after': '5' },
-          );
+        session = await this.sessions.create(this.principal(res));
+        if (!session) return tooManySessions(res);
       } else {
         const id = header(req, SESSION_HEADER);
         if (id === undefined)
@@ -378,8 +375,10 @@ class StreamableHttpServer {
             status: 400,
             message: 'Bad Request: the Mcp-Session-Id header is required (send initialize first)',
           });
-        session = await this.sessions.get(id, this.principal(res));
-        if (!session) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        const found = await this.sessions.get(id, this.principal(res));
+        if (found === 'busy') return tooManySessions(res);
+        if (!found) return refuse(res, { status: 404, message: 'Not Found: no such session' });
+        session = found;
         if (!session.legacy)
           return refuse(res, { status: 400, message: 'Bad Request: the session is not initialized' });
         legacy = session.legacy;
@@ -411,7 +410,7 @@ class StreamableHttpServer {
     if (requests.length === 0) {
       // Notifications (a cancel) and the client's answers to our requests (sampling, elicitation,
       // roots) go to the session's engine; without a session there is nothing they could reach.
-      session?.transport.deliver(items, undefined);
+      if (session) await this.sessions!.deliver(session, items);
       res.writeHead(202, headers).end();
       return;
     }
@@ -420,6 +419,7 @@ class StreamableHttpServer {
       ? {
           streams: session.resumable,
           primeRetryMs: legacy && hasFeature(legacy.revision, 'ssePolling') ? RESUME_RETRY_MS : undefined,
+          requestIds: ids,
         }
       : undefined;
     const channel = new ResponseChannel(res, acceptsSse(req), headers, resumption);

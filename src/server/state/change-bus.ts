@@ -17,7 +17,24 @@ export type Change =
   /** A task's stored row changed (input answered, cancel requested): its owner re-reads it. */
   | { readonly type: 'task'; readonly taskId: string }
   /** A legacy session was ended (DELETE): the node holding its connection ends it. */
-  | { readonly type: 'session_ended'; readonly sessionId: string };
+  | { readonly type: 'session_ended'; readonly sessionId: string }
+  /** A legacy session's stored facts changed (log level, subscriptions): nodes holding it re-read its row. */
+  | { readonly type: 'session'; readonly sessionId: string }
+  /**
+   * A message a client POSTed to node `from` for legacy session `sessionId` that concerns a
+   * request running elsewhere: an answer to a server request of node `node` (its id names the
+   * node), or a `notifications/cancelled` for a request no node was named for (`node` undefined:
+   * every node holding the session but `from` delivers it). `message` is the JSON-RPC message's
+   * JSON text. Unlike the other changes it carries what it delivers (a lost one is as a lost POST:
+   * the request waits for its time limit); a bus with a payload limit must carry a large one.
+   */
+  | {
+      readonly type: 'session_message';
+      readonly sessionId: string;
+      readonly from: string;
+      readonly node?: string;
+      readonly message: string;
+    };
 
 /** What a subscriber is told. Neither method may throw into the bus (a throw is caught and dropped). */
 export interface ChangeSubscriber {

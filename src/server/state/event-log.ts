@@ -9,6 +9,12 @@
  * session's, or older than what is still kept (trimmed) is no resumption: it replays nothing,
  * never a part of the stream.
  *
+ * Owner leases: a stream opened with a {@link StreamLease} is claimed by its owner until
+ * `leaseUntil`, which the owner extends ({@link EventLog.renew}) while it runs. A stream not ended
+ * whose lease ran out is orphaned (its owner died): `follow` finishes then (judged on the log's
+ * clock), and `after` names the requests it was answering, so the reader answers them with an
+ * error instead of waiting forever. A stream opened without a lease never runs out.
+ *
  * Rules every implementation keeps (`test/support/state-contract.ts` checks them): events of a
  * stream are kept in `seq` order, bounded per stream (count and bytes, the newest always kept)
  * and per session (streams, ended ones dropped first); a stream unused for its TTL is gone.
@@ -30,12 +36,37 @@ export interface NewEvent {
   readonly retryMs?: number;
 }
 
+/** The owner's claim on a stream while it runs (see the file comment). */
+export interface StreamLease {
+  /** Until when (epoch ms) the claim holds unrenewed. */
+  readonly leaseUntil: number;
+  /** The JSON-RPC ids of the requests whose answers the stream carries. */
+  readonly requestIds: readonly (string | number)[];
+}
+
+/** What {@link EventLog.after} reads. */
+export interface StreamTail {
+  readonly events: LoggedEvent[];
+  /** True once the stream's last event (its answer) was appended: it is among `events` or before them. */
+  readonly ended: boolean;
+  /**
+   * Present when the stream has not ended and its lease ran out by `now` (its owner stopped
+   * renewing it): the ids of the requests it was answering, which will never be answered on it.
+   */
+  readonly orphaned?: readonly (string | number)[];
+}
+
 /** Where SSE events live. Every method that reads or writes takes the caller's `now` (epoch ms). */
 export interface EventLog {
   /** True when other processes see what is stored here (requires a shared `stateSecret`). */
   readonly shared: boolean;
-  /** Starts stream `streamId` of session `sessionId`, written by node `owner`. */
-  open(streamId: string, sessionId: string, owner: string, now: number): Promise<void>;
+  /** Starts stream `streamId` of session `sessionId`, written by node `owner` (claimed until `lease.leaseUntil`). */
+  open(streamId: string, sessionId: string, owner: string, now: number, lease?: StreamLease): Promise<void>;
+  /**
+   * Extends to `leaseUntil` the leases of those of `streamIds` that `owner` opened with a lease
+   * and that are neither ended nor orphaned (others unchanged; an orphaned stream stays so).
+   */
+  renew(owner: string, streamIds: readonly string[], leaseUntil: number, now: number): Promise<void>;
   /**
    * Appends one event; the owner appends in `seq` order and waits for each before the next (the
    * kit chains them). Rejects `INVALID_STATE` for an unknown or ended stream.
@@ -48,14 +79,11 @@ export interface EventLog {
    * last event among them). Undefined when `lastEventId` is no resumption of a stream of
    * `sessionId` (see the file comment).
    */
-  after(
-    lastEventId: string,
-    sessionId: string,
-    now: number,
-  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined>;
+  after(lastEventId: string, sessionId: string, now: number): Promise<StreamTail | undefined>;
   /**
    * The events of `lastEventId`'s stream after it, live: the kept ones at once, later ones as
-   * they are appended, finishing after the stream's end (or when `signal` aborts). Resolves with
+   * they are appended, finishing after the stream's end, once its lease ran out unrenewed (the
+   * reader then asks {@link after} what was orphaned), or when `signal` aborts. Resolves with
    * undefined when `lastEventId` is no resumption of a stream of `sessionId` (see the file comment).
    */
   follow(

@@ -1,10 +1,19 @@
 /**
  * The in-memory {@link EventLog}: per stream at most 256 events and 1 MiB of them (the newest
  * always kept), per session at most 16 streams (ended ones dropped first, then the oldest), a
- * stream unused for `ttlMs` dropped whenever the log is opened (no timer).
+ * stream unused for `ttlMs` dropped whenever the log is opened (no timer). A follower of a stream
+ * with a lease waits on a timer until the lease's end (`Date.now()` is the clock), re-checking it.
  */
 import { McpError } from '../../protocol/errors.js';
-import { eventId, parseEventId, type EventLog, type LoggedEvent, type NewEvent } from './event-log.js';
+import {
+  eventId,
+  parseEventId,
+  type EventLog,
+  type LoggedEvent,
+  type NewEvent,
+  type StreamLease,
+  type StreamTail,
+} from './event-log.js';
 
 /** Options of {@link MemoryEventLog}. */
 export interface MemoryEventLogOptions {
@@ -21,6 +30,9 @@ export interface MemoryEventLogOptions {
 interface Stream {
   readonly id: string;
   readonly sessionId: string;
+  readonly owner: string;
+  /** Its owner's lease, when opened with one. */
+  lease: { leaseUntil: number; readonly requestIds: readonly (string | number)[] } | undefined;
   readonly events: Array<LoggedEvent & { seq: number; bytes: number }>;
   bytes: number;
   lastSeq: number;
@@ -45,7 +57,7 @@ export class MemoryEventLog implements EventLog {
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
   }
 
-  open(streamId: string, sessionId: string, _owner: string, now: number): Promise<void> {
+  open(streamId: string, sessionId: string, owner: string, now: number, lease?: StreamLease): Promise<void> {
     this.sweep(now);
     let ids = this.bySession.get(sessionId);
     if (!ids) this.bySession.set(sessionId, (ids = new Set()));
@@ -57,6 +69,8 @@ export class MemoryEventLog implements EventLog {
     this.streams.set(streamId, {
       id: streamId,
       sessionId,
+      owner,
+      lease: lease && { leaseUntil: lease.leaseUntil, requestIds: [...lease.requestIds] },
       events: [],
       bytes: 0,
       lastSeq: 0,
@@ -83,6 +97,15 @@ export class MemoryEventLog implements EventLog {
     return Promise.resolve();
   }
 
+  renew(owner: string, streamIds: readonly string[], leaseUntil: number, now: number): Promise<void> {
+    for (const id of streamIds) {
+      const stream = this.streams.get(id);
+      if (stream?.lease && stream.owner === owner && !stream.ended && stream.lease.leaseUntil > now)
+        stream.lease.leaseUntil = Math.max(stream.lease.leaseUntil, leaseUntil);
+    }
+    return Promise.resolve();
+  }
+
   end(streamId: string, now: number): Promise<void> {
     const stream = this.streams.get(streamId);
     if (stream && !stream.ended) {
@@ -93,15 +116,16 @@ export class MemoryEventLog implements EventLog {
     return Promise.resolve();
   }
 
-  after(
-    lastEventId: string,
-    sessionId: string,
-    now: number,
-  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined> {
+  after(lastEventId: string, sessionId: string, now: number): Promise<StreamTail | undefined> {
     const at = this.position(lastEventId, sessionId, now);
     if (!at) return Promise.resolve(undefined);
-    const events = at.stream.events.filter((event) => event.seq > at.seq).map(plain);
-    return Promise.resolve({ events, ended: at.stream.ended });
+    const { stream } = at;
+    const events = stream.events.filter((event) => event.seq > at.seq).map(plain);
+    return Promise.resolve(
+      orphaned(stream, now)
+        ? { events, ended: false, orphaned: [...stream.lease!.requestIds] }
+        : { events, ended: stream.ended },
+    );
   }
 
   follow(
@@ -169,14 +193,26 @@ async function* follower(stream: Stream, after: number, signal: AbortSignal): As
         yield plain(event);
         event = stream.events.find((e) => e.seq > seen);
       }
-      if (stream.ended || signal.aborted) return;
-      await new Promise<void>((resolve) => (wake = resolve));
+      if (stream.ended || signal.aborted || orphaned(stream, Date.now())) return;
+      // A stream with a lease is looked at again when the lease would run out (renewed or not).
+      const lease = stream.lease;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        if (lease) timer = setTimeout(resolve, Math.max(0, lease.leaseUntil - Date.now()) + 1);
+      });
+      clearTimeout(timer);
       wake = undefined;
     }
   } finally {
     stream.followers.delete(poke);
     signal.removeEventListener('abort', poke);
   }
+}
+
+/** True when `stream` has not ended and its owner's lease ran out by `now`. */
+function orphaned(stream: Stream, now: number): boolean {
+  return !stream.ended && stream.lease !== undefined && stream.lease.leaseUntil <= now;
 }
 
 /** A kept event as a {@link LoggedEvent} (without the log's bookkeeping). */
