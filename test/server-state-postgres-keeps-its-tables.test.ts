@@ -3,7 +3,8 @@
  * `migrate()` is idempotent and safe when several nodes run it at once; expired and trimmed rows
  * are really deleted (tasks past their TTL, idle sessions, unused SSE streams with their events,
  * old DPoP proofs, events beyond a stream's bound); a DPoP proof given to two nodes at once is
- * recorded by exactly one; the change bus tells its subscribers to resync after its connection is
+ * recorded by exactly one; a change too large for a notification crosses through a row, in
+ * order; the change bus tells its subscribers to resync after its connection is
  * killed, or after it went silent without a reset (a TCP proxy that freezes it); with the database
  * down every seam fails fast with an error naming the store, and service (the bus included)
  * resumes when it is back; `close()` finishes followers and leaves no connection or timer, and
@@ -14,6 +15,7 @@ import net from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { postgresState, type PostgresState, type PostgresStateOptions } from '../src/server/postgres/index.js';
+import type { Change } from '../src/server/state/change-bus.js';
 import { eventId, newStreamId } from '../src/server/state/event-log.js';
 import type { StoredSession } from '../src/server/state/session-store.js';
 import { skipWithoutPostgres, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
@@ -73,7 +75,7 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
       [`${p}%`],
     );
     expect(rows.map((row) => row.table_name)).toEqual(
-      ['event', 'replay', 'session', 'stream', 'task'].map((t) => p + t),
+      ['bus_message', 'event', 'replay', 'session', 'stream', 'task'].map((t) => p + t),
     );
   });
 
@@ -165,6 +167,22 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
       ]);
       expect(answers.sort()).toEqual([false, true]);
     }
+  });
+
+  it('carries a change too large for a notification through a row, in order with the others', async () => {
+    const p = prefix();
+    const [a, b] = [state(p), state(p)];
+    const heard: Change[] = [];
+    await b.bus.subscribe({ change: (change) => heard.push(change), resync: () => undefined });
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: 's.node-a.1', result: { text: 'x'.repeat(20_000) } });
+    const changes: Change[] = [
+      { type: 'list_changed', list: 'tools' },
+      { type: 'session_message', sessionId: 's1', from: 'node-b', node: 'node-a', message: answer },
+      { type: 'resource_updated', uri: 'test://after' },
+    ];
+    for (const change of changes) await a.bus.publish(change);
+    await until(() => expect(heard).toEqual(changes), { what: 'node b to hear the three changes in order' });
+    expect(await count(`${p}bus_message`)).toBe(1);
   });
 
   it('tells bus subscribers to resync after its connection is killed, and delivers again', async () => {

@@ -1,8 +1,11 @@
 /**
  * The PostgreSQL {@link ChangeBus}: `pg_notify` on one channel, heard on the state's `LISTEN`
  * connection. A change is delivered to this node's subscribers within `publish` and sent to the
- * others; each node skips its own messages when they come back, so each is heard once. NOTIFY is
- * at most once: after the LISTEN connection comes back, every subscriber is told to resync.
+ * others; each node skips its own messages when they come back, so each is heard once. A message
+ * too large for a notification (8000 bytes: a `session_message` may carry a whole answer) is
+ * stored in `<prefix>bus_message` for a minute and the notification names its row. Messages are
+ * delivered in the order they were heard. NOTIFY is at most once: after the LISTEN connection
+ * comes back (or a stored message cannot be read), every subscriber is told to resync.
  */
 import { randomUUID } from 'node:crypto';
 import type { Disposer } from '../../protocol/transport.js';
@@ -10,14 +13,17 @@ import type { Change, ChangeBus, ChangeSubscriber } from '../state/change-bus.js
 import type { PgDatabase } from './pg-database.js';
 import type { PgListener } from './pg-listener.js';
 
-/** NOTIFY payloads must stay under 8000 bytes; a larger change goes out as "resync" instead. */
+const WHAT = 'change bus';
+/** NOTIFY payloads must stay under 8000 bytes; a larger message goes through a row. */
 const MAX_PAYLOAD_BYTES = 7900;
+/** How long a stored message is kept for the nodes to read. */
+const STORED_MS = 60_000;
 
-/** A message on the channel: from which bus, and the change (or `resync`: one too large to send). */
+/** A message on the channel: from which bus, and the change (or `ref`: the row holding it). */
 interface Message {
   from: string;
   change?: Change;
-  resync?: true;
+  ref?: string;
 }
 
 export class PgChangeBus implements ChangeBus {
@@ -25,8 +31,10 @@ export class PgChangeBus implements ChangeBus {
   private readonly subscribers = new Set<ChangeSubscriber>();
   /** Tells this bus's messages from others' (several buses may run in one process, or one node id). */
   private readonly id = randomUUID();
-  private readonly notify;
+  private readonly sql;
   private readonly detach: Array<() => void>;
+  /** What was heard, delivered in order (a stored message is read first). */
+  private inbox: Promise<void> = Promise.resolve();
   private closed = false;
 
   /**
@@ -38,7 +46,19 @@ export class PgChangeBus implements ChangeBus {
     private readonly listener: PgListener,
     private readonly readyTimeoutMs: number,
   ) {
-    this.notify = db.statement('SELECT pg_notify($1, $2)');
+    const t = db.tables.busMessage;
+    this.sql = {
+      notify: db.statement('SELECT pg_notify($1, $2)'),
+      store: db.statement(
+        `WITH swept AS (
+           DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE created_at < $5 LIMIT 100)
+         ), stored AS (
+           INSERT INTO ${t} (payload, created_at) VALUES ($1, $2) RETURNING id
+         )
+         SELECT pg_notify($3, json_build_object('from', $4::text, 'ref', id::text)::text) FROM stored`,
+      ),
+      read: db.statement(`SELECT payload FROM ${t} WHERE id = $1`),
+    };
     this.detach = [
       listener.on(db.tables.busChannel, (payload) => this.heard(payload)),
       listener.onResync(() => this.each((s) => s.resync())),
@@ -47,9 +67,13 @@ export class PgChangeBus implements ChangeBus {
 
   async publish(change: Change): Promise<void> {
     this.each((s) => s.change(change));
-    let payload = JSON.stringify({ from: this.id, change } satisfies Message);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, resync: true });
-    await this.db.run('change bus', this.notify, [this.db.tables.busChannel, payload]);
+    const payload = JSON.stringify({ from: this.id, change } satisfies Message);
+    const channel = this.db.tables.busChannel;
+    if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) await this.db.run(WHAT, this.sql.notify, [channel, payload]);
+    else {
+      const now = Date.now();
+      await this.db.run(WHAT, this.sql.store, [payload, now, channel, this.id, now - STORED_MS]);
+    }
   }
 
   async subscribe(subscriber: ChangeSubscriber): Promise<Disposer> {
@@ -70,18 +94,26 @@ export class PgChangeBus implements ChangeBus {
   }
 
   private heard(payload: string): void {
-    let message: Message;
+    const message = parse(payload);
+    if (!message || message.from === this.id) return;
+    this.inbox = this.inbox.then(() => (message.ref === undefined ? this.deliver(message) : this.fetch(message.ref)));
+  }
+
+  /** Reads a stored message and delivers it; one that cannot be read (gone, store down) is a resync. */
+  private async fetch(ref: string): Promise<void> {
     try {
-      message = JSON.parse(payload) as Message;
+      const { rows } = await this.db.run<{ payload: string }>(WHAT, this.sql.read, [ref]);
+      const message = rows[0] && parse(rows[0].payload);
+      if (message) return this.deliver(message);
     } catch {
-      return;
+      // As a lost notification: subscribers re-read.
     }
-    if (typeof message !== 'object' || message === null || message.from === this.id) return;
-    if (message.resync === true) this.each((s) => s.resync());
-    else if (typeof message.change?.type === 'string') {
-      const change = message.change;
-      this.each((s) => s.change(change));
-    }
+    this.each((s) => s.resync());
+  }
+
+  private deliver(message: Message): void {
+    const change = message.change;
+    if (typeof change?.type === 'string') this.each((s) => s.change(change));
   }
 
   private each(deliver: (subscriber: ChangeSubscriber) => void): void {
@@ -92,5 +124,14 @@ export class PgChangeBus implements ChangeBus {
         // One subscriber's failure must not stop the others.
       }
     }
+  }
+}
+
+function parse(payload: string): Message | undefined {
+  try {
+    const message = JSON.parse(payload) as Message;
+    return typeof message === 'object' && message !== null && typeof message.from === 'string' ? message : undefined;
+  } catch {
+    return undefined;
   }
 }

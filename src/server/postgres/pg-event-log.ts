@@ -5,10 +5,20 @@
  * takes the stream and its events in one snapshot, so a replay is whole or refused. Followers on
  * any node wake on the notification, and re-read every `followPollMs` besides (a lost notification
  * only delays). Per session at most `maxStreamsPerSession` streams (ended ones dropped first);
- * streams unused for `ttlMs` are deleted when read, and in bounded batches as streams open.
+ * streams unused for `ttlMs` are deleted when read, and in bounded batches as streams open. A
+ * stream's owner lease is a column: a follower looks again when it would run out, and finishes
+ * once it has (on this process's clock).
  */
 import { McpError } from '../../protocol/errors.js';
-import { eventId, parseEventId, type EventLog, type LoggedEvent, type NewEvent } from '../state/event-log.js';
+import {
+  eventId,
+  parseEventId,
+  type EventLog,
+  type LoggedEvent,
+  type NewEvent,
+  type StreamLease,
+  type StreamTail,
+} from '../state/event-log.js';
 import type { PgDatabase } from './pg-database.js';
 import type { PgListener } from './pg-listener.js';
 import { num } from './rows.js';
@@ -31,6 +41,8 @@ interface ReadRow {
   last_seq: string;
   ended: boolean;
   touched: string;
+  lease_until: string | null;
+  request_ids: Array<string | number> | null;
   first_seq: string | null;
   seq: string | null;
   data: string | null;
@@ -42,6 +54,8 @@ interface Read {
   lastSeq: number;
   ended: boolean;
   touched: number;
+  /** The owner's lease, when the stream was opened with one. */
+  lease: { leaseUntil: number; requestIds: Array<string | number> } | undefined;
   firstSeq: number | undefined;
   events: Array<LoggedEvent & { seq: number }>;
 }
@@ -65,7 +79,12 @@ export class PgEventLog implements EventLog {
         `WITH dropped AS (
            DELETE FROM ${s} WHERE session_id = $2 AND stream_id NOT IN (
              SELECT stream_id FROM ${s} WHERE session_id = $2 ORDER BY ended, opened_at DESC LIMIT $5))
-         INSERT INTO ${s} (stream_id, session_id, owner, opened_at, touched) VALUES ($1, $2, $3, $4, $4)`,
+         INSERT INTO ${s} (stream_id, session_id, owner, opened_at, touched, lease_until, request_ids)
+         VALUES ($1, $2, $3, $4, $4, $6, $7)`,
+      ),
+      renew: db.statement(
+        `UPDATE ${s} SET lease_until = GREATEST(lease_until, $3)
+         WHERE stream_id = ANY($2::text[]) AND owner = $1 AND NOT ended AND lease_until > $4`,
       ),
       append: db.statement(
         `WITH s AS (
@@ -86,7 +105,7 @@ export class PgEventLog implements EventLog {
          SELECT pg_notify($3, stream_id) FROM u`,
       ),
       read: db.statement(
-        `SELECT s.last_seq, s.ended, s.touched,
+        `SELECT s.last_seq, s.ended, s.touched, s.lease_until, s.request_ids,
            (SELECT min(seq) FROM ${e} WHERE stream_id = s.stream_id) AS first_seq, e.seq, e.data, e.retry_ms
          FROM ${s} AS s LEFT JOIN ${e} AS e ON e.stream_id = s.stream_id AND e.seq > $3
          WHERE s.stream_id = $1 AND s.session_id = $2
@@ -104,9 +123,21 @@ export class PgEventLog implements EventLog {
     ];
   }
 
-  async open(streamId: string, sessionId: string, owner: string, now: number): Promise<void> {
+  async open(streamId: string, sessionId: string, owner: string, now: number, lease?: StreamLease): Promise<void> {
     await this.sweep(now);
-    await this.db.run(WHAT, this.sql.open, [streamId, sessionId, owner, now, this.limits.maxStreamsPerSession - 1]);
+    await this.db.run(WHAT, this.sql.open, [
+      streamId,
+      sessionId,
+      owner,
+      now,
+      this.limits.maxStreamsPerSession - 1,
+      lease?.leaseUntil ?? null,
+      lease === undefined ? null : JSON.stringify(lease.requestIds),
+    ]);
+  }
+
+  async renew(owner: string, streamIds: readonly string[], leaseUntil: number, now: number): Promise<void> {
+    if (streamIds.length > 0) await this.db.run(WHAT, this.sql.renew, [owner, streamIds, leaseUntil, now]);
   }
 
   async append(streamId: string, event: NewEvent, now: number): Promise<void> {
@@ -130,13 +161,14 @@ export class PgEventLog implements EventLog {
     this.wake(streamId);
   }
 
-  async after(
-    lastEventId: string,
-    sessionId: string,
-    now: number,
-  ): Promise<{ events: LoggedEvent[]; ended: boolean } | undefined> {
+  async after(lastEventId: string, sessionId: string, now: number): Promise<StreamTail | undefined> {
     const at = await this.position(lastEventId, sessionId, now);
-    return at && { events: at.read.events.map(plain), ended: at.read.ended };
+    if (!at) return undefined;
+    const { read } = at;
+    const events = read.events.map(plain);
+    return orphaned(read, now)
+      ? { events, ended: false, orphaned: [...read.lease!.requestIds] }
+      : { events, ended: read.ended };
   }
 
   async follow(
@@ -202,6 +234,10 @@ export class PgEventLog implements EventLog {
       lastSeq: num(first.last_seq),
       ended: first.ended,
       touched: num(first.touched),
+      lease:
+        first.lease_until === null
+          ? undefined
+          : { leaseUntil: num(first.lease_until), requestIds: first.request_ids ?? [] },
       firstSeq: first.first_seq === null ? undefined : num(first.first_seq),
       events,
     };
@@ -240,11 +276,16 @@ export class PgEventLog implements EventLog {
         }
         // A full page may have more behind it: read on at once.
         if (current.events.length < this.limits.maxEvents) {
-          if (current.ended || signal.aborted || this.closed) return;
+          if (current.ended || signal.aborted || this.closed || orphaned(current, Date.now())) return;
           if (!dirty) {
+            // A stream with a lease is looked at again when the lease would run out (renewed or not).
+            const lease = current.lease;
+            const wait = lease
+              ? Math.min(this.limits.followPollMs, Math.max(0, lease.leaseUntil - Date.now()) + 1)
+              : this.limits.followPollMs;
             await new Promise<void>((resolve) => {
               wake = resolve;
-              timer = setTimeout(resolve, this.limits.followPollMs);
+              timer = setTimeout(resolve, wait);
             });
             clearTimeout(timer);
             wake = undefined;
@@ -277,6 +318,11 @@ export class PgEventLog implements EventLog {
     this.sweptAt = now;
     await this.db.run(WHAT, this.sql.sweep, [now - this.limits.ttlMs, this.limits.sweepBatch]);
   }
+}
+
+/** True when the stream has not ended and its owner's lease ran out by `now`. */
+function orphaned(read: Read, now: number): boolean {
+  return !read.ended && read.lease !== undefined && read.lease.leaseUntil <= now;
 }
 
 /** A kept event as a {@link LoggedEvent} (without its seq). */

@@ -7,9 +7,11 @@
  *   cancel requested, principal, owner and lease, times); gone at `expires_at`.
  * - `<prefix>session`: one row per legacy session (principal, owner, the facts `initialize` and
  *   later requests set, `last_seen`); gone once idle or ended.
- * - `<prefix>stream` and `<prefix>event`: the SSE event log, one row per stream (session, owner,
- *   last seq, ended, last written) and one per event kept (deleted with their stream).
+ * - `<prefix>stream` and `<prefix>event`: the SSE event log, one row per stream (session, owner
+ *   and its lease, last seq, ended, last written) and one per event kept (deleted with their stream).
  * - `<prefix>replay`: DPoP proofs seen (a hash of key and proof id), until they expire.
+ * - `<prefix>bus_message`: change-bus messages too large for a notification (which then names the
+ *   row), kept a minute.
  */
 import { McpError } from '../../protocol/errors.js';
 import type { PgPool, PgPoolClient } from './pg-driver.js';
@@ -23,6 +25,8 @@ export interface TableNames {
   readonly stream: string;
   readonly event: string;
   readonly replay: string;
+  /** Change-bus messages too large for a notification, kept a minute for the nodes to read. */
+  readonly busMessage: string;
   /** The channel of change-bus messages. */
   readonly busChannel: string;
   /** The channel that wakes event log followers (payload: a stream id). */
@@ -61,6 +65,7 @@ export function tableNames(schema: string | undefined, prefix: string): TableNam
     stream: qualified('stream'),
     event: qualified('event'),
     replay: qualified('replay'),
+    busMessage: qualified('bus_message'),
     busChannel: `${channel}bus`,
     eventChannel: `${channel}events`,
     lockKey: `mcpwire state ${channel}`,
@@ -112,7 +117,9 @@ CREATE TABLE IF NOT EXISTS ${t.stream} (
   last_seq   bigint NOT NULL DEFAULT 0,
   ended      boolean NOT NULL DEFAULT false,
   opened_at  bigint NOT NULL,
-  touched    bigint NOT NULL
+  touched    bigint NOT NULL,
+  lease_until bigint,
+  request_ids jsonb
 );
 CREATE INDEX IF NOT EXISTS ${index('stream_session')} ON ${t.stream} (session_id);
 CREATE INDEX IF NOT EXISTS ${index('stream_touched')} ON ${t.stream} (touched);
@@ -129,6 +136,12 @@ CREATE TABLE IF NOT EXISTS ${t.replay} (
   expires_at bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${index('replay_expires')} ON ${t.replay} (expires_at);
+CREATE TABLE IF NOT EXISTS ${t.busMessage} (
+  id         bigserial PRIMARY KEY,
+  payload    text NOT NULL,
+  created_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${index('bus_message_created')} ON ${t.busMessage} (created_at);
 `;
 }
 
