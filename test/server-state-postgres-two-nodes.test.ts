@@ -4,7 +4,7 @@
  * nodes of one service: a task made on one is seen and cancelled through the other (its handler
  * aborted where it runs, woken by NOTIFY); a listen on one hears a tool registered on the other,
  * and every list again after the bus's connection is killed; a `requestState` minted on one is
- * accepted on the other; a legacy session made on one is in the store for the other, and a DELETE
+ * accepted on the other; a legacy session made on one is served by the other, and a DELETE
  * through the other ends it (its GET stream ended at once); a DPoP proof accepted by one is
  * refused as a replay by the other.
  */
@@ -165,7 +165,7 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
     expect((await call(b, 'tools/call', again, asking)).result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
   });
 
-  it('keep a legacy session made on one node in the store for the other, which ends it with a DELETE', async () => {
+  it('serve a legacy session made on one node on the other too, which ends it with a DELETE', async () => {
     const p = prefix();
     const a = await node('node-a', p);
     const b = await node('node-b', p);
@@ -185,6 +185,10 @@ describe.skipIf(skipWithoutPostgres())('two kit nodes sharing one PostgreSQL sta
       revision: '2025-11-25',
       clientInfo: { name: 'raw', version: '1' },
     });
+    // Node b serves the session too (it adopts it from the store).
+    const listed = await exchange(b.kit.url, { headers, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.json ?? listed.text)).toContain('"gate"');
     const stream = await fetch(a.kit.url, { headers: { ...headers, accept: 'text/event-stream' } });
     expect(stream.status).toBe(200);
     await until(() => a.kit.handler.openStreams === 1, { what: 'the GET stream on node a' });
