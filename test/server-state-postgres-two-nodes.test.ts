@@ -5,8 +5,10 @@
  * aborted where it runs, woken by NOTIFY); a listen on one hears a tool registered on the other,
  * and every list again after the bus's connection is killed; a `requestState` minted on one is
  * accepted on the other; a legacy session made on one is served by the other, and a DELETE
- * through the other ends it (its GET stream ended at once); a DPoP proof accepted by one is
- * refused as a replay by the other.
+ * through the other ends it (its GET stream ended at once); a legacy call whose stream the server
+ * closed resumes from the PostgreSQL event log; with the database down a node answers at once with
+ * an internal error (its log names the store) and serves again once it is back; a DPoP proof
+ * accepted by one is refused as a replay by the other.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
