@@ -41,6 +41,7 @@ await build({
     'src/server/index.ts',
     'src/server/postgres/index.ts',
     'src/otel/index.ts',
+    'src/server/redis/index.ts',
     'src/cli.ts',
   ],
   outbase: 'src',

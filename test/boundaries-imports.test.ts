@@ -165,9 +165,13 @@ function violationsIn(file: string, source: string): string[] {
       problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
     if (specifier.startsWith('@opentelemetry/') && from !== 'otel')
       problems.push(`${where}: only src/otel (the mcpwire/otel subpath) may load OpenTelemetry (an optional peer)`);
-    if ((specifier === 'pg' || specifier.startsWith('pg/')) && !rel.startsWith('src/server/postgres/'))
+    if (/^pg(\/|$)/.test(specifier) && !rel.startsWith('src/server/postgres/'))
       problems.push(
         `${where}: only src/server/postgres (the mcpwire/server/postgres subpath) may load pg (an optional peer)`,
+      );
+    if (/^ioredis(\/|$)/.test(specifier) && !rel.startsWith('src/server/redis/'))
+      problems.push(
+        `${where}: only src/server/redis (the mcpwire/server/redis subpath) may load ioredis (an optional peer)`,
       );
     if ((from === 'protocol' || from === 'util') && isNodeBuiltin(specifier))
       problems.push(`${where}: src/${from} must not import Node built-ins`);
@@ -379,6 +383,10 @@ describe('the import scanner', () => {
       violationsIn(at('cli/x.ts'), "import { a } from '../manager/a.js';\nimport { b } from '../protocol/b.js';"),
     ).toEqual([]);
     expect(violationsIn(at('index.ts'), "export { McpClient } from './client/mcp-client.js';")).toEqual([]);
+    expect(violationsIn(at('server/redis/x.ts'), "import { Redis } from 'ioredis';")).toEqual([]);
+    expect(violationsIn(at('server/x.ts'), "import type { Redis } from 'ioredis';")).toEqual([
+      "src/server/x.ts:1 imports 'ioredis': only src/server/redis (the mcpwire/server/redis subpath) may load ioredis (an optional peer)",
+    ]);
     expect(violationsIn(at('utils/x.ts'), '')).toEqual([expect.stringContaining('src/utils is not a known layer')]);
   });
 });

@@ -52,6 +52,25 @@ describe('the public surface', () => {
     expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
   });
 
+  it('mcpwire/server/redis exports exactly this list of runtime names, from its own entry', async () => {
+    const redis = await import('../src/server/redis/index.js');
+    expect(Object.keys(redis).sort()).toEqual([
+      'RedisChangeBus',
+      'RedisEventLog',
+      'RedisReplayCache',
+      'RedisSessionStore',
+      'RedisState',
+      'RedisTaskStore',
+      'redisState',
+    ]);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { import: string }>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    expect(manifest.exports['./server/redis']!.import).toBe('./dist/server/redis/index.js');
+    expect(manifest.peerDependenciesMeta.ioredis).toEqual({ optional: true });
+  });
+
   it('mcpwire/server exports exactly this list of runtime names', () => {
     expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
       [
