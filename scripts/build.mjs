@@ -39,6 +39,7 @@ await build({
     'src/inspect/proxy/index.ts',
     'src/auth/index.ts',
     'src/server/index.ts',
+    'src/server/postgres/index.ts',
     'src/otel/index.ts',
     'src/server/redis/index.ts',
     'src/cli.ts',

@@ -165,6 +165,10 @@ function violationsIn(file: string, source: string): string[] {
       problems.push(`${where}: nothing under src/ may import an MCP SDK package`);
     if (specifier.startsWith('@opentelemetry/') && from !== 'otel')
       problems.push(`${where}: only src/otel (the mcpwire/otel subpath) may load OpenTelemetry (an optional peer)`);
+    if (/^pg(\/|$)/.test(specifier) && !rel.startsWith('src/server/postgres/'))
+      problems.push(
+        `${where}: only src/server/postgres (the mcpwire/server/postgres subpath) may load pg (an optional peer)`,
+      );
     if (/^ioredis(\/|$)/.test(specifier) && !rel.startsWith('src/server/redis/'))
       problems.push(
         `${where}: only src/server/redis (the mcpwire/server/redis subpath) may load ioredis (an optional peer)`,

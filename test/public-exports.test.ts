@@ -97,6 +97,27 @@ describe('the public surface', () => {
     expect(manifest.exports['./server']!.import).toBe('./dist/server/index.js');
   });
 
+  it('mcpwire/server/postgres exports exactly this list of runtime names, and imports pg dynamically (when a store is first used)', async () => {
+    const postgres = await import('../src/server/postgres/index.js');
+    expect(Object.keys(postgres).sort()).toEqual([
+      'PgChangeBus',
+      'PgEventLog',
+      'PgReplayCache',
+      'PgSessionStore',
+      'PgTaskStore',
+      'PostgresState',
+      'postgresState',
+    ]);
+    const source = readFileSync(new URL('../src/server/postgres/pg-driver.ts', import.meta.url), 'utf8');
+    expect(source).toMatch(/await import\('pg'\)/);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { import: string }>;
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
+    };
+    expect(manifest.exports['./server/postgres']!.import).toBe('./dist/server/postgres/index.js');
+    expect(manifest.peerDependenciesMeta.pg).toEqual({ optional: true });
+  });
+
   it('the main entry re-exports nothing at runtime from the HTTP transports (undici loads on demand)', () => {
     const index = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
     expect(index).not.toMatch(/^export \{[^}]*\} from '\.\/transport\/http\//m);
