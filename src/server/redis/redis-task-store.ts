@@ -7,7 +7,15 @@
  */
 import type { Redis } from 'ioredis';
 import { McpError } from '../../protocol/errors.js';
-import type { NewTask, StoredTask, TaskInputRequest, TaskOutcome, TaskStatus, TaskStore } from '../state/task-store.js';
+import {
+  newStoredTask,
+  type NewTask,
+  type StoredTask,
+  type TaskInputRequest,
+  type TaskOutcome,
+  type TaskStatus,
+  type TaskStore,
+} from '../state/task-store.js';
 import { guarded } from './redis-connection.js';
 import { defineScript, pairs, type RedisScript } from './redis-scripts.js';
 import { ASK, CANCEL, CREATE, GET, RENEW, RESPOND, SETTLE } from './task-scripts.js';
@@ -38,23 +46,7 @@ export class RedisTaskStore implements TaskStore {
 
   create(task: NewTask, now: number): Promise<StoredTask> {
     return guarded(this.where, 'tasks.create', async () => {
-      const stored: StoredTask = {
-        taskId: task.taskId,
-        status: 'working',
-        createdAt: now,
-        lastUpdatedAt: now,
-        ttlMs: task.ttlMs,
-        pollIntervalMs: task.pollIntervalMs,
-        expiresAt: now + task.ttlMs,
-        principal: task.principal,
-        owner: task.owner,
-        leaseUntil: now + task.leaseMs,
-        inputRequests: {},
-        inputResponses: {},
-        result: undefined,
-        error: undefined,
-        cancelRequested: false,
-      };
+      const stored = newStoredTask(task, now);
       const fields: Record<string, string> = {
         taskId: stored.taskId,
         status: stored.status,

@@ -6,6 +6,7 @@
 import { McpError } from '../../protocol/errors.js';
 import {
   LEASE_LOST,
+  newStoredTask,
   TERMINAL_STATUSES,
   type NewTask,
   type StoredTask,
@@ -37,23 +38,7 @@ export class MemoryTaskStore implements TaskStore {
         return Promise.reject(new McpError('INVALID_STATE', `too many tasks in progress (maxTasks ${this.maxTasks})`));
       this.tasks.delete(ended.taskId);
     }
-    const stored: StoredTask = {
-      taskId: task.taskId,
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: task.pollIntervalMs,
-      expiresAt: now + task.ttlMs,
-      principal: task.principal,
-      owner: task.owner,
-      leaseUntil: now + task.leaseMs,
-      inputRequests: {},
-      inputResponses: {},
-      result: undefined,
-      error: undefined,
-      cancelRequested: false,
-    };
+    const stored = newStoredTask(task, now);
     this.tasks.set(task.taskId, stored);
     return Promise.resolve(copy(stored));
   }

@@ -74,6 +74,27 @@ export interface NewTask {
   leaseMs: number;
 }
 
+/** The row a store keeps for `task` created at `now`: working, leased to its owner, nothing asked yet. */
+export function newStoredTask(task: NewTask, now: number): StoredTask {
+  return {
+    taskId: task.taskId,
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    expiresAt: now + task.ttlMs,
+    principal: task.principal,
+    owner: task.owner,
+    leaseUntil: now + task.leaseMs,
+    inputRequests: {},
+    inputResponses: {},
+    result: undefined,
+    error: undefined,
+    cancelRequested: false,
+  };
+}
+
 /** How a task's handler ended. */
 export type TaskOutcome =
   { status: 'completed'; result: Record<string, unknown> } | { status: 'failed'; error: TaskError };
