@@ -29,8 +29,7 @@ function shape(server: DiscoveredServer, h: HostHome) {
   };
 }
 
-const unset = (field: string, name: string) =>
-  `${field}: variable ${name} is not set (write \${${name}:-default} for a default)`;
+const unset = (field: string, name: string) => `${field} needs variable ${name}, which is not set`;
 
 function expected(h: HostHome) {
   const user =

@@ -52,6 +52,7 @@ const OPTIONS: Record<string, Kind> = {
   schemas: 'string',
   listen: 'string',
   'no-connect': 'flag',
+  all: 'flag',
   'trust-project': 'flag',
   project: 'string',
   'max-chars': 'number',
