@@ -17,7 +17,9 @@ const TARGET = `Server (one of):
     --header 'K: V'        a request header (repeatable); never printed
     --transport http|sse   skip detection
   --server NAME            a server from your config (~/.mcpwire/config.json,
-                           .mcp.json, ...)
+                           .mcp.json, ...), else another host's: HOST:NAME
+                           (cursor:fs, codex:docs; see servers --all) or a
+                           NAME only one host has
     --config FILE          add a config file (repeatable)
     --trust-project        start project-file servers without approval (else:
                            asked once on a terminal, refused elsewhere)
@@ -178,8 +180,8 @@ ${TARGET}
 
 Example:
   mcpwire ping -- ${EVERYTHING}`,
-  servers: `Usage: mcpwire servers [--no-connect] [--trust-project] [--config FILE ...]
-                       [--cwd DIR]
+  servers: `Usage: mcpwire servers [--all] [--no-connect] [--trust-project]
+                       [--config FILE ...] [--cwd DIR]
 
 The effective servers of your config files (user ~/.mcpwire/config.json, project
 .mcp.json, --config files), with their status, tool count and where each is
@@ -188,17 +190,27 @@ only lists. Servers defined by project files run only when approved: stored
 approvals, a question on a terminal, or --trust-project. Exits 2 when a config
 file has an error (after listing what loaded).
 
+--all also lists, without starting them, the servers other hosts have
+configured (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex,
+Gemini CLI, Goose, Zed, OpenCode, Continue, Cline, Roo Code) as HOST:NAME, with
+the host, scope and file, and why one cannot be used (ready, disabled,
+needs-env, invalid, unusable); a host file that does not parse is named with
+its line and column. Any of them works with --server HOST:NAME.
+
 Examples:
   mcpwire servers
-  mcpwire servers --no-connect --json`,
+  mcpwire servers --no-connect --json
+  mcpwire servers --all --no-connect`,
   config: `Usage:
   mcpwire config show [--server NAME]   effective config, secrets redacted, with
                                        the file each server came from
   mcpwire config check                 validate every file; exit 2 on errors
-  mcpwire config import --from claude-desktop|claude-code|cursor|vscode
-                        [--write FILE] [--force] [--project DIR]
+  mcpwire config import --from HOST [--write FILE] [--force] [--project DIR]
                                        print (or write) an .mcp.json with that
-                                       host's servers
+                                       host's servers in mcpwire's shape; HOST:
+                                       claude-desktop, claude-code, cursor,
+                                       vscode, windsurf, codex, gemini, goose,
+                                       zed, opencode, continue, cline, roo-code
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
@@ -206,6 +218,7 @@ when a config file has an error.
 Examples:
   mcpwire config check
   mcpwire config show --server everything
+  mcpwire config show --server cursor:fs
   mcpwire config import --from claude-desktop --write .mcp.json`,
   auth: `Usage:
   mcpwire auth login NAME | --url URL   log in in the browser and keep the login
