@@ -57,7 +57,7 @@ Talk to a server:
   prompt NAME render a prompt          complete     argument completions
   ping        liveness and round-trip time
 Your config:
-  servers     configured servers with status and provenance
+  servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import
   repl        interactive /mcp commands over every configured server
@@ -218,7 +218,6 @@ when a config file has an error.
 Examples:
   mcpwire config check
   mcpwire config show --server everything
-  mcpwire config show --server cursor:fs
   mcpwire config import --from claude-desktop --write .mcp.json`,
   auth: `Usage:
   mcpwire auth login NAME | --url URL   log in in the browser and keep the login

@@ -14,7 +14,7 @@ import { McpError } from '../protocol/errors.js';
 import { UsageError, type ParsedArgs } from './argv.js';
 import type { CliIO } from './io.js';
 import { table } from './table.js';
-import { configOptions } from './target.js';
+import { configOptions } from './config-options.js';
 
 /** Every host's servers under this command line's locations, without mcpwire's own files. */
 export async function discoverForCli(args: ParsedArgs, io: CliIO, hosts?: readonly HostId[]): Promise<Discovery> {

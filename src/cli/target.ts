@@ -6,12 +6,8 @@
  * are connected the same way.
  */
 import path from 'node:path';
-import {
-  ConfigLoader,
-  type ConfigOptions,
-  type LoadedConfig,
-  type LoadedServer,
-} from '../manager/config/load-config.js';
+import { configLoader } from './config-options.js';
+import type { LoadedConfig, LoadedServer } from '../manager/config/load-config.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { McpError } from '../protocol/errors.js';
 import { commandDisplayName } from '../transport/command-name.js';
@@ -19,6 +15,8 @@ import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedAr
 import { cliApproval, requireApproval } from './approval.js';
 import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
+
+export { configLoader, configOptions } from './config-options.js';
 
 /**
  * A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the
@@ -28,22 +26,6 @@ export interface ResolvedTarget {
   spec: ManagedServer;
   autoTransport: boolean;
   byUrl: boolean;
-}
-
-/** The config loader the shared options describe (user file, project files, `--config` files). */
-export function configLoader(args: ParsedArgs, io: CliIO): ConfigLoader {
-  return new ConfigLoader(configOptions(args, io));
-}
-
-/** The config layer's options for this command line (`--cwd`, `--config`, `$HOME`, the environment). */
-export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
-  const cwd = path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.');
-  return {
-    cwd,
-    env: io.env,
-    configPaths: listOption(args, 'config').map((file) => path.resolve(io.cwd, file)),
-    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
-  };
 }
 
 /**
