@@ -198,6 +198,10 @@ function entriesOf(document: unknown, place: HostFile, context: EntryContext): D
   return pairs.map(([name, raw, at]) => {
     if (!isObject(raw)) return unusable(place, context.file, name, at, 'the entry must be an object');
     const translated = translateEntry(place.host, raw, context, context.json);
+    if (place.host === 'claude-code' && /^settings(\.local)?\.json$/.test(path.basename(context.file)))
+      translated.notes.push(
+        'Claude Code itself does not start servers from a settings file (only .mcp.json, ~/.claude.json)',
+      );
     const server: DiscoveredServer = {
       id: `${place.host}:${name}`,
       host: place.host,
