@@ -122,6 +122,28 @@ describe('--server HOST:NAME', () => {
     }
   });
 
+  it('a server from a host file inside the project needs approval like a project .mcp.json server', async () => {
+    const h = startHostHome({ hosts: ['cursor'], stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+    h.write(
+      `${h.project}/.cursor/mcp.json`,
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }),
+    );
+    const refused = await runCli(['tools', '--server', 'cursor:proj'], { env: envOf(h), cwd: h.project });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'server "cursor:proj" (defined in ' + h.project + '/.cursor/mcp.json) is not approved to start',
+    );
+    const trusted = await runCli(
+      ['call', 'echo', '--arg', 'message=approved', '--server', 'cursor:proj', '--trust-project'],
+      {
+        env: envOf(h),
+        cwd: h.project,
+      },
+    );
+    expect(trusted.stdout).toContain('Echo: approved');
+    expect(trusted.code).toBe(0);
+  });
+
   it('a NAME several hosts have is a usage error listing the candidates', async () => {
     const h = startHostHome();
     const run = await runCli(['tools', '--server', 'files'], { env: envOf(h), cwd: h.project });
