@@ -72,6 +72,26 @@ describe('McpManager importHosts', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'through zed' }]);
   });
 
+  it('a host file that does not parse is a warning naming its position; the other hosts still join; a reload keeps its last good servers', async () => {
+    const h = startHostHome({ hosts: ['cursor', 'codex'] });
+    manager = McpManager.create({
+      importHosts: ['codex', 'cursor'],
+      config: { homeDir: h.home, cwd: h.project, env: h.env },
+    });
+    await manager.init();
+    expect(manager.listServers()).toContain('codex:files');
+    const codex = h.write('.codex/config.toml', '[mcp_servers.files]\ncommand = "node"\nargs = [\n');
+    await manager.reloadConfig();
+    const status = manager.getStatus();
+    expect(status.configErrors).toEqual([]);
+    expect(status.configWarnings.filter((w) => w.startsWith('host file skipped'))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^host file skipped: ${codex.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:1: invalid TOML`),
+      ),
+    ]);
+    expect(manager.listServers()).toEqual(expect.arrayContaining(['codex:files', 'cursor:files', 'cursor:docs']));
+  });
+
   it('an unknown host id is refused, naming it and the known ones', () => {
     expect(() => McpManager.create({ importHosts: ['cursor', 'sublime' as 'cursor'] })).toThrow(
       /importHosts": unknown host "sublime" \(hosts: claude-desktop, claude-code, cursor,/,
