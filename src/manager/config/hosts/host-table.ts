@@ -68,9 +68,9 @@ export function hostInfo(id: HostId): HostInfo {
   return HOSTS.find((host) => host.id === id)!;
 }
 
-/** Where to look. Defaults are this process's home, working directory, platform and environment. */
+/** Where to look: given explicitly, so that {@link hostFiles} reads nothing of the machine. */
 export interface HostLocationOptions {
-  /** Home directory (default `os.homedir()` as the caller passes it; required here to stay pure). */
+  /** Home directory (`~`). */
   homeDir: string;
   /** Project directory for project-scope files. */
   cwd: string;
