@@ -113,14 +113,21 @@ describe('in bash', () => {
     expect(before.get('mcpwire call --server everything get-')).toEqual([]);
 
     await listTools(w);
+    const resources = await runCli(['resources', '--server', 'everything'], { env: w.env, cwd: w.project });
+    expect(resources.code, resources.stderr).toBe(0);
     const after = await bashComplete(w, [
       'mcpwire call --server everything get-s',
       'mcpwire call get-sum --server everything --arg ',
       'mcpwire call --server remote get-',
+      // bash splits the URI at ':': the reply is what follows it.
+      'mcpwire read --server everything demo://resource/static/document/feat',
     ]);
     expect(after.get('mcpwire call --server everything get-s')!.sort()).toEqual(['get-structured-content', 'get-sum']);
     expect(after.get('mcpwire call get-sum --server everything --arg ')).toEqual(['a=', 'b=']);
     expect(after.get('mcpwire call --server remote get-')).toEqual([]);
+    expect(after.get('mcpwire read --server everything demo://resource/static/document/feat')).toEqual([
+      '//resource/static/document/features.md',
+    ]);
   });
 });
 
