@@ -131,6 +131,19 @@ describe('in bash', () => {
   });
 });
 
+describe('the list cache', () => {
+  it('is filled by a servers run for every server it connected', async () => {
+    const w = world();
+    const servers = await runCli(['servers'], { env: w.env, cwd: w.project });
+    expect(servers.stdout).toMatch(/everything\s+connected/);
+    const replies = await bashComplete(w, ['mcpwire call --server everything get-s']);
+    expect(replies.get('mcpwire call --server everything get-s')!.sort()).toEqual([
+      'get-structured-content',
+      'get-sum',
+    ]);
+  });
+});
+
 describe.skipIf(skipWithout('fish'))('in fish', () => {
   it('completes commands with descriptions, servers, values and tools after a tools run', async () => {
     const w = world();

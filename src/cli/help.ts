@@ -294,8 +294,9 @@ Examples:
 Prints the shell's completion script. TAB then completes commands, subcommands,
 options and the values their help lists, the names of your configured servers,
 and a server's tools, prompts and resources as mcpwire last listed them (tools,
-call, prompts, resources write them to $XDG_CACHE_HOME/mcpwire/completion,
-default ~/.cache/mcpwire/completion): a TAB never connects to a server.
+call, prompts, resources and servers write them to
+$XDG_CACHE_HOME/mcpwire/completion, default ~/.cache/mcpwire/completion): a TAB
+never connects to a server.
 
 Load it from your shell's start-up file:
   ~/.bashrc                   source <(mcpwire completion bash)

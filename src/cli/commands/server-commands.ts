@@ -22,7 +22,7 @@ import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { progressLine } from '../progress-line.js';
 import { firstLine, table } from '../table.js';
-import { rememberList, type CachedEntry, type ListKind } from '../completion/list-cache.js';
+import { rememberList, toolEntries, type CachedEntry, type ListKind } from '../completion/list-cache.js';
 
 export type ServerCommand = (client: McpClient, args: ParsedArgs, io: CliIO) => Promise<Outcome>;
 
@@ -41,14 +41,6 @@ function remember(args: ParsedArgs, io: CliIO, kind: ListKind, entries: CachedEn
     kind,
     entries,
   );
-}
-
-function toolEntries(list: readonly Tool[]): CachedEntry[] {
-  return list.map((t) => ({
-    name: t.name,
-    description: firstLine(t.description ?? t.title),
-    arguments: Object.keys((t.inputSchema?.properties as Record<string, unknown> | undefined) ?? {}),
-  }));
 }
 
 function argumentSummary(schema: Tool['inputSchema'] | undefined): string {

@@ -1,16 +1,17 @@
 /**
  * What shell completion knows of a server's tools, prompts and resources: a small JSON file per
  * server under `$XDG_CACHE_HOME/mcpwire/completion/` (default `~/.cache/mcpwire/completion/`),
- * written whenever a command lists them (`tools`, `call`, `prompts`, `prompt`, `resources`,
- * `read`) and read by `mcpwire __complete`, which never connects to a server. A server is keyed
- * as the command line names it: `--server NAME`, `--url URL`, or the command after `--` (the file
- * name holds a hash of that; the file itself only the server's display name, never a URL's
- * credentials or the command's arguments). Writes
- * are atomic (a temporary file renamed over the old one) and best-effort: a cache that cannot be
- * written or read is no error, only no completion.
+ * written whenever a command lists them (`tools`, `call`, `prompts`, `resources`, and the tools
+ * of every server `servers` connected) and read by `mcpwire __complete`, which never connects to
+ * a server. A server is keyed as the command line names it: `--server NAME`, `--url URL`, or the
+ * command after `--` (the file name holds a hash of that; the file itself only the server's
+ * display name, never a URL's credentials or the command's arguments). Writes are atomic (a
+ * temporary file renamed over the old one) and best-effort: a cache that cannot be written or
+ * read is no error, only no completion.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Tool } from '../../protocol/types.js';
 import { commandDisplayName } from '../../transport/command-name.js';
 import { redactUrl } from '../../util/redact.js';
 
@@ -119,4 +120,25 @@ export async function rememberList(
   } catch {
     await rm(temporary, { force: true }).catch(() => {});
   }
+}
+
+/** A server's tools as the cache keeps them: name, first description line, argument names. */
+export function toolEntries(tools: readonly Tool[]): CachedEntry[] {
+  return tools.map((t) => ({
+    name: t.name,
+    description: (t.description ?? t.title ?? '').trim().split('\n')[0]!,
+    arguments: Object.keys((t.inputSchema?.properties as Record<string, unknown> | undefined) ?? {}),
+  }));
+}
+
+/** Keeps the tools of several configured servers (as `--server NAME` names them). Never rejects. */
+export async function rememberServerTools(
+  env: Record<string, string | undefined>,
+  tools: ReadonlyArray<{ server: string; definition: Tool }>,
+): Promise<void> {
+  const byServer = new Map<string, Tool[]>();
+  for (const { server, definition } of tools) byServer.set(server, [...(byServer.get(server) ?? []), definition]);
+  await Promise.all(
+    [...byServer].map(([server, list]) => rememberList(env, { server, command: [] }, 'tools', toolEntries(list))),
+  );
 }
