@@ -184,7 +184,7 @@ describe.skipIf(skipWithout('zsh') || (!hasTmux() && !process.env.CI))('in zsh (
     await listTools(w);
     const terminal = startTerminal(['zsh', '-i'], { ...w.env, ZDOTDIR: w.home }, w.project);
     onTestFinished(() => terminal.kill());
-    await terminal.waitFor(/ready\s+zsh% $/m, 30_000);
+    await terminal.waitFor(/ready\s+zsh%/, 30_000);
     terminal.type('mcpwire ca', false);
     terminal.key('Tab');
     await terminal.waitFor(/zsh% mcpwire call\s*$/m, 30_000);
