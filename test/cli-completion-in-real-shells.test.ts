@@ -128,7 +128,7 @@ describe('in bash', () => {
     expect(after.get('mcpwire read --server everything demo://resource/static/document/feat')).toEqual([
       '//resource/static/document/features.md',
     ]);
-  });
+  }, 120_000); // a dozen CLI runs in turn: generous on a loaded machine
 });
 
 describe('the list cache', () => {
@@ -171,7 +171,7 @@ describe.skipIf(skipWithout('fish'))('in fish', () => {
       'get-sum',
     ]);
     expect(await complete('mcpwire call get-sum --server everything --arg ')).toEqual(['a=', 'b=']);
-  });
+  }, 120_000); // a dozen CLI runs in turn: generous on a loaded machine
 });
 
 describe.skipIf(skipWithout('zsh') || (!hasTmux() && !process.env.CI))('in zsh (a real terminal)', () => {
