@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from './support/cli.js';
-import { runNode, tsProject } from './support/typescript-project.js';
+import { runNode, STRICTEST, tsProject } from './support/typescript-project.js';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/listed-tools-server.mjs');
 
@@ -93,8 +93,19 @@ const TOOLS = [
       properties: {
         web: { $ref: 'https://example.invalid/schema.json' },
         file: { $ref: 'file:///etc/passwd' },
+        nowhere: { $ref: '#/$defs/absent' },
         deep: nested(200),
       },
+    },
+  },
+  {
+    // The generator refuses a schema with both (different) definitions and $defs: the tool is typed as an object.
+    name: 'refused',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/a' } },
+      $defs: { a: { type: 'string' } },
+      definitions: { a: { type: 'number' } },
     },
   },
   { name: 'fail-always', inputSchema: { type: 'object', properties: { why: { type: 'string' } } } },
@@ -162,6 +173,10 @@ it(
       ),
       expect.stringMatching(/^warning: tool "outside" \(OutsideInput\): \$ref "file:\/\/\/etc\/passwd" points outside/),
       expect.stringMatching(/^warning: tool "outside" \(OutsideInput\): a part nested more than 64 levels deep/),
+      expect.stringMatching(/^warning: tool "outside" \(OutsideInput\): \$ref "#\/\$defs\/absent" points nowhere/),
+      expect.stringMatching(
+        /^warning: tool "refused" \(RefusedInput\): its schema could not be turned into a type .*: typed as an object$/,
+      ),
     ]);
     const code = readFileSync(path.join(project.dir, 'tools.ts'), 'utf8');
     expect(code).not.toContain('pwned');
@@ -175,7 +190,7 @@ it(
     expect(code).toContain("['__proto__']: (args, options) =>");
 
     writeFileSync(path.join(project.dir, 'main.ts'), PROGRAM);
-    const compiled = await project.tsc(['tools.ts', 'main.ts']);
+    const compiled = await project.tsc(['tools.ts', 'main.ts'], { compilerOptions: STRICTEST });
     expect(compiled.output).toBe('');
     expect(compiled.code).toBe(0);
 
@@ -198,5 +213,27 @@ it(
       failure: expect.stringContaining('tool "fail-always" reported an error'),
       ownKeys: TOOLS.length,
     });
+  },
+);
+
+it(
+  'the module of a server without tools, and of one with a single untyped tool, passes every strict check',
+  { timeout: 180_000 },
+  async () => {
+    const project = tsProject();
+    const none = project.write('none.json', '[]');
+    const one = project.write('one.json', JSON.stringify([{ name: 'plain', inputSchema: { type: 'object' } }]));
+    for (const [list, file] of [
+      [none, 'none.ts'],
+      [one, 'one.ts'],
+    ] as const) {
+      const emitted = await runCli(['emit-ts', '-o', file, '--', process.execPath, SERVER, list], { cwd: project.dir });
+      expect(emitted.stderr).toBe('');
+      expect(emitted.code).toBe(0);
+    }
+    expect(readFileSync(path.join(project.dir, 'none.ts'), 'utf8')).toContain('export interface TypedTools {}');
+    const compiled = await project.tsc(['none.ts', 'one.ts'], { noEmit: true, compilerOptions: STRICTEST });
+    expect(compiled.output).toBe('');
+    expect(compiled.code).toBe(0);
   },
 );

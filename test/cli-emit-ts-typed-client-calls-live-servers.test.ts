@@ -6,11 +6,11 @@
  * uses it (`// @ts-expect-error` lines prove the types are not `any`); Node runs that program
  * against the live server; and a program passing a wrong argument type fails to compile.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
-import { ALICE, NOBODYS_TASK, TODO_SERVER } from './support/todo-server.js';
+import { ALICE, NOBODYS_TASK, startTodoHttp, TODO_SERVER } from './support/todo-server.js';
 import { runNode, tsProject } from './support/typescript-project.js';
 
 beforeAll(() => requireBuiltCli());
@@ -194,5 +194,35 @@ export async function wrong(client: McpClient): Promise<number> {
         .split('\n')
         .filter((line) => line.includes('error TS')),
     ).toHaveLength(1);
+  });
+
+  it('--server NAME and --url name the server as every command does: the same module as over stdio', SLOW, async () => {
+    const project = tsProject();
+    const db = path.join(project.dir, 'tasks.db');
+    const home = path.join(project.dir, 'home');
+    mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
+    writeFileSync(
+      path.join(home, '.mcpwire/config.json'),
+      JSON.stringify({ mcpServers: { todo: { command: process.execPath, args: [TODO_SERVER, '--db', db] } } }),
+    );
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    const byName = await runCli(['emit-ts', '--server', 'todo'], { cwd: project.dir, env });
+    expect(byName.stderr).toBe('');
+    expect(byName.code).toBe(0);
+    const server = await startTodoHttp(['--http', '127.0.0.1:0', '--db', path.join(project.dir, 'http.db')]);
+    const byUrl = await runCli(['emit-ts', '--url', server.url, '-o', 'http-tools.ts'], { cwd: project.dir, env });
+    expect(byUrl.code).toBe(0);
+    const viaStdio = await runCli(['emit-ts', '--', process.execPath, TODO_SERVER, '--db', db], {
+      cwd: project.dir,
+      env,
+    });
+    expect(viaStdio.code).toBe(0);
+
+    /** The module after the server's name (as the command line named it). */
+    const body = (code: string) => code.slice(code.indexOf('written by mcpwire emit-ts.'));
+    expect(byName.stdout).toContain('Typed tools of the MCP server "todo"');
+    expect(body(viaStdio.stdout)).toContain('export function typedTools(client: McpClient): TypedTools');
+    expect(body(byName.stdout)).toBe(body(viaStdio.stdout));
+    expect(body(readFileSync(path.join(project.dir, 'http-tools.ts'), 'utf8'))).toBe(body(viaStdio.stdout));
   });
 });

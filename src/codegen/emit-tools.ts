@@ -63,8 +63,13 @@ export async function emitToolsModule(source: EmitSource): Promise<EmittedModule
   });
   const code = [
     header(source),
-    "import { McpError, type CallOptions, type McpClient } from 'mcpwire';",
-    "import type { CallToolResult } from 'mcpwire/types';",
+    // Only what the module uses: it must compile under noUnusedLocals too.
+    ...(methods.length > 0
+      ? [
+          "import { McpError, type CallOptions, type McpClient } from 'mcpwire';",
+          "import type { CallToolResult } from 'mcpwire/types';",
+        ]
+      : ["import type { McpClient } from 'mcpwire';"]),
     '',
     types.code,
     '',
@@ -74,7 +79,7 @@ export async function emitToolsModule(source: EmitSource): Promise<EmittedModule
     '}',
     '',
     ...FACTORY_DOC,
-    'export function typedTools(client: McpClient): TypedTools {',
+    `export function typedTools(${methods.length > 0 ? 'client' : '_client'}: McpClient): TypedTools {`,
     '  return {',
     ...methods.map(
       (m) =>
@@ -83,7 +88,8 @@ export async function emitToolsModule(source: EmitSource): Promise<EmittedModule
     '  };',
     '}',
     '',
-    HELPERS,
+    ...(methods.length > 0 ? [CALL] : []),
+    ...(methods.some((m) => m.structured) ? ['', STRUCTURED] : []),
   ].join('\n');
   return { code: await formatModule(code), warnings };
 }
@@ -130,7 +136,7 @@ const FACTORY_DOC = [
   ' */',
 ];
 
-const HELPERS = `async function call(
+const CALL = `async function call(
   client: McpClient,
   name: string,
   args: object | undefined,
@@ -146,9 +152,9 @@ const HELPERS = `async function call(
     });
   }
   return result;
-}
+}`;
 
-async function structured<T>(
+const STRUCTURED = `async function structured<T>(
   client: McpClient,
   name: string,
   args: object | undefined,

@@ -128,8 +128,10 @@ function unreservedTitle(title: string, options: CopyOptions): string {
 }
 
 /**
- * A `$ref` target without a title is named by the generator after the pointer's last segment
- * (`#/$defs/Promise` gives `Promise`): such a target whose name would be reserved gets a title.
+ * Each `$ref` is checked against the copy: one that points nowhere is dropped (typed `unknown`,
+ * noted) rather than failing the whole schema. A target without a title is named by the
+ * generator after the pointer's last segment (`#/$defs/Promise` gives `Promise`): such a target
+ * whose name would be reserved gets a title.
  */
 function nameReferencedTargets(root: Schema, options: CopyOptions): void {
   const stack: unknown[] = [root];
@@ -138,13 +140,20 @@ function nameReferencedTargets(root: Schema, options: CopyOptions): void {
     if (Array.isArray(node)) stack.push(...(node as unknown[]));
     if (!isObject(node)) continue;
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') nameTarget(root, value, options);
-      else if (key !== 'enum' && key !== 'const') stack.push(value);
+      if (key === '$ref' && typeof value === 'string') {
+        if (!nameTarget(root, value, options)) {
+          delete node.$ref;
+          options.note(
+            `$ref ${JSON.stringify(`#${value.slice(options.base.length)}`.slice(0, 100))} points nowhere in the schema: typed unknown`,
+          );
+        }
+      } else if (key !== 'enum' && key !== 'const') stack.push(value);
     }
   }
 }
 
-function nameTarget(root: Schema, ref: string, options: CopyOptions): void {
+/** Whether `ref` points at a schema of the copy (naming it when its name would be reserved). */
+function nameTarget(root: Schema, ref: string, options: CopyOptions): boolean {
   const segments = ref
     .slice(options.base.length)
     .split('/')
@@ -160,12 +169,9 @@ function nameTarget(root: Schema, ref: string, options: CopyOptions): void {
     }
     target = isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[decoded] : undefined;
   }
+  if (!isObject(target)) return false;
   const last = segments.at(-1);
-  if (
-    isObject(target) &&
-    target.title === undefined &&
-    last !== undefined &&
-    options.reserved.has(options.safeName(last))
-  )
+  if (target.title === undefined && last !== undefined && options.reserved.has(options.safeName(last)))
     target.title = unreservedTitle(`${last} Type`, options);
+  return true;
 }

@@ -97,7 +97,11 @@ export async function schemaTypes(schemas: readonly NamedSchema[]): Promise<Sche
       try {
         await generate([name]);
       } catch (error) {
-        const why = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error);
+        // In the server's terms: its own pointers, not where this document put the schema.
+        const why = (error instanceof Error ? error.message.split('\n')[0]! : String(error))
+          .replaceAll(`#/$defs/${name}`, '#')
+          .replace(/ Given id=\S* in \w+\.?$/, '')
+          .slice(0, 200);
         notes.push({ name, message: `its schema could not be turned into a type (${why}): typed as an object` });
         copies.set(name, { type: 'object', title: name });
       }

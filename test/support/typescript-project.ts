@@ -17,9 +17,13 @@ export interface TsProject {
   write(name: string, text: string): string;
   /**
    * Runs `tsc --strict` over `files` (`outDir: out`, ES modules for Node), or with `noEmit`
-   * only checks them. Resolves with the exit code and the diagnostics (bounded: 120 s).
+   * only checks them; `compilerOptions` add to (or override) those. Resolves with the exit code
+   * and the diagnostics (bounded: 120 s).
    */
-  tsc(files: readonly string[], options?: { noEmit?: boolean }): Promise<{ code: number | null; output: string }>;
+  tsc(
+    files: readonly string[],
+    options?: { noEmit?: boolean; compilerOptions?: Record<string, unknown> },
+  ): Promise<{ code: number | null; output: string }>;
 }
 
 /** A fresh project in a temp directory, removed when the test finishes (call inside a test). */
@@ -52,6 +56,7 @@ export function tsProject(): TsProject {
             skipLibCheck: true,
             outDir: 'out',
             noEmit: options.noEmit === true,
+            ...options.compilerOptions,
           },
           files,
         }),
@@ -76,6 +81,19 @@ export function tsProject(): TsProject {
     },
   };
 }
+
+/** The checks beyond `strict` that projects turn on: an emitted module must pass them too. */
+export const STRICTEST: Record<string, unknown> = {
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noPropertyAccessFromIndexSignature: true,
+  noImplicitReturns: true,
+  noImplicitOverride: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+};
 
 /** Runs `node FILE` in the project (bounded: 120 s); resolves with its exit code and output. */
 export function runNode(
