@@ -279,7 +279,7 @@ outside the schema, nesting past 64 levels) become unknown, with a warning.
 ${TARGET}
 
 Examples:
-  mcpwire emit-ts -o everything-tools.ts -- ${EVERYTHING}
+  mcpwire emit-ts -o tools.ts -- ${EVERYTHING}
   mcpwire emit-ts --server everything > everything-tools.ts
 
 ${EXITS}`,
