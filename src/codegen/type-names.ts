@@ -52,12 +52,13 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
 
 /**
  * The PascalCase stem of a tool's type names: `get_weather`, `get-weather` and `getWeather` give
- * `GetWeather`; letters outside ASCII are dropped; a stem that would start with a digit or be
+ * `GetWeather`; accents are dropped and other letters outside ASCII too; a stem that would start with a digit or be
  * empty gets the prefix `Tool` (`3d-render` gives `Tool3dRender`).
  */
 export function typeStem(toolName: string): string {
   const words = toolName
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // the accents NFKD split off: `ünïcödé` is one word
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
