@@ -10,16 +10,13 @@ import { configCommand, serversCommand } from './commands/config-commands.js';
 import { replCommand } from './commands/repl.js';
 import { COMMAND_METHODS, SERVER_COMMANDS } from './commands/server-commands.js';
 import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-codes.js';
-import { secretValues } from '../manager/config/redact.js';
-import { redactError } from '../manager/error-redaction.js';
 import { jsonText } from '../protocol/json-text.js';
 import { VERSION } from '../util/version.js';
 import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
 import { watchInterrupts } from './interrupt.js';
-import { openSession } from './session.js';
-import { withLoginHint } from './login.js';
+import { withServerSession } from './session-run.js';
 import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
 import { errorMessage } from '../protocol/errors.js';
 
@@ -66,34 +63,13 @@ async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: Nod
 async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const serverCommand = SERVER_COMMANDS[command];
   if (serverCommand) {
-    const interrupt = watchInterrupts(io.stdout === process.stdout);
-    try {
-      const session = await openSession(args, io, interrupt.signal);
-      interrupt.onInterrupt(() => session.close());
-      try {
-        const outcome = await serverCommand(session.client, args, io);
-        const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
-        if (problem !== undefined)
-          throw unprintableError(
-            session.client.name,
-            COMMAND_METHODS[command] ?? command,
-            'result',
-            `it is ${problem}`,
-          );
-        return outcome;
-      } catch (error) {
-        // A server may echo a -e / --header / config secret in its error: never print it.
-        throw withLoginHint(
-          redactError(error, secretValues(session.target.spec)),
-          session.target.spec,
-          session.target.byUrl,
-        );
-      } finally {
-        await session.close();
-      }
-    } finally {
-      interrupt.dispose();
-    }
+    return withServerSession(args, io, async (client) => {
+      const outcome = await serverCommand(client, args, io);
+      const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
+      if (problem !== undefined)
+        throw unprintableError(client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
+      return outcome;
+    });
   }
   if (command === 'auth') {
     // A login waits for the browser: a signal abandons it (the loopback receiver is closed).

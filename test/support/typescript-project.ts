@@ -61,23 +61,10 @@ export function tsProject(): TsProject {
           files,
         }),
       );
-      const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`tsc in ${dir} did not finish within 120 s\n${output}`));
-        }, 120_000);
-        child.once('close', (code) => {
-          clearTimeout(timer);
-          resolve({ code, output });
-        });
-      });
+      return runNode(dir, path.join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', dir]).then((run) => ({
+        code: run.code,
+        output: run.stdout + run.stderr,
+      }));
     },
   };
 }
@@ -95,7 +82,7 @@ export const STRICTEST: Record<string, unknown> = {
   isolatedModules: true,
 };
 
-/** Runs `node FILE` in the project (bounded: 120 s); resolves with its exit code and output. */
+/** Runs `node FILE ARGS` in `dir` (bounded: 120 s, then SIGKILL); resolves with its exit code and output. */
 export function runNode(
   dir: string,
   file: string,
@@ -109,7 +96,9 @@ export function runNode(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`node ${file} did not finish within 120 s\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`node ${file} ${args.join(' ')} did not finish within 120 s\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, 120_000);
     child.once('close', (code) => {
       clearTimeout(timer);
