@@ -7,7 +7,7 @@
  * references, `prefixItems`). A hand-written server lists them as they are; the module compiles
  * under `tsc --strict` and its calls reach the server under the right names.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
@@ -235,5 +235,27 @@ it(
     const compiled = await project.tsc(['none.ts', 'one.ts'], { noEmit: true, compilerOptions: STRICTEST });
     expect(compiled.output).toBe('');
     expect(compiled.code).toBe(0);
+  },
+);
+
+it(
+  'an output path that cannot be written exits 1 naming it, and leaves no temporary file',
+  { timeout: 180_000 },
+  async () => {
+    const project = tsProject();
+    const none = project.write('none.json', '[]');
+    mkdirSync(path.join(project.dir, 'taken.ts'));
+    const before = readdirSync(project.dir).sort();
+    for (const output of ['taken.ts', 'missing/tools.ts']) {
+      const emitted = await runCli(['emit-ts', '-o', output, '--', process.execPath, SERVER, none], {
+        cwd: project.dir,
+      });
+      expect(emitted.code).toBe(1);
+      expect(emitted.stdout).toBe('');
+      expect(emitted.stderr).toBe(
+        `error: cannot write ${path.join(project.dir, output)}: ${output === 'taken.ts' ? 'EISDIR' : 'ENOENT'}: ${output === 'taken.ts' ? 'illegal operation on a directory' : 'no such file or directory'}\n`,
+      );
+    }
+    expect(readdirSync(project.dir).sort()).toEqual(before);
   },
 );

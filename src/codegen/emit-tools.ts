@@ -142,7 +142,8 @@ const CALL = `async function call(
   args: object | undefined,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
-  const result = await client.callTool(name, args as Record<string, unknown> | undefined, options);
+  // No arguments are sent as {}: some servers refuse a call without them.
+  const result = await client.callTool(name, (args ?? {}) as Record<string, unknown>, options);
   if (result.isError) {
     const text = (result.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(' ');
     throw new McpError('TOOL_ERROR', \`tool "\${name}" reported an error: \${text.slice(0, 300) || '(no text)'}\`, {

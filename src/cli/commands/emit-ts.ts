@@ -47,6 +47,8 @@ async function writeAtomically(file: string, text: string): Promise<void> {
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw new CliError('OUTPUT_UNWRITABLE', `cannot write ${file}: ${(error as Error).message}`, EXIT.usage);
+    // The system's words without the temporary file's name (`ENOENT: no such file or directory`).
+    const why = (error as Error).message.replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, '');
+    throw new CliError('OUTPUT_UNWRITABLE', `cannot write ${file}: ${why}`, EXIT.usage);
   }
 }
