@@ -9,7 +9,7 @@ import type { McpClient } from '../client/mcp-client.js';
 import { secretValues } from '../manager/config/redact.js';
 import { redactError } from '../manager/error-redaction.js';
 import type { ParsedArgs } from './argv.js';
-import { watchInterrupts } from './interrupt.js';
+import { withInterrupts } from './interrupt.js';
 import type { CliIO } from './io.js';
 import { withLoginHint } from './login.js';
 import { openSession } from './session.js';
@@ -20,13 +20,13 @@ export async function withServerSession<T>(
   io: CliIO,
   work: (client: McpClient) => Promise<T>,
 ): Promise<T> {
-  const interrupt = watchInterrupts(io.stdout === process.stdout);
-  try {
+  return withInterrupts(io, async (interrupt) => {
     const session = await openSession(args, io, interrupt.signal);
     interrupt.onInterrupt(() => session.close());
     try {
       return await work(session.client);
     } catch (error) {
+      // A server may echo a -e / --header / config secret in its error: never print it.
       throw withLoginHint(
         redactError(error, secretValues(session.target.spec)),
         session.target.spec,
@@ -35,7 +35,5 @@ export async function withServerSession<T>(
     } finally {
       await session.close();
     }
-  } finally {
-    interrupt.dispose();
-  }
+  });
 }
