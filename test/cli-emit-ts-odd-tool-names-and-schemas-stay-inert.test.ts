@@ -108,6 +108,18 @@ const TOOLS = [
       definitions: { a: { type: 'number' } },
     },
   },
+  {
+    // Array bounds: a huge one would be a tuple of that many types, one below the minimum admits nothing.
+    name: 'bounds',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        huge: { type: 'array', items: { type: 'string' }, minItems: 1_000_000 },
+        contradictory: { type: 'array', minItems: 3, maxItems: 1 },
+        pair: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+      },
+    },
+  },
   { name: 'fail-always', inputSchema: { type: 'object', properties: { why: { type: 'string' } } } },
 ];
 
@@ -162,8 +174,10 @@ it(
   async () => {
     const project = tsProject();
     const toolsFile = project.write('listed-tools.json', JSON.stringify(TOOLS));
+    // VERBOSE turns on the generator's debug log, which writes to stdout: it must stay off.
     const emitted = await runCli(['emit-ts', '-o', 'tools.ts', '--', process.execPath, SERVER, toolsFile], {
       cwd: project.dir,
+      env: { VERBOSE: '1' },
     });
     expect(emitted.code).toBe(0);
     const warnings = emitted.stderr.trim().split('\n');
@@ -179,7 +193,10 @@ it(
       ),
     ]);
     const code = readFileSync(path.join(project.dir, 'tools.ts'), 'utf8');
+    expect(emitted.stdout).toMatch(/^wrote \S+tools\.ts: \d+ tools of listed-tools-server \(2 with typed output\)\n$/);
     expect(code).not.toContain('pwned');
+    expect(code).toContain('huge?: string[];');
+    expect(code).toContain('pair?: [number, number];');
     expect(code).toContain('export interface GetSumInput');
     expect(code).toContain('export interface GetSum2Input');
     expect(code).toContain('export interface ClassInput');

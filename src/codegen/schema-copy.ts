@@ -9,6 +9,12 @@
 /** Deeper schema nesting than this is typed `unknown` from there down (a peer may nest without end). */
 export const MAX_SCHEMA_DEPTH = 64;
 
+/**
+ * The longest array bound that becomes a tuple (the generator writes `minItems: N` as N element
+ * types): a larger bound is dropped, so `minItems: 100000` costs nothing (an array type).
+ */
+export const MAX_TUPLE_ITEMS = 20;
+
 type Schema = Record<string, unknown>;
 
 /** What {@link copySchema} needs to know. */
@@ -42,8 +48,9 @@ function isPrimitive(value: unknown): boolean {
  * The copy of `schema` (a boolean schema, or anything not an object, becomes `{}`: any value).
  * Kept: `type`, `properties`, `required`, `additionalProperties`, `patternProperties`, `items`,
  * `prefixItems` (as a draft-07 tuple `items` with `additionalItems`), `additionalItems`,
- * `minItems`, `maxItems`, `enum` and `const` of plain values, `anyOf`, `oneOf`, `allOf`,
- * `$defs`, `definitions`, `$ref` (`#` and `#/…` only), `title`, `description`, `deprecated`.
+ * `minItems` and `maxItems` up to {@link MAX_TUPLE_ITEMS}, `enum` and `const` of plain values,
+ * `anyOf`, `oneOf`, `allOf`, `$defs`, `definitions`, `$ref` (`#` and `#/…` only), `title`,
+ * `description`, `deprecated`.
  */
 export function copySchema(schema: unknown, options: CopyOptions): Schema {
   const root = copyNode(schema, options, 0);
@@ -78,10 +85,13 @@ function copyNode(node: unknown, options: CopyOptions, depth: number): Schema {
   if (typeof node.additionalProperties === 'boolean') out.additionalProperties = node.additionalProperties;
   else if (isObject(node.additionalProperties)) out.additionalProperties = child(node.additionalProperties);
   copyItems(node, out, child);
-  for (const key of ['minItems', 'maxItems'] as const) {
-    const n = node[key];
-    if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) out[key] = n;
-  }
+  const bound = (n: unknown) =>
+    typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_TUPLE_ITEMS ? n : undefined;
+  const minItems = bound(node.minItems);
+  const maxItems = bound(node.maxItems);
+  if (minItems !== undefined) out.minItems = minItems;
+  // A maximum below the minimum admits no array: the generator refuses it, so it is left out.
+  if (maxItems !== undefined && maxItems >= (minItems ?? 0)) out.maxItems = maxItems;
   const values: unknown = node.enum;
   if (Array.isArray(values) && values.length > 0 && values.every(isPrimitive)) out.enum = [...(values as unknown[])];
   if ('const' in node && isPrimitive(node.const)) out.const = node.const;

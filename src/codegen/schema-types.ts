@@ -4,7 +4,7 @@
  * document so the generator's name bookkeeping sees every nested type at once: two tools whose
  * schemas both hold a `Task` get `Task` and `Task1`, never two declarations of one name.
  */
-import { copySchema } from './schema-copy.js';
+import { copySchema, MAX_TUPLE_ITEMS } from './schema-copy.js';
 import { RESERVED_TYPE_NAMES } from './type-names.js';
 
 /** One schema to declare under a chosen name. */
@@ -77,17 +77,20 @@ export async function schemaTypes(schemas: readonly NamedSchema[]): Promise<Sche
     copies.set(name, { ...copy, title: name });
   }
   const generate = (names: readonly string[]) =>
-    compile(documentOf(names, copies), CONTAINER, {
-      bannerComment: '',
-      additionalProperties: true,
-      declareExternallyReferenced: true,
-      unreachableDefinitions: false,
-      unknownAny: true,
-      strictIndexSignatures: false,
-      format: false, // the whole module is formatted once (formatModule)
-      // Never read a file or URL a schema names (copySchema keeps only `#` references anyway).
-      $refOptions: { resolve: { external: false } },
-    });
+    quietly(() =>
+      compile(documentOf(names, copies), CONTAINER, {
+        bannerComment: '',
+        additionalProperties: true,
+        declareExternallyReferenced: true,
+        unreachableDefinitions: false,
+        unknownAny: true,
+        strictIndexSignatures: false,
+        format: false, // the whole module is formatted once (formatModule)
+        // Never read a file or URL a schema names (copySchema keeps only `#` references anyway).
+        $refOptions: { resolve: { external: false } },
+        maxItems: MAX_TUPLE_ITEMS,
+      }),
+    );
   const names = schemas.map((s) => s.name);
   let code: string;
   try {
@@ -121,6 +124,20 @@ export async function formatModule(code: string): Promise<string> {
     return await format(code);
   } catch {
     return code;
+  }
+}
+
+/**
+ * Runs the generator with its debug log off: with `VERBOSE` in the environment it writes to
+ * stdout, where `mcpwire emit-ts` writes the module.
+ */
+async function quietly<T>(generate: () => Promise<T>): Promise<T> {
+  const verbose = process.env.VERBOSE;
+  delete process.env.VERBOSE;
+  try {
+    return await generate();
+  } finally {
+    if (verbose !== undefined) process.env.VERBOSE = verbose;
   }
 }
 
