@@ -39,17 +39,19 @@ let loaded: Promise<Loaded> | undefined;
 
 function load(): Promise<Loaded> {
   return (loaded ??= (async () => {
-    // Its name rule and its Prettier call: the module's names and layout are the generator's own.
+    // Its name rule and its Prettier call (files of its own, not its documented API: the
+    // package has no export map), so the module's names and layout are the generator's own. A
+    // version without the formatter file still works: the module is then left unformatted.
     const [generator, utils, formatter] = await Promise.all([
       import('json-schema-to-typescript'),
       import('json-schema-to-typescript/dist/src/utils.js'),
-      import('json-schema-to-typescript/dist/src/formatter.js'),
+      import('json-schema-to-typescript/dist/src/formatter.js').catch(() => undefined),
     ]);
     const options = { ...generator.DEFAULT_OPTIONS, format: true, style: STYLE };
     return {
       compile: generator.compile,
       safeName: utils.toSafeString,
-      format: (code) => formatter.format(code, options),
+      format: (code) => (formatter ? formatter.format(code, options) : Promise.resolve(code)),
     };
   })());
 }
