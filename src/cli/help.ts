@@ -273,8 +273,8 @@ an outputSchema, and typedTools(client), a typed wrapper over McpClient:
 A tool with an outputSchema resolves with its structuredContent (checked by
 the client), any other with its CallToolResult; a result with isError rejects
 with an McpError, code TOOL_ERROR, data the result. The module imports mcpwire
-only and compiles under tsc --strict. Schema parts that cannot be typed (a $ref
-outside the schema, nesting past 64 levels) become unknown, with a warning.
+only and compiles in tsc's strict mode. Schema parts that cannot be typed (a
+$ref outside the schema, nesting past 64 levels) become unknown, with a warning.
 
   -o, --output FILE.ts     write the module there (default: stdout; - too)
 
