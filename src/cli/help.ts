@@ -67,6 +67,8 @@ Traffic:
   trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
 Your shell:
   completion bash|zsh|fish    TAB completion: commands, options, servers, tools
+Code:
+  emit-ts     TypeScript types and a typed client for a server's tools
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -273,6 +275,28 @@ In a host's config (.mcp.json):
 Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire proxy --trace-file everything.jsonl \\
     -- ${EVERYTHING} < /dev/null`,
+  'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
+
+Writes a TypeScript module for the server's tools: an input type per tool (from
+its inputSchema, via json-schema-to-typescript), an output type per tool with
+an outputSchema, and typedTools(client), a typed wrapper over McpClient:
+  const tools = typedTools(await McpClient.connect(...));
+  const out = await tools.get_weather({ city: 'Oslo' });
+A tool with an outputSchema resolves with its structuredContent (checked by
+the client), any other with its CallToolResult; a result with isError rejects
+with an McpError, code TOOL_ERROR, data the result. The module imports mcpwire
+only and compiles in tsc's strict mode. Schema parts that cannot be typed (a
+$ref outside the schema, nesting past 64 levels) become unknown, with a warning.
+
+  -o, --output FILE.ts     write the module there (default: stdout; - too)
+
+${TARGET}
+
+Examples:
+  mcpwire emit-ts -o tools.ts -- ${EVERYTHING}
+  mcpwire emit-ts --server everything > everything-tools.ts
+
+${EXITS}`,
   trace: `Usage:
   mcpwire trace show FILE.jsonl [--method M] [--id ID] [--server NAME]
                      [--errors]
