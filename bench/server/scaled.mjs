@@ -27,7 +27,8 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
 const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(value('--rounds') ?? (QUICK ? 1 : 3));
-const CALLS = Number(value('--calls') ?? (QUICK ? 1_500 : 5_000));
+const CALLS = Number(value('--calls') ?? (QUICK ? 1_500 : 3_000));
+/** Warm-up calls per node (each node's JIT sees as many before the measured loop, whatever the node count). */
 const WARM_UP = QUICK ? 500 : 1_500;
 const NODE_COUNTS = (value('--nodes') ?? '1,2,3').split(',').map(Number);
 const STORES = (value('--stores') ?? 'memory,postgres,redis').split(',');
@@ -202,7 +203,7 @@ async function sample(store, nodes, stores) {
       if (store === 'memory' && nodes > 1 && scenario !== 'stateless') continue;
       const peer = await prepare(url);
       try {
-        await peer.run(units(WARM_UP));
+        await peer.run(units(WARM_UP * nodes));
         const storePids = stores[store]?.pids() ?? [];
         const [node0, store0, t0] = [cpuMs(nodePids), cpuMs(storePids), performance.now()];
         const count = units(CALLS);
