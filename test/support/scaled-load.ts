@@ -221,8 +221,8 @@ export interface LoadOptions {
   durationMs: number;
   /** A client's pause between its rounds, on average (jittered ±50 %): keeps each client's rate modest. */
   paceMs: number;
-  /** Told after every finished round, with the rounds finished by all clients so far. */
-  onRound?: (total: number) => void;
+  /** Told after every finished round: whose, and the rounds finished by all clients so far. */
+  onRound?: (client: LoadClient, total: number) => void;
 }
 
 /**
@@ -243,7 +243,7 @@ export async function runLoad(clients: readonly LoadClient[], options: LoadOptio
           return;
         }
         client.rounds++;
-        options.onRound?.(++total);
+        options.onRound?.(client, ++total);
         const pause = options.paceMs * (0.5 + Math.random());
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(deadline - Date.now(), 0))));
       }
