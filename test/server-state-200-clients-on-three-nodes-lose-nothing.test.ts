@@ -76,7 +76,7 @@ async function twoHundredClients(store: 'postgres' | 'redis', env: NodeJS.Proces
     expect(clients.flatMap((c) => c.problems)).toEqual([]);
     for (const client of clients)
       expect(client.events.received, `${client.kind}-${client.index}`).toBe(client.events.expected);
-    expect(clients.every((c) => c.rounds >= 2)).toBe(true);
+    expect(clients.every((c) => c.rounds >= 1)).toBe(true);
     expect(proxy.backends.every((b) => b.served > 200)).toBe(true);
     expect(baseline, 'the warm-up to end (every client a round in)').toBeDefined();
     const growth = peak.map((bytes, i) => bytes - baseline![i]!);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `node bench/server/scaled.mjs [--rounds N] [--calls N] [--nodes 1,2,3] [--stores memory,postgres,redis]
-// [--quick]` (after `npm run build`; `npm run bench:scaled` builds first): the server kit scaled
-// out. 1, 2 and 3 kit nodes (kit-node.mjs) behind the round-robin proxy (its own process,
+// node bench/server/scaled.mjs [--rounds N] [--calls N] [--nodes 1,2,3] [--stores memory,postgres,redis]
+//   [--scenarios stateless,legacy,tasks] [--cpu-prof DIR] [--quick]
+// (after `npm run build`; `npm run bench:scaled` builds first): the server kit scaled out. 1, 2
+// and 3 kit nodes (kit-node.mjs) behind the round-robin proxy (its own process,
 // ../support/proxy-process.mjs), on memory, PostgreSQL or Redis state (a throwaway cluster and
 // redis-server, ../support/stores.mjs; a store whose binaries are missing is skipped with a line
 // saying so), loaded by one fixed raw client (http-client.mjs, 64 requests in flight):
@@ -32,6 +33,9 @@ const CALLS = Number(value('--calls') ?? (QUICK ? 1_500 : 3_000));
 const WARM_UP = QUICK ? 500 : 1_500;
 const NODE_COUNTS = (value('--nodes') ?? '1,2,3').split(',').map(Number);
 const STORES = (value('--stores') ?? 'memory,postgres,redis').split(',');
+const ONLY = value('--scenarios')?.split(',');
+/** `--cpu-prof DIR`: every node writes a V8 CPU profile there (`<store>-<nodes>-node<i>-….cpuprofile`) as it exits. */
+const PROFILE_DIR = value('--cpu-prof');
 const IN_FLIGHT = 64;
 const SESSIONS = 16;
 const TICKS = 100; // USER_HZ on Linux
@@ -59,8 +63,8 @@ function cpuMs(pids) {
 }
 
 /** Starts `node script ...args` and resolves with `{ child, port }` once it prints {"port":N} (30 s bound). */
-function startListening(script, args, env = {}) {
-  const child = spawn(process.execPath, [script, ...args], {
+function startListening(script, args, env = {}, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -181,7 +185,22 @@ async function sample(store, nodes, stores) {
     ...(store === 'redis' ? { REDIS_URL: stores.redis.url } : {}),
   });
   const started = await Promise.allSettled(
-    Array.from({ length: nodes }, (_, i) => startListening(NODE, ['--state', store], env(i))),
+    Array.from({ length: nodes }, (_, i) =>
+      startListening(
+        NODE,
+        ['--state', store],
+        env(i),
+        PROFILE_DIR
+          ? [
+              '--cpu-prof',
+              '--cpu-prof-dir',
+              PROFILE_DIR,
+              '--cpu-prof-name',
+              `${store}-${nodes}-node${i}-${Date.now()}.cpuprofile`,
+            ]
+          : [],
+      ),
+    ),
   );
   const kit = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const proxy = await Promise.all(started.map((s) => (s.status === 'rejected' ? Promise.reject(s.reason) : null)))
@@ -200,6 +219,7 @@ async function sample(store, nodes, stores) {
   const results = [];
   try {
     for (const [scenario, { units, prepare }] of Object.entries(SCENARIOS)) {
+      if (ONLY && !ONLY.includes(scenario)) continue;
       if (store === 'memory' && nodes > 1 && scenario !== 'stateless') continue;
       const peer = await prepare(url);
       try {
