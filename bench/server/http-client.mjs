@@ -9,9 +9,10 @@ const MODERN = '2026-07-28';
 /**
  * A client of `url` (`http://127.0.0.1:PORT/mcp`). `era` `legacy` posts bare 2025-06-18 requests
  * (stateless: no initialize, `MCP-Protocol-Version` header; `session` adds `Mcp-Session-Id` after
- * an initialize); `modern` posts 2026-07-28 requests with the `_meta` envelope and `Mcp-*` headers.
+ * an initialize); `modern` posts 2026-07-28 requests with the `_meta` envelope and `Mcp-*` headers,
+ * declaring `capabilities` (e.g. the tasks extension).
  */
-export function httpPeer(url, { era = 'legacy', connections = 64 } = {}) {
+export function httpPeer(url, { era = 'legacy', connections = 64, capabilities = {} } = {}) {
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let next = 1;
@@ -22,6 +23,7 @@ export function httpPeer(url, { era = 'legacy', connections = 64 } = {}) {
       headers['mcp-protocol-version'] = MODERN;
       headers['mcp-method'] = method;
       if (method === 'tools/call') headers['mcp-name'] = params.name;
+      else if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
     } else {
       headers['mcp-protocol-version'] = LEGACY;
       if (sessionId) headers['mcp-session-id'] = sessionId;
@@ -34,7 +36,7 @@ export function httpPeer(url, { era = 'legacy', connections = 64 } = {}) {
           ...params,
           _meta: {
             'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientCapabilities': capabilities,
             'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
           },
         }
