@@ -6,7 +6,7 @@
  * provider's JWTs against its JWKS with `jose` and serves Protected Resource Metadata). And the
  * user: Debian's chromium driven by playwright-core through the provider's pages.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
@@ -17,6 +17,12 @@ export interface AuthorizationServer {
   issuer: string;
   /** Refresh tokens the provider has issued and not yet revoked are revoked (a "refresh rejected" setup). */
   revokeRefreshTokens(): Promise<void>;
+  /** The grant type of every token-endpoint request the provider handled so far, with whether it succeeded. */
+  grants: Array<{ grantType: string; ok: boolean }>;
+  /** The lifetime (seconds) of the access tokens issued from now on. */
+  setAccessTokenTtl(seconds: number): void;
+  /** Token-endpoint requests arriving from now on wait until `gate` settles before the provider sees them. */
+  holdTokenRequests(gate: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -25,6 +31,12 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** The scopes a resource's tokens may carry (default `['mcp:tools']`). */
   resourceScopes?: string[];
+  /**
+   * No login or consent page: every authorization request is approved at once for account
+   * `alice` with what it asked for (oidc-provider's interaction API), so a user agent that
+   * follows redirects with cookies ({@link userApprovesByHttp}) plays the user.
+   */
+  autoApprove?: boolean;
 }
 
 /** Starts oidc-provider on 127.0.0.1:0. */
@@ -40,17 +52,21 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
   const signing = { ...(await jose.exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const refreshTokens = new Set<{ destroy(): Promise<void> }>();
+  let ttl = options.accessTokenTtl ?? 3600;
   const provider = new Provider(issuer, {
     jwks: { keys: [signing] },
     cookies: { keys: ['mcpwire-test-cookie-key'] },
     scopes: ['openid', 'offline_access', ...(options.resourceScopes ?? ['mcp:tools'])],
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    ttl: { AccessToken: options.accessTokenTtl ?? 3600 },
+    ttl: { AccessToken: () => ttl },
+    ...(options.autoApprove
+      ? { interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/auto-approve/${interaction.uid}` } }
+      : {}),
     // Refresh tokens for every client allowed the grant (the default also wants an OpenID offline_access grant).
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     features: {
-      devInteractions: { enabled: true },
+      devInteractions: { enabled: !options.autoApprove },
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
@@ -61,16 +77,40 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           scope: (options.resourceScopes ?? ['mcp:tools']).join(' '),
           audience: resource,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: options.accessTokenTtl ?? 3600,
+          accessTokenTTL: ttl,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
     },
   });
   provider.on('refresh_token.saved', (token: { destroy(): Promise<void> }) => refreshTokens.add(token));
-  server.on('request', provider.callback());
+  const grants: AuthorizationServer['grants'] = [];
+  type GrantContext = { oidc?: { params?: { grant_type?: unknown } } };
+  const grantOf = (ctx: GrantContext) => String(ctx.oidc?.params?.grant_type ?? 'unknown');
+  provider.on('grant.success', (ctx: GrantContext) => grants.push({ grantType: grantOf(ctx), ok: true }));
+  provider.on('grant.error', (ctx: GrantContext) => grants.push({ grantType: grantOf(ctx), ok: false }));
+  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
+  let tokenGate: Promise<unknown> = Promise.resolve();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (options.autoApprove && req.url?.startsWith('/auto-approve/')) {
+      approve(provider, req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+      return;
+    }
+    if (req.url === '/token') {
+      void tokenGate.finally(() => callback(req, res));
+      return;
+    }
+    callback(req, res);
+  });
   return {
     issuer,
+    grants,
+    setAccessTokenTtl(seconds) {
+      ttl = seconds;
+    },
+    holdTokenRequests(gate) {
+      tokenGate = gate;
+    },
     async revokeRefreshTokens() {
       for (const token of refreshTokens) await token.destroy();
       refreshTokens.clear();
@@ -81,6 +121,67 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         server.close(() => resolve());
       }),
   };
+}
+
+/** Finishes one interaction of an auto-approving provider: the login as `alice`, or the consent to what is missing. */
+async function approve(
+  provider: InstanceType<typeof Provider>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const details = (await provider.interactionDetails(req, res)) as {
+    prompt: { name: string; details: Record<string, unknown> };
+    params: { client_id: string };
+    session?: { accountId: string };
+    grantId?: string;
+  };
+  if (details.prompt.name === 'login') {
+    await provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(resource, scopes.join(' '));
+  const grantId = (await grant.save()) as string;
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+/**
+ * Plays the user of an auto-approving provider without a browser: follows the authorization
+ * URL's redirects (at most 20) with the cookies they set, through the provider's approval to the
+ * client's redirect URI, and resolves with that last answer's status and page. Each request is
+ * bounded (30 s).
+ */
+export async function userApprovesByHttp(url: URL | string): Promise<{ status: number; text: string }> {
+  const cookies = new Map<string, string>();
+  let next = new URL(url);
+  for (let hop = 0; hop < 20; hop++) {
+    const answer = await fetch(next, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      signal: AbortSignal.timeout(30_000),
+    });
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+    const location = answer.headers.get('location');
+    if (answer.status < 300 || answer.status >= 400 || location === null)
+      return { status: answer.status, text: await answer.text() };
+    await answer.body?.cancel();
+    next = new URL(location, next);
+  }
+  throw new Error(`the authorization at ${String(url)} did not end within 20 redirects`);
 }
 
 export interface ProtectedServer extends HttpFixture {
