@@ -203,9 +203,19 @@ export class OAuthSession {
   }
 
   private async runRenew(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const renew = () => this.renewNow(stale, signal);
+    const stored = (await this.reread())?.tokens;
+    // Nothing to redeem, or tokens to take: no lock needed.
+    if (!this.store.lock || !stored?.refreshToken || adoptable(stored, stale)) return renew();
+    // Processes sharing the store renew one at a time; the store is read again under the lock, so
+    // tokens another process renewed meanwhile are taken instead of redeeming the refresh token again.
+    return this.store.lock(this.key, renew, signal);
+  }
+
+  private async renewNow(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
     const login = await this.reread();
     const stored = login?.tokens;
-    if (stored && stored.accessToken !== stale && !expiresSoon(stored)) return stored;
+    if (stored && adoptable(stored, stale)) return stored;
     const refreshToken = stored?.refreshToken;
     if (!login || !refreshToken || !login.client || !login.discovery) return undefined;
     const as = login.discovery.authorizationServer as oauth.AuthorizationServer;
@@ -240,7 +250,7 @@ export class OAuthSession {
       // makes ours fail): its tokens are taken, never overwritten.
       const now = await this.reread();
       if (now?.tokens && now.tokens.refreshToken !== refreshToken) {
-        if (now.tokens.accessToken !== stale && !expiresSoon(now.tokens)) return now.tokens;
+        if (adoptable(now.tokens, stale)) return now.tokens;
       } else if (now && refusedGrant(error)) {
         // A refresh token the server no longer accepts is dropped, so the next step is a login.
         // Anything else (the server unreachable, a 5xx, an abort) keeps it for the next try.
@@ -353,6 +363,11 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
       throw error;
     return loginWithBrowser({ ...context, storedClient: undefined });
   }
+}
+
+/** True for stored tokens other than `stale` (the ones in hand) not about to expire: they are taken as they are. */
+function adoptable(stored: StoredTokens, stale: string | undefined): boolean {
+  return stored.accessToken !== stale && !expiresSoon(stored);
 }
 
 /** True when `tokens` expire within {@link REFRESH_MARGIN_MS} (tokens without an expiry never do). */

@@ -212,5 +212,6 @@ export function freshLoginView(store: TokenStore): TokenStore & { loggedIn(): bo
       if (login.tokens) written = true;
     },
     delete: (key: string) => store.delete(key),
+    ...(store.lock ? { lock: store.lock.bind(store) } : {}),
   };
 }

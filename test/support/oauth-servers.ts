@@ -11,6 +11,8 @@ import type { Socket } from 'node:net';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
+import { OAuthSession } from '../../src/auth/oauth-session.js';
+import { serverKey, type StoredLogin, type TokenStore } from '../../src/auth/token-store.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture, type Seen } from './http-fixture.js';
 
 export interface AuthorizationServer {
@@ -182,6 +184,23 @@ export async function userApprovesByHttp(url: URL | string): Promise<{ status: n
     next = new URL(location, next);
   }
   throw new Error(`the authorization at ${String(url)} did not end within 20 redirects`);
+}
+
+/**
+ * A login to `serverUrl` through an auto-approving provider, kept in `store` as mcpwire's CLI
+ * would keep it (the OAuth session's own login, with {@link userApprovesByHttp} as the user).
+ */
+export async function logInByHttp(serverUrl: string, store: TokenStore): Promise<StoredLogin> {
+  let approving: Promise<unknown> = Promise.resolve();
+  const session = new OAuthSession(new URL(serverUrl), 'hosted', {
+    store,
+    onAuthorizationUrl: (url) => {
+      approving = userApprovesByHttp(url);
+    },
+  });
+  await session.login();
+  await approving;
+  return (await store.get(serverKey(new URL(serverUrl))))!;
 }
 
 export interface ProtectedServer extends HttpFixture {
