@@ -7,65 +7,31 @@
  * `--callback-port` is used or refused by name; `--timeout` bounds the wait and Ctrl-C ends it,
  * closing the receiver either way. No browser is ever opened.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileTokenStore } from '../src/auth/file-token-store.js';
 import { requireBuiltCli, runCli, startCli } from './support/cli.js';
-import {
-  startAuthorizationServer,
-  startProtectedServer,
-  userApprovesByHttp,
-  type AuthorizationServer,
-  type ProtectedServer,
-} from './support/oauth-servers.js';
+import { startHostedLogins, userApprovesByHttp, type HostedLogins } from './support/oauth-servers.js';
 import { freePort } from './support/ports.js';
 import { killAtTestEnd } from './support/processes.js';
 
-let as: AuthorizationServer | undefined;
-let server: ProtectedServer | undefined;
-let root: string | undefined;
 let busy: Server | undefined;
 
 beforeAll(() => requireBuiltCli());
 afterEach(async () => {
   await new Promise((resolve) => (busy ? busy.close(resolve) : resolve(undefined)));
   busy = undefined;
-  await server?.close();
-  await as?.close();
-  server = as = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-  root = undefined;
 });
 
-/** The provider, the protected server, a home whose config names it "hosted", and a $BROWSER that leaves a mark. */
-async function setUp(): Promise<{
-  env: Record<string, string>;
-  store: FileTokenStore;
-  opened: string;
-  mcp: ProtectedServer;
-}> {
-  as = await startAuthorizationServer({ autoApprove: true });
-  server = await startProtectedServer(as.issuer);
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-no-browser-'));
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  writeFileSync(
-    path.join(home, '.mcpwire', 'config.json'),
-    JSON.stringify({ mcpServers: { hosted: { url: server.url } } }),
-  );
-  const opened = path.join(root, 'browser-was-opened');
-  const browser = path.join(root, 'browser.sh');
+/** The hosted server's parts, with a $BROWSER that leaves a mark when it is run. */
+async function setUp(): Promise<HostedLogins & { opened: string }> {
+  const hosted = await startHostedLogins();
+  const opened = path.join(hosted.root, 'browser-was-opened');
+  const browser = path.join(hosted.root, 'browser.sh');
   writeFileSync(browser, `#!/bin/sh\ntouch '${opened}'\n`);
   chmodSync(browser, 0o755);
-  return {
-    env: { HOME: home, BROWSER: browser },
-    store: new FileTokenStore({ dir: path.join(home, '.mcpwire', 'oauth') }),
-    opened,
-    mcp: server,
-  };
+  return { ...hosted, env: { ...hosted.env, BROWSER: browser }, opened };
 }
 
 /** The first stdout line of a `--no-browser --json` login, parsed. */
@@ -84,7 +50,7 @@ function connectError(url: string): Promise<string | undefined> {
 
 describe('mcpwire auth login --no-browser', () => {
   it('prints the URL as one JSON line before waiting, stores the login, and --stored-auth-only then works', async () => {
-    const { env, store, opened, mcp } = await setUp();
+    const { as, env, store, opened, mcp } = await setUp();
     const port = await freePort();
     const login = startCli(['auth', 'login', 'hosted', '--no-browser', '--json', '--callback-port', String(port)], {
       env,
@@ -95,7 +61,7 @@ describe('mcpwire auth login --no-browser', () => {
     expect(Object.keys(line)).toEqual(['authorizationUrl', 'redirectUri']);
     expect(line.redirectUri).toBe(`http://127.0.0.1:${port}/callback`);
     const url = new URL(line.authorizationUrl);
-    expect(url.origin).toBe(as!.issuer);
+    expect(url.origin).toBe(as.issuer);
     expect(url.searchParams.get('redirect_uri')).toBe(line.redirectUri);
     expect(url.searchParams.get('resource')).toBe(mcp.url);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');

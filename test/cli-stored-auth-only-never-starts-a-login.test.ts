@@ -6,63 +6,30 @@
  * process left); with a stored login whose access token expired, the stored refresh token renews
  * it and the command works.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileTokenStore } from '../src/auth/file-token-store.js';
 import { CLI, requireBuiltCli, runCli } from './support/cli.js';
-import {
-  logInByHttp,
-  startAuthorizationServer,
-  startProtectedServer,
-  type AuthorizationServer,
-  type ProtectedServer,
-} from './support/oauth-servers.js';
+import { logInByHttp, startHostedLogins } from './support/oauth-servers.js';
 import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { eventually } from './support/wait.js';
 
-let as: AuthorizationServer | undefined;
-let server: ProtectedServer | undefined;
-let root: string | undefined;
 let terminal: Terminal | undefined;
 
 beforeAll(() => {
   requireBuiltCli();
   if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
 });
-afterEach(async () => {
+afterEach(() => {
   terminal?.kill();
   terminal = undefined;
-  await server?.close();
-  await as?.close();
-  server = as = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-  root = undefined;
 });
-
-async function setUp(): Promise<{ env: Record<string, string>; storeDir: string; mcp: ProtectedServer }> {
-  as = await startAuthorizationServer({ autoApprove: true });
-  server = await startProtectedServer(as.issuer);
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-stored-auth-only-'));
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  writeFileSync(
-    path.join(home, '.mcpwire', 'config.json'),
-    JSON.stringify({ mcpServers: { hosted: { url: server.url } } }),
-  );
-  return {
-    env: { HOME: home, BROWSER: path.join(root, 'no-such-browser') },
-    storeDir: path.join(home, '.mcpwire', 'oauth'),
-    mcp: server,
-  };
-}
 
 const HINT = 'server "hosted" needs a login and has no stored login that works';
 
 describe('--stored-auth-only', () => {
   it('without a stored login, a command exits 3 naming the server and its login command, having started no login', async () => {
-    const { env, storeDir } = await setUp();
+    const { as, env, store } = await startHostedLogins();
     const tools = await runCli(['tools', '--server', 'hosted', '--stored-auth-only'], { env });
     expect(tools.code).toBe(3);
     expect(tools.stderr).toMatch(
@@ -76,13 +43,13 @@ describe('--stored-auth-only', () => {
       loginCommand: 'mcpwire auth login hosted',
     });
     // No client was registered and nothing was kept: the login never began.
-    expect(existsSync(storeDir)).toBe(false);
-    expect(as!.grants).toEqual([]);
+    expect(existsSync(store.dir)).toBe(false);
+    expect(as.grants).toEqual([]);
   });
 
   it('on a terminal it asks nothing: exit 3 at once, where the same command without it offers the login', async () => {
-    const { env } = await setUp();
-    const status = path.join(root!, 'status');
+    const { env, root } = await startHostedLogins();
+    const status = path.join(root, 'status');
     const script = `"$0" "$@"; echo $? > '${status}'`;
     terminal = startTerminal(
       ['sh', '-c', script, process.execPath, CLI, 'tools', '--server', 'hosted', '--stored-auth-only'],
@@ -104,7 +71,7 @@ describe('--stored-auth-only', () => {
   });
 
   it('servers prints every server, then exits 3 naming those without a login; repl exits 3 before its prompt', async () => {
-    const { env } = await setUp();
+    const { env } = await startHostedLogins();
     const text = await runCli(['servers', '--stored-auth-only'], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(/^hosted\s+needs-auth\s+http/m);
@@ -121,18 +88,17 @@ describe('--stored-auth-only', () => {
     expect(repl.stderr).toContain(`${HINT} (--stored-auth-only starts none); run: mcpwire auth login hosted`);
     // Without the switch, servers reports the same state and exits 0 (a listing).
     expect((await runCli(['servers'], { env })).code).toBe(0);
-  });
+  }, 120_000);
 
   it('an expired stored login is renewed with its refresh token, and the command works', async () => {
-    const { env, storeDir, mcp } = await setUp();
-    const store = new FileTokenStore({ dir: storeDir });
+    const { as, env, store, mcp } = await startHostedLogins();
     const login = await logInByHttp(mcp.url, store);
     await store.set(mcp.url, { ...login, tokens: { ...login.tokens!, expiresAt: Date.now() - 1_000 } });
-    const before = as!.grants.length;
+    const before = as.grants.length;
     const tools = await runCli(['tools', '--server', 'hosted', '--stored-auth-only', '--json'], { env });
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.json<{ result: Array<{ name: string }> }>().result.map((t) => t.name)).toEqual(['echo']);
-    expect(as!.grants.slice(before)).toEqual([{ grantType: 'refresh_token', ok: true }]);
+    expect(as.grants.slice(before)).toEqual([{ grantType: 'refresh_token', ok: true }]);
     const renewed = await store.get(mcp.url);
     expect(renewed?.tokens?.accessToken).not.toBe(login.tokens!.accessToken);
     expect(renewed!.tokens!.expiresAt!).toBeGreaterThan(Date.now());

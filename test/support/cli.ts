@@ -36,42 +36,16 @@ export function requireBuiltCli(): void {
 }
 
 export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd ?? ROOT,
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.on('error', () => {});
-  child.stdin.end(options.input ?? '');
-  const limit = options.timeoutMs ?? 30_000;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`mcpwire ${args.join(' ')} did not finish within ${limit} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
-      );
-    }, limit);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        json<T>() {
-          try {
-            return JSON.parse(stdout) as T;
-          } catch {
-            throw new Error(`stdout is not one JSON document:\n${stdout}\nstderr: ${stderr}`);
-          }
-        },
-      });
-    });
-  });
+  return startCli(args, options).done.then((run) => ({
+    ...run,
+    json<T>() {
+      try {
+        return JSON.parse(run.stdout) as T;
+      } catch {
+        throw new Error(`stdout is not one JSON document:\n${run.stdout}\nstderr: ${run.stderr}`);
+      }
+    },
+  }));
 }
 
 /** A CLI run still going: read its stdout as it comes, signal it, await its end. */

@@ -10,7 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { OAuthSession } from '../../src/auth/oauth-session.js';
 import { serverKey, type StoredLogin, type TokenStore } from '../../src/auth/token-store.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture, type Seen } from './http-fixture.js';
@@ -201,6 +206,45 @@ export async function logInByHttp(serverUrl: string, store: TokenStore): Promise
   await session.login();
   await approving;
   return (await store.get(serverKey(new URL(serverUrl))))!;
+}
+
+/** What {@link startHostedLogins} started. */
+export interface HostedLogins {
+  as: AuthorizationServer;
+  mcp: ProtectedServer;
+  /** A temporary directory holding the home (removed when the test finishes). */
+  root: string;
+  /** `HOME` and a `BROWSER` that does not exist, for the CLI. */
+  env: Record<string, string>;
+  /** The CLI's login store under that home (`~/.mcpwire/oauth`). */
+  store: FileTokenStore;
+}
+
+/**
+ * The parts of a CLI login test: an auto-approving oidc-provider (with `options`), the protected
+ * server, and a temporary `$HOME` whose `~/.mcpwire/config.json` names it "hosted". Call it in a
+ * test: all of it is stopped and removed when the test finishes.
+ */
+export async function startHostedLogins(options: AuthorizationServerOptions = {}): Promise<HostedLogins> {
+  const as = await startAuthorizationServer({ autoApprove: true, ...options });
+  onTestFinished(() => as.close());
+  const mcp = await startProtectedServer(as.issuer);
+  onTestFinished(() => mcp.close());
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-hosted-logins-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  const home = path.join(root, 'home');
+  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
+  writeFileSync(
+    path.join(home, '.mcpwire', 'config.json'),
+    JSON.stringify({ mcpServers: { hosted: { url: mcp.url } } }),
+  );
+  return {
+    as,
+    mcp,
+    root,
+    env: { HOME: home, BROWSER: path.join(root, 'no-such-browser') },
+    store: new FileTokenStore({ dir: path.join(home, '.mcpwire', 'oauth') }),
+  };
 }
 
 export interface ProtectedServer extends HttpFixture {
