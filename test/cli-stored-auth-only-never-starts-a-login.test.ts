@@ -4,7 +4,7 @@
  * one-shot command, `servers` and `repl` exit 3 at once naming the server and `mcpwire auth login
  * NAME`, having started no login (nothing registered or stored, no question on a terminal, no
  * process left); with a stored login whose access token expired, the stored refresh token renews
- * it and the command works.
+ * it and the command works, and a refresh token the provider refuses is exit 3 again.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -90,7 +90,7 @@ describe('--stored-auth-only', () => {
     expect((await runCli(['servers'], { env })).code).toBe(0);
   }, 120_000);
 
-  it('an expired stored login is renewed with its refresh token, and the command works', async () => {
+  it('an expired stored login is renewed with its refresh token; once the provider refuses that, exit 3', async () => {
     const { as, env, store, mcp } = await startHostedLogins();
     const login = await logInByHttp(mcp.url, store);
     await store.set(mcp.url, { ...login, tokens: { ...login.tokens!, expiresAt: Date.now() - 1_000 } });
@@ -102,5 +102,13 @@ describe('--stored-auth-only', () => {
     const renewed = await store.get(mcp.url);
     expect(renewed?.tokens?.accessToken).not.toBe(login.tokens!.accessToken);
     expect(renewed!.tokens!.expiresAt!).toBeGreaterThan(Date.now());
+
+    // A refresh token the provider no longer takes: exit 3 naming the login command, no login started.
+    await as.revokeRefreshTokens();
+    await store.set(mcp.url, { ...renewed!, tokens: { ...renewed!.tokens!, expiresAt: Date.now() - 1_000 } });
+    const refused = await runCli(['tools', '--server', 'hosted', '--stored-auth-only'], { env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^error: .*; run: mcpwire auth login hosted\n$/);
+    expect(as.grants.slice(before).map((g) => g.grantType)).toEqual(['refresh_token', 'refresh_token']);
   });
 });
