@@ -6,7 +6,7 @@
  * process left); with a stored login whose access token expired, the stored refresh token renews
  * it and the command works, and a refresh token the provider refuses is exit 3 again.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, runCli } from './support/cli.js';
@@ -71,10 +71,17 @@ describe('--stored-auth-only', () => {
   });
 
   it('servers prints every server, then exits 3 naming those without a login; repl exits 3 before its prompt', async () => {
-    const { env } = await startHostedLogins();
+    const { env, mcp } = await startHostedLogins();
+    // Refused too, but a login would not help: it is not named.
+    const config = path.join(env.HOME!, '.mcpwire', 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { hosted: { url: mcp.url }, off: { url: mcp.url, oauth: false } } }),
+    );
     const text = await runCli(['servers', '--stored-auth-only'], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(/^hosted\s+needs-auth\s+http/m);
+    expect(text.stdout).toMatch(/^off\s+needs-auth\s+http/m);
     expect(text.stderr).toBe(`error: ${HINT} (--stored-auth-only starts none); run: mcpwire auth login hosted\n`);
     const json = await runCli(['servers', '--stored-auth-only', '--json'], { env });
     expect(json.code).toBe(3);
@@ -82,6 +89,7 @@ describe('--stored-auth-only', () => {
     expect(error).toMatchObject({ code: 'AUTH_REQUIRED', exitCode: 3, loginCommand: 'mcpwire auth login hosted' });
     expect((error.result as { servers: Array<{ name: string; status: string }> }).servers).toEqual([
       expect.objectContaining({ name: 'hosted', status: 'needs-auth' }),
+      expect.objectContaining({ name: 'off', status: 'needs-auth' }),
     ]);
     const repl = await runCli(['repl', '--stored-auth-only'], { env, input: 'exit\n' });
     expect(repl.code).toBe(3);

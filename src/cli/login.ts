@@ -13,6 +13,7 @@ import { NotOAuthError } from '../auth/discovery.js';
 import { FileTokenStore } from '../auth/file-token-store.js';
 import type { StoredLogin, TokenStore } from '../auth/token-store.js';
 import type { LoginHooks } from '../manager/servers/server-oauth.js';
+import type { McpManager } from '../manager/mcp-manager.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { errorMessage, McpError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
@@ -138,10 +139,17 @@ export function storedAuthOnly(args: ParsedArgs): boolean {
 }
 
 /**
- * With `--stored-auth-only`, the error for the servers a manager left waiting for a login
- * (`needs-auth`): exit 3, naming each and the command that logs it in; undefined for none.
+ * With `--stored-auth-only`, the error for the servers `manager` left waiting for a login
+ * (`needs-auth`) that a login would answer (not a `headersHelper` or `oauth: false` server):
+ * exit 3, naming each and the command that logs it in; undefined for none.
  */
-export function storedLoginsMissing(servers: readonly string[]): LoginRequiredError | undefined {
+export function storedLoginsMissing(manager: McpManager): LoginRequiredError | undefined {
+  const servers = manager
+    .getStatus()
+    .servers.filter((s) => s.status === 'needs-auth')
+    .map((s) => manager.getServer(s.name))
+    .filter((spec) => spec !== undefined && spec.oauth !== false && spec.headersHelper === undefined)
+    .map((spec) => spec!.name);
   if (servers.length === 0) return undefined;
   const commands = servers.map((name) => `mcpwire auth login ${name}`);
   const which =

@@ -74,7 +74,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
     const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
-    return storedAuthOnly(args) ? withMissingLogins(outcome, status.servers) : outcome;
+    return storedAuthOnly(args) ? withMissingLogins(outcome, manager) : outcome;
   } finally {
     await close();
   }
@@ -84,8 +84,8 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
  * `--stored-auth-only`: the same output, exit 3 with `AUTH_REQUIRED` naming each server left
  * waiting for a login (a broken config's exit 2 comes first).
  */
-function withMissingLogins(outcome: Outcome, servers: ReadonlyArray<{ name: string; status: string }>): Outcome {
-  const missing = storedLoginsMissing(servers.filter((s) => s.status === 'needs-auth').map((s) => s.name));
+function withMissingLogins(outcome: Outcome, manager: McpManager): Outcome {
+  const missing = storedLoginsMissing(manager);
   if (missing === undefined || outcome.exitCode !== undefined) return outcome;
   return {
     ...outcome,

@@ -31,14 +31,7 @@ export async function replCommand(args: ParsedArgs, io: CliIO, interrupt?: Inter
   const c = paint(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();
-  const missing = storedAuthOnly(args)
-    ? storedLoginsMissing(
-        manager
-          .getStatus()
-          .servers.filter((s) => s.status === 'needs-auth')
-          .map((s) => s.name),
-      )
-    : undefined;
+  const missing = storedAuthOnly(args) ? storedLoginsMissing(manager) : undefined;
   if (missing) {
     await close();
     throw missing;
