@@ -94,7 +94,9 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   };
   let session;
   try {
-    session = await openSession(args, io, interrupt?.signal, { target, hooks });
+    // --timeout is the login's wait here; the connects around it keep their own bounds.
+    const { timeout: _wait, ...options } = args.options;
+    session = await openSession({ ...args, options }, io, interrupt?.signal, { target, hooks });
   } catch (error) {
     // The login command itself failed: its own advice ("run: mcpwire auth login") would be circular.
     throw error instanceof LoginRequiredError ? error.cause : error;
