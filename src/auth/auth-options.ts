@@ -34,6 +34,10 @@ export interface AuthorizationUrlContext {
   server: string;
   /** Aborted when the login is abandoned (timeout, close, the caller's signal). */
   signal: AbortSignal;
+  /** Where the authorization server sends the browser back: the loopback receiver, listening now. */
+  redirectUri: string;
+  /** How long the receiver waits for that callback from now (ms). */
+  timeoutMs: number;
 }
 
 /** Options of an OAuth login (`McpClient.connect({ url, auth })`). */
@@ -61,6 +65,12 @@ export interface OAuthOptions {
   scopes?: string[];
   /** The loopback port of the redirect URI to try first (default 0: any). */
   callbackPort?: number;
+  /**
+   * With true, the login listens on {@link OAuthOptions.callbackPort} or fails at once naming
+   * it (a port in use is an `OAuthError`, step `callback`), never on another port: for a redirect
+   * URI registered beforehand or forwarded (`ssh -L`).
+   */
+  callbackPortFixed?: boolean;
   /** How long the browser step may take (default 300000 ms). */
   loginTimeoutMs?: number;
   /**

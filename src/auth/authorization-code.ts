@@ -69,6 +69,7 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
   const receiver = await LoopbackReceiver.start({
     serverName,
     ...(options.callbackPort !== undefined ? { port: options.callbackPort } : {}),
+    ...(options.callbackPortFixed === true ? { fixed: true } : {}),
   });
   const life = new AbortController();
   const signal = context.signal ? AbortSignal.any([context.signal, life.signal]) : life.signal;
@@ -91,12 +92,13 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     url.searchParams.set('resource', context.resource);
     if (context.scopes.length > 0) url.searchParams.set('scope', context.scopes.join(' '));
 
-    const callback = receiver.wait(state, options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS, signal);
+    const timeoutMs = options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
+    const callback = receiver.wait(state, timeoutMs, signal);
     // The callback may fail (a forged state, the timeout) while the hook is still running: handled below, not unhandled
     // now.
     callback.catch(() => {});
     try {
-      await hook(url, { server: serverName, signal });
+      await hook(url, { server: serverName, signal, redirectUri: receiver.redirectUri, timeoutMs });
     } catch (error) {
       life.abort(error);
       await callback.catch(() => {});

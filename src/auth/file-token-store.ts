@@ -1,18 +1,30 @@
 /**
  * Logins kept in files, one JSON file per server under a directory (default
  * `~/.mcpwire/oauth`, beside the manager's user files): the directory `0700`, each file `0600`,
- * written to a temporary file and renamed, so a reader never sees half a login.
+ * written to a temporary file and renamed, so a reader never sees half a login. Processes that
+ * share the directory refresh a login one at a time: {@link FileTokenStore.lock} is a lock
+ * directory beside the login's file (`proper-lockfile`: `mkdir` is atomic, the holder keeps its
+ * mtime fresh, and a lock whose mtime is older than the stale bound — its process died — is
+ * broken).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredLogin, TokenStore } from './token-store.js';
 
 /** Options of {@link FileTokenStore}. */
 export interface FileTokenStoreOptions {
   /** The directory (default `<home>/.mcpwire/oauth`). */
   dir?: string;
+  /**
+   * A lock not kept fresh for this long belongs to a process that died and is broken (default
+   * 10000 ms, at least 2000). The holder refreshes it every half of this.
+   */
+  lockStaleMs?: number;
+  /** How long {@link FileTokenStore.lock} waits for another process's lock (default 30000 ms). */
+  lockWaitMs?: number;
 }
 
 /** The default directory: `~/.mcpwire/oauth`. */
@@ -20,17 +32,31 @@ export function defaultTokenDir(): string {
   return path.join(os.homedir(), '.mcpwire', 'oauth');
 }
 
+const DEFAULT_LOCK_STALE_MS = 10_000;
+const DEFAULT_LOCK_WAIT_MS = 30_000;
+/** The longest pause between two tries of a held lock. */
+const MAX_LOCK_PAUSE_MS = 100;
+
 /** A {@link TokenStore} in files; a file that cannot be read as a login counts as none. */
 export class FileTokenStore implements TokenStore {
   readonly dir: string;
+  private readonly lockStaleMs: number;
+  private readonly lockWaitMs: number;
 
   constructor(options: FileTokenStoreOptions = {}) {
     this.dir = path.resolve(options.dir ?? defaultTokenDir());
+    this.lockStaleMs = Math.max(options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, 2_000);
+    this.lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   }
 
   /** The file of `key` (a hash: server URLs are not file names). */
   fileOf(key: string): string {
     return path.join(this.dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+  }
+
+  /** The lock directory of `key`, beside its file. */
+  lockOf(key: string): string {
+    return `${this.fileOf(key)}.lock`;
   }
 
   async get(key: string): Promise<StoredLogin | undefined> {
@@ -49,8 +75,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   async set(key: string, login: StoredLogin): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await chmod(this.dir, 0o700);
+    await this.ensureDir();
     const file = this.fileOf(key);
     const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
@@ -64,5 +89,52 @@ export class FileTokenStore implements TokenStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.fileOf(key), { force: true });
+  }
+
+  /**
+   * Runs `task` holding `key`'s lock across every process that uses this directory (see
+   * {@link TokenStore.lock}). Waits for a held lock up to `lockWaitMs`, then rejects naming the
+   * lock; a lock left by a dead process is broken once stale. Rejects with the signal's reason
+   * when `signal` aborts the wait.
+   */
+  async lock<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // Loaded on first use: most commands never refresh, and the CLI starts faster without it.
+    const lockfile = (await import('proper-lockfile')).default;
+    await this.ensureDir();
+    const lockfilePath = this.lockOf(key);
+    const deadline = Date.now() + this.lockWaitMs;
+    let release: () => Promise<void>;
+    for (let pause = 5; ; pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MS)) {
+      signal?.throwIfAborted();
+      try {
+        release = await lockfile.lock(this.fileOf(key), {
+          realpath: false,
+          lockfilePath,
+          stale: this.lockStaleMs,
+          retries: 0,
+          // Only when this process stalled past the stale bound: another may refresh too, nothing to crash for.
+          onCompromised: () => {},
+        });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+        if (Date.now() >= deadline)
+          throw new Error(
+            `the login lock ${lockfilePath} is held by another process for more than ${this.lockWaitMs} ms`,
+            { cause: error },
+          );
+        await sleep(pause + Math.random() * pause, undefined, signal ? { signal } : {});
+      }
+    }
+    try {
+      return await task();
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  private async ensureDir(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await chmod(this.dir, 0o700);
   }
 }

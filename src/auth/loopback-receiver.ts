@@ -15,6 +15,8 @@ import { OAuthError } from './auth-error.js';
 export interface LoopbackReceiverOptions {
   /** The port to try first (default 0: any free port). */
   port?: number;
+  /** With true, `port` or nothing: a port in use fails the start, naming it. */
+  fixed?: boolean;
   /** The callback path (default `/callback`). */
   path?: string;
   /** Used in error messages. */
@@ -40,7 +42,10 @@ export class LoopbackReceiver {
     this.redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   }
 
-  /** Listens on 127.0.0.1 (the preferred port, else any). Rejects when no port can be had. */
+  /**
+   * Listens on 127.0.0.1 (the preferred port, else any; with `fixed`, that port only). Rejects
+   * with an {@link OAuthError} (step `callback`) when no port can be had, naming a fixed one.
+   */
   static async start(options: LoopbackReceiverOptions): Promise<LoopbackReceiver> {
     const path = options.path ?? '/callback';
     const listen = (port: number): Promise<Server> =>
@@ -57,6 +62,14 @@ export class LoopbackReceiver {
     try {
       server = await listen(preferred);
     } catch (error) {
+      if (options.fixed === true && preferred !== 0) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'EADDRINUSE' ? 'it is in use' : code === 'EACCES' ? 'it is not allowed' : String(code);
+        throw new OAuthError(
+          `could not listen on 127.0.0.1:${preferred} for the login callback (the fixed callback port): ${why}; free the port or choose another`,
+          { server: options.serverName, step: 'callback', cause: error },
+        );
+      }
       if (preferred === 0)
         throw new OAuthError(`could not listen on 127.0.0.1 for the login callback: ${(error as Error).message}`, {
           server: options.serverName,

@@ -67,7 +67,7 @@ export class OAuthSession {
   /** The transports' authorize hook (bound). */
   readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
     if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal), request);
-    const tokens = await this.answerRefusal(request.rejected, request.signal);
+    const tokens = await this.answerRefusal(request.rejected, request.signal, tokenIn(request.rejectedAuthorization));
     return tokens === undefined ? undefined : this.headersOf(tokens, request);
   };
 
@@ -148,7 +148,11 @@ export class OAuthSession {
   }
 
   /** What to resend with after a 401/403, or undefined to give up. */
-  private async answerRefusal(refusal: HttpError, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+  private async answerRefusal(
+    refusal: HttpError,
+    signal?: AbortSignal,
+    sent?: string,
+  ): Promise<StoredTokens | undefined> {
     // RFC 9449 §9: the server wants its nonce in the proof; the same token goes again with a new proof.
     const dpopChallenge = refusal.challenge?.find((c) => c.scheme === 'dpop');
     if (
@@ -173,8 +177,9 @@ export class OAuthSession {
     }
     if (this.loggingIn) return this.loggingIn;
     // 401: a newer login in the store or a refresh answers it when it can (never a new login or
-    // registration while a refresh token works).
-    const refused = (await this.loginInMemory())?.tokens?.accessToken;
+    // registration while a refresh token works). The token refused is the one the attempt carried:
+    // a late refusal of a token renewed since is answered with the new one, not a second refresh.
+    const refused = sent ?? (await this.loginInMemory())?.tokens?.accessToken;
     const renewed = await this.renew(refused, signal).catch(() => undefined);
     if (renewed) return renewed;
     // A server that refuses every fresh token would otherwise ask the user on every request.
@@ -203,9 +208,19 @@ export class OAuthSession {
   }
 
   private async runRenew(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
+    const renew = () => this.renewNow(stale, signal);
+    const stored = (await this.reread())?.tokens;
+    // Nothing to redeem, or tokens to take: no lock needed.
+    if (!this.store.lock || !stored?.refreshToken || adoptable(stored, stale)) return renew();
+    // Processes sharing the store renew one at a time; the store is read again under the lock, so
+    // tokens another process renewed meanwhile are taken instead of redeeming the refresh token again.
+    return this.store.lock(this.key, renew, signal);
+  }
+
+  private async renewNow(stale: string | undefined, signal?: AbortSignal): Promise<StoredTokens | undefined> {
     const login = await this.reread();
     const stored = login?.tokens;
-    if (stored && stored.accessToken !== stale && !expiresSoon(stored)) return stored;
+    if (stored && adoptable(stored, stale)) return stored;
     const refreshToken = stored?.refreshToken;
     if (!login || !refreshToken || !login.client || !login.discovery) return undefined;
     const as = login.discovery.authorizationServer as oauth.AuthorizationServer;
@@ -240,7 +255,7 @@ export class OAuthSession {
       // makes ours fail): its tokens are taken, never overwritten.
       const now = await this.reread();
       if (now?.tokens && now.tokens.refreshToken !== refreshToken) {
-        if (now.tokens.accessToken !== stale && !expiresSoon(now.tokens)) return now.tokens;
+        if (adoptable(now.tokens, stale)) return now.tokens;
       } else if (now && refusedGrant(error)) {
         // A refresh token the server no longer accepts is dropped, so the next step is a login.
         // Anything else (the server unreachable, a 5xx, an abort) keeps it for the next try.
@@ -355,9 +370,19 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
   }
 }
 
+/** True for stored tokens other than `stale` (the ones in hand) not about to expire: they are taken as they are. */
+function adoptable(stored: StoredTokens, stale: string | undefined): boolean {
+  return stored.accessToken !== stale && !expiresSoon(stored);
+}
+
 /** True when `tokens` expire within {@link REFRESH_MARGIN_MS} (tokens without an expiry never do). */
 function expiresSoon(tokens: StoredTokens): boolean {
   return tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS;
+}
+
+/** The access token of an `authorization` header (`Bearer …`, `DPoP …`). */
+function tokenIn(authorization: string | undefined): string | undefined {
+  return authorization?.replace(/^(bearer|dpop)\s+/i, '');
 }
 
 /** The first `Bearer` challenge, else the first `DPoP` one (both carry `resource_metadata`, `scope`, `error`). */

@@ -2,7 +2,7 @@
  * What a login leaves behind, and where it is kept: tokens with an absolute expiry, the client
  * registration with the redirect URIs it was registered for, and the discovery results, keyed by
  * the MCP server's canonical URL. {@link MemoryTokenStore} keeps them for the process;
- * `FileTokenStore` (file-token-store.ts) across processes.
+ * `FileTokenStore` (file-token-store.ts) across processes, with a lock around each refresh.
  */
 
 import type { StoredDpopKey } from './dpop.js';
@@ -59,6 +59,14 @@ export interface TokenStore {
   set(key: string, login: StoredLogin): Promise<void>;
   /** Forgets the login of `key` (idempotent). */
   delete(key: string): Promise<void>;
+  /**
+   * Optional, for a store that several processes share: runs `task` while holding `key`'s lock
+   * across all of them, and releases it however `task` ends. The OAuth session refreshes a login
+   * under it, reading the store again first, so one process redeems a refresh token and the
+   * others take what it wrote. Rejects (without running `task`) when the lock cannot be had in
+   * the store's bound, or on `signal`.
+   */
+  lock?<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /** A store for the life of the process (copies in and out, so callers cannot alias its state). */

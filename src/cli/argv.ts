@@ -61,6 +61,10 @@ const OPTIONS: Record<string, OptionKind> = {
   format: 'string',
   output: 'string',
   'include-payloads': 'flag',
+  // logins (auth login; --stored-auth-only on every command)
+  'no-browser': 'flag',
+  'callback-port': 'number',
+  'stored-auth-only': 'flag',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };

@@ -12,7 +12,10 @@ export const EXIT = {
   usage: 1,
   /** A config file or entry is broken, or the named server is not configured. */
   config: 2,
-  /** The server wants credentials (HTTP 401/403). */
+  /**
+   * The server wants credentials (HTTP 401/403) this command cannot give: no stored login works
+   * and none may be started here (off a terminal, `--stored-auth-only`), or `auth login` failed.
+   */
   auth: 3,
   /** The server could not be reached or started, or broke the protocol while connecting. */
   unreachable: 4,

@@ -29,6 +29,9 @@ Connection:
                            config lookup)
   --era legacy|modern|auto, --protocol-version V, --timeout MS,
   --root DIR (declare a root)
+  --stored-auth-only       OAuth: stored logins only (for CI; a stored refresh
+                           token still renews one): never a login, exit 3
+                           naming the login command when one is missing
 Output:
   --json                   one JSON envelope on stdout: {"ok":true,"result":...}
                            or {"ok":false,"error":{...}}
@@ -192,7 +195,8 @@ The effective servers of your config files (user ~/.mcpwire/config.json, project
 defined. Servers are connected in parallel to show their status; --no-connect
 only lists. Servers defined by project files run only when approved: stored
 approvals, a question on a terminal, or --trust-project. Exits 2 when a config
-file has an error (after listing what loaded).
+file has an error (after listing what loaded). --stored-auth-only (CI): exits 3
+after listing when a server needs a login it does not have, naming each.
 
 --all also lists, without starting them, the servers other hosts have
 configured (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex,
@@ -204,7 +208,8 @@ its line and column. Any of them works with --server HOST:NAME.
 Examples:
   mcpwire servers
   mcpwire servers --no-connect --json
-  mcpwire servers --all --no-connect`,
+  mcpwire servers --all --no-connect
+  mcpwire servers --stored-auth-only`,
   config: `Usage:
   mcpwire config show [--server NAME]   effective config, secrets redacted, with
                                        the file each server came from
@@ -225,6 +230,13 @@ Examples:
   mcpwire config import --from claude-desktop --write .mcp.json`,
   auth: `Usage:
   mcpwire auth login NAME | --url URL   log in in the browser and keep the login
+      --no-browser                     open no browser: print the URL and wait
+                                       for the callback (--json: one line
+                                       {"authorizationUrl","redirectUri"} first)
+      --callback-port N                the receiver's port, fixed (in use: an
+                                       error naming it); for ssh -L N:...:N
+      --timeout MS                     how long to wait (default 300000);
+                                       Ctrl-C abandons the login
   mcpwire auth status [NAME | --url URL] [--json]
                                        logged in or not, expiry, scopes, the
                                        authorization server (never a token)
@@ -238,12 +250,20 @@ and names the login command; on a terminal it offers to log in and goes on.
 A server's "oauth" block in the config sets a client id, a "\${VAR}" secret,
 scopes, a callback port, a grant; "oauth": false never logs in.
 
+Headless (a remote shell, a script): mcpwire auth login NAME --no-browser
+--json prints the URL as JSON at once; open it in any browser that reaches the
+callback port (ssh -L 8976:127.0.0.1:8976 with --callback-port 8976), and the
+command stores the login. CI: every command takes --stored-auth-only (no
+login, no browser; exit 3 when a login is missing). Processes sharing the store
+refresh a login once: the first renews it, the others take its tokens.
+
 Common: --config FILE (repeatable), --cwd DIR, --store DIR, --json.
 
 Examples:
   mcpwire auth status
   mcpwire auth status --json
-  mcpwire auth logout --url http://127.0.0.1:3001/mcp`,
+  mcpwire auth logout --url http://127.0.0.1:3001/mcp
+  mcpwire tools --server everything --stored-auth-only`,
   repl: `Usage: mcpwire repl [--config FILE ...] [--trust-project]
 
 An interactive prompt over every configured server: /mcp, /mcp servers,

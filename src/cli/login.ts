@@ -13,10 +13,11 @@ import { NotOAuthError } from '../auth/discovery.js';
 import { FileTokenStore } from '../auth/file-token-store.js';
 import type { StoredLogin, TokenStore } from '../auth/token-store.js';
 import type { LoginHooks } from '../manager/servers/server-oauth.js';
+import type { McpManager } from '../manager/mcp-manager.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { errorMessage, McpError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
-import { stringOption, type ParsedArgs } from './argv.js';
+import { flag, stringOption, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
 import { AuthRefusedError, LoginRequiredError } from './exit-codes.js';
 import { paint, type CliIO } from './io.js';
@@ -112,6 +113,53 @@ export function browserLoginHook(io: CliIO): NonNullable<OAuthOptions['onAuthori
   };
 }
 
+/**
+ * The hook of `auth login --no-browser`: no browser is opened; the URL is handed over at once,
+ * before the wait for the callback. With `json`, as one line on stdout,
+ * `{"authorizationUrl":…,"redirectUri":…}` (the command's result envelope follows it once the
+ * login ends); otherwise on stderr with where and how long the login waits.
+ */
+export function noBrowserLoginHook(io: CliIO, json: boolean): NonNullable<OAuthOptions['onAuthorizationUrl']> {
+  return (url, context) => {
+    if (json) {
+      io.stdout.write(`${JSON.stringify({ authorizationUrl: url.toString(), redirectUri: context.redirectUri })}
+`);
+      return;
+    }
+    const p = paint(io.color);
+    io.stderr.write(
+      `Log in to server "${context.server}": open this URL in a browser (on this machine, or forward port ${new URL(context.redirectUri).port} to it):\n  ${p.cyan(url.toString())}\nWaiting up to ${Math.round(context.timeoutMs / 1000)} s for the callback on ${context.redirectUri} (Ctrl-C abandons the login).\n`,
+    );
+  };
+}
+
+/** True with `--stored-auth-only`: stored logins only (a stored refresh token still renews one), never a login. */
+export function storedAuthOnly(args: ParsedArgs): boolean {
+  return flag(args, 'stored-auth-only');
+}
+
+/**
+ * With `--stored-auth-only`, the error for the servers `manager` left waiting for a login
+ * (`needs-auth`) that a login would answer (not a `headersHelper` or `oauth: false` server):
+ * exit 3, naming each and the command that logs it in; undefined for none.
+ */
+export function storedLoginsMissing(manager: McpManager): LoginRequiredError | undefined {
+  const servers = manager
+    .getStatus()
+    .servers.filter((s) => s.status === 'needs-auth')
+    .map((s) => manager.getServer(s.name))
+    .filter((spec) => spec !== undefined && spec.oauth !== false && spec.headersHelper === undefined)
+    .map((spec) => spec!.name);
+  if (servers.length === 0) return undefined;
+  const commands = servers.map((name) => `mcpwire auth login ${name}`);
+  const which =
+    servers.length === 1
+      ? `server "${servers[0]}" needs a login and has`
+      : `servers ${servers.map((name) => `"${name}"`).join(', ')} need a login and have`;
+  const error = new McpError('AUTH_REQUIRED', `${which} no stored login that works (--stored-auth-only starts none)`);
+  return new LoginRequiredError(`${error.message}; run: ${commands.join(', then ')}`, commands[0]!, error);
+}
+
 /** Prints the URL on stderr: the browser may open on another machine than the terminal. */
 function showAuthorizationUrl(io: CliIO, server: string, url: URL): void {
   const p = paint(io.color);
@@ -172,5 +220,6 @@ export function freshLoginView(store: TokenStore): TokenStore & { loggedIn(): bo
       if (login.tokens) written = true;
     },
     delete: (key: string) => store.delete(key),
+    ...(store.lock ? { lock: store.lock.bind(store) } : {}),
   };
 }

@@ -16,7 +16,7 @@ import { clientOptionsFor, connectTarget } from '../manager/servers/connect-targ
 import { flag, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import { promptElicitation } from './elicit-prompt.js';
 import type { CliIO } from './io.js';
-import { cliLoginHooks, withLoginHint } from './login.js';
+import { cliLoginHooks, storedAuthOnly, withLoginHint } from './login.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { openTrace, type TraceOutput } from './trace-output.js';
 
@@ -105,9 +105,10 @@ export async function openSession(
 }
 
 /**
- * A command's login hooks: the CLI's store always; on a terminal (and without `--json`) the
- * offer to log in when the server needs it, then the browser. Elsewhere no browser is opened: a
- * server without a stored login fails with `AUTH_REQUIRED` naming `mcpwire auth login`.
+ * A command's login hooks: the CLI's store always; on a terminal (and without `--json` or
+ * `--stored-auth-only`) the offer to log in when the server needs it, then the browser. Elsewhere
+ * no browser or receiver is started: a server without a stored login fails with `AUTH_REQUIRED`
+ * naming `mcpwire auth login`.
  */
 function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget): LoginHooks {
   // A server authorized by its headersHelper (or with oauth: false) is never offered a login.
@@ -115,7 +116,9 @@ function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget):
   return cliLoginHooks(
     args,
     io,
-    mayLogIn && io.interactive && !flag(args, 'json') ? { offer: { spec: target.spec, byUrl: target.byUrl } } : false,
+    mayLogIn && io.interactive && !flag(args, 'json') && !storedAuthOnly(args)
+      ? { offer: { spec: target.spec, byUrl: target.byUrl } }
+      : false,
   );
 }
 

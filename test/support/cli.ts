@@ -36,6 +36,46 @@ export function requireBuiltCli(): void {
 }
 
 export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return startCli(args, options).done.then((run) => ({
+    ...run,
+    json<T>() {
+      try {
+        return JSON.parse(run.stdout) as T;
+      } catch {
+        throw new Error(`stdout is not one JSON document:\n${run.stdout}\nstderr: ${run.stderr}`);
+      }
+    },
+  }));
+}
+
+/** A CLI run still going: read its stdout as it comes, signal it, await its end. */
+export interface RunningCli {
+  pid: number;
+  /** stdout so far. */
+  readonly stdout: string;
+  /** stderr so far. */
+  readonly stderr: string;
+  /**
+   * Resolves with what `stream` printed so far once `check` holds for it; rejects when the process
+   * ends first or after `timeoutMs` (default 30 s), naming `what` and showing both streams.
+   */
+  until(
+    stream: 'stdout' | 'stderr',
+    check: (text: string) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<string>;
+  kill(signal: NodeJS.Signals): void;
+  /** How it ended; rejects (after a SIGKILL) when it runs longer than the run's bound. Never left unhandled. */
+  done: Promise<Omit<CliRun, 'json'>>;
+}
+
+/**
+ * Starts the built CLI like {@link runCli} but hands it back while it runs (a login waiting for
+ * its callback). Bounded the same way (default 30 s, then SIGKILL and a rejected `done`); the
+ * caller awaits `done` or kills it.
+ */
+export function startCli(args: readonly string[], options: CliRunOptions = {}): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
@@ -43,12 +83,23 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let ended = false;
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    wake();
+  });
   child.stdin.on('error', () => {});
   child.stdin.end(options.input ?? '');
   const limit = options.timeoutMs ?? 30_000;
-  return new Promise((resolve, reject) => {
+  const done = new Promise<Omit<CliRun, 'json'>>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(
@@ -57,19 +108,42 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
     }, limit);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        json<T>() {
-          try {
-            return JSON.parse(stdout) as T;
-          } catch {
-            throw new Error(`stdout is not one JSON document:\n${stdout}\nstderr: ${stderr}`);
-          }
-        },
-      });
+      ended = true;
+      wake();
+      resolve({ code, signal, stdout, stderr });
     });
   });
+  done.catch(() => {});
+  return {
+    pid: child.pid!,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    until(stream, check, what, timeoutMs = 30_000) {
+      let waiter: (() => void) | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return new Promise<string>((resolve, reject) => {
+        waiter = () => {
+          const text = stream === 'stdout' ? stdout : stderr;
+          if (check(text)) resolve(text);
+          else if (ended) reject(new Error(`mcpwire ended before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        };
+        timer = setTimeout(
+          () =>
+            reject(new Error(`${what} did not happen within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`)),
+          timeoutMs,
+        );
+        waiters.add(waiter);
+        waiter();
+      }).finally(() => {
+        clearTimeout(timer);
+        waiters.delete(waiter!);
+      });
+    },
+    kill: (signal) => child.kill(signal),
+    done,
+  };
 }

@@ -6,17 +6,30 @@
  * provider's JWTs against its JWKS with `jose` and serves Protected Resource Metadata). And the
  * user: Debian's chromium driven by playwright-core through the provider's pages.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import { FileTokenStore } from '../../src/auth/file-token-store.js';
+import { OAuthSession } from '../../src/auth/oauth-session.js';
+import { serverKey, type StoredLogin, type TokenStore } from '../../src/auth/token-store.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture, type Seen } from './http-fixture.js';
 
 export interface AuthorizationServer {
   issuer: string;
   /** Refresh tokens the provider has issued and not yet revoked are revoked (a "refresh rejected" setup). */
   revokeRefreshTokens(): Promise<void>;
+  /** The grant type of every token-endpoint request the provider handled so far, with whether it succeeded. */
+  grants: Array<{ grantType: string; ok: boolean }>;
+  /** The lifetime (seconds) of the access tokens issued from now on. */
+  setAccessTokenTtl(seconds: number): void;
+  /** Token-endpoint requests arriving from now on wait until `gate` settles before the provider sees them. */
+  holdTokenRequests(gate: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -25,6 +38,12 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** The scopes a resource's tokens may carry (default `['mcp:tools']`). */
   resourceScopes?: string[];
+  /**
+   * No login or consent page: every authorization request is approved at once for account
+   * `alice` with what it asked for (oidc-provider's interaction API), so a user agent that
+   * follows redirects with cookies ({@link userApprovesByHttp}) plays the user.
+   */
+  autoApprove?: boolean;
 }
 
 /** Starts oidc-provider on 127.0.0.1:0. */
@@ -40,17 +59,21 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
   const signing = { ...(await jose.exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const refreshTokens = new Set<{ destroy(): Promise<void> }>();
+  let ttl = options.accessTokenTtl ?? 3600;
   const provider = new Provider(issuer, {
     jwks: { keys: [signing] },
     cookies: { keys: ['mcpwire-test-cookie-key'] },
     scopes: ['openid', 'offline_access', ...(options.resourceScopes ?? ['mcp:tools'])],
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    ttl: { AccessToken: options.accessTokenTtl ?? 3600 },
+    ttl: { AccessToken: () => ttl },
+    ...(options.autoApprove
+      ? { interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/auto-approve/${interaction.uid}` } }
+      : {}),
     // Refresh tokens for every client allowed the grant (the default also wants an OpenID offline_access grant).
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     features: {
-      devInteractions: { enabled: true },
+      devInteractions: { enabled: !options.autoApprove },
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
@@ -61,16 +84,40 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           scope: (options.resourceScopes ?? ['mcp:tools']).join(' '),
           audience: resource,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: options.accessTokenTtl ?? 3600,
+          accessTokenTTL: ttl,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
     },
   });
   provider.on('refresh_token.saved', (token: { destroy(): Promise<void> }) => refreshTokens.add(token));
-  server.on('request', provider.callback());
+  const grants: AuthorizationServer['grants'] = [];
+  type GrantContext = { oidc?: { params?: { grant_type?: unknown } } };
+  const grantOf = (ctx: GrantContext) => String(ctx.oidc?.params?.grant_type ?? 'unknown');
+  provider.on('grant.success', (ctx: GrantContext) => grants.push({ grantType: grantOf(ctx), ok: true }));
+  provider.on('grant.error', (ctx: GrantContext) => grants.push({ grantType: grantOf(ctx), ok: false }));
+  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
+  let tokenGate: Promise<unknown> = Promise.resolve();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (options.autoApprove && req.url?.startsWith('/auto-approve/')) {
+      approve(provider, req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+      return;
+    }
+    if (req.url === '/token') {
+      void tokenGate.finally(() => callback(req, res));
+      return;
+    }
+    callback(req, res);
+  });
   return {
     issuer,
+    grants,
+    setAccessTokenTtl(seconds) {
+      ttl = seconds;
+    },
+    holdTokenRequests(gate) {
+      tokenGate = gate;
+    },
     async revokeRefreshTokens() {
       for (const token of refreshTokens) await token.destroy();
       refreshTokens.clear();
@@ -80,6 +127,123 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** Finishes one interaction of an auto-approving provider: the login as `alice`, or the consent to what is missing. */
+async function approve(
+  provider: InstanceType<typeof Provider>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const details = (await provider.interactionDetails(req, res)) as {
+    prompt: { name: string; details: Record<string, unknown> };
+    params: { client_id: string };
+    session?: { accountId: string };
+    grantId?: string;
+  };
+  if (details.prompt.name === 'login') {
+    await provider.interactionFinished(req, res, { login: { accountId: 'alice' } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(resource, scopes.join(' '));
+  const grantId = (await grant.save()) as string;
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+/**
+ * Plays the user of an auto-approving provider without a browser: follows the authorization
+ * URL's redirects (at most 20) with the cookies they set, through the provider's approval to the
+ * client's redirect URI, and resolves with that last answer's status and page. Each request is
+ * bounded (30 s).
+ */
+export async function userApprovesByHttp(url: URL | string): Promise<{ status: number; text: string }> {
+  const cookies = new Map<string, string>();
+  let next = new URL(url);
+  for (let hop = 0; hop < 20; hop++) {
+    const answer = await fetch(next, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      signal: AbortSignal.timeout(30_000),
+    });
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+    const location = answer.headers.get('location');
+    if (answer.status < 300 || answer.status >= 400 || location === null)
+      return { status: answer.status, text: await answer.text() };
+    await answer.body?.cancel();
+    next = new URL(location, next);
+  }
+  throw new Error(`the authorization at ${String(url)} did not end within 20 redirects`);
+}
+
+/**
+ * A login to `serverUrl` through an auto-approving provider, kept in `store` as mcpwire's CLI
+ * would keep it (the OAuth session's own login, with {@link userApprovesByHttp} as the user).
+ */
+export async function logInByHttp(serverUrl: string, store: TokenStore): Promise<StoredLogin> {
+  let approving: Promise<unknown> = Promise.resolve();
+  const session = new OAuthSession(new URL(serverUrl), 'hosted', {
+    store,
+    onAuthorizationUrl: (url) => {
+      approving = userApprovesByHttp(url);
+    },
+  });
+  await session.login();
+  await approving;
+  return (await store.get(serverKey(new URL(serverUrl))))!;
+}
+
+/** What {@link startHostedLogins} started. */
+export interface HostedLogins {
+  as: AuthorizationServer;
+  mcp: ProtectedServer;
+  /** A temporary directory holding the home (removed when the test finishes). */
+  root: string;
+  /** `HOME` and a `BROWSER` that does not exist, for the CLI. */
+  env: Record<string, string>;
+  /** The CLI's login store under that home (`~/.mcpwire/oauth`). */
+  store: FileTokenStore;
+}
+
+/**
+ * The parts of a CLI login test: an auto-approving oidc-provider (with `options`), the protected
+ * server, and a temporary `$HOME` whose `~/.mcpwire/config.json` names it "hosted". Call it in a
+ * test: all of it is stopped and removed when the test finishes.
+ */
+export async function startHostedLogins(options: AuthorizationServerOptions = {}): Promise<HostedLogins> {
+  const as = await startAuthorizationServer({ autoApprove: true, ...options });
+  onTestFinished(() => as.close());
+  const mcp = await startProtectedServer(as.issuer);
+  onTestFinished(() => mcp.close());
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-hosted-logins-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  const home = path.join(root, 'home');
+  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
+  writeFileSync(
+    path.join(home, '.mcpwire', 'config.json'),
+    JSON.stringify({ mcpServers: { hosted: { url: mcp.url } } }),
+  );
+  return {
+    as,
+    mcp,
+    root,
+    env: { HOME: home, BROWSER: path.join(root, 'no-such-browser') },
+    store: new FileTokenStore({ dir: path.join(home, '.mcpwire', 'oauth') }),
   };
 }
 

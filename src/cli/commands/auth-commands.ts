@@ -10,12 +10,21 @@ import type { LoadedServer } from '../../manager/config/load-config.js';
 import type { ManagedServer } from '../../manager/servers/managed-server.js';
 import { McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../util/redact.js';
-import { headerPairs, listOption, stringOption, UsageError, type ParsedArgs } from '../argv.js';
+import { flag, headerPairs, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { withConfigErrors } from '../config-errors.js';
 import { CliError, EXIT, LoginRequiredError } from '../exit-codes.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
-import { browserLoginHook, freshLoginView, loginDir, loginStore } from '../login.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../auth/authorization-code.js';
+import type { LoginHooks } from '../../manager/servers/server-oauth.js';
+import {
+  browserLoginHook,
+  freshLoginView,
+  loginDir,
+  loginStore,
+  noBrowserLoginHook,
+  storedAuthOnly,
+} from '../login.js';
 import type { Outcome } from '../outcome.js';
 import { openSession } from '../session.js';
 import { table } from '../table.js';
@@ -56,10 +65,19 @@ interface LoginStatus {
 
 /**
  * Logs in to one server in the browser, even when a login is already stored (the user asked:
- * another account, more scopes), then connects once with it to show it works.
+ * another account, more scopes), then connects once with it to show it works. `--no-browser`
+ * hands the URL over instead (`--json`: one line before the wait); `--callback-port` fixes the
+ * receiver's port; `--timeout` bounds the wait for the callback (default 300 s); a signal ends it
+ * and closes the receiver.
  */
 async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
+  if (storedAuthOnly(args))
+    throw new UsageError('auth login starts a login, which --stored-auth-only forbids: leave one of them out');
   const { name } = operand(args, 'login');
+  const loginTimeoutMs = numberOption(args, 'timeout') ?? DEFAULT_LOGIN_TIMEOUT_MS;
+  const callbackPort = numberOption(args, 'callback-port');
+  if (callbackPort !== undefined && (!Number.isInteger(callbackPort) || callbackPort < 1 || callbackPort > 65535))
+    throw new UsageError(`--callback-port needs a port number from 1 to 65535, got ${callbackPort}`);
   // Resolved as a connect would (approval of a project server included).
   const target = await resolveTarget(
     name !== undefined ? { ...args, options: { ...args.options, server: name } } : args,
@@ -68,12 +86,17 @@ async function login(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promis
   refuseWithoutOAuth(target.spec);
   const store = loginStore(args, io);
   const view = freshLoginView(store);
+  const hooks: LoginHooks = {
+    store: view,
+    onAuthorizationUrl: flag(args, 'no-browser') ? noBrowserLoginHook(io, flag(args, 'json')) : browserLoginHook(io),
+    loginTimeoutMs,
+    ...(callbackPort !== undefined ? { callbackPort } : {}),
+  };
   let session;
   try {
-    session = await openSession(args, io, interrupt?.signal, {
-      target,
-      hooks: { store: view, onAuthorizationUrl: browserLoginHook(io) },
-    });
+    // --timeout is the login's wait here; the connects around it keep their own bounds.
+    const { timeout: _wait, ...options } = args.options;
+    session = await openSession({ ...args, options }, io, interrupt?.signal, { target, hooks });
   } catch (error) {
     // The login command itself failed: its own advice ("run: mcpwire auth login") would be circular.
     throw error instanceof LoginRequiredError ? error.cause : error;

@@ -13,7 +13,7 @@ import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
-import { browserLoginHook, loginStore } from '../login.js';
+import { browserLoginHook, loginStore, storedAuthOnly, storedLoginsMissing } from '../login.js';
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
@@ -40,7 +40,7 @@ export async function cliManager(
     approve: cliApproval(args, io),
     requireApproval: true,
     tokenStore: loginStore(args, io),
-    onAuthorizationUrl: browserLoginHook(io),
+    ...(storedAuthOnly(args) ? {} : { onAuthorizationUrl: browserLoginHook(io) }),
   });
   return {
     manager,
@@ -76,10 +76,25 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     ];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
-    return withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
+    const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
+    return storedAuthOnly(args) ? withMissingLogins(outcome, manager) : outcome;
   } finally {
     await close();
   }
+}
+
+/**
+ * `--stored-auth-only`: the same output, exit 3 with `AUTH_REQUIRED` naming each server left
+ * waiting for a login (a broken config's exit 2 comes first).
+ */
+function withMissingLogins(outcome: Outcome, manager: McpManager): Outcome {
+  const missing = storedLoginsMissing(manager);
+  if (missing === undefined || outcome.exitCode !== undefined) return outcome;
+  return {
+    ...outcome,
+    exitCode: missing.exitCode,
+    error: { code: missing.code, message: missing.message, loginCommand: missing.loginCommand, result: outcome.json },
+  };
 }
 
 export async function configCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {

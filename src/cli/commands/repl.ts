@@ -14,6 +14,7 @@ import type { CliIO } from '../io.js';
 import { paint } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { cliManager } from './config-commands.js';
+import { storedAuthOnly, storedLoginsMissing } from '../login.js';
 
 const HELP = `commands:
   /mcp [servers|tools [server]|resources|prompts|connect NAME|disconnect NAME|reconnect NAME|reload|help]
@@ -30,6 +31,11 @@ export async function replCommand(args: ParsedArgs, io: CliIO, interrupt?: Inter
   const c = paint(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const { connected, failed } = await manager.connectAll();
+  const missing = storedAuthOnly(args) ? storedLoginsMissing(manager) : undefined;
+  if (missing) {
+    await close();
+    throw missing;
+  }
   out(
     `mcpwire repl: ${connected.length} server(s) connected${failed.length ? `, ${failed.length} failed (${failed.map((f) => f.server).join(', ')})` : ''}. Type help.`,
   );

@@ -2,7 +2,8 @@
  * A configured server's `oauth` block as the client's `auth` option: OAuth is on for every
  * http/sse server unless the block is `false`, and what the block says (a pre-registered client,
  * scopes, a callback port, a grant) goes to the OAuth session. How a login reaches the user (the
- * browser hook) and where it is kept (the store) are the caller's: the manager's options, the CLI.
+ * browser hook), where it is kept (the store), how long it may wait and a fixed callback port are
+ * the caller's: the manager's options, the CLI.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,13 @@ export interface LoginHooks {
   onAuthorizationUrl?: OAuthOptions['onAuthorizationUrl'];
   /** Where logins are kept (default: the file store under `~/.mcpwire/oauth`). */
   store?: TokenStore;
+  /** How long the browser step may take (default: the session's, 300000 ms). */
+  loginTimeoutMs?: number;
+  /**
+   * The loopback port the login's redirect URI must use (a port in use fails the login naming
+   * it); overrides the block's `callbackPort`, which is only tried first.
+   */
+  callbackPort?: number;
 }
 
 /**
@@ -48,6 +56,11 @@ export function oauthOptionsFor(spec: ManagedServer, hooks: LoginHooks = {}): OA
   }
   if (hooks.onAuthorizationUrl) options.onAuthorizationUrl = hooks.onAuthorizationUrl;
   if (hooks.store) options.store = hooks.store;
+  if (hooks.loginTimeoutMs !== undefined) options.loginTimeoutMs = hooks.loginTimeoutMs;
+  if (hooks.callbackPort !== undefined) {
+    options.callbackPort = hooks.callbackPort;
+    options.callbackPortFixed = true;
+  }
   return options;
 }
 

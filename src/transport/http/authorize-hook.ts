@@ -18,6 +18,11 @@ export interface AuthorizeRequest {
    * `challenge` parsed); absent on the first attempt.
    */
   rejected?: HttpError;
+  /**
+   * With `rejected`: the `authorization` header the refused attempt carried, so the hook can tell
+   * a refusal of the credentials it hands out now from a late one of credentials it has replaced.
+   */
+  rejectedAuthorization?: string | undefined;
 }
 
 /**

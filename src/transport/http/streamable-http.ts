@@ -218,24 +218,20 @@ export class StreamableHttpTransport implements Transport {
         this.context(method),
       );
     await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal) });
+    const sent = this.headersFor(message, extra);
     try {
-      return await postExchange(
-        this.host,
-        message,
-        method,
-        isRequest,
-        signal,
-        link,
-        this.headersFor(message, extra),
-        this.context(method),
-      );
+      return await postExchange(this.host, message, method, isRequest, signal, link, sent, this.context(method));
     } catch (error) {
       // A 401/403 means the server did not run the message: the hook may refresh or log in, then it goes once more.
       if (!(error instanceof HttpError) || error.code !== 'AUTH_REQUIRED' || this.life.signal.aborted) throw error;
-      if (
-        !(await this.authorizeWith({ method: 'POST', url: this.url, signal: toAbortSignal(signal), rejected: error }))
-      )
-        throw error;
+      const refused = {
+        method: 'POST',
+        url: this.url,
+        signal: toAbortSignal(signal),
+        rejected: error,
+        rejectedAuthorization: sent.authorization,
+      };
+      if (!(await this.authorizeWith(refused))) throw error;
       return await postExchange(
         this.host,
         message,
