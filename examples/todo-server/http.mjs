@@ -1,15 +1,24 @@
 // The todo server over Streamable HTTP at http://HOST:PORT/mcp (the kit's handler on node:http).
 // Logs `{"msg":"listening","url":…}` on stderr once it accepts connections; SIGTERM or SIGINT
-// stops it gracefully: new requests get 503 while calls in flight finish, then the store closes.
-// With `auth` ({ issuer, audience? }) every request needs a bearer token (a JWT from that issuer
-// for this server), and Protected Resource Metadata is served for clients to find the issuer.
+// stops it gracefully: new requests get 503 while calls in flight finish, then the server, the
+// kit's state (its store connections) and the task store close, leaving nothing open. With
+// `auth` ({ issuer, audience? }) every request needs a bearer token (a JWT from that issuer for
+// this server), and Protected Resource Metadata is served for clients to find the issuer.
 import http from 'node:http';
 import { createHttpHandler, jwtBearer, LOCAL_HOSTS } from 'mcpwire/server';
 import { stderrLine } from './app.mjs';
 
 const GRACE_MS = 10_000;
 
-export async function serveHttp(server, { host, port }, repository, auth) {
+/**
+ * Serves `server` at `config.http` until SIGTERM or SIGINT. `kitState` is state.mjs's opened
+ * state (closed on shutdown, after the server); `config.state.leaseMs`, when set, is the legacy
+ * SSE streams' owner lease (`streamLeaseMs`).
+ */
+export async function serveHttp(server, config, repository, kitState) {
+  const { host, port } = config.http;
+  const auth = config.auth;
+  const leaseMs = config.state.leaseMs;
   const hostName = host.includes(':') ? `[${host}]` : host;
   // The handler is made once the port, and so the canonical URL (the tokens' audience), is known.
   let handler;
@@ -23,6 +32,7 @@ export async function serveHttp(server, { host, port }, repository, auth) {
   handler = createHttpHandler(server, {
     path: '/mcp',
     allowedHosts: [...LOCAL_HOSTS, hostName],
+    ...(leaseMs !== undefined ? { streamLeaseMs: leaseMs } : {}),
     ...(auth
       ? { auth: { resource, authorizationServers: [auth.issuer], verifyToken: jwtBearer({ issuer: auth.issuer }) } }
       : {}),
@@ -33,6 +43,8 @@ export async function serveHttp(server, { host, port }, repository, auth) {
     url,
     name: server.info.name,
     version: server.info.version,
+    state: config.state.store,
+    node: server.nodeId,
     ...(auth ? { auth_issuer: auth.issuer, resource } : {}),
   });
 
@@ -41,6 +53,8 @@ export async function serveHttp(server, { host, port }, repository, auth) {
     await handler.close({ graceMs: GRACE_MS });
     listener.closeIdleConnections();
     await new Promise((resolve) => listener.close(resolve));
+    await server.close();
+    await kitState.close();
     await repository.close();
     stderrLine({ level: 'info', msg: 'stopped' });
   };
