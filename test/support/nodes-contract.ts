@@ -81,6 +81,26 @@ async function sdkV2(url: string, name = 'Hopper'): Promise<ClientV2> {
   return client;
 }
 
+/**
+ * The SDK v2 client pinned to 2026-07-28 on `url`, listening to tool list changes and updates of
+ * `note://a` (acknowledged before it resolves); what it hears (`tools`, the URI) comes in the array.
+ */
+async function listenV2(url: string): Promise<string[]> {
+  const client = new ClientV2(
+    { name: 'sdk-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(new TransportV2(new URL(url)));
+  onTestFinished(() => client.close());
+  const heard: string[] = [];
+  client.setNotificationHandler('notifications/tools/list_changed', () => void heard.push('tools'));
+  client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+  await within(client.listen({ toolsListChanged: true, resourceSubscriptions: ['note://a'] }), {
+    what: `the SDK v2 listen on ${url}`,
+  });
+  return heard;
+}
+
 /** The backends the proxy sent session `id`'s requests to. */
 const backendsOf = (cluster: NodeCluster, id: string | undefined) =>
   new Set(cluster.proxy.log.filter((r) => r.headers['mcp-session-id'] === id).map((r) => r.backend));
@@ -332,18 +352,7 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
     describe('4: a change on one node', () => {
       it('reaches listens and GET streams on the others once, filtered as subscribed', async () => {
         const [a, , c] = kit.urls as [string, string, string];
-        const v2 = new ClientV2(
-          { name: 'sdk-v2', version: '2.0.0' },
-          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-        );
-        await v2.connect(new TransportV2(new URL(kit.urls[1]!)));
-        onTestFinished(() => v2.close());
-        const v2Heard: string[] = [];
-        v2.setNotificationHandler('notifications/tools/list_changed', () => void v2Heard.push('tools'));
-        v2.setNotificationHandler('notifications/resources/updated', (n) => void v2Heard.push(n.params.uri));
-        await within(v2.listen({ toolsListChanged: true, resourceSubscriptions: ['note://a'] }), {
-          what: 'the SDK v2 listen on node 1',
-        });
+        const v2Heard = await listenV2(kit.urls[1]!);
         const session = await LegacyWire.open(a, { capabilities: {} });
         await session.call(a, 'resources/subscribe', { uri: 'note://a' });
         const get = await session.stream(c, 'GET');
@@ -553,17 +562,25 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
         }
       });
 
-      it('leaves its task failed within the lease, seen from another node', async () => {
+      it('keeps its task working while it renews the lease, and leaves it failed within the lease once killed', async () => {
         const dying = await launchCluster('todo', 2, store, {
           name: 'tasked',
           args: ['--lease-ms', String(LEASE_MS), '--slow-ms', '300'],
         });
         onTestFinished(() => dying.close());
         const [a, b] = dying.urls as [string, string];
+        const user = randomUUID();
         const task = (
-          await modern(a, 'tools/call', { name: 'import_tasks', arguments: { user_id: ALICE, tasks: titles(40) } })
+          await modern(a, 'tools/call', { name: 'import_tasks', arguments: { user_id: user, tasks: titles(40) } })
         ).result;
         expect(task).toMatchObject({ resultType: 'task', status: 'working' });
+        // Ten tasks imported 300 ms apart: the 2 s lease ran out once already, and was renewed.
+        await until(
+          async () =>
+            (await modern(b, 'tools/call', { name: 'list_tasks', arguments: { user_id: user } }, {})).result
+              .structuredContent.count >= 10,
+          { what: 'ten tasks imported', timeoutMs: 30_000 },
+        );
         expect((await modern(b, 'tasks/get', { taskId: task.taskId })).result.status).toBe('working');
         await dying.set.sigkill(0);
         const failed = await eventually(
@@ -584,18 +601,7 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
     describe('when the store breaks', () => {
       it('4: resyncs listens and GET streams after the bus connection is cut, and delivers again', async () => {
         const [a, b, c] = kit.urls as [string, string, string];
-        const v2 = new ClientV2(
-          { name: 'sdk-v2', version: '2.0.0' },
-          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-        );
-        await v2.connect(new TransportV2(new URL(b)));
-        onTestFinished(() => v2.close());
-        const heard: string[] = [];
-        v2.setNotificationHandler('notifications/tools/list_changed', () => void heard.push('tools'));
-        v2.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
-        await within(v2.listen({ toolsListChanged: true, resourceSubscriptions: ['note://a'] }), {
-          what: 'the SDK v2 listen on node 1',
-        });
+        const heard = await listenV2(b);
         const session = await LegacyWire.open(a, { capabilities: {} });
         const get = await session.stream(c, 'GET');
         await store.cutBus();
