@@ -20,15 +20,19 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectClient } from './client.js';
 import { exchange, modernRequest, sseEvents } from './kit-wire.js';
 import { LegacyWire, rpc, sseMessages } from './legacy-wire.js';
 import { launchCluster, type NodeCluster, type NodesStore, type NodesStoreFixture } from './node-cluster.js';
-import { ALICE } from './todo-server.js';
+import { runCli } from './cli.js';
+import { startNodes, todoListeningPort } from './nodes.js';
+import { ALICE, tempDir, TODO_DIR } from './todo-server.js';
 import { eventually, until, within } from './wait.js';
 
 const LEASE_MS = 2_000;
+const LOAD_BALANCER = path.join(TODO_DIR, '../load-balancer.mjs');
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const STOPPED = { code: -32603, message: 'the server running the request stopped' };
 
@@ -159,9 +163,13 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
         const v2 = await sdkV2(todo.url);
         const titlesSeen = async (list: () => Promise<any>) =>
           ((await list()).structuredContent.tasks as Array<{ title: string }>).map((t) => t.title);
+        // Each client's i-th call goes to node i.
         for (let i = 0; i < 3; i++) {
+          todo.proxy.sendNextTo(i);
           await mcpwire.callTool('add_task', { user_id: ALICE, title: `mcpwire ${i}` });
+          todo.proxy.sendNextTo(i);
           await v1.callTool({ name: 'add_task', arguments: { user_id: ALICE, title: `v1 ${i}` } });
+          todo.proxy.sendNextTo(i);
           await v2.callTool({ name: 'add_task', arguments: { user_id: ALICE, title: `v2 ${i}` } });
         }
         for (const list of [
@@ -175,9 +183,39 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
         const sessions = new Set(todo.proxy.log.slice(start).map((r) => r.headers['mcp-session-id'] as string));
         sessions.delete(undefined as never);
         expect(sessions.size).toBe(3);
-        // Three clients taking turns on three nodes: each session on two of them at least, together on all.
-        for (const id of sessions) expect(backendsOf(todo, id).size).toBeGreaterThanOrEqual(2);
-        expect(new Set([...sessions].flatMap((id) => [...backendsOf(todo, id)]))).toEqual(new Set([0, 1, 2]));
+        for (const id of sessions) expect(backendsOf(todo, id)).toEqual(new Set([0, 1, 2]));
+      });
+    });
+
+    describe("the todo server README's recipe", () => {
+      it('serves through examples/load-balancer.mjs: `mcpwire call import_tasks`, and a legacy session', async () => {
+        const balancer = await startNodes(1, {
+          script: LOAD_BALANCER,
+          args: ['127.0.0.1:0', ...todo.set.nodes.map((node) => `127.0.0.1:${node.port}`)],
+          portFrom: todoListeningPort,
+        });
+        const url = balancer.urls('/mcp')[0]!;
+        const home = tempDir();
+        onTestFinished(() => home.remove());
+        const dirs = Object.fromEntries(
+          ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'].map((name) => [
+            name,
+            home.dir,
+          ]),
+        );
+        const user = randomUUID();
+        const tasks = JSON.stringify(titles(3));
+        const run = await runCli(
+          ['call', 'import_tasks', '--url', url, '--arg', `user_id=${user}`, '--arg', `tasks=${tasks}`],
+          { env: dirs },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toMatchObject({ success: true, count: 3 });
+        const client = await connectClient({ url }, { era: 'legacy' });
+        for (let i = 0; i < 3; i++)
+          await client.callTool('add_task', { user_id: user, title: `through the balancer ${i}` });
+        const listed = await client.callTool('list_tasks', { user_id: user });
+        expect((listed.structuredContent as { count: number }).count).toBe(6);
       });
     });
 
