@@ -2,14 +2,17 @@
  * The todo server's `--state memory|postgres|redis` and `--lease-ms` (examples/todo-server/config.mjs):
  * a shared store needs `--http`, its URL (`DATABASE_URL`, `REDIS_URL`) and `MCP_STATE_SECRET`, each
  * refused by name when missing or malformed, before anything is opened (exit 2 with the usage);
- * `MCP_NODE_ID` names the node in its `listening` line. The nodes on real stores are in
+ * `MCP_NODE_ID` names the node in its `listening` line; a store's module (and its driver) is
+ * loaded only when chosen, and closed on SIGTERM. The nodes on real stores are in
  * `server-state-nodes-{postgres,redis}.test.ts`.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { startTodoHttp, tempDir, TODO_SERVER } from './support/todo-server.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { skipWithoutRedis, startRedis } from './support/redis-server.js';
+import { startTodoHttp, tempDir, TODO_SERVER, TRACE_IMPORTS } from './support/todo-server.js';
 import { within } from './support/wait.js';
 
 interface StateConfig {
@@ -98,4 +101,45 @@ describe('the todo server state flags', () => {
       temp.remove();
     }
   });
+
+  /** The modules a todo server loaded (run with `args`, `env`), once it listened and stopped on SIGTERM. */
+  async function loaded(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+    const temp = tempDir();
+    try {
+      const trace = path.join(temp.dir, 'modules.txt');
+      const server = await startTodoHttp(['--db', path.join(temp.dir, 'tasks.db'), ...HTTP, ...args], {
+        ...process.env,
+        ...env,
+        NODE_OPTIONS: TRACE_IMPORTS,
+        TRACE_IMPORTS_FILE: trace,
+      });
+      server.child.kill('SIGTERM');
+      expect(await within(server.exited, { what: 'the server to stop' })).toBe(0);
+      return readFileSync(trace, 'utf8');
+    } finally {
+      temp.remove();
+    }
+  }
+
+  it('load no store module with the state in memory', async () => {
+    const modules = await loaded([], {});
+    expect(modules).toContain('/dist/server/index.js');
+    expect(modules).not.toMatch(/\/dist\/server\/(postgres|redis)\/|\/node_modules\/(pg|ioredis)\//);
+  });
+
+  it.skipIf(skipWithoutRedis())(
+    'load the Redis module and driver only with --state redis, and stop cleanly',
+    async () => {
+      const redis = await startRedis();
+      onTestFinished(() => redis.stop());
+      const modules = await loaded(['--state', 'redis'], {
+        REDIS_URL: redis.url,
+        MCP_STATE_SECRET: SECRET,
+        DATABASE_URL: '',
+      });
+      expect(modules).toMatch(/\/dist\/server\/redis\/index\.js/);
+      expect(modules).toMatch(/\/node_modules\/ioredis\//);
+      expect(modules).not.toMatch(/\/dist\/server\/postgres\/|\/node_modules\/pg\//);
+    },
+  );
 });
