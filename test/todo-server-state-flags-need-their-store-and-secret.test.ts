@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { RECORDER } from './support/loaded-modules.js';
 import { skipWithoutRedis, startRedis } from './support/redis-server.js';
-import { startTodoHttp, tempDir, TODO_SERVER, TRACE_IMPORTS } from './support/todo-server.js';
+import { startTodoHttp, tempDir, TODO_SERVER } from './support/todo-server.js';
 import { within } from './support/wait.js';
 
 interface StateConfig {
@@ -96,7 +97,8 @@ describe('the todo server state flags', () => {
         node: 'todo-7',
       });
       server.child.kill('SIGTERM');
-      expect(await within(server.exited, { what: 'the server to stop' })).toBe(0);
+      const code = await within(server.exited, { what: 'the server to stop' });
+      expect(code, `${server.child.signalCode} ${server.stderr.join('\n')}`).toBe(0);
     } finally {
       temp.remove();
     }
@@ -110,11 +112,12 @@ describe('the todo server state flags', () => {
       const server = await startTodoHttp(['--db', path.join(temp.dir, 'tasks.db'), ...HTTP, ...args], {
         ...process.env,
         ...env,
-        NODE_OPTIONS: TRACE_IMPORTS,
-        TRACE_IMPORTS_FILE: trace,
+        NODE_OPTIONS: `--import=${RECORDER}`,
+        MCPWIRE_RECORD_LOADS: trace,
       });
       server.child.kill('SIGTERM');
-      expect(await within(server.exited, { what: 'the server to stop' })).toBe(0);
+      const code = await within(server.exited, { what: 'the server to stop' });
+      expect(code, `${server.child.signalCode} ${server.stderr.join('\n')}`).toBe(0);
       return readFileSync(trace, 'utf8');
     } finally {
       temp.remove();

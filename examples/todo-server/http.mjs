@@ -37,17 +37,6 @@ export async function serveHttp(server, config, repository, kitState) {
       ? { auth: { resource, authorizationServers: [auth.issuer], verifyToken: jwtBearer({ issuer: auth.issuer }) } }
       : {}),
   });
-  stderrLine({
-    level: 'info',
-    msg: 'listening',
-    url,
-    name: server.info.name,
-    version: server.info.version,
-    state: config.state.store,
-    node: server.nodeId,
-    ...(auth ? { auth_issuer: auth.issuer, resource } : {}),
-  });
-
   const stop = async (signal) => {
     stderrLine({ level: 'info', msg: 'stopping', signal, in_flight: handler.inFlight });
     await handler.close({ graceMs: GRACE_MS });
@@ -59,12 +48,33 @@ export async function serveHttp(server, config, repository, kitState) {
     stderrLine({ level: 'info', msg: 'stopped' });
   };
   await new Promise((resolve) => {
+    let stopping = false;
+    // The first signal stops gracefully; another SIGTERM meanwhile changes nothing (a supervisor
+    // may send one to the process group too), a second SIGINT (Ctrl-C again) exits at once.
     const onSignal = (signal) => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      void stop(signal).then(resolve);
+      if (stopping) {
+        if (signal === 'SIGINT') process.exit(130);
+        return;
+      }
+      stopping = true;
+      void stop(signal).then(() => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        resolve();
+      });
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // Only now: whoever waits for this line may signal at once.
+    stderrLine({
+      level: 'info',
+      msg: 'listening',
+      url,
+      name: server.info.name,
+      version: server.info.version,
+      state: config.state.store,
+      node: server.nodeId,
+      ...(auth ? { auth_issuer: auth.issuer, resource } : {}),
+    });
   });
 }

@@ -127,7 +127,6 @@ handler = createHttpHandler(server, {
   streamLeaseMs: leaseMs,
   ...(env.BEARER ? { auth: { resource: url, authorizationServers: ['https://as.example'], verifyToken } } : {}),
 });
-process.stdout.write(`${JSON.stringify({ port: listener.address().port })}\n`);
 process.once('SIGTERM', async () => {
   await handler.close({ graceMs: 1_000 });
   listener.closeAllConnections();
@@ -135,3 +134,5 @@ process.once('SIGTERM', async () => {
   await server.close();
   await state.close();
 });
+// Only now: whoever waits for the port may signal at once.
+process.stdout.write(`${JSON.stringify({ port: listener.address().port })}\n`);

@@ -16,14 +16,6 @@ import { eventually } from './wait.js';
 export const TODO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/todo-server');
 export const TODO_SERVER = path.join(TODO_DIR, 'server.mjs');
 
-/**
- * A `--import` for NODE_OPTIONS: with `TRACE_IMPORTS_FILE` in its environment, a process appends
- * the URL of every module it resolves to that file (`trace-imports.mjs`).
- */
-export const TRACE_IMPORTS = `--import=data:text/javascript,import{register}from'node:module';register('${
-  pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'trace-imports.mjs')).href
-}')`;
-
 /** The example's modules, untyped (plain .mjs). */
 export async function loadTodo(): Promise<{ app: any; store: any; schemas: any }> {
   const load = (file: string) => import(pathToFileURL(path.join(TODO_DIR, file)).href);
