@@ -6,14 +6,12 @@
  * proof is refused (500), never let through unrecorded. Keys come from a JWKS on a `node:http`
  * listener here; proofs are signed with `jose`.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as jose from 'jose';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { jwtBearer, McpServer, type HttpAuthOptions, type ReplayCache } from '../src/server/index.js';
 import { postgresState } from '../src/server/postgres/index.js';
 import { redisState } from '../src/server/redis/index.js';
+import { clientKey, DPOP_ISSUER, startKeyServer, type KeyServer } from './support/dpop-keys.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { modernRequest } from './support/kit-wire.js';
 import { skipWithoutPostgres, startPostgres } from './support/postgres-cluster.js';
@@ -65,55 +63,7 @@ const STORES: Array<{ name: string; skip: boolean; start(): Promise<RunningStore
   },
 ];
 
-const ISSUER = 'https://as.example';
-
-interface KeyServer {
-  jwksUrl: string;
-  token(audience: string, jkt: string): Promise<string>;
-}
-
-async function startKeyServer(): Promise<KeyServer> {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
-  const jwks = { keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'as-key', alg: 'ES256', use: 'sig' }] };
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return {
-    jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
-    token: (audience, jkt) =>
-      new jose.SignJWT({ scope: 'mcp:tools', client_id: 'app', cnf: { jkt } })
-        .setProtectedHeader({ alg: 'ES256', kid: 'as-key', typ: 'at+jwt' })
-        .setIssuer(ISSUER)
-        .setSubject('alice')
-        .setAudience(audience)
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(privateKey),
-  };
-}
-
-/** A client's DPoP key: its thumbprint, and a fresh proof for a POST to `htu` with `token`. */
-async function clientKey(): Promise<{ jkt: string; proof(htu: string, token: string): Promise<string> }> {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-  const jwk = await jose.exportJWK(publicKey);
-  return {
-    jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'),
-    proof: (htu, token) =>
-      new jose.SignJWT({ htm: 'POST', htu, ath: createHash('sha256').update(token).digest('base64url') })
-        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
-        .setIssuedAt()
-        .setJti(randomUUID())
-        .sign(privateKey),
-  };
-}
+const ISSUER = DPOP_ISSUER;
 
 /** A modern `tools/call whoami` with a DPoP token and proof; resolves with the status and body. */
 async function call(url: string, token: string, proof: string): Promise<{ status: number; body: string }> {
@@ -163,14 +113,14 @@ for (const { name, skip, ...fixture } of STORES)
       const second = await node(keys, prefix, first.url);
       const key = await clientKey();
       const token = await keys.token(first.url, key.jkt);
-      const proof = await key.proof(first.url, token);
+      const proof = await key.proof({ htu: first.url, token });
       const accepted = await call(second.url, token, proof);
       expect(accepted.status, accepted.body).toBe(200);
       const replayed = await call(first.url, token, proof);
       expect(replayed.status).toBe(401);
       expect(replayed.body).toContain('has been used before');
 
-      const both = await key.proof(first.url, token);
+      const both = await key.proof({ htu: first.url, token });
       const answers = await Promise.all([call(first.url, token, both), call(second.url, token, both)]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
     });
@@ -182,13 +132,13 @@ for (const { name, skip, ...fixture } of STORES)
       const token = await keys.token(kit.url, key.jkt);
       await store.down();
       try {
-        const refused = await call(kit.url, token, await key.proof(kit.url, token));
+        const refused = await call(kit.url, token, await key.proof({ htu: kit.url, token }));
         expect(refused.status).toBe(500);
         expect(refused.body).toContain('the access token could not be checked');
       } finally {
         await store.up();
       }
-      await until(async () => (await call(kit.url, token, await key.proof(kit.url, token))).status === 200, {
+      await until(async () => (await call(kit.url, token, await key.proof({ htu: kit.url, token }))).status === 200, {
         what: 'a fresh proof accepted once the store is back',
         timeoutMs: 20_000,
       });
