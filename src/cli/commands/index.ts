@@ -38,6 +38,7 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   proxy: async (args, io) => (await import('./traffic-commands.js')).proxyCommand(args, io),
   trace: async (args, io) => (await import('./traffic-commands.js')).traceCommand(args, io),
   completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
+  'emit-ts': async (args, io) => (await import('./emit-ts.js')).emitTsCommand(args, io),
 };
 
 /** The command named `name`, if there is one (never an `Object.prototype` member). */
