@@ -9,10 +9,6 @@
  * and a nonce secret (two nodes) refuse a proof the other accepted; a replay cache whose store is
  * down refuses (500) rather than let a proof through. Every `WWW-Authenticate` is checked whole.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as jose from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpHandler,
@@ -24,87 +20,17 @@ import {
   type HttpAuthOptions,
 } from '../src/server/index.js';
 import { DpopNonces } from '../src/server/http/auth/dpop-nonces.js';
+import { clientKey, DPOP_ISSUER, startKeyServer, type KeyServer } from './support/dpop-keys.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { eventually } from './support/wait.js';
 
-const ISSUER = 'https://as.example';
+const ISSUER = DPOP_ISSUER;
 const ALGS = 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA Ed25519';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
-
-/** The authorization server's side: its signing key, a JWKS on a real listener, tokens for a resource. */
-interface KeyServer {
-  jwksUrl: string;
-  /** A JWT access token for `audience`, bound to `jkt` when given. */
-  token(audience: string, jkt?: string): Promise<string>;
-}
-
-async function startKeyServer(): Promise<KeyServer> {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
-  const jwks = { keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'as-key', alg: 'ES256', use: 'sig' }] };
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return {
-    jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
-    token: (audience, jkt) =>
-      new jose.SignJWT({ scope: 'mcp:tools', client_id: 'app', ...(jkt ? { cnf: { jkt } } : {}) })
-        .setProtectedHeader({ alg: 'ES256', kid: 'as-key', typ: 'at+jwt' })
-        .setIssuer(ISSUER)
-        .setSubject('alice')
-        .setAudience(audience)
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(privateKey),
-  };
-}
-
-/** A client's DPoP key: its public JWK, its thumbprint, and proofs signed with it. */
-interface ClientKey {
-  jkt: string;
-  proof(claims: ProofClaims): Promise<string>;
-}
-
-interface ProofClaims {
-  htm?: string;
-  htu: string;
-  /** The token the proof goes with (its hash is `ath`). */
-  token: string;
-  iat?: number;
-  jti?: string;
-  nonce?: string;
-  typ?: string;
-}
-
-async function clientKey(): Promise<ClientKey> {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-  const jwk = await jose.exportJWK(publicKey);
-  return {
-    jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'),
-    proof: (claims) =>
-      new jose.SignJWT({
-        htm: claims.htm ?? 'POST',
-        htu: claims.htu,
-        ath: createHash('sha256').update(claims.token).digest('base64url'),
-        ...(claims.nonce === undefined ? {} : { nonce: claims.nonce }),
-      })
-        .setProtectedHeader({ alg: 'ES256', typ: claims.typ ?? 'dpop+jwt', jwk })
-        .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
-        .setJti(claims.jti ?? randomUUID())
-        .sign(privateKey),
-  };
-}
 
 interface Answer {
   status: number;

@@ -19,7 +19,7 @@ import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import type { HttpHandlerOptions } from '../src/server/index.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents, type Exchange } from './support/kit-wire.js';
-import { readText } from './support/stream-reader.js';
+import { LegacyWire } from './support/legacy-wire.js';
 import { until, within } from './support/wait.js';
 
 const SECRET = 'the secret every node shares';
@@ -125,17 +125,23 @@ async function node(
   };
 }
 
-/** A raw legacy client of one session, sending each message to the node it is told. */
+/** A raw legacy client of one session (`LegacyWire`), sending each message to the node it is told. */
 class Session {
-  id = '';
-  constructor(private readonly token?: string) {}
+  private readonly wire: LegacyWire;
+  constructor(token?: string) {
+    this.wire = new LegacyWire(token);
+  }
+
+  get id(): string {
+    return this.wire.id;
+  }
+
+  set id(id: string) {
+    this.wire.id = id;
+  }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    return {
-      ...(this.id ? { 'mcp-session-id': this.id, 'mcp-protocol-version': REVISION } : {}),
-      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      ...extra,
-    };
+    return this.wire.headers(extra);
   }
 
   async open(at: Node, capabilities: Record<string, unknown> = { elicitation: {} }): Promise<this> {
@@ -151,23 +157,12 @@ class Session {
   }
 
   post(at: Node, body: unknown, headers: Record<string, string> = {}): Promise<Exchange> {
-    return exchange(at.kit.url, { headers: this.headers(headers), body });
+    return this.wire.post(at.kit.url, body, headers);
   }
 
   /** A streamed POST or GET whose body is read as it comes. */
-  async stream(at: Node, method: 'POST' | 'GET', body?: unknown, extra: Record<string, string> = {}) {
-    const response = await fetch(at.kit.url, {
-      method,
-      headers: this.headers({
-        accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...extra,
-      }),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = readText(response.body);
-    onTestFinished(() => text.cancel());
-    return { status: response.status, text };
+  stream(at: Node, method: 'POST' | 'GET', body?: unknown, extra: Record<string, string> = {}) {
+    return this.wire.stream(at.kit.url, method, body, extra);
   }
 }
 

@@ -11,14 +11,18 @@ export function stderrLine(record) {
 }
 
 /**
- * @param {{ name: string, version: string, slowMs?: number }} config
+ * @param {{ name: string, version: string, slowMs?: number, state?: { leaseMs?: number } }} config
  * @param {import('./sqlite-store.mjs').TaskRepository} repository
  * @param {(record: object) => void} [log]
+ * @param {object} [state] the kit's `state` option (state.mjs): the shared stores and secret
  */
-export function createTodoServer(config, repository, log = stderrLine) {
+export function createTodoServer(config, repository, log = stderrLine, state = undefined) {
+  const leaseMs = config.state?.leaseMs;
   const server = new McpServer({
     name: config.name,
     version: config.version,
+    ...(state ? { state } : {}),
+    ...(leaseMs !== undefined ? { tasks: { leaseMs } } : {}),
     instructions: 'A task list per user. Every tool takes the user_id (a UUID) of the user whose tasks it works on.',
     logger: (record) => log(record),
     onToolCall: ({ tool, arguments: args, durationMs, isError, errorCode }) => {

@@ -36,12 +36,27 @@ try {
   });
   process.exit(1);
 }
-const server = createTodoServer(config, repository);
-
 if (config.http) {
+  const { openKitState } = await import('./state.mjs');
+  let kitState;
+  try {
+    kitState = await openKitState(config.state, stderrLine);
+  } catch (error) {
+    // The URL may hold a password: name the variable, not the URL.
+    stderrLine({
+      level: 'error',
+      msg: 'cannot open the server state',
+      store: `${config.state.store} (${config.state.store === 'redis' ? 'REDIS_URL' : 'DATABASE_URL'})`,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    await repository.close();
+    process.exit(1);
+  }
+  const server = createTodoServer(config, repository, stderrLine, kitState.state);
   const { serveHttp } = await import('./http.mjs');
-  await serveHttp(server, config.http, repository, config.auth);
+  await serveHttp(server, config, repository, kitState);
 } else {
+  const server = createTodoServer(config, repository);
   stderrLine({
     level: 'info',
     msg: 'serving stdio',

@@ -23,7 +23,8 @@ export interface LoadedModules {
   builtins: string[];
 }
 
-const RECORDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'record-loads.mjs');
+/** `node --import` this (and set `MCPWIRE_RECORD_LOADS` to a file) to record what a process loads. */
+export const RECORDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'record-loads.mjs');
 
 /** Runs `node dist/cli.js ...args` with `env` added and reports what it loaded (bounded: 30 s). */
 export function cliLoads(args: readonly string[], env: Record<string, string> = {}, cwd?: string): LoadedModules {

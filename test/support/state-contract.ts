@@ -461,6 +461,7 @@ export function describeStateContract(factory: StateContractFactory): void {
             message: '{"jsonrpc":"2.0","id":"s.node-a.1","result":{"action":"accept"}}',
           },
           { type: 'session_message', sessionId: 's1', from: 'node-b', message: '{"jsonrpc":"2.0","method":"x"}' },
+          { type: 'session_notice', sessionId: 's1', from: 'node-a', message: '{"jsonrpc":"2.0","method":"y"}' },
         ];
         for (const change of changes) await a.bus.publish(change);
         await until(() => expect(onB.heard).toEqual(changes), { what: 'node b to hear the changes' });

@@ -68,13 +68,9 @@ export class HttpEngine {
     for (const connection of [...this.live]) connection.destroy(reason);
   }
 
-  /** The engine of a new legacy session: what is tied to no request goes to its GET streams. */
-  sessionEngine(streams: Set<ServerResponse>): SessionEngine {
-    const transport = new HttpServerTransport((message) => {
-      const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-      for (const stream of streams) stream.write(event);
-    });
-    return this.engineOver(transport, true, true);
+  /** The engine of a new legacy session: what is tied to no request goes to `unrelated` (its GET streams). */
+  sessionEngine(unrelated: (message: JsonRpcMessage) => void): SessionEngine {
+    return this.engineOver(new HttpServerTransport(unrelated), true, true);
   }
 
   /**

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcConnection } from '../../protocol/connection.js';
 import type { ServerRole } from '../../protocol/methods.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { LegacySession } from '../request-link.js';
 import type { HttpServerTransport } from './post-transport.js';
 import { ResumableStreams } from './resumable-streams.js';
@@ -63,8 +64,11 @@ export interface HttpSession extends SessionEngine {
 export interface HttpSessionsOptions {
   /** The server's state: its node id, and its session store and event log (in memory when not given). */
   readonly state: Pick<ServerState, 'nodeId' | 'sessions' | 'events' | 'bus'>;
-  /** Makes the engine of a session (made here or adopted), given its GET streams. */
-  readonly open: (streams: Set<ServerResponse>) => SessionEngine;
+  /**
+   * Makes the engine of a session (made here or adopted), given where a message of the server
+   * tied to no request goes (the session's GET streams, on every node holding it).
+   */
+  readonly open: (unrelated: (message: JsonRpcMessage) => void) => SessionEngine;
   /** With an event log given: how long this node's claim on one of its POST streams holds unrenewed. */
   readonly streamLeaseMs: number;
   readonly max: number;
@@ -131,8 +135,16 @@ export class HttpSessions {
   /** Holds session `id` here: a connection of its own, on `row`'s facts (undefined: a new session). */
   private hold(id: string, principal: string | undefined, row: StoredSession | undefined, now: number): HttpSession {
     const streams = new Set<ServerResponse>();
+    const unrelated = (message: JsonRpcMessage): void => {
+      writeToStreams(streams, message);
+      // Other nodes may hold the client's GET stream: they write it there (`session_notice`).
+      if (this.shared)
+        this.options.state.bus
+          .publish({ type: 'session_notice', sessionId: id, from: this.nodeId, message: JSON.stringify(message) })
+          .catch((error: unknown) => this.failed('the change bus refused a message for the GET streams', error));
+    };
     const session: HttpSession = {
-      ...this.options.open(streams),
+      ...this.options.open(unrelated),
       id,
       principal,
       legacy: undefined,
@@ -211,11 +223,18 @@ export class HttpSessions {
     );
   }
 
-  /** A change on the bus about a session held here: its facts re-read, or a message for it delivered. */
-  heard(change: Extract<Change, { type: 'session' | 'session_message' }>): void {
+  /**
+   * A change on the bus about a session held here: its facts re-read, a message for it delivered,
+   * or another node's message for its GET streams written to those held here.
+   */
+  heard(change: Extract<Change, { type: 'session' | 'session_message' | 'session_notice' }>): void {
     const session = this.sessions.get(change.sessionId);
     if (!session) return;
     if (change.type === 'session_message') return receiveRouted(session, change, this.nodeId);
+    if (change.type === 'session_notice') {
+      if (change.from !== this.nodeId && session.streams.size > 0) writeToStreams(session.streams, change.message);
+      return;
+    }
     if (this.shared)
       this.store.get(session.id, session.principal, Date.now()).then(
         (row) => {
@@ -353,4 +372,10 @@ export class HttpSessions {
 /** The facts of a session that requests change, as comparable text. */
 function factsText(facts: Pick<StoredSession, 'revision' | 'logLevel' | 'subscriptions'>): string {
   return JSON.stringify([facts.revision, facts.logLevel, facts.subscriptions]);
+}
+
+/** Writes `message` (a message, or its JSON text) as one SSE event to each of `streams`. */
+export function writeToStreams(streams: ReadonlySet<ServerResponse>, message: JsonRpcMessage | string): void {
+  const event = `event: message\ndata: ${typeof message === 'string' ? message : JSON.stringify(message)}\n\n`;
+  for (const stream of streams) stream.write(event);
 }

@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
-import { makeNotification } from '../../protocol/jsonrpc.js';
+import { makeNotification, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { ServerCore } from '../request-router.js';
 import { header, refuse } from './http-answers.js';
-import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { writeToStreams, type HttpSession, type HttpSessions } from './http-sessions.js';
 import { acceptsSse } from './request-guards.js';
 
 /** The session header (lower-case, as Node gives it). */
@@ -87,9 +87,8 @@ export async function serveDelete(
  */
 export function followChanges(core: ServerCore, sessions: HttpSessions): Disposer[] {
   const queued = new Set<string>();
-  const broadcast = (message: unknown, to: (session: HttpSession) => boolean): void => {
-    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-    for (const session of sessions.ready()) if (to(session)) for (const stream of session.streams) stream.write(event);
+  const broadcast = (message: JsonRpcMessage, to: (session: HttpSession) => boolean): void => {
+    for (const session of sessions.ready()) if (to(session)) writeToStreams(session.streams, message);
   };
   const listChanged = (list: string): void => {
     if (queued.has(list)) return;
@@ -104,7 +103,8 @@ export function followChanges(core: ServerCore, sessions: HttpSessions): Dispose
       if (change.type === 'list_changed') listChanged(change.list);
       else if (change.type === 'session_ended')
         sessions.release(change.sessionId, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
-      else if (change.type === 'session' || change.type === 'session_message') sessions.heard(change);
+      else if (change.type === 'session' || change.type === 'session_message' || change.type === 'session_notice')
+        sessions.heard(change);
       else if (change.type === 'resource_updated')
         broadcast(
           makeNotification('notifications/resources/updated', { uri: change.uri }),

@@ -114,7 +114,7 @@ class StreamableHttpServer {
         ? undefined
         : new HttpSessions({
             state: core.state,
-            open: (streams) => this.engine.sessionEngine(streams),
+            open: (unrelated) => this.engine.sessionEngine(unrelated),
             streamLeaseMs: positive(options.streamLeaseMs, 30_000, 'streamLeaseMs'),
             max: positive(options.maxSessions, 1000, 'maxSessions'),
             idleMs,

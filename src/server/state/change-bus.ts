@@ -34,7 +34,15 @@ export type Change =
       readonly from: string;
       readonly node?: string;
       readonly message: string;
-    };
+    }
+  /**
+   * A message of the server tied to no request (a withdrawn elicitation's `notifications/cancelled`,
+   * what a request the client cancelled still sends) that node `from` wrote to the GET streams of
+   * legacy session `sessionId` it holds: every other node holding the session writes it to the
+   * GET streams held there, so it reaches the client wherever its stream is. `message` is the
+   * JSON-RPC message's JSON text; like `session_message` it carries what it delivers.
+   */
+  | { readonly type: 'session_notice'; readonly sessionId: string; readonly from: string; readonly message: string };
 
 /** What a subscriber is told. Neither method may throw into the bus (a throw is caught and dropped). */
 export interface ChangeSubscriber {
