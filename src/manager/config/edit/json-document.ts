@@ -1,0 +1,116 @@
+/**
+ * JSON and JSONC files (Claude, Cursor, VS Code, Zed, OpenCode, mcpwire's own) edited through
+ * `jsonc-parser`'s `modify`/`applyEdits`: an added entry is formatted with the file's own
+ * indentation (spaces or tabs, and how many) and line ending; everything else keeps its bytes.
+ */
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type FormattingOptions,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
+import { ConfigError } from '../../../protocol/errors.js';
+import {
+  assertOneChange,
+  eolOf,
+  isObject,
+  lineColumnAt,
+  valueAt,
+  type ConfigDocument,
+  type ConfigFormat,
+} from './config-document.js';
+
+/** Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the first syntax error. */
+export function openJsonDocument(file: string, text: string, format: ConfigFormat = 'jsonc'): ConfigDocument {
+  const value = parseJson(file, text);
+  return {
+    file,
+    format,
+    text,
+    value,
+    entries: (container) => {
+      const found = valueAt(value, container);
+      return isObject(found) ? found : {};
+    },
+    withEntry(container, name, entry) {
+      const base = text.trim() === '' ? '' : text;
+      let after = applyEdits(
+        base,
+        modify(base, [...container, name], entry, { formattingOptions: formattingOf(base) }),
+      );
+      if (base === '') after += eolOf(text);
+      assertOneChange(file, value, parseJson(file, after), container, name, entry);
+      return after;
+    },
+    withoutEntry(container, name) {
+      const after =
+        onlyEntry(text, container, name) ?? applyEdits(text, modify(text, [...container, name], undefined, {}));
+      assertOneChange(file, value, parseJson(file, after), container, name, undefined);
+      return after;
+    },
+  };
+}
+
+function parseJson(file: string, text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineColumnAt(text, first.offset);
+    throw new ConfigError(`invalid JSON: ${describe(printParseErrorCode(first.error))}; not edited`, {
+      file,
+      line,
+      column,
+    });
+  }
+  if (root?.type !== 'object') throw new ConfigError('the top level must be an object; not edited', { file });
+  return nodeValue(root) as Record<string, unknown>;
+}
+
+function nodeValue(node: Node): unknown {
+  if (node.type === 'object')
+    return Object.fromEntries(
+      (node.children ?? []).map((property) => [
+        property.children![0]!.value as string,
+        nodeValue(property.children![1]!),
+      ]),
+    );
+  if (node.type === 'array') return (node.children ?? []).map(nodeValue);
+  return node.value as unknown;
+}
+
+/** `PropertyNameExpected` as "property name expected". */
+function describe(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/**
+ * The text without `name` when it is the only entry of its container and nothing else (no
+ * comment) is inside the braces: `{}` again, as the container was before its first entry.
+ */
+function onlyEntry(text: string, container: readonly string[], name: string): string | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const node = root && findNodeAtLocation(root, [...container]);
+  const property = node?.children?.length === 1 ? node.children[0] : undefined;
+  if (!node || node.type !== 'object' || property?.children?.[0]?.value !== name) return undefined;
+  const inside = text.slice(node.offset + 1, node.offset + node.length - 1);
+  const rest =
+    inside.slice(0, property.offset - node.offset - 1) +
+    inside.slice(property.offset + property.length - node.offset - 1);
+  if (!/^[\s,]*$/.test(rest)) return undefined;
+  return text.slice(0, node.offset + 1) + text.slice(node.offset + node.length - 1);
+}
+
+/** The file's indentation (the smallest indent of a line that starts with a key or a bracket) and line ending. */
+export function formattingOf(text: string): FormattingOptions {
+  const eol = eolOf(text);
+  const indents = [...text.matchAll(/^([ \t]+)["}\]{[]/gm)].map((m) => m[1]!);
+  if (indents.some((indent) => indent.startsWith('\t'))) return { insertSpaces: false, tabSize: 1, eol };
+  const smallest = Math.min(...indents.map((indent) => indent.length));
+  return { insertSpaces: true, tabSize: Number.isFinite(smallest) ? smallest : 2, eol };
+}
