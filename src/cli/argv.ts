@@ -59,6 +59,11 @@ const OPTIONS: Record<string, Kind> = {
   format: 'string',
   output: 'string',
   'include-payloads': 'flag',
+  // config add / remove / get
+  scope: 'string',
+  to: 'string',
+  'dry-run': 'flag',
+  'env-ref': 'flag',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };
