@@ -155,6 +155,10 @@ function serverToWrite(args: ParsedArgs, name: string): { server: ServerToWrite;
       Object.entries(record).map(([key, value]): [string, GivenValue] => {
         if (!byRef) return [key, value];
         const spec = variable(key, value);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.variable))
+          throw new UsageError(
+            `--env-ref needs variable names of letters, digits and _; "${spec.variable}" is not one`,
+          );
         variables.push(spec.variable);
         return [key, spec];
       }),
