@@ -45,6 +45,12 @@ const FILES: Array<{ name: string; format: ConfigFormat; container: string[]; te
     text: '# Goose\nGOOSE_PROVIDER: openai   # provider\nextensions:\n  # the developer tools\n  developer:\n    enabled: true    # on\n    name: developer\n    type: builtin\n\n# trailing words\nGOOSE_MODEL: gpt-4o\n',
   },
   { name: 'empty TOML', format: 'toml', container: ['mcp_servers'], text: '' },
+  {
+    name: 'TOML with CRLF',
+    format: 'toml',
+    container: ['mcp_servers'],
+    text: 'model = "o3"\r\n\r\n[mcp_servers.a]\r\ncommand = "a"\r\n',
+  },
 ];
 
 function parsed(format: ConfigFormat, text: string): unknown {
@@ -101,6 +107,15 @@ describe('config editors keep every byte they do not change', () => {
     expect(openConfigDocument('/tmp/e.json', added, 'json').withoutEntry(['mcpServers'], 'x')).toBe(
       '{\n  "mcpServers": {}\n}',
     );
+  });
+
+  it('YAML: a container key with nothing under it takes the entry, keeping the comment', () => {
+    const added = openConfigDocument('/tmp/n.yaml', '# nothing yet\nmcpServers:\n', 'yaml').withEntry(
+      ['mcpServers'],
+      'x',
+      { command: 'node' },
+    );
+    expect(added).toBe('# nothing yet\nmcpServers:\n  x:\n    command: node\n');
   });
 
   it('JSON removing the only server leaves the braces as they were before it', () => {
