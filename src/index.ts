@@ -110,8 +110,8 @@ export type {
 export { watchConfigFiles } from './manager/config/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config/config-watcher.js';
 export { ApprovalStore } from './manager/permissions/approval-store.js';
-export { importFrom, IMPORT_HOSTS } from './manager/config/host-import.js';
-export type { ImportHost, ImportOptions, ImportResult } from './manager/config/host-import.js';
+export { importFrom, IMPORT_HOSTS } from './manager/config/hosts/host-import.js';
+export type { ImportHost, ImportOptions, ImportResult } from './manager/config/hosts/host-import.js';
 export { redactServer } from './manager/config/redact.js';
 export { connectServer, connectTarget } from './manager/servers/connect-target.js';
 export { authorize, PermissionPolicy } from './manager/permissions/permission-rules.js';

@@ -21,7 +21,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseToml } from '@decimalturn/toml-patch';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/manager/config/load-config.js';
-import { importFrom } from '../src/manager/config/host-import.js';
+import { importFrom } from '../src/manager/config/hosts/host-import.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 
 const SECRET = 'sk-live-0123456789abcdef';

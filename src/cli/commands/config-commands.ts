@@ -5,7 +5,7 @@
  */
 import { writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
+import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/hosts/host-import.js';
 import { McpManager } from '../../manager/mcp-manager.js';
 import { PermissionPolicy } from '../../manager/permissions/permission-rules.js';
 import { McpError } from '../../protocol/errors.js';
