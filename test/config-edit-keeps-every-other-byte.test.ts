@@ -46,6 +46,12 @@ const FILES: Array<{ name: string; format: ConfigFormat; container: string[]; te
   },
   { name: 'empty TOML', format: 'toml', container: ['mcp_servers'], text: '' },
   {
+    name: 'JSONC with one-line entries and a comment before the root, Zed',
+    format: 'jsonc',
+    container: ['context_servers'],
+    text: '// Zed settings\n{\n  "theme": "One Dark",\n  "context_servers": {\n    "a": { "source": "custom", "command": "a" }, // first\n    "b": { "source": "custom", "command": "b" },\n  },\n}\n',
+  },
+  {
     name: 'TOML with CRLF',
     format: 'toml',
     container: ['mcp_servers'],

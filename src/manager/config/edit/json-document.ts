@@ -37,12 +37,7 @@ export function openJsonDocument(file: string, text: string, format: ConfigForma
       return isObject(found) ? found : {};
     },
     withEntry(container, name, entry) {
-      const base = text.trim() === '' ? '' : text;
-      let after = applyEdits(
-        base,
-        modify(base, [...container, name], entry, { formattingOptions: formattingOf(base) }),
-      );
-      if (base === '') after += eolOf(text);
+      const after = insertEntry(text, [...container, name], entry);
       assertOneChange(file, value, parseJson(file, after), container, name, entry);
       return after;
     },
@@ -104,6 +99,48 @@ function onlyEntry(text: string, container: readonly string[], name: string): st
     inside.slice(property.offset + property.length - node.offset - 1);
   if (!/^[\s,]*$/.test(rest)) return undefined;
   return text.slice(0, node.offset + 1) + text.slice(node.offset + node.length - 1);
+}
+
+/**
+ * `text` with `value` at `path`: `modify` finds where (after the last entry, into an empty
+ * object, creating the missing containers, or over an entry of that name), and the new text is
+ * indented like the file at that place. Only the inserted text is formatted: `modify`'s own
+ * formatting would re-lay the whole line it touches (a one-line sibling entry with it).
+ */
+function insertEntry(text: string, path: string[], value: unknown): string {
+  const formatting = formattingOf(text);
+  const eol = formatting.eol!;
+  const unit = formatting.insertSpaces ? ' '.repeat(formatting.tabSize!) : '\t';
+  const pretty = (item: unknown, indent: string) => JSON.stringify(item, null, unit).replace(/\n/g, eol + indent);
+  if (text.trim() === '') return pretty(JSON.parse(applyEdits('', modify('', path, value, {}))), '') + eol;
+  const edit = modify(text, path, value, {})[0]!;
+  const indentAt = (offset: number) => /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1))![0];
+  // Over an existing entry: the new value where the old one was.
+  if (edit.length > 0)
+    return applyEdits(text, [{ ...edit, content: pretty(JSON.parse(edit.content), indentAt(edit.offset)) }]);
+  const afterSibling = edit.content.startsWith(',');
+  const body = afterSibling ? edit.content.slice(1) : edit.content;
+  const keyEnd = endOfJsonString(body);
+  const key = body.slice(0, keyEnd);
+  const item: unknown = JSON.parse(body.slice(keyEnd + 1));
+  if (afterSibling) {
+    const indent = indentAt(edit.offset);
+    return applyEdits(text, [{ ...edit, content: `,${eol}${indent}${key}: ${pretty(item, indent)}` }]);
+  }
+  // Into an empty object: its inside (whitespace only) becomes the one entry on its own lines.
+  const outer = indentAt(edit.offset - 1);
+  const inner = outer + unit;
+  const blank = /^\s*/.exec(text.slice(edit.offset))![0].length;
+  return applyEdits(text, [
+    { offset: edit.offset, length: blank, content: `${eol}${inner}${key}: ${pretty(item, inner)}${eol}${outer}` },
+  ]);
+}
+
+/** The index just past the JSON string `text` starts with. */
+function endOfJsonString(text: string): number {
+  let i = 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+  return i + 1;
 }
 
 /** The file's indentation (the smallest indent of a line that starts with a key or a bracket) and line ending. */
