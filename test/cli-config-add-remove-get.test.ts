@@ -150,6 +150,36 @@ describe('config add / remove --to HOST', () => {
     ]);
   });
 
+  it('HOST:NAME addresses a host server for config get and config remove', async () => {
+    await cli([
+      'config',
+      'add',
+      'fs',
+      '--to',
+      'cursor',
+      '--env',
+      `API_TOKEN=${SECRET}`,
+      '--',
+      process.execPath,
+      SCRIPTED,
+    ]);
+    const file = path.join(home, '.cursor', 'mcp.json');
+    const get = await cli(['config', 'get', 'cursor:fs', '--json']);
+    expect(get.json<{ result: Record<string, unknown> }>().result).toMatchObject({
+      name: 'cursor:fs',
+      env: { API_TOKEN: '***' },
+      provenance: { file, host: { id: 'cursor', scope: 'user' } },
+    });
+    expect(get.stdout).not.toContain(SECRET);
+    const dry = await cli(['config', 'remove', 'cursor:fs', '--dry-run']);
+    expect(dry.stdout).toContain('-        "API_TOKEN": "***"');
+    expect(dry.stdout).not.toContain(SECRET);
+    expect((await cli(['config', 'remove', 'cursor:fs'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: {} });
+    const both = await cli(['config', 'remove', 'cursor:fs', '--to', 'cursor']);
+    expect(both.code).toBe(1);
+  });
+
   it('a remote server takes each host shape, with --env-ref references in its own syntax', async () => {
     const header = ['--url', 'https://mcp.example.com/mcp', '--header', `Authorization: Bearer ${SECRET}`, '--env-ref'];
     const windsurf = await cli(['config', 'add', 'remote', '--to', 'windsurf', ...header]);
@@ -308,10 +338,16 @@ describe('config add / remove on mcpwire files', () => {
       [['config', 'add', 'x', '--to', 'emacs', '--', 'node'], '--to must be one of mcpwire, claude-desktop'],
       [['config', 'add', 'x y', '--', 'node'], 'server name "x y"'],
       [['config', 'add', 'x', '--header', 'A: b', '--', 'node'], '--header is for --url servers'],
+      [
+        ['config', 'add', 'x', '--url', 'https://x/mcp', '--header', `Authorization Bearer ${SECRET}`],
+        '--header expects',
+      ],
+      [['config', 'get', 'emacs:x'], '"emacs" in "emacs:x" is not a host'],
     ] as const) {
       const run = await cli([...args]);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr).toContain(reason);
+      expect(run.stderr).not.toContain(SECRET);
     }
   });
 });

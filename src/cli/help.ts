@@ -211,6 +211,7 @@ Examples:
                                        take it out; exit 2 when no file has it
   mcpwire config get NAME              one server as loaded: the file it came
                                        from, the files it overrides, secrets ***
+  (get and remove take HOST:NAME too: a host's server, as --server names it)
 
 Editing keeps the file's comments, key order and indentation; each write is
 atomic and the previous version is kept as FILE.bak; a file that does not

@@ -16,7 +16,8 @@ import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type Pa
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { describeServer, shownServer } from '../server-description.js';
-import { configLoader } from '../target.js';
+import { configOptions } from '../target.js';
+import { ConfigLoader } from '../../manager/config/load-config.js';
 
 /** Runs `config add|remove|get`. */
 export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -40,8 +41,8 @@ async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
 }
 
 async function remove(args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  const name = serverName(args, 'remove');
-  const files = editableFiles(hostOf(args), scopeOf(args), locations(args, io));
+  const { host, name } = addressed(args, 'remove');
+  const files = editableFiles(host ?? hostOf(args), scopeOf(args), locations(args, io));
   return finish(args, await planRemove(files, name), []);
 }
 
@@ -76,19 +77,33 @@ async function finish(args: ParsedArgs, plan: EditPlan, notes: string[]): Promis
   };
 }
 
+/** `config get NAME` (mcpwire's layers merged) or `config get HOST:NAME` (that host's server as mcpwire reads it). */
 async function get(args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  const name = serverName(args, 'get');
-  const loaded = await configLoader(args, io).load();
-  const found = loaded.servers.find((s) => s.name === name);
+  const { host, name } = addressed(args, 'get');
+  const wanted = host ? `${host}:${name}` : name;
+  const options = configOptions(args, io);
+  const loaded = await new ConfigLoader(host ? { ...options, hosts: [host] } : options).load();
+  const found = loaded.servers.find((s) => s.name === wanted);
   if (!found) {
-    const looked = loaded.files.map((f) => f.file);
+    const why = loaded.warnings.filter((w) => w.includes(`"${wanted}"`) || w.includes(`"${name}"`));
     throw new McpError(
       'CONFIG_INVALID',
-      `server "${name}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'}; looked in ${looked.join(', ') || 'no file'})`,
+      `server "${wanted}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'}; looked in ${loaded.files.map((f) => f.file).join(', ') || 'no file'})${why.length ? `: ${why.join('; ')}` : ''}`,
     );
   }
   const shown = shownServer(found);
   return { json: shown, text: describeServer(shown).join('\n') };
+}
+
+/** The operand as `NAME` or `HOST:NAME` (a host's server, as `--server` addresses it). */
+function addressed(args: ParsedArgs, sub: string): { host?: HostId; name: string } {
+  const operand = args.words[2];
+  const colon = operand?.indexOf(':') ?? -1;
+  if (operand === undefined || colon < 0) return { name: serverName(args, sub) };
+  const host = operand.slice(0, colon);
+  if (!isHostId(host)) throw new UsageError(`"${host}" in "${operand}" is not a host (${HOST_IDS.join(', ')})`);
+  if (stringOption(args, 'to') !== undefined) throw new UsageError(`give the host once: ${operand} or --to, not both`);
+  return { host, name: serverName({ ...args, words: [...args.words.slice(0, 2), operand.slice(colon + 1)] }, sub) };
 }
 
 function serverName(args: ParsedArgs, sub: string): string {
@@ -147,6 +162,9 @@ function serverToWrite(args: ParsedArgs, name: string): { server: ServerToWrite;
   if ((url === undefined) === (command.length === 0))
     throw new UsageError('config add needs either --url URL or a command after --, not both');
   const env = pairs(listOption(args, 'env'), 'env') as Record<string, string>;
+  // headerPairs would quote a malformed header back, and a header may be a credential.
+  if (listOption(args, 'header').some((item) => item.search(/[:=]/) <= 0))
+    throw new UsageError('--header expects "Name: value" (one is not; it is not shown here: it may hold a secret)');
   const headers = headerPairs(listOption(args, 'header'));
   const byRef = flag(args, 'env-ref');
   const variables: string[] = [];
