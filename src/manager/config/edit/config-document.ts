@@ -35,6 +35,14 @@ export interface ConfigDocument {
   withoutEntry(container: readonly string[], name: string): string;
 }
 
+/** {@link ConfigDocument.entries} over the parsed `document`. */
+export function entriesIn(document: Record<string, unknown>): ConfigDocument['entries'] {
+  return (container) => {
+    const found = valueAt(document, container);
+    return isObject(found) ? found : {};
+  };
+}
+
 /** `value` at `path` when every step is an object, else undefined. */
 export function valueAt(value: unknown, path: readonly string[]): unknown {
   let at = value;

@@ -16,10 +16,9 @@ import {
 import { ConfigError } from '../../../protocol/errors.js';
 import {
   assertOneChange,
+  entriesIn,
   eolOf,
-  isObject,
   lineColumnAt,
-  valueAt,
   type ConfigDocument,
   type ConfigFormat,
 } from './config-document.js';
@@ -32,10 +31,7 @@ export function openJsonDocument(file: string, text: string, format: ConfigForma
     format,
     text,
     value,
-    entries: (container) => {
-      const found = valueAt(value, container);
-      return isObject(found) ? found : {};
-    },
+    entries: entriesIn(value),
     withEntry(container, name, entry) {
       const after = insertEntry(text, [...container, name], entry);
       assertOneChange(file, value, parseJson(file, after), container, name, entry);

@@ -11,6 +11,7 @@ import { parse, parseDocument, stringify } from '@decimalturn/toml-patch';
 import { ConfigError, errorMessage } from '../../../protocol/errors.js';
 import {
   assertOneChange,
+  entriesIn,
   eolOf,
   isObject,
   valueAt,
@@ -38,10 +39,7 @@ export function openTomlDocument(file: string, text: string): ConfigDocument {
     format: 'toml' satisfies ConfigFormat,
     text,
     value,
-    entries: (container) => {
-      const found = valueAt(value, container);
-      return isObject(found) ? found : {};
-    },
+    entries: entriesIn(value),
     withEntry(container, name, entry) {
       const existing = valueAt(value, container);
       const base = isObject(existing) && name in existing ? removeLines(text, container, name) : text;

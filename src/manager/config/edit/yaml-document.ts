@@ -8,8 +8,8 @@ import { isMap, parseDocument, type Document } from 'yaml';
 import { ConfigError } from '../../../protocol/errors.js';
 import {
   assertOneChange,
+  entriesIn,
   isObject,
-  valueAt,
   type ConfigDocument,
   type ConfigFormat,
   type Entry,
@@ -33,10 +33,7 @@ export function openYamlDocument(file: string, text: string): ConfigDocument {
     format: 'yaml' satisfies ConfigFormat,
     text,
     value,
-    entries: (container) => {
-      const found = valueAt(value, container);
-      return isObject(found) ? found : {};
-    },
+    entries: entriesIn(value),
     withEntry: (container, name, entry) =>
       edited(
         (copy) => {
