@@ -328,6 +328,18 @@ describe('config add / remove on mcpwire files', () => {
     expect(missing.stderr).toContain(`server "zzz" is not in ${path.join(home, '.mcpwire', 'config.json')}, ${file}`);
   });
 
+  it('concurrent config adds to one file take turns: every server is there, no temporary or lock file left', async () => {
+    const file = seed(path.join(home, '.mcpwire', 'config.json'), '{\n  // mine\n  "mcpServers": {}\n}\n');
+    const names = ['s1', 's2', 's3', 's4', 's5', 's6'];
+    const runs = await Promise.all(names.map((name) => cli(['config', 'add', name, '--', 'node', `${name}.js`])));
+    for (const run of runs) expect(run.stderr).toBe('');
+    const loaded = await loadConfig({ homeDir: home, cwd: project, env: {} });
+    expect(loaded.errors).toEqual([]);
+    expect(loaded.servers.map((s) => s.name).sort()).toEqual(names);
+    expect(readFileSync(file, 'utf8')).toContain('// mine');
+    expect(strays(file)).toEqual([]);
+  });
+
   it('usage mistakes exit 1 with the reason', async () => {
     for (const [args, reason] of [
       [['config', 'add'], 'config add needs a server name'],

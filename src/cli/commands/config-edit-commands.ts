@@ -8,6 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { addTarget, editableFiles, type EditFile } from '../../manager/config/edit/edit-targets.js';
+import { FileChangedError, type WriteResult } from '../../manager/config/edit/atomic-write.js';
 import { applyEditPlan, planAdd, planRemove, type EditPlan } from '../../manager/config/edit/edit-plan.js';
 import type { GivenValue, ServerToWrite } from '../../manager/config/edit/entry-shapes.js';
 import { HOST_IDS, isHostId, type HostId, type HostLocationOptions } from '../../manager/config/hosts/host-table.js';
@@ -33,7 +34,7 @@ async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const target = await addTarget(host, scope, locations(args, io));
   if (!target)
     throw new UsageError(`${host} keeps no servers by name in the ${scope} scope; try --scope ${other(scope)}`);
-  const plan = await planAdd(target, name, server, { force: flag(args, 'force') });
+  const plan = () => planAdd(target, name, server, { force: flag(args, 'force') });
   const notes = variables.length
     ? [`set ${variables.join(', ')} in the environment ${host === 'mcpwire' ? 'mcpwire' : host} runs with`]
     : [];
@@ -43,27 +44,38 @@ async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
 async function remove(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const { host, name } = addressed(args, 'remove');
   const files = editableFiles(host ?? hostOf(args), scopeOf(args), locations(args, io));
-  return finish(args, await planRemove(files, name), []);
+  return finish(args, () => planRemove(files, name), []);
 }
 
-/** Prints the diff (`--dry-run`) or writes the plan and says where. */
-async function finish(args: ParsedArgs, plan: EditPlan, notes: string[]): Promise<Outcome> {
-  const { target } = plan;
-  const about = {
+/**
+ * Prints the diff (`--dry-run`) or writes the plan and says where. A write that finds the file
+ * changed since it was read (another program, another mcpwire) plans again on the new text.
+ */
+async function finish(args: ParsedArgs, makePlan: () => Promise<EditPlan>, notes: string[]): Promise<Outcome> {
+  let plan = await makePlan();
+  const about = () => ({
     action: plan.action,
     server: plan.server,
-    host: target.host,
-    scope: target.scope,
-    file: target.file,
+    host: plan.target.host,
+    scope: plan.target.scope,
+    file: plan.target.file,
     ...(plan.entry ? { entry: plan.entry } : {}),
     ...(plan.replaced ? { replaced: true } : {}),
-  };
+  });
   if (flag(args, 'dry-run'))
     return {
-      json: { ...about, dryRun: true, diff: plan.diff, notes },
+      json: { ...about(), dryRun: true, diff: plan.diff, notes },
       text: [plan.diff || '(no change)', ...notes.map((n) => `# ${n}`)].join('\n'),
     };
-  const written = await applyEditPlan(plan);
+  let written: WriteResult | undefined;
+  for (let attempt = 1; !written; attempt++) {
+    try {
+      written = await applyEditPlan(plan);
+    } catch (error) {
+      if (!(error instanceof FileChangedError) || attempt === 5) throw error;
+      plan = await makePlan();
+    }
+  }
   const verb = plan.action === 'add' ? (plan.replaced ? 'replaced' : 'added') : 'removed';
   const where = `${plan.action === 'add' ? 'in' : 'from'} ${written.file}`;
   const kept = written.backup
@@ -72,8 +84,8 @@ async function finish(args: ParsedArgs, plan: EditPlan, notes: string[]): Promis
       ? '; created it'
       : '';
   return {
-    json: { ...about, file: written.file, created: written.created, backup: written.backup ?? null, notes },
-    text: [`${verb} server "${plan.server}" ${where} (${describeTarget(target)}${kept})`, ...notes].join('\n'),
+    json: { ...about(), file: written.file, created: written.created, backup: written.backup ?? null, notes },
+    text: [`${verb} server "${plan.server}" ${where} (${describeTarget(plan.target)}${kept})`, ...notes].join('\n'),
   };
 }
 

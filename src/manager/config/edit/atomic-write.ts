@@ -3,11 +3,13 @@
  * file in the same directory (same file system), are flushed, get the old file's mode, and are
  * renamed over it. The bytes it had before are kept in `FILE.bak` (one backup, replaced by each
  * write, with the file's mode). A file written through a symbolic link is written where the link
- * points, so the link stays.
+ * points, so the link stays. Writers in mcpwire processes take turns (`proper-lockfile`'s
+ * `FILE.lock`), and a file that changed since it was read is never overwritten.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { ConfigError } from '../../../protocol/errors.js';
 
 /** What {@link writeFileAtomic} did. */
@@ -18,6 +20,11 @@ export interface WriteResult {
   created: boolean;
   /** The backup of the bytes before, when there were any. */
   backup?: string;
+}
+
+/** The file changed between the read an edit was planned on and the write: plan again. */
+export class FileChangedError extends ConfigError {
+  override readonly name = 'FileChangedError';
 }
 
 /** The backup a write of `file` keeps. */
@@ -34,16 +41,32 @@ export function backupPath(file: string): string {
  */
 export async function writeFileAtomic(file: string, text: string, expected: string | undefined): Promise<WriteResult> {
   const target = await realpath(file).catch(() => file);
+  await mkdir(path.dirname(target), { recursive: true });
+  const release = await lockfile.lock(target, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 200, minTimeout: 5, maxTimeout: 50 },
+  });
+  try {
+    return await replace(file, target, text, expected);
+  } finally {
+    await release();
+  }
+}
+
+async function replace(file: string, target: string, text: string, expected: string | undefined): Promise<WriteResult> {
   const current = await readFile(target, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
   if (current !== expected)
-    throw new ConfigError('the file changed while it was being edited; nothing was written (run the command again)', {
-      file,
-    });
+    throw new FileChangedError(
+      'the file changed while it was being edited; nothing was written (run the command again)',
+      {
+        file,
+      },
+    );
   const dir = path.dirname(target);
-  if (current === undefined) await mkdir(dir, { recursive: true });
   const mode = current === undefined ? 0o600 : (await stat(target)).mode & 0o7777;
   let backup: string | undefined;
   if (current !== undefined) {
