@@ -1,7 +1,8 @@
 /**
  * `config add --to HOST` against a home holding every host's documented files (with their
  * comments): what it writes is what host discovery then reads back as the same server, in every
- * host's shape and variable syntax, and `config remove` gives back each file's bytes.
+ * host's shape and variable syntax (Continue's list too), and `config remove` gives back each
+ * file's bytes.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ function snapshot(home: HostHome, host: HostId): Map<string, string> {
   return new Map(home.files[host].map(({ file }) => [file, readFileSync(file, 'utf8')]));
 }
 
-describe.each(HOST_IDS.filter((host) => host !== 'continue'))('config add --to %s', (host) => {
+describe.each(HOST_IDS)('config add --to %s', (host) => {
   it('a command server is discovered as written; remove gives back the bytes', async () => {
     const home = startHostHome();
     const before = snapshot(home, host);

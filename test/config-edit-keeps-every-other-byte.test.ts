@@ -124,6 +124,23 @@ describe('config editors keep every byte they do not change', () => {
     expect(added).toBe('# nothing yet\nmcpServers:\n  x:\n    command: node\n');
   });
 
+  it('YAML list containers (Continue) take and give back items by name, keeping comments', () => {
+    const text =
+      'name: my assistant\nversion: 0.0.1\nmcpServers:\n  # search\n  - name: search\n    command: npx   # via npx\n    args: [-y, search-mcp]\n';
+    const document = openConfigDocument('/tmp/c.yaml', text, 'yaml');
+    expect(Object.keys(document.entries(['mcpServers']))).toEqual(['search']);
+    const added = document.withEntry(['mcpServers'], 'x', { command: 'node' }, true);
+    expect(added).toBe(`${text}  - command: node\n    name: x\n`);
+    expect(openConfigDocument('/tmp/c.yaml', added, 'yaml').withoutEntry(['mcpServers'], 'x')).toBe(text);
+    const fresh = openConfigDocument('/tmp/c.yaml', 'name: a\n', 'yaml').withEntry(
+      ['mcpServers'],
+      'x',
+      { url: 'u' },
+      true,
+    );
+    expect(parseYaml(fresh)).toEqual({ name: 'a', mcpServers: [{ url: 'u', name: 'x' }] });
+  });
+
   it('JSON removing the only server leaves the braces as they were before it', () => {
     const text = '{\n  "mcpServers": {}\n}\n';
     const document = openConfigDocument('/tmp/a.json', text, 'json');
@@ -189,6 +206,10 @@ describe('config editors keep every byte they do not change', () => {
     });
     expect(() => entryShape('zed')!(stdio, 'n')).toThrow(/zed: its file expands no variables/);
     expect(() => entryShape('claude-desktop')!(stdio, 'n')).toThrow(/expands no variables/);
-    expect(entryShape('continue')).toBeUndefined();
+    expect(entryShape('continue')!(http, 'n')).toEqual({
+      type: 'streamable-http',
+      url: 'https://x.example/mcp',
+      requestOptions: { headers: { Authorization: 'Bearer ${{ secrets.X_TOKEN }}' } },
+    });
   });
 });

@@ -220,7 +220,7 @@ the unified diff and writes nothing. Values of --env and --header are never
 printed (***); --env-ref writes them as variable references in the host's
 syntax (\${K}, \${env:K}, {env:K}, Codex env_vars, ...): set K where the host
 runs. HOST: claude-desktop, claude-code, cursor, vscode, windsurf, codex,
-gemini, goose, zed, opencode, cline, roo-code (continue keeps a list: by hand).
+gemini, goose, zed, opencode, continue (user file), cline, roo-code.
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.

@@ -24,13 +24,17 @@ export interface ConfigDocument {
   readonly text: string;
   /** The whole document as a value (`{}` for an empty file). */
   readonly value: Record<string, unknown>;
-  /** The container's entries by name (empty when the container is missing). */
+  /**
+   * The container's entries by name (empty when the container is missing). A list container
+   * (Continue's YAML) gives its items by their `name`.
+   */
   entries(container: readonly string[]): Record<string, unknown>;
   /**
-   * The file's text with `entry` under `name` in `container` (created when missing; an entry of
-   * that name is replaced in place). Throws `CONFIG_INVALID` when the file's layout cannot take it.
+   * The file's text with `entry` under `name` in `container` (created when missing, as a list
+   * when `list`; an entry of that name is replaced in place). Throws `CONFIG_INVALID` when the
+   * file's layout cannot take it.
    */
-  withEntry(container: readonly string[], name: string, entry: Entry): string;
+  withEntry(container: readonly string[], name: string, entry: Entry, list?: boolean): string;
   /** The file's text without entry `name` of `container` (the caller checked it is there). */
   withoutEntry(container: readonly string[], name: string): string;
 }
@@ -86,7 +90,12 @@ export function assertOneChange(
     into[key] ??= {};
     into = into[key];
   }
-  if (!isDeepStrictEqual(normalize(got), normalize(expected)))
+  assertSameDocument(file, name, got, expected);
+}
+
+/** Throws `CONFIG_INVALID` naming `file` unless `after` is `expected` (key order aside). */
+export function assertSameDocument(file: string, name: string, after: unknown, expected: unknown): void {
+  if (!isDeepStrictEqual(normalize(after), normalize(expected)))
     throw new ConfigError(`editing server "${name}" would change more than that entry; nothing was written`, {
       file,
     });

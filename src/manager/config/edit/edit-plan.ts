@@ -46,24 +46,30 @@ export async function planAdd(
 ): Promise<EditPlan> {
   const shape = entryShape(target.host);
   if (!shape)
-    throw new McpError('INVALID_ARGUMENT', `${target.host} keeps its servers in a list; add "${name}" by hand`);
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `${target.host}: config add cannot write its servers; add "${name}" by hand`,
+    );
   const before = await readText(target.file);
   const document = openConfigDocument(target.file, before ?? '', target.format);
   const container = containerOf(target, document);
   const entries = valueAt(document.value, container);
-  if (entries !== undefined && entries !== null && !isObject(entries))
-    throw new ConfigError(`"${container.join('.')}" is not a table of servers by name; not edited`, {
-      file: target.file,
-    });
-  const replaced = isObject(entries) && name in entries;
+  const fits = entries == null || (target.list ? Array.isArray(entries) : isObject(entries));
+  if (!fits || (target.list && target.format !== 'yaml'))
+    throw new ConfigError(
+      `"${container.join('.')}" is not ${target.list ? 'a list' : 'a table'} of servers; not edited`,
+      { file: target.file },
+    );
+  const replaced = name in document.entries(container);
   if (replaced && !options.force)
     throw new McpError(
       'INVALID_ARGUMENT',
       `server "${name}" already exists in ${target.file}; use --force to replace it`,
     );
-  const after = document.withEntry(container, name, shape(server, name));
+  const list = target.list === true;
+  const after = document.withEntry(container, name, shape(server, name), list);
   const shown = shape(hideGiven(server), name);
-  const diff = unifiedDiff(target.file, before, document.withEntry(container, name, shown), [
+  const diff = unifiedDiff(target.file, before, document.withEntry(container, name, shown, list), [
     ...givenSecrets(server),
     ...documentSecrets(document.value),
   ]);

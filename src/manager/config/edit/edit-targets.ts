@@ -18,6 +18,8 @@ export interface EditFile {
   scope: 'user' | 'project';
   format: ConfigFormat;
   at?: readonly string[];
+  /** The servers are a list of entries carrying their `name` (Continue). */
+  list?: boolean;
 }
 
 /** mcpwire's own files of `scope`, in the loader's order. */
@@ -30,8 +32,8 @@ export function mcpwireFiles(scope: 'user' | 'project', options: HostLocationOpt
 }
 
 /**
- * The files of `host` (or mcpwire's own) in `scope` (both when undefined) that hold servers by
- * name, lowest precedence first. Continue's lists and directories are left out (not editable).
+ * The files of `host` (or mcpwire's own) in `scope` (both when undefined) that hold servers,
+ * lowest precedence first. Continue's project directory (a file per block) is left out.
  */
 export function editableFiles(
   host: 'mcpwire' | HostId,
@@ -41,15 +43,22 @@ export function editableFiles(
   const scopes = scope ? [scope] : (['user', 'project'] as const);
   if (host === 'mcpwire') return scopes.flatMap((s) => mcpwireFiles(s, options));
   return hostFiles(host, options)
-    .filter((file: HostFile) => scopes.includes(file.scope) && file.container === 'map' && !file.directory)
-    .map((file) => ({ host, file: file.file, scope: file.scope, format: file.format, at: file.at }));
+    .filter((file: HostFile) => scopes.includes(file.scope) && !file.directory)
+    .map((file) => ({
+      host,
+      file: file.file,
+      scope: file.scope,
+      format: file.format,
+      at: file.at,
+      ...(file.container === 'list' ? { list: true } : {}),
+    }));
 }
 
 /**
  * The one file `config add` writes for `host` in `scope`: the first of {@link editableFiles} that
  * exists, else the one the host itself writes (Claude Code: `~/.claude.json`'s top-level servers
  * for the user, `.mcp.json` for the project, never its settings files). Undefined when the host
- * keeps no servers by name in that scope.
+ * keeps no servers in a file of that scope.
  */
 export async function addTarget(
   host: 'mcpwire' | HostId,

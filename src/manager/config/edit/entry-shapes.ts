@@ -46,7 +46,7 @@ const envColon: Reference = (name) => `\${env:${name}}`;
 
 /**
  * The shape of `host`'s entries (`mcpwire`: mcpwire's own files); undefined for a host whose
- * entries `config add` cannot write (Continue keeps a list of servers).
+ * entries `config add` cannot write.
  */
 export function entryShape(host: string): EntryShape | undefined {
   switch (host) {
@@ -81,6 +81,8 @@ export function entryShape(host: string): EntryShape | undefined {
       return codex;
     case 'goose':
       return goose;
+    case 'continue':
+      return continueEntry;
     default:
       return undefined;
   }
@@ -182,6 +184,17 @@ function goose(server: ServerToWrite, name: string): Entry {
     uri: server.url!,
     ...(Object.keys(literal).length ? { headers: literal } : {}),
   };
+}
+
+/** Continue: a list item (its `name` is added by the list), headers under `requestOptions`, `${{ secrets.K }}`. */
+function continueEntry(server: ServerToWrite, name: string): Entry {
+  const reference: Reference = (variable) => `\${{ secrets.${variable} }}`;
+  if (server.transport === 'stdio') return plain(server, name, 'continue', reference, { typeStdio: true });
+  const { headers, ...rest } = plain(server, name, 'continue', reference, {
+    typeHttp: true,
+    httpType: 'streamable-http',
+  });
+  return headers ? { ...rest, requestOptions: { headers } } : rest;
 }
 
 function split(record: Record<string, GivenValue> | undefined): {
