@@ -46,6 +46,12 @@ const FILES: Array<{ name: string; format: ConfigFormat; container: string[]; te
   },
   { name: 'empty TOML', format: 'toml', container: ['mcp_servers'], text: '' },
   {
+    name: 'JSON with a byte order mark, Windows',
+    format: 'json',
+    container: ['mcpServers'],
+    text: '\uFEFF{\r\n  "mcpServers": {\r\n    "a": {\r\n      "command": "a"\r\n    }\r\n  }\r\n}\r\n',
+  },
+  {
     name: 'JSONC with one-line entries and a comment before the root, Zed',
     format: 'jsonc',
     container: ['context_servers'],

@@ -23,9 +23,14 @@ import {
   type ConfigFormat,
 } from './config-document.js';
 
-/** Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the first syntax error. */
+/**
+ * Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the first syntax
+ * error. A byte order mark (Windows editors write one) is kept in front of the edited text.
+ */
 export function openJsonDocument(file: string, text: string, format: ConfigFormat = 'jsonc'): ConfigDocument {
-  const value = parseJson(file, text);
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = text.slice(bom.length);
+  const value = parseJson(file, body);
   return {
     file,
     format,
@@ -33,15 +38,15 @@ export function openJsonDocument(file: string, text: string, format: ConfigForma
     value,
     entries: entriesIn(value),
     withEntry(container, name, entry) {
-      const after = insertEntry(text, [...container, name], entry);
+      const after = insertEntry(body, [...container, name], entry);
       assertOneChange(file, value, parseJson(file, after), container, name, entry);
-      return after;
+      return bom + after;
     },
     withoutEntry(container, name) {
       const after =
-        onlyEntry(text, container, name) ?? applyEdits(text, modify(text, [...container, name], undefined, {}));
+        onlyEntry(body, container, name) ?? applyEdits(body, modify(body, [...container, name], undefined, {}));
       assertOneChange(file, value, parseJson(file, after), container, name, undefined);
-      return after;
+      return bom + after;
     },
   };
 }
