@@ -29,8 +29,7 @@ function shape(server: DiscoveredServer, h: HostHome) {
   };
 }
 
-const unset = (field: string, name: string) =>
-  `${field}: variable ${name} is not set (write \${${name}:-default} for a default)`;
+const unset = (field: string, name: string) => `${field} needs variable ${name}, which is not set`;
 
 function expected(h: HostHome) {
   const user =
@@ -523,6 +522,14 @@ describe('discoverHosts', () => {
     ]);
     expect(notes['cline:legacy-sse']).toEqual(['a "url" without "type" is SSE in Cline']);
     expect(notes['roo-code:w']).toEqual(['not used by mcpwire (ignored): "mystery"']);
+    h.write('.claude/settings.json', '{ "mcpServers": { "s": { "command": "x" } } }');
+    const claude = await discoverHosts({ ...h.locations, hosts: ['claude-code'] });
+    expect(claude.servers.map((s) => [s.id, s.notes])).toEqual([
+      [
+        'claude-code:s',
+        ['Claude Code itself does not start servers from a settings file (only .mcp.json, ~/.claude.json)'],
+      ],
+    ]);
   });
 
   it('a file that does not parse is an error naming file, line and column; every other host still lists', async () => {

@@ -17,7 +17,9 @@ const TARGET = `Server (one of):
     --header 'K: V'        a request header (repeatable); never printed
     --transport http|sse   skip detection
   --server NAME            a server from your config (~/.mcpwire/config.json,
-                           .mcp.json, ...)
+                           .mcp.json, ...), else another host's: HOST:NAME
+                           (cursor:fs, codex:docs; see servers --all) or a
+                           NAME only one host has
     --config FILE          add a config file (repeatable)
     --trust-project        start project-file servers without approval (else:
                            asked once on a terminal, refused elsewhere)
@@ -55,7 +57,7 @@ Talk to a server:
   prompt NAME render a prompt          complete     argument completions
   ping        liveness and round-trip time
 Your config:
-  servers     configured servers with status and provenance
+  servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import|add|remove|get
   repl        interactive /mcp commands over every configured server
@@ -63,6 +65,8 @@ Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
   trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
+Your shell:
+  completion bash|zsh|fish    TAB completion: commands, options, servers, tools
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -147,7 +151,7 @@ ${TARGET}
 
 Example:
   mcpwire prompts -- ${EVERYTHING}`,
-  prompt: `Usage: mcpwire prompt NAME [--arg k=v ...] [server]
+  prompt: `Usage: mcpwire prompt PROMPT [--arg k=v ...] [server]
 
 Renders a prompt.
 
@@ -178,8 +182,8 @@ ${TARGET}
 
 Example:
   mcpwire ping -- ${EVERYTHING}`,
-  servers: `Usage: mcpwire servers [--no-connect] [--trust-project] [--config FILE ...]
-                       [--cwd DIR]
+  servers: `Usage: mcpwire servers [--all] [--no-connect] [--trust-project]
+                       [--config FILE ...] [--cwd DIR]
 
 The effective servers of your config files (user ~/.mcpwire/config.json, project
 .mcp.json, --config files), with their status, tool count and where each is
@@ -188,17 +192,27 @@ only lists. Servers defined by project files run only when approved: stored
 approvals, a question on a terminal, or --trust-project. Exits 2 when a config
 file has an error (after listing what loaded).
 
+--all also lists, without starting them, the servers other hosts have
+configured (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex,
+Gemini CLI, Goose, Zed, OpenCode, Continue, Cline, Roo Code) as HOST:NAME, with
+the host, scope and file, and why one cannot be used (ready, disabled,
+needs-env, invalid, unusable); a host file that does not parse is named with
+its line and column. Any of them works with --server HOST:NAME.
+
 Examples:
   mcpwire servers
-  mcpwire servers --no-connect --json`,
+  mcpwire servers --no-connect --json
+  mcpwire servers --all --no-connect`,
   config: `Usage:
   mcpwire config show [--server NAME]   effective config, secrets redacted, with
                                        the file each server came from
   mcpwire config check                 validate every file; exit 2 on errors
-  mcpwire config import --from claude-desktop|claude-code|cursor|vscode
-                        [--write FILE] [--force] [--project DIR]
+  mcpwire config import --from HOST [--write FILE] [--force] [--project DIR]
                                        print (or write) an .mcp.json with that
-                                       host's servers
+                                       host's servers in mcpwire's shape; HOST:
+                                       claude-desktop, claude-code, cursor,
+                                       vscode, windsurf, codex, gemini, goose,
+                                       zed, opencode, continue, cline, roo-code
   mcpwire config add NAME (--url URL [--header "K: V"]... | -- COMMAND ARGS...)
                      [--env K=V]... [--scope user|project] [--to HOST]
                      [--transport sse] [--env-ref] [--dry-run] [--force]
@@ -219,8 +233,7 @@ parse is refused (exit 2, FILE:LINE:COLUMN) and left alone. --dry-run prints
 the unified diff and writes nothing. Values of --env and --header are never
 printed (***); --env-ref writes them as variable references in the host's
 syntax (\${K}, \${env:K}, {env:K}, Codex env_vars, ...): set K where the host
-runs. HOST: claude-desktop, claude-code, cursor, vscode, windsurf, codex,
-gemini, goose, zed, opencode, continue (user file), cline, roo-code.
+runs. --to continue writes ~/.continue/config.yaml only.
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
@@ -317,4 +330,26 @@ Examples:
   mcpwire trace check everything.jsonl
   mcpwire trace export everything.jsonl --format chrome-trace -o trace.json
   mcpwire trace report everything.jsonl -o everything.html`,
+  completion: `Usage: mcpwire completion bash|zsh|fish
+
+Prints the shell's completion script. TAB then completes commands, subcommands,
+options and the values their help lists, the names of your configured servers,
+and a server's tools, prompts and resources as mcpwire last listed them (tools,
+call, prompts, resources and servers write them to
+$XDG_CACHE_HOME/mcpwire/completion, default ~/.cache/mcpwire/completion): a TAB
+never connects to a server.
+
+Load it from your shell's start-up file:
+  ~/.bashrc                   source <(mcpwire completion bash)
+  ~/.zshrc (after compinit)   source <(mcpwire completion zsh)
+  ~/.config/fish/config.fish  mcpwire completion fish | source
+or install it once (bash's needs the bash-completion package):
+  mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
+  mcpwire completion zsh > "\${fpath[1]}/_mcpwire"
+  mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
+
+Examples:
+  mcpwire completion bash > mcpwire.bash
+  mcpwire completion zsh > _mcpwire
+  mcpwire completion fish > mcpwire.fish`,
 };

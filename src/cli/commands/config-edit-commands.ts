@@ -12,13 +12,11 @@ import { FileChangedError, type WriteResult } from '../../manager/config/edit/at
 import { applyEditPlan, planAdd, planRemove, type EditPlan } from '../../manager/config/edit/edit-plan.js';
 import type { GivenValue, ServerToWrite } from '../../manager/config/edit/entry-shapes.js';
 import { HOST_IDS, isHostId, type HostId, type HostLocationOptions } from '../../manager/config/hosts/host-table.js';
-import { McpError } from '../../protocol/errors.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { describeServer, shownServer } from '../server-description.js';
-import { configOptions } from '../target.js';
-import { ConfigLoader } from '../../manager/config/load-config.js';
+import { findServer } from '../target.js';
 
 /** Runs `config add|remove|get`. */
 export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -89,21 +87,13 @@ async function finish(args: ParsedArgs, makePlan: () => Promise<EditPlan>, notes
   };
 }
 
-/** `config get NAME` (mcpwire's layers merged) or `config get HOST:NAME` (that host's server as mcpwire reads it). */
+/**
+ * `config get NAME` (mcpwire's layers merged, else the one host server of that name) or `config
+ * get HOST:NAME` (that host's server as mcpwire reads it), found as `--server` finds servers.
+ */
 async function get(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const { host, name } = addressed(args, 'get');
-  const wanted = host ? `${host}:${name}` : name;
-  const options = configOptions(args, io);
-  const loaded = await new ConfigLoader(host ? { ...options, hosts: [host] } : options).load();
-  const found = loaded.servers.find((s) => s.name === wanted);
-  if (!found) {
-    const why = loaded.warnings.filter((w) => w.includes(`"${wanted}"`) || w.includes(`"${name}"`));
-    throw new McpError(
-      'CONFIG_INVALID',
-      `server "${wanted}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'}; looked in ${loaded.files.map((f) => f.file).join(', ') || 'no file'})${why.length ? `: ${why.join('; ')}` : ''}`,
-    );
-  }
-  const shown = shownServer(found);
+  const shown = shownServer(await findServer(host ? `${host}:${name}` : name, args, io));
   return { json: shown, text: describeServer(shown).join('\n') };
 }
 

@@ -37,6 +37,7 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   config: async (args, io) => (await import('./config-commands.js')).configCommand(args, io),
   proxy: async (args, io) => (await import('./traffic-commands.js')).proxyCommand(args, io),
   trace: async (args, io) => (await import('./traffic-commands.js')).traceCommand(args, io),
+  completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
 };
 
 /** The command named `name`, if there is one (never an `Object.prototype` member). */

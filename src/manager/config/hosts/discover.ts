@@ -44,6 +44,8 @@ export interface DiscoveredServer {
   problems: string[];
   /** Why it cannot start as it stands here (no command, an unset variable), once `problems` is empty. */
   invalid?: string;
+  /** The variable it needs that is not set, when that is why it is `invalid`. */
+  unset?: string;
   /** Host fields not taken and translations worth knowing. */
   notes: string[];
   /** Environment variables it refers to. */
@@ -196,6 +198,10 @@ function entriesOf(document: unknown, place: HostFile, context: EntryContext): D
   return pairs.map(([name, raw, at]) => {
     if (!isObject(raw)) return unusable(place, context.file, name, at, 'the entry must be an object');
     const translated = translateEntry(place.host, raw, context, context.json);
+    if (place.host === 'claude-code' && /^settings(\.local)?\.json$/.test(path.basename(context.file)))
+      translated.notes.push(
+        'Claude Code itself does not start servers from a settings file (only .mcp.json, ~/.claude.json)',
+      );
     const server: DiscoveredServer = {
       id: `${place.host}:${name}`,
       host: place.host,
@@ -211,7 +217,10 @@ function entriesOf(document: unknown, place: HostFile, context: EntryContext): D
     };
     if (server.problems.length === 0) {
       const invalid = checkEntry(server, context.env);
-      if (invalid !== undefined) server.invalid = invalid;
+      if (invalid !== undefined) {
+        server.invalid = invalid.reason;
+        if (invalid.variable !== undefined) server.unset = invalid.variable;
+      }
     }
     return server;
   });
@@ -233,14 +242,25 @@ function unusable(place: HostFile, file: string, name: string, at: string, probl
   };
 }
 
-/** Why `server`'s entry cannot start with `env` (no command or URL, a bad field, an unset variable), or undefined. */
-function checkEntry(server: DiscoveredServer, env: Record<string, string | undefined>): string | undefined {
+/**
+ * Why `server`'s entry cannot start with `env` (no command or URL, a bad field, an unset variable:
+ * then `variable` names it), or undefined.
+ */
+function checkEntry(
+  server: DiscoveredServer,
+  env: Record<string, string | undefined>,
+): { reason: string; variable?: string } | undefined {
   const site = { file: server.file, server: server.id };
   try {
     const expanded = expandServer(server.entry, env, site, new Set());
     toManagedServer(server.id, expanded, { file: server.file, scope: 'import' }, [], new Set());
     return undefined;
   } catch (error) {
-    return error instanceof McpError ? error.reason : errorMessage(error);
+    if (error instanceof ConfigError && error.variable !== undefined)
+      return {
+        reason: `${error.field ?? 'a field'} needs variable ${error.variable}, which is not set`,
+        variable: error.variable,
+      };
+    return { reason: error instanceof McpError ? error.reason : errorMessage(error) };
   }
 }

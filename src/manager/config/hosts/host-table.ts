@@ -68,9 +68,9 @@ export function hostInfo(id: HostId): HostInfo {
   return HOSTS.find((host) => host.id === id)!;
 }
 
-/** Where to look. Defaults are this process's home, working directory, platform and environment. */
+/** Where to look: given explicitly, so that {@link hostFiles} reads nothing of the machine. */
 export interface HostLocationOptions {
-  /** Home directory (default `os.homedir()` as the caller passes it; required here to stay pure). */
+  /** Home directory (`~`). */
   homeDir: string;
   /** Project directory for project-scope files. */
   cwd: string;
@@ -115,6 +115,9 @@ export function hostFiles(host: HostId, options: HostLocationOptions): HostFile[
   const platform = options.platform ?? process.platform;
   const env = options.env ?? {};
   const dirs = platformDirs(home, platform, env);
+  // Where a VS Code extension (Cline, Roo Code) keeps its settings.
+  const globalStorage = (extension: string, name: string) =>
+    path.join(dirs.appData, 'Code', 'User', 'globalStorage', extension, 'settings', name);
   const file = (
     scope: HostScope,
     format: HostFormat,
@@ -199,36 +202,10 @@ export function hostFiles(host: HostId, options: HostLocationOptions): HostFile[
         },
       ];
     case 'cline':
-      return [
-        file(
-          'user',
-          'json',
-          path.join(
-            dirs.appData,
-            'Code',
-            'User',
-            'globalStorage',
-            'saoudrizwan.claude-dev',
-            'settings',
-            'cline_mcp_settings.json',
-          ),
-        ),
-      ];
+      return [file('user', 'json', globalStorage('saoudrizwan.claude-dev', 'cline_mcp_settings.json'))];
     case 'roo-code':
       return [
-        file(
-          'user',
-          'json',
-          path.join(
-            dirs.appData,
-            'Code',
-            'User',
-            'globalStorage',
-            'rooveterinaryinc.roo-cline',
-            'settings',
-            'mcp_settings.json',
-          ),
-        ),
+        file('user', 'json', globalStorage('rooveterinaryinc.roo-cline', 'mcp_settings.json')),
         file('project', 'json', path.join(cwd, '.roo', 'mcp.json')),
       ];
   }

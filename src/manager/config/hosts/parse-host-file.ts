@@ -5,7 +5,8 @@
  * through `smol-toml`, YAML through `yaml`. Each parser loads on first use. A syntax error is a
  * `ConfigError` (`CONFIG_INVALID`) naming the file, line and column.
  */
-import { ConfigError, errorMessage } from '../../../protocol/errors.js';
+import { ConfigError } from '../../../protocol/errors.js';
+import { firstLine, lineColumn } from '../text-formats.js';
 import type { HostFormat } from './host-table.js';
 
 /**
@@ -70,15 +71,4 @@ function describeJsonError(code: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .replace(/^<unknown parseerrorcode>$/, 'syntax error');
-}
-
-/** 1-based line and column of `offset` in `text`. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
-function firstLine(error: unknown): string {
-  return errorMessage(error).split('\n')[0]!;
 }
