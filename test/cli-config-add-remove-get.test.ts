@@ -150,6 +150,14 @@ describe('config add / remove --to HOST', () => {
     ]);
   });
 
+  it('a server config add wrote to a host file is callable as HOST:NAME', async () => {
+    const add = await cli(['config', 'add', 'scripted', '--to', 'codex', '--', process.execPath, SCRIPTED]);
+    expect(add.code).toBe(0);
+    const call = await cli(['call', 'echo', '--server', 'codex:scripted', '--arg', 'text=hello from codex']);
+    expect(call.stderr).toBe('');
+    expect(call.stdout).toContain('hello from codex');
+  });
+
   it('HOST:NAME addresses a host server for config get and config remove', async () => {
     await cli([
       'config',
