@@ -65,6 +65,11 @@ const OPTIONS: Record<string, OptionKind> = {
   'no-browser': 'flag',
   'callback-port': 'number',
   'stored-auth-only': 'flag',
+  // config add / remove / get
+  scope: 'string',
+  to: 'string',
+  'dry-run': 'flag',
+  'env-ref': 'flag',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };

@@ -62,7 +62,7 @@ Talk to a server:
 Your config:
   servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
-  config show|check|import
+  config show|check|import|add|remove|get
   repl        interactive /mcp commands over every configured server
 Traffic:
   proxy       record the traffic between your host and a server
@@ -220,6 +220,27 @@ Examples:
                                        claude-desktop, claude-code, cursor,
                                        vscode, windsurf, codex, gemini, goose,
                                        zed, opencode, continue, cline, roo-code
+  mcpwire config add NAME (--url URL [--header "K: V"]... | -- COMMAND ARGS...)
+                     [--env K=V]... [--scope user|project] [--to HOST]
+                     [--transport sse] [--env-ref] [--dry-run] [--force]
+                                       add a server to your config (user
+                                       ~/.mcpwire/config.json, project
+                                       .mcp.json) or, with --to HOST, to that
+                                       host's file in its own shape; exit 1
+                                       if NAME exists (--force replaces it)
+  mcpwire config remove NAME [--scope user|project] [--to HOST] [--dry-run]
+                                       take it out; exit 2 when no file has it
+  mcpwire config get NAME              one server as loaded: the file it came
+                                       from, the files it overrides, secrets ***
+  (get and remove take HOST:NAME too: a host's server, as --server names it)
+
+Editing keeps the file's comments, key order and indentation; each write is
+atomic and the previous version is kept as FILE.bak; a file that does not
+parse is refused (exit 2, FILE:LINE:COLUMN) and left alone. --dry-run prints
+the unified diff and writes nothing. Values of --env and --header are never
+printed (***); --env-ref writes them as variable references in the host's
+syntax (\${K}, \${env:K}, {env:K}, Codex env_vars, ...): set K where the host
+runs. --to continue writes ~/.continue/config.yaml only.
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
@@ -227,7 +248,15 @@ when a config file has an error.
 Examples:
   mcpwire config check
   mcpwire config show --server everything
-  mcpwire config import --from claude-desktop --write .mcp.json`,
+  mcpwire config import --from claude-desktop --write .mcp.json
+  mcpwire config add memory -- npx -y @modelcontextprotocol/server-memory
+  mcpwire config add gh --url https://api.githubcopilot.com/mcp/ \\
+    --header "Authorization: Bearer $TOKEN" --env-ref --to vscode --dry-run
+  mcpwire config add memory --to codex \\
+    -- npx -y @modelcontextprotocol/server-memory
+  mcpwire config get memory
+  mcpwire config remove memory --to codex --dry-run
+  mcpwire config remove memory`,
   auth: `Usage:
   mcpwire auth login NAME | --url URL   log in in the browser and keep the login
       --no-browser                     open no browser: print the URL and wait

@@ -6,7 +6,6 @@
 import { writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/hosts/host-import.js';
-import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
 import { PermissionPolicy } from '../../manager/permissions/permission-rules.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
@@ -23,6 +22,7 @@ import { configLoader, configOptions, findServer } from '../target.js';
 import { withConfigErrors } from '../config-errors.js';
 import { cliApproval } from '../approval.js';
 import { rememberServerTools } from '../completion/list-cache.js';
+import { describeServer, shownServer } from '../server-description.js';
 
 /**
  * A manager over the command line's config files, tracing every server when `--trace` /
@@ -106,11 +106,15 @@ export async function configCommand(args: ParsedArgs, io: CliIO): Promise<Outcom
       return check(args, io);
     case 'import':
       return importHost(args, io);
+    case 'add':
+    case 'remove':
+    case 'get':
+      return (await import('./config-edit-commands.js')).configEditCommand(sub, args, io);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'config needs a sub-command: show, check or import'
-          : `unknown config sub-command "${sub}" (show, check, import)`,
+          ? 'config needs a sub-command: show, check, import, add, remove or get'
+          : `unknown config sub-command "${sub}" (show, check, import, add, remove, get)`,
       );
   }
 }
@@ -121,7 +125,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   let servers = loaded.servers.filter((s) => only === undefined || s.name === only);
   // Another host's server (`--server cursor:fs`, or a name only one host has).
   if (only !== undefined && servers.length === 0) servers = [await findServer(only, args, io)];
-  const shown = servers.map((s) => ({ ...redactServer(s), trusted: s.trusted }));
+  const shown = servers.map(shownServer);
   const json = {
     servers: shown,
     files: loaded.files,
@@ -129,25 +133,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     errors: loaded.errors.map((e) => e.message),
     warnings: loaded.warnings,
   };
-  const lines: string[] = [];
-  for (const server of shown) {
-    const { name, provenance, trusted, origins, ...definition } = server as typeof server & {
-      origins?: Record<string, string>;
-    };
-    const from = provenance ? `${provenance.scope} ${provenance.file}` : 'inline';
-    const over = (provenance as { overrides?: Array<{ file: string; scope: string }> } | undefined)?.overrides?.map(
-      (o) => `${o.scope} ${o.file}`,
-    );
-    lines.push(
-      `${name}  (from ${from}${over?.length ? `; overrides ${over.join(', ')}` : ''}${trusted ? '' : '; needs approval'})`,
-    );
-    lines.push(
-      ...JSON.stringify(definition, null, 2)
-        .split('\n')
-        .map((l) => `  ${l}`),
-    );
-    for (const [field, source] of Object.entries(origins ?? {})) lines.push(`  ${field} ← ${source}`);
-  }
+  const lines = shown.flatMap(describeServer);
   if (!only) {
     lines.push('', 'files:', ...loaded.files.map((f) => `  ${f.status.padEnd(9)} ${f.scope.padEnd(8)} ${f.file}`));
     for (const error of loaded.errors) lines.push(`error: ${error.message}`);

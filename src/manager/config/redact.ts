@@ -8,7 +8,8 @@
 import { redactHeaderValue, scrubSecrets } from '../../util/redact.js';
 import type { ManagedServer } from '../servers/managed-server.js';
 
-const SECRET_NAME = /token|secret|password|passwd|key|auth|credential|cookie|session/i;
+/** Env and field names whose values are secrets (`API_TOKEN`, `DB_PASSWORD`, `clientSecret`). */
+export const SECRET_NAME = /token|secret|password|passwd|key|auth|credential|cookie|session/i;
 
 /** A copy of `server` safe to show; `secrets` and provenance are kept out of the copy's values. */
 export function redactServer(server: ManagedServer): Omit<ManagedServer, 'secrets'> {
