@@ -59,6 +59,9 @@ const OPTIONS: Record<string, Kind> = {
   format: 'string',
   output: 'string',
   'include-payloads': 'flag',
+  http: 'string',
+  loose: 'flag',
+  session: 'number',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };

@@ -63,6 +63,7 @@ Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
   trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
+  replay FILE.jsonl           serve a recorded session back (a test fixture)
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -259,6 +260,25 @@ In a host's config (.mcp.json):
 Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire proxy --trace-file everything.jsonl \\
     -- ${EVERYTHING} < /dev/null`,
+  replay: `Usage: mcpwire replay FILE.jsonl [--http HOST:PORT] [--loose] [--session N]
+
+Serves the server side of a recorded session (a trace of mcpwire proxy or
+--trace-file) over stdio, or over Streamable HTTP at --http (the URL is printed
+on stdout; Ctrl-C stops it): the recording becomes a fixture for your client.
+
+Strict by default: each request must be the next recorded one (same method,
+same params; _meta, ids, and initialize's client info are not compared). A
+request that does not match gets JSON-RPC error -32090 naming the expected
+request and what came (also on stderr). --loose: any order. What the server
+sent while a request ran (progress, elicitation, logs) comes in its place.
+--session N picks one session of a file that holds several.
+Exits 5 when a request did not match or (strict) a recorded one never came.
+
+Examples:
+  mcpwire tools --trace-file tools.jsonl \\
+    -- ${EVERYTHING}
+  mcpwire tools -- mcpwire replay tools.jsonl
+  mcpwire tools -- mcpwire replay tools.jsonl --loose`,
   trace: `Usage:
   mcpwire trace show FILE.jsonl [--method M] [--id ID] [--server NAME]
                      [--errors]

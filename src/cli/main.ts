@@ -120,6 +120,8 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
       return proxyCommand(args, io);
     case 'trace':
       return traceCommand(args, io);
+    case 'replay':
+      return (await import('./commands/replay.js')).replayCommand(args, io);
     default:
       throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
   }
