@@ -59,6 +59,7 @@ Your config:
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import
   repl        interactive /mcp commands over every configured server
+  doctor      what each server needs to work, checked step by step
 Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
@@ -260,6 +261,28 @@ In a host's config (.mcp.json):
 Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire proxy --trace-file everything.jsonl \\
     -- ${EVERYTHING} < /dev/null`,
+  doctor: `Usage: mcpwire doctor [NAME] [--json] [--timeout MS] [--store DIR]
+       mcpwire doctor --url URL | -- COMMAND [ARGS...]
+
+Checks what each configured server (or the one named) needs to work, one line
+per check with ok / warn / fail / skip and, when it is not ok, a fix:
+  stdio: definition, command (on PATH or a file), start (answers initialize
+         in time; its stderr when it exits), revision, tools, schemas
+  URL:   definition, dns, tcp, tls (certificate, expiry), http (2026-07-28,
+         legacy Streamable HTTP or HTTP+SSE), oauth (resource and
+         authorization server metadata), login (the stored one, its expiry),
+         revision, tools, schemas (tool schemas hosts or models refuse)
+Each check is bounded by --timeout (default 10000 ms). Only stored logins are
+used (no browser); secrets are never printed. --json: {servers:[{server,
+transport, target, verdict, checks:[{id, verdict, detail, fix, kind, ms}]}]}.
+Exits 0 when nothing failed (warnings allowed), else the first failure's code:
+2 config, 3 auth, 4 unreachable or not starting, 5 tool definitions,
+6 timeout.
+
+Examples:
+  mcpwire doctor
+  mcpwire doctor everything --json
+  mcpwire doctor -- ${EVERYTHING}`,
   replay: `Usage: mcpwire replay FILE.jsonl [--http HOST:PORT] [--loose] [--session N]
 
 Serves the server side of a recorded session (a trace of mcpwire proxy or

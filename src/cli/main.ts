@@ -122,6 +122,8 @@ async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcom
       return traceCommand(args, io);
     case 'replay':
       return (await import('./commands/replay.js')).replayCommand(args, io);
+    case 'doctor':
+      return (await import('./commands/doctor.js')).doctorCommand(args, io);
     default:
       throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
   }
