@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import { McpError } from '../src/protocol/errors.js';
-import { CLI, EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
+import { CLI, EVERYTHING, MODERN, requireBuiltCli, runCli } from './support/cli.js';
 import { within } from './support/wait.js';
 
 let dir: string;
@@ -256,6 +256,43 @@ describe('mcpwire replay', () => {
       expect(stderr).toMatch(/served (\d+) of \1 recorded request\(s\), 0 mismatch\(es\), 0 never asked for/);
       expect(code).toBe(0);
     }
+  });
+
+  it('replays a 2026-07-28 session (no initialize): discover, structured results, progress, an input round', async () => {
+    const file = path.join(dir, 'modern.jsonl');
+    const script = async (target: Parameters<typeof McpClient.connect>[0]) => {
+      const client = await McpClient.connect(target, {
+        connectTimeoutMs: 30_000,
+        handlers: { elicitation: () => ({ action: 'accept', content: { ok: true } }) },
+      });
+      try {
+        const progress: number[] = [];
+        return {
+          era: client.era,
+          tools: (await client.listTools()).map((t) => t.name).sort(),
+          add: await client.callTool('add', { a: 2, b: 3 }),
+          slow: await client.callTool('slow', { ms: 900, steps: 3 }, { onProgress: (p) => progress.push(p.progress) }),
+          progress,
+          confirm: await client.callTool('confirm', { what: 'deploy' }),
+        };
+      } finally {
+        await client.close();
+      }
+    };
+    const live = await script({
+      command: process.execPath,
+      args: [CLI, 'proxy', '--trace-file', file, '--', process.execPath, MODERN],
+    });
+    expect(live.era).toBe('modern');
+    expect(live.progress.length).toBe(3);
+    expect(await script(replayed(file))).toEqual(live);
+    const replay = await replayOverHttp(file);
+    // Over HTTP the client leaves out a tool with invalid x-mcp-header markings (the 2026 binding's rule).
+    const overHttp = { ...live, tools: live.tools.filter((name) => name !== 'bad-header-tool') };
+    expect(await script({ url: replay.url })).toEqual(overHttp);
+    const { code, stderr } = await replay.stop();
+    expect(stderr).toMatch(/0 mismatch\(es\)/);
+    expect(code).toBe(0);
   });
 
   it('refuses a trace with a line that is not a record, naming the file and line', async () => {
