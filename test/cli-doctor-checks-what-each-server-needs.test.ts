@@ -21,6 +21,9 @@ import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
 import { httpSseServer, legacyServer, startHttpFixture } from './support/http-fixture.js';
 import { startKitHttp } from './support/kit-http.js';
 import { startAuthorizationServer, startProtectedServer } from './support/oauth-servers.js';
+import { machineToken, registerMachineClient } from './support/protected-kit.js';
+import { FileTokenStore } from '../src/auth/file-token-store.js';
+import { serverKey } from '../src/auth/token-store.js';
 import { freePort } from './support/ports.js';
 
 let root: string;
@@ -166,6 +169,36 @@ describe('mcpwire doctor', () => {
     expect(text.stdout).toContain('fix: run: mcpwire auth login vault');
     const json = await runCli(['doctor', 'vault', '--json'], { env });
     expect(checksOf(json, 'vault')).toMatchObject({ oauth: 'ok', login: 'fail', revision: 'skip', tools: 'skip' });
+  });
+
+  it('uses a stored login and says until when it holds; an expired one that cannot renew is a failure', async () => {
+    const authorization = await startAuthorizationServer();
+    onTestFinished(() => authorization.close());
+    const protectedServer = await startProtectedServer(authorization.issuer);
+    onTestFinished(() => protectedServer.close());
+    const machine = await registerMachineClient(authorization.issuer, ['mcp:tools']);
+    const token = await machineToken(authorization.issuer, machine, protectedServer.url, ['mcp:tools']);
+    const env = homeWith({ vault: { url: protectedServer.url } });
+    const store = new FileTokenStore({ dir: path.join(env.HOME!, '.mcpwire/oauth') });
+    const key = serverKey(new URL(protectedServer.url));
+    const expiresAt = Date.now() + 3_600_000;
+    await store.set(key, { tokens: { accessToken: token, tokenType: 'Bearer', expiresAt, scope: 'mcp:tools' } });
+    const good = await runCli(['doctor'], { env });
+    expect(good.code, good.stdout).toBe(0);
+    expect(good.stdout).toMatch(/^ {2}ok {4}login +logged in until \S+Z \(\d+ min\), scopes mcp:tools$/m);
+    expect(good.stdout).toMatch(/^ {2}ok {4}tools +\d+ tool\(s\) listed$/m);
+    expect(good.stdout).not.toContain(token);
+    await store.set(key, { tokens: { accessToken: token, tokenType: 'Bearer', expiresAt: Date.now() - 60_000 } });
+    const expired = await runCli(['doctor', '--json'], { env });
+    expect(expired.code, expired.stdout).toBe(3);
+    expect(expired.stdout).not.toContain(token);
+    const login = expired.json<Envelope>().result.servers[0]!.checks.find((c) => c.id === 'login');
+    expect(login).toMatchObject({
+      verdict: 'fail',
+      kind: 'auth',
+      detail: expect.stringMatching(/^the stored login expired at \S+Z and cannot renew itself$/),
+      fix: 'run: mcpwire auth login vault',
+    });
   });
 
   it('fails a refused port at tcp (exit 4) and a broken tool schema at schemas (exit 5)', async () => {
