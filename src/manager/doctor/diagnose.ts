@@ -19,7 +19,7 @@ import type { ClientOptions } from '../../client/options.js';
 import type { TokenStore } from '../../auth/token-store.js';
 import { errorMessage, McpError } from '../../protocol/errors.js';
 import type { Tool } from '../../protocol/types.js';
-import { redactUrl } from '../../util/redact.js';
+import { redactUrl, scrubSecrets } from '../../util/redact.js';
 import { secretValues } from '../config/redact.js';
 import { redactError } from '../error-redaction.js';
 import { checkServerDefinition } from '../servers/check-definition.js';
@@ -62,9 +62,7 @@ const SHAPES = {
 export function targetText(spec: ManagedServer): string {
   const text =
     spec.transport === 'stdio' ? [spec.command ?? '', ...(spec.args ?? [])].join(' ') : redactUrl(spec.url ?? '');
-  let out = text;
-  for (const secret of secretValues(spec)) if (secret.length >= 4) out = out.split(secret).join('***');
-  return out;
+  return scrubSecrets(text, secretValues(spec));
 }
 
 function failKind(error: unknown): FailureKind {
