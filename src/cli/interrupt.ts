@@ -43,3 +43,19 @@ export function watchInterrupts(enabled: boolean): Interrupt {
     },
   };
 }
+
+/**
+ * Runs `work` with the process's signals watched (when `io` writes to the process's own stdout:
+ * a CLI run in-process with other streams gets no handlers); the handlers are removed after.
+ */
+export async function withInterrupts<T>(
+  io: { stdout: unknown },
+  work: (interrupt: Interrupt) => Promise<T>,
+): Promise<T> {
+  const interrupt = watchInterrupts(io.stdout === process.stdout);
+  try {
+    return await work(interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}

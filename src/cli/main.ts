@@ -5,22 +5,12 @@
  * an error message carries is an expanded secret (the layers below redact).
  */
 import { flag, parseArgv, UsageError, type ParsedArgs } from './argv.js';
-import { authCommand } from './commands/auth-commands.js';
-import { configCommand, serversCommand } from './commands/config-commands.js';
-import { replCommand } from './commands/repl.js';
-import { COMMAND_METHODS, SERVER_COMMANDS } from './commands/server-commands.js';
-import { CliError, errorJson, exitCodeOf, EXIT, unprintableError } from './exit-codes.js';
-import { secretValues } from '../manager/config/redact.js';
-import { redactError } from '../manager/error-redaction.js';
+import { commandNamed } from './commands/index.js';
+import { CliError, errorJson, exitCodeOf, EXIT } from './exit-codes.js';
 import { jsonText } from '../protocol/json-text.js';
 import { VERSION } from '../util/version.js';
-import { HELP } from './help.js';
 import { paint, type CliIO } from './io.js';
 import type { Outcome } from './outcome.js';
-import { watchInterrupts } from './interrupt.js';
-import { openSession } from './session.js';
-import { withLoginHint } from './login.js';
-import { proxyCommand, traceCommand } from './commands/traffic-commands.js';
 import { errorMessage } from '../protocol/errors.js';
 
 /** How a run ended: an exit code, or (the proxy) the signal that ended its server. */
@@ -45,12 +35,14 @@ async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: Nod
     const command = args.words[0];
     if (flag(args, 'version')) return print(io, args, { json: { version: VERSION }, text: `mcpwire ${VERSION}` });
     if (command === undefined || command === 'help') {
+      const { HELP } = await import('./help.js');
       const topic = args.words[1];
       io.stdout.write(`${HELP[topic ?? 'main'] ?? HELP.main}\n`);
       return command === undefined && !flag(args, 'help') ? EXIT.usage : EXIT.ok;
     }
     if (flag(args, 'help')) {
-      const text = HELP[command];
+      const { HELP } = await import('./help.js');
+      const text = Object.hasOwn(HELP, command) ? HELP[command] : undefined;
       if (!text) throw new UsageError(`unknown command "${command}"`);
       io.stdout.write(`${text}\n`);
       return EXIT.ok;
@@ -64,69 +56,9 @@ async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: Nod
 }
 
 async function run(command: string, args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  const serverCommand = SERVER_COMMANDS[command];
-  if (serverCommand) {
-    const interrupt = watchInterrupts(io.stdout === process.stdout);
-    try {
-      const session = await openSession(args, io, interrupt.signal);
-      interrupt.onInterrupt(() => session.close());
-      try {
-        const outcome = await serverCommand(session.client, args, io);
-        const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
-        if (problem !== undefined)
-          throw unprintableError(
-            session.client.name,
-            COMMAND_METHODS[command] ?? command,
-            'result',
-            `it is ${problem}`,
-          );
-        return outcome;
-      } catch (error) {
-        // A server may echo a -e / --header / config secret in its error: never print it.
-        throw withLoginHint(
-          redactError(error, secretValues(session.target.spec)),
-          session.target.spec,
-          session.target.byUrl,
-        );
-      } finally {
-        await session.close();
-      }
-    } finally {
-      interrupt.dispose();
-    }
-  }
-  if (command === 'auth') {
-    // A login waits for the browser: a signal abandons it (the loopback receiver is closed).
-    const interrupt = watchInterrupts(io.stdout === process.stdout);
-    try {
-      return await authCommand(args, io, interrupt);
-    } finally {
-      interrupt.dispose();
-    }
-  }
-  if (command === 'servers' || command === 'repl') {
-    // They run a manager's servers: a signal disconnects them all before the exit.
-    const interrupt = watchInterrupts(io.stdout === process.stdout);
-    try {
-      return await (command === 'servers' ? serversCommand(args, io, interrupt) : replCommand(args, io, interrupt));
-    } finally {
-      interrupt.dispose();
-    }
-  }
-  switch (command) {
-    case 'config':
-      return configCommand(args, io);
-    case 'proxy':
-      return proxyCommand(args, io);
-    case 'trace':
-      return traceCommand(args, io);
-    case 'replay':
-      return (await import('./commands/replay.js')).replayCommand(args, io);
-    case 'doctor':
-      return (await import('./commands/doctor.js')).doctorCommand(args, io);
-    default:
-      throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
-  }
+  const runner = commandNamed(command);
+  if (!runner) throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
+  return runner(args, io);
 }
 
 function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
@@ -175,7 +107,7 @@ function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
     const message = errorMessage(error);
     const hint =
       error instanceof UsageError
-        ? `\n(see mcpwire ${args?.words[0] && HELP[args.words[0]] ? `${args.words[0]} ` : ''}--help)`
+        ? `\n(see mcpwire ${args?.words[0] && commandNamed(args.words[0]) ? `${args.words[0]} ` : ''}--help)`
         : '';
     io.stderr.write(`${paint(io.color).red('error:')} ${message}${hint}\n`);
   }
