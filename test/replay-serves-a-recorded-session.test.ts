@@ -135,6 +135,16 @@ async function recording(): Promise<{ file: string; seen: Seen }> {
   return recorded;
 }
 
+/** Records the SDK-client script once (the recordings several tests replay). */
+let sdkRecorded: { file: string; seen: Seen } | undefined;
+async function sdkRecording(): Promise<{ file: string; seen: Seen }> {
+  if (sdkRecorded) return sdkRecorded;
+  const file = path.join(dir, 'sdk-client.jsonl');
+  const seen = await sdkScript(new StdioClientTransport({ ...proxied(file), stderr: 'ignore' }));
+  sdkRecorded = { file, seen };
+  return sdkRecorded;
+}
+
 /** `mcpwire replay FILE --http 127.0.0.1:0 [...]`: its URL, and a stop that resolves with its exit and stderr. */
 async function replayOverHttp(file: string, ...options: string[]) {
   const child = spawn(process.execPath, [CLI, 'replay', file, '--http', '127.0.0.1:0', ...options], {
@@ -177,8 +187,7 @@ describe('mcpwire replay', () => {
   });
 
   it('gives the official SDK client the results the server gave it', async () => {
-    const file = path.join(dir, 'sdk-client.jsonl');
-    const live = await sdkScript(new StdioClientTransport({ ...proxied(file), stderr: 'ignore' }));
+    const { file, seen: live } = await sdkRecording();
     expect(live.elicited).toBe(1);
     const again = await sdkScript(new StdioClientTransport({ ...replayed(file), stderr: 'ignore' }));
     expect(sameAsLive(again, live)).toEqual(sameAsLive(live, live));
@@ -293,6 +302,26 @@ describe('mcpwire replay', () => {
     const { code, stderr } = await replay.stop();
     expect(stderr).toMatch(/0 mismatch\(es\)/);
     expect(code).toBe(0);
+  });
+
+  it('refuses a file of several sessions unless --session N picks one', async () => {
+    const { file } = await recording();
+    const { file: sdk } = await sdkRecording();
+    const both = path.join(dir, 'both.jsonl');
+    writeFileSync(both, readFileSync(file, 'utf8') + readFileSync(sdk, 'utf8'));
+    const refused = await runCli(['replay', both]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${both}: holds 2 sessions (1: `);
+    expect(refused.stderr).toContain('choose one with --session N');
+    const requests = (text: string) =>
+      text.split('\n').filter((line) => /"dir":"out","kind":"request"/.test(line)).length;
+    // Nothing asked: the summary counts the chosen session's recorded requests, all never asked for (exit 5).
+    const second = await runCli(['replay', both, '--session', '2']);
+    expect(second.stderr).toContain(`served 0 of ${requests(readFileSync(sdk, 'utf8'))} recorded request(s)`);
+    expect(second.code).toBe(5);
+    const third = await runCli(['replay', both, '--session', '3']);
+    expect(third.code).toBe(1);
+    expect(third.stderr).toContain('has 2 session(s), not a session 3');
   });
 
   it('refuses a trace with a line that is not a record, naming the file and line', async () => {
