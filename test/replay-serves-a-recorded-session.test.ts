@@ -20,6 +20,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import { McpError } from '../src/protocol/errors.js';
 import { CLI, EVERYTHING, MODERN, requireBuiltCli, runCli } from './support/cli.js';
+import { modernOverHttp } from './support/http-servers.js';
 import { within } from './support/wait.js';
 
 let dir: string;
@@ -146,10 +147,13 @@ async function sdkRecording(): Promise<{ file: string; seen: Seen }> {
 }
 
 /** `mcpwire replay FILE --http 127.0.0.1:0 [...]`: its URL, and a stop that resolves with its exit and stderr. */
-async function replayOverHttp(file: string, ...options: string[]) {
-  const child = spawn(process.execPath, [CLI, 'replay', file, '--http', '127.0.0.1:0', ...options], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function replayOverHttp(file: string, ...options: string[]) {
+  return cliPrintingUrl(['replay', file, '--http', '127.0.0.1:0', ...options]);
+}
+
+/** The built CLI with `args`, run until it prints a URL on stdout; `stop()` sends SIGINT. */
+async function cliPrintingUrl(args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -163,15 +167,15 @@ async function replayOverHttp(file: string, ...options: string[]) {
         stdout += chunk;
         if (stdout.includes('\n')) resolve(stdout.trim());
       });
-      child.once('exit', () => reject(new Error(`replay exited before listening: ${stderr}`)));
+      child.once('exit', () => reject(new Error(`mcpwire ${args[0]} exited before listening: ${stderr}`)));
     }),
-    { timeoutMs: 15_000, what: 'the replay to print its URL' },
+    { timeoutMs: 15_000, what: `mcpwire ${args[0]} to print its URL` },
   );
   return {
     url,
     async stop() {
       child.kill('SIGINT');
-      return { code: await within(exited, { timeoutMs: 15_000, what: 'the replay to exit' }), stderr };
+      return { code: await within(exited, { timeoutMs: 15_000, what: `mcpwire ${args[0]} to exit` }), stderr };
     },
   };
 }
@@ -251,20 +255,29 @@ describe('mcpwire replay', () => {
     expect(await mcpwireScript(replayed(file, '--loose'), true)).toEqual(seen);
   });
 
-  it('serves over --http to mcpwire’s client and to the SDK client, a session each, and exits 0 on SIGINT', async () => {
+  it('serves over --http a fresh replay to each client session, and exits 0 on SIGINT', async () => {
     const { file, seen } = await recording();
     const replay = await replayOverHttp(file);
     expect(await mcpwireScript({ url: replay.url })).toEqual(seen);
-    const sdkFile = path.join(dir, 'sdk-client-for-http.jsonl');
-    const live = await sdkScript(new StdioClientTransport({ ...proxied(sdkFile), stderr: 'ignore' }));
-    const sdkReplay = await replayOverHttp(sdkFile);
-    const again = await sdkScript(new StreamableHTTPClientTransport(new URL(sdkReplay.url)));
+    expect(await mcpwireScript({ url: replay.url, transport: 'http' })).toEqual(seen);
+    const { code, stderr } = await replay.stop();
+    for (const session of [1, 2])
+      expect(stderr).toMatch(
+        new RegExp(
+          `session ${session}: served (\\d+) of \\1 recorded request\\(s\\), 0 mismatch\\(es\\), 0 never asked for`,
+        ),
+      );
+    expect(code).toBe(0);
+  });
+
+  it('serves over --http to the SDK client what it got from the server', async () => {
+    const { file, seen: live } = await sdkRecording();
+    const replay = await replayOverHttp(file);
+    const again = await sdkScript(new StreamableHTTPClientTransport(new URL(replay.url)));
     expect(sameAsLive(again, live)).toEqual(sameAsLive(live, live));
-    for (const server of [replay, sdkReplay]) {
-      const { code, stderr } = await server.stop();
-      expect(stderr).toMatch(/served (\d+) of \1 recorded request\(s\), 0 mismatch\(es\), 0 never asked for/);
-      expect(code).toBe(0);
-    }
+    const { code, stderr } = await replay.stop();
+    expect(stderr).toMatch(/served (\d+) of \1 recorded request\(s\), 0 mismatch\(es\), 0 never asked for/);
+    expect(code).toBe(0);
   });
 
   it('replays a 2026-07-28 session (no initialize): discover, structured results, progress, an input round', async () => {
@@ -302,6 +315,25 @@ describe('mcpwire replay', () => {
     const { code, stderr } = await replay.stop();
     expect(stderr).toMatch(/0 mismatch\(es\)/);
     expect(code).toBe(0);
+  });
+
+  it('replays a session the HTTP proxy recorded (the modern fixture over Streamable HTTP) over stdio', async () => {
+    const server = await modernOverHttp();
+    onTestFinished(() => server.stop());
+    const file = path.join(dir, 'http-proxy.jsonl');
+    const proxy = await cliPrintingUrl(['proxy', '--url', server.url, '--trace-file', file]);
+    const script = async (target: Parameters<typeof McpClient.connect>[0]) => {
+      const client = await McpClient.connect(target, { connectTimeoutMs: 30_000 });
+      try {
+        return { era: client.era, add: await client.callTool('add', { a: 20, b: 22 }) };
+      } finally {
+        await client.close();
+      }
+    };
+    const live = await script({ url: proxy.url });
+    expect((await proxy.stop()).code).toBe(0);
+    expect(live).toMatchObject({ era: 'modern', add: { structuredContent: { sum: 42 } } });
+    expect(await script(replayed(file))).toEqual(live);
   });
 
   it('refuses a file of several sessions unless --session N picks one', async () => {
