@@ -13,6 +13,7 @@ export default defineConfig({
     // Under c8 (`npm run coverage`), workers hand their coverage to c8 as well.
     setupFiles: [
       'test/setup/no-orphans.ts',
+      'test/setup/own-cache-dir.ts',
       ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : []),
     ],
   },

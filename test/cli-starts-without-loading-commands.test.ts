@@ -1,13 +1,15 @@
 /**
- * A TAB runs the CLI, so `mcpwire --version`, `--help` and a command's `--help` load no command
- * code: not the client, the manager, the transports, nor undici, ajv, yaml, and none of the Node
- * built-ins that cost most of a start (child_process, crypto, http, net). Each command's code
- * loads on first use (`src/cli/commands/index.ts`). Checked by recording what a real run of the
- * built CLI loads, never by timing it.
+ * A TAB runs the CLI, so `mcpwire --version`, `--help`, a command's `--help` and a completion
+ * answer (`mcpwire __complete`) load no command code: not the client, the manager, the
+ * transports, nor undici, ajv, yaml, and none of the Node built-ins that cost most of a start
+ * (child_process, crypto, http, tls). Each command's code loads on first use
+ * (`src/cli/commands/index.ts`). Checked by recording what a real run of the built CLI loads,
+ * never by timing it.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from './support/cli.js';
+import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
+import { shellWorld } from './support/completion-shells.js';
 import { cliLoads, type LoadedModules } from './support/loaded-modules.js';
 
 // Not `net`: writing to process.stdout on a pipe loads it, whatever the command.
@@ -45,6 +47,18 @@ describe('the mcpwire command starting', () => {
     const call = cliLoads(['call', '--help']);
     expect(call.stdout).toContain('Usage: mcpwire call');
     expectLight(call);
+  });
+
+  it('answers a completion (servers from the config, tools from the cache) loading no command code', async () => {
+    const w = shellWorld({ everything: { command: process.execPath, args: [EVERYTHING] } });
+    const listed = await runCli(['tools', '--server', 'everything'], { env: w.env, cwd: w.project });
+    expect(listed.code, listed.stderr).toBe(0);
+    const servers = cliLoads(['__complete', '3', 'mcpwire', 'call', '--server', ''], w.env, w.project);
+    expect(servers.stdout).toMatch(/^everything\t/);
+    expectLight(servers);
+    const tools = cliLoads(['__complete', '2', 'mcpwire', 'call', 'get-s', '--server', 'everything'], w.env, w.project);
+    expect(tools.stdout).toContain('get-sum\t');
+    expectLight(tools);
   });
 
   it('loads the client for a command that talks to a server (the recorder sees what loads)', () => {

@@ -9,10 +9,11 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-type Kind = 'flag' | 'string' | 'list' | 'number';
+/** How an option takes its value: none (a flag), one string, a repeatable string, a number. */
+export type OptionKind = 'flag' | 'string' | 'list' | 'number';
 
 /** Every option the CLI knows, with its kind. `-e` and `-h` are aliases. */
-const OPTIONS: Record<string, Kind> = {
+const OPTIONS: Record<string, OptionKind> = {
   // target selection (every command that talks to a server)
   url: 'string',
   header: 'list',
@@ -65,6 +66,18 @@ const OPTIONS: Record<string, Kind> = {
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };
+
+/**
+ * The long name and kind of option `token` as written (`--server`, `-e`, `--server=x`), or
+ * undefined for an option the CLI does not know (for shell completion: what to offer after it).
+ */
+export function optionOf(token: string): { name: string; kind: OptionKind } | undefined {
+  const long = token.startsWith('--');
+  const body = token.slice(long ? 2 : 1).split('=')[0]!;
+  const name = long ? body : ALIASES[body];
+  const kind = name === undefined || !Object.hasOwn(OPTIONS, name) ? undefined : OPTIONS[name];
+  return name !== undefined && kind !== undefined ? { name, kind } : undefined;
+}
 
 export interface ParsedArgs {
   /** Positional words before `--` (command, sub-command, operands). */

@@ -65,6 +65,8 @@ Traffic:
   trace show|check|export FILE.jsonl
   trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
   replay FILE.jsonl           serve a recorded session back (a test fixture)
+Your shell:
+  completion bash|zsh|fish    TAB completion: commands, options, servers, tools
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -149,7 +151,7 @@ ${TARGET}
 
 Example:
   mcpwire prompts -- ${EVERYTHING}`,
-  prompt: `Usage: mcpwire prompt NAME [--arg k=v ...] [server]
+  prompt: `Usage: mcpwire prompt PROMPT [--arg k=v ...] [server]
 
 Renders a prompt.
 
@@ -330,4 +332,26 @@ Examples:
   mcpwire trace check everything.jsonl
   mcpwire trace export everything.jsonl --format chrome-trace -o trace.json
   mcpwire trace report everything.jsonl -o everything.html`,
+  completion: `Usage: mcpwire completion bash|zsh|fish
+
+Prints the shell's completion script. TAB then completes commands, subcommands,
+options and the values their help lists, the names of your configured servers,
+and a server's tools, prompts and resources as mcpwire last listed them (tools,
+call, prompts, resources and servers write them to
+$XDG_CACHE_HOME/mcpwire/completion, default ~/.cache/mcpwire/completion): a TAB
+never connects to a server.
+
+Load it from your shell's start-up file:
+  ~/.bashrc                   source <(mcpwire completion bash)
+  ~/.zshrc (after compinit)   source <(mcpwire completion zsh)
+  ~/.config/fish/config.fish  mcpwire completion fish | source
+or install it once (bash's needs the bash-completion package):
+  mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
+  mcpwire completion zsh > "\${fpath[1]}/_mcpwire"
+  mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
+
+Examples:
+  mcpwire completion bash > mcpwire.bash
+  mcpwire completion zsh > _mcpwire
+  mcpwire completion fish > mcpwire.fish`,
 };

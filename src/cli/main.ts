@@ -29,6 +29,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<CliExit>
 async function runMain(argv: readonly string[], io: CliIO, endWith: (signal: NodeJS.Signals) => void): Promise<number> {
   let args: ParsedArgs | undefined;
   try {
+    // A TAB of the shell's completion: words as typed, never parsed as options.
+    if (argv[0] === '__complete')
+      return await (await import('./completion/answer.js')).completionAnswer(argv.slice(1), io);
     args = parseArgv(argv);
     if (flag(args, 'no-color')) io = { ...io, color: false };
     if (flag(args, 'color')) io = { ...io, color: true };

@@ -22,6 +22,7 @@ import { table } from '../table.js';
 import { configLoader, configOptions } from '../target.js';
 import { withConfigErrors } from '../config-errors.js';
 import { cliApproval } from '../approval.js';
+import { rememberServerTools } from '../completion/list-cache.js';
 
 /**
  * A manager over the command line's config files, tracing every server when `--trace` /
@@ -58,6 +59,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     if (flag(args, 'no-connect')) await manager.init();
     else await manager.connectAll();
     const status = manager.getStatus();
+    await rememberServerTools(io.env, manager.getAllTools());
     const rows = status.servers.map((s) => [
       s.name,
       s.enabled ? s.status : 'disabled',

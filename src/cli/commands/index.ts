@@ -39,6 +39,7 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   trace: async (args, io) => (await import('./traffic-commands.js')).traceCommand(args, io),
   replay: async (args, io) => (await import('./replay.js')).replayCommand(args, io),
   doctor: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
+  completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
 };
 
 /** The command named `name`, if there is one (never an `Object.prototype` member). */

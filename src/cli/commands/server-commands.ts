@@ -22,6 +22,7 @@ import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
 import { progressLine } from '../progress-line.js';
 import { firstLine, table } from '../table.js';
+import { rememberList, toolEntries, type CachedEntry, type ListKind } from '../completion/list-cache.js';
 
 export type ServerCommand = (client: McpClient, args: ParsedArgs, io: CliIO) => Promise<Outcome>;
 
@@ -30,6 +31,16 @@ function operand(args: ParsedArgs, index: number, what: string): string {
   const value = args.words[index];
   if (value === undefined) throw new UsageError(`missing ${what}`);
   return value;
+}
+
+/** Keeps what a command listed for shell completion (never fails the command). */
+function remember(args: ParsedArgs, io: CliIO, kind: ListKind, entries: CachedEntry[]): Promise<void> {
+  return rememberList(
+    io.env,
+    { server: stringOption(args, 'server'), url: stringOption(args, 'url'), command: args.command },
+    kind,
+    entries,
+  );
 }
 
 function argumentSummary(schema: Tool['inputSchema'] | undefined): string {
@@ -59,8 +70,9 @@ const info: ServerCommand = async (client) => {
   return { json, text: lines.join('\n') };
 };
 
-const tools: ServerCommand = async (client, _args, io) => {
+const tools: ServerCommand = async (client, args, io) => {
   const list = client.capabilities.tools ? await client.listTools() : [];
+  await remember(args, io, 'tools', toolEntries(list));
   const text = list.length
     ? table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
@@ -87,6 +99,7 @@ export function callArguments(args: ParsedArgs): Record<string, unknown> {
 const call: ServerCommand = async (client, args, io) => {
   const name = operand(args, 1, 'tool name: mcpwire call TOOL [--arg k=v ...]');
   const available = client.capabilities.tools ? await client.listTools() : [];
+  await remember(args, io, 'tools', toolEntries(available));
   if (!available.some((t) => t.name === name)) {
     throw new CliError(
       'TOOL_NOT_FOUND',
@@ -125,8 +138,14 @@ const call: ServerCommand = async (client, args, io) => {
   return { json: result, text: rendered.text };
 };
 
-const resources: ServerCommand = async (client, _args, io) => {
+const resources: ServerCommand = async (client, args, io) => {
   const list = client.capabilities.resources ? await client.listResources() : [];
+  await remember(
+    args,
+    io,
+    'resources',
+    list.map((r) => ({ name: r.uri, description: firstLine(r.description ?? r.name) })),
+  );
   const text = list.length
     ? table(
         ['URI', 'NAME', 'MIME', 'DESCRIPTION'],
@@ -167,8 +186,18 @@ const read: ServerCommand = async (client, args) => {
   return { json: result, text };
 };
 
-const prompts: ServerCommand = async (client, _args, io) => {
+const prompts: ServerCommand = async (client, args, io) => {
   const list = client.capabilities.prompts ? await client.listPrompts() : [];
+  await remember(
+    args,
+    io,
+    'prompts',
+    list.map((p) => ({
+      name: p.name,
+      description: firstLine(p.description ?? p.title),
+      arguments: (p.arguments ?? []).map((a) => a.name),
+    })),
+  );
   const text = list.length
     ? table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
@@ -184,7 +213,7 @@ const prompts: ServerCommand = async (client, _args, io) => {
 };
 
 const prompt: ServerCommand = async (client, args) => {
-  const name = operand(args, 1, 'prompt name: mcpwire prompt NAME [--arg k=v ...]');
+  const name = operand(args, 1, 'prompt name: mcpwire prompt PROMPT [--arg k=v ...]');
   const values = pairs(listOption(args, 'arg'), 'arg') as Record<string, string>;
   const result = await client.getPrompt(name, Object.keys(values).length ? values : undefined);
   const text = [
