@@ -6,7 +6,8 @@
  * and about to expire), an OAuth-protected server with a real authorization server and no stored
  * login, a refused port, and a tool list with a broken schema. Each check is a line with its
  * verdict and a fix; `--json` gives the same per server; the exit code is the first failure's.
- * The configured secrets never appear in what it prints.
+ * The configured secrets never appear in what it prints. Each run gives its checks 30 s (a loaded
+ * machine starts the reference server slowly).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,7 +69,7 @@ describe('mcpwire doctor', () => {
       missing: { command: 'no-such-mcp-server-command' },
       quits: { command: process.execPath, args: ['-e', "console.error('cannot start: no database'); process.exit(3)"] },
     });
-    const text = await runCli(['doctor'], { env });
+    const text = await runCli(['doctor', '--timeout', '30000'], { env });
     expect(text.stdout).toMatch(/^ {2}ok {4}start +answered initialize in \d+ ms \(mcp-servers\/everything /m);
     expect(text.stdout).toMatch(/^ {2}ok {4}tools +\d+ tool\(s\) listed$/m);
     expect(text.stdout).toMatch(/^ {2}fail {2}command +"no-such-mcp-server-command" is not found on PATH/m);
@@ -80,7 +81,7 @@ describe('mcpwire doctor', () => {
     expect(text.code).toBe(4);
     expect(text.stdout + text.stderr).not.toContain('sekrit-stdio-4242');
 
-    const json = await runCli(['doctor', '--json'], { env });
+    const json = await runCli(['doctor', '--timeout', '30000', '--json'], { env });
     expect(json.code).toBe(4);
     expect(json.json<Envelope>().ok).toBe(false);
     expect(checksOf(json, 'everything')).toMatchObject({
@@ -108,12 +109,12 @@ describe('mcpwire doctor', () => {
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
       missing: { command: 'no-such-mcp-server-command' },
     });
-    const run = await runCli(['doctor', 'everything', '--json'], { env });
+    const run = await runCli(['doctor', '--timeout', '30000', 'everything', '--json'], { env });
     expect(run.code, run.stdout).toBe(0);
     const servers = run.json<Envelope>().result.servers;
     expect(servers.map((s) => s.server)).toEqual(['everything']);
     expect(servers[0]!.verdict).not.toBe('fail');
-    const unknown = await runCli(['doctor', 'nope'], { env });
+    const unknown = await runCli(['doctor', '--timeout', '30000', 'nope'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('server "nope" is not configured (configured: everything, missing)');
   });
@@ -129,7 +130,7 @@ describe('mcpwire doctor', () => {
       legacy: { url: legacy.url },
       old: { url: old.url, type: 'sse' },
     });
-    const run = await runCli(['doctor', '--json'], { env });
+    const run = await runCli(['doctor', '--timeout', '30000', '--json'], { env });
     expect(run.code, run.stdout).toBe(0);
     const byName = Object.fromEntries(run.json<Envelope>().result.servers.map((s) => [s.server, s]));
     const detail = (server: string, id: string) => byName[server]!.checks.find((c) => c.id === id)!;
@@ -156,7 +157,7 @@ describe('mcpwire doctor', () => {
     const protectedServer = await startProtectedServer(authorization.issuer);
     onTestFinished(() => protectedServer.close());
     const env = homeWith({ vault: { url: protectedServer.url } });
-    const text = await runCli(['doctor'], { env });
+    const text = await runCli(['doctor', '--timeout', '30000'], { env });
     expect(text.code, text.stdout).toBe(3);
     expect(text.stdout).toMatch(/^ {2}warn {2}http +answered HTTP 401: it wants authorization/m);
     expect(text.stdout).toMatch(
@@ -167,7 +168,7 @@ describe('mcpwire doctor', () => {
     );
     expect(text.stdout).toMatch(/^ {2}fail {2}login +no login stored for this server$/m);
     expect(text.stdout).toContain('fix: run: mcpwire auth login vault');
-    const json = await runCli(['doctor', 'vault', '--json'], { env });
+    const json = await runCli(['doctor', '--timeout', '30000', 'vault', '--json'], { env });
     expect(checksOf(json, 'vault')).toMatchObject({ oauth: 'ok', login: 'fail', revision: 'skip', tools: 'skip' });
   });
 
@@ -183,13 +184,13 @@ describe('mcpwire doctor', () => {
     const key = serverKey(new URL(protectedServer.url));
     const expiresAt = Date.now() + 3_600_000;
     await store.set(key, { tokens: { accessToken: token, tokenType: 'Bearer', expiresAt, scope: 'mcp:tools' } });
-    const good = await runCli(['doctor'], { env });
+    const good = await runCli(['doctor', '--timeout', '30000'], { env });
     expect(good.code, good.stdout).toBe(0);
     expect(good.stdout).toMatch(/^ {2}ok {4}login +logged in until \S+Z \(\d+ min\), scopes mcp:tools$/m);
     expect(good.stdout).toMatch(/^ {2}ok {4}tools +\d+ tool\(s\) listed$/m);
     expect(good.stdout).not.toContain(token);
     await store.set(key, { tokens: { accessToken: token, tokenType: 'Bearer', expiresAt: Date.now() - 60_000 } });
-    const expired = await runCli(['doctor', '--json'], { env });
+    const expired = await runCli(['doctor', '--timeout', '30000', '--json'], { env });
     expect(expired.code, expired.stdout).toBe(3);
     expect(expired.stdout).not.toContain(token);
     const login = expired.json<Envelope>().result.servers[0]!.checks.find((c) => c.id === 'login');
@@ -212,7 +213,7 @@ describe('mcpwire doctor', () => {
       }),
     );
     onTestFinished(() => broken.close());
-    const refused = await runCli(['doctor', '--json'], {
+    const refused = await runCli(['doctor', '--timeout', '30000', '--json'], {
       env: homeWith({ down: { url: `http://127.0.0.1:${port}/mcp` } }),
     });
     expect(refused.code).toBe(4);
@@ -223,7 +224,7 @@ describe('mcpwire doctor', () => {
       detail: `nothing listens on 127.0.0.1:${port} (connection refused)`,
       fix: 'start the server, or check the port in "url"',
     });
-    const schemas = await runCli(['doctor'], { env: homeWith({ tools: { url: broken.url } }) });
+    const schemas = await runCli(['doctor', '--timeout', '30000'], { env: homeWith({ tools: { url: broken.url } }) });
     expect(schemas.code, schemas.stdout).toBe(5);
     expect(schemas.stdout).toMatch(
       /^ {2}fail {2}schemas +tool "broken": inputSchema is not an object schema with type "object"/m,
@@ -232,12 +233,15 @@ describe('mcpwire doctor', () => {
 
   it('takes an ad-hoc target too: --url and -- COMMAND', async () => {
     const kit = await startKitHttp(kitServer());
-    const url = await runCli(['doctor', '--url', kit.url, '--json'], { env: homeWith({}) });
+    const url = await runCli(['doctor', '--timeout', '30000', '--url', kit.url, '--json'], { env: homeWith({}) });
     expect(url.code, url.stdout).toBe(0);
     expect(url.json<Envelope>().result.servers[0]!.server).toBe(new URL(kit.url).host);
-    const command = await runCli(['doctor', '--json', '--', process.execPath, EVERYTHING, 'stdio'], {
-      env: homeWith({}),
-    });
+    const command = await runCli(
+      ['doctor', '--timeout', '30000', '--json', '--', process.execPath, EVERYTHING, 'stdio'],
+      {
+        env: homeWith({}),
+      },
+    );
     expect(command.code, command.stdout).toBe(0);
     expect(checksOf(command, command.json<Envelope>().result.servers[0]!.server)).toMatchObject({ start: 'ok' });
   });
@@ -281,14 +285,16 @@ describe('mcpwire doctor', () => {
     });
     const url = `https://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
     const env = homeWith({ secure: { url } });
-    const untrusted = await runCli(['doctor', '--json'], { env });
+    const untrusted = await runCli(['doctor', '--timeout', '30000', '--json'], { env });
     expect(untrusted.code, untrusted.stdout).toBe(4);
     const tls = untrusted.json<Envelope>().result.servers[0]!.checks.find((c) => c.id === 'tls')!;
     expect(tls).toMatchObject({ verdict: 'fail', kind: 'unreachable' });
     expect(tls.detail).toMatch(
       /certificate for 127\.0\.0\.1 by 127\.0\.0\.1, valid until .*: not trusted \(.*SELF_SIGNED/i,
     );
-    const trusted = await runCli(['doctor'], { env: { ...env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') } });
+    const trusted = await runCli(['doctor', '--timeout', '30000'], {
+      env: { ...env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
+    });
     expect(trusted.code, trusted.stdout).toBe(0);
     expect(trusted.stdout).toMatch(/^ {2}warn {2}tls +certificate for 127\.0\.0\.1 .*: expires in [45] day\(s\)$/m);
     expect(trusted.stdout).toMatch(/^ {2}ok {4}http +speaks 2026-07-28 Streamable HTTP/m);
