@@ -274,7 +274,7 @@ per check with ok / warn / fail / skip and, when it is not ok, a fix:
          legacy Streamable HTTP or HTTP+SSE), oauth (resource and
          authorization server metadata), login (the stored one, its expiry),
          revision, tools, schemas (tool schemas hosts or models refuse)
-Each check is bounded by --timeout (default 10000 ms). Only stored logins are
+Each check is bounded by --timeout (default 30000 ms). Only stored logins are
 used (no browser); secrets are never printed. --json: {servers:[{server,
 transport, target, verdict, checks:[{id, verdict, detail, fix, kind, ms}]}]}.
 Exits 0 when nothing failed (warnings allowed), else the first failure's code:

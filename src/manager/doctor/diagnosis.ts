@@ -6,6 +6,7 @@
  */
 import { HttpRouteCache } from '../../client/http-routes.js';
 import { McpClient } from '../../client/mcp-client.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../client/negotiate.js';
 import type { ClientOptions } from '../../client/options.js';
 import type { TokenStore } from '../../auth/token-store.js';
 import { McpError } from '../../protocol/errors.js';
@@ -19,7 +20,7 @@ import { runCheck, skipped, type CheckOutcome } from './run-check.js';
 
 /** Options of `diagnoseServer`. */
 export interface DiagnoseOptions {
-  /** Each check's bound (default 10000 ms); the connect gets it as its connect timeout. */
+  /** Each check's bound (default 30000 ms, the client's connect timeout), also the connect's own timeout. */
   timeoutMs?: number;
   /** Where logins are kept (the CLI's store). */
   store: TokenStore;
@@ -35,7 +36,8 @@ export interface DiagnoseOptions {
   clientInfo?: ClientOptions['clientInfo'];
 }
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+/** A check's bound when none is given: the client's own connect timeout, as for every other command. */
+export const DEFAULT_CHECK_TIMEOUT_MS = DEFAULT_CONNECT_TIMEOUT_MS;
 
 /** What `spec` looks like, for a report: its command line or URL, with secrets as `***`. */
 export function targetText(spec: ManagedServer): string {
