@@ -110,8 +110,19 @@ export type {
 export { watchConfigFiles } from './manager/config/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config/config-watcher.js';
 export { ApprovalStore } from './manager/permissions/approval-store.js';
-export { importFrom, IMPORT_HOSTS } from './manager/config/host-import.js';
-export type { ImportHost, ImportOptions, ImportResult } from './manager/config/host-import.js';
+export { importFrom, IMPORT_HOSTS } from './manager/config/hosts/host-import.js';
+export type { ImportHost, ImportOptions, ImportResult } from './manager/config/hosts/host-import.js';
+export { discoverHosts } from './manager/config/hosts/discover.js';
+export type { DiscoveredServer, DiscoverOptions, Discovery, HostFileStatus } from './manager/config/hosts/discover.js';
+export { HOSTS, hostFiles } from './manager/config/hosts/host-table.js';
+export type {
+  HostFile,
+  HostFormat,
+  HostId,
+  HostInfo,
+  HostLocationOptions,
+  HostScope,
+} from './manager/config/hosts/host-table.js';
 export { redactServer } from './manager/config/redact.js';
 export { connectServer, connectTarget } from './manager/servers/connect-target.js';
 export { authorize, PermissionPolicy } from './manager/permissions/permission-rules.js';

@@ -20,6 +20,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
  * transport → protocol); `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
  * the only room that may load `@opentelemetry/*`); `auth` is the OAuth client, under `client`.
+ * `codegen` (the code `mcpwire emit-ts` writes) stands beside them too and may import `client`, not the other way.
  * `util` is the shared room under everything: small pure helpers any layer may import, which import nothing of src/.
  */
 const LAYERS: Record<string, number> = {
@@ -32,6 +33,7 @@ const LAYERS: Record<string, number> = {
   llm: 3,
   inspect: 3,
   otel: 3,
+  codegen: 3,
   manager: 4,
   cli: 5,
 };
@@ -43,12 +45,14 @@ const SIBLINGS_APART = [
   ['server', 'llm'],
   ['server', 'inspect'],
   ['llm', 'inspect'],
-  ...['client', 'server', 'llm', 'inspect', 'auth'].map((layer): [string, string] => ['otel', layer]),
+  ...['server', 'llm', 'inspect'].map((layer): [string, string] => ['codegen', layer]),
+  ...['client', 'server', 'llm', 'inspect', 'auth', 'codegen'].map((layer): [string, string] => ['otel', layer]),
 ];
 /** Imports the ranks would allow but the map forbids: the manager runs servers, it does not inspect traffic. */
 const FORBIDDEN: Array<[from: string, to: string]> = [
   ['manager', 'inspect'],
   ['server', 'auth'],
+  ['client', 'codegen'],
 ];
 /**
  * Rooms inside a layer that must stay apart, as [importing path prefix, imported path prefix, why]
@@ -72,7 +76,7 @@ const ROOMS_APART: Array<[from: string, to: string, why: string]> = [
     ]),
   ),
 ];
-const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli';
+const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
@@ -337,7 +341,7 @@ describe('the import scanner', () => {
       "src/util/x.ts:1 imports 'node:crypto': src/util must not import Node built-ins",
     ]);
     expect(violationsIn(at('util/x.ts'), "import { McpError } from '../protocol/errors.js';")).toEqual([
-      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli",
     ]);
     expect(violationsIn(at('util/x.ts'), "import { y } from './y.js';")).toEqual([]);
     expect(violationsIn(at('transport/http/x.ts'), "import { s } from '../stdio/stdio.js';")).toEqual([
@@ -358,7 +362,7 @@ describe('the import scanner', () => {
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
-      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect) < manager < cli",
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli",
     ]);
     expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
     expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);

@@ -43,7 +43,12 @@ describe('imported host servers in loadConfig', () => {
         name: 'a',
         transport: 'stdio',
         command: 'cursor-a',
-        provenance: { file: cursorUser, scope: 'import', overrides: [{ file: claude, scope: 'import' }] },
+        provenance: {
+          file: cursorUser,
+          scope: 'import',
+          host: { id: 'cursor', scope: 'user', at: 'mcpServers["a"]' },
+          overrides: [{ file: claude, scope: 'import' }],
+        },
         trusted: true,
       },
       {
@@ -57,7 +62,11 @@ describe('imported host servers in loadConfig', () => {
         name: 'b',
         transport: 'http',
         url: 'https://b.example/mcp',
-        provenance: { file: cursorProject, scope: 'import' },
+        provenance: {
+          file: cursorProject,
+          scope: 'import',
+          host: { id: 'cursor', scope: 'project', at: 'mcpServers["b"]' },
+        },
         trusted: false,
       },
     ]);
@@ -101,10 +110,10 @@ describe('imported host servers in loadConfig', () => {
     ]);
   });
 
-  it('imported entries are validated and expanded like any other; VS Code inputs warn', async () => {
+  it('imported entries are validated and expanded like any other; one using a VS Code input is left out with a warning', async () => {
     const vscode = write(
       path.join(project, '.vscode/mcp.json'),
-      '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" } } }',
+      '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" }, "asks": { "url": "https://a.example/${input:path}" } } }',
     );
     const loaded = await loadConfig({
       cwd: project,
@@ -117,7 +126,7 @@ describe('imported host servers in loadConfig', () => {
         name: 'gh',
         transport: 'http',
         url: 'https://gh.example/mcp',
-        provenance: { file: vscode, scope: 'import' },
+        provenance: { file: vscode, scope: 'import', host: { id: 'vscode', scope: 'project', at: 'servers["gh"]' } },
         trusted: false,
         secrets: ['https://gh.example/mcp'],
         origins: { url: '${GH_URL}' },
@@ -125,7 +134,7 @@ describe('imported host servers in loadConfig', () => {
     ]);
     expect(loaded.errors.map((e) => e.message)).toEqual([`${vscode}: server "bad": a stdio server needs a "command"`]);
     expect(loaded.warnings).toEqual([
-      `${vscode}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`,
+      `${vscode}: server "asks" not imported: url: \${input:path} is a VS Code input prompt ("path"); mcpwire cannot supply it`,
     ]);
   });
 

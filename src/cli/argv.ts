@@ -53,6 +53,7 @@ const OPTIONS: Record<string, OptionKind> = {
   schemas: 'string',
   listen: 'string',
   'no-connect': 'flag',
+  all: 'flag',
   'trust-project': 'flag',
   project: 'string',
   'max-chars': 'number',

@@ -17,7 +17,9 @@ const TARGET = `Server (one of):
     --header 'K: V'        a request header (repeatable); never printed
     --transport http|sse   skip detection
   --server NAME            a server from your config (~/.mcpwire/config.json,
-                           .mcp.json, ...)
+                           .mcp.json, ...), else another host's: HOST:NAME
+                           (cursor:fs, codex:docs; see servers --all) or a
+                           NAME only one host has
     --config FILE          add a config file (repeatable)
     --trust-project        start project-file servers without approval (else:
                            asked once on a terminal, refused elsewhere)
@@ -55,7 +57,7 @@ Talk to a server:
   prompt NAME render a prompt          complete     argument completions
   ping        liveness and round-trip time
 Your config:
-  servers     configured servers with status and provenance
+  servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import
   repl        interactive /mcp commands over every configured server
@@ -67,6 +69,8 @@ Traffic:
   replay FILE.jsonl           serve a recorded session back (a test fixture)
 Your shell:
   completion bash|zsh|fish    TAB completion: commands, options, servers, tools
+Code:
+  emit-ts     TypeScript types and a typed client for a server's tools
 
 Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
@@ -182,8 +186,8 @@ ${TARGET}
 
 Example:
   mcpwire ping -- ${EVERYTHING}`,
-  servers: `Usage: mcpwire servers [--no-connect] [--trust-project] [--config FILE ...]
-                       [--cwd DIR]
+  servers: `Usage: mcpwire servers [--all] [--no-connect] [--trust-project]
+                       [--config FILE ...] [--cwd DIR]
 
 The effective servers of your config files (user ~/.mcpwire/config.json, project
 .mcp.json, --config files), with their status, tool count and where each is
@@ -192,17 +196,27 @@ only lists. Servers defined by project files run only when approved: stored
 approvals, a question on a terminal, or --trust-project. Exits 2 when a config
 file has an error (after listing what loaded).
 
+--all also lists, without starting them, the servers other hosts have
+configured (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex,
+Gemini CLI, Goose, Zed, OpenCode, Continue, Cline, Roo Code) as HOST:NAME, with
+the host, scope and file, and why one cannot be used (ready, disabled,
+needs-env, invalid, unusable); a host file that does not parse is named with
+its line and column. Any of them works with --server HOST:NAME.
+
 Examples:
   mcpwire servers
-  mcpwire servers --no-connect --json`,
+  mcpwire servers --no-connect --json
+  mcpwire servers --all --no-connect`,
   config: `Usage:
   mcpwire config show [--server NAME]   effective config, secrets redacted, with
                                        the file each server came from
   mcpwire config check                 validate every file; exit 2 on errors
-  mcpwire config import --from claude-desktop|claude-code|cursor|vscode
-                        [--write FILE] [--force] [--project DIR]
+  mcpwire config import --from HOST [--write FILE] [--force] [--project DIR]
                                        print (or write) an .mcp.json with that
-                                       host's servers
+                                       host's servers in mcpwire's shape; HOST:
+                                       claude-desktop, claude-code, cursor,
+                                       vscode, windsurf, codex, gemini, goose,
+                                       zed, opencode, continue, cline, roo-code
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
@@ -304,6 +318,28 @@ Examples:
     -- ${EVERYTHING}
   mcpwire tools -- mcpwire replay tools.jsonl
   mcpwire tools -- mcpwire replay tools.jsonl --loose`,
+  'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
+
+Writes a TypeScript module for the server's tools: an input type per tool (from
+its inputSchema, via json-schema-to-typescript), an output type per tool with
+an outputSchema, and typedTools(client), a typed wrapper over McpClient:
+  const tools = typedTools(await McpClient.connect(...));
+  const out = await tools.get_weather({ city: 'Oslo' });
+A tool with an outputSchema resolves with its structuredContent (checked by
+the client), any other with its CallToolResult; a result with isError rejects
+with an McpError, code TOOL_ERROR, data the result. The module imports mcpwire
+only and compiles in tsc's strict mode. Schema parts that cannot be typed (a
+$ref outside the schema, nesting past 64 levels) become unknown, with a warning.
+
+  -o, --output FILE.ts     write the module there (default: stdout; - too)
+
+${TARGET}
+
+Examples:
+  mcpwire emit-ts -o tools.ts -- ${EVERYTHING}
+  mcpwire emit-ts --server everything > everything-tools.ts
+
+${EXITS}`,
   trace: `Usage:
   mcpwire trace show FILE.jsonl [--method M] [--id ID] [--server NAME]
                      [--errors]

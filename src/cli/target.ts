@@ -1,11 +1,13 @@
 /**
  * Which server a command talks to, from the shared target options: a stdio command after `--`,
  * `--url` (with `--header`, `--transport`), or `--server NAME` from the layered config
- * (`--config FILE` adds files). The answer is a {@link ManagedServer}, so a server named on the
- * command line and one from a config file are connected the same way.
+ * (`--config FILE` adds files) or from another host's config (`--server HOST:NAME`). The answer
+ * is a {@link ManagedServer}, so a server named on the command line and one from a config file
+ * are connected the same way.
  */
 import path from 'node:path';
-import { ConfigLoader, type ConfigOptions, type LoadedConfig } from '../manager/config/load-config.js';
+import { configLoader } from './config-options.js';
+import type { LoadedConfig, LoadedServer } from '../manager/config/load-config.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
 import { McpError } from '../protocol/errors.js';
 import { commandDisplayName } from '../transport/command-name.js';
@@ -13,6 +15,8 @@ import { headerPairs, listOption, pairs, stringOption, UsageError, type ParsedAr
 import { cliApproval, requireApproval } from './approval.js';
 import { assertConfigUsable } from './config-errors.js';
 import type { CliIO } from './io.js';
+
+export { configLoader, configOptions } from './config-options.js';
 
 /**
  * A resolved target. `autoTransport`: a `--url` without `--transport` (the client probes the
@@ -22,22 +26,6 @@ export interface ResolvedTarget {
   spec: ManagedServer;
   autoTransport: boolean;
   byUrl: boolean;
-}
-
-/** The config loader the shared options describe (user file, project files, `--config` files). */
-export function configLoader(args: ParsedArgs, io: CliIO): ConfigLoader {
-  return new ConfigLoader(configOptions(args, io));
-}
-
-/** The config layer's options for this command line (`--cwd`, `--config`, `$HOME`, the environment). */
-export function configOptions(args: ParsedArgs, io: CliIO): ConfigOptions {
-  const cwd = path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.');
-  return {
-    cwd,
-    env: io.env,
-    configPaths: listOption(args, 'config').map((file) => path.resolve(io.cwd, file)),
-    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
-  };
 }
 
 /**
@@ -94,13 +82,7 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
       byUrl: true,
     };
   }
-  const loaded = await configLoader(args, io).load();
-  const found = loaded.servers.find((s) => s.name === server);
-  if (!found) throw notConfigured(server!, loaded);
-  assertConfigUsable(
-    server!,
-    loaded.errors.map((e) => e.message),
-  );
+  const found = await findServer(server!, args, io);
   // Approved as the file defines it: what the command line adds (-e) is the user's own.
   await requireApproval(found, cliApproval(args, io));
   const spec: ManagedServer = { ...found, restart: false };
@@ -108,11 +90,30 @@ export async function resolveTarget(args: ParsedArgs, io: CliIO): Promise<Resolv
   return { spec, autoTransport: false, byUrl: false };
 }
 
+/**
+ * The server `--server NAME` names: one of the config files' servers, else one other hosts have
+ * configured (`HOST:NAME`, or a `NAME` only one host has; see `resolveDiscovered`). Throws
+ * `CONFIG_INVALID` when none is, or a config file has an error; {@link UsageError} when several
+ * hosts have `NAME`.
+ */
+export async function findServer(name: string, args: ParsedArgs, io: CliIO): Promise<LoadedServer> {
+  const loaded = await configLoader(args, io).load();
+  const found =
+    loaded.servers.find((s) => s.name === name) ??
+    (await (await import('./host-servers.js')).resolveDiscovered(name, args, io));
+  if (!found) throw notConfigured(name, loaded);
+  assertConfigUsable(
+    name,
+    loaded.errors.map((e) => e.message),
+  );
+  return found;
+}
+
 function notConfigured(name: string, loaded: LoadedConfig): McpError {
   const names = loaded.servers.map((s) => s.name);
   const problems = loaded.errors.length ? `; config problems: ${loaded.errors.map((e) => e.message).join('; ')}` : '';
   return new McpError(
     'CONFIG_INVALID',
-    `server "${name}" is not configured (configured: ${names.join(', ') || 'none'})${problems}`,
+    `server "${name}" is not configured (configured: ${names.join(', ') || 'none'}; other hosts' servers: mcpwire servers --all)${problems}`,
   );
 }

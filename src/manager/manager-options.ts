@@ -8,6 +8,7 @@
 import { checkClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
+import { unknownHost } from './config/hosts/host-layer.js';
 import { checkConfigOptions } from './config/load-config.js';
 import type { ManagerOptions } from './manager-types.js';
 import { checkServerList } from './servers/check-definition.js';
@@ -22,6 +23,7 @@ const NESTED_HINTS: Record<string, string> = {
   inline: 'config.inline',
   env: 'config.env',
   import: 'config.import',
+  hosts: 'importHosts',
   platform: 'config.platform',
   clientInfo: 'client.clientInfo',
   handlers: 'client.handlers',
@@ -50,13 +52,14 @@ const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
     logger: true,
     onAuthorizationUrl: true,
     tokenStore: true,
+    importHosts: true,
   },
   NESTED_HINTS,
 );
 
 /**
  * `options` checked (unknown keys, at every level this layer knows, are `INVALID_ARGUMENT`) and
- * with `cwd` folded into `config`. Throws `INVALID_ARGUMENT` when `cwd` and `config.cwd` disagree,
+ * with `cwd` and `importHosts` folded into `config`. Throws `INVALID_ARGUMENT` when `cwd` and `config.cwd` disagree,
  * or when `load` comes with `config`/`cwd` (only one of them could be the configuration); each of
  * `servers` is read by the config entry rules (`checkServerDefinition`: `CONFIG_INVALID` for a bad
  * field, naming the server), and two servers of one name are `INVALID_ARGUMENT`.
@@ -67,15 +70,26 @@ export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions
   if (options.config) checkConfigOptions(options.config);
   if (options.servers !== undefined) checkServerList(options.servers, 'McpManager options');
   let normal = options;
-  if (options.cwd !== undefined) {
-    if (options.config?.cwd !== undefined && options.config.cwd !== options.cwd) {
+  if (options.importHosts !== undefined) {
+    const bad = unknownHost('McpManager options: "importHosts"', options.importHosts);
+    if (bad) throw new McpError('INVALID_ARGUMENT', bad);
+    if (options.config?.hosts !== undefined)
       throw new McpError(
         'INVALID_ARGUMENT',
-        `McpManager options: "cwd" (${options.cwd}) and "config.cwd" (${options.config.cwd}) disagree; give one`,
+        'McpManager options: "importHosts" and "config.hosts" say the same thing; give one',
+      );
+    const { importHosts, ...rest } = normal;
+    normal = importHosts === false ? rest : { ...rest, config: { ...rest.config, hosts: importHosts } };
+  }
+  if (normal.cwd !== undefined) {
+    if (normal.config?.cwd !== undefined && normal.config.cwd !== options.cwd) {
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        `McpManager options: "cwd" (${options.cwd}) and "config.cwd" (${normal.config.cwd}) disagree; give one`,
       );
     }
-    const { cwd, ...rest } = options;
-    normal = { ...rest, config: { ...options.config, cwd } };
+    const { cwd, ...rest } = normal;
+    normal = { ...rest, config: { ...normal.config, cwd } };
   }
   if (normal.config && normal.load) {
     throw new McpError(

@@ -12,6 +12,7 @@ import type { TransportDiagnostic } from '../protocol/transport.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import type { ApprovalStore } from './permissions/approval-store.js';
 import type { ConfigOptions } from './config/load-config.js';
+import type { HostId } from './config/hosts/host-table.js';
 import type { PermissionBlock } from './permissions/permission-block.js';
 import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
@@ -38,6 +39,14 @@ export interface ManagerOptions {
    * `connect()` or `reloadConfig()`.
    */
   config?: ConfigOptions;
+  /**
+   * Servers other hosts have configured (Claude Desktop, Claude Code, Cursor, VS Code, Codex, …: see
+   * `HOSTS`) join the lowest config layer under namespaced names (`cursor:fs`, `codex:docs`): `true`
+   * for every host, or a list of host ids. Short for `config: { hosts }`; the config files are then
+   * read as with `config`. Entries mcpwire cannot run as their host would are left out with a config
+   * warning naming file, server and reason. Default off: nothing of other hosts is read.
+   */
+  importHosts?: boolean | HostId[];
   /**
    * The project directory whose config files are read together with the user's: short for
    * `config: { cwd }` (`McpManager.getInstance({ cwd: process.cwd() })`). Must not disagree with

@@ -1,15 +1,14 @@
 /**
- * `servers`, `config show`, `config check`, `config import`: the user's configuration as the
- * manager sees it. Nothing here prints an expanded secret: servers are shown through the config
- * layer's redaction.
+ * `servers` (`--all`: with other hosts' servers), `config show`, `config check`, `config
+ * import`: the user's configuration as the manager sees it. Nothing here prints an expanded
+ * secret: servers are shown through the config layer's redaction.
  */
 import { writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/host-import.js';
+import { IMPORT_HOSTS, importFrom, type ImportHost } from '../../manager/config/hosts/host-import.js';
 import { redactServer } from '../../manager/config/redact.js';
 import { McpManager } from '../../manager/mcp-manager.js';
 import { PermissionPolicy } from '../../manager/permissions/permission-rules.js';
-import { McpError } from '../../protocol/errors.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Interrupt } from '../interrupt.js';
@@ -19,7 +18,8 @@ import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
 import { table } from '../table.js';
-import { configLoader, configOptions } from '../target.js';
+import { allServers } from '../host-servers.js';
+import { configLoader, configOptions, findServer } from '../target.js';
 import { withConfigErrors } from '../config-errors.js';
 import { cliApproval } from '../approval.js';
 import { rememberServerTools } from '../completion/list-cache.js';
@@ -60,6 +60,7 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     else await manager.connectAll();
     const status = manager.getStatus();
     await rememberServerTools(io.env, manager.getAllTools());
+    if (flag(args, 'all')) return withConfigErrors(await allServers(args, io, status), status.configErrors);
     const rows = status.servers.map((s) => [
       s.name,
       s.enabled ? s.status : 'disabled',
@@ -102,12 +103,9 @@ export async function configCommand(args: ParsedArgs, io: CliIO): Promise<Outcom
 async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const loaded = await configLoader(args, io).load();
   const only = stringOption(args, 'server');
-  const servers = loaded.servers.filter((s) => only === undefined || s.name === only);
-  if (only !== undefined && servers.length === 0)
-    throw new McpError(
-      'CONFIG_INVALID',
-      `server "${only}" is not configured (configured: ${loaded.servers.map((s) => s.name).join(', ') || 'none'})`,
-    );
+  let servers = loaded.servers.filter((s) => only === undefined || s.name === only);
+  // Another host's server (`--server cursor:fs`, or a name only one host has).
+  if (only !== undefined && servers.length === 0) servers = [await findServer(only, args, io)];
   const shown = servers.map((s) => ({ ...redactServer(s), trusted: s.trusted }));
   const json = {
     servers: shown,
@@ -175,6 +173,7 @@ async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const result = await importFrom(host as ImportHost, {
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     cwd: path.resolve(io.cwd, stringOption(args, 'project') ?? stringOption(args, 'cwd') ?? '.'),
+    env: io.env,
   });
   const mcpServers: Record<string, unknown> = {};
   for (const server of result.servers) mcpServers[server.name] = server.entry; // later (more specific) entries win

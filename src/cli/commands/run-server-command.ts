@@ -4,40 +4,23 @@
  * signal closes the session before the exit; an error carries none of the target's secrets and,
  * when the server wants a login, names the login command.
  */
-import { secretValues } from '../../manager/config/redact.js';
-import { redactError } from '../../manager/error-redaction.js';
 import { jsonText } from '../../protocol/json-text.js';
 import { flag, UsageError, type ParsedArgs } from '../argv.js';
 import { unprintableError } from '../exit-codes.js';
-import { withInterrupts } from '../interrupt.js';
 import type { CliIO } from '../io.js';
-import { withLoginHint } from '../login.js';
 import type { Outcome } from '../outcome.js';
-import { openSession } from '../session.js';
+import { withServerSession } from '../session-run.js';
 import { COMMAND_METHODS, SERVER_COMMANDS } from './server-commands.js';
 
 /** Runs server command `command`; throws {@link UsageError} for a name that is not one. */
 export function runServerCommand(command: string, args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const serverCommand = Object.hasOwn(SERVER_COMMANDS, command) ? SERVER_COMMANDS[command] : undefined;
   if (!serverCommand) throw new UsageError(`unknown command "${command}"; try mcpwire --help`);
-  return withInterrupts(io, async (interrupt) => {
-    const session = await openSession(args, io, interrupt.signal);
-    interrupt.onInterrupt(() => session.close());
-    try {
-      const outcome = await serverCommand(session.client, args, io);
-      const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
-      if (problem !== undefined)
-        throw unprintableError(session.client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
-      return outcome;
-    } catch (error) {
-      // A server may echo a -e / --header / config secret in its error: never print it.
-      throw withLoginHint(
-        redactError(error, secretValues(session.target.spec)),
-        session.target.spec,
-        session.target.byUrl,
-      );
-    } finally {
-      await session.close();
-    }
+  return withServerSession(args, io, async (client) => {
+    const outcome = await serverCommand(client, args, io);
+    const problem = flag(args, 'json') ? jsonText(outcome.json).problem : undefined;
+    if (problem !== undefined)
+      throw unprintableError(client.name, COMMAND_METHODS[command] ?? command, 'result', `it is ${problem}`);
+    return outcome;
   });
 }

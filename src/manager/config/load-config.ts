@@ -16,7 +16,8 @@ import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import { checkOptions, optionKeys } from '../../protocol/option-keys.js';
 import type { ManagedServer, Provenance } from '../servers/managed-server.js';
 import { parseEnvFile } from './env-file.js';
-import { hostConfigFiles, importFrom, type ImportHost } from './host-import.js';
+import { hostLayerFiles, readHostLayer, unknownHost, type HostLayerOptions } from './hosts/host-layer.js';
+import type { HostId } from './hosts/host-table.js';
 import { parsePermissions, type PermissionBlock } from '../permissions/permission-block.js';
 import { toManagedServer } from './server-entry.js';
 import { parseConfigText } from './text-formats.js';
@@ -44,8 +45,16 @@ export interface ConfigOptions {
    * Other hosts whose servers are read (read-only) as the lowest layer, scope `import`, in this
    * order (see `importFrom`). Default none.
    */
-  import?: ImportHost[];
-  /** Platform whose host file locations apply to `import` (default `process.platform`). */
+  import?: HostId[];
+  /**
+   * Other hosts whose usable servers are read (read-only) as the lowest layer under namespaced
+   * names (`cursor:fs`), scope `import`, with the host in `provenance.host`: `true` for every host,
+   * or a list of host ids. Servers mcpwire cannot run as the host would, or cannot start as they
+   * stand (an unset variable), are left out with a warning naming file, server and reason; a host
+   * file that does not parse is a warning too. Default none. See `discoverHosts`.
+   */
+  hosts?: boolean | HostId[];
+  /** Platform whose host file locations apply to `import` and `hosts` (default `process.platform`). */
   platform?: NodeJS.Platform;
 }
 
@@ -60,6 +69,7 @@ const CONFIG_OPTION_KEYS = optionKeys<ConfigOptions>(
     inline: true,
     env: true,
     import: true,
+    hosts: true,
     platform: true,
   },
   {
@@ -73,9 +83,15 @@ const CONFIG_OPTION_KEYS = optionKeys<ConfigOptions>(
   },
 );
 
-/** Throws `INVALID_ARGUMENT` naming the first key of `options` that {@link ConfigOptions} does not have. */
+/**
+ * Throws `INVALID_ARGUMENT` naming the first key of `options` that {@link ConfigOptions} does not
+ * have, or an unknown host id in `import` or `hosts`.
+ */
 export function checkConfigOptions(options: ConfigOptions): void {
   checkOptions(options, CONFIG_OPTION_KEYS);
+  const bad =
+    unknownHost('config option "hosts"', options.hosts) ?? unknownHost('config option "import"', options.import);
+  if (bad) throw new McpError('INVALID_ARGUMENT', bad);
 }
 
 /** Where an effective server came from, and the entries of lower layers it shadowed. */
@@ -118,8 +134,10 @@ interface Source {
   /** Inline objects need no reading. */
   value?: unknown;
   optional: boolean;
-  /** Already listed in `files` (imported host files are read by `importFrom`). */
+  /** Already listed in `files` (imported host files are read by `readHostLayer`). */
   listed?: boolean;
+  /** For host files: each server's host provenance, by its name here. */
+  hosts?: Map<string, NonNullable<Provenance['host']>>;
 }
 
 /** Loads the configuration once. Never rejects for a bad file: see `errors`. */
@@ -143,8 +161,10 @@ export class ConfigLoader {
 
   /** The files this loader reads (for a watcher), in layer order. */
   files(): string[] {
-    const imported = (this.options.import ?? []).flatMap((host) => hostConfigFiles(host, this.importOptions()));
-    return [...imported, ...this.sources().flatMap((source) => (source.value === undefined ? [source.file] : []))];
+    return [
+      ...hostLayerFiles(this.hostLayerOptions()),
+      ...this.sources().flatMap((source) => (source.value === undefined ? [source.file] : [])),
+    ];
   }
 
   async load(): Promise<LoadedConfig> {
@@ -177,7 +197,8 @@ export class ConfigLoader {
       if (document.inputs !== undefined)
         result.warnings.push(`${source.file}: VS Code "inputs" are not supported (ignored); use \${env:VAR} instead`);
       for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
-        const provenance: Provenance = { file: source.file, scope: source.scope };
+        const host = source.hosts?.get(name);
+        const provenance: Provenance = { file: source.file, scope: source.scope, ...(host ? { host } : {}) };
         try {
           const server = await this.build(name, raw, provenance, env, result.warnings);
           const shadowed = merged.get(name)?.provenance;
@@ -255,48 +276,38 @@ export class ConfigLoader {
     return out;
   }
 
-  private importOptions(): { homeDir: string; cwd: string; platform?: NodeJS.Platform } {
+  private hostLayerOptions(): HostLayerOptions {
+    const cwd = path.resolve(this.options.cwd ?? process.cwd());
     return {
       homeDir: this.options.homeDir ?? os.homedir(),
-      cwd: this.options.cwd ?? process.cwd(),
+      cwd,
       ...(this.options.platform ? { platform: this.options.platform } : {}),
+      env: this.options.env ?? process.env,
+      ...(this.options.import ? { import: this.options.import } : {}),
+      ...(this.options.hosts !== undefined ? { hosts: this.options.hosts } : {}),
+      ownFiles: this.sources().map((source) => source.file),
     };
   }
 
   /**
-   * One source per imported host file, holding that file's entries. A file that fails to read or
-   * parse keeps its last good entries, as the other files do; a bad entry only drops that entry.
+   * One source per host file, holding that file's entries (see `readHostLayer`). A file that fails
+   * to read or parse keeps its last good entries, as the other files do.
    */
   private async importSources(result: LoadedConfig): Promise<Source[]> {
+    const options = this.hostLayerOptions();
+    if (!options.import?.length && !options.hosts) return [];
     const out: Source[] = [];
-    for (const host of this.options.import ?? []) {
-      const found = await importFrom(host, this.importOptions());
-      result.errors.push(...found.errors);
-      result.warnings.push(...found.warnings);
-      // A file-wide error (no server named) means the whole file failed to read.
-      const failed = new Set(
-        found.errors
-          .filter((e) => e.server === undefined)
-          .map((e) => (e instanceof ConfigError ? e.file : undefined) ?? ''),
-      );
-      for (const file of new Set([...found.files, ...failed])) {
-        const key = `import:${file}`;
-        let value: unknown;
-        if (failed.has(file)) value = this.lastGood.get(key);
-        else {
-          // Within one host file a later section (Claude Code's per-project servers) wins by name.
-          value = {
-            mcpServers: Object.fromEntries(found.servers.filter((s) => s.file === file).map((s) => [s.name, s.entry])),
-          };
-          this.lastGood.set(key, value);
-        }
-        result.files.push({
-          file,
+    for (const file of await readHostLayer(options, this.lastGood, result)) {
+      result.files.push({ file: file.file, scope: 'import', status: file.status });
+      if (file.value !== undefined)
+        out.push({
+          file: file.file,
           scope: 'import',
-          status: !failed.has(file) ? 'loaded' : value === undefined ? 'error' : 'last-good',
+          value: file.value,
+          optional: true,
+          listed: true,
+          hosts: file.hosts,
         });
-        if (value !== undefined) out.push({ file, scope: 'import', value, optional: true, listed: true });
-      }
     }
     return out;
   }

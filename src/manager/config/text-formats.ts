@@ -87,12 +87,14 @@ function dropTrailingCommas(text: string): string {
   });
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
+/** 1-based line and column of `offset` in `text`. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-function firstLine(error: unknown): string {
+/** The first line of `error`'s message (parsers' messages go on to quote the source). */
+export function firstLine(error: unknown): string {
   return errorMessage(error).split('\n')[0]!;
 }

@@ -16,6 +16,8 @@ export interface Provenance {
   /** The config file, or `inline` for an in-memory object. */
   file: string;
   scope: 'user' | 'project' | 'explicit' | 'inline' | 'import';
+  /** For a server read from another host's file: the host's id, its scope there and where in the file. */
+  host?: { id: string; scope: 'user' | 'project'; at: string };
 }
 
 /** How a crashed server is restarted: capped exponential backoff, then a circuit breaker. */
