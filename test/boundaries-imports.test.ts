@@ -68,7 +68,7 @@ const MANAGER_TOP = [
 const ROOMS_APART: Array<[from: string, to: string, why: string]> = [
   ['transport/stdio/', 'transport/http/', 'the stdio and HTTP transports do not import each other'],
   ['transport/http/', 'transport/stdio/', 'the stdio and HTTP transports do not import each other'],
-  ...['servers', 'catalogue', 'permissions', 'config'].flatMap((room) =>
+  ...['servers', 'catalogue', 'permissions', 'config', 'doctor'].flatMap((room) =>
     MANAGER_TOP.map((top): [string, string, string] => [
       `manager/${room}/`,
       top,

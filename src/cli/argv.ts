@@ -70,6 +70,10 @@ const OPTIONS: Record<string, OptionKind> = {
   to: 'string',
   'dry-run': 'flag',
   'env-ref': 'flag',
+  // replay
+  http: 'string',
+  loose: 'flag',
+  session: 'number',
 };
 
 const ALIASES: Record<string, string> = { e: 'env', h: 'help', V: 'version', o: 'output' };

@@ -64,10 +64,12 @@ Your config:
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import|add|remove|get
   repl        interactive /mcp commands over every configured server
+  doctor      what each server needs to work, checked step by step
 Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
   trace report FILE.jsonl     the trace as one HTML page (timeline, latency)
+  replay FILE.jsonl           serve a recorded session back (a test fixture)
 Your shell:
   completion bash|zsh|fish    TAB completion: commands, options, servers, tools
 Code:
@@ -324,6 +326,47 @@ In a host's config (.mcp.json):
 Example (a host that sends nothing: the server sees end of input and exits):
   mcpwire proxy --trace-file everything.jsonl \\
     -- ${EVERYTHING} < /dev/null`,
+  doctor: `Usage: mcpwire doctor [NAME] [--json] [--timeout MS] [--store DIR]
+       mcpwire doctor --url URL | -- COMMAND [ARGS...]
+
+Checks what each configured server (or the one named) needs to work, one line
+per check with ok / warn / fail / skip and, when it is not ok, a fix:
+  stdio: definition, command (on PATH or a file), start (answers initialize
+         in time; its stderr when it exits), revision, tools, schemas
+  URL:   definition, dns, tcp, tls (certificate, expiry), http (2026-07-28,
+         legacy Streamable HTTP or HTTP+SSE), oauth (resource and
+         authorization server metadata), login (the stored one, its expiry),
+         revision, tools, schemas (tool schemas hosts or models refuse)
+Each check is bounded by --timeout (default 30000 ms). Only stored logins are
+used (no browser); secrets are never printed. --json: {servers:[{server,
+transport, target, verdict, checks:[{id, verdict, detail, fix, kind, ms}]}]}.
+Exits 0 when nothing failed (warnings allowed), else the first failure's code:
+2 config, 3 auth, 4 unreachable or not starting, 5 tool definitions,
+6 timeout.
+
+Examples:
+  mcpwire doctor
+  mcpwire doctor everything --json
+  mcpwire doctor -- ${EVERYTHING}`,
+  replay: `Usage: mcpwire replay FILE.jsonl [--http HOST:PORT] [--loose] [--session N]
+
+Serves the server side of a recorded session (a trace of mcpwire proxy or
+--trace-file) over stdio, or over Streamable HTTP at --http (the URL is printed
+on stdout; Ctrl-C stops it): the recording becomes a fixture for your client.
+
+Strict by default: each request must be the next recorded one (same method,
+same params; _meta, ids, and initialize's client info are not compared). A
+request that does not match gets JSON-RPC error -32090 naming the expected
+request and what came (also on stderr). --loose: any order. What the server
+sent while a request ran (progress, elicitation, logs) comes in its place.
+--session N picks one session of a file that holds several.
+Exits 5 when a request did not match or (strict) a recorded one never came.
+
+Examples:
+  mcpwire tools --trace-file tools.jsonl \\
+    -- ${EVERYTHING}
+  mcpwire tools -- mcpwire replay tools.jsonl
+  mcpwire tools -- mcpwire replay tools.jsonl --loose`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 
 Writes a TypeScript module for the server's tools: an input type per tool (from

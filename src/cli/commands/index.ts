@@ -37,6 +37,8 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   config: async (args, io) => (await import('./config-commands.js')).configCommand(args, io),
   proxy: async (args, io) => (await import('./traffic-commands.js')).proxyCommand(args, io),
   trace: async (args, io) => (await import('./traffic-commands.js')).traceCommand(args, io),
+  replay: async (args, io) => (await import('./replay.js')).replayCommand(args, io),
+  doctor: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
   'emit-ts': async (args, io) => (await import('./emit-ts.js')).emitTsCommand(args, io),
 };

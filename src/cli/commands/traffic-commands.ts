@@ -74,17 +74,18 @@ export async function proxyCommand(args: ParsedArgs, io: CliIO): Promise<Outcome
   }
 }
 
-function parseListen(text: string): { host: string; port: number } {
+/** `HOST:PORT` (or `PORT`, on 127.0.0.1) of `--listen` and `replay --http`. */
+export function parseListen(text: string, option = '--listen'): { host: string; port: number } {
   const at = text.lastIndexOf(':');
   const host = at > 0 ? text.slice(0, at) : '127.0.0.1';
   const port = Number(at >= 0 ? text.slice(at + 1) : text);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(`--listen expects HOST:PORT, got "${text}"`);
+    throw new UsageError(`${option} expects HOST:PORT, got "${text}"`);
   return { host, port };
 }
 
 /** Resolves on the first SIGINT, SIGTERM or SIGHUP (and removes the handlers). */
-function untilInterrupted(): Promise<void> {
+export function untilInterrupted(): Promise<void> {
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   return new Promise((resolve) => {
     const done = () => {
