@@ -4,7 +4,8 @@
  * `--json` without secrets); `--server HOST:NAME` (or a NAME only one host has) addresses a
  * discovered server in every command, a real stdio server is called through it; an ambiguous NAME
  * is a usage error listing the candidates; a host file that does not parse is named with its
- * position and everything else still lists; `config import --from` works for every host.
+ * position and everything else still lists; `auth status`/`auth logout` take HOST:NAME; `config import --from`
+ * works for every host.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverHosts } from '../src/manager/config/hosts/discover.js';
@@ -165,6 +166,21 @@ describe('--server HOST:NAME', () => {
       args: ['mcp-server-fetch'],
       provenance: { scope: 'import', host: { id: 'vscode', scope: 'user', at: 'servers["fetch"]' } },
     });
+  });
+
+  it('auth status and auth logout take a HOST:NAME too (read from the store: no network)', async () => {
+    const h = startHostHome();
+    const env = envOf(h, { FIGMA_TOKEN: 'figma-secret-token-1' });
+    const status = await runCli(['auth', 'status', 'windsurf:figma', '--json'], { env, cwd: h.project });
+    expect(status.stderr).toBe('');
+    expect(status.code).toBe(0);
+    expect(status.json<{ result: { servers: unknown[] } }>().result.servers).toEqual([
+      expect.objectContaining({ server: 'windsurf:figma', url: 'https://mcp.figma.com/mcp', state: 'not-logged-in' }),
+    ]);
+    const logout = await runCli(['auth', 'logout', 'windsurf:figma'], { env, cwd: h.project });
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toContain('Server "windsurf:figma" had no stored login');
+    expect(status.stdout + logout.stdout + logout.stderr).not.toContain('figma-secret-token-1');
   });
 
   it("an entry mcpwire cannot honour exits 2 naming file, place and reason; an unknown one lists the host's servers", async () => {

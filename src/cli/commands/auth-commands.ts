@@ -6,9 +6,7 @@
  */
 import type { StoredLogin } from '../../auth/token-store.js';
 import { serverKey } from '../../auth/token-store.js';
-import type { LoadedServer } from '../../manager/config/load-config.js';
 import type { ManagedServer } from '../../manager/servers/managed-server.js';
-import { McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../util/redact.js';
 import { flag, headerPairs, listOption, numberOption, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { withConfigErrors } from '../config-errors.js';
@@ -28,7 +26,7 @@ import {
 import type { Outcome } from '../outcome.js';
 import { openSession } from '../session.js';
 import { table } from '../table.js';
-import { configLoader, resolveTarget } from '../target.js';
+import { configLoader, findServer, resolveTarget } from '../target.js';
 
 /** `auth SUB …`; `interrupt` (a signal) abandons a login in progress. */
 export async function authCommand(args: ParsedArgs, io: CliIO, interrupt?: Interrupt): Promise<Outcome> {
@@ -135,7 +133,7 @@ async function status(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     const loaded = await configLoader(args, io).load();
     errors = loaded.errors.map((e) => e.message);
     servers =
-      name !== undefined ? [configured(name, loaded.servers)] : loaded.servers.filter((s) => s.transport !== 'stdio');
+      name !== undefined ? [await findServer(name, args, io)] : loaded.servers.filter((s) => s.transport !== 'stdio');
     if (name !== undefined && servers[0]!.transport === 'stdio') throw notOAuth(servers[0]!);
   }
   const rows: LoginStatus[] = [];
@@ -156,10 +154,7 @@ async function logout(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const { name, url } = operand(args, 'logout');
   let server: ManagedServer;
   if (url !== undefined) server = urlServer(args, url);
-  else {
-    const loaded = await configLoader(args, io).load();
-    server = configured(name!, loaded.servers);
-  }
+  else server = await findServer(name!, args, io);
   refuseWithoutOAuth(server, false);
   const store = loginStore(args, io);
   const key = serverKey(new URL(server.url!));
@@ -201,16 +196,6 @@ function urlServer(args: ParsedArgs, url: string): ManagedServer {
     url,
     ...(Object.keys(headers).length ? { headers, secrets: Object.values(headers) } : {}),
   };
-}
-
-function configured(name: string, servers: LoadedServer[]): ManagedServer {
-  const found = servers.find((s) => s.name === name);
-  if (!found)
-    throw new McpError(
-      'CONFIG_INVALID',
-      `server "${name}" is not configured (configured: ${servers.map((s) => s.name).join(', ') || 'none'})`,
-    );
-  return found;
 }
 
 function notOAuth(spec: ManagedServer): CliError {
