@@ -130,12 +130,8 @@ export class RedisState {
   }
 }
 
-const KEYS = new Set([
-  'url',
-  'client',
-  'nodeId',
-  'stateSecret',
-  'keyPrefix',
+/** The options that are counts or durations: positive integers. */
+const POSITIVE_INTEGERS = [
   'maxTasks',
   'sessionIdleMs',
   'maxEventsPerStream',
@@ -145,7 +141,9 @@ const KEYS = new Set([
   'followPollMs',
   'connectTimeoutMs',
   'commandTimeoutMs',
-]);
+] as const;
+
+const KEYS = new Set<string>(['url', 'client', 'nodeId', 'stateSecret', 'keyPrefix', ...POSITIVE_INTEGERS]);
 
 /**
  * Connects to Redis and resolves, once both connections are ready, with the state on it: give it
@@ -225,17 +223,7 @@ function checkOptions(options: RedisStateOptions): RedisStateOptions {
     throw bad('"stateSecret" must be a string of 16+ characters');
   if (options.keyPrefix !== undefined && (typeof options.keyPrefix !== 'string' || /\s/.test(options.keyPrefix)))
     throw bad('"keyPrefix" must be a string without spaces');
-  for (const key of [
-    'maxTasks',
-    'sessionIdleMs',
-    'maxEventsPerStream',
-    'maxEventBytesPerStream',
-    'maxStreamsPerSession',
-    'eventTtlMs',
-    'followPollMs',
-    'connectTimeoutMs',
-    'commandTimeoutMs',
-  ] as const) {
+  for (const key of POSITIVE_INTEGERS) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 1))
       throw bad(`"${key}" must be a positive integer`);
