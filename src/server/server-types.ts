@@ -174,34 +174,50 @@ export type CompleteHandler = (
   context: { arguments: Record<string, string> },
 ) => string[] | Promise<string[]>;
 
-/** What a tool handler returns: content, structured content, or both. */
-export interface ToolResult {
+/**
+ * What a tool handler returns: content, structured content, or both. `Structured` is the type of
+ * `structuredContent`: what the tool's `outputSchema` admits when it is written `as const`.
+ */
+export interface ToolResult<Structured = unknown> {
   /** Content blocks; when absent, one text block holding the JSON of `structuredContent`. */
   content?: ContentBlock[];
   /** Checked against the tool's `outputSchema` (when it has one) before it is sent. */
-  structuredContent?: unknown;
+  structuredContent?: Structured;
   /** A failure the handler reports itself (prefer throwing `ToolError`). */
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }
 
-/** Handles a call of one tool, with arguments already validated against its `inputSchema`. */
-export type ToolHandler<Args = Record<string, unknown>> = (
+/**
+ * Handles a call of one tool, with arguments already validated against its `inputSchema`; `Args`
+ * and `Structured` are what `McpServer.registerTool` infers from the schemas.
+ */
+export type ToolHandler<Args = Record<string, unknown>, Structured = unknown> = (
   args: Args,
   context: ToolContext,
-) => ToolResult | Promise<ToolResult>;
+) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
 
-/** A tool as registered with `McpServer.registerTool`. */
-export interface ToolDefinition<Args = Record<string, unknown>> {
+/**
+ * A tool as registered with `McpServer.registerTool`. `Args` types the handler's arguments and
+ * `Structured` its `structuredContent`; `registerTool` infers both from schemas written `as const`
+ * (see `FromSchema`).
+ */
+export interface ToolDefinition<Args = Record<string, unknown>, Structured = unknown> {
   name: string;
   title?: string;
   description?: string;
-  /** JSON Schema 2020-12 of the arguments (`type: 'object'`); checked before the handler runs. */
+  /**
+   * JSON Schema of the arguments (`type: 'object'`), checked before the handler runs. Its dialect
+   * is its `$schema`'s: draft-07, 2019-09 or 2020-12 (the default when `$schema` is absent); any
+   * other `$schema` is refused at registration. Written `as const`, it types the handler's
+   * arguments.
+   */
   inputSchema: JsonSchema;
   /**
-   * JSON Schema of `structuredContent`; every successful result is checked against it before it
-   * is sent. Error results carry the kit's envelope in `structuredContent` only when this schema
-   * admits it (SDK clients check error results too), in text always.
+   * JSON Schema of `structuredContent` (dialects as `inputSchema`'s); every successful result is
+   * checked against it before it is sent. Error results carry the kit's envelope in
+   * `structuredContent` only when this schema admits it (SDK clients check error results too), in
+   * text always. Written `as const`, it types the `structuredContent` the handler returns.
    */
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
@@ -234,5 +250,5 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * checked. Ignored where there is no bearer check (stdio, an unprotected handler).
    */
   requiredScopes?: readonly string[];
-  handler: ToolHandler<Args>;
+  handler: ToolHandler<Args, Structured>;
 }
