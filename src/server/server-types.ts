@@ -115,10 +115,16 @@ export interface RequestContext {
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /**
-   * Asks the user through the client (`elicitation/create`). Rejects with `INPUT_UNSUPPORTED`
-   * when the client did not declare `elicitation`, in the 2026 era (multi-round-trip input is
-   * not served yet) and on stateless HTTP; `CANCELLED` when the request is cancelled;
-   * `SERVER_ERROR` when the client answers with an error.
+   * Asks the user through the client (`elicitation/create`) and resolves with the answer.
+   * Legacy: a request to the client on this connection. 2026-07-28 (tools and prompts):
+   * multi-round-trip input: the answer the request carries (`inputResponses`, or one kept in its
+   * signed `requestState`), else the call ends in an `input_required` result asking for it and the
+   * handler runs again, from the top, on the client's next round (`resumed` true), so it asks the
+   * same things in the same order on every run (or gives each a `key`); in a task, it waits for
+   * the client's `tasks/update`. Rejects with `INPUT_UNSUPPORTED` when the client did not declare
+   * `elicitation`, on stateless legacy HTTP (no way to send a request) and in a 2026
+   * `resources/read`; `CANCELLED` when the request is cancelled; `SERVER_ERROR` when the client
+   * answers with an error.
    */
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
   /** Asks the client's model (`sampling/createMessage`); rejects like {@link elicit} (capability `sampling`). */
