@@ -9,7 +9,7 @@ import type { CompleteHandler, RequestContext } from './server-types.js';
  * A prompt as registered with `McpServer.registerPrompt`. `Args` types what `get` receives:
  * `registerPrompt` infers it from `arguments` (`{ topic: string; tone?: string }`).
  */
-export interface PromptDefinition<Args extends Record<string, string> = Record<string, string>> {
+export interface PromptDefinition<Args = Record<string, string>> {
   name: string;
   title?: string;
   description?: string;
@@ -28,11 +28,16 @@ export interface PromptDefinition<Args extends Record<string, string> = Record<s
  */
 export type PromptArguments<Arguments extends readonly PromptArgument[]> = string extends Arguments[number]['name']
   ? Record<string, string>
-  : {
-      [A in Arguments[number] as A extends { readonly required: true } ? A['name'] : never]: string;
-    } & {
-      [A in Arguments[number] as A extends { readonly required: true } ? never : A['name']]?: string;
-    };
+  : Flat<
+      {
+        [A in Arguments[number] as A extends { readonly required: true } ? A['name'] : never]: string;
+      } & {
+        [A in Arguments[number] as A extends { readonly required: true } ? never : A['name']]?: string;
+      }
+    >;
+
+/** One object type in hovers and messages instead of an intersection of its parts. */
+type Flat<T> = T extends object ? { [K in keyof T]: T[K] } : T;
 
 /** What a prompt's `get` returns. */
 export interface PromptResult {
