@@ -3,6 +3,7 @@
  * tool handler's arguments (and its `structuredContent`) are typed by the schema the kit checks
  * them against. Types only: nothing of it exists at run time.
  */
+
 /**
  * The values `Schema` accepts, as a TypeScript type. Understood: `type` (one or a list; `integer`
  * is `number`), `properties` with `required` (the others optional), `additionalProperties` (a
@@ -11,7 +12,7 @@
  * nesting up to 12 levels (deeper is `unknown`, so a huge schema cannot slow the compiler down).
  * Everything else (`$ref`, `not`, `if`, formats, bounds) adds nothing: the value is at least as
  * the type says, checked further at run time. A schema whose literal types are lost (a `JsonSchema`
- * variable, an object not written `as const`) gives `unknown`.
+ * value, an object kept in a variable not written `as const`) gives `unknown`.
  *
  * @example
  * const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
