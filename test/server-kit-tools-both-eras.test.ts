@@ -26,7 +26,7 @@ function makeServer(logs: ServerLogRecord[] = []): McpServer {
     },
     outputSchema: { type: 'object', properties: { echoed: { type: 'string' } }, required: ['echoed'] },
     annotations: { readOnlyHint: true },
-    handler: ({ text }) => ({ structuredContent: { echoed: text as string } }),
+    handler: ({ text }) => ({ structuredContent: { echoed: text } }),
   });
   return server;
 }
