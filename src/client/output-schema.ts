@@ -1,10 +1,12 @@
 /**
- * Validation of a tool result's `structuredContent` against the tool's `outputSchema`.
+ * Validation of a tool result's `structuredContent` against the tool's `outputSchema`, by the dialect
+ * its `$schema` names (`../protocol/schema-dialects.ts`; none: the revision's default).
  * Ajv is loaded on first use (it costs import time nobody should pay for unless a tool has an
  * output schema) and each schema is compiled once. Network `$ref`s are never fetched.
  */
 import { createRequire } from 'node:module';
 import { McpError, type McpErrorDetails } from '../protocol/errors.js';
+import { DialectCompilers, schemaDialect, type AjvValidate } from '../protocol/schema-dialects.js';
 import type { JsonSchema } from '../protocol/types.js';
 import { peerText } from '../protocol/value-sample.js';
 
@@ -66,37 +68,18 @@ export class OutputSchemaError extends McpError {
   }
 }
 
-type Validate = ((data: unknown) => boolean) & { errors?: OutputSchemaProblem[] | null };
-interface AjvLike {
-  compile(schema: object): Validate;
-}
+type Validate = AjvValidate<OutputSchemaProblem>;
 
-const require = createRequire(import.meta.url);
 /** Longest quoted problem (path and validator message) of a mismatch. */
 const PROBLEM_CHARS = 200;
-let draft07: AjvLike | undefined;
-let draft2020: AjvLike | undefined;
+// What a server sends is checked as leniently as it can be: no meta-schema check, no formats.
+const compilers = new DialectCompilers(createRequire(import.meta.url), {
+  strict: false,
+  allErrors: true,
+  validateFormats: false,
+  validateSchema: false,
+});
 const compiled = new WeakMap<object, Validate | Error>();
-
-function ajvFor(schema: JsonSchema, defaultDialect: '2020-12' | 'draft-07'): AjvLike {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const use2020 = declared
-    ? declared.includes('2020-12') || declared.includes('2019-09')
-    : defaultDialect === '2020-12';
-  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false };
-  if (use2020) {
-    if (!draft2020) {
-      const Ajv2020 = require('ajv/dist/2020.js') as { default: new (o: object) => AjvLike };
-      draft2020 = new Ajv2020.default(options);
-    }
-    return draft2020;
-  }
-  if (!draft07) {
-    const Ajv = require('ajv') as { default: new (o: object) => AjvLike };
-    draft07 = new Ajv.default(options);
-  }
-  return draft07;
-}
 
 /**
  * Throws an {@link OutputSchemaError} when `value` does not satisfy `schema`, listing the first
@@ -113,8 +96,8 @@ export function checkStructuredContent(
   let validate = compiled.get(schema);
   if (validate === undefined) {
     try {
-      const { $id: _ignored, ...rest } = schema; // a server-chosen $id must not collide across tools
-      validate = ajvFor(schema, defaultDialect).compile(rest);
+      // A dialect older than draft-07 (draft-04, draft-06) is checked as draft-07, its nearest kin.
+      validate = compilers.compile(schema, schemaDialect(schema, defaultDialect) ?? 'draft-07') as Validate;
     } catch (error) {
       validate = error instanceof Error ? error : new Error(String(error));
     }

@@ -24,8 +24,9 @@ export type {
   ToolResult,
 } from './server-types.js';
 export type { SchemaProblem } from './schema-validator.js';
+export type { FromSchema, StructuredContentOf, ToolArguments, TypeFromSchema } from './from-schema.js';
 export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-set.js';
-export type { PromptDefinition, PromptResult } from './prompt-set.js';
+export type { PromptArguments, PromptDefinition, PromptResult } from './prompt-set.js';
 export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
 export { createHttpHandler } from './http/streamable-http-handler.js';

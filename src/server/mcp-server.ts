@@ -6,7 +6,8 @@
 import { McpError } from '../protocol/errors.js';
 import type { Disposer, Transport } from '../protocol/transport.js';
 import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
-import type { CallToolResult, Implementation } from '../protocol/types.js';
+import type { CallToolResult, Implementation, JsonSchema, PromptArgument } from '../protocol/types.js';
+import type { ArgumentsFor, StructuredFor, TypeFromSchema } from './from-schema.js';
 import type { ServerCore } from './request-router.js';
 import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
@@ -14,7 +15,7 @@ import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from
 import { callTool } from './tool-call.js';
 import { ToolSet } from './tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
-import { PromptSet, type PromptDefinition } from './prompt-set.js';
+import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
 import { TaskRuntime } from './task-runtime.js';
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
@@ -116,12 +117,36 @@ export class McpServer {
   }
 
   /**
-   * Offers a tool. Both schemas are compiled now (a bad schema throws `INVALID_ARGUMENT` here,
-   * not at the first call), and every legacy session and every `subscriptions/listen` stream that
-   * asked for it is sent `notifications/tools/list_changed`.
+   * Offers a tool. Both schemas are compiled now, each by the dialect its `$schema` names
+   * (draft-07, 2019-09, 2020-12; none is 2020-12): a bad schema or another dialect throws
+   * `INVALID_ARGUMENT` here, not at the first call. Every legacy session and every
+   * `subscriptions/listen` stream that asked for it is sent `notifications/tools/list_changed`.
    * Returns the disposer that withdraws it (with a `list_changed` again).
+   *
+   * Types: write `inputSchema` (and `outputSchema`) `as const` and the handler's arguments are
+   * typed by the schema (`FromSchema`: `{ id: string; limit?: number }`), as is the
+   * `structuredContent` it returns; a schema whose literal types are lost (a `JsonSchema` value)
+   * gives `Record<string, unknown>` arguments and `unknown` structured content. Type arguments
+   * (`registerTool<{ id: string }, { count: number }>`) state both instead.
+   *
+   * @example
+   * server.registerTool({
+   *   name: 'get_note',
+   *   inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const,
+   *   handler: async ({ id }) => ({ content: [{ type: 'text', text: await notes.text(id) }] }),
+   * });
    */
-  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Disposer {
+  registerTool<
+    Args = TypeFromSchema,
+    Structured = TypeFromSchema,
+    const InputSchema extends JsonSchema = JsonSchema,
+    const OutputSchema extends JsonSchema | undefined = undefined,
+  >(
+    definition: ToolDefinition<ArgumentsFor<Args, InputSchema>, StructuredFor<Structured, OutputSchema>> & {
+      inputSchema: InputSchema;
+      outputSchema?: OutputSchema;
+    },
+  ): Disposer {
     return this.core.tools.add(definition as unknown as ToolDefinition);
   }
 
@@ -144,9 +169,13 @@ export class McpServer {
   /**
    * Offers a prompt. Throws `INVALID_ARGUMENT` for a name already taken. Legacy sessions (and listen
    * streams that asked) hear `notifications/prompts/list_changed`. Returns the disposer that withdraws it.
+   * `get`'s arguments are typed by `arguments`: `[{ name: 'topic', required: true }, { name: 'tone' }]`
+   * gives `{ topic: string; tone?: string }` (and `complete` takes those names).
    */
-  registerPrompt(definition: PromptDefinition): Disposer {
-    return this.core.prompts.add(definition);
+  registerPrompt<const Arguments extends readonly PromptArgument[] = readonly PromptArgument[]>(
+    definition: PromptDefinition<PromptArguments<Arguments>> & { arguments?: Arguments },
+  ): Disposer {
+    return this.core.prompts.add(definition as unknown as PromptDefinition);
   }
 
   /**

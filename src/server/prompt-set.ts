@@ -5,18 +5,39 @@ import type { Prompt, PromptArgument, PromptMessage } from '../protocol/types.js
 import { ChangeListeners, pageOf } from './change-listeners.js';
 import type { CompleteHandler, RequestContext } from './server-types.js';
 
-/** A prompt as registered with `McpServer.registerPrompt`. */
-export interface PromptDefinition {
+/**
+ * A prompt as registered with `McpServer.registerPrompt`. `Args` types what `get` receives:
+ * `registerPrompt` infers it from `arguments` (`{ topic: string; tone?: string }`).
+ */
+export interface PromptDefinition<Args = Record<string, string>> {
   name: string;
   title?: string;
   description?: string;
   /** Its arguments; a `required` one missing from `prompts/get` is -32602 before `get` runs. */
-  arguments?: PromptArgument[];
+  arguments?: readonly PromptArgument[];
   _meta?: Record<string, unknown>;
-  get: (args: Record<string, string>, context: RequestContext) => PromptResult | Promise<PromptResult>;
-  /** Completion of an argument's value (`completion/complete` with `ref/prompt`). */
-  complete?: Record<string, CompleteHandler>;
+  get: (args: Args, context: RequestContext) => PromptResult | Promise<PromptResult>;
+  /** Completion of an argument's value (`completion/complete` with `ref/prompt`), by argument name. */
+  complete?: { [Name in keyof Args]?: CompleteHandler };
 }
+
+/**
+ * What `get` receives for `arguments`: each named argument a string, optional unless
+ * `required: true`. Names that are not literal types (a `PromptArgument[]` value) give
+ * `Record<string, string>`.
+ */
+export type PromptArguments<Arguments extends readonly PromptArgument[]> = string extends Arguments[number]['name']
+  ? Record<string, string>
+  : Flat<
+      {
+        [A in Arguments[number] as A extends { readonly required: true } ? A['name'] : never]: string;
+      } & {
+        [A in Arguments[number] as A extends { readonly required: true } ? never : A['name']]?: string;
+      }
+    >;
+
+/** One object type in hovers and messages instead of an intersection of its parts. */
+type Flat<T> = T extends object ? { [K in keyof T]: T[K] } : T;
 
 /** What a prompt's `get` returns. */
 export interface PromptResult {

@@ -1,10 +1,12 @@
 /**
  * JSON Schema checks of the server kit: tool arguments before a handler runs and structured
- * results before they are sent. Ajv with the 2020-12 dialect (the MCP default since 2025-11-25),
- * one shared instance, each schema compiled once, when its tool is registered.
+ * results before they are sent. Each schema is compiled once, when its tool is registered, by
+ * the dialect its `$schema` names: draft-07, 2019-09 or 2020-12 (the MCP default since 2025-11-25,
+ * for a schema without `$schema`). Ajv is loaded on first use, one instance per dialect.
  */
-import Ajv2020Module from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import { McpError } from '../protocol/errors.js';
+import { ACCEPTED_DIALECTS, DialectCompilers, schemaDialect, type AjvValidate } from '../protocol/schema-dialects.js';
 import type { JsonSchema } from '../protocol/types.js';
 
 /** One way a value breaks a schema: where (a JSON Pointer into the value) and what. */
@@ -24,45 +26,39 @@ interface AjvError {
   message?: string;
   params: Record<string, unknown>;
 }
-interface AjvValidate {
-  (value: unknown): boolean;
-  errors?: AjvError[] | null;
-}
-interface AjvInstance {
-  compile(schema: object): AjvValidate;
-  addFormat(name: string, format: RegExp | ((value: string) => boolean)): unknown;
-}
-
-const Ajv2020 =
-  (Ajv2020Module as unknown as { default?: new (options: object) => AjvInstance }).default ??
-  (Ajv2020Module as unknown as new (options: object) => AjvInstance);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-let shared: AjvInstance | undefined;
-
-function ajv(): AjvInstance {
-  if (!shared) {
-    // strict: false — tool schemas carry keywords of their own (`x-mcp-header`, vendor notes).
-    shared = new Ajv2020({ strict: false, allErrors: true, logger: false });
-    shared.addFormat('uuid', UUID);
-    shared.addFormat('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
-  }
-  return shared;
-}
+const compilers = new DialectCompilers(
+  createRequire(import.meta.url),
+  // strict: false — tool schemas carry keywords of their own (`x-mcp-header`, vendor notes).
+  { strict: false, allErrors: true, logger: false },
+  (ajv) => {
+    ajv.addFormat('uuid', UUID);
+    ajv.addFormat('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+  },
+);
 
 /** At most this many problems are reported for one value. */
 const MAX_PROBLEMS = 20;
 
 /**
- * Compiles `schema` once. Throws `INVALID_ARGUMENT` naming `what` (e.g. `tool "add_task"
- * inputSchema`) when the schema itself is not valid JSON Schema.
+ * Compiles `schema` once, by the dialect its `$schema` declares (2020-12 when none). Throws
+ * `INVALID_ARGUMENT` naming `what` (e.g. `tool "add_task" inputSchema`) for a `$schema` that is
+ * not draft-07, 2019-09 or 2020-12 (the message names it and those), and for a schema that is not
+ * valid in its dialect.
  */
 export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
-  let validate: AjvValidate;
+  const dialect = schemaDialect(schema, '2020-12');
+  if (dialect === undefined)
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `${what} declares "$schema": ${declaredText(schema.$schema)}, a JSON Schema dialect the kit does not validate; it accepts ${ACCEPTED_DIALECTS}, and 2020-12 when "$schema" is absent`,
+    );
+  let validate: AjvValidate<AjvError>;
   try {
-    validate = ajv().compile(schema);
+    validate = compilers.compile(schema, dialect) as AjvValidate<AjvError>;
   } catch (error) {
     throw new McpError(
       'INVALID_ARGUMENT',
@@ -81,6 +77,10 @@ export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
     }
     return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map(problemOf);
   };
+}
+
+function declaredText(declared: unknown): string {
+  return typeof declared === 'string' ? JSON.stringify(declared.slice(0, 200)) : `a ${typeof declared}`;
 }
 
 function problemOf(error: AjvError): SchemaProblem {

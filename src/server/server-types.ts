@@ -115,10 +115,16 @@ export interface RequestContext {
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /**
-   * Asks the user through the client (`elicitation/create`). Rejects with `INPUT_UNSUPPORTED`
-   * when the client did not declare `elicitation`, in the 2026 era (multi-round-trip input is
-   * not served yet) and on stateless HTTP; `CANCELLED` when the request is cancelled;
-   * `SERVER_ERROR` when the client answers with an error.
+   * Asks the user through the client (`elicitation/create`) and resolves with the answer.
+   * Legacy: a request to the client on this connection. 2026-07-28 (tools and prompts):
+   * multi-round-trip input: the answer the request carries (`inputResponses`, or one kept in its
+   * signed `requestState`), else the call ends in an `input_required` result asking for it and the
+   * handler runs again, from the top, on the client's next round (`resumed` true), so it asks the
+   * same things in the same order on every run (or gives each a `key`); in a task, it waits for
+   * the client's `tasks/update`. Rejects with `INPUT_UNSUPPORTED` when the client did not declare
+   * `elicitation`, on stateless legacy HTTP (no way to send a request) and in a 2026
+   * `resources/read`; `CANCELLED` when the request is cancelled; `SERVER_ERROR` when the client
+   * answers with an error.
    */
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
   /** Asks the client's model (`sampling/createMessage`); rejects like {@link elicit} (capability `sampling`). */
@@ -174,34 +180,50 @@ export type CompleteHandler = (
   context: { arguments: Record<string, string> },
 ) => string[] | Promise<string[]>;
 
-/** What a tool handler returns: content, structured content, or both. */
-export interface ToolResult {
+/**
+ * What a tool handler returns: content, structured content, or both. `Structured` is the type of
+ * `structuredContent`: what the tool's `outputSchema` admits when it is written `as const`.
+ */
+export interface ToolResult<Structured = unknown> {
   /** Content blocks; when absent, one text block holding the JSON of `structuredContent`. */
   content?: ContentBlock[];
   /** Checked against the tool's `outputSchema` (when it has one) before it is sent. */
-  structuredContent?: unknown;
+  structuredContent?: Structured;
   /** A failure the handler reports itself (prefer throwing `ToolError`). */
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }
 
-/** Handles a call of one tool, with arguments already validated against its `inputSchema`. */
-export type ToolHandler<Args = Record<string, unknown>> = (
+/**
+ * Handles a call of one tool, with arguments already validated against its `inputSchema`; `Args`
+ * and `Structured` are what `McpServer.registerTool` infers from the schemas.
+ */
+export type ToolHandler<Args = Record<string, unknown>, Structured = unknown> = (
   args: Args,
   context: ToolContext,
-) => ToolResult | Promise<ToolResult>;
+) => ToolResult<Structured> | Promise<ToolResult<Structured>>;
 
-/** A tool as registered with `McpServer.registerTool`. */
-export interface ToolDefinition<Args = Record<string, unknown>> {
+/**
+ * A tool as registered with `McpServer.registerTool`. `Args` types the handler's arguments and
+ * `Structured` its `structuredContent`; `registerTool` infers both from schemas written `as const`
+ * (see `FromSchema`).
+ */
+export interface ToolDefinition<Args = Record<string, unknown>, Structured = unknown> {
   name: string;
   title?: string;
   description?: string;
-  /** JSON Schema 2020-12 of the arguments (`type: 'object'`); checked before the handler runs. */
+  /**
+   * JSON Schema of the arguments (`type: 'object'`), checked before the handler runs. Its dialect
+   * is its `$schema`'s: draft-07, 2019-09 or 2020-12 (the default when `$schema` is absent); any
+   * other `$schema` is refused at registration. Written `as const`, it types the handler's
+   * arguments.
+   */
   inputSchema: JsonSchema;
   /**
-   * JSON Schema of `structuredContent`; every successful result is checked against it before it
-   * is sent. Error results carry the kit's envelope in `structuredContent` only when this schema
-   * admits it (SDK clients check error results too), in text always.
+   * JSON Schema of `structuredContent` (dialects as `inputSchema`'s); every successful result is
+   * checked against it before it is sent. Error results carry the kit's envelope in
+   * `structuredContent` only when this schema admits it (SDK clients check error results too), in
+   * text always. Written `as const`, it types the `structuredContent` the handler returns.
    */
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
@@ -234,5 +256,5 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * checked. Ignored where there is no bearer check (stdio, an unprotected handler).
    */
   requiredScopes?: readonly string[];
-  handler: ToolHandler<Args>;
+  handler: ToolHandler<Args, Structured>;
 }

@@ -25,7 +25,8 @@ export class ToolSet {
 
   /**
    * Adds a tool. Throws `INVALID_ARGUMENT` for a bad name, a name already taken, an
-   * `inputSchema` that is not an object schema, or a schema Ajv cannot compile. The disposer
+   * `inputSchema` that is not an object schema, a `$schema` of a dialect other than draft-07,
+   * 2019-09 or 2020-12, or a schema that is not valid in its dialect. The disposer
    * removes exactly this registration (harmless twice, or after a re-registration of the name).
    */
   add(definition: ToolDefinition): Disposer {
