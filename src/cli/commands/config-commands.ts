@@ -16,8 +16,8 @@ import { browserLoginHook, loginStore, storedAuthOnly, storedLoginsMissing } fro
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
-import { table } from '../table.js';
-import { allServers } from '../host-servers.js';
+import { notedTable } from '../table.js';
+import { allServers, shortPath } from '../host-servers.js';
 import { configLoader, configOptions, findServer } from '../target.js';
 import { withConfigErrors } from '../config-errors.js';
 import { cliApproval } from '../approval.js';
@@ -60,23 +60,24 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     else await manager.connectAll();
     const status = manager.getStatus();
     await rememberServerTools(io.env, manager.getAllTools());
-    if (flag(args, 'all')) return withConfigErrors(await allServers(args, io, status), status.configErrors);
+    if (flag(args, 'all')) return withConfigErrors(await allServers(args, io, status), status.configErrors, true);
+    const cwd = configOptions(args, io).cwd!;
     const rows = status.servers.map((s) => [
       s.name,
       s.enabled ? s.status : 'disabled',
       s.transport,
       s.status === 'connected' ? String(s.toolCount) : '',
-      s.provenance ? `${s.provenance.scope} ${s.provenance.file}` : '',
+      s.provenance ? `${s.provenance.scope} ${shortPath(s.provenance.file, cwd, io.env.HOME)}` : '',
       s.lastError ?? '',
     ]);
     const lines = [
       status.servers.length
-        ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns)
+        ? notedTable(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns)
         : 'no servers configured',
     ];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
-    const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
+    const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors, true);
     return storedAuthOnly(args) ? withMissingLogins(outcome, manager) : outcome;
   } finally {
     await close();
@@ -139,7 +140,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     for (const error of loaded.errors) lines.push(`error: ${error.message}`);
     for (const warning of loaded.warnings) lines.push(`warning: ${warning}`);
   }
-  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors);
+  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors, only === undefined);
 }
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
