@@ -19,7 +19,9 @@ import { openTrace } from '../trace-output.js';
 import { notedTable } from '../table.js';
 import { allServers, shortPath } from '../host-servers.js';
 import { configLoader, configOptions, findServer } from '../target.js';
-import { withConfigErrors } from '../config-errors.js';
+import { configErrorCount, withConfigErrors } from '../config-errors.js';
+import { positionedMessage } from '../config-positions.js';
+import { ConfigError, type McpError } from '../../protocol/errors.js';
 import { cliApproval } from '../approval.js';
 import { rememberServerTools } from '../completion/list-cache.js';
 import { describeServer, shownServer } from '../server-description.js';
@@ -157,15 +159,36 @@ async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     errors: loaded.errors.map((e) => e.message),
     warnings: loaded.warnings,
   };
-  const lines = [
-    ...loaded.files
-      .filter((f) => f.status !== 'missing')
-      .map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
-    ...loaded.errors.map((e) => `error: ${e.message}`),
-    ...loaded.warnings.map((w) => `warning: ${w}`),
-    `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
-  ];
-  return withConfigErrors({ json, text: lines.join('\n') }, json.errors);
+  const files = loaded.files.filter((f) => f.status !== 'missing');
+  const texts = new Map<string, Promise<string | undefined>>();
+  const messages = new Map(
+    await Promise.all(loaded.errors.map(async (e) => [e, await positionedMessage(e, texts)] as const)),
+  );
+  json.errors = loaded.errors.map((e) => messages.get(e)!);
+  const errorsOf = (file: string) => loaded.errors.filter((e) => fileOf(e) === file);
+  const lines: string[] = [];
+  // Each file once with its verdict, its errors (each naming FILE[:LINE:COLUMN]) under it.
+  for (const f of files) {
+    const own = errorsOf(f.file);
+    const broken = own.length > 0 || f.status !== 'loaded';
+    lines.push(`${broken ? 'error' : 'ok   '}  ${f.file}`, ...own.map((e) => `         ${messages.get(e)!}`));
+  }
+  const listed = new Set(files.map((f) => f.file));
+  for (const e of loaded.errors.filter((e) => !listed.has(fileOf(e) ?? ''))) lines.push(`error: ${messages.get(e)!}`);
+  lines.push(...loaded.warnings.map((w) => `warning: ${w}`));
+  const bad = files.filter((f) => f.status !== 'loaded' || errorsOf(f.file).length > 0).length;
+  const servers = `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`;
+  const checked = `${files.length} file(s) checked: ${files.length - bad} ok`;
+  if (loaded.errors.length === 0) return { json, text: [...lines, `${checked}; ${servers}`].join('\n') };
+  // The summary is the last line either way: on stderr as the error, since the errors are all above.
+  const outcome = withConfigErrors({ json, text: lines.join('\n') }, json.errors);
+  const errors = configErrorCount(loaded.errors.length);
+  return { ...outcome, notice: `${checked}, ${bad} with errors; ${errors}; ${servers}` };
+}
+
+/** The file a config error is in, when it names one. */
+function fileOf(error: McpError): string | undefined {
+  return error instanceof ConfigError ? error.file : undefined;
 }
 
 async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
