@@ -151,14 +151,14 @@ export async function allServers(
     const from = s.provenance ? `mcpwire ${s.provenance.scope} ${shortPath(s.provenance.file, cwd, home)}` : 'mcpwire';
     rows.push([s.name, s.enabled ? s.status : 'disabled', s.transport, s.lastError ? `${from}: ${s.lastError}` : from]);
     notes.push(s.lastError);
-    keep.push(`${from}: `);
+    keep.push(s.lastError ? `${from}: ` : from);
   }
   for (const s of found.servers) {
     const { status: shown, reason } = discoveredStatus(s);
     const from = `${hostInfo(s.host).displayName} ${s.scope} ${shortPath(s.file, cwd, home)}`;
     rows.push([s.id, shown, discoveredTransport(s), reason ? `${from}: ${reason}` : from]);
-    notes.push(reason ? `server "${s.id}" (${from}): ${reason}` : undefined);
-    keep.push(`${from}: `);
+    notes.push(reason ? `server "${s.id}": ${reason}` : undefined);
+    keep.push(reason ? `${from}: ` : from);
   }
   const lines = [
     rows.length

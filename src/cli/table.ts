@@ -25,8 +25,9 @@ export interface NoteOptions {
   /** The whole text of a cut last cell, for its note (default: the cell). */
   notes?: ReadonlyArray<string | undefined>;
   /**
-   * The part a last cell starts with that is kept whole when the cell is cut (where a server is
-   * defined, before why it fails): the rest is cut, or left out when too little of it would show.
+   * The part a last cell starts with that is never cut (where a server is defined, before why it
+   * fails): it wraps when it must, as in {@link table}; the rest is cut, or left out when too
+   * little of it would show. A cell that is all `keep` is never cut nor noted.
    */
   keep?: ReadonlyArray<string | undefined>;
 }
@@ -58,16 +59,24 @@ export function notedTable(
 /** The fewest characters of a cut cell's text worth showing before its `…`. */
 const MIN_SHOWN = 12;
 
-/** `text` cut to `width` with `marker` (`… [N]`) at its end, `keep` (its start) kept whole when it fits. */
-function cutCell(text: string, width: number, marker: string, keep: string | undefined): string {
-  const chars = [...text];
-  const room = width - length(marker);
-  if (keep !== undefined && text.startsWith(keep) && length(keep) <= room) {
-    const shown = chars.slice(length(keep), room).join('').trimEnd();
-    const lead = keep.trimEnd().replace(/:$/, '');
-    return length(shown.trim()) >= MIN_SHOWN ? `${keep}${shown}${marker}` : `${lead} ${marker.slice(2)}`;
+/**
+ * `text` in `width` on one line cut with `… [N]` (`n`), or, when `keep` (its start) is given, `keep`
+ * whole (wrapped when it must be) followed by as much of the rest as shows on its line.
+ */
+function cutCell(text: string, width: number, n: number, keep: string | undefined): string[] {
+  const marker = `… [${n}]`;
+  if (keep === undefined || !text.startsWith(keep)) {
+    return [
+      [...text]
+        .slice(0, Math.max(0, width - length(marker)))
+        .join('')
+        .trimEnd() + marker,
+    ];
   }
-  return chars.slice(0, Math.max(0, room)).join('').trimEnd() + marker;
+  const lead = keep.trimEnd().replace(/:$/, '');
+  const room = width - length(keep) - length(marker);
+  if (room >= MIN_SHOWN) return [keep + [...text.slice(keep.length)].slice(0, room).join('').trimEnd() + marker];
+  return wrap(`${lead} [${n}]`, width);
 }
 
 const clean = (cell: string) => cell.replace(/\s*\n\s*/g, ' ').trim();
@@ -91,8 +100,12 @@ function layout(
   const fit = (text: string, width: number, index: number): string[] => {
     if (keep === undefined || index === 0) return wrap(text, width);
     if (length(text) <= width) return [text];
+    const whole = keep[index - 1];
+    // Nothing after the part kept whole: a long cell that is not an error wraps as in any table.
+    if (whole !== undefined && text.startsWith(whole) && text.slice(whole.length).trim() === '')
+      return wrap(text, width);
     cut.push(index - 1);
-    return [cutCell(text, width, `… [${cut.length}]`, keep[index - 1])];
+    return cutCell(text, width, cut.length, whole);
   };
 
   const lines: string[] = [];
