@@ -239,6 +239,8 @@ async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
       text,
       exitCode: EXIT.config,
       error: { code: 'CONFIG_INVALID', message: result.errors.map((e) => e.message).join('; ') },
+      // The text lists each error (`# error: …`): stderr counts them.
+      notice: `${configErrorCount(result.errors.length)} (each listed above): nothing to import from ${host}`,
     };
   }
   return { json, text };
