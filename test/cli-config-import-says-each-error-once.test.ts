@@ -15,14 +15,14 @@ describe('mcpwire config import from a broken host file', () => {
     const file = h.write('.cursor/mcp.json', '{\n  "mcpServers": {,,\n}');
     const run = await runCli(['config', 'import', '--from', 'cursor'], { env: h.env, cwd: h.project });
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain(`# error: ${file}:2:17: invalid JSON`);
+    expect(run.stdout).toContain(`# error: ${file}:2:18: invalid JSON`);
     expect((run.stdout + run.stderr).split('invalid JSON').length - 1).toBe(1);
     expect(run.stderr).toBe('error: 1 config error (each listed above): nothing to import from cursor\n');
 
     const json = await runCli(['config', 'import', '--from', 'cursor', '--json'], { env: h.env, cwd: h.project });
     expect(json.code).toBe(2);
     expect(json.json()).toMatchObject({
-      error: { code: 'CONFIG_INVALID', message: expect.stringContaining(`${file}:2:17`) },
+      error: { code: 'CONFIG_INVALID', message: expect.stringContaining(`${file}:2:18`) },
     });
   });
 });
