@@ -43,9 +43,10 @@ describe('mcpwire servers --all', () => {
     expect(text).not.toContain('claude-code:sentry');
     expect(text).toContain('cursor:files ready stdio Cursor user ~/.cursor/mcp.json');
     expect(text).toContain('codex:project-tool disabled stdio Codex project ./.codex/config.toml');
-    expect(text).toContain(
-      'goose:developer unusable Goose user ~/.config/goose/config.yaml: a Goose "builtin" extension',
-    );
+    // A reason that does not fit is a numbered note below the table, naming the server.
+    const goose = /goose:developer unusable Goose user ~\/\.config\/goose\/config\.yaml \[(\d+)\] /.exec(text);
+    expect(goose, run.stdout).not.toBeNull();
+    expect(text).toContain(`[${goose![1]}] server "goose:developer": a Goose "builtin" extension`);
     expect(text).toContain('claude-code:local-db ready stdio Claude Code project ~/.claude.json');
     // Every discovered server has its row (names are never wrapped: only the last column is).
     const names = run.stdout.split('\n').map((line) => line.split(/\s+/)[0]);

@@ -14,16 +14,24 @@ export function configErrorsMessage(errors: readonly string[]): string {
   return `${errors.length} config error(s): ${errors.join('; ')}`;
 }
 
+/** `1 config error`, `3 config errors`. */
+export function configErrorCount(count: number): string {
+  return `${count} config error${count === 1 ? '' : 's'}`;
+}
+
 /**
  * `outcome` as it is when `errors` is empty; otherwise the same output with exit code 2 and a
  * `CONFIG_INVALID` error whose `result` is what the command would have returned (`--json`).
+ * `listed`: the outcome's text already shows each error, so stderr only counts them (each error
+ * is printed once); otherwise stderr names them all.
  */
-export function withConfigErrors(outcome: Outcome, errors: readonly string[]): Outcome {
+export function withConfigErrors(outcome: Outcome, errors: readonly string[], listed = false): Outcome {
   if (errors.length === 0) return outcome;
   return {
     ...outcome,
     exitCode: EXIT.config,
     error: { code: 'CONFIG_INVALID', message: configErrorsMessage(errors), errors: [...errors], result: outcome.json },
+    ...(listed ? { notice: `${configErrorCount(errors.length)} (each listed above)` } : {}),
   };
 }
 

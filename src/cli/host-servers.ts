@@ -13,7 +13,7 @@ import type { ManagerStatus } from '../manager/manager-types.js';
 import { McpError } from '../protocol/errors.js';
 import { UsageError, type ParsedArgs } from './argv.js';
 import type { CliIO } from './io.js';
-import { table } from './table.js';
+import { notedTable } from './table.js';
 import { configOptions } from './config-options.js';
 
 /** Every host's servers under this command line's locations, without mcpwire's own files. */
@@ -143,25 +143,28 @@ export async function allServers(
   const found = await discoverForCli(args, io);
   const home = io.env.HOME;
   const cwd = configOptions(args, io).cwd!;
-  const rows = [
-    ...status.servers.map((s) => [
-      s.name,
-      s.enabled ? s.status : 'disabled',
-      s.transport,
-      [
-        s.provenance ? `mcpwire ${s.provenance.scope} ${shortPath(s.provenance.file, cwd, home)}` : 'mcpwire',
-        s.lastError,
-      ]
-        .filter(Boolean)
-        .join(': '),
-    ]),
-    ...found.servers.map((s) => {
-      const { status: shown, reason } = discoveredStatus(s);
-      const from = `${hostInfo(s.host).displayName} ${s.scope} ${shortPath(s.file, cwd, home)}`;
-      return [s.id, shown, discoveredTransport(s), reason ? `${from}: ${reason}` : from];
-    }),
+  // The last cell is where it is defined and why it is unusable; a cut one's note is the reason, naming the server.
+  const rows: string[][] = [];
+  const notes: Array<string | undefined> = [];
+  const keep: string[] = [];
+  for (const s of status.servers) {
+    const from = s.provenance ? `mcpwire ${s.provenance.scope} ${shortPath(s.provenance.file, cwd, home)}` : 'mcpwire';
+    rows.push([s.name, s.enabled ? s.status : 'disabled', s.transport, s.lastError ? `${from}: ${s.lastError}` : from]);
+    notes.push(s.lastError);
+    keep.push(s.lastError ? `${from}: ` : from);
+  }
+  for (const s of found.servers) {
+    const { status: shown, reason } = discoveredStatus(s);
+    const from = `${hostInfo(s.host).displayName} ${s.scope} ${shortPath(s.file, cwd, home)}`;
+    rows.push([s.id, shown, discoveredTransport(s), reason ? `${from}: ${reason}` : from]);
+    notes.push(reason ? `server "${s.id}": ${reason}` : undefined);
+    keep.push(reason ? `${from}: ` : from);
+  }
+  const lines = [
+    rows.length
+      ? notedTable(['NAME', 'STATUS', 'TRANSPORT', 'DEFINED IN'], rows, io.columns, { notes, keep })
+      : 'no servers',
   ];
-  const lines = [rows.length ? table(['NAME', 'STATUS', 'TRANSPORT', 'DEFINED IN'], rows, io.columns) : 'no servers'];
   for (const error of found.errors) lines.push(`host file error: ${error.message}`);
   for (const error of status.configErrors) lines.push(`config error: ${error}`);
   for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);

@@ -21,6 +21,7 @@ import { flag, stringOption, type ParsedArgs } from './argv.js';
 import { askYesNo } from './ask.js';
 import { AuthRefusedError, LoginRequiredError } from './exit-codes.js';
 import { paint, type CliIO } from './io.js';
+import { shellLine } from '../util/shell-quote.js';
 
 /** The directory logins are kept in: `--store DIR`, else `<$HOME>/.mcpwire/oauth` (the user's mcpwire directory). */
 export function loginDir(args: ParsedArgs, io: CliIO): string {
@@ -39,9 +40,11 @@ export function loginStore(args: ParsedArgs, io: CliIO): FileTokenStore {
  * `mcpwire auth login --url URL` for one named by URL (`byUrl`). The URL is shown redacted.
  */
 export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
-  return byUrl && spec.url !== undefined
-    ? `mcpwire auth login --url ${redactUrl(spec.url)}`
-    : `mcpwire auth login ${spec.name}`;
+  return shellLine(
+    byUrl && spec.url !== undefined
+      ? ['mcpwire', 'auth', 'login', '--url', redactUrl(spec.url)]
+      : ['mcpwire', 'auth', 'login', spec.name],
+  );
 }
 
 /**

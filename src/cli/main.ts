@@ -84,10 +84,10 @@ function print(io: CliIO, args: ParsedArgs, outcome: Outcome): number {
         ),
       );
     io.stdout.write(`${json.text}\n`);
-  } else if (outcome.text !== '') {
-    io.stdout.write(`${outcome.text}\n`);
+  } else {
+    if (outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
     if (code !== EXIT.ok && outcome.error)
-      io.stderr.write(`${paint(io.color).red('error:')} ${outcome.error.message}\n`);
+      io.stderr.write(`${paint(io.color).red('error:')} ${outcome.notice ?? outcome.error.message}\n`);
   }
   return code;
 }

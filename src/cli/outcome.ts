@@ -8,6 +8,12 @@ export interface Outcome {
   exitCode?: number;
   /** With a non-zero `exitCode`: the envelope's `error` instead of `result`. */
   error?: { code: string; message: string; [key: string]: unknown };
+  /**
+   * With `error`, the human form's one stderr line instead of `error.message`: for a `text` that
+   * already shows what went wrong (a tool's error text, the config errors it lists), so stderr
+   * says so once without printing it again. `--json` keeps `error.message`.
+   */
+  notice?: string;
   /** Print nothing (the proxy: stdout belongs to the protocol). */
   silent?: boolean;
   /** End the process with this signal instead of an exit code (the proxy's server was killed by it). */

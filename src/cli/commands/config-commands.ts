@@ -16,10 +16,12 @@ import { browserLoginHook, loginStore, storedAuthOnly, storedLoginsMissing } fro
 import type { Outcome } from '../outcome.js';
 import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
-import { table } from '../table.js';
-import { allServers } from '../host-servers.js';
+import { notedTable } from '../table.js';
+import { allServers, shortPath } from '../host-servers.js';
 import { configLoader, configOptions, findServer } from '../target.js';
-import { withConfigErrors } from '../config-errors.js';
+import { configErrorCount, withConfigErrors } from '../config-errors.js';
+import { positionedMessage } from '../config-positions.js';
+import { ConfigError, type McpError } from '../../protocol/errors.js';
 import { cliApproval } from '../approval.js';
 import { rememberServerTools } from '../completion/list-cache.js';
 import { describeServer, shownServer } from '../server-description.js';
@@ -60,23 +62,24 @@ export async function serversCommand(args: ParsedArgs, io: CliIO, interrupt?: In
     else await manager.connectAll();
     const status = manager.getStatus();
     await rememberServerTools(io.env, manager.getAllTools());
-    if (flag(args, 'all')) return withConfigErrors(await allServers(args, io, status), status.configErrors);
+    if (flag(args, 'all')) return withConfigErrors(await allServers(args, io, status), status.configErrors, true);
+    const cwd = configOptions(args, io).cwd!;
     const rows = status.servers.map((s) => [
       s.name,
       s.enabled ? s.status : 'disabled',
       s.transport,
       s.status === 'connected' ? String(s.toolCount) : '',
-      s.provenance ? `${s.provenance.scope} ${s.provenance.file}` : '',
+      s.provenance ? `${s.provenance.scope} ${shortPath(s.provenance.file, cwd, io.env.HOME)}` : '',
       s.lastError ?? '',
     ]);
     const lines = [
       status.servers.length
-        ? table(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns)
+        ? notedTable(['NAME', 'STATUS', 'TRANSPORT', 'TOOLS', 'DEFINED IN', 'ERROR'], rows, io.columns)
         : 'no servers configured',
     ];
     for (const error of status.configErrors) lines.push(`config error: ${error}`);
     for (const warning of status.configWarnings) lines.push(`config warning: ${warning}`);
-    const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors);
+    const outcome = withConfigErrors({ json: status, text: lines.join('\n') }, status.configErrors, true);
     return storedAuthOnly(args) ? withMissingLogins(outcome, manager) : outcome;
   } finally {
     await close();
@@ -139,7 +142,7 @@ async function show(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     for (const error of loaded.errors) lines.push(`error: ${error.message}`);
     for (const warning of loaded.warnings) lines.push(`warning: ${warning}`);
   }
-  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors);
+  return withConfigErrors({ json, text: lines.join('\n') || 'no servers configured' }, json.errors, only === undefined);
 }
 
 async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -156,15 +159,36 @@ async function check(args: ParsedArgs, io: CliIO): Promise<Outcome> {
     errors: loaded.errors.map((e) => e.message),
     warnings: loaded.warnings,
   };
-  const lines = [
-    ...loaded.files
-      .filter((f) => f.status !== 'missing')
-      .map((f) => `${f.status === 'loaded' ? 'ok   ' : 'error'}  ${f.file}`),
-    ...loaded.errors.map((e) => `error: ${e.message}`),
-    ...loaded.warnings.map((w) => `warning: ${w}`),
-    `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`,
-  ];
-  return withConfigErrors({ json, text: lines.join('\n') }, json.errors);
+  const files = loaded.files.filter((f) => f.status !== 'missing');
+  const texts = new Map<string, Promise<string | undefined>>();
+  const messages = new Map(
+    await Promise.all(loaded.errors.map(async (e) => [e, await positionedMessage(e, texts)] as const)),
+  );
+  json.errors = loaded.errors.map((e) => messages.get(e)!);
+  const errorsOf = (file: string) => loaded.errors.filter((e) => fileOf(e) === file);
+  const lines: string[] = [];
+  // Each file once with its verdict, its errors (each naming FILE[:LINE:COLUMN]) under it.
+  for (const f of files) {
+    const own = errorsOf(f.file);
+    const broken = own.length > 0 || f.status !== 'loaded';
+    lines.push(`${broken ? 'error' : 'ok   '}  ${f.file}`, ...own.map((e) => `         ${messages.get(e)!}`));
+  }
+  const listed = new Set(files.map((f) => f.file));
+  for (const e of loaded.errors.filter((e) => !listed.has(fileOf(e) ?? ''))) lines.push(`error: ${messages.get(e)!}`);
+  lines.push(...loaded.warnings.map((w) => `warning: ${w}`));
+  const bad = files.filter((f) => f.status !== 'loaded' || errorsOf(f.file).length > 0).length;
+  const servers = `${loaded.servers.length} server(s): ${loaded.servers.map((s) => s.name).join(', ') || 'none'}`;
+  const checked = `${files.length} file(s) checked: ${files.length - bad} ok`;
+  if (loaded.errors.length === 0) return { json, text: [...lines, `${checked}; ${servers}`].join('\n') };
+  // The summary is the last line either way: on stderr as the error, since the errors are all above.
+  const outcome = withConfigErrors({ json, text: lines.join('\n') }, json.errors);
+  const errors = configErrorCount(loaded.errors.length);
+  return { ...outcome, notice: `${checked}, ${bad} with errors; ${errors}; ${servers}` };
+}
+
+/** The file a config error is in, when it names one. */
+function fileOf(error: McpError): string | undefined {
+  return error instanceof ConfigError ? error.file : undefined;
 }
 
 async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -215,6 +239,8 @@ async function importHost(args: ParsedArgs, io: CliIO): Promise<Outcome> {
       text,
       exitCode: EXIT.config,
       error: { code: 'CONFIG_INVALID', message: result.errors.map((e) => e.message).join('; ') },
+      // The text lists each error (`# error: …`): stderr counts them.
+      notice: `${configErrorCount(result.errors.length)} (each listed above): nothing to import from ${host}`,
     };
   }
   return { json, text };

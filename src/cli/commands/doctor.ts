@@ -86,7 +86,7 @@ export async function doctorCommand(args: ParsedArgs, io: CliIO): Promise<Outcom
   const outcome: Outcome = { json: { servers: reports, configErrors }, text: lines.join('\n') };
   const first = failing[0]?.checks.find((c) => c.verdict === 'fail');
   if (first) return { ...outcome, exitCode: EXIT_OF[first.kind ?? 'unreachable'] };
-  return withConfigErrors(outcome, configErrors);
+  return withConfigErrors(outcome, configErrors, true);
 }
 
 const MARK: Record<Verdict, string> = { ok: 'ok  ', warn: 'warn', fail: 'fail', skip: 'skip' };

@@ -128,12 +128,18 @@ const call: ServerCommand = async (client, args, io) => {
       `result of tool "${name}"`,
       flag(args, 'json') ? `it is ${problem}` : `its ${problem}`,
     );
+  // The tool's text is its result (stdout, as for a success); stderr says once that it is an error, not what.
   if (result.isError)
     return {
       json: result,
       text: rendered.text,
       exitCode: EXIT.tool,
-      error: { code: 'TOOL_ERROR', message: `tool ${name} reported an error: ${firstLine(rendered.text)}`, result },
+      error: {
+        code: 'TOOL_ERROR',
+        message: `server "${client.name}": tool "${name}" reported an error: ${firstLine(rendered.text)}`,
+        result,
+      },
+      notice: `server "${client.name}": tool "${name}" reported an error${rendered.text.trim() === '' ? ' (with no text)' : ' (its text is above, on stdout)'}`,
     };
   return { json: result, text: rendered.text };
 };

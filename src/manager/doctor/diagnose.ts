@@ -19,6 +19,7 @@ import { skipped } from './run-check.js';
 import { stdioSteps } from './stdio-steps.js';
 import { checkToolSchemas } from './tool-checks.js';
 import { urlSteps } from './url-steps.js';
+import { shellLine } from '../../util/shell-quote.js';
 
 export { DEFAULT_CHECK_TIMEOUT_MS, targetText, type DiagnoseOptions } from './diagnosis.js';
 
@@ -51,7 +52,7 @@ export async function diagnoseServer(spec: ManagedServer, options: DiagnoseOptio
       verdict: 'fail',
       kind: 'config',
       detail: `defined in ${spec.provenance?.file ?? 'a project file'} and not approved to start`,
-      fix: 'approve it by running a command with --server NAME on a terminal (it asks once), or pass --trust-project',
+      fix: `pass --trust-project, or approve it on a terminal (this asks once): ${shellLine(['mcpwire', 'doctor', spec.name])}`,
       ms: 0,
     });
     d.skip(rest, 'the server is not approved');

@@ -11,6 +11,7 @@ import type { ClientOptions } from '../../client/options.js';
 import type { TokenStore } from '../../auth/token-store.js';
 import { McpError } from '../../protocol/errors.js';
 import { redactUrl, scrubSecrets } from '../../util/redact.js';
+import { shellLine, shellQuote } from '../../util/shell-quote.js';
 import { secretValues } from '../config/redact.js';
 import { redactError } from '../error-redaction.js';
 import { clientOptionsFor, connectTarget } from '../servers/connect-target.js';
@@ -39,11 +40,24 @@ export interface DiagnoseOptions {
 /** A check's bound when none is given: the client's own connect timeout, as for every other command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = DEFAULT_CONNECT_TIMEOUT_MS;
 
-/** What `spec` looks like, for a report: its command line or URL, with secrets as `***`. */
+/**
+ * What `spec` looks like, for a report: its command line (each word quoted for a POSIX shell, so
+ * it pastes as it runs) or URL, with secrets as `***`.
+ */
 export function targetText(spec: ManagedServer): string {
-  const text =
-    spec.transport === 'stdio' ? [spec.command ?? '', ...(spec.args ?? [])].join(' ') : redactUrl(spec.url ?? '');
-  return scrubSecrets(text, secretValues(spec));
+  const secrets = secretValues(spec);
+  if (spec.transport !== 'stdio') return scrubSecrets(redactUrl(spec.url ?? ''), secrets);
+  // Scrubbed word by word, then quoted: a `***` stands for the whole secret inside its quotes.
+  return shellLine([spec.command ?? '', ...(spec.args ?? [])].map((word) => scrubSecrets(word, secrets)));
+}
+
+/**
+ * The shell line that runs `spec`'s command as the manager starts it (in its `cwd`, when it has
+ * one), quoted for a POSIX shell; its `env` is left out (it may hold secrets).
+ */
+export function commandLine(spec: ManagedServer): string {
+  const command = targetText(spec);
+  return spec.cwd !== undefined ? `cd ${shellQuote(spec.cwd)} && ${command}` : command;
 }
 
 /** The kind of a failed connect. */

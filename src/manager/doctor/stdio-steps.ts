@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../../protocol/errors.js';
 import { checkCommand } from './command-check.js';
-import { failKind, targetText, type Diagnosis } from './diagnosis.js';
+import { commandLine, failKind, type Diagnosis } from './diagnosis.js';
 
 /** The session checks that follow: skipped when a step here fails. */
 const SESSION = ['revision', 'tools', 'schemas'];
@@ -36,7 +36,7 @@ export async function stdioSteps(d: Diagnosis): Promise<boolean> {
       verdict: 'fail',
       kind: failKind(d.connectError),
       detail: `${message}${unsaid.length ? `; its stderr: ${unsaid.join(' | ')}` : ''}`,
-      fix: `run the command yourself to see why: ${targetText(spec)}`,
+      fix: `run the command yourself to see why: ${commandLine(spec)}`,
     };
   });
   if (start.verdict === 'fail') d.skip(SESSION, 'the server did not start');
