@@ -8,7 +8,7 @@
  * command and what it printed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './cli.js';
 import type { ScratchProject } from './packed-install.js';
@@ -29,6 +29,8 @@ interface Ran {
   stderr: string;
   timedOut: boolean;
   leftRunning: boolean;
+  /** The command lines of what was left running in the project, if any. */
+  left: string;
 }
 
 /** Writes or runs `snippet` of `doc` in `project`; rejects with what went wrong and what was printed. */
@@ -95,7 +97,7 @@ function check(where: string, code: string, ran: Ran, what = ran.command): void 
   const how = ran.timedOut
     ? `did not finish within ${BLOCK_TIMEOUT_MS} ms (its process group was killed)`
     : ran.leftRunning
-      ? 'exited but left processes running (in its group, killed, or holding its output): close what it opens'
+      ? `exited but left processes running (in its group, in the project or holding its output; now killed${ran.left ? `: ${ran.left}` : ''}): close what it opens`
       : `failed: ${ran.signal ? `signal ${ran.signal}` : `exit code ${ran.code}`}`;
   const tail = (text: string) => (text.length > SHOWN_CHARS ? `…${text.slice(-SHOWN_CHARS)}` : text);
   throw new Error(
@@ -116,6 +118,40 @@ function groupAlive(pgid: number): boolean {
 function killGroup(pgid: number): void {
   try {
     process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Processes whose working directory is `dir` or below it (Linux; elsewhere none are found). */
+function runningIn(dir: string): number[] {
+  if (!existsSync('/proc/self/cwd')) return [];
+  const root = realpathSync(dir);
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (state !== 'Z' && (cwd === root || cwd.startsWith(`${root}/`))) found.push(Number(entry));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '?';
+  }
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
   } catch {
     // Already gone.
   }
@@ -143,12 +179,23 @@ async function bounded(file: string, args: string[], project: ScratchProject): P
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve({ code, signal }));
   }).finally(() => clearTimeout(timer));
-  // What the block started in its own group must end with it (a process exiting may take a moment).
-  const leftRunning = await until(() => !groupAlive(child.pid!), 5_000).then(
+  // What the block started must end with it (a process exiting may take a moment): its own group,
+  // and what runs in the project elsewhere (a server leads a group of its own).
+  const leftRunning = await until(() => !groupAlive(child.pid!) && runningIn(project.dir).length === 0, 5_000).then(
     () => false,
     () => true,
   );
-  if (leftRunning) killGroup(child.pid!);
+  let left = '';
+  if (leftRunning) {
+    left = runningIn(project.dir)
+      .map((pid) => `${pid}: ${commandLine(pid)}`)
+      .join('; ');
+    killGroup(child.pid!);
+    for (const pid of runningIn(project.dir)) {
+      killGroup(pid);
+      kill(pid);
+    }
+  }
   // Its pipes close once every process holding them is gone; one of another group may hold them.
   if (child.stdout.readable || child.stderr.readable) {
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -159,8 +206,8 @@ async function bounded(file: string, args: string[], project: ScratchProject): P
     if (held) {
       child.stdout.destroy();
       child.stderr.destroy();
-      return { command, ...exited, stdout, stderr, timedOut, leftRunning: true };
+      return { command, ...exited, stdout, stderr, timedOut, leftRunning: true, left };
     }
   }
-  return { command, ...exited, stdout, stderr, timedOut, leftRunning };
+  return { command, ...exited, stdout, stderr, timedOut, leftRunning, left };
 }
