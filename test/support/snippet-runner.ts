@@ -2,10 +2,10 @@
  * Runs one marked documentation block in a scratch project (`packed-install.ts`) as the
  * convention says: a `file=PATH` block writes PATH; `sh` runs with `bash -e`, `js`/`mjs` with
  * `node`, `ts` is compiled by the repository's `tsc` under `--strict` (ES2022, so `await using`
- * is lowered for Node 20) and what it wrote is run. Every process is
- * bounded and leads a process group of its own, killed whole on overrun or when it leaves
- * something running; a failure throws an error naming the document, the block's line, the
- * command and what it printed.
+ * is lowered for Node 20) and what it wrote is run. Every process is bounded and leads a process
+ * group of its own, killed whole on overrun; a block that leaves a process behind (in its group,
+ * or working in the project) fails, and what it left is killed. A failure throws an error naming
+ * the document, the block's line, the command and what it printed.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
