@@ -66,6 +66,8 @@ describe('a project server nobody approved', () => {
     expect(existsSync(marker)).toBe(false);
 
     const servers = await runCli(['servers', '--json'], { env, cwd: project });
+    // A status listing, as docs/cli.md's exit-code table says: not approved is its answer, not a failure.
+    expect(servers.code).toBe(0);
     const repo = servers
       .json<{ result: { servers: Array<{ name: string; status: string; lastError?: string }> } }>()
       .result.servers.find((s) => s.name === 'repo');

@@ -58,6 +58,12 @@ const FILES: Array<{ name: string; format: ConfigFormat; container: string[]; te
     text: '// Zed settings\n{\n  "theme": "One Dark",\n  "context_servers": {\n    "a": { "source": "custom", "command": "a" }, // first\n    "b": { "source": "custom", "command": "b" },\n  },\n}\n',
   },
   {
+    name: 'JSON on one line, Claude Desktop written by a program',
+    format: 'json',
+    container: ['mcpServers'],
+    text: '{"globalShortcut":"","mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem"]}}}',
+  },
+  {
     name: 'TOML with CRLF',
     format: 'toml',
     container: ['mcp_servers'],
@@ -145,6 +151,32 @@ describe('config editors keep every byte they do not change', () => {
       true,
     );
     expect(parseYaml(fresh)).toEqual({ name: 'a', mcpServers: [{ url: 'u', name: 'x' }] });
+  });
+
+  it('JSON: an entry joins an object written on one line, spaced like it; `{}` gives it lines of its own', () => {
+    const add = (text: string) => openConfigDocument('/tmp/o.json', text, 'json').withEntry(['mcpServers'], 'x', entry);
+    const line = '"x":{"command":"node","args":["server.js","--flag"],"env":{"MODE":"test"}}';
+    expect(add('{"mcpServers":{"a":{"command":"a"}}}\n')).toBe(`{"mcpServers":{"a":{"command":"a"},${line}}}\n`);
+    expect(add('{"theme":"dark","mcpServers":{}}')).toBe(`{"theme":"dark","mcpServers":{${line}}}`);
+    expect(add('{"theme":"dark"}')).toBe(`{"theme":"dark","mcpServers":{${line}}}`);
+    expect(add('{ "mcpServers": { "a": { "command": "a" } } }')).toBe(
+      '{ "mcpServers": { "a": { "command": "a" }, "x": { "command": "node", "args": ["server.js", "--flag"], "env": { "MODE": "test" } } } }',
+    );
+    // Replacing (--force) keeps the line too.
+    expect(
+      openConfigDocument('/tmp/o.json', '{"mcpServers":{"x":{"command":"old"}}}', 'json').withEntry(
+        ['mcpServers'],
+        'x',
+        entry,
+      ),
+    ).toBe(`{"mcpServers":{${line}}}`);
+    // A file laid out on lines, with the container on one line of it: the entry joins that line.
+    expect(add('{\n  "mcpServers": {"a": {"command": "a"}}\n}\n')).toBe(
+      '{\n  "mcpServers": {"a": {"command": "a"}, "x": {"command": "node", "args": ["server.js", "--flag"], "env": {"MODE": "test"}}}\n}\n',
+    );
+    expect(add('{}')).toBe(
+      `{\n  "mcpServers": {\n    "x": ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}\n  }\n}`,
+    );
   });
 
   it('JSON removing the only server leaves the braces as they were before it', () => {

@@ -105,10 +105,14 @@ function onlyEntry(text: string, container: readonly string[], name: string): st
 /**
  * `text` with `value` at `path`: `modify` finds where (after the last entry, into an empty
  * object, creating the missing containers, or over an entry of that name), and the new text is
- * indented like the file at that place. Only the inserted text is formatted: `modify`'s own
+ * laid out like the file at that place: on lines of its own indented like its siblings, or, where
+ * the object it goes into is written on one line (a file a program wrote with `JSON.stringify`),
+ * on that line with the object's own spacing. Only the inserted text is formatted: `modify`'s own
  * formatting would re-lay the whole line it touches (a one-line sibling entry with it).
  */
 function insertEntry(text: string, path: string[], value: unknown): string {
+  const inline = oneLineStyle(text, path.slice(0, -1));
+  if (inline) return insertInline(text, path, value, inline);
   const formatting = formattingOf(text);
   const eol = formatting.eol!;
   const unit = formatting.insertSpaces ? ' '.repeat(formatting.tabSize!) : '\t';
@@ -135,6 +139,60 @@ function insertEntry(text: string, path: string[], value: unknown): string {
   return applyEdits(text, [
     { offset: edit.offset, length: blank, content: `${eol}${inner}${key}: ${pretty(item, inner)}${eol}${outer}` },
   ]);
+}
+
+/** How a one-line object spaces its parts: after `:`, after `,`, inside its braces. */
+interface InlineStyle {
+  colon: string;
+  comma: string;
+  pad: string;
+}
+
+/**
+ * The spacing of the innermost object with entries on `container`'s path (the container itself
+ * when it exists and has some, else the nearest ancestor) when that object is written on one line
+ * (no line break between its braces); undefined for one laid out on lines, and when no object on
+ * the path has an entry (`{}`: nothing to copy, so the entry gets lines of its own).
+ */
+function oneLineStyle(text: string, container: readonly string[]): InlineStyle | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  if (!root) return undefined;
+  let node: Node | undefined;
+  for (let depth = container.length; depth >= 0 && !node; depth--) {
+    const found = depth === 0 ? root : findNodeAtLocation(root, [...container.slice(0, depth)]);
+    if (found?.type === 'object' && found.children?.length) node = found;
+  }
+  if (!node) return undefined;
+  const own = text.slice(node.offset, node.offset + node.length);
+  if (own.includes('\n')) return undefined;
+  return {
+    colon: /"[ \t]*:([ \t]*)/.exec(own)?.[1] ?? '',
+    comma: /,([ \t]*)"/.exec(own)?.[1] ?? /"[ \t]*:([ \t]*)/.exec(own)?.[1] ?? '',
+    pad: /^\{([ \t]*)\S/.exec(own)?.[1] ?? '',
+  };
+}
+
+/** {@link insertEntry} into an object written on one line: the entry joins that line. */
+function insertInline(text: string, path: string[], value: unknown, style: InlineStyle): string {
+  const edit = modify(text, path, value, {})[0]!;
+  if (edit.length > 0) return applyEdits(text, [{ ...edit, content: compact(JSON.parse(edit.content), style) }]);
+  const afterSibling = edit.content.startsWith(',');
+  const body = afterSibling ? edit.content.slice(1) : edit.content;
+  const keyEnd = endOfJsonString(body);
+  const member = `${body.slice(0, keyEnd)}:${style.colon}${compact(JSON.parse(body.slice(keyEnd + 1)), style)}`;
+  if (afterSibling) return applyEdits(text, [{ ...edit, content: `,${style.comma}${member}` }]);
+  const blank = /^\s*/.exec(text.slice(edit.offset))![0].length;
+  return applyEdits(text, [{ offset: edit.offset, length: blank, content: `${style.pad}${member}${style.pad}` }]);
+}
+
+/** `value` as JSON on one line, spaced as `style` says. */
+function compact(value: unknown, style: InlineStyle): string {
+  if (Array.isArray(value)) return `[${value.map((item) => compact(item, style)).join(`,${style.comma}`)}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${style.colon}${compact(v, style)}`);
+    return members.length ? `{${style.pad}${members.join(`,${style.comma}`)}${style.pad}}` : '{}';
+  }
+  return JSON.stringify(value);
 }
 
 /** The index just past the JSON string `text` starts with. */

@@ -1,0 +1,161 @@
+/**
+ * mcpwire installed in a project as a user installs it, from the packed tarball, without the
+ * network: `npm pack` of the built `dist/` once, its contents extracted into
+ * `node_modules/mcpwire`, each runtime dependency its `package.json` lists (and the packages the
+ * docs tell a user to add: the reference servers, the optional peers) a symlink to the
+ * repository's `node_modules`, and their bins in `node_modules/.bin`. Scratch projects use that
+ * install; each has a home of its own whose `.npmrc` closes the registry (`offline`, an
+ * unreachable registry), which `npx` reads even where a server's environment is filtered, so
+ * `npx mcpwire` and `npx -y @modelcontextprotocol/server-everything` find the local bins or fail,
+ * never download.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, requireBuiltCli } from './cli.js';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** What the docs tell a user to install beside mcpwire, where the repository has it. */
+const DOCUMENTED_EXTRAS = [
+  '@modelcontextprotocol/server-everything',
+  '@modelcontextprotocol/server-filesystem',
+  '@modelcontextprotocol/server-memory',
+  '@opentelemetry/api',
+  'pg',
+  'ioredis',
+];
+
+/** An unreachable registry: a request that gets past `offline` fails at once instead of downloading. */
+export const CLOSED_REGISTRY = 'http://127.0.0.1:9/';
+
+export interface PackedInstall {
+  /** The directory holding the install's `node_modules`. */
+  dir: string;
+  /** The installed package's `package.json`. */
+  manifest: { name: string; version: string; dependencies?: Record<string, string> };
+  /** The packages linked from the repository beside it. */
+  linked: string[];
+  /** A fresh scratch project using this install (removed with the install). */
+  project(name: string): ScratchProject;
+  /** Removes the install and every scratch project. Idempotent. */
+  remove(): void;
+}
+
+export interface ScratchProject {
+  /** The project's directory (the cwd of what runs in it). */
+  dir: string;
+  /** Its user's home (`HOME`, the XDG directories inside it, `.npmrc` closing the registry). */
+  home: string;
+  /** A directory for the runner's own files (outside the project). */
+  work: string;
+  /** The environment for commands in the project: nothing of the test process's but PATH. */
+  env: Record<string, string>;
+}
+
+/** `npm pack --ignore-scripts` of the built repository, extracted and linked in a temp directory. */
+export async function packedInstall(): Promise<PackedInstall> {
+  requireBuiltCli();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-packed-install-'));
+  try {
+    const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', root], {
+      cwd: ROOT,
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+    });
+    const [pack] = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as Array<{ filename: string }>;
+    const modules = path.join(root, 'install', 'node_modules');
+    mkdirSync(path.join(modules, '.bin'), { recursive: true });
+    await run('tar', ['xzf', path.join(root, pack!.filename), '-C', path.join(root, 'install')], { timeout: 60_000 });
+    const own = path.join(modules, 'mcpwire');
+    // The tarball's top directory is `package/`.
+    await run('mv', [path.join(root, 'install', 'package'), own]);
+    const manifest = JSON.parse(readFileSync(path.join(own, 'package.json'), 'utf8')) as PackedInstall['manifest'];
+
+    const wanted = [...Object.keys(manifest.dependencies ?? {}), ...DOCUMENTED_EXTRAS];
+    const linked: string[] = [];
+    for (const name of wanted) {
+      const from = path.join(ROOT, 'node_modules', name);
+      if (!existsSync(from)) {
+        if (DOCUMENTED_EXTRAS.includes(name)) continue;
+        throw new Error(`mcpwire's dependency ${name} is not in ${path.join(ROOT, 'node_modules')}: run npm ci`);
+      }
+      mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+      symlinkSync(from, path.join(modules, name), 'dir');
+      linked.push(name);
+    }
+    for (const name of ['mcpwire', ...linked]) linkBins(modules, name);
+
+    const projects = path.join(root, 'projects');
+    mkdirSync(projects);
+    let removed = false;
+    return {
+      dir: path.join(root, 'install'),
+      manifest,
+      linked,
+      project: (name) => scratchProject(path.join(projects, name.replace(/[^A-Za-z0-9._-]+/g, '-')), modules),
+      remove() {
+        if (removed) return;
+        removed = true;
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** `node_modules/.bin` links for the bins of the installed package `name` (relative, as npm makes them). */
+function linkBins(modules: string, name: string): void {
+  const manifest = JSON.parse(readFileSync(path.join(modules, name, 'package.json'), 'utf8')) as {
+    name: string;
+    bin?: string | Record<string, string>;
+  };
+  const bins =
+    typeof manifest.bin === 'string' ? { [manifest.name.split('/').pop()!]: manifest.bin } : (manifest.bin ?? {});
+  for (const [bin, target] of Object.entries(bins)) {
+    const link = path.join(modules, '.bin', bin);
+    if (!existsSync(link)) symlinkSync(path.join('..', name, target), link);
+  }
+}
+
+function scratchProject(root: string, modules: string): ScratchProject {
+  if (existsSync(root)) throw new Error(`scratch project ${root} exists already`);
+  const dir = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  const work = path.join(root, 'work');
+  for (const d of [dir, home, work]) mkdirSync(d, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'scratch', private: true, type: 'module' })}\n`,
+  );
+  symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+  writeFileSync(
+    path.join(home, '.npmrc'),
+    `offline=true\nregistry=${CLOSED_REGISTRY}\nupdate-notifier=false\nfund=false\naudit=false\n`,
+  );
+  const env: Record<string, string> = {
+    PATH: [path.join(dir, 'node_modules', '.bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(
+      path.delimiter,
+    ),
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    TMPDIR: os.tmpdir(),
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    npm_config_offline: 'true',
+    npm_config_registry: CLOSED_REGISTRY,
+    npm_config_update_notifier: 'false',
+  };
+  // Under `npm run coverage` the documented commands count too.
+  if (process.env.NODE_V8_COVERAGE) env.NODE_V8_COVERAGE = process.env.NODE_V8_COVERAGE;
+  return { dir, home, work, env };
+}
