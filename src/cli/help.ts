@@ -224,7 +224,8 @@ Examples:
                                        zed, opencode, continue, cline, roo-code
   mcpwire config add NAME (--url URL [--header "K: V"]... | -- COMMAND ARGS...)
                      [--env K=V]... [--scope user|project] [--to HOST]
-                     [--transport sse] [--env-ref] [--dry-run] [--force]
+                     [--transport http|sse] [--env-ref] [--dry-run] [--force]
+                     [--verbatim]
                                        add a server to your config (user
                                        ~/.mcpwire/config.json, project
                                        .mcp.json) or, with --to HOST, to that
@@ -243,6 +244,11 @@ the unified diff and writes nothing. Values of --env and --header are never
 printed (***); --env-ref writes them as variable references in the host's
 syntax (\${K}, \${env:K}, {env:K}, Codex env_vars, ...): set K where the host
 runs. --to continue writes ~/.continue/config.yaml only.
+
+All after -- is the server's command line: config add's own options go before
+it. One of them after -- (config add x -- cmd --to cursor) is refused, exit 1,
+and nothing is written; --verbatim keeps them as the server's arguments, for a
+server that really takes them.
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
