@@ -112,8 +112,12 @@ Examples:
   mcpwire tools --server everything --json`,
   call: `Usage: mcpwire call TOOL [--arg k=v ...] [--args-json JSON] [server]
 
-Calls a tool. --arg values are read as JSON when they are JSON (n=3 is a
-number, ok=true a boolean, s='"3"' a string); --arg wins over --args-json. On a
+Calls a tool. Each --arg k=v takes the type the tool's inputSchema gives k: a
+string as written (id=1 is "1"), a number, integer, boolean or null parsed, an
+array or object as JSON, an enum one of its values; a value that does not fit
+is a usage error (exit 1) naming k. An untyped value is read as JSON when it is
+JSON (n=3 a number). --arg wins over --args-json. TOOL may also be the
+manager's mcp__SERVER__TOOL: without --server, SERVER is your config's. On a
 terminal, progress shows as a live line and the server's questions (elicitation)
 are asked interactively; otherwise they are declined. --max-chars N caps the
 printed text (--json prints the whole result).
@@ -124,6 +128,7 @@ Examples:
   mcpwire call get-sum --arg a=2 --arg b=3 \\
     -- ${EVERYTHING}
   mcpwire call echo --args-json '{"message":"hi"}' --server everything --json
+  mcpwire call mcp__everything__echo --arg message=1
 
 ${EXITS}`,
   resources: `Usage: mcpwire resources [server]
