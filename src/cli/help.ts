@@ -79,6 +79,9 @@ Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
   -V, --version   print the version of mcpwire
 
+Installed in a project (npm install --save-dev mcpwire) rather than globally,
+the command is npx mcpwire: every example in these texts runs so.
+
 Examples (the reference server; npx uses a local install, else downloads it):
   mcpwire tools -- ${EVERYTHING}
   mcpwire call get-sum --arg a=2 --arg b=3 \\
@@ -321,17 +324,21 @@ Example:
   mcpwire proxy [--trace-file FILE.jsonl] [--trace] -- SERVER COMMAND...
   mcpwire proxy --url URL [--listen 127.0.0.1:PORT] [--header 'K: V']
                 [--trace-file FILE.jsonl]
-  Either form also takes --otlp-endpoint URL [--otlp-header 'K: V']: each
-  request's span sent live to an OTLP/HTTP receiver (see mcpwire --help).
 
 Stands in for a server in your host's config (Claude Desktop, Cursor, your own
 agent) and records the traffic. stdio: bytes are forwarded unchanged both ways,
 stderr passes through, signals are forwarded, and the proxy exits as the server
 did. HTTP: a reverse proxy on 127.0.0.1; point the host at the printed URL.
 
-In a host's config (.mcp.json):
-  { "mcpServers": { "everything": { "command": "mcpwire", "args": ["proxy",
-      "--trace-file", "/tmp/everything.jsonl", "--", "npx", "-y",
+Either form also takes:
+  --otlp-endpoint URL      send each request's span live to an OTLP/HTTP
+                           receiver (JSON; a URL without a path gets /v1/traces)
+    --otlp-header 'K: V'   a header for it, e.g. an API key (repeatable)
+
+In a host's config (.mcp.json of a project with mcpwire installed; with a
+global install, "command": "mcpwire" and the args from "proxy" on):
+  { "mcpServers": { "everything": { "command": "npx", "args": ["mcpwire",
+      "proxy", "--trace-file", "/tmp/everything.jsonl", "--", "npx", "-y",
       "@modelcontextprotocol/server-everything"] } } }
 
 Example (a host that sends nothing: the server sees end of input and exits):
@@ -437,7 +444,7 @@ call, prompts, resources and servers write them to
 $XDG_CACHE_HOME/mcpwire/completion, default ~/.cache/mcpwire/completion): a TAB
 never connects to a server.
 
-Load it from your shell's start-up file:
+With a global mcpwire, load it from your shell's start-up file:
   ~/.bashrc                   source <(mcpwire completion bash)
   ~/.zshrc (after compinit)   source <(mcpwire completion zsh)
   ~/.config/fish/config.fish  mcpwire completion fish | source
@@ -445,6 +452,12 @@ or install it once (bash's needs the bash-completion package):
   mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
   mcpwire completion zsh > "\${fpath[1]}/_mcpwire"
   mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
+With mcpwire installed in a project (npm install --save-dev mcpwire), load it
+in a shell in that project: source <(npx mcpwire completion bash) (zsh alike;
+fish: npx mcpwire completion fish | source). Either way the script completes
+mcpwire ... and npx mcpwire ...: after npx mcpwire, TAB asks the mcpwire of
+node_modules/.bin in the directory you are in or above (else one on PATH) and
+says so when there is none.
 
 Examples:
   mcpwire completion bash > mcpwire.bash
