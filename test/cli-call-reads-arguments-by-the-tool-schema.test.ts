@@ -180,3 +180,16 @@ describe('call TOOL', () => {
     );
   });
 });
+
+describe('repl call', () => {
+  it('reads k=v by the tool schema too', async () => {
+    const run = await runCli(['repl'], {
+      env: { HOME: home },
+      cwd: root,
+      input: 'call mcp__everything__echo message=1\ncall mcp__everything__get-sum a=1 b=x\n',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Echo: 1');
+    expect(run.stdout).toContain('b: "x" is not a number (tool "get-sum" declares b as number)');
+  });
+});

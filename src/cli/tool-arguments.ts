@@ -33,12 +33,24 @@ export function callArguments(args: ParsedArgs, tool?: Pick<Tool, 'name' | 'inpu
       throw new UsageError(`--args-json must be a JSON object, got ${raw}`);
     base = parsed as Record<string, unknown>;
   }
-  const schema = isObject(tool?.inputSchema) ? tool.inputSchema : undefined;
+  return { ...base, ...pairArguments(listOption(args, 'arg'), tool, (key) => `--arg ${key}`) };
+}
+
+/**
+ * `key=value` items read by `tool`'s schema as {@link callArguments} reads `--arg` (the repl's
+ * `call TOOL k=v …` too); `label` names an item in errors (`--arg k`). Throws {@link UsageError}.
+ */
+export function pairArguments(
+  items: readonly string[],
+  tool: Pick<Tool, 'name' | 'inputSchema'> | undefined,
+  label: (key: string) => string,
+): Record<string, unknown> {
+  const schema = tool && isObject(tool.inputSchema) ? tool.inputSchema : undefined;
   const properties = isObject(schema?.properties) ? schema.properties : {};
-  const out: Record<string, unknown> = { ...base };
-  for (const item of listOption(args, 'arg')) {
+  const out: Record<string, unknown> = {};
+  for (const item of items) {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--arg expects key=value, got "${item}"`);
+    if (eq <= 0) throw new UsageError(`${label('').trim() || 'an argument'} expects key=value, got "${item}"`);
     const key = item.slice(0, eq);
     const text = item.slice(eq + 1);
     const own = Object.hasOwn(properties, key) ? properties[key] : undefined;
@@ -49,13 +61,13 @@ export function callArguments(args: ParsedArgs, tool?: Pick<Tool, 'name' | 'inpu
       );
     }
     const parameter = resolved(own ?? schema?.additionalProperties, schema);
-    out[key] = parameter ? valueFor(tool!.name, key, text, parameter) : coerceValue(text);
+    out[key] = parameter ? valueFor(tool!.name, label(key), key, text, parameter) : coerceValue(text);
   }
   return out;
 }
 
 /** `text` read as `parameter` says, or a usage error naming the parameter and what it takes. */
-function valueFor(tool: string, key: string, text: string, parameter: ParameterSchema): unknown {
+function valueFor(tool: string, label: string, key: string, text: string, parameter: ParameterSchema): unknown {
   const choices = Array.isArray(parameter.enum)
     ? (parameter.enum as unknown[])
     : 'const' in parameter
@@ -67,7 +79,7 @@ function valueFor(tool: string, key: string, text: string, parameter: ParameterS
     const value = choices.includes(text) ? text : coerceValue(text);
     if (choices.some((choice) => sameValue(choice, value))) return value;
     throw new UsageError(
-      `--arg ${key}: "${text}" is not one of ${choices.map((c) => JSON.stringify(c)).join(', ')} (tool "${tool}", parameter ${key})`,
+      `${label}: "${text}" is not one of ${choices.map((c) => JSON.stringify(c)).join(', ')} (tool "${tool}", parameter ${key})`,
     );
   }
   if (!types) return coerceValue(text);
@@ -77,7 +89,7 @@ function valueFor(tool: string, key: string, text: string, parameter: ParameterS
     if (value !== NOT) return value;
   }
   throw new UsageError(
-    `--arg ${key}: "${text}" is not ${types.map(article).join(' or ')} (tool "${tool}" declares ${key} as ${types.join(' | ')})`,
+    `${label}: "${text}" is not ${types.map(article).join(' or ')} (tool "${tool}" declares ${key} as ${types.join(' | ')})`,
   );
 }
 
