@@ -69,10 +69,10 @@ describe('config add with its own options after --', () => {
     expect(snapshot(hosts.root)).toEqual(before);
   });
 
-  it('does what they say before --; a server option of the same name with another value is its own', async () => {
+  it('does what they say before --; a server option of the same name with another value, or one a command server never takes, is its own', async () => {
     const hosts = startHostHome();
     const before = snapshot(hosts.root);
-    const command = ['--', process.execPath, SCRIPTED, '--transport', 'stdio'];
+    const command = ['--', process.execPath, SCRIPTED, '--transport', 'stdio', '--url', 'http://127.0.0.1:9/'];
     const dry = await cli(hosts, ['config', 'add', 'added', '--to', 'cursor', '--dry-run', ...command]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(`+++ ${path.join(hosts.home, '.cursor/mcp.json')}`);
@@ -83,7 +83,7 @@ describe('config add with its own options after --', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(cursorServer(hosts, 'added')).toEqual({
       command: process.execPath,
-      args: [SCRIPTED, '--transport', 'stdio'],
+      args: [SCRIPTED, '--transport', 'stdio', '--url', 'http://127.0.0.1:9/'],
     });
   });
 

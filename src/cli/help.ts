@@ -79,7 +79,7 @@ Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
   -V, --version   print the version of mcpwire
 
-Installed in a project (npm install --save-dev mcpwire) rather than globally,
+Installed in a project (npm install -D mcpwire) rather than globally,
 the command is npx mcpwire: every example in these texts runs so.
 
 Examples (the reference server; npx uses a local install, else downloads it):
@@ -452,7 +452,7 @@ or install it once (bash's needs the bash-completion package):
   mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
   mcpwire completion zsh > "\${fpath[1]}/_mcpwire"
   mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
-With mcpwire installed in a project (npm install --save-dev mcpwire), load it
+With mcpwire installed in a project (npm install -D mcpwire), load it
 in a shell in that project: source <(npx mcpwire completion bash) (zsh alike;
 fish: npx mcpwire completion fish | source). Either way the script completes
 mcpwire ... and npx mcpwire ...: after npx mcpwire, TAB asks the mcpwire of

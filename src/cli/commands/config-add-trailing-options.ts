@@ -8,7 +8,8 @@
  * `config add`'s options are the ones its usage lines in `config --help` mention (the one list
  * completion offers too). An option whose help lists its values (`--scope user|project`,
  * `--transport http|sse`) counts only with one of them: `-- server --transport stdio` is the
- * server's own option.
+ * server's own option; so is one of those the usage offers in place of a command (`--url`,
+ * `--header`: a command server takes neither).
  */
 import { flag, optionOf, UsageError, type ParsedArgs } from '../argv.js';
 import { subcommandOptions } from '../completion/command-facts.js';
@@ -24,7 +25,7 @@ export function refuseAddOptionsAfterDashes(args: ParsedArgs, name: string): voi
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const option = word.startsWith('-') && word !== '-' && word !== '--' ? optionOf(word) : undefined;
-    if (!option || !own.options.includes(option.name)) {
+    if (!option || !own.options.includes(option.name) || own.instead.includes(option.name)) {
       kept.push(word);
       continue;
     }

@@ -61,13 +61,14 @@ export function overviewOptions(help: string): string[] {
 /**
  * The options the usage lines of `mcpwire COMMAND SUB` mention (the line that starts it and the
  * ones that continue it, up to the next `mcpwire COMMAND` line), with the values their help lists:
- * the subcommand's own options, as `--help` documents them.
+ * the subcommand's own options, as `--help` documents them. `instead`: those of a group the
+ * usage offers in place of a server command (`(--url URL [--header …] | -- COMMAND …)`).
  */
 export function subcommandOptions(
   command: string,
   sub: string,
   help: string,
-): { options: string[]; values: Map<string, string[]> } {
+): { options: string[]; values: Map<string, string[]>; instead: string[] } {
   const start = help.indexOf('Usage:');
   const block = start < 0 ? '' : help.slice(start).split(/\n\s*\n/)[0]!;
   const prefix = `mcpwire ${command} `;
@@ -81,7 +82,12 @@ export function subcommandOptions(
     if (inside) lines.push(line);
   }
   const text = lines.join('\n');
-  return { options: optionsIn(text), values: valuesIn(text) };
+  const alternative = /\(([^()|]*)\|\s*--\s+COMMAND/.exec(text)?.[1];
+  return {
+    options: optionsIn(text),
+    values: valuesIn(text),
+    instead: alternative === undefined ? [] : optionsIn(alternative),
+  };
 }
 
 function emptyFacts(help: string, summary: string): CommandFacts {
