@@ -9,7 +9,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
-import { runIn, shellWorld, skipWithout, type ShellWorld } from './support/completion-shells.js';
+import {
+  bashComplete as bashRun,
+  runIn,
+  shellQuote as quote,
+  shellWorld,
+  skipWithout,
+  type ShellWorld,
+} from './support/completion-shells.js';
 import { hasTmux, startTerminal } from './support/tmux.js';
 
 beforeAll(() => requireBuiltCli());
@@ -32,39 +39,9 @@ async function listTools(w: ShellWorld): Promise<void> {
   expect(run.stdout).toContain('get-sum');
 }
 
-/** COMP_WORDS as bash splits a line: at blanks, and at `=` and `:` (COMP_WORDBREAKS), which are words. */
-function bashWords(line: string): string[] {
-  const words = line
-    .split(' ')
-    .filter((w, i, all) => w !== '' || i === all.length - 1)
-    .flatMap((w) => w.split(/([=:])/).filter((part, i, parts) => part !== '' || parts.length === 1));
-  return words;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** Completes each line in one bash with the script loaded; the replies by line. */
 async function bashComplete(w: ShellWorld, lines: readonly string[]): Promise<Map<string, string[]>> {
-  const script = [
-    'source <(mcpwire completion bash) || exit 3',
-    'complete -p mcpwire >/dev/null || exit 4',
-    ...lines.map((line, i) => {
-      const words = bashWords(line);
-      return [
-        `COMP_LINE=${quote(line)}; COMP_POINT=\${#COMP_LINE}`,
-        `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()`,
-        `_mcpwire; printf '%s\\t' ${i}; printf '%s ' "\${COMPREPLY[@]}"; echo`,
-      ].join('\n');
-    }),
-  ].join('\n');
-  const out = await runIn(w, 'bash', ['--norc', '--noprofile', '-c', script]);
-  const replies = new Map<string, string[]>();
-  for (const row of out.split('\n').filter(Boolean)) {
-    const [i, rest] = row.split('\t');
-    replies.set(lines[Number(i)]!, rest!.split(' ').filter(Boolean));
-  }
-  expect(replies.size).toBe(lines.length);
-  return replies;
+  return (await bashRun(w, lines)).replies;
 }
 
 describe('mcpwire completion', () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP } from '../src/cli/help.js';
 import { CLI, ROOT, requireBuiltCli, runCli } from './support/cli.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { installInProject } from './support/project-install.js';
 
 const TOPICS = Object.keys(HELP);
 let root: string;
@@ -72,19 +73,51 @@ function place(topic: string): { home: string; project: string } {
   return { home, project };
 }
 
+/**
+ * A fresh home and project for a project install: mcpwire and the reference server installed in
+ * the project only (`project-install.ts`), the same user config as {@link place}.
+ */
+function placeProjectInstall(topic: string): { home: string; project: string } {
+  const home = path.join(root, `${topic}-npx`, 'home');
+  const project = path.join(root, `${topic}-npx`, 'project');
+  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  installInProject(project, home, ['@modelcontextprotocol/server-everything']);
+  writeFileSync(
+    path.join(home, '.mcpwire/config.json'),
+    JSON.stringify({
+      mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } },
+    }),
+  );
+  return { home, project };
+}
+
+/** `line` as typed in a project install: each command that is mcpwire (first, or after a pipe) run by npx. */
+function underNpx(line: string): string {
+  return line.replace(/(^|\|\s*)mcpwire /g, '$1npx mcpwire ');
+}
+
+/**
+ * The topics whose examples are checked in a project install too: those that run mcpwire inside
+ * mcpwire (replay), pipe into it (repl) or write its scripts (completion), and a plain few. The
+ * others run `mcpwire` once at the front of the line, which npx only starts.
+ */
+const NPX_TOPICS = ['main', 'call', 'proxy', 'repl', 'replay', 'completion'];
+
 /** Runs `line` with sh; bounded, the process group killed on overrun. */
 function shell(
   line: string,
   cwd: string,
   home: string,
   timeoutMs = 60_000,
+  withGlobalMcpwire = true,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('sh', ['-c', line], {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      PATH: withGlobalMcpwire ? `${bin}${path.delimiter}${process.env.PATH ?? ''}` : (process.env.PATH ?? ''),
       HOME: home,
       TOKEN: 'example-token',
       NO_COLOR: '1',
@@ -148,6 +181,24 @@ describe('mcpwire help', () => {
         const shown = `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
         expect(result.code, shown).toBe(0);
         // Nothing failed quietly either: no "error: …" on stderr, no "CODE: …" answer in the repl.
+        expect(result.stderr, shown).not.toMatch(/^error: /m);
+        expect(result.stdout, shown).not.toMatch(/^[A-Z][A-Z_]{3,}: /m);
+      }
+    },
+    180_000,
+  );
+
+  it.each(NPX_TOPICS)(
+    '%s: every example runs as npx mcpwire in a project install (no mcpwire on PATH)',
+    async (topic) => {
+      const run = await runCli(topic === 'main' ? ['--help'] : [topic, '--help']);
+      const { home, project } = placeProjectInstall(topic);
+      expect((await shell('command -v mcpwire', project, home, 60_000, false)).code).not.toBe(0);
+      for (const example of examplesOf(run.stdout)) {
+        const line = underNpx(example.replaceAll('http://127.0.0.1:3001/mcp', http.url));
+        const result = await shell(line, project, home, 60_000, false);
+        const shown = `${line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
+        expect(result.code, shown).toBe(0);
         expect(result.stderr, shown).not.toMatch(/^error: /m);
         expect(result.stdout, shown).not.toMatch(/^[A-Z][A-Z_]{3,}: /m);
       }

@@ -70,6 +70,7 @@ const OPTIONS: Record<string, OptionKind> = {
   to: 'string',
   'dry-run': 'flag',
   'env-ref': 'flag',
+  verbatim: 'flag',
   // replay
   http: 'string',
   loose: 'flag',

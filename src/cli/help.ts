@@ -79,6 +79,9 @@ Options:
   -h, --help      this overview; 'mcpwire COMMAND --help': a command's options
   -V, --version   print the version of mcpwire
 
+Installed in a project (npm install -D mcpwire) rather than globally,
+the command is npx mcpwire: every example in these texts runs so.
+
 Examples (the reference server; npx uses a local install, else downloads it):
   mcpwire tools -- ${EVERYTHING}
   mcpwire call get-sum --arg a=2 --arg b=3 \\
@@ -112,8 +115,12 @@ Examples:
   mcpwire tools --server everything --json`,
   call: `Usage: mcpwire call TOOL [--arg k=v ...] [--args-json JSON] [server]
 
-Calls a tool. --arg values are read as JSON when they are JSON (n=3 is a
-number, ok=true a boolean, s='"3"' a string); --arg wins over --args-json. On a
+Calls a tool. Each --arg k=v takes the type the tool's inputSchema gives k: a
+string as written (id=1 is "1"), a number, integer, boolean or null parsed, an
+array or object as JSON, an enum one of its values; a value that does not fit
+is a usage error (exit 1) naming k. An untyped value is read as JSON when it is
+JSON (n=3 a number). --arg wins over --args-json. TOOL may also be the
+manager's mcp__SERVER__TOOL: without --server, SERVER is your config's. On a
 terminal, progress shows as a live line and the server's questions (elicitation)
 are asked interactively; otherwise they are declined. --max-chars N caps the
 printed text (--json prints the whole result).
@@ -124,6 +131,7 @@ Examples:
   mcpwire call get-sum --arg a=2 --arg b=3 \\
     -- ${EVERYTHING}
   mcpwire call echo --args-json '{"message":"hi"}' --server everything --json
+  mcpwire call mcp__everything__echo --arg message=1
 
 ${EXITS}`,
   resources: `Usage: mcpwire resources [server]
@@ -224,7 +232,8 @@ Examples:
                                        zed, opencode, continue, cline, roo-code
   mcpwire config add NAME (--url URL [--header "K: V"]... | -- COMMAND ARGS...)
                      [--env K=V]... [--scope user|project] [--to HOST]
-                     [--transport sse] [--env-ref] [--dry-run] [--force]
+                     [--transport http|sse] [--env-ref] [--dry-run] [--force]
+                     [--verbatim]
                                        add a server to your config (user
                                        ~/.mcpwire/config.json, project
                                        .mcp.json) or, with --to HOST, to that
@@ -243,6 +252,11 @@ the unified diff and writes nothing. Values of --env and --header are never
 printed (***); --env-ref writes them as variable references in the host's
 syntax (\${K}, \${env:K}, {env:K}, Codex env_vars, ...): set K where the host
 runs. --to continue writes ~/.continue/config.yaml only.
+
+All after -- is the server's command line: config add's own options go before
+it. One of them after -- (config add x -- cmd --to cursor) is refused, exit 1,
+and nothing is written; --verbatim keeps them as the server's arguments, for a
+server that really takes them.
 
 Common: --config FILE (repeatable), --cwd DIR, --json. show and check exit 2
 when a config file has an error.
@@ -310,17 +324,21 @@ Example:
   mcpwire proxy [--trace-file FILE.jsonl] [--trace] -- SERVER COMMAND...
   mcpwire proxy --url URL [--listen 127.0.0.1:PORT] [--header 'K: V']
                 [--trace-file FILE.jsonl]
-  Either form also takes --otlp-endpoint URL [--otlp-header 'K: V']: each
-  request's span sent live to an OTLP/HTTP receiver (see mcpwire --help).
 
 Stands in for a server in your host's config (Claude Desktop, Cursor, your own
 agent) and records the traffic. stdio: bytes are forwarded unchanged both ways,
 stderr passes through, signals are forwarded, and the proxy exits as the server
 did. HTTP: a reverse proxy on 127.0.0.1; point the host at the printed URL.
 
-In a host's config (.mcp.json):
-  { "mcpServers": { "everything": { "command": "mcpwire", "args": ["proxy",
-      "--trace-file", "/tmp/everything.jsonl", "--", "npx", "-y",
+Either form also takes:
+  --otlp-endpoint URL      send each request's span live to an OTLP/HTTP
+                           receiver (JSON; a URL without a path gets /v1/traces)
+    --otlp-header 'K: V'   a header for it, e.g. an API key (repeatable)
+
+In a host's config (.mcp.json of a project with mcpwire installed; with a
+global install, "command": "mcpwire" and the args from "proxy" on):
+  { "mcpServers": { "everything": { "command": "npx", "args": ["mcpwire",
+      "proxy", "--trace-file", "/tmp/everything.jsonl", "--", "npx", "-y",
       "@modelcontextprotocol/server-everything"] } } }
 
 Example (a host that sends nothing: the server sees end of input and exits):
@@ -426,7 +444,7 @@ call, prompts, resources and servers write them to
 $XDG_CACHE_HOME/mcpwire/completion, default ~/.cache/mcpwire/completion): a TAB
 never connects to a server.
 
-Load it from your shell's start-up file:
+With a global mcpwire, load it from your shell's start-up file:
   ~/.bashrc                   source <(mcpwire completion bash)
   ~/.zshrc (after compinit)   source <(mcpwire completion zsh)
   ~/.config/fish/config.fish  mcpwire completion fish | source
@@ -434,6 +452,12 @@ or install it once (bash's needs the bash-completion package):
   mcpwire completion bash > ~/.local/share/bash-completion/completions/mcpwire
   mcpwire completion zsh > "\${fpath[1]}/_mcpwire"
   mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish
+With mcpwire installed in a project (npm install -D mcpwire), load it
+in a shell in that project: source <(npx mcpwire completion bash) (zsh alike;
+fish: npx mcpwire completion fish | source). Either way the script completes
+mcpwire ... and npx mcpwire ...: after npx mcpwire, TAB asks the mcpwire of
+node_modules/.bin in the directory you are in or above (else one on PATH) and
+says so when there is none.
 
 Examples:
   mcpwire completion bash > mcpwire.bash

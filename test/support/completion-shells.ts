@@ -8,8 +8,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { CLI } from './cli.js';
+import { installInProject, OFFLINE_NPM_ENV } from './project-install.js';
 
 export interface ShellWorld {
   root: string;
@@ -20,8 +21,16 @@ export interface ShellWorld {
   env: Record<string, string>;
 }
 
-/** A fresh world whose user config (`~/.mcpwire/config.json`) holds `servers` (call inside a test). */
-export function shellWorld(servers: Record<string, unknown>): ShellWorld {
+/**
+ * A fresh world whose user config (`~/.mcpwire/config.json`) holds `servers` (call inside a test).
+ * `install: 'global'` (the default) puts an `mcpwire` on PATH; `'project'` installs it in the
+ * project only (`project-install.ts`), with nothing named mcpwire on PATH and npm offline, so
+ * `npx mcpwire` runs the project's.
+ */
+export function shellWorld(
+  servers: Record<string, unknown>,
+  options: { install?: 'global' | 'project' } = {},
+): ShellWorld {
   const root = mkdtempSync(path.join(tmpdir(), 'mcpwire-completion-'));
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const home = path.join(root, 'home');
@@ -30,18 +39,17 @@ export function shellWorld(servers: Record<string, unknown>): ShellWorld {
   const bin = path.join(root, 'bin');
   for (const dir of [path.join(home, '.mcpwire'), project, cache, bin]) mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: servers }));
+  const env = { HOME: home, XDG_CACHE_HOME: cache, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+  if (options.install === 'project') {
+    installInProject(project, home);
+    return { root, home, project, cache, env: { ...env, ...OFFLINE_NPM_ENV } };
+  }
   writeFileSync(
     path.join(bin, 'mcpwire'),
     `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
   );
   chmodSync(path.join(bin, 'mcpwire'), 0o755);
-  return {
-    root,
-    home,
-    project,
-    cache,
-    env: { HOME: home, XDG_CACHE_HOME: cache, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
-  };
+  return { root, home, project, cache, env };
 }
 
 /** Whether `program` runs here (`--version`). */
@@ -60,7 +68,16 @@ export function skipWithout(program: string): boolean {
 }
 
 /** Runs `program args…` in the world's project directory; bounded (60 s); rejects on a non-zero exit. */
-export function runIn(world: ShellWorld, program: string, args: readonly string[]): Promise<string> {
+export async function runIn(world: ShellWorld, program: string, args: readonly string[]): Promise<string> {
+  return (await runInWithStderr(world, program, args)).stdout;
+}
+
+/** {@link runIn}, with what it printed on stderr too. */
+export function runInWithStderr(
+  world: ShellWorld,
+  program: string,
+  args: readonly string[],
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       program,
@@ -75,7 +92,52 @@ export function runIn(world: ShellWorld, program: string, args: readonly string[
       (error, stdout, stderr) =>
         error
           ? reject(new Error(`${program} failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`))
-          : resolve(stdout),
+          : resolve({ stdout, stderr }),
     );
   });
+}
+
+/** COMP_WORDS as bash splits a line: at blanks, and at `=` and `:` (COMP_WORDBREAKS), which are words. */
+export function bashWords(line: string): string[] {
+  return line
+    .split(' ')
+    .filter((w, i, all) => w !== '' || i === all.length - 1)
+    .flatMap((w) => w.split(/([=:])/).filter((part, i, parts) => part !== '' || parts.length === 1));
+}
+
+/** `s` single-quoted for a POSIX shell. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Completes each line in one bash of the world, with `load` (default: the global `mcpwire`'s
+ * script) run first, in `cwd` (default the project): each line is handed to the completion
+ * function registered for its first word (`complete -p WORD`), as bash would on a TAB at its end.
+ * The replies by line, and what the run printed on stderr.
+ */
+export async function bashComplete(
+  world: ShellWorld,
+  lines: readonly string[],
+  options: { load?: string; cwd?: string } = {},
+): Promise<{ replies: Map<string, string[]>; stderr: string }> {
+  const script = [
+    `${options.load ?? 'source <(mcpwire completion bash)'} || exit 3`,
+    ...(options.cwd ? [`cd ${shellQuote(options.cwd)} || exit 5`] : []),
+    ...lines.map((line, i) => {
+      const words = bashWords(line);
+      return [
+        `COMP_LINE=${shellQuote(line)}; COMP_POINT=\${#COMP_LINE}`,
+        `COMP_WORDS=(${words.map(shellQuote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()`,
+        `spec=$(complete -p ${shellQuote(words[0]!)}) || exit 4; fn=\${spec#*-F }; fn=\${fn%% *}`,
+        `"$fn" ${shellQuote(words[0]!)}; printf '%s\\t' ${i}; printf '%s ' "\${COMPREPLY[@]}"; echo`,
+      ].join('\n');
+    }),
+  ].join('\n');
+  const { stdout, stderr } = await runInWithStderr(world, 'bash', ['--norc', '--noprofile', '-c', script]);
+  const replies = new Map<string, string[]>();
+  for (const row of stdout.split('\n').filter(Boolean)) {
+    const [i, rest] = row.split('\t');
+    replies.set(lines[Number(i)]!, rest!.split(' ').filter(Boolean));
+  }
+  expect(replies.size, `bash printed:\n${stdout}\nstderr: ${stderr}`).toBe(lines.length);
+  return { replies, stderr };
 }

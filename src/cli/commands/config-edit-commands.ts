@@ -14,6 +14,7 @@ import type { GivenValue, ServerToWrite } from '../../manager/config/edit/entry-
 import { HOST_IDS, isHostId, type HostId, type HostLocationOptions } from '../../manager/config/hosts/host-table.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import type { CliIO } from '../io.js';
+import { refuseAddOptionsAfterDashes } from './config-add-trailing-options.js';
 import type { Outcome } from '../outcome.js';
 import { describeServer, shownServer } from '../server-description.js';
 import { findServer } from '../target.js';
@@ -26,6 +27,7 @@ export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArg
 
 async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = serverName(args, 'add');
+  refuseAddOptionsAfterDashes(args, name);
   const host = hostOf(args);
   const scope = scopeOf(args) ?? 'user';
   const { server, variables } = serverToWrite(args, name);

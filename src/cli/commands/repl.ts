@@ -8,7 +8,8 @@ import { handleCommand } from '../../manager/commands.js';
 import { resultToText } from '../../llm/result-text.js';
 import type { McpManager } from '../../manager/mcp-manager.js';
 import { McpError } from '../../protocol/errors.js';
-import { coerceValue, pairs, splitWords, type ParsedArgs } from '../argv.js';
+import { coerceValue, splitWords, UsageError, type ParsedArgs } from '../argv.js';
+import { pairArguments } from '../tool-arguments.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import { paint } from '../io.js';
@@ -79,13 +80,22 @@ async function runLine(manager: McpManager, line: string, c: ReturnType<typeof p
     const [, name, rest = ''] = call;
     const args = rest.trim().startsWith('{')
       ? (coerceValue(rest.trim()) as Record<string, unknown>)
-      : pairs(splitWords(rest), 'arg', true);
+      : pairArguments(splitWords(rest), definitionOf(manager, name!), (key) => key);
     if (!args || typeof args !== 'object' || Array.isArray(args))
       return c.red('arguments must be a JSON object or key=value pairs');
     const result = await manager.callTool(name!, args);
     const text = resultToText(result).text;
     return result.isError ? c.red(text) : text;
   } catch (error) {
+    if (error instanceof UsageError) return c.red(error.message);
     return c.red(error instanceof McpError ? `${error.code}: ${error.message}` : String(error));
   }
+}
+
+/** The definition of the tool the manager exposes as `name` (its schema types `k=v` values), if it has it. */
+function definitionOf(manager: McpManager, name: string) {
+  const address = manager.resolveToolName(name);
+  return address
+    ? manager.getAllTools().find((t) => t.server === address.server && t.tool === address.tool)?.definition
+    : undefined;
 }

@@ -7,16 +7,9 @@ import { resultToText } from '../../llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
 import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
-import {
-  coerceValue,
-  flag,
-  listOption,
-  numberOption,
-  pairs,
-  stringOption,
-  UsageError,
-  type ParsedArgs,
-} from '../argv.js';
+import { toolNamed } from '../call-tool-name.js';
+import { callArguments } from '../tool-arguments.js';
+import { flag, listOption, numberOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT, unprintableError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
@@ -83,24 +76,12 @@ const tools: ServerCommand = async (client, args, io) => {
   return { json: list, text };
 };
 
-/** `--args-json` (an object) overlaid with `--arg k=v` (values read as JSON when they are JSON). */
-export function callArguments(args: ParsedArgs): Record<string, unknown> {
-  let base: Record<string, unknown> = {};
-  const raw = stringOption(args, 'args-json');
-  if (raw !== undefined) {
-    const parsed = coerceValue(raw);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw new UsageError(`--args-json must be a JSON object, got ${raw}`);
-    base = parsed as Record<string, unknown>;
-  }
-  return { ...base, ...pairs(listOption(args, 'arg'), 'arg', true) };
-}
-
 const call: ServerCommand = async (client, args, io) => {
   const name = operand(args, 1, 'tool name: mcpwire call TOOL [--arg k=v ...]');
   const available = client.capabilities.tools ? await client.listTools() : [];
   await remember(args, io, 'tools', toolEntries(available));
-  if (!available.some((t) => t.name === name)) {
+  const tool = toolNamed(name, stringOption(args, 'server'), available);
+  if (!tool) {
     throw new CliError(
       'TOOL_NOT_FOUND',
       `tool not found: ${name} (server "${client.name}" has: ${available.map((t) => t.name).join(', ') || 'no tools'})`,
@@ -110,7 +91,7 @@ const call: ServerCommand = async (client, args, io) => {
   const progress = progressLine(io.stderr, io.interactive && !flag(args, 'json'));
   let result: CallToolResult;
   try {
-    result = await client.callTool(name, callArguments(args), { onProgress: (p) => progress.update(p) });
+    result = await client.callTool(tool.name, callArguments(args, tool), { onProgress: (p) => progress.update(p) });
   } finally {
     progress.done();
   }

@@ -58,6 +58,38 @@ export function overviewOptions(help: string): string[] {
   return paragraph === undefined ? [] : optionsIn(paragraph);
 }
 
+/**
+ * The options the usage lines of `mcpwire COMMAND SUB` mention (the line that starts it and the
+ * ones that continue it, up to the next `mcpwire COMMAND` line), with the values their help lists:
+ * the subcommand's own options, as `--help` documents them. `instead`: those of a group the
+ * usage offers in place of a server command (`(--url URL [--header …] | -- COMMAND …)`).
+ */
+export function subcommandOptions(
+  command: string,
+  sub: string,
+  help: string,
+): { options: string[]; values: Map<string, string[]>; instead: string[] } {
+  const start = help.indexOf('Usage:');
+  const block = start < 0 ? '' : help.slice(start).split(/\n\s*\n/)[0]!;
+  const prefix = `mcpwire ${command} `;
+  const lines: string[] = [];
+  let inside = false;
+  for (const line of block.split('\n')) {
+    const at = line.indexOf(prefix);
+    if (at >= 0 && /^(Usage:)?\s*$/.test(line.slice(0, at)))
+      inside = line.slice(at + prefix.length).startsWith(`${sub} `);
+    else if (!/^\s/.test(line)) inside = false;
+    if (inside) lines.push(line);
+  }
+  const text = lines.join('\n');
+  const alternative = /\(([^()|]*)\|\s*--\s+COMMAND/.exec(text)?.[1];
+  return {
+    options: optionsIn(text),
+    values: valuesIn(text),
+    instead: alternative === undefined ? [] : optionsIn(alternative),
+  };
+}
+
 function emptyFacts(help: string, summary: string): CommandFacts {
   return { subcommands: new Map(), options: optionsIn(help), values: valuesIn(help), summary };
 }

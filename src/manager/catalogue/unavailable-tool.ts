@@ -8,9 +8,7 @@ import { McpError } from '../../protocol/errors.js';
 import { scrubSecrets } from '../../util/redact.js';
 import { loginHint } from '../login-hint.js';
 import type { ServerSlot } from '../servers/server-slot.js';
-
-/** Characters the catalogue replaces in exposed names (see `tool-names.ts`). */
-const UNSAFE = /[^A-Za-z0-9_-]/gu;
+import { serverOfToolName } from './tool-name-owner.js';
 
 /**
  * The slot a tool name belongs to when the catalogue does not hold it: `lastOwner` (the server
@@ -24,12 +22,8 @@ export function slotOfName(
 ): ServerSlot | undefined {
   const owner = lastOwner === undefined ? undefined : slots.get(lastOwner);
   if (owner) return owner;
-  let best: ServerSlot | undefined;
-  for (const [server, slot] of slots) {
-    const matches = name.startsWith(`mcp__${server}__`) || name.startsWith(`mcp__${server.replace(UNSAFE, '_')}__`);
-    if (matches && (!best || server.length > best.spec.name.length)) best = slot;
-  }
-  return best;
+  const server = serverOfToolName(name, slots.keys());
+  return server === undefined ? undefined : slots.get(server);
 }
 
 /**
