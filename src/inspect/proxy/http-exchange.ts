@@ -17,6 +17,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../../transport/ndjson-framer.js';
 import type { TraceDirection, TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
 import { endToEndHeaders, traceHttp } from './http-facts.js';
 import { SseEndpointRewriter } from './sse-endpoint-rewriter.js';
+import type { ProxySession, ProxySessions } from './proxy-sessions.js';
 
 /** What every exchange of one proxy shares. */
 export interface ExchangeContext {
@@ -26,7 +27,12 @@ export interface ExchangeContext {
   /** Added to (and overriding) the client's headers upstream; lower-case names. */
   headers: Record<string, string>;
   secrets: string[];
+  /** The client sessions: each exchange is recorded by the builder of the session it belongs to. */
+  sessions: ProxySessions;
+  /** The builder records go to: the proxy's own (lifecycle), or within an exchange its session's. */
   builder: TraceBuilder;
+  /** Within an exchange: the client session it belongs to. */
+  session?: ProxySession;
   record: (record: TraceRecord) => void;
   dispatcher: Dispatcher;
   /** Aborted when the proxy closes: every exchange stops at once. */
@@ -67,8 +73,14 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
     if (!res.writableFinished) abort();
   });
   ctx.life.addEventListener('abort', abort, { once: true });
+  const session = ctx.sessions.of(req);
   try {
-    await relay(ctx, req, res, method, new URL(ctx.target.origin + path), controller.signal);
+    const record = (r: TraceRecord) => {
+      ctx.sessions.noted(session, r);
+      ctx.record(r);
+    };
+    const own = { ...ctx, builder: session.builder, record, session };
+    await relay(own, session, req, res, method, new URL(ctx.target.origin + path), controller.signal);
   } finally {
     ctx.life.removeEventListener('abort', abort);
   }
@@ -76,6 +88,7 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
 
 async function relay(
   ctx: ExchangeContext,
+  session: ProxySession,
   req: IncomingMessage,
   res: ServerResponse,
   method: string,
@@ -101,7 +114,9 @@ async function relay(
       .end(`mcpwire proxy: request bodies are limited to ${MAX_REQUEST_BYTES} bytes\n`);
     return;
   }
-  if (body.length > 0) recordMessage(ctx, 'out', body, outFacts);
+  // The request an error with id null in the answer refers to (a lone request, not a batch).
+  let answering: string | number | undefined;
+  if (body.length > 0) answering = requestIdOf(recordMessage(ctx, 'out', body, outFacts));
   else record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
 
   let response: LiteResponse;
@@ -134,6 +149,7 @@ async function relay(
   const type = mediaType(upHeaders);
   const sse = type === 'text/event-stream';
   const inFacts = traceHttp(method, url, upHeaders, ctx.secrets, statusCode);
+  ctx.sessions.answered(session, upHeaders);
   try {
     // An SSE stream's length changes when its endpoint event is rewritten; it is chunked from here.
     res.writeHead(statusCode, endToEndHeaders(upHeaders, sse ? ['content-length'] : []));
@@ -154,7 +170,7 @@ async function relay(
         .end(`mcpwire proxy: the response of ${redactUrl(url)} could not be passed on\n`);
     return;
   }
-  const tap = sse ? sseTap(ctx, inFacts) : bodyTap(ctx, inFacts, type);
+  const tap = sse ? sseTap(ctx, inFacts, answering) : bodyTap(ctx, inFacts, type, answering);
   const rewriter = sse ? new SseEndpointRewriter((data) => rewriteEndpoint(ctx, data, url, inFacts)) : undefined;
   await pump(upBody, res, rewriter, tap, (error) => {
     if (signal.aborted)
@@ -222,7 +238,7 @@ function pump(
 /**
  * JSON (or untyped) bodies become `in` frames; an empty body (202, DELETE) an `http-response` event with the status.
  */
-function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
+function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string, answering?: string | number): Tap {
   let chunks: Buffer[] = [];
   let size = 0;
   return {
@@ -240,20 +256,17 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
             facts,
           ),
         );
-      else if (size === 0) record(withHttp(builder.event('http-response', { status: facts.status }), facts));
+      else if (size === 0) record(statusAnswer(ctx, facts, answering, { status: facts.status }));
       else if (type === '' || type === 'application/json' || type.endsWith('+json'))
-        recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts);
+        recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts, answering);
       else {
         const text = Buffer.concat(chunks, size).toString('utf8');
         record(
-          withHttp(
-            builder.event('http-response', {
-              status: facts.status,
-              contentType: type,
-              body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
-            }),
-            facts,
-          ),
+          statusAnswer(ctx, facts, answering, {
+            status: facts.status,
+            contentType: type,
+            body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
+          }),
         );
       }
     },
@@ -261,11 +274,11 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
 }
 
 /** Each `message` event becomes an `in` frame; `endpoint` is recorded by the rewriter; other events as `sse-event`. */
-function sseTap(ctx: ExchangeContext, facts: TraceHttp): Tap {
+function sseTap(ctx: ExchangeContext, facts: TraceHttp, answering?: string | number): Tap {
   const text = new StringDecoder('utf8');
   const decoder = new SseDecoder({
     event(event) {
-      if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts);
+      if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts, answering);
       else if (event.event !== 'endpoint')
         ctx.record(
           withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, RAW_LIMIT) }), facts),
@@ -306,6 +319,8 @@ function rewriteEndpoint(ctx: ExchangeContext, data: string, streamUrl: URL, fac
     note({ rewritten: false, note: 'not a URL' });
     return undefined;
   }
+  // The client's POSTs to this endpoint belong to the stream's session.
+  if (ctx.session && resolved.origin === ctx.target.origin) ctx.sessions.endpoint(ctx.session, resolved);
   if (!/^([a-z][a-z\d+.-]*:|\/\/)/i.test(data.trim())) {
     note({ rewritten: false, note: 'relative: it resolves through the proxy as it is' });
     return undefined;
@@ -319,8 +334,17 @@ function rewriteEndpoint(ctx: ExchangeContext, data: string, streamUrl: URL, fac
   return to;
 }
 
-/** A JSON body (or SSE data) as a frame record; anything that is not JSON as `invalid`. */
-function recordMessage(ctx: ExchangeContext, dir: TraceDirection, body: Buffer | string, facts: TraceHttp): void {
+/**
+ * A JSON body (or SSE data) as a frame record; anything that is not JSON as `invalid`. Returns the
+ * decoded value (undefined for invalid). `answering`: the request the exchange carried.
+ */
+function recordMessage(
+  ctx: ExchangeContext,
+  dir: TraceDirection,
+  body: Buffer | string,
+  facts: TraceHttp,
+  answering?: string | number,
+): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   let value: unknown;
@@ -328,9 +352,17 @@ function recordMessage(ctx: ExchangeContext, dir: TraceDirection, body: Buffer |
     value = JSON.parse(text);
   } catch {
     ctx.record(ctx.builder.invalid(dir, text, facts));
-    return;
+    return undefined;
   }
-  ctx.record(ctx.builder.frame(dir, value, bytes, facts));
+  ctx.record(ctx.builder.frame(dir, value, bytes, facts, answering));
+  return value;
+}
+
+/** The id of a lone JSON-RPC request (not a batch, not a notification). */
+function requestIdOf(value: unknown): string | number | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { id, method } = value as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
 }
 
 /**
@@ -351,6 +383,25 @@ function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer | 'o
       if (!req.complete) resolve('aborted');
     });
   });
+}
+
+/**
+ * The `http-response` event of an answer without a JSON-RPC message. When the POST carried a
+ * request and the status is an error (400 and up), that request is answered by this status
+ * alone: the event names it (`request`, `id`) and takes its method and latency, as mcpwire's
+ * client records such an answer.
+ */
+function statusAnswer(
+  ctx: ExchangeContext,
+  facts: TraceHttp,
+  answering: string | number | undefined,
+  detail: Record<string, unknown>,
+): TraceRecord {
+  if (answering === undefined || facts.status === undefined || facts.status < 400)
+    return withHttp(ctx.builder.event('http-response', detail), facts);
+  const answer = ctx.builder.answeredByStatus(answering, facts.status);
+  const event = ctx.builder.event('http-response', { ...detail, request: answer.method, id: answering });
+  return { ...withHttp(event, facts), ...answer };
 }
 
 /** Event records carry the exchange's HTTP facts too (already redacted by {@link traceHttp}). */
