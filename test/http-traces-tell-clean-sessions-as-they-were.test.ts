@@ -15,7 +15,7 @@ import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import type { Har } from '../src/inspect/export/har.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
-import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { startHttpProxyCli } from './support/http-proxy-cli.js';
 
 let dir: string;
@@ -122,6 +122,22 @@ describe('HTTP traces of clean sessions', () => {
     expect(posts.map((e) => e.response.status).filter((status) => status === 0)).toEqual([]);
     const probeEntries = posts.filter((e) => e.request.postData?.text.includes('server/discover'));
     expect(probeEntries.map((e) => e.response.status)).toEqual([400, 400, 400, 400]);
+  });
+
+  it('four CLI runs through the proxy against a 2026 server (no session ids, several connections each) are four sessions', async () => {
+    server = await modernOverHttp();
+    const file = path.join(dir, 'modern.jsonl');
+    const proxy = await startHttpProxyCli(server.url, file);
+    for (let run = 0; run < 4; run++) await tools(proxy.url);
+    expect(await proxy.stop()).toBe(0);
+
+    const { report, show, errors, har } = await views(file);
+    expect(show.sessions).toHaveLength(4);
+    expect(report.summary).toMatchObject({ sessions: 4, open: 0, orphans: 0, duplicates: 0, errors: 0 });
+    expect(report.lanes.filter((l) => l.revision === '2026-07-28')).toHaveLength(4);
+    expect(errors).toEqual([]);
+    const posts = har.log.entries.filter((e) => e.request.method === 'POST');
+    expect(posts.map((e) => e.response.status).filter((status) => status === 0)).toEqual([]);
   });
 
   it('a direct `tools --url --trace-file` run counts no call open and no error', async () => {

@@ -115,9 +115,11 @@ async function relay(
     return;
   }
   // The request an error with id null in the answer refers to (a lone request, not a batch).
-  let answering: string | number | undefined;
-  if (body.length > 0) answering = requestIdOf(recordMessage(ctx, 'out', body, outFacts));
-  else record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
+  const carried = body.length > 0 ? requestOf(recordMessage(ctx, 'out', body, outFacts)) : undefined;
+  const answering = carried?.id;
+  // An abort names the request it ends: the client gave up on it (or, for a stream, closed it).
+  const ended = carried ? { request: carried.method, id: carried.id } : {};
+  if (body.length === 0) record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
 
   let response: LiteResponse;
   try {
@@ -132,7 +134,7 @@ async function relay(
     });
   } catch (error) {
     if (signal.aborted) {
-      record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason) }, 'out'), outFacts));
+      record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason), ...ended }, 'out'), outFacts));
       return;
     }
     const reason = reasonOf(error);
@@ -176,7 +178,7 @@ async function relay(
     if (signal.aborted)
       record(
         withHttp(
-          builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body' }, 'out'),
+          builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body', ...ended }, 'out'),
           inFacts,
         ),
       );
@@ -358,11 +360,11 @@ function recordMessage(
   return value;
 }
 
-/** The id of a lone JSON-RPC request (not a batch, not a notification). */
-function requestIdOf(value: unknown): string | number | undefined {
+/** The id and method of a lone JSON-RPC request (not a batch, not a notification). */
+function requestOf(value: unknown): { id: string | number; method: string } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { id, method } = value as { id?: unknown; method?: unknown };
-  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? { id, method } : undefined;
 }
 
 /**

@@ -11,10 +11,14 @@
  * request without a session id on a connection whose session already has one starts a new
  * session (a client that connected again over a kept-alive socket).
  *
- * A client may probe the server's era on one connection and go on with `initialize` on another
- * (mcpwire's client tries each era's route with a transport of its own). A session that holds
- * only a refused era probe is therefore kept aside, and the next session a new connection from
- * the same address starts continues it: the probe and the handshake after it are one session.
+ * A client opens several connections at once (a 2026 client's concurrent requests, a stream
+ * beside its POSTs; mcpwire's client tries each era's route with a transport of its own): a new
+ * connection without a session id joins the latest session without one that still has a
+ * connection open from the same address. And a session that holds only a refused era probe is
+ * kept aside: the next session a new connection from the same address starts continues it, so
+ * the probe and the handshake after it are one session even when the probe's connection closed.
+ * Clients that run one after the other are told apart; two clients from one address connecting
+ * at the same moment may share a session.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -30,6 +34,8 @@ export interface ProxySession {
   stage: 'new' | 'probing' | 'refused' | 'going';
   /** The client's address (sessions holding only a refused probe are continued from the same address). */
   address: string;
+  /** Its connections still open. */
+  open: number;
 }
 
 /** Sessions holding only a refused probe that are kept to be continued. */
@@ -45,6 +51,8 @@ export class ProxySessions {
   private readonly byEndpoint = new Map<string, ProxySession>();
   /** Sessions holding only a refused era probe, oldest first. */
   private readonly parked: ProxySession[] = [];
+  /** Sessions without a session id that have a connection open, oldest first. */
+  private readonly live: ProxySession[] = [];
 
   constructor(private readonly create: () => TraceBuilder) {}
 
@@ -69,8 +77,8 @@ export class ProxySessions {
     }
     const current = this.bySocket.get(req.socket);
     if (current && current.sessionId === undefined) return current;
-    const session = this.continued(req) ?? this.fresh(req);
-    this.bySocket.set(req.socket, session);
+    const session = this.concurrent(req) ?? this.continued(req) ?? this.fresh(req);
+    this.attach(session, req.socket);
     return session;
   }
 
@@ -104,7 +112,29 @@ export class ProxySessions {
   }
 
   private fresh(req: IncomingMessage): ProxySession {
-    return { builder: this.create(), stage: 'new', address: req.socket.remoteAddress ?? '' };
+    return { builder: this.create(), stage: 'new', address: req.socket.remoteAddress ?? '', open: 0 };
+  }
+
+  /** `socket`'s requests without a session id belong to `session` (counted while it is open). */
+  private attach(session: ProxySession, socket: Socket): void {
+    this.bySocket.set(socket, session);
+    if (socket.destroyed) return;
+    session.open++;
+    if (session.open === 1) this.live.push(session);
+    socket.once('close', () => {
+      session.open--;
+      if (session.open === 0) this.drop(this.live, session);
+    });
+  }
+
+  /** The latest session without a session id that has a connection open from `req`'s address. */
+  private concurrent(req: IncomingMessage): ProxySession | undefined {
+    const address = req.socket.remoteAddress ?? '';
+    for (let i = this.live.length - 1; i >= 0; i--) {
+      const session = this.live[i]!;
+      if (session.address === address && session.sessionId === undefined) return session;
+    }
+    return undefined;
   }
 
   /** The latest session from `req`'s address that holds only a refused probe, taken off the list. */
@@ -121,12 +151,17 @@ export class ProxySessions {
   }
 
   private unpark(session: ProxySession): void {
-    const index = this.parked.indexOf(session);
-    if (index >= 0) this.parked.splice(index, 1);
+    this.drop(this.parked, session);
+  }
+
+  private drop(list: ProxySession[], session: ProxySession): void {
+    const index = list.indexOf(session);
+    if (index >= 0) list.splice(index, 1);
   }
 
   private bind(session: ProxySession, id: string): void {
     session.sessionId = id;
+    this.drop(this.live, session);
     if (this.byId.size >= MAX_SESSIONS) this.byId.delete(this.byId.keys().next().value!);
     this.byId.set(id, session);
   }

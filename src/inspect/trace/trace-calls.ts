@@ -11,7 +11,8 @@
  * `null` answers the request its recorder matched it to ({@link TraceRecord.answers}), else the
  * only request waiting in its session. A POST answered by an HTTP status alone (the `http` event
  * of mcpwire's client, the proxy's `http-response`, naming the request) with an error status (400
- * and up) answers that request.
+ * and up) answers that request; the proxy's `aborted` event naming a request (the client went
+ * away from its exchange) leaves it `cancelled`.
  *
  * Negotiation: the era probe (a client's `server/discover`) refused with an error or left
  * unanswered before the client went on with `initialize`, or marked `negotiation` by its
@@ -58,7 +59,7 @@ export interface TraceCall {
   httpStatus?: number;
   /** `params._meta.traceparent` of the request, when it carried one. */
   traceparent?: string;
-  /** Position of the `notifications/cancelled` naming this call. */
+  /** Position of the `notifications/cancelled` naming this call (or of the proxy's `aborted` event ending it). */
   cancel?: number;
   late?: boolean;
   duplicate?: boolean;
@@ -214,6 +215,14 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
         typeof record.detail?.request === 'string'
       )
         answer(key(session, 'out', id), record, position, undefined, {});
+      // The proxy saw the client go away from the exchange of a request: it gave up on it.
+      if (record.event === 'aborted' && isId(id) && typeof record.detail?.request === 'string') {
+        const index = waiting.get(key(session, 'out', id))?.[0];
+        if (index !== undefined && calls[index]!.status === 'open') {
+          calls[index]!.status = 'cancelled';
+          calls[index]!.cancel ??= position;
+        }
+      }
       return;
     }
     if (record.kind === 'invalid') return;
