@@ -14,6 +14,7 @@ import { buildReport } from '../src/inspect/report/report-model.js';
 import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import type { Har } from '../src/inspect/export/har.js';
+import type { ChromeTrace } from '../src/inspect/export/chrome-trace.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { startHttpProxyCli } from './support/http-proxy-cli.js';
@@ -122,6 +123,14 @@ describe('HTTP traces of clean sessions', () => {
     expect(posts.map((e) => e.response.status).filter((status) => status === 0)).toEqual([]);
     const probeEntries = posts.filter((e) => e.request.postData?.text.includes('server/discover'));
     expect(probeEntries.map((e) => e.response.status)).toEqual([400, 400, 400, 400]);
+
+    const chrome = await runCli(['trace', 'export', file, '--format', 'chrome-trace']);
+    expect(chrome.code, chrome.stderr).toBe(0);
+    const spans = (JSON.parse(chrome.stdout) as ChromeTrace).traceEvents.filter((e) => e.ph === 'X');
+    const statuses = (name: string) =>
+      spans.filter((e) => e.name === name).map((e) => (e.args?.http as { status?: number } | undefined)?.status);
+    expect(statuses('server/discover')).toEqual([400, 400, 400, 400]);
+    expect(statuses('tools/list')).toEqual([200, 200, 200, 200]);
   });
 
   it('four CLI runs through the proxy against a 2026 server (no session ids, several connections each) are four sessions', async () => {
