@@ -15,8 +15,8 @@
  * away from its exchange) leaves it `cancelled`.
  *
  * Negotiation: the era probe (a client's `server/discover`) refused with an error or left
- * unanswered before the client went on with `initialize`, or marked `negotiation` by its
- * recorder, has the status `negotiation`: not an error, not open.
+ * unanswered before the client went on with `initialize` (or another discover), or whose refusal
+ * its recorder marked `negotiation`, has the status `negotiation`: not an error, not open.
  */
 import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
@@ -189,8 +189,9 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
     settle(call, record, position, item, message);
     return true;
   };
-  // session → the `t`s of its `initialize` requests, to tell a refused probe from an open call.
-  const initializeAt = new Map<number, number[]>();
+  // session → positions of its `initialize` and `server/discover` requests: what a client sends
+  // next when the server refused or ignored its probe.
+  const nextStep = new Map<number, number[]>();
   const key = (session: number, dir: TraceDirection, id: unknown) =>
     `${session}\u0000${dir}\u0000${typeof id}:${String(id)}`;
   const tie = (position: number, index: number | undefined) => {
@@ -250,8 +251,8 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
         // Only a status came back (an HTTP error before any JSON-RPC answer).
         if (typeof record.http?.status === 'number') call.httpStatus = record.http.status;
         if (record.negotiation === true) call.probe = true;
-        if (method === 'initialize' && record.dir === 'out')
-          initializeAt.set(session, [...(initializeAt.get(session) ?? []), position]);
+        if ((method === 'initialize' || method === 'server/discover') && record.dir === 'out')
+          nextStep.set(session, [...(nextStep.get(session) ?? []), position]);
         const k = key(session, record.dir, id);
         const queue = waiting.get(k) ?? [];
         if (queue.length > 0) call.duplicate = true;
@@ -296,20 +297,20 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
       }
     }
   });
-  for (const call of calls) if (isRefusedProbe(call, records, initializeAt)) call.status = 'negotiation';
+  for (const call of calls) if (isRefusedProbe(call, records, nextStep)) call.status = 'negotiation';
   return { calls, orphans, sessions, sessionOf, noteOf };
 }
 
 /**
  * The era probe refused or ignored: a client's `server/discover` answered with an error or left
- * without an answer, when its recorder marked it as the probe or the client went on with
- * `initialize` in the same session (what a client does when the server is not of the 2026 era).
+ * without an answer, when its recorder marked the answer as negotiation or the client went on in
+ * the same session with `initialize` (the server is not of the 2026 era) or another discover (a
+ * revision the server does not support). Refused credentials (401, 403) are no verdict on the era.
  */
-function isRefusedProbe(call: TraceCall, records: readonly TraceRecord[], initializeAt: Map<number, number[]>) {
+function isRefusedProbe(call: TraceCall, records: readonly TraceRecord[], nextStep: Map<number, number[]>) {
   if (call.dir !== 'out' || call.method !== 'server/discover') return false;
   if (call.status !== 'error' && call.status !== 'open' && call.status !== 'cancelled') return false;
   if (call.answer !== undefined && records[call.answer]!.negotiation === true) return true;
-  const later = (initializeAt.get(call.session) ?? []).some((position) => position > call.request);
-  if (later) return true;
-  return call.probe === true && call.status === 'error';
+  if (call.httpStatus === 401 || call.httpStatus === 403) return false;
+  return (nextStep.get(call.session) ?? []).some((position) => position > call.request);
 }

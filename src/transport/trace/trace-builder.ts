@@ -160,7 +160,8 @@ export class TraceBuilder {
   /**
    * Settles the request `id` that went `out` when an HTTP error status (400 and up) came back
    * without a message: the fields its status record takes — the method, the latency, and
-   * `negotiation` for a refused era probe. Empty when no such request waits, and for a status
+   * `negotiation` for a refused era probe (not for 401 or 403: refused credentials are no verdict
+   * on the era). Empty when no such request waits, and for a status
    * below 400 (a 202 says the answer comes on a stream: the request still waits).
    */
   answeredByStatus(id: string | number, status: number | undefined): Partial<TraceRecord> {
@@ -168,7 +169,8 @@ export class TraceBuilder {
     if (!open || status === undefined || status < 400) return {};
     this.open.out.delete(key(id));
     const fields: Partial<TraceRecord> = { method: open.method, latencyMs: round(this.now() - open.at) };
-    if (open.probe) fields.negotiation = true;
+    // A refused credential is no answer about the era: the client stops (or logs in and asks again).
+    if (open.probe && status !== 401 && status !== 403) fields.negotiation = true;
     return fields;
   }
 
