@@ -5,7 +5,7 @@
  * `mcpwire tools --url … --trace-file`. Each run is a clean session, and every view of the trace
  * says so: `trace show --json`, the report's model, `--errors`, the HAR export's statuses.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -131,6 +131,26 @@ describe('HTTP traces of clean sessions', () => {
       spans.filter((e) => e.name === name).map((e) => (e.args?.http as { status?: number } | undefined)?.status);
     expect(statuses('server/discover')).toEqual([400, 400, 400, 400]);
     expect(statuses('tools/list')).toEqual([200, 200, 200, 200]);
+
+    // The same run as an older proxy wrote it: one tracer for the whole run, nothing marked.
+    const start = Date.parse(read.records[0]!.ts);
+    const old = path.join(dir, 'old-proxy.jsonl');
+    writeFileSync(
+      old,
+      read.records
+        .map((record) => {
+          const { answers: _a, negotiation: _n, ...rest } = record;
+          const detail = record.detail && { ...record.detail, id: undefined, request: undefined };
+          return JSON.stringify({ ...rest, session: 'one-run', t: Date.parse(record.ts) - start, detail });
+        })
+        .join('\n'),
+    );
+    const before = await views(old);
+    expect(before.show.sessions).toHaveLength(4);
+    expect(before.report.summary).toMatchObject({ sessions: 4, open: 0, orphans: 0, duplicates: 0, errors: 0 });
+    expect(before.report.summary.negotiation).toBe(4);
+    expect(before.errors).toEqual([]);
+    expect(before.har.log.entries.map((e) => e.response.status)).not.toContain(0);
   });
 
   it('four CLI runs through the proxy against a 2026 server (no session ids, several connections each) are four sessions', async () => {
