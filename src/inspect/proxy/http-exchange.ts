@@ -15,7 +15,7 @@ import { SseDecoder } from '../../transport/http/sse-decoder.js';
 import { RAW_LIMIT, type TraceBuilder } from '../../transport/trace/trace-builder.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../../transport/ndjson-framer.js';
 import type { TraceDirection, TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
-import { endToEndHeaders, traceHttp } from './http-facts.js';
+import { endToEndHeaders, requestOf, traceHttp, withHttp } from './http-facts.js';
 import { SseEndpointRewriter } from './sse-endpoint-rewriter.js';
 import type { ProxySession, ProxySessions } from './proxy-sessions.js';
 
@@ -360,13 +360,6 @@ function recordMessage(
   return value;
 }
 
-/** The id and method of a lone JSON-RPC request (not a batch, not a notification). */
-function requestOf(value: unknown): { id: string | number; method: string } | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { id, method } = value as { id?: unknown; method?: unknown };
-  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? { id, method } : undefined;
-}
-
 /**
  * Resolves with the whole body, `'oversize'` past `max` (the rest is drained), or `'aborted'` when the client went
  * away.
@@ -404,11 +397,6 @@ function statusAnswer(
   const answer = ctx.builder.answeredByStatus(answering, facts.status);
   const event = ctx.builder.event('http-response', { ...detail, request: answer.method, id: answering });
   return { ...withHttp(event, facts), ...answer };
-}
-
-/** Event records carry the exchange's HTTP facts too (already redacted by {@link traceHttp}). */
-function withHttp(record: TraceRecord, facts: TraceHttp): TraceRecord {
-  return { ...record, http: facts };
 }
 
 function reasonOf(error: unknown): string {
