@@ -169,6 +169,20 @@ describe('HTTP traces of clean sessions', () => {
     expect(posts.map((e) => e.response.status).filter((status) => status === 0)).toEqual([]);
   });
 
+  it('runs through the proxy against an HTTP+SSE (2024-11-05) server are a session each, the fall-back included', async () => {
+    server = await everythingOverHttp('sse');
+    const file = path.join(dir, 'sse.jsonl');
+    const proxy = await startHttpProxyCli(server.url, file);
+    for (let run = 0; run < 2; run++) await tools(proxy.url);
+    expect(await proxy.stop()).toBe(0);
+
+    const { report, show, errors } = await views(file);
+    expect(show.sessions).toHaveLength(2);
+    // The refused probe and the refused Streamable HTTP initialize of each run are negotiation.
+    expect(report.summary).toMatchObject({ sessions: 2, open: 0, orphans: 0, errors: 0, invalid: 0, negotiation: 4 });
+    expect(errors).toEqual([]);
+  });
+
   it('a direct `tools --url --trace-file` run counts no call open and no error', async () => {
     server = await everythingOverHttp('streamableHttp');
     const file = path.join(dir, 'direct.jsonl');

@@ -259,20 +259,35 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string, answering
           ),
         );
       else if (size === 0) record(statusAnswer(ctx, facts, answering, { status: facts.status }));
-      else if (type === '' || type === 'application/json' || type.endsWith('+json'))
+      else if (
+        type === 'application/json' ||
+        type.endsWith('+json') ||
+        (type === '' && (facts.status !== 202 || isJson(chunks, size)))
+      )
         recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts, answering);
       else {
+        // Not a message: a typed non-JSON body, or an untyped text with a 202 (an HTTP+SSE server's `Accepted`).
         const text = Buffer.concat(chunks, size).toString('utf8');
         record(
           statusAnswer(ctx, facts, answering, {
             status: facts.status,
-            contentType: type,
+            ...(type !== '' ? { contentType: type } : {}),
             body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
           }),
         );
       }
     },
   };
+}
+
+/** Whether a body is JSON (an untyped 202 that is not is the status's text, not a broken message). */
+function isJson(chunks: Buffer[], size: number): boolean {
+  try {
+    JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Each `message` event becomes an `in` frame; `endpoint` is recorded by the rewriter; other events as `sse-event`. */

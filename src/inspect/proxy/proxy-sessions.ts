@@ -15,8 +15,9 @@
  * beside its POSTs; mcpwire's client tries each era's route with a transport of its own): a new
  * connection without a session id joins the latest session without one that still has a
  * connection open from the same address. And a session that holds only a refused era probe is
- * kept aside: the next session a new connection from the same address starts continues it, so
- * the probe and the handshake after it are one session even when the probe's connection closed.
+ * kept aside (also after an `initialize` refused by status alone, before a fall-back to HTTP+SSE):
+ * the next session a new connection from the same address starts continues it, so the probe and
+ * the handshake after it are one session even when the probe's connection closed.
  * Clients that run one after the other are told apart; two clients from one address connecting
  * at the same moment may share a session.
  */
@@ -31,7 +32,7 @@ export interface ProxySession {
   /** The `Mcp-Session-Id` the server gave it, once known. */
   sessionId?: string;
   /** What it has recorded so far: nothing, only the era probe (then refused), or anything else. */
-  stage: 'new' | 'probing' | 'refused' | 'going';
+  stage: 'new' | 'probing' | 'refused' | 'retrying' | 'going';
   /** The client's address (sessions holding only a refused probe are continued from the same address). */
   address: string;
   /** Its connections still open. */
@@ -85,6 +86,16 @@ export class ProxySessions {
   /** Follows what `session` records, to know when it holds only a refused era probe. */
   noted(session: ProxySession, record: TraceRecord): void {
     const probe = record.negotiation === true;
+    // After a refused probe, an `initialize` refused by status alone (this endpoint is not Streamable
+    // HTTP: the client falls back to HTTP+SSE on a new connection) leaves the session waiting too.
+    if (session.stage === 'retrying' && record.kind === 'event' && (record.http?.status ?? 0) >= 400) {
+      session.stage = 'refused';
+      return;
+    }
+    if (session.stage === 'refused' && record.kind === 'request' && record.method === 'initialize') {
+      session.stage = 'retrying';
+      return;
+    }
     if (record.kind === 'event' && !probe) return;
     if (session.stage === 'new') session.stage = probe && record.kind === 'request' ? 'probing' : 'going';
     else if (session.stage === 'probing' && probe && record.dir === 'in') {

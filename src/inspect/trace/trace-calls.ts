@@ -16,7 +16,9 @@
  *
  * Negotiation: the era probe (a client's `server/discover`) refused with an error or left
  * unanswered before the client went on with `initialize` (or another discover), or whose refusal
- * its recorder marked `negotiation`, has the status `negotiation`: not an error, not open.
+ * its recorder marked `negotiation`, has the status `negotiation`: not an error, not open; so has
+ * an `initialize` refused by HTTP 404 or 405 alone before the client tried again (a fall-back from
+ * Streamable HTTP to HTTP+SSE).
  */
 import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
@@ -297,8 +299,21 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
       }
     }
   });
-  for (const call of calls) if (isRefusedProbe(call, records, nextStep)) call.status = 'negotiation';
+  for (const call of calls)
+    if (isRefusedProbe(call, records, nextStep) || isRefusedRoute(call, nextStep)) call.status = 'negotiation';
   return { calls, orphans, sessions, sessionOf, noteOf };
+}
+
+/**
+ * An `initialize` a URL refused by status alone (404, 405: not a Streamable HTTP endpoint) before
+ * the client went on with another `initialize` in the same session (over HTTP+SSE): the
+ * transport's negotiation, not an error.
+ */
+function isRefusedRoute(call: TraceCall, nextStep: Map<number, number[]>): boolean {
+  if (call.dir !== 'out' || call.method !== 'initialize' || call.status !== 'error') return false;
+  if (call.httpStatus !== 404 && call.httpStatus !== 405) return false;
+  if (call.errorMessage !== `HTTP ${call.httpStatus}`) return false;
+  return (nextStep.get(call.session) ?? []).some((position) => position > call.request);
 }
 
 /**
