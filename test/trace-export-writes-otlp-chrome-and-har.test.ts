@@ -222,7 +222,8 @@ describe('trace export --format chrome-trace', () => {
       expect.any(String),
       'http-modern',
     ]);
-    expect(meta.filter((e) => e.name === 'thread_name')).toHaveLength(4);
+    // One per session: the four client sessions and the proxy's own (its listen and close).
+    expect(meta.filter((e) => e.name === 'thread_name')).toHaveLength(5);
     const timed = events.filter((e) => e.ph !== 'M');
     for (let i = 1; i < timed.length; i++) expect(timed[i]!.ts).toBeGreaterThanOrEqual(timed[i - 1]!.ts);
     const complete = timed.filter((e) => e.ph === 'X');

@@ -154,7 +154,7 @@ const rowCount = (page: Page) =>
     total: Number(e.getAttribute('data-total')),
   }));
 
-const STAT_KEYS = ['n', 'p50', 'p90', 'p99', 'max', 'errors', 'errorRate', 'unanswered'];
+const STAT_KEYS = ['n', 'p50', 'p90', 'p99', 'max', 'errors', 'errorRate', 'unanswered', 'negotiation'];
 /** The latency table as the page shows it (the cells' raw values). */
 async function shownStats(page: Page, table: string): Promise<Array<Record<string, unknown>>> {
   const shown: Array<Record<string, unknown>> = [];

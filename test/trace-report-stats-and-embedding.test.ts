@@ -76,6 +76,7 @@ describe('the latency table', () => {
         errors: 1,
         errorRate: 0.1,
         unanswered: 0,
+        negotiation: 0,
       },
       {
         server: 'fs',
@@ -89,6 +90,7 @@ describe('the latency table', () => {
         errors: 1,
         errorRate: 1,
         unanswered: 1,
+        negotiation: 0,
       },
     ]);
     expect(table.tools).toEqual([expect.objectContaining({ name: 'echo', method: 'tools/call', n: 10, errors: 1 })]);

@@ -132,11 +132,10 @@ describe('filterTrace', () => {
     expect(records.filter(matchesFilter({ server: 'git', errors: true }))).toEqual([records[3], records[5]]);
   });
 
-  it('finds the errors of a real trace', async () => {
+  it('finds the errors of a real trace, and not the refused era probe (negotiation)', async () => {
     const { records: legacy } = await readTrace(path.join(TRACES, 'clean-legacy.jsonl'));
     const errors = filterTrace(legacy, { errors: true });
     expect(errors.map((r) => [r.kind, r.method])).toEqual([
-      ['error', 'server/discover'],
       ['response', 'tools/call'],
       ['error', 'resources/read'],
     ]);

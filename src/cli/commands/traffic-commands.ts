@@ -134,7 +134,8 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
   const keep = matchesFilter(filter);
   const sessions = splitSessions(read.records)
     .map((session) => ({ ...session, records: session.records.filter(keep) }))
-    .filter((session) => session.records.length > 0)
+    // A session without frames (a proxy's own listen and close) is no client session to summarise.
+    .filter((session) => session.records.some((record) => record.kind !== 'event'))
     .map((session, i, all) => ({
       index: i + 1,
       of: all.length,

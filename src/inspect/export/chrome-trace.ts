@@ -1,7 +1,8 @@
 /**
  * A trace in the Trace Event Format (the JSON Object Format that Perfetto and `chrome://tracing`
  * open): a process per server, a thread per session (named by `M` metadata events), requests as
- * complete events (`X`, from send to answer), notifications and trace events (spawn, exit,
+ * complete events (`X`, from send to answer; over HTTP with the answer's status and headers in
+ * `args.http`), notifications and trace events (spawn, exit,
  * stderr, HTTP statuses, invalid frames) as thread-scoped instants (`i`). Times are microseconds
  * since the trace's first record; `otherData.startedAt` gives that moment's wall-clock time.
  */
@@ -70,7 +71,11 @@ export function chromeTrace(sessions: readonly SessionExport[]): ChromeTrace {
     metadata.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid, args: { name: threadName, session: label } });
     metadata.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid, args: { sort_index: tid } });
     for (const span of spans) {
-      const args = { ...span.attributes, ...(span.status.error ? { error: span.status.message ?? true } : {}) };
+      const args = {
+        ...span.attributes,
+        ...(span.status.error ? { error: span.status.message ?? true } : {}),
+        ...(span.http ? { http: span.http } : {}),
+      };
       const cat = `mcp.${span.kind}`;
       if (span.type === 'notification')
         timed.push({

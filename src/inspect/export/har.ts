@@ -2,7 +2,8 @@
  * The HTTP exchanges of a trace as HAR 1.2 (`log.entries[]`, what browser devtools and HAR
  * viewers open). An entry is one HTTP request and its response, paired from the records:
  * - a POST that carried requests, with the record of the first answer to one of them (same
- *   JSON-RPC id), or an HTTP status that came back alone;
+ *   JSON-RPC id; for an error with id null, the request it was matched to), or an HTTP status
+ *   that came back alone;
  * - a POST that carried a notification or response, recorded with its status (mcpwire's client),
  *   or followed by the proxy's `http-response`;
  * - a request without a body (GET stream, DELETE), with its `http` / `http-response` event, or
@@ -240,6 +241,8 @@ function requestIds(record: TraceRecord): string[] {
 /** The ids a record answers (a response, an error, or a batch of them). */
 function answerIds(record: TraceRecord): Array<string | number> {
   if ((record.kind === 'response' || record.kind === 'error') && record.id !== undefined) return [record.id];
+  // An error with id null: the request its recorder (or the reader) matched it to.
+  if (record.kind === 'error' && record.answers !== undefined) return [record.answers];
   return messagesOf(record)
     .filter((m) => ('result' in m || 'error' in m) && (typeof m.id === 'string' || typeof m.id === 'number'))
     .map((m) => m.id as string | number);

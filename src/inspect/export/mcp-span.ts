@@ -31,6 +31,11 @@ export interface McpSpan {
   server: string;
   /** The session the span belongs to (the record's `session`, or a label of the clock-split session). */
   session: string;
+  /**
+   * Over HTTP: the HTTP facts of the record that ended a request (its answer's status and kept
+   * headers). Not an attribute (`mcpwire/otel` has none such); chrome-trace carries it in `args`.
+   */
+  http?: { status?: number; headers?: Record<string, string> };
 }
 
 /** What the span builders take from the command line. */

@@ -99,7 +99,8 @@ export class SessionSpans {
 
   private item(record: TraceRecord, message: Message, index: number, at: number, done: McpSpan[]): void {
     const method = typeof message.method === 'string' ? message.method : undefined;
-    const id = message.id;
+    // An error with id null answers the request its recorder (or the reader) matched it to.
+    const id = message.id === null && 'error' in message && record.answers !== undefined ? record.answers : message.id;
     const hasId = typeof id === 'string' || typeof id === 'number';
     if (method !== undefined && hasId) this.start(record, message, method, id, index, at, done);
     else if (method !== undefined) done.push(this.notification(record, message, method, index, at, done));
@@ -113,6 +114,7 @@ export class SessionSpans {
       const sessionId = sessionIdOf(record);
       if (sessionId !== undefined) span.attributes[ATTR.sessionId] ??= sessionId;
       const ended = this.end(span, at, outcomeOf(span.method, message));
+      if (record.http) ended.http = httpOf(record);
       if (this.options.includePayloads && span.method === 'tools/call' && 'result' in message && !ended.status.error)
         span.attributes[ATTR.toolResult] = jsonText(message.result);
       done.push(ended);
@@ -290,7 +292,9 @@ export class SessionSpans {
     if (status === undefined || status < 400 || (typeof id !== 'string' && typeof id !== 'number')) return;
     const open = this.take(keyOf('out', id));
     if (!open) return;
-    done.push(this.end(open.span, at, { kind: 'failed', errorType: String(status), message: `HTTP ${status}` }));
+    const ended = this.end(open.span, at, { kind: 'failed', errorType: String(status), message: `HTTP ${status}` });
+    ended.http = httpOf(record);
+    done.push(ended);
   }
 
   private noteTransport(record: TraceRecord): void {
@@ -305,6 +309,15 @@ export class SessionSpans {
       // A URL the recorder could not write whole: keep the last good address.
     }
   }
+}
+
+/** The HTTP facts a span keeps of the record that ended it. */
+function httpOf(record: TraceRecord): NonNullable<McpSpan['http']> {
+  const http = record.http!;
+  return {
+    ...(http.status !== undefined ? { status: http.status } : {}),
+    ...(http.headers ? { headers: http.headers } : {}),
+  };
 }
 
 /** `mcp.session.id`: the `Mcp-Session-Id` header the record's exchange carried (legacy HTTP sessions only). */

@@ -24,8 +24,12 @@ function labelOf(session: TraceSession): string {
 
 /** Every session of `records` (file order) with its spans. Pure; never throws. */
 export function spansOfTrace(records: readonly TraceRecord[], options: SpanOptions = {}): SessionExport[] {
-  return splitSessions(records).map((session) => {
-    const label = labelOf(session);
+  const sessions = splitSessions(records);
+  const labels = sessions.map(labelOf);
+  return sessions.map((session, i) => {
+    // An older proxy run split by Mcp-Session-Id: its parts share one tracer, not their ids.
+    const label =
+      labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? labels[i]! : `${labels[i]!}#${session.index}`;
     const builder = new SessionSpans(session.server, label, options);
     const spans = session.records.flatMap((record) => builder.add(record));
     spans.push(...builder.finish());

@@ -15,8 +15,9 @@ import { SseDecoder } from '../../transport/http/sse-decoder.js';
 import { RAW_LIMIT, type TraceBuilder } from '../../transport/trace/trace-builder.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../../transport/ndjson-framer.js';
 import type { TraceDirection, TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
-import { endToEndHeaders, traceHttp } from './http-facts.js';
+import { endToEndHeaders, requestOf, traceHttp, withHttp } from './http-facts.js';
 import { SseEndpointRewriter } from './sse-endpoint-rewriter.js';
+import type { ProxySession, ProxySessions } from './proxy-sessions.js';
 
 /** What every exchange of one proxy shares. */
 export interface ExchangeContext {
@@ -26,7 +27,12 @@ export interface ExchangeContext {
   /** Added to (and overriding) the client's headers upstream; lower-case names. */
   headers: Record<string, string>;
   secrets: string[];
+  /** The client sessions: each exchange is recorded by the builder of the session it belongs to. */
+  sessions: ProxySessions;
+  /** The builder records go to: the proxy's own (lifecycle), or within an exchange its session's. */
   builder: TraceBuilder;
+  /** Within an exchange: the client session it belongs to. */
+  session?: ProxySession;
   record: (record: TraceRecord) => void;
   dispatcher: Dispatcher;
   /** Aborted when the proxy closes: every exchange stops at once. */
@@ -67,8 +73,14 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
     if (!res.writableFinished) abort();
   });
   ctx.life.addEventListener('abort', abort, { once: true });
+  const session = ctx.sessions.of(req);
   try {
-    await relay(ctx, req, res, method, new URL(ctx.target.origin + path), controller.signal);
+    const record = (r: TraceRecord) => {
+      ctx.sessions.noted(session, r);
+      ctx.record(r);
+    };
+    const own = { ...ctx, builder: session.builder, record, session };
+    await relay(own, session, req, res, method, new URL(ctx.target.origin + path), controller.signal);
   } finally {
     ctx.life.removeEventListener('abort', abort);
   }
@@ -76,6 +88,7 @@ export async function forwardExchange(ctx: ExchangeContext, req: IncomingMessage
 
 async function relay(
   ctx: ExchangeContext,
+  session: ProxySession,
   req: IncomingMessage,
   res: ServerResponse,
   method: string,
@@ -101,8 +114,12 @@ async function relay(
       .end(`mcpwire proxy: request bodies are limited to ${MAX_REQUEST_BYTES} bytes\n`);
     return;
   }
-  if (body.length > 0) recordMessage(ctx, 'out', body, outFacts);
-  else record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
+  // The request an error with id null in the answer refers to (a lone request, not a batch).
+  const carried = body.length > 0 ? requestOf(recordMessage(ctx, 'out', body, outFacts)) : undefined;
+  const answering = carried?.id;
+  // An abort names the request it ends: the client gave up on it (or, for a stream, closed it).
+  const ended = carried ? { request: carried.method, id: carried.id } : {};
+  if (body.length === 0) record(withHttp(builder.event('http-request', {}, 'out'), outFacts));
 
   let response: LiteResponse;
   try {
@@ -117,7 +134,7 @@ async function relay(
     });
   } catch (error) {
     if (signal.aborted) {
-      record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason) }, 'out'), outFacts));
+      record(withHttp(builder.event('aborted', { reason: reasonOf(signal.reason), ...ended }, 'out'), outFacts));
       return;
     }
     const reason = reasonOf(error);
@@ -134,6 +151,7 @@ async function relay(
   const type = mediaType(upHeaders);
   const sse = type === 'text/event-stream';
   const inFacts = traceHttp(method, url, upHeaders, ctx.secrets, statusCode);
+  ctx.sessions.answered(session, upHeaders);
   try {
     // An SSE stream's length changes when its endpoint event is rewritten; it is chunked from here.
     res.writeHead(statusCode, endToEndHeaders(upHeaders, sse ? ['content-length'] : []));
@@ -154,13 +172,13 @@ async function relay(
         .end(`mcpwire proxy: the response of ${redactUrl(url)} could not be passed on\n`);
     return;
   }
-  const tap = sse ? sseTap(ctx, inFacts) : bodyTap(ctx, inFacts, type);
+  const tap = sse ? sseTap(ctx, inFacts, answering) : bodyTap(ctx, inFacts, type, answering);
   const rewriter = sse ? new SseEndpointRewriter((data) => rewriteEndpoint(ctx, data, url, inFacts)) : undefined;
   await pump(upBody, res, rewriter, tap, (error) => {
     if (signal.aborted)
       record(
         withHttp(
-          builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body' }, 'out'),
+          builder.event('aborted', { reason: reasonOf(signal.reason), during: 'response body', ...ended }, 'out'),
           inFacts,
         ),
       );
@@ -222,7 +240,7 @@ function pump(
 /**
  * JSON (or untyped) bodies become `in` frames; an empty body (202, DELETE) an `http-response` event with the status.
  */
-function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
+function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string, answering?: string | number): Tap {
   let chunks: Buffer[] = [];
   let size = 0;
   return {
@@ -240,32 +258,44 @@ function bodyTap(ctx: ExchangeContext, facts: TraceHttp, type: string): Tap {
             facts,
           ),
         );
-      else if (size === 0) record(withHttp(builder.event('http-response', { status: facts.status }), facts));
-      else if (type === '' || type === 'application/json' || type.endsWith('+json'))
-        recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts);
+      else if (size === 0) record(statusAnswer(ctx, facts, answering, { status: facts.status }));
+      else if (
+        type === 'application/json' ||
+        type.endsWith('+json') ||
+        (type === '' && (facts.status !== 202 || isJson(chunks, size)))
+      )
+        recordMessage(ctx, 'in', Buffer.concat(chunks, size), facts, answering);
       else {
+        // Not a message: a typed non-JSON body, or an untyped text with a 202 (an HTTP+SSE server's `Accepted`).
         const text = Buffer.concat(chunks, size).toString('utf8');
         record(
-          withHttp(
-            builder.event('http-response', {
-              status: facts.status,
-              contentType: type,
-              body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
-            }),
-            facts,
-          ),
+          statusAnswer(ctx, facts, answering, {
+            status: facts.status,
+            ...(type !== '' ? { contentType: type } : {}),
+            body: text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text,
+          }),
         );
       }
     },
   };
 }
 
+/** Whether a body is JSON (an untyped 202 that is not is the status's text, not a broken message). */
+function isJson(chunks: Buffer[], size: number): boolean {
+  try {
+    JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Each `message` event becomes an `in` frame; `endpoint` is recorded by the rewriter; other events as `sse-event`. */
-function sseTap(ctx: ExchangeContext, facts: TraceHttp): Tap {
+function sseTap(ctx: ExchangeContext, facts: TraceHttp, answering?: string | number): Tap {
   const text = new StringDecoder('utf8');
   const decoder = new SseDecoder({
     event(event) {
-      if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts);
+      if (event.event === 'message') recordMessage(ctx, 'in', event.data, facts, answering);
       else if (event.event !== 'endpoint')
         ctx.record(
           withHttp(ctx.builder.event('sse-event', { event: event.event, data: event.data.slice(0, RAW_LIMIT) }), facts),
@@ -306,6 +336,8 @@ function rewriteEndpoint(ctx: ExchangeContext, data: string, streamUrl: URL, fac
     note({ rewritten: false, note: 'not a URL' });
     return undefined;
   }
+  // The client's POSTs to this endpoint belong to the stream's session.
+  if (ctx.session && resolved.origin === ctx.target.origin) ctx.sessions.endpoint(ctx.session, resolved);
   if (!/^([a-z][a-z\d+.-]*:|\/\/)/i.test(data.trim())) {
     note({ rewritten: false, note: 'relative: it resolves through the proxy as it is' });
     return undefined;
@@ -319,8 +351,17 @@ function rewriteEndpoint(ctx: ExchangeContext, data: string, streamUrl: URL, fac
   return to;
 }
 
-/** A JSON body (or SSE data) as a frame record; anything that is not JSON as `invalid`. */
-function recordMessage(ctx: ExchangeContext, dir: TraceDirection, body: Buffer | string, facts: TraceHttp): void {
+/**
+ * A JSON body (or SSE data) as a frame record; anything that is not JSON as `invalid`. Returns the
+ * decoded value (undefined for invalid). `answering`: the request the exchange carried.
+ */
+function recordMessage(
+  ctx: ExchangeContext,
+  dir: TraceDirection,
+  body: Buffer | string,
+  facts: TraceHttp,
+  answering?: string | number,
+): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   let value: unknown;
@@ -328,9 +369,10 @@ function recordMessage(ctx: ExchangeContext, dir: TraceDirection, body: Buffer |
     value = JSON.parse(text);
   } catch {
     ctx.record(ctx.builder.invalid(dir, text, facts));
-    return;
+    return undefined;
   }
-  ctx.record(ctx.builder.frame(dir, value, bytes, facts));
+  ctx.record(ctx.builder.frame(dir, value, bytes, facts, answering));
+  return value;
 }
 
 /**
@@ -353,9 +395,23 @@ function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer | 'o
   });
 }
 
-/** Event records carry the exchange's HTTP facts too (already redacted by {@link traceHttp}). */
-function withHttp(record: TraceRecord, facts: TraceHttp): TraceRecord {
-  return { ...record, http: facts };
+/**
+ * The `http-response` event of an answer without a JSON-RPC message. When the POST carried a
+ * request and the status is an error (400 and up), that request is answered by this status
+ * alone: the event names it (`request`, `id`) and takes its method and latency, as mcpwire's
+ * client records such an answer.
+ */
+function statusAnswer(
+  ctx: ExchangeContext,
+  facts: TraceHttp,
+  answering: string | number | undefined,
+  detail: Record<string, unknown>,
+): TraceRecord {
+  if (answering === undefined || facts.status === undefined || facts.status < 400)
+    return withHttp(ctx.builder.event('http-response', detail), facts);
+  const answer = ctx.builder.answeredByStatus(answering, facts.status);
+  const event = ctx.builder.event('http-response', { ...detail, request: answer.method, id: answering });
+  return { ...withHttp(event, facts), ...answer };
 }
 
 function reasonOf(error: unknown): string {

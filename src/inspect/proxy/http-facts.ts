@@ -1,9 +1,9 @@
 /**
  * Headers on the HTTP proxy's two hops: which ones travel end to end (hop-by-hop ones never do),
- * and the redacted HTTP facts a trace record carries.
+ * the redacted HTTP facts a trace record carries, and the request a POST body carried.
  */
 import { traceHttpFacts } from '../../transport/trace/trace-builder.js';
-import type { TraceHttp } from '../../transport/trace/trace-record.js';
+import type { TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
 
 /** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -58,4 +58,16 @@ export function traceHttp(
     { method, url: String(url), headers: flat, ...(status !== undefined ? { status } : {}) },
     secrets,
   );
+}
+
+/** Event records carry the exchange's HTTP facts too (already redacted by {@link traceHttp}). */
+export function withHttp(record: TraceRecord, facts: TraceHttp): TraceRecord {
+  return { ...record, http: facts };
+}
+
+/** The id and method of a lone JSON-RPC request (not a batch, not a notification). */
+export function requestOf(value: unknown): { id: string | number; method: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { id, method } = value as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? { id, method } : undefined;
 }

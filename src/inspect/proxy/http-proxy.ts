@@ -20,6 +20,7 @@ import { TraceBuilder } from '../../transport/trace/trace-builder.js';
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
 import { forwardExchange, type ExchangeContext } from './http-exchange.js';
 import { guardedRecorder, type TextSink } from './record-sink.js';
+import { ProxySessions } from './proxy-sessions.js';
 
 /** Options of {@link startHttpProxy}. */
 export interface HttpProxyOptions {
@@ -71,7 +72,9 @@ export interface HttpProxy {
  * headers; a response without a body (202) as an `http-response` event with the status;
  * `upstream-error` (the target could not be reached: the client gets 502) and `aborted` (the
  * client went away: the upstream request is aborted too). HTTP facts carry only the headers a
- * trace keeps, credentials redacted.
+ * trace keeps, credentials redacted. Each client session is its own trace session (see
+ * {@link ProxySessions}: by `Mcp-Session-Id`, else by connection); `listen` and `close` are the
+ * proxy's own, in a session holding only them.
  *
  * Rejects with `INVALID_ARGUMENT` for a target that is not an http(s) URL, and with `TRANSPORT`
  * when the address cannot be listened on (in use, not local).
@@ -83,7 +86,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   const secrets = [...(options.secrets ?? []), ...Object.values(headers)].filter((s) => s.length >= 4);
-  const builder = new TraceBuilder({ server: options.server ?? target.host, secrets });
+  const server = options.server ?? target.host;
+  // The proxy's own records (listen, close); each client session gets a builder of its own.
+  const builder = new TraceBuilder({ server, secrets });
   const record = guardedRecorder(options.onRecord, options.errorOutput ?? process.stderr, 'mcpwire proxy');
   // No header or body timeouts: a tool call may take minutes and a GET stream lasts for hours;
   // the client owns its timeouts, and its going away aborts the upstream request.
@@ -95,32 +100,33 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     proxyOrigin: '',
     headers,
     secrets,
+    sessions: new ProxySessions(() => new TraceBuilder({ server, secrets })),
     builder,
     record,
     dispatcher,
     life: life.signal,
   };
 
-  const server = createServer((req, res) => {
+  const listener = createServer((req, res) => {
     forwardExchange(ctx, req, res).catch(() => {
       // forwardExchange does not reject; this is the last fence for a bug, not a path.
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
   });
-  server.on('connection', (socket: Socket) => {
+  listener.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   try {
-    await listen(server, host, port);
+    await listen(listener, host, port);
   } catch (error) {
     await dispatcher.destroy();
     throw new McpError('TRANSPORT', `the proxy could not listen on ${host}:${port}: ${errorMessage(error)}`, {
       cause: error,
     });
   }
-  const address = server.address() as AddressInfo;
+  const address = listener.address() as AddressInfo;
   ctx.proxyOrigin = `http://${address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   const url = `${ctx.proxyOrigin}${target.pathname}${target.search}`;
   record(builder.event('listen', { url, target: redactUrl(target) }, 'out'));
@@ -129,8 +135,8 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const close = (): Promise<void> => {
     closing ??= (async () => {
       life.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      listener.closeAllConnections();
       for (const socket of sockets) socket.destroy();
       await closed;
       await dispatcher.destroy();

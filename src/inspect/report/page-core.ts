@@ -92,6 +92,7 @@ function filterRows() {
     if (state.status === 'ok' && r.st !== 'ok') continue;
     if (state.status === 'error' && r.st !== 'error') continue;
     if (state.status === 'open' && r.st !== 'open' && r.st !== 'cancelled') continue;
+    if (state.status === 'negotiation' && r.st !== 'negotiation') continue;
     if (!isNaN(dur) && !(r.d !== undefined && r.d > dur)) continue;
     if (q && haystack(i).indexOf(q) < 0) continue;
     visible.push(i);

@@ -44,6 +44,7 @@ h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spaci
 .row.sel { background: #dbeafe; }
 .c { padding: 0 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; font-size: 12px; }
 .row.st-error .c-status, .row.k-invalid .c-method, .row.k-orphan .c-flags { color: var(--bad); font-weight: 600; }
+.row.st-negotiation .c-status { color: #5b6478; font-style: italic; }
 .row.st-open .c-status, .row.st-cancelled .c-status { color: #b7791f; }
 .row.k-note, .row.k-event { color: #4b5563; }
 #viewer { border: 1px solid var(--line); background: #fff; padding: 8px 10px; max-height: 464px; overflow: auto; min-width: 0; }

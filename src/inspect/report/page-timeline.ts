@@ -2,8 +2,9 @@
  * The report page's script, part 3: the timeline. One lane per server session (labels in the
  * DOM, drawing on a canvas so thousands of calls stay cheap): requests are bars from send to
  * answer (unanswered ones dashed to the end of their lane, cancelled ones grey with a cross at
- * the cancel), their notifications ticks on the bar, other notifications diamonds, process and
- * connection events triangles, invalid frames and orphan answers red crosses. Zoom with the
+ * the cancel, a refused or ignored era probe slate up to the client's next request), their
+ * notifications ticks on the bar, other notifications diamonds, process and connection events
+ * triangles, invalid frames and orphan answers red crosses. Zoom with the
  * wheel (around the pointer), the buttons, or by dragging a range; shift+wheel pans.
  */
 export const PAGE_TIMELINE = String.raw`
@@ -12,7 +13,8 @@ var LANE_H = 26, AXIS_H = 20;
 var total = Math.max(1, D.summary.spanMs);
 var view = { a: -total * 0.01, b: total * 1.01 };
 var canvas = $('tl'), ctx = canvas.getContext('2d'), W = 600;
-var COLORS = { ok: '#3b82c4', error: '#d64541', open: '#e0a030', cancelled: '#9aa0a6', info: '#6b7280' };
+// Negotiation (a refused era probe) is neither success nor trouble: a neutral slate.
+var COLORS = { ok: '#3b82c4', error: '#d64541', open: '#e0a030', cancelled: '#9aa0a6', info: '#6b7280', negotiation: '#8b93a7' };
 var EVENT_COLORS = { spawn: '#2e9e5b', exit: '#d64541', close: '#6b7280', connect: '#2e9e5b' };
 
 function xOf(t) { return (t - view.a) / (view.b - view.a) * W; }
@@ -56,6 +58,7 @@ function niceStep(span) {
 function barEnd(r) {
   if (r.d !== undefined) return r.t + r.d;
   if (r.ct !== undefined) return r.ct;
+  if (r.ge !== undefined) return r.ge;
   return Math.max(r.t, lanes[r.lane].end);
 }
 function drawAxis() {

@@ -14,7 +14,7 @@ function renderSummary() {
   var facts = [
     ['servers', s.servers.length, servers], ['sessions', s.sessions], ['revisions', s.revisions.length, s.revisions.join(', ')],
     ['records', s.records], ['requests', s.requests], ['notifications', s.notifications], ['answers', s.answers],
-    ['errors', s.errors], ['invalid', s.invalid], ['events', s.events], ['open', s.open], ['cancelled', s.cancelled],
+    ['errors', s.errors], ['negotiation', s.negotiation], ['invalid', s.invalid], ['events', s.events], ['open', s.open], ['cancelled', s.cancelled],
     ['orphans', s.orphans], ['duplicates', s.duplicates], ['late', s.late], ['span', fmtMs(s.spanMs)]
   ];
   facts.forEach(function (f) {
@@ -39,7 +39,7 @@ var COLUMNS = [
   ['method', function (r) { return r.m + (r.tool ? ' ' + r.tool : ''); }],
   ['id', function (r) { return r.id === undefined ? '' : String(r.id); }],
   ['status', statusText],
-  ['ms', function (r) { return r.d === undefined ? (r.k === 'call' ? '\u2026' : '') : fmtMs(r.d); }],
+  ['ms', function (r) { return r.d === undefined ? (r.k === 'call' && r.st !== 'negotiation' ? '\u2026' : '') : fmtMs(r.d); }],
   ['http', function (r) { return r.http === undefined ? '' : String(r.http); }],
   ['flags', function (r) { return (r.fl || []).join(' ') + (r.parent !== undefined ? ' \u21b3' + (rows[r.parent].id) : ''); }],
   ['trace', function (r) { return r.tp ? traceIds(r.tp).trace.slice(0, 8) : (r.text || ''); }]
@@ -158,7 +158,7 @@ function showPayload() {
 }
 
 // ---- latency tables and errors ----
-var STAT_COLUMNS = ['server', 'name', 'n', 'p50', 'p90', 'p99', 'max', 'errors', 'errorRate', 'unanswered'];
+var STAT_COLUMNS = ['server', 'name', 'n', 'p50', 'p90', 'p99', 'max', 'errors', 'errorRate', 'unanswered', 'negotiation'];
 function renderStats(id, list, key) {
   var table = $(id);
   var head = el('tr');

@@ -36,7 +36,7 @@ const BODY = `<header><h1>mcpwire trace report</h1><span id="file"></span></head
 <section id="filters" aria-label="filters">
 <label>method <select id="f-method"><option value="">any</option></select></label>
 <label>server <select id="f-server"><option value="">any</option></select></label>
-<label>status <select id="f-status"><option value="">any</option><option value="ok">ok</option><option value="error">error</option><option value="open">unanswered</option></select></label>
+<label>status <select id="f-status"><option value="">any</option><option value="ok">ok</option><option value="error">error</option><option value="open">unanswered</option><option value="negotiation">negotiation</option></select></label>
 <label>duration &gt; <input id="f-duration" type="number" min="0" step="any" placeholder="ms"></label>
 <label>text <input id="f-q" type="search" placeholder="method, id, payload…"></label>
 <button id="f-clear" type="button">clear</button>

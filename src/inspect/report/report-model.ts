@@ -48,6 +48,8 @@ export interface ReportRow {
   parent?: number;
   nt?: number[];
   ct?: number;
+  /** An era probe left unanswered: when the client moved on (its next request in the session). */
+  ge?: number;
   /** A one-line description: an event's details, an invalid frame's text. */
   text?: string;
 }
@@ -63,6 +65,8 @@ export interface ReportSummary {
   notifications: number;
   answers: number;
   errors: number;
+  /** Era probes the server refused or ignored (not errors). */
+  negotiation: number;
   invalid: number;
   events: number;
   open: number;
@@ -143,8 +147,13 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
   const laneOf = (position: number) => sessionOf[position]! - 1;
 
   const rows: ReportRow[] = [];
-  const callRows = calls.map((call) => {
-    rows.push(callRow(call, laneOf(call.request), at));
+  const callRows = calls.map((call, i) => {
+    const row = callRow(call, laneOf(call.request), at);
+    if (call.status === 'negotiation' && call.answer === undefined) {
+      const next = calls.slice(i + 1).find((c) => c.session === call.session && c.dir === call.dir);
+      if (next) row.ge = at(next.request);
+    }
+    rows.push(row);
     return rows.length - 1;
   });
   const seen = new Set<number>();
@@ -202,8 +211,10 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
   for (const r of records)
     if (typeof r.http?.status === 'number') http.set(r.http.status, (http.get(r.http.status) ?? 0) + 1);
   const revisions = [...new Set(lanes.flatMap((l) => (l.revision ? [l.revision] : [])))];
+  // A session that recorded no frame (a proxy's own listen and close) has a lane but is no client session.
+  const counted = lanes.filter((_, i) => sessions[i]!.records.some((r) => r.kind !== 'event'));
   const servers = [...new Set(lanes.map((l) => l.server))].map((name) => {
-    const own = lanes.filter((l) => l.server === name);
+    const own = counted.filter((l) => l.server === name);
     return {
       name,
       sessions: own.length,
@@ -215,12 +226,13 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
     file,
     records: records.length,
     servers,
-    sessions: lanes.length,
+    sessions: counted.length,
     revisions,
     requests: calls.length,
     notifications: count('note'),
     answers: calls.filter((c) => c.answer !== undefined).length,
     errors: calls.filter((c) => c.status === 'error').length,
+    negotiation: calls.filter((c) => c.status === 'negotiation').length,
     invalid: count('invalid'),
     events: count('event'),
     open: calls.filter((c) => c.status === 'open').length,

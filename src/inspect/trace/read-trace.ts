@@ -4,12 +4,15 @@
  *
  * A trace is read whole and never rejected for its content: a line that is not JSON, not a
  * record, or a record of another format version is a {@link TraceProblem} with its line number,
- * and reading goes on. Blank lines are skipped.
+ * and reading goes on. Blank lines are skipped. What the reader can tell that older recorders did
+ * not write (the request an error with id `null` answers, the era negotiation) is filled in
+ * ({@link annotateTrace}).
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { errorMessage, McpError } from '../../protocol/errors.js';
 import type { TraceDirection, TraceKind, TraceRecord } from '../../transport/trace/trace-record.js';
+import { annotateTrace } from './trace-annotate.js';
 
 /** A line that did not become a record. `other-version` is a note (a newer writer), not damage. */
 export interface TraceProblem {
@@ -89,6 +92,7 @@ export function parseTrace(text: string): TraceReadResult {
   // A final newline ends the last line; it does not start another.
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   for (const part of parts) lines.add(part.endsWith('\r') ? part.slice(0, -1) : part);
+  annotateTrace(lines.result.records);
   return lines.result;
 }
 
@@ -116,6 +120,7 @@ export async function readTrace(
     reader.close();
     stream.destroy();
   }
+  annotateTrace(lines.result.records);
   return lines.result;
 }
 
@@ -127,7 +132,10 @@ export interface TraceFilter {
   id?: string | number;
   /** The server's display name, exactly. */
   server?: string;
-  /** `true`: only trouble — error responses, tool results with `isError`, frames that did not parse. */
+  /**
+   * `true`: only trouble — error responses, tool results with `isError`, frames that did not parse;
+   * not the era negotiation (a refused `server/discover` probe).
+   */
   errors?: boolean;
 }
 
@@ -146,6 +154,8 @@ function itemsOf(record: TraceRecord): Array<Record<string, unknown>> {
 }
 
 function isTrouble(record: TraceRecord): boolean {
+  // A refused era probe is negotiation, not trouble.
+  if (record.negotiation === true && record.kind !== 'invalid') return false;
   if (record.kind === 'error' || record.kind === 'invalid') return true;
   return itemsOf(record).some(
     (m) =>

@@ -117,7 +117,8 @@ export function prettyTraceLine(record: TraceRecord, options: PrettyOptions): st
       parts.push(paint('red', 'invalid'));
       break;
     case 'error':
-      parts.push(paint('red', 'error'));
+      // A refused era probe is negotiation, not trouble: no red.
+      parts.push(record.negotiation ? paint('dim', 'error (negotiation)') : paint('red', 'error'));
       break;
     case 'request':
       parts.push(paint('cyan', 'request'));
@@ -130,6 +131,7 @@ export function prettyTraceLine(record: TraceRecord, options: PrettyOptions): st
   }
   if (record.method) parts.push(paint('bold', record.method));
   if (record.id !== undefined) parts.push(printable(`#${record.id}`));
+  else if (record.answers !== undefined) parts.push(printable(`#${record.answers} (id null)`));
   if (record.latencyMs !== undefined) parts.push(`${record.latencyMs.toFixed(1)}ms`);
   if (record.bytes > 0) parts.push(`${record.bytes}B`);
   if (record.http) {

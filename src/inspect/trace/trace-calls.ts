@@ -7,14 +7,28 @@
  * Pairing rules: an answer travels the other way from its request, in the same session; among
  * requests still waiting under the same id the oldest is answered first. A request sent while
  * another with the same id still waits is a `duplicate`; an answer nobody waits for is an
- * orphan; an answer that comes after the request was cancelled is `late`.
+ * orphan; an answer that comes after the request was cancelled is `late`. An error answer with id
+ * `null` answers the request its recorder matched it to ({@link TraceRecord.answers}), else the
+ * only request waiting in its session. A POST answered by an HTTP status alone (the `http` event
+ * of mcpwire's client, the proxy's `http-response`, naming the request) with an error status (400
+ * and up) answers that request; the proxy's `aborted` event naming a request (the client went
+ * away from its exchange) leaves it `cancelled`.
+ *
+ * Negotiation: the era probe (a client's `server/discover`) refused with an error or left
+ * unanswered before the client went on with `initialize` (or another discover), or whose refusal
+ * its recorder marked `negotiation`, has the status `negotiation`: not an error, not open; so has
+ * an `initialize` refused by HTTP 404 or 405 alone before the client tried again (a fall-back from
+ * Streamable HTTP to HTTP+SSE).
  */
 import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
 import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
 import { splitSessions, type TraceSession } from './trace-sessions.js';
 
-/** How a call ended: answered (`ok` or `error`), cancelled without an answer, or never answered. */
-export type CallStatus = 'ok' | 'error' | 'cancelled' | 'open';
+/**
+ * How a call ended: answered (`ok` or `error`), cancelled without an answer, never answered, or
+ * `negotiation`: the era probe the server refused or ignored (the client then went on with `initialize`).
+ */
+export type CallStatus = 'ok' | 'error' | 'cancelled' | 'open' | 'negotiation';
 
 /** One request and what became of it. Record positions are indices in the list that was paired. */
 export interface TraceCall {
@@ -47,10 +61,12 @@ export interface TraceCall {
   httpStatus?: number;
   /** `params._meta.traceparent` of the request, when it carried one. */
   traceparent?: string;
-  /** Position of the `notifications/cancelled` naming this call. */
+  /** Position of the `notifications/cancelled` naming this call (or of the proxy's `aborted` event ending it). */
   cancel?: number;
   late?: boolean;
   duplicate?: boolean;
+  /** The request's recorder marked it as the era probe ({@link TraceRecord.negotiation}). */
+  probe?: boolean;
   /** Positions of notifications tied to this call (progress, cancel, stream notifications). */
   notes: number[];
 }
@@ -107,6 +123,17 @@ function settle(call: TraceCall, record: TraceRecord, position: number, item: nu
     call.latencyMs = Math.round((call.answeredAt - call.sentAt) * 1000) / 1000;
   if (typeof record.http?.status === 'number') call.httpStatus = record.http.status;
   if (call.cancel !== undefined) call.late = true;
+  if (record.kind === 'event') {
+    // Only an HTTP status came back.
+    const status = call.httpStatus;
+    if (status !== undefined && status < 400) call.status = 'ok';
+    else {
+      call.status = 'error';
+      call.errorType = status === undefined ? 'http' : String(status);
+      call.errorMessage = status === undefined ? 'no message in the answer' : `HTTP ${status}`;
+    }
+    return;
+  }
   const side = call.dir === 'out' ? 'client' : 'server';
   const error = objectAt(message, 'error');
   if ('error' in message) {
@@ -146,6 +173,27 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
   const latest = new Map<string, number>();
   // session + request direction + progress token → call.
   const tokens = new Map<string, number>();
+  // session + request direction → calls waiting (for an error with id null: the only one waiting).
+  const pending = new Map<string, Set<number>>();
+  const side = (session: number, dir: TraceDirection) => `${session}\u0000${dir}`;
+  const answer = (
+    k: string,
+    record: TraceRecord,
+    position: number,
+    item: number | undefined,
+    message: Message,
+  ): boolean => {
+    const queue = waiting.get(k);
+    const index = queue?.shift();
+    if (index === undefined) return false;
+    const call = calls[index]!;
+    pending.get(side(call.session, call.dir))?.delete(index);
+    settle(call, record, position, item, message);
+    return true;
+  };
+  // session → positions of its `initialize` and `server/discover` requests: what a client sends
+  // next when the server refused or ignored its probe.
+  const nextStep = new Map<number, number[]>();
   const key = (session: number, dir: TraceDirection, id: unknown) =>
     `${session}\u0000${dir}\u0000${typeof id}:${String(id)}`;
   const tie = (position: number, index: number | undefined) => {
@@ -155,8 +203,32 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
   };
 
   records.forEach((record, position) => {
-    if (record.kind === 'event' || record.kind === 'invalid') return;
     const session = sessionOf[position]!;
+    if (record.kind === 'event') {
+      const id = record.detail?.id;
+      // mcpwire's client: a POST answered by a status line alone names the request it carried.
+      const statusOnly = record.event === 'http' || record.event === 'http-response';
+      const status = record.http?.status ?? record.detail?.status;
+      // Below 400 (a 202) the answer is still to come, on a stream.
+      if (
+        statusOnly &&
+        typeof status === 'number' &&
+        status >= 400 &&
+        isId(id) &&
+        typeof record.detail?.request === 'string'
+      )
+        answer(key(session, 'out', id), record, position, undefined, {});
+      // The proxy saw the client go away from the exchange of a request: it gave up on it.
+      if (record.event === 'aborted' && isId(id) && typeof record.detail?.request === 'string') {
+        const index = waiting.get(key(session, 'out', id))?.[0];
+        if (index !== undefined && calls[index]!.status === 'open') {
+          calls[index]!.status = 'cancelled';
+          calls[index]!.cancel ??= position;
+        }
+      }
+      return;
+    }
+    if (record.kind === 'invalid') return;
     for (const { message, item } of messagesOf(record)) {
       const method = typeof message.method === 'string' ? message.method : undefined;
       const id = message.id;
@@ -180,12 +252,18 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
         if (typeof meta?.traceparent === 'string') call.traceparent = meta.traceparent;
         // Only a status came back (an HTTP error before any JSON-RPC answer).
         if (typeof record.http?.status === 'number') call.httpStatus = record.http.status;
+        if (record.negotiation === true) call.probe = true;
+        if ((method === 'initialize' || method === 'server/discover') && record.dir === 'out')
+          nextStep.set(session, [...(nextStep.get(session) ?? []), position]);
         const k = key(session, record.dir, id);
         const queue = waiting.get(k) ?? [];
         if (queue.length > 0) call.duplicate = true;
         queue.push(calls.length);
         waiting.set(k, queue);
         latest.set(k, calls.length);
+        const s = side(session, record.dir);
+        if (!pending.has(s)) pending.set(s, new Set());
+        pending.get(s)!.add(calls.length);
         const token = meta?.progressToken;
         if (isId(token)) tokens.set(key(session, record.dir, token), calls.length);
         calls.push(call);
@@ -208,12 +286,46 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
           if (isId(stream)) tie(position, latest.get(key(session, other(record.dir), stream)));
         }
       } else if (isId(id) || 'result' in message || 'error' in message) {
-        const queue = waiting.get(key(session, other(record.dir), id));
-        const index = queue?.shift();
-        if (index === undefined) orphans.push(item === undefined ? { record: position } : { record: position, item });
-        else settle(calls[index]!, record, position, item, message);
+        let to: unknown = id;
+        if (id === null && 'error' in message && item === undefined) {
+          if (isId(record.answers)) to = record.answers;
+          else {
+            const lone = pending.get(side(session, other(record.dir)));
+            if (lone?.size === 1) to = calls[lone.values().next().value!]!.id;
+          }
+        }
+        if (!answer(key(session, other(record.dir), to), record, position, item, message))
+          orphans.push(item === undefined ? { record: position } : { record: position, item });
       }
     }
   });
+  for (const call of calls)
+    if (isRefusedProbe(call, records, nextStep) || isRefusedRoute(call, nextStep)) call.status = 'negotiation';
   return { calls, orphans, sessions, sessionOf, noteOf };
+}
+
+/**
+ * An `initialize` a URL refused by status alone (404, 405: not a Streamable HTTP endpoint) before
+ * the client went on with another `initialize` in the same session (over HTTP+SSE): the
+ * transport's negotiation, not an error.
+ */
+function isRefusedRoute(call: TraceCall, nextStep: Map<number, number[]>): boolean {
+  if (call.dir !== 'out' || call.method !== 'initialize' || call.status !== 'error') return false;
+  if (call.httpStatus !== 404 && call.httpStatus !== 405) return false;
+  if (call.errorMessage !== `HTTP ${call.httpStatus}`) return false;
+  return (nextStep.get(call.session) ?? []).some((position) => position > call.request);
+}
+
+/**
+ * The era probe refused or ignored: a client's `server/discover` answered with an error or left
+ * without an answer, when its recorder marked the answer as negotiation or the client went on in
+ * the same session with `initialize` (the server is not of the 2026 era) or another discover (a
+ * revision the server does not support). Refused credentials (401, 403) are no verdict on the era.
+ */
+function isRefusedProbe(call: TraceCall, records: readonly TraceRecord[], nextStep: Map<number, number[]>) {
+  if (call.dir !== 'out' || call.method !== 'server/discover') return false;
+  if (call.status !== 'error' && call.status !== 'open' && call.status !== 'cancelled') return false;
+  if (call.answer !== undefined && records[call.answer]!.negotiation === true) return true;
+  if (call.httpStatus === 401 || call.httpStatus === 403) return false;
+  return (nextStep.get(call.session) ?? []).some((position) => position > call.request);
 }

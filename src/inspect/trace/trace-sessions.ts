@@ -1,13 +1,18 @@
 /**
  * The sessions of a trace file. Traces are appended to (`--trace-file` runs, proxy runs), so one
  * file often holds several sessions, interleaved when one run traced several servers. A session
- * is what one tracer recorded: one connect of one server (its restarts included), or one proxy
- * run. Records name their tracer (`session`), and records with the same one are one session.
+ * is what one tracer recorded: one connect of one server (its restarts included), or one client
+ * session through a proxy (the proxy's own listen and close are one more). Records name their
+ * tracer (`session`), and records with the same one are one session.
  * Older traces carry no session id; there each tracer's own clock tells them apart: a record
  * belongs to a session when it has the session's server and its two clocks moved together since
  * the session's last record: `t` (ms since that tracer started) did not go back, and `ts` (wall
  * clock) advanced by as much as `t` did. A new tracer restarts `t` near 0 at a different wall
  * time, which breaks one or the other. Pure computation; no I/O.
+ *
+ * A proxy run written before the proxy recorded each client session apart (one tracer, starting
+ * with its `listen` event) is split by the records' `Mcp-Session-Id`: what comes before a session
+ * id appears (the era probe, `initialize`) joins the session it starts.
  */
 import type { TraceRecord } from '../../transport/trace/trace-record.js';
 
@@ -92,5 +97,61 @@ export function splitSessions(records: readonly TraceRecord[]): TraceSession[] {
       open.lastWall = wall;
     }
   });
-  return sessions;
+  if (!sessions.some(isOldProxyRun)) return sessions;
+  const split = sessions.flatMap((session) => (isOldProxyRun(session) ? byHttpSession(session) : [session]));
+  split.sort((a, b) => a.positions[0]! - b.positions[0]!);
+  split.forEach((session, i) => (session.index = i + 1));
+  return split;
+}
+
+const sessionIdOf = (record: TraceRecord) => record.http?.headers?.['mcp-session-id'] || undefined;
+
+/** One tracer's proxy run holding several client sessions' records. */
+function isOldProxyRun(session: TraceSession): boolean {
+  if (session.records[0]?.event !== 'listen') return false;
+  const ids = new Set(session.records.map(sessionIdOf).filter((id) => id !== undefined));
+  return ids.size > 1;
+}
+
+/**
+ * `session`'s records by `Mcp-Session-Id`: the proxy's own events stay in the first part; a
+ * client's `server/discover` or `initialize` without a session id starts what the next session id
+ * claims; other records without one belong to the latest session.
+ */
+function byHttpSession(session: TraceSession): TraceSession[] {
+  const part = (): TraceSession => ({ ...session, records: [], positions: [] });
+  const own = part();
+  const parts = [own];
+  const byId = new Map<string, TraceSession>();
+  let current = own;
+  let pending: TraceSession | undefined;
+  const add = (target: TraceSession, i: number) => {
+    target.records.push(session.records[i]!);
+    target.positions.push(session.positions[i]!);
+  };
+  session.records.forEach((record, i) => {
+    const id = sessionIdOf(record);
+    if (id !== undefined) {
+      let target = byId.get(id);
+      if (!target) {
+        target = pending ?? part();
+        pending = undefined;
+        byId.set(id, target);
+        if (!parts.includes(target)) parts.push(target);
+      }
+      current = target;
+      add(target, i);
+      return;
+    }
+    const starts =
+      record.dir === 'out' &&
+      record.kind === 'request' &&
+      (record.method === 'server/discover' || record.method === 'initialize');
+    if (starts && !pending) {
+      pending = part();
+      parts.push(pending);
+    }
+    add(record.event === 'listen' || record.event === 'close' ? own : (pending ?? current), i);
+  });
+  return parts.filter((p) => p.records.length > 0);
 }

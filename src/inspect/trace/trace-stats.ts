@@ -19,7 +19,8 @@ export function nearestRank(sorted: readonly number[], p: number): number | unde
  * samples); `errors` those answered with a JSON-RPC error or an `isError` result, and
  * `errorRate` is `errors / n` (0 when `n` is 0). `unanswered` counts calls that never got an
  * answer in the trace (cancelled ones included); they have no latency and are not in `n`.
- * Latencies are milliseconds.
+ * `negotiation` counts refused or ignored era probes: neither errors nor unanswered (a refused
+ * one's latency is a sample). Latencies are milliseconds.
  */
 export interface OperationStats {
   server: string;
@@ -34,6 +35,7 @@ export interface OperationStats {
   errors: number;
   errorRate: number;
   unanswered: number;
+  negotiation: number;
 }
 
 /** Per method and per tool figures of a trace, each sorted by server, then by `n` (highest first), then name. */
@@ -49,6 +51,7 @@ interface Tally {
   samples: number[];
   errors: number;
   unanswered: number;
+  negotiation: number;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -63,6 +66,7 @@ function statsOf(tally: Tally): OperationStats {
     errors: tally.errors,
     errorRate: sorted.length === 0 ? 0 : round(tally.errors / sorted.length),
     unanswered: tally.unanswered,
+    negotiation: tally.negotiation,
   };
   if (sorted.length > 0) {
     stats.p50 = nearestRank(sorted, 50)!;
@@ -77,11 +81,12 @@ function add(tallies: Map<string, Tally>, call: TraceCall, name: string): void {
   const key = `${call.server}\u0000${name}`;
   let tally = tallies.get(key);
   if (!tally) {
-    tally = { server: call.server, name, method: call.method, samples: [], errors: 0, unanswered: 0 };
+    tally = { server: call.server, name, method: call.method, samples: [], errors: 0, unanswered: 0, negotiation: 0 };
     tallies.set(key, tally);
   }
+  if (call.status === 'negotiation') tally.negotiation++;
   if (call.latencyMs === undefined) {
-    tally.unanswered++;
+    if (call.status !== 'negotiation') tally.unanswered++;
     return;
   }
   tally.samples.push(call.latencyMs);

@@ -18,7 +18,8 @@ export interface LatencyStats {
 
 /**
  * One method of one server. `count` is the requests and notifications with this method, either
- * way; `errors` the error responses to it plus results flagged `isError`. Bytes count every
+ * way; `errors` the error responses to it plus results flagged `isError` (not the refusal of the
+ * era probe: negotiation). Bytes count every
  * frame of the method (requests, notifications, their answers): `out` client → server, `in`
  * server → client. Pseudo-methods: `(batch)`, `(invalid)`, `(unmatched)` for answers whose
  * request was not in the trace.
@@ -135,7 +136,8 @@ export function summarizeTrace(records: readonly TraceRecord[]): TraceSummary {
       record.kind === 'invalid'
     )
       tally.count++;
-    if (record.kind === 'error' || (record.kind === 'response' && isToolError(record))) tally.errors++;
+    if (record.negotiation !== true && (record.kind === 'error' || (record.kind === 'response' && isToolError(record))))
+      tally.errors++;
     if ((record.kind === 'response' || record.kind === 'error') && typeof record.latencyMs === 'number')
       tally.latencies.push(record.latencyMs);
   }

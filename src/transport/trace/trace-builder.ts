@@ -51,8 +51,11 @@ export function traceHttpFacts(http: TraceHttp, secrets: readonly string[] = [])
 }
 
 interface Open {
+  id: string | number;
   method: string;
   at: number;
+  /** The era probe: a `server/discover` sent before any `initialize` and before a revision was known. */
+  probe?: boolean;
   /** The revision the request's `_meta` names (2026): the revision once the peer answers it with a result. */
   revision?: string;
 }
@@ -68,6 +71,8 @@ export class TraceBuilder {
   /** Requests by direction they travelled, keyed by JSON id (typed: `s:1` vs `n:1`). */
   private readonly open: Record<TraceDirection, Map<string, Open>> = { out: new Map(), in: new Map() };
   private protocolVersion: string | undefined;
+  /** An `initialize` request was seen: a `server/discover` after it is no longer the era probe. */
+  private initializeSeen = false;
 
   constructor(options: TraceBuilderOptions) {
     this.server = options.server;
@@ -97,9 +102,20 @@ export class TraceBuilder {
 
   /**
    * A record for one decoded frame (`value`: a message or a batch array). `bytes` is the size on
-   * the wire when the caller knows it; otherwise the JSON length is used.
+   * the wire when the caller knows it; otherwise the JSON length is used. `answering` is the id of
+   * the request whose HTTP exchange carried this frame back, when the caller knows it: an error
+   * answer with id `null` is matched to that request (without it, to the only request waiting).
+   *
+   * The era probe (a `server/discover` request before any `initialize`) and an error answer to it
+   * are marked {@link TraceRecord.negotiation}.
    */
-  frame(dir: TraceDirection, value: unknown, bytes?: number, http?: TraceHttp): TraceRecord {
+  frame(
+    dir: TraceDirection,
+    value: unknown,
+    bytes?: number,
+    http?: TraceHttp,
+    answering?: string | number,
+  ): TraceRecord {
     const text = jsonOf(value);
     const size = bytes ?? (text === undefined ? 0 : byteLength(text));
     if (Array.isArray(value)) {
@@ -109,7 +125,7 @@ export class TraceBuilder {
         ...(http ? { http: this.redactHttp(http) } : {}),
       });
     }
-    const facts = this.observe(dir, value);
+    const facts = this.observe(dir, value, answering);
     return this.record(dir, facts.kind, size, {
       ...facts.fields,
       ...this.body(value, text),
@@ -141,26 +157,55 @@ export class TraceBuilder {
 
   // ---- internals ----
 
-  private observe(dir: TraceDirection, value: unknown): { kind: TraceKind; fields: Partial<TraceRecord> } {
+  /**
+   * Settles the request `id` that went `out` when an HTTP error status (400 and up) came back
+   * without a message: the fields its status record takes — the method, the latency, and
+   * `negotiation` for a refused era probe (not for 401 or 403: refused credentials are no verdict
+   * on the era). Empty when no such request waits, and for a status
+   * below 400 (a 202 says the answer comes on a stream: the request still waits).
+   */
+  answeredByStatus(id: string | number, status: number | undefined): Partial<TraceRecord> {
+    const open = this.open.out.get(key(id));
+    if (!open || status === undefined || status < 400) return {};
+    this.open.out.delete(key(id));
+    const fields: Partial<TraceRecord> = { method: open.method, latencyMs: round(this.now() - open.at) };
+    // A refused credential is no answer about the era: the client stops (or logs in and asks again).
+    if (open.probe && status !== 401 && status !== 403) fields.negotiation = true;
+    return fields;
+  }
+
+  private observe(
+    dir: TraceDirection,
+    value: unknown,
+    answering?: string | number,
+  ): { kind: TraceKind; fields: Partial<TraceRecord> } {
     const c = classifyMessage(value);
     switch (c.kind) {
       case 'request': {
         const pending = this.open[dir];
         if (pending.size >= this.maxPending) pending.delete(pending.keys().next().value!);
-        const open: Open = { method: c.message.method, at: this.now() };
+        const method = c.message.method;
+        const open: Open = { id: c.message.id, method, at: this.now() };
         const revision = metaRevision(c.message.params);
         if (revision !== undefined) open.revision = revision;
+        if (dir === 'out' && method === 'initialize') this.initializeSeen = true;
+        const fields: Partial<TraceRecord> = { id: c.message.id, method };
+        if (dir === 'out' && method === 'server/discover' && !this.initializeSeen && !this.protocolVersion) {
+          open.probe = true;
+          fields.negotiation = true;
+        }
         pending.set(key(c.message.id), open);
-        return { kind: 'request', fields: { id: c.message.id, method: c.message.method } };
+        return { kind: 'request', fields };
       }
       case 'notification':
         return { kind: 'notification', fields: { method: c.message.method } };
       case 'response':
       case 'error': {
         const id = c.message.id;
-        const answered = id === null ? undefined : this.open[dir === 'in' ? 'out' : 'in'];
-        const match = id === null ? undefined : answered?.get(key(id));
-        if (match) answered!.delete(key(id!));
+        const answered = this.open[dir === 'in' ? 'out' : 'in'];
+        const match =
+          id !== null ? answered.get(key(id)) : c.kind === 'error' ? loneOrNamed(answered, answering) : undefined;
+        if (match) answered.delete(key(match.id));
         if (c.kind === 'response' && match?.method === 'initialize') {
           const version = (c.message.result as { protocolVersion?: unknown }).protocolVersion;
           if (typeof version === 'string') this.protocolVersion = version;
@@ -170,8 +215,10 @@ export class TraceBuilder {
         const fields: Partial<TraceRecord> = {};
         if (id !== null) fields.id = id;
         if (match) {
+          if (id === null) fields.answers = match.id;
           fields.method = match.method;
           fields.latencyMs = round(this.now() - match.at);
+          if (match.probe && c.kind === 'error') fields.negotiation = true;
         }
         return { kind: c.kind, fields };
       }
@@ -241,6 +288,16 @@ function metaRevision(params: unknown): string | undefined {
   if (!meta || typeof meta !== 'object') return undefined;
   const version = meta[META_KEYS.protocolVersion] ?? meta.protocolVersion;
   return typeof version === 'string' ? version : undefined;
+}
+
+/**
+ * The request an error with id `null` answers: the one named by its HTTP exchange when it still
+ * waits, else the only one waiting (JSON-RPC gives the peer no other way to say which it refused).
+ */
+function loneOrNamed(pending: Map<string, Open>, answering: string | number | undefined): Open | undefined {
+  if (answering !== undefined) return pending.get(key(answering));
+  if (pending.size !== 1) return undefined;
+  return pending.values().next().value;
 }
 
 function key(id: string | number): string {

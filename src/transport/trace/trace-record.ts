@@ -54,6 +54,18 @@ export interface TraceRecord {
   method?: string;
   /** For responses and errors: milliseconds since the matching request went out (or came in). */
   latencyMs?: number;
+  /**
+   * For an answer whose JSON-RPC id is `null` (an error the peer could not tie to an id, such as an
+   * HTTP 400 to a request it refused to read): the id of the request the recorder matched it to —
+   * the one its HTTP exchange carried, or the only request waiting.
+   */
+  answers?: string | number;
+  /**
+   * Set on the frames of the era negotiation: the `server/discover` probe a client sends before it
+   * knows the server's era, and an error answer refusing it (the client then goes on with
+   * `initialize`). Negotiation, not an error: readers leave such answers out of error counts.
+   */
+  negotiation?: true;
   /** The negotiated revision once known (set from the initialize result or discover). */
   protocolVersion?: string;
   http?: TraceHttp;

@@ -23,7 +23,7 @@ import { Inbox } from '../inbox.js';
 import type { HttpExchangeInfo } from '../http/exchange-reporter.js';
 import { guardSink, type TraceSink } from './trace-sink.js';
 import { TraceBuilder } from './trace-builder.js';
-import type { TraceHttp } from './trace-record.js';
+import type { TraceHttp, TraceRecord } from './trace-record.js';
 import { errorMessage, type McpError } from '../../protocol/errors.js';
 
 /** Options of {@link traceTransport}. */
@@ -233,21 +233,25 @@ class TracingTransport implements Transport {
       );
       if (info.message === undefined) return;
     }
+    const request = open?.message ? classifyMessage(open.message) : undefined;
     if (info.message !== undefined) {
-      this.emit(this.builder.frame('in', info.message, undefined, response));
+      // The exchange's request is what an error with id null in its body answers.
+      const answering = request?.kind === 'request' ? request.message.id : undefined;
+      this.emit(this.builder.frame('in', info.message, undefined, response, answering));
       this.reportedIn = info.message;
       return;
     }
     // A status line without a message: a GET or DELETE answered, or a POST answered by status alone.
     const detail: Record<string, unknown> = { status: info.status };
-    const request = open?.message ? classifyMessage(open.message) : undefined;
+    let answer: Partial<TraceRecord> = {};
     if (request?.kind === 'request') {
       detail.request = request.message.method;
       detail.id = request.message.id;
+      answer = this.builder.answeredByStatus(request.message.id, info.status);
     }
     // GET and DELETE have only this record: it carries what they sent too (Last-Event-ID, the session).
     const headers = open && !open.message ? { ...open.request.headers, ...info.headers } : info.headers;
-    this.emit(this.builder.event('http', detail, 'in', { ...response, headers }));
+    this.emit({ ...this.builder.event('http', detail, 'in', { ...response, headers }), ...answer });
   }
 
   private left(info: HttpExchangeInfo): void {
