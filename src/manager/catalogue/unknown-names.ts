@@ -1,0 +1,89 @@
+/**
+ * The errors for a name nothing answers to, each saying what was asked and what exists: a server
+ * name no server has (`connect("fz")`, `mcp__fz__read`) names the configured servers and the
+ * nearest; a tool name no connected server has names the nearest tools, each with its server, so
+ * a model or a person can correct it. The two read differently on purpose: "unknown server" and
+ * "no tool".
+ */
+import { McpError } from '../../protocol/errors.js';
+import { closest, editDistance } from '../../protocol/option-keys.js';
+import type { CatalogTool } from '../manager-types.js';
+
+/** How many candidates a "no tool" error lists. */
+const CANDIDATES = 3;
+
+/**
+ * `INVALID_ARGUMENT` for a server name that is not configured: `unknown server "fz" (did you mean
+ * "fs"?; configured: fs, git)`. `asked` is how it was asked (`connect("fz")`, `tool mcp__fz__read`).
+ */
+export function unknownServerError(server: string, configured: readonly string[], asked?: string): McpError {
+  const meant = closest(server, new Set(configured));
+  const hint = meant === undefined ? '' : `did you mean "${meant}"?; `;
+  const what = asked === undefined ? '' : ` in ${asked}`;
+  return new McpError(
+    'INVALID_ARGUMENT',
+    `unknown server "${server}"${what} (${hint}configured: ${configured.join(', ') || 'none'})`,
+  );
+}
+
+/**
+ * `INVALID_ARGUMENT` for calling `name` when no connected server has such a tool: a name
+ * `mcp__<server>__…` whose server is not configured is an unknown server ({@link
+ * unknownServerError}); otherwise "no tool" with the nearest tools of `tools` by exposed name and
+ * by the tool's own name (`read_fil` ⇒ `mcp__fs__read_file`, server "fs"), or how many tools
+ * there are when none is near.
+ */
+export function unknownToolError(name: string, tools: readonly CatalogTool[], configured: readonly string[]): McpError {
+  const spelled = /^mcp__(.+?)__(.+)$/u.exec(name);
+  const server = spelled?.[1];
+  if (server !== undefined && !configured.some((s) => s === server || safe(s) === server))
+    return withMethod(unknownServerError(server, configured, `tool name ${name}`));
+  const own = spelled?.[2] ?? name;
+  const ofServer = server === undefined ? tools : tools.filter((t) => t.server === server || safe(t.server) === server);
+  const near = nearest(name, own, ofServer.length > 0 ? ofServer : tools);
+  const where = server === undefined ? '' : ` on server "${server}"`;
+  const listed =
+    near.length > 0
+      ? `nearest: ${near.map((t) => `${t.name} (server "${t.server}")`).join(', ')}`
+      : tools.length === 0
+        ? 'no server is connected with tools yet'
+        : `no tool is named like it: ${tools.length} tools on ${servers(tools)}; getAllTools() lists them`;
+  return withMethod(new McpError('INVALID_ARGUMENT', `tool not found: ${name}${where} (${listed})`));
+}
+
+/** The tools nearest to `name` (or to its tool part `own`), best first; only those close enough. */
+function nearest(name: string, own: string, tools: readonly CatalogTool[]): CatalogTool[] {
+  const lowerName = name.toLowerCase();
+  const lowerOwn = own.toLowerCase();
+  const scored = tools.map((tool) => {
+    const whole = editDistance(lowerName, tool.name.toLowerCase());
+    const part = editDistance(lowerOwn, tool.tool.toLowerCase());
+    const contains =
+      lowerOwn.length >= 3 &&
+      (tool.tool.toLowerCase().includes(lowerOwn) || lowerOwn.includes(tool.tool.toLowerCase()));
+    return {
+      tool,
+      score: Math.min(whole, part, contains ? 1 : Infinity),
+      limit: Math.max(2, Math.floor(own.length / 3)),
+    };
+  });
+  return scored
+    .filter((entry) => entry.score <= entry.limit)
+    .sort((a, b) => a.score - b.score)
+    .slice(0, CANDIDATES)
+    .map((entry) => entry.tool);
+}
+
+function servers(tools: readonly CatalogTool[]): string {
+  const names = [...new Set(tools.map((t) => t.server))];
+  return names.length === 1 ? `server "${names[0]}"` : `${names.length} servers (${names.join(', ')})`;
+}
+
+/** The provider-safe spelling of a server name in exposed tool names (see `tool-names.ts`). */
+function safe(server: string): string {
+  return server.replace(/[^A-Za-z0-9_-]/gu, '_');
+}
+
+function withMethod(error: McpError): McpError {
+  return new McpError(error.code, error.reason, { method: 'tools/call' });
+}
