@@ -300,9 +300,10 @@ export class McpManager {
   /** Throws `INVALID_STATE` naming `method` once {@link close} was called. */
   private refuseIfClosed(method: string): void {
     if (this.closing)
-      throw new McpError('INVALID_STATE', `McpManager.${method}: the manager is closed (close() was called)`, {
-        method,
-      });
+      throw new McpError(
+        'INVALID_STATE',
+        `McpManager.${method}: this manager is closed (close() was called); McpManager.create() or getInstance() makes a new one`,
+      );
   }
 
   /** Disconnects and connects again (a new process for stdio). */

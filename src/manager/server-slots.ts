@@ -86,7 +86,7 @@ export class ServerSlots extends Map<string, ServerSlot> {
     );
   }
 
-  /** The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers (and the nearest) when there is none. */
+  /** The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers (and the nearest) if none. */
   require(name: string): ServerSlot {
     const slot = this.get(name);
     if (!slot) throw unknownServerError(name, [...this.keys()]);

@@ -13,16 +13,16 @@ import type { CatalogTool } from '../manager-types.js';
 const CANDIDATES = 3;
 
 /**
- * `INVALID_ARGUMENT` for a server name that is not configured: `unknown server "fz" (did you mean
- * "fs"?; configured: fs, git)`. `asked` is how it was asked (`connect("fz")`, `tool mcp__fz__read`).
+ * `INVALID_ARGUMENT` for a server name that is not configured: `unknown server "fz" (configured:
+ * fs, git; did you mean "fs"?)`. `asked` is how it was asked (`connect("fz")`, `tool mcp__fz__read`).
  */
 export function unknownServerError(server: string, configured: readonly string[], asked?: string): McpError {
   const meant = closest(server, new Set(configured));
-  const hint = meant === undefined ? '' : `did you mean "${meant}"?; `;
+  const hint = meant === undefined ? '' : `; did you mean "${meant}"?`;
   const what = asked === undefined ? '' : ` in ${asked}`;
   return new McpError(
     'INVALID_ARGUMENT',
-    `unknown server "${server}"${what} (${hint}configured: ${configured.join(', ') || 'none'})`,
+    `unknown server "${server}"${what} (configured: ${configured.join(', ') || 'none'}${hint})`,
   );
 }
 

@@ -107,10 +107,13 @@ export function toManagedServer(
   for (const key of unknownEntryKeys(entry)) {
     const meant = meantEntryKey(key);
     if (meant !== undefined)
-      throw new ConfigError(`unknown key "${key}" (did you mean "${meant}"?); the server was not started`, {
-        ...site,
-        field: key,
-      });
+      throw new ConfigError(
+        `unknown key "${key}" (did you mean "${meant}"?); the server is left out until this is fixed`,
+        {
+          ...site,
+          field: key,
+        },
+      );
     warnings.push(`${where}: unknown key "${key}" (ignored)`);
   }
   const transport = transportOf(entry);

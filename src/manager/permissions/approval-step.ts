@@ -24,7 +24,7 @@ export interface ApprovalDecision {
  * options are spelled as a host writes them; the CLI's flag for its users).
  */
 export const HOW_TO_APPROVE =
-  'pass an approve hook to ask your user (approve: (server) => boolean | Promise<boolean>), with approvals: new ApprovalStore() to remember the answers, or requireApproval: false if you trust this project; the mcpwire command asks on a terminal, or takes --trust-project';
+  'to let it start, give the McpManager options an approve hook that asks your user (approve: (server) => boolean | Promise<boolean>; approvals: new ApprovalStore() remembers the answers), or requireApproval: false if you trust this project; on the command line, mcpwire asks on a terminal or takes --trust-project';
 
 export class ApprovalStep {
   private readonly options: Pick<ManagerOptions, 'approve' | 'requireApproval' | 'approvals'>;
