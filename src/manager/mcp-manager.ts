@@ -106,8 +106,15 @@ export class McpManager {
       approval: this.approval,
       log: this.log,
       loginOptions: { onAuthorizationUrl: options.onAuthorizationUrl, tokenStore: options.tokenStore },
+      leftOut: () => this.source.leftOut(),
     });
-    this.calls = { catalogue: this.catalogue, slots: this.slots, gate: this.gate, log: this.log };
+    this.calls = {
+      catalogue: this.catalogue,
+      slots: this.slots,
+      gate: this.gate,
+      log: this.log,
+      leftOut: () => this.source.leftOut(),
+    };
     for (const server of options.servers ?? []) this.slots.add(server);
   }
 

@@ -27,6 +27,8 @@ export interface SlotWiring {
   approval: ApprovalStep;
   log: DebugLogger | undefined;
   loginOptions: Pick<ManagerOptions, 'onAuthorizationUrl' | 'tokenStore'>;
+  /** The config errors of entries left out, by server name (why a server is not there). */
+  leftOut: () => ReadonlyMap<string, McpError>;
 }
 
 /** What {@link ServerSlots.connectEach} reports. */
@@ -86,10 +88,13 @@ export class ServerSlots extends Map<string, ServerSlot> {
     );
   }
 
-  /** The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers (and the nearest) if none. */
+  /**
+   * The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers (and the nearest)
+   * if none, or the config error that left its entry out.
+   */
   require(name: string): ServerSlot {
     const slot = this.get(name);
-    if (!slot) throw unknownServerError(name, [...this.keys()]);
+    if (!slot) throw unknownServerError(name, [...this.keys()], undefined, this.wiring.leftOut());
     return slot;
   }
 

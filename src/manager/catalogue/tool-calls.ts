@@ -24,6 +24,8 @@ export interface CallContext {
   readonly slots: ReadonlyMap<string, ServerSlot>;
   readonly gate: PermissionGate;
   readonly log: DebugLogger | undefined;
+  /** The config errors of entries left out, by server name. */
+  readonly leftOut: () => ReadonlyMap<string, McpError>;
 }
 
 /** Calls the catalogue tool `name`; rejects as `McpManager.callTool` documents. */
@@ -94,5 +96,5 @@ export async function executeCatalogueTool(
 function notCallable(ctx: CallContext, name: string): McpError {
   const slot = slotOfName(name, ctx.slots, ctx.catalogue.lastOwnerOf(name));
   if (slot && slot.status !== 'connected') return unavailableToolError(name, slot);
-  return unknownToolError(name, ctx.gate.visible(ctx.catalogue.list()), [...ctx.slots.keys()]);
+  return unknownToolError(name, ctx.gate.visible(ctx.catalogue.list()), [...ctx.slots.keys()], ctx.leftOut());
 }

@@ -15,9 +15,18 @@ const CANDIDATES = 3;
 /**
  * `INVALID_ARGUMENT` for a server name that is not configured: `unknown server "fz" (configured:
  * fs, git; did you mean "fs"?)`. `asked` is how it was asked (`connect("fz")`, `tool mcp__fz__read`).
+ * A server whose config entry was left out for an error (`broken`, by name) gets that error
+ * instead (`CONFIG_INVALID`, naming its file), which is why it is not there.
  */
-export function unknownServerError(server: string, configured: readonly string[], asked?: string): McpError {
-  const meant = closest(server, new Set(configured));
+export function unknownServerError(
+  server: string,
+  configured: readonly string[],
+  asked?: string,
+  broken?: ReadonlyMap<string, McpError>,
+): McpError {
+  const left = broken?.get(server);
+  if (left) return left;
+  const meant = nearestServer(server, configured);
   const hint = meant === undefined ? '' : `; did you mean "${meant}"?`;
   const what = asked === undefined ? '' : ` in ${asked}`;
   return new McpError(
@@ -33,11 +42,16 @@ export function unknownServerError(server: string, configured: readonly string[]
  * by the tool's own name (`read_fil` ⇒ `mcp__fs__read_file`, server "fs"), or how many tools
  * there are when none is near.
  */
-export function unknownToolError(name: string, tools: readonly CatalogTool[], configured: readonly string[]): McpError {
+export function unknownToolError(
+  name: string,
+  tools: readonly CatalogTool[],
+  configured: readonly string[],
+  broken?: ReadonlyMap<string, McpError>,
+): McpError {
   const spelled = /^mcp__(.+?)__(.+)$/u.exec(name);
   const server = spelled?.[1];
   if (server !== undefined && !configured.some((s) => s === server || safe(s) === server))
-    return withMethod(unknownServerError(server, configured, `tool name ${name}`));
+    return broken?.get(server) ?? withMethod(unknownServerError(server, configured, `tool name ${name}`));
   const own = spelled?.[2] ?? name;
   const ofServer = server === undefined ? tools : tools.filter((t) => t.server === server || safe(t.server) === server);
   const near = nearest(name, own, ofServer.length > 0 ? ofServer : tools);
@@ -47,7 +61,7 @@ export function unknownToolError(name: string, tools: readonly CatalogTool[], co
       ? `nearest: ${near.map((t) => `${t.name} (server "${t.server}")`).join(', ')}`
       : tools.length === 0
         ? 'no server is connected with tools yet'
-        : `no tool is named like it: ${tools.length} tools on ${servers(tools)}; getAllTools() lists them`;
+        : `no tool is named like it: ${tools.length} tools on ${servers(tools, configured)}; getAllTools() lists them`;
   return withMethod(new McpError('INVALID_ARGUMENT', `tool not found: ${name}${where} (${listed})`));
 }
 
@@ -74,8 +88,24 @@ function nearest(name: string, own: string, tools: readonly CatalogTool[]): Cata
     .map((entry) => entry.tool);
 }
 
-function servers(tools: readonly CatalogTool[]): string {
-  const names = [...new Set(tools.map((t) => t.server))];
+/**
+ * The configured server `server` most likely stands for: what option keys would suggest, else one
+ * letter off or two swapped (server names are short: `fz` for `fs`, `gti` for `git`).
+ */
+function nearestServer(server: string, configured: readonly string[]): string | undefined {
+  const meant = closest(server, new Set(configured));
+  if (meant !== undefined || server.length < 2) return meant;
+  const sorted = (text: string) => [...text.toLowerCase()].sort().join('');
+  return configured.find(
+    (name) =>
+      editDistance(server.toLowerCase(), name.toLowerCase()) <= 1 ||
+      (name.length === server.length && sorted(name) === sorted(server)),
+  );
+}
+
+/** The servers `tools` come from, in configuration order. */
+function servers(tools: readonly CatalogTool[], configured: readonly string[]): string {
+  const names = configured.filter((name) => tools.some((t) => t.server === name));
   return names.length === 1 ? `server "${names[0]}"` : `${names.length} servers (${names.join(', ')})`;
 }
 
