@@ -16,8 +16,7 @@ import type { HostId } from './config/hosts/host-table.js';
 import type { PermissionBlock } from './permissions/permission-block.js';
 import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
-import type { ServerDefinition } from './servers/check-definition.js';
-import type { ManagedServer, Provenance } from './servers/managed-server.js';
+import type { ManagedServer, Provenance, ServerDefinition } from './servers/managed-server.js';
 import type { ServerStatus, StatusChange } from './servers/server-slot.js';
 
 /** Options of a manager. */

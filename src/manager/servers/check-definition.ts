@@ -65,12 +65,6 @@ const RESTART_KEYS = optionKeys<RestartPolicy>(
 );
 
 /**
- * A server as a host writes it: a {@link ManagedServer} whose `transport` may be left out, as in a
- * config file (`command` means stdio, `url` means http).
- */
-export type ServerDefinition = Omit<ManagedServer, 'transport'> & { transport?: ManagedServer['transport'] };
-
-/**
  * `servers` as the manager runs them (each with its transport); throws unless it is an array of
  * valid definitions with distinct names (see {@link checkServerDefinition}; `where` names the
  * list, e.g. `McpManager options`).
