@@ -97,7 +97,7 @@ export type {
 export { HeadersHelperError } from './manager/servers/headers-helper-error.js';
 export type { RestoreResult } from './manager/saved-state.js';
 export type { ServerStatus, StatusChange } from './manager/servers/server-slot.js';
-export type { ManagedServer, Provenance, RestartPolicy } from './manager/servers/managed-server.js';
+export type { ManagedServer, Provenance, RestartPolicy, ServerDefinition } from './manager/servers/managed-server.js';
 export type { DebugLogger } from './manager/debug-log.js';
 export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
 export type {

@@ -80,7 +80,7 @@ describe('approval of project-defined servers', () => {
       ['repo', 'INVALID_STATE'],
     ]);
     expect(failed.find((f) => f.server === 'repo')!.error.message).toBe(
-      `server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}); project servers need approval`,
+      `server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}): the approve hook refused it; it stays stopped until its definition changes`,
     );
     expect(asked).toEqual(['repo@project']);
     // A refusal is not a crash: no restarts are scheduled.

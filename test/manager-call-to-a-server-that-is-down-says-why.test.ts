@@ -77,7 +77,9 @@ describe('calling a tool of a server that is down', () => {
     await manager.connect('live');
     const missing = await callError('mcp__live__nope');
     expect(missing.code).toBe('INVALID_ARGUMENT');
-    expect(missing.message).toBe('tools/call tool not found: mcp__live__nope');
-    expect((await callError('mcp__ghost__echo')).message).toBe('tools/call tool not found: mcp__ghost__echo');
+    expect(missing.message).toMatch(/^tools\/call tool not found: mcp__live__nope on server "live" \(/);
+    expect((await callError('mcp__ghost__echo')).message).toBe(
+      'tools/call unknown server "ghost" in tool name mcp__ghost__echo (configured: web.search, live)',
+    );
   });
 });

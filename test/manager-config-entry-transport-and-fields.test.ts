@@ -76,31 +76,37 @@ describe('toManagedServer', () => {
     [{ type: 'sse', command: 'x' }, '/p/.mcp.json: server "s": an sse server needs a "url"'],
     [{}, '/p/.mcp.json: server "s": needs a "command" (stdio) or a "url" (http, sse)'],
     ['node server.js', '/p/.mcp.json: server "s": must be an object'],
-    [{ command: 'node', args: 'a b' }, '/p/.mcp.json: server "s": args must be array'],
-    [{ command: 'node', env: { PORT: 8080 } }, '/p/.mcp.json: server "s": env.PORT must be string'],
-    [{ command: 'node', timeoutMs: 'soon' }, '/p/.mcp.json: server "s": timeoutMs must be integer'],
+    [{ command: 'node', args: 'a b' }, '/p/.mcp.json: server "s": args must be a list of strings, got a string'],
+    [{ command: 'node', env: { PORT: 8080 } }, '/p/.mcp.json: server "s": env.PORT must be a string, got 8080'],
+    [
+      { command: 'node', timeoutMs: 'soon' },
+      '/p/.mcp.json: server "s": timeoutMs must be a whole number, got a string',
+    ],
     [
       { command: 'node', restart: { maxRestarts: 1, retries: 2 } },
       '/p/.mcp.json: server "s": restart has an unknown key "retries"',
     ],
-    [{ command: 'node', restart: { maxRestarts: -1 } }, '/p/.mcp.json: server "s": restart.maxRestarts must be >= 0'],
+    [
+      { command: 'node', restart: { maxRestarts: -1 } },
+      '/p/.mcp.json: server "s": restart.maxRestarts must be at least 0, got -1',
+    ],
     [
       { command: 'node', restart: 'sometimes' },
       '/p/.mcp.json: server "s": restart must be false, "never" or { maxRestarts, initialDelayMs, maxDelayMs, resetAfterMs }',
     ],
     [
       { type: 'websocket', command: 'node' },
-      '/p/.mcp.json: server "s": transport must be equal to one of the allowed values (["stdio","http","sse"])',
+      '/p/.mcp.json: server "s": transport must be "stdio", "http" (Streamable HTTP) or "sse", or left out ("command" means stdio, "url" http); got "websocket"',
     ],
   ])('%j is rejected: %s', (entry, message) => {
     expect(failure(entry)).toBe(message);
   });
 
-  it('unknown keys warn, naming file, server and key; the server still loads', () => {
+  it('unknown keys that look like no key of ours warn, naming file, server and key; the server still loads', () => {
     const warnings: string[] = [];
-    expect(build({ command: 'node', comand: 'typo', description: 'known to other hosts' }, warnings).command).toBe(
+    expect(build({ command: 'node', colour: 'blue', description: 'known to other hosts' }, warnings).command).toBe(
       'node',
     );
-    expect(warnings).toEqual(['/p/.mcp.json: server "s": unknown key "comand" (ignored)']);
+    expect(warnings).toEqual(['/p/.mcp.json: server "s": unknown key "colour" (ignored)']);
   });
 });

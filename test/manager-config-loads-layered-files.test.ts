@@ -161,7 +161,7 @@ describe('loadConfig', () => {
     const messages = loaded.errors.map((e) => e.message);
     expect(messages[0]).toBe(`${file}: server "a": a stdio server needs a "command"`);
     expect(messages[1]).toBe(`${file}: server "b": an http server needs a "url"`);
-    expect(messages[2]).toBe(`${file}: server "c": args must be array`);
+    expect(messages[2]).toBe(`${file}: server "c": args must be a list of strings, got a string`);
     expect(loaded.servers.map((s) => s.name)).toEqual(['d']);
     expect(loaded.warnings).toEqual([`${file}: server "d": unknown key "colour" (ignored)`]);
   });

@@ -103,7 +103,7 @@ describe('redaction of expanded values', () => {
     });
     expect(loaded.errors.map((e) => e.message)).toEqual([
       `${file}: server "a": headers.X-Other: variable MISSING is not set (write \${MISSING:-default} for a default)`,
-      `${file}: server "b": args.1 must be string`,
+      `${file}: server "b": args[1] must be a string, got 3`,
     ]);
     expect(loaded.warnings).toEqual([`${file}: server "c": unknown key "surprise" (ignored)`]);
     const text = JSON.stringify([loaded.errors.map((e) => [e.message, e.toJSON()]), loaded.warnings]);

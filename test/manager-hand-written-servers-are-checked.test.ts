@@ -72,10 +72,10 @@ describe('hand-written servers in McpManager options', () => {
   it('values follow the config entry rules: wrong types and missing command or url are CONFIG_INVALID naming server and field', () => {
     expect(
       refusal(() => McpManager.create({ servers: [server('fs', { toolTimeoutMs: '2m' })] }), 'CONFIG_INVALID').message,
-    ).toBe('server "fs": McpManager options.servers[0]: toolTimeoutMs must be integer');
+    ).toBe('server "fs": McpManager options.servers[0]: toolTimeoutMs must be a whole number, got a string');
     expect(
       refusal(() => McpManager.create({ servers: [server('fs', { args: 'a b' })] }), 'CONFIG_INVALID').message,
-    ).toContain('server "fs": McpManager options.servers[0]: args must be array');
+    ).toContain('server "fs": McpManager options.servers[0]: args must be a list of strings, got a string');
     expect(
       refusal(() => McpManager.create({ servers: [{ name: 'web', transport: 'http' }] }), 'CONFIG_INVALID').message,
     ).toContain('server "web": McpManager options.servers[0]: an http server needs a "url"');
@@ -87,7 +87,7 @@ describe('hand-written servers in McpManager options', () => {
           }),
         'CONFIG_INVALID',
       ).message,
-    ).toContain('transport must be equal to one of the allowed values');
+    ).toContain('transport must be "stdio", "http" (Streamable HTTP) or "sse", or left out');
     expect(
       refusal(
         () => McpManager.create({ servers: [{ transport: 'stdio', command: node } as ManagedServer] }),

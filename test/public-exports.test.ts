@@ -277,6 +277,7 @@ describe('the public surface', () => {
         "SchemaChange",
         "SchemaProfile",
         "SendOptions",
+        "ServerDefinition",
         "ServerInputContext",
         "ServerInputHandlers",
         "ServerStatus",

@@ -98,7 +98,7 @@ describe('inline step servers', () => {
         {},
       ),
     );
-    expect(unknown.message).toBe('workflow step: server "inline": unknown key "argz"');
+    expect(unknown.message).toBe('workflow step: server "inline": unknown key "argz" (did you mean "args"?)');
     const empty = await failure(runner.run({ server: { command: [] }, tool: 'echo', resultKey: 'r' }, {}));
     expect(empty.message).toContain('command must be a string or a non-empty array');
   });

@@ -12,6 +12,7 @@ import { unknownHost } from './config/hosts/host-layer.js';
 import { checkConfigOptions } from './config/load-config.js';
 import type { ManagerOptions } from './manager-types.js';
 import { checkServerList } from './servers/check-definition.js';
+import type { ManagedServer } from './servers/managed-server.js';
 
 /** Keys of `ConfigOptions` and `ClientOptions` a caller may put at the top level by mistake. */
 const NESTED_HINTS: Record<string, string> = {
@@ -57,19 +58,25 @@ const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
   NESTED_HINTS,
 );
 
+/** Manager options after {@link normaliseManagerOptions}: every server with its transport. */
+export type NormalOptions = Omit<ManagerOptions, 'servers'> & { servers?: ManagedServer[] };
+
 /**
  * `options` checked (unknown keys, at every level this layer knows, are `INVALID_ARGUMENT`) and
  * with `cwd` and `importHosts` folded into `config`. Throws `INVALID_ARGUMENT` when `cwd` and `config.cwd` disagree,
  * or when `load` comes with `config`/`cwd` (only one of them could be the configuration); each of
  * `servers` is read by the config entry rules (`checkServerDefinition`: `CONFIG_INVALID` for a bad
- * field, naming the server), and two servers of one name are `INVALID_ARGUMENT`.
+ * field, naming the server; a server without `transport` gets the one its `command` or `url`
+ * means), and two servers of one name are `INVALID_ARGUMENT`.
  */
-export function normaliseManagerOptions(options: ManagerOptions): ManagerOptions {
+export function normaliseManagerOptions(options: ManagerOptions): NormalOptions {
   checkOptions(options, MANAGER_OPTION_KEYS);
   if (options.client) checkClientOptions(options.client);
   if (options.config) checkConfigOptions(options.config);
-  if (options.servers !== undefined) checkServerList(options.servers, 'McpManager options');
-  let normal = options;
+  let normal: NormalOptions =
+    options.servers === undefined
+      ? (options as NormalOptions)
+      : { ...options, servers: checkServerList(options.servers, 'McpManager options') };
   if (options.importHosts !== undefined) {
     const bad = unknownHost('McpManager options: "importHosts"', options.importHosts);
     if (bad) throw new McpError('INVALID_ARGUMENT', bad);

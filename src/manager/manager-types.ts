@@ -16,16 +16,17 @@ import type { HostId } from './config/hosts/host-table.js';
 import type { PermissionBlock } from './permissions/permission-block.js';
 import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
-import type { ManagedServer, Provenance } from './servers/managed-server.js';
+import type { ManagedServer, Provenance, ServerDefinition } from './servers/managed-server.js';
 import type { ServerStatus, StatusChange } from './servers/server-slot.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {
   /**
    * The servers to manage (the config layer's output, or objects of your own, read by the rules of a
-   * config file entry: an unknown key is `INVALID_ARGUMENT`, a bad field `CONFIG_INVALID`, naming the server).
+   * config file entry: `transport` may be left out (a `command` means stdio, a `url` http), an
+   * unknown key is `INVALID_ARGUMENT`, a bad field `CONFIG_INVALID`, naming the server).
    */
-  servers?: ManagedServer[];
+  servers?: ServerDefinition[];
   /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
   client?: ClientOptions;
   /**

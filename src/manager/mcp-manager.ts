@@ -17,7 +17,7 @@ import { Catalogue } from './catalogue/catalogue.js';
 import { configFingerprint } from './config/fingerprint.js';
 import type { ConfigWatch, WatchOptions } from './config/config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
-import { differingOptions, normaliseManagerOptions } from './manager-options.js';
+import { differingOptions, normaliseManagerOptions, type NormalOptions } from './manager-options.js';
 import type {
   CatalogTool,
   ExecuteResult,
@@ -32,7 +32,7 @@ import type { PermissionPolicy, PermissionVerdict } from './permissions/permissi
 import { reconcileServers, reloadOnChange } from './reconcile.js';
 import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
 import { checkServerDefinition } from './servers/check-definition.js';
-import type { ManagedServer } from './servers/managed-server.js';
+import type { ManagedServer, ServerDefinition } from './servers/managed-server.js';
 import { ServerSlots, type ConnectAllResult } from './server-slots.js';
 import { statusReport } from './status-report.js';
 import type { ToolAddress, ToolRename } from './catalogue/tool-registry.js';
@@ -68,7 +68,7 @@ export function fingerprint(server: ManagedServer): string {
  */
 let instance: McpManager | undefined;
 /** The (normalised) options the singleton was created with, to refuse different ones later. */
-let instanceOptions: ManagerOptions = {};
+let instanceOptions: NormalOptions = {};
 
 export class McpManager {
   private readonly slots: ServerSlots;
@@ -76,6 +76,8 @@ export class McpManager {
   private readonly catalogue = new Catalogue(() => this.events.emit('catalogChanged'));
   private readonly clientOptions: ClientOptions;
   private readonly watches = new Set<ConfigWatch>();
+  /** Set by the first {@link close}: what every later call returns. */
+  private closing: Promise<void> | undefined;
 
   private readonly source: ConfigSource;
   private readonly approval: ApprovalStep;
@@ -86,7 +88,7 @@ export class McpManager {
   private readonly calls: CallContext;
 
   /** `options` must already be normalised ({@link normaliseManagerOptions}). */
-  private constructor(options: ManagerOptions) {
+  private constructor(options: NormalOptions) {
     this.log = debugLogger(options.logger);
     this.clientOptions = options.client ?? {};
     this.maxResultChars = options.maxResultChars;
@@ -104,8 +106,15 @@ export class McpManager {
       approval: this.approval,
       log: this.log,
       loginOptions: { onAuthorizationUrl: options.onAuthorizationUrl, tokenStore: options.tokenStore },
+      leftOut: () => this.source.leftOut(),
     });
-    this.calls = { catalogue: this.catalogue, slots: this.slots, gate: this.gate, log: this.log };
+    this.calls = {
+      catalogue: this.catalogue,
+      slots: this.slots,
+      gate: this.gate,
+      log: this.log,
+      leftOut: () => this.source.leftOut(),
+    };
     for (const server of options.servers ?? []) this.slots.add(server);
   }
 
@@ -145,12 +154,11 @@ export class McpManager {
     return new McpManager(normaliseManagerOptions(options));
   }
 
-  /** Forgets the singleton after disconnecting it (tests; a host that reloads from scratch). */
+  /** Forgets the singleton after closing it ({@link close}; tests, a host that reloads from scratch). */
   static async resetInstance(): Promise<void> {
-    const current = instance;
+    await instance?.close();
     instance = undefined;
     instanceOptions = {};
-    await current?.disconnectAll();
   }
 
   /** Registers a listener; returns a disposer. */
@@ -161,11 +169,13 @@ export class McpManager {
   /**
    * Adds (or replaces the definition of) a server; a replaced one is disconnected first. Rejects
    * as `McpManager.create` does for a definition of `servers` (unknown key: `INVALID_ARGUMENT`;
-   * bad field: `CONFIG_INVALID`; both naming the server), before anything changes.
+   * bad field: `CONFIG_INVALID`; both naming the server), before anything changes, and with
+   * `INVALID_STATE` once the manager is closed.
    */
-  async setServer(server: ManagedServer): Promise<void> {
-    checkServerDefinition(server, 'McpManager.setServer');
-    await this.replaceServer(server);
+  async setServer(server: ServerDefinition): Promise<void> {
+    const checked = checkServerDefinition(server, 'McpManager.setServer');
+    this.refuseIfClosed('setServer');
+    await this.replaceServer(checked);
   }
 
   /** setServer without the check (reconcile's definitions come from the config layer or `load`). */
@@ -197,9 +207,15 @@ export class McpManager {
     return this.slots.get(name)?.spec;
   }
 
-  /** Connects one server. Rejects with `INVALID_ARGUMENT` for an unknown name, or the connect error. */
+  /**
+   * Connects one server. Rejects with `INVALID_ARGUMENT` for an unknown name (naming the
+   * configured servers and the nearest one), `INVALID_STATE` once the manager is closed, or the
+   * connect error.
+   */
   async connect(name: string): Promise<McpClient> {
+    this.refuseIfClosed('connect');
     await this.ensureLoaded();
+    this.refuseIfClosed('connect');
     return this.slots.require(name).connect();
   }
 
@@ -213,7 +229,9 @@ export class McpManager {
    * `onAuthorizationUrl` only a stored login can answer, and the error says where to log in).
    */
   async login(name: string, options: { signal?: AbortSignal } = {}): Promise<McpClient> {
+    this.refuseIfClosed('login');
     await this.ensureLoaded();
+    this.refuseIfClosed('login');
     return this.slots.login(name, options.signal);
   }
 
@@ -236,11 +254,14 @@ export class McpManager {
   }
 
   /**
-   * Connects every enabled server with `autoConnect` (default true), in parallel. Never rejects:
-   * resolves with the servers that connected and those that failed (with their errors).
+   * Connects every enabled server with `autoConnect` (default true), in parallel. Resolves with
+   * the servers that connected and those that failed (with their errors); rejects only with
+   * `INVALID_STATE` once the manager is closed.
    */
   async connectAll(): Promise<ConnectAllResult> {
+    this.refuseIfClosed('connectAll');
     await this.ensureLoaded();
+    this.refuseIfClosed('connectAll');
     return this.slots.connectEach();
   }
 
@@ -250,11 +271,46 @@ export class McpManager {
     this.catalogue.drop(name);
   }
 
-  /** Disconnects every server and stops every config watch. Never rejects. */
+  /**
+   * Disconnects every server and stops every config watch; the manager stays usable (`connect`,
+   * `connectAll` start servers again). Never rejects. See {@link close} to be done with it.
+   */
   async disconnectAll(): Promise<void> {
     for (const watch of this.watches) watch.close();
     this.watches.clear();
     await Promise.allSettled([...this.slots.keys()].map((name) => this.disconnect(name)));
+  }
+
+  /**
+   * Closes the manager for good, gracefully: config watches stop, pending restarts are cancelled,
+   * a connect under way is waited for and then closed, and every server is closed (a stdio
+   * server's process ends: stdin closed, then SIGTERM, then SIGKILL). Idempotent: every call
+   * returns the first call's promise; never rejects. Afterwards `connect`, `connectAll`, `login`,
+   * `setServer` and `restoreState` reject with `INVALID_STATE`. Closing the process's manager
+   * ({@link getInstance}) also forgets it, so a later `getInstance` makes a new one.
+   * `await using manager = McpManager.create(…)` calls it at scope end.
+   */
+  close(): Promise<void> {
+    if (instance === this) {
+      instance = undefined;
+      instanceOptions = {};
+    }
+    this.closing ??= this.disconnectAll();
+    return this.closing;
+  }
+
+  /** `await using manager = McpManager.create(…)`: {@link close} at scope end. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** Throws `INVALID_STATE` naming `method` once {@link close} was called. */
+  private refuseIfClosed(method: string): void {
+    if (this.closing)
+      throw new McpError(
+        'INVALID_STATE',
+        `McpManager.${method}: this manager is closed (close() was called); McpManager.create() or getInstance() makes a new one`,
+      );
   }
 
   /** Disconnects and connects again (a new process for stdio). */
@@ -390,9 +446,11 @@ export class McpManager {
    * editors that replace files. Each reload's outcome is reported through the `reload` event:
    * `result` is what was applied; `error` is set when a config file or entry is broken (a
    * malformed `.mcp.json`: that file's last good contents stay in force) or the reload failed.
-   * Returns a disposer that stops watching (also done by {@link disconnectAll}'s caller: call it).
+   * Returns a disposer that stops watching (also done by {@link disconnectAll} and {@link close}).
+   * Throws `INVALID_STATE` once the manager is closed.
    */
   watchConfig(files: readonly string[], options: WatchOptions = {}): Disposer {
+    this.refuseIfClosed('watchConfig');
     const watch = reloadOnChange(files, options, {
       reload: () => this.reloadConfig(),
       configErrors: () => this.source.errors,
@@ -427,7 +485,8 @@ export class McpManager {
    * Reconnects the servers a {@link saveState} record says were connected, pinned to the revision
    * they spoke (no era probe) when their definition is unchanged. Unknown servers are skipped.
    */
-  restoreState(state: ManagerState): Promise<RestoreResult> {
+  async restoreState(state: ManagerState): Promise<RestoreResult> {
+    this.refuseIfClosed('restoreState');
     return restoreSlots(state, (name) => this.slots.get(name));
   }
 

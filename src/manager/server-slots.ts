@@ -11,6 +11,7 @@ import type { Emitter } from '../util/emitter.js';
 import { scrubSecrets } from '../util/redact.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { catalogueToolsOf, refreshServerTools } from './catalogue/server-tools.js';
+import { unknownServerError } from './catalogue/unknown-names.js';
 import type { DebugLogger } from './debug-log.js';
 import { loginCommand } from './login-hint.js';
 import type { ManagerEvents, ManagerOptions } from './manager-types.js';
@@ -26,6 +27,8 @@ export interface SlotWiring {
   approval: ApprovalStep;
   log: DebugLogger | undefined;
   loginOptions: Pick<ManagerOptions, 'onAuthorizationUrl' | 'tokenStore'>;
+  /** The config errors of entries left out, by server name (why a server is not there). */
+  leftOut: () => ReadonlyMap<string, McpError>;
 }
 
 /** What {@link ServerSlots.connectEach} reports. */
@@ -57,7 +60,7 @@ export class ServerSlots extends Map<string, ServerSlot> {
       server.name,
       new ServerSlot(server, {
         clientOptions: this.wiring.clientOptions,
-        approve: (spec) => this.wiring.approval.approved(spec),
+        refusal: (spec) => this.wiring.approval.refusal(spec),
         changed: (change) => {
           if (change.status !== 'connected') catalogue.drop(change.server);
           events.emit('status', change);
@@ -85,14 +88,13 @@ export class ServerSlots extends Map<string, ServerSlot> {
     );
   }
 
-  /** The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers when there is none. */
+  /**
+   * The slot of `name`; throws `INVALID_ARGUMENT` naming the configured servers (and the nearest)
+   * if none, or the config error that left its entry out.
+   */
   require(name: string): ServerSlot {
     const slot = this.get(name);
-    if (!slot)
-      throw new McpError(
-        'INVALID_ARGUMENT',
-        `unknown server "${name}" (configured: ${[...this.keys()].join(', ') || 'none'})`,
-      );
+    if (!slot) throw unknownServerError(name, [...this.keys()], undefined, this.wiring.leftOut());
     return slot;
   }
 

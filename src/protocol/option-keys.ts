@@ -63,8 +63,11 @@ function describe(key: string, known: OptionKeys, where: string): McpError {
   );
 }
 
-/** The accepted key `key` most likely stands for: same letters in another case, a prefix, or a typo. */
-function closest(key: string, keys: ReadonlySet<string>): string | undefined {
+/**
+ * The accepted key `key` most likely stands for: same letters in another case, a prefix, or a typo
+ * (an edit distance of at most 2, and at most a third of its length); undefined when none is close.
+ */
+export function closest(key: string, keys: ReadonlySet<string>): string | undefined {
   const lower = key.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
@@ -81,8 +84,8 @@ function closest(key: string, keys: ReadonlySet<string>): string | undefined {
   return bestDistance <= Math.min(2, Math.floor(key.length / 3)) ? best : undefined;
 }
 
-/** Levenshtein distance (only on the error path; option names are short). */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance (only on error paths: the names compared are short). */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -16,6 +16,7 @@ import type { ExecuteResult } from '../manager-types.js';
 import type { PermissionGate } from '../permissions/permission-gate.js';
 import type { ServerSlot } from '../servers/server-slot.js';
 import { slotOfName, unavailableToolError } from './unavailable-tool.js';
+import { unknownToolError } from './unknown-names.js';
 
 /** What a call needs of the manager. */
 export interface CallContext {
@@ -23,6 +24,8 @@ export interface CallContext {
   readonly slots: ReadonlyMap<string, ServerSlot>;
   readonly gate: PermissionGate;
   readonly log: DebugLogger | undefined;
+  /** The config errors of entries left out, by server name. */
+  readonly leftOut: () => ReadonlyMap<string, McpError>;
 }
 
 /** Calls the catalogue tool `name`; rejects as `McpManager.callTool` documents. */
@@ -89,9 +92,9 @@ export async function executeCatalogueTool(
   };
 }
 
-/** Why `name` cannot be called: its server's state, or "tool not found". */
+/** Why `name` cannot be called: its server's state, an unknown server, or "tool not found" with the nearest tools. */
 function notCallable(ctx: CallContext, name: string): McpError {
   const slot = slotOfName(name, ctx.slots, ctx.catalogue.lastOwnerOf(name));
   if (slot && slot.status !== 'connected') return unavailableToolError(name, slot);
-  return new McpError('INVALID_ARGUMENT', `tool not found: ${name}`, { method: 'tools/call' });
+  return unknownToolError(name, ctx.gate.visible(ctx.catalogue.list()), [...ctx.slots.keys()], ctx.leftOut());
 }

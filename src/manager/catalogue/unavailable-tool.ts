@@ -49,7 +49,7 @@ export function unavailableToolError(name: string, slot: ServerSlot): McpError {
       state = `needs a login: ${loginHint(slot.spec)}`;
       break;
     case 'not-approved':
-      state = 'was not approved to start; it stays stopped until its definition changes';
+      state = 'was not approved to start';
       break;
     default:
       state = slot.spec.enabled === false ? 'is disabled in its config (enabled: false)' : 'is not connected';

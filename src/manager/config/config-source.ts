@@ -37,6 +37,14 @@ export class ConfigSource {
     }
   }
 
+  /** The errors of the last read that left a server's entry out, by server name (the first of each). */
+  leftOut(): Map<string, McpError> {
+    const out = new Map<string, McpError>();
+    for (const error of this.errors)
+      if (error.server !== undefined && !out.has(error.server)) out.set(error.server, error);
+    return out;
+  }
+
   /** The config files read (empty without `config`), for watching. */
   files(): string[] {
     return this.loader?.files() ?? [];

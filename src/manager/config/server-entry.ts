@@ -1,15 +1,19 @@
 /**
  * One raw server entry (as a host's config file holds it) → a {@link ManagedServer}: the
  * transport inferred or mapped from the names hosts use, types checked with an ajv schema of our
- * own, required fields named in the error ("command" for stdio, "url" for http/sse), unknown
- * keys reported as warnings. Variables are expanded before this step.
+ * own, required fields named in the error ("command" for stdio, "url" for http/sse), an unknown
+ * key that looks like one of ours (`argz`) an error naming the key meant, other unknown keys
+ * reported as warnings. Variables are expanded before this step.
  */
 import { createRequire } from 'node:module';
 import { ConfigError } from '../../protocol/errors.js';
+import { closest } from '../../protocol/option-keys.js';
 import type { ManagedServer, Provenance } from '../servers/managed-server.js';
+import { inWords, type FieldComplaint } from './field-wording.js';
 import { SERVER_ENTRY_SCHEMA } from './server-schema.js';
 
-const KNOWN = new Set([
+/** The keys this layer reads. */
+const READ = new Set([
   'type',
   'transport',
   'command',
@@ -30,24 +34,39 @@ const KNOWN = new Set([
   'excludeTools',
   'restart',
   'oauth',
-  // Fields other hosts write that mean nothing here but are not mistakes.
-  'description',
-  'alwaysAllow',
-  'autoApprove',
-  'timeout',
-  'gallery',
-  'version',
-  'dev',
 ]);
+
+/** The keys of an entry that are no mistake: ours, and fields other hosts write that mean nothing here. */
+const KNOWN = new Set([...READ, 'description', 'alwaysAllow', 'autoApprove', 'timeout', 'gallery', 'version', 'dev']);
 
 /** The keys of a raw server entry that mean nothing here (a config file warns about them and ignores them). */
 export function unknownEntryKeys(entry: Record<string, unknown>): string[] {
   return Object.keys(entry).filter((key) => !KNOWN.has(key));
 }
 
+/** Names people write for a key this layer reads. */
+const MEANT: Record<string, string> = {
+  arguments: 'args',
+  argv: 'args',
+  cmd: 'command',
+  environment: 'env',
+  workingDirectory: 'cwd',
+  endpoint: 'url',
+};
+
+/**
+ * The key an unknown entry key was probably meant to be (`argz` ⇒ `args`, `Command` ⇒ `command`),
+ * or undefined when it looks like no key of ours. Such a key is an error, not a warning: the
+ * server would start without what it meant (`node` with no script waits for its handshake until
+ * the connect times out).
+ */
+export function meantEntryKey(key: string): string | undefined {
+  return Object.hasOwn(MEANT, key) ? MEANT[key] : closest(key, READ);
+}
+
 interface Validator {
   (value: unknown): boolean;
-  errors?: Array<{ instancePath: string; message?: string; keyword: string; params?: Record<string, unknown> }> | null;
+  errors?: Array<FieldComplaint & { instancePath: string }> | null;
 }
 let validate: Validator | undefined;
 
@@ -55,13 +74,13 @@ let validate: Validator | undefined;
 function compile(schema: object): Validator {
   const require = createRequire(import.meta.url);
   const Ajv = require('ajv') as { default: new (o: object) => { compile(s: object): Validator } };
-  return new Ajv.default({ allErrors: true, strict: false }).compile(schema);
+  return new Ajv.default({ allErrors: true, strict: false, verbose: true }).compile(schema);
 }
 
 /** Maps host transport names: VS Code `streamable-http`/`streamableHttp`, `local` ⇒ stdio, … */
 function transportOf(entry: Record<string, unknown>): unknown {
   const named = entry.type ?? entry.transport;
-  if (named === undefined) return entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined;
+  if (named === undefined) return inferredTransport(entry);
   if (typeof named !== 'string') return named;
   const key = named.toLowerCase().replace(/[-_]/g, '');
   if (key === 'stdio' || key === 'local' || key === 'process') return 'stdio';
@@ -85,9 +104,22 @@ export function toManagedServer(
   const site = { file: provenance.file, server: name };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError('must be an object', site);
   const entry = commandLine(raw as Record<string, unknown>, site);
-  for (const key of unknownEntryKeys(entry)) warnings.push(`${where}: unknown key "${key}" (ignored)`);
+  for (const key of unknownEntryKeys(entry)) {
+    const meant = meantEntryKey(key);
+    if (meant !== undefined)
+      throw new ConfigError(
+        `unknown key "${key}" (did you mean "${meant}"?); the server is left out until this is fixed`,
+        {
+          ...site,
+          field: key,
+        },
+      );
+    warnings.push(`${where}: unknown key "${key}" (ignored)`);
+  }
   const transport = transportOf(entry);
   if (transport === undefined) throw new ConfigError('needs a "command" (stdio) or a "url" (http, sse)', site);
+  const unknownTransport = transportProblem(transport);
+  if (unknownTransport) throw new ConfigError(unknownTransport, { ...site, field: 'transport' });
   const missing = missingTarget(transport, entry);
   if (missing) throw new ConfigError(missing.message, { ...site, field: missing.field });
   const candidate: Record<string, unknown> = { ...entry, transport };
@@ -115,6 +147,24 @@ export function toManagedServer(
 }
 
 /**
+ * The message for a `transport` (or `type`) that is none of ours, naming what it may be; undefined
+ * for `stdio`, `http` and `sse`.
+ */
+export function transportProblem(transport: unknown): string | undefined {
+  if (transport === 'stdio' || transport === 'http' || transport === 'sse') return undefined;
+  const given = typeof transport === 'string' && transport.length <= 40 ? `"${transport}"` : `a ${typeof transport}`;
+  return `transport must be "stdio", "http" (Streamable HTTP) or "sse", or left out ("command" means stdio, "url" http); got ${given}`;
+}
+
+/**
+ * The transport an entry without one means: `stdio` when it has a `command`, `http` when it has a
+ * `url`; undefined when it has neither.
+ */
+export function inferredTransport(entry: Record<string, unknown>): 'stdio' | 'http' | undefined {
+  return entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined;
+}
+
+/**
  * The field a server of `transport` lacks to be reached (`command` for stdio, `url` for http and
  * sse), with the message that says so; undefined when it has it.
  */
@@ -132,7 +182,7 @@ export function missingTarget(
 /**
  * The first problem of `candidate`'s fields under the entry schema (`transport` already one of
  * ours; keys the schema does not know are not read), as a dotted field path and a message such as
- * `must be integer`; undefined when every field is valid.
+ * `must be a whole number, got a string`; undefined when every field is valid.
  */
 export function entryFieldProblem(candidate: Record<string, unknown>): { field: string; message: string } | undefined {
   validate ??= compile(SERVER_ENTRY_SCHEMA);
@@ -179,18 +229,18 @@ const FORMS: Record<string, string> = {
  * is broken (a `clientSecret` without a `clientId`).
  */
 function describeError(errors: SchemaError[]): { field: string; message: string } {
-  const pathOf = (error: SchemaError) => error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const pathOf = (error: SchemaError) =>
+    error.instancePath
+      .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+      .replace(/^\//, '')
+      .replace(/\//g, '.');
   const anyOf = errors.find((error) => error.keyword === 'anyOf');
   if (anyOf) {
     const field = pathOf(anyOf);
     const extra = errors.find((error) => error.keyword === 'additionalProperties' && pathOf(error) === field);
     if (extra) return { field, message: `has an unknown key "${String(extra.params?.additionalProperty)}"` };
     const inner = errors.find((error) => pathOf(error).startsWith(`${field}.`));
-    if (inner)
-      return {
-        field: pathOf(inner),
-        message: `${inner.message ?? 'is invalid'}${inner.keyword === 'enum' ? ` (${JSON.stringify(inner.params?.allowedValues)})` : ''}`,
-      };
+    if (inner) return { field: pathOf(inner), message: inWords(inner) };
     // An object that breaks a rule of its own form (a secret without a client id).
     const own = errors.find(
       (error) => pathOf(error) === field && (error.keyword === 'dependencies' || error.keyword === 'required'),
@@ -200,8 +250,5 @@ function describeError(errors: SchemaError[]): { field: string; message: string 
   }
   const first = errors[0]!;
   const field = pathOf(first) || String(first.params?.missingProperty ?? '(entry)');
-  return {
-    field,
-    message: `${first.message}${first.keyword === 'enum' ? ` (${JSON.stringify(first.params?.allowedValues)})` : ''}`,
-  };
+  return { field, message: inWords(first) };
 }

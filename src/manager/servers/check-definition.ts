@@ -9,7 +9,7 @@
 import { ConfigError, McpError } from '../../protocol/errors.js';
 import { optionKeys, unknownOptionError, type OptionKeys } from '../../protocol/option-keys.js';
 import type { LoadedServer } from '../config/load-config.js';
-import { entryFieldProblem, missingTarget } from '../config/server-entry.js';
+import { entryFieldProblem, inferredTransport, missingTarget, transportProblem } from '../config/server-entry.js';
 import { SERVER_ENTRY_SCHEMA } from '../config/server-schema.js';
 import type { ManagedServer, RestartPolicy } from './managed-server.js';
 
@@ -65,40 +65,41 @@ const RESTART_KEYS = optionKeys<RestartPolicy>(
 );
 
 /**
- * Throws unless `servers` is an array of valid definitions with distinct names (see
- * {@link checkServerDefinition}; `where` names the list, e.g. `McpManager options`).
+ * `servers` as the manager runs them (each with its transport); throws unless it is an array of
+ * valid definitions with distinct names (see {@link checkServerDefinition}; `where` names the
+ * list, e.g. `McpManager options`).
  */
-export function checkServerList(servers: unknown, where: string): void {
+export function checkServerList(servers: unknown, where: string): ManagedServer[] {
   if (!Array.isArray(servers))
     throw new McpError(
       'INVALID_ARGUMENT',
       `${where}: "servers" must be an array of server definitions, got ${servers === null ? 'null' : typeof servers}`,
     );
   const names = new Set<string>();
-  servers.forEach((server: unknown, i) => {
+  return servers.map((given: unknown, i) => {
     const at = `${where}.servers[${i}]`;
-    checkServerDefinition(server, at);
+    const server = checkServerDefinition(given, at);
     if (names.has(server.name))
       throw new McpError('INVALID_ARGUMENT', `${at}: a second server named "${server.name}" (names must be distinct)`, {
         server: server.name,
       });
     names.add(server.name);
+    return server;
   });
 }
 
 /**
- * Throws unless `server` is a definition the manager can run. An unknown key (here or in
- * `restart`) is `INVALID_ARGUMENT` naming the server, the key and the key probably meant; a
- * missing or mistyped field (`name`, `transport`, `command` for stdio, `url` for http/sse,
- * `toolTimeoutMs: "2m"`, …) is `CONFIG_INVALID` naming the server and the field, as for a config
- * file entry. `where` says whose definition it is (`McpManager options.servers[2]`).
+ * `server` as the manager runs it: the same definition, with the `transport` a config file would
+ * infer when it has none (`command`: stdio, `url`: http). Throws unless it is a definition the
+ * manager can run. An unknown key (here or in `restart`) is `INVALID_ARGUMENT` naming the server,
+ * the key and the key probably meant; a missing or mistyped field (`name`, `transport`, neither
+ * `command` nor `url`, `url` for http/sse, `toolTimeoutMs: "2m"`, …) is `CONFIG_INVALID` naming
+ * the server and the field, as for a config file entry. `where` says whose definition it is
+ * (`McpManager options.servers[2]`).
  */
-export function checkServerDefinition(server: unknown, where: string): asserts server is ManagedServer {
+export function checkServerDefinition(server: unknown, where: string): ManagedServer {
   if (!server || typeof server !== 'object' || Array.isArray(server))
-    throw new McpError(
-      'INVALID_ARGUMENT',
-      `${where} must be a server definition object ({ name, transport, command | url, … })`,
-    );
+    throw new McpError('INVALID_ARGUMENT', `${where} must be a server definition object ({ name, command | url, … })`);
   const fields = server as Record<string, unknown>;
   const name = fields.name;
   if (typeof name !== 'string' || name === '')
@@ -108,13 +109,10 @@ export function checkServerDefinition(server: unknown, where: string): asserts s
     refuseUnknownKeys(fields.restart, RESTART_KEYS, `${where}.restart`, name);
   const invalid = (message: string, field?: string) =>
     new ConfigError(`${where}: ${message}`, { server: name, ...(field !== undefined ? { field } : {}) });
-  const transport = fields.transport;
-  if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse') {
-    throw invalid(
-      `transport must be equal to one of the allowed values (["stdio","http","sse"]), got ${JSON.stringify(transport) ?? 'nothing'}`,
-      'transport',
-    );
-  }
+  const transport = fields.transport ?? inferredTransport(fields);
+  if (transport === undefined) throw invalid('needs a "command" (a stdio server) or a "url" (an http or sse server)');
+  const unknownTransport = transportProblem(transport);
+  if (unknownTransport) throw invalid(unknownTransport, 'transport');
   const missing = missingTarget(transport, fields);
   if (missing) throw invalid(missing.message, missing.field);
   const schemaFields: Record<string, unknown> = {};
@@ -133,7 +131,8 @@ export function checkServerDefinition(server: unknown, where: string): asserts s
   )
     throw invalid('secrets must be an array of strings', 'secrets');
   if (fields.trusted !== undefined && typeof fields.trusted !== 'boolean')
-    throw invalid('trusted must be boolean', 'trusted');
+    throw invalid('trusted must be true or false', 'trusted');
+  return fields.transport === transport ? (server as ManagedServer) : ({ ...fields, transport } as ManagedServer);
 }
 
 function refuseUnknownKeys(value: object, known: OptionKeys, where: string, server: string): void {

@@ -110,6 +110,13 @@ export interface ManagedServer {
   trusted?: boolean;
 }
 
+/**
+ * A server as a host writes it (`McpManager.create({ servers })`, `setServer`): a
+ * {@link ManagedServer} whose `transport` may be left out, as in a config file (a `command` means
+ * stdio, a `url` means http).
+ */
+export type ServerDefinition = Omit<ManagedServer, 'transport'> & { transport?: ManagedServer['transport'] };
+
 /** True when `name` passes the include/exclude globs of `server` (`*`: any run of characters). */
 export function toolAllowed(server: ManagedServer, name: string): boolean {
   if (server.includeTools && !server.includeTools.some((glob) => globMatches(glob, name))) return false;

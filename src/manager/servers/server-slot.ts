@@ -54,8 +54,11 @@ const INVALID_KINDS = new Set(['invalid-json', 'invalid-message', 'oversize']);
 /** What a slot needs from its manager. */
 export interface SlotHooks {
   clientOptions: ClientOptions;
-  /** Resolves whether this server may start (project servers); rejects to refuse with a reason. */
-  approve(spec: ManagedServer): Promise<boolean>;
+  /**
+   * Resolves undefined when this server may start (project servers), else with why not (the
+   * text after `was not approved to start (defined in FILE)`); rejects to refuse with a reason.
+   */
+  refusal(spec: ManagedServer): Promise<string | undefined>;
   changed(change: StatusChange): void;
   /** The tools of a client that just connected, as the catalogue should hold them; rejects when it cannot list them. */
   listTools(spec: ManagedServer, client: McpClient): Promise<Tool[]>;
@@ -91,6 +94,8 @@ export class ServerSlot {
   pinnedVersion: ProtocolRevision | undefined;
   private readonly hooks: SlotHooks;
   private starting: Promise<McpClient> | undefined;
+  /** Aborts the connect under way: a disconnect does not wait out a handshake that may never come. */
+  private startAbort: AbortController | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private failuresInRow = 0;
   private connectedAt = 0;
@@ -153,6 +158,9 @@ export class ServerSlot {
     this.wanted = false;
     this.cancelRetry();
     const starting = this.starting;
+    this.startAbort?.abort(
+      new McpError('CANCELLED', 'disconnected while connecting', { server: this.spec.name, method: 'connect' }),
+    );
     if (starting) await starting.catch(() => {});
     const client = this.client;
     this.detach();
@@ -208,10 +216,12 @@ export class ServerSlot {
     const began = log ? Date.now() : 0;
     log?.(`connect "${name}": ${this.describeTarget()}`);
     let client: McpClient;
+    const abort = new AbortController();
+    this.startAbort = abort;
     try {
       const options = clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion);
-      if (this.interactive && this.loginSignal)
-        options.signal = options.signal ? AbortSignal.any([options.signal, this.loginSignal]) : this.loginSignal;
+      const signals = [options.signal, this.interactive ? this.loginSignal : undefined, abort.signal];
+      options.signal = AbortSignal.any(signals.filter((signal) => signal !== undefined));
       // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
       const own = options.onDiagnostic;
       options.onDiagnostic = (diagnostic) => {
@@ -220,11 +230,15 @@ export class ServerSlot {
       };
       client = await McpClient.connect(this.target(), options);
     } catch (error) {
-      throw this.failed(
+      const failure =
         error instanceof McpError
           ? error
-          : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error }),
-      );
+          : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error });
+      // A disconnect (or the manager's close) cut the connect short: not a failure to restart from.
+      if (abort.signal.aborted && !this.wanted) throw redactError(failure, this.secrets);
+      throw this.failed(failure);
+    } finally {
+      if (this.startAbort === abort) this.startAbort = undefined;
     }
     if (!this.wanted) throw await this.superseded(client);
     this.client = client;
@@ -272,14 +286,16 @@ export class ServerSlot {
   /** The refusal of the approval step, or undefined when the server may start. */
   private async approval(): Promise<McpError | undefined> {
     let reason: unknown;
+    let why: string | undefined;
     try {
-      if (await this.hooks.approve(this.spec)) return undefined;
+      why = await this.hooks.refusal(this.spec);
+      if (why === undefined) return undefined;
     } catch (error) {
       reason = redactError(error, this.secrets);
+      why = `; project servers need approval: the approval hook failed: ${errorMessage(reason)}`;
     }
     const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
-    const why = reason === undefined ? '' : `: the approval hook failed: ${errorMessage(reason)}`;
-    return new McpError('INVALID_STATE', `was not approved to start${where}; project servers need approval${why}`, {
+    return new McpError('INVALID_STATE', `was not approved to start${where}${why}`, {
       server: this.spec.name,
       method: 'connect',
       ...(reason === undefined ? {} : { cause: reason }),

@@ -6,7 +6,7 @@
  * names. Values taken from variables are recorded as the server's secrets.
  */
 import { ConfigError, McpError } from '../../protocol/errors.js';
-import { toManagedServer, unknownEntryKeys } from '../config/server-entry.js';
+import { meantEntryKey, toManagedServer, unknownEntryKeys } from '../config/server-entry.js';
 import { expandServer } from '../config/variables.js';
 import type { ManagedServer } from './managed-server.js';
 
@@ -42,7 +42,7 @@ export function stepServer(server: StepServer, env: Record<string, string | unde
   const expanded = expandServer(entry, env, { file: PROVENANCE.file, server: label }, secrets);
   const unknown = unknownEntryKeys(expanded);
   if (unknown.length > 0)
-    throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`, {
+    throw new ConfigError(`unknown key ${unknown.map((k) => `"${k}"${meantOf(k)}`).join(', ')}`, {
       file: PROVENANCE.file,
       server: label,
       field: unknown[0]!,
@@ -50,6 +50,11 @@ export function stepServer(server: StepServer, env: Record<string, string | unde
   const converted = toManagedServer(label, expanded, { ...PROVENANCE }, [], secrets);
   const derived = name ?? (converted.command ? baseName(converted.command) : hostOf(converted.url));
   return { ...converted, name: derived.replace(/__/g, '_'), restart: false };
+}
+
+function meantOf(key: string): string {
+  const meant = meantEntryKey(key);
+  return meant === undefined ? '' : ` (did you mean "${meant}"?)`;
 }
 
 function baseName(command: string): string {
