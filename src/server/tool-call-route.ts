@@ -14,6 +14,7 @@ import type { ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
 import type { RegisteredTool } from './tool-set.js';
 import { InputRequiredSignal } from './input-state.js';
+import { missingInputCapability } from './input-capability.js';
 import { declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
 import { taskSummary } from './task-runtime.js';
 import type { StoredTask } from './state/task-store.js';
@@ -303,9 +304,9 @@ export function requestContext(
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (body, options) => ask('elicitation/create', body, 'elicitation', options?.key) as Promise<never>,
-    sample: (body, options) => ask('sampling/createMessage', body, 'sampling', options?.key) as Promise<never>,
-    listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
+    elicit: (body, options) => ask('elicitation/create', body, options?.key) as Promise<never>,
+    sample: (body, options) => ask('sampling/createMessage', body, options?.key) as Promise<never>,
+    listRoots: (options) => ask('roots/list', {}, options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
     closeStream: () => {
       if (!finished) link.closeStream?.();
@@ -324,14 +325,12 @@ export function requestContext(
    * the answer the request carries (`inputResponses` or the signed `requestState`), else the
    * round ends in `input_required` (every request asked before the handler gave up goes in it).
    */
-  async function ask(
-    method: string,
-    body: Record<string, unknown>,
-    capability: keyof ClientCapabilities,
-    key?: string,
-  ): Promise<Record<string, unknown>> {
-    if (facts.clientCapabilities[capability] === undefined)
-      throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+  async function ask(method: string, body: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
+    // Checked before anything is sent or asked: a client refusing a mode it never declared would
+    // otherwise answer -32601, which the handler could not tell from a failure.
+    const missing = missingInputCapability(method, body, facts.clientCapabilities);
+    if (missing !== undefined)
+      throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${missing}" capability`, { method });
     // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
     // answer gathered in those rounds still counts).
     if (launch?.started) {
