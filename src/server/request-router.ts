@@ -42,6 +42,7 @@ import { serveListen } from './listen-stream.js';
 import { inputRequired, requestContext, roundInput, runTool, type RequestFacts } from './tool-call-route.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 import { modernEnvelopeError, readModern } from './modern-envelope.js';
+import { ResourceNotFoundError } from './resource-not-found.js';
 
 export { claimedRevision, modernEnvelopeProblem } from './modern-envelope.js';
 
@@ -311,7 +312,10 @@ async function shared(
         return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'resources/read needs a "uri"');
       const { context, finish } = requestContext(request, params, link, facts);
       try {
-        const contents = await core.resources.read(params.uri, context);
+        const contents = await core.resources.read(params.uri, context).catch((error: unknown) => {
+          if (error instanceof ResourceNotFoundError) return undefined;
+          throw error;
+        });
         // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
         if (!contents)
           return makeErrorResponse(
