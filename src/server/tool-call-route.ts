@@ -186,12 +186,8 @@ async function runAsTask(
 
 /**
  * The 2026 input round of a request that may end in `input_required` (tools/call, prompts/get):
- * the answers it carries plus those of a valid `requestState` (-32602 for one this server did not
- * sign for `target`). Undefined in the legacy era.
- */
-/**
- * This round's input of a 2026 request (`inputResponses`, `requestState` checked), a -32602 error, or undefined (first
- * round, or legacy).
+ * the answers it carries plus those of a valid `requestState`, or a -32602 error (a state this
+ * server did not sign for `target`, malformed `inputResponses`). Undefined in the legacy era.
  */
 export function roundInput(
   core: ServerCore,
@@ -245,8 +241,7 @@ export function inputRequired(core: ServerCore, input: RoundInput, link: Request
   };
 }
 
-/** The facts of one request a handler may read (the era's envelope or session). */
-/** What a request says about its client: revision, capabilities, info, log level. */
+/** What a request says about its client (the era's envelope or session): revision, capabilities, info, log level. */
 export type RequestFacts = {
   revision: ProtocolRevision;
   clientCapabilities: ClientCapabilities;
@@ -254,7 +249,6 @@ export type RequestFacts = {
   logLevel: LoggingLevel | undefined;
 };
 
-/** The handler's context; `finish` stops its progress and log messages (none after the response). */
 /** One round of 2026 multi-round-trip input: the answers so far and what the handler asked that they lack. */
 interface RoundInput {
   target: string;
@@ -263,6 +257,7 @@ interface RoundInput {
   resumed: boolean;
 }
 
+/** The handler's context; `finish` stops its progress and log messages (none after the response). */
 export function requestContext(
   request: JsonRpcRequest,
   params: Params,
