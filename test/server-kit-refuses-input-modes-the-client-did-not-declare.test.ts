@@ -4,8 +4,9 @@
  * `elicitation: {}` means form only; client/sampling: no `tools` without `sampling.tools`): a
  * URL-mode elicitation to a form-only client, a form one to a URL-only client and a sampling
  * request with tools to a client without `sampling.tools` reject in the handler with
- * `INPUT_UNSUPPORTED` (which it can catch) and nothing is sent — in both eras (a legacy
- * server→client request, a 2026 `input_required` round). What the client declared still goes out.
+ * `INPUT_UNSUPPORTED` (which it can catch; uncaught, the call ends in an `INPUT_UNSUPPORTED`
+ * tool error) and nothing is sent — in both eras (a legacy server→client request, a 2026
+ * `input_required` round). What the client declared still goes out.
  */
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
@@ -40,6 +41,11 @@ function makeServer(): McpServer {
         throw error;
       }
     },
+  });
+  server.registerTool({
+    name: 'ask_uncaught',
+    inputSchema: { type: 'object' },
+    handler: async (_args, context) => ({ structuredContent: { answer: await ASKS.url(context) } }),
   });
   return server;
 }
@@ -130,4 +136,15 @@ describe('2026-07-28 (an input_required round)', () => {
     const answer = await call(rawKitPeer(makeServer()), ask, caps);
     expect(answer.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-1': { method } } });
   });
+});
+
+it('a refusal the handler does not catch is an INPUT_UNSUPPORTED tool error naming the capability, not an internal error', async () => {
+  const peer = await legacyPeer({ elicitation: { form: {} } });
+  const answer = await peer.ask('tools/call', { name: 'ask_uncaught', arguments: {} });
+  expect(answer.result).toMatchObject({
+    isError: true,
+    content: [{ type: 'text', text: expect.stringContaining('"code":"INPUT_UNSUPPORTED"') }],
+  });
+  expect(JSON.stringify(answer.result)).toContain('elicitation.url');
+  expect(peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
 });
