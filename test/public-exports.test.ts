@@ -83,6 +83,7 @@ describe('the public surface', () => {
         "MemoryReplayCache",
         "MemorySessionStore",
         "MemoryTaskStore",
+        "ResourceNotFoundError",
         "ServerSession",
         "StdioServerTransport",
         "ToolError",

@@ -52,7 +52,9 @@ export type McpErrorCode =
   /** A permission rule (or the user, asked) refused a tool call; nothing was sent. */
   | 'PERMISSION_DENIED'
   /** A server kit tool handler failed on purpose (`ToolError`, src/server): its own code is `toolCode`. */
-  | 'TOOL_ERROR';
+  | 'TOOL_ERROR'
+  /** A server kit resource read found nothing at the URI (`ResourceNotFoundError`, src/server). */
+  | 'RESOURCE_NOT_FOUND';
 
 /** Extra fields an {@link McpError} may carry. */
 export interface McpErrorDetails {

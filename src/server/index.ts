@@ -7,6 +7,7 @@ export { ServerSession } from './server-session.js';
 export type { ServerSessionOptions } from './server-session.js';
 export { ToolError } from './tool-error.js';
 export type { ToolErrorDetails } from './tool-error.js';
+export { ResourceNotFoundError } from './resource-not-found.js';
 export { KIT_ERROR_CODES } from './tool-call.js';
 export type { ToolErrorBody } from './tool-call.js';
 export { stderrLogger } from './server-log.js';

@@ -42,6 +42,7 @@ import { serveListen } from './listen-stream.js';
 import { inputRequired, requestContext, roundInput, runTool, type RequestFacts } from './tool-call-route.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 import { modernEnvelopeError, readModern } from './modern-envelope.js';
+import { ResourceNotFoundError } from './resource-not-found.js';
 
 export { claimedRevision, modernEnvelopeProblem } from './modern-envelope.js';
 
@@ -208,10 +209,15 @@ async function legacy(
   return makeErrorResponse(request.id, RpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
 }
 
-/** A tool as a client of an older revision knows it (no fields it cannot read). */
+/**
+ * A tool as a legacy client knows it: no fields its revision cannot read, and no
+ * `execution.taskSupport`, because the kit serves tasks only through the 2026 extension and
+ * declares no `tasks` capability in a session: a 2025-11-25 client must then not use tasks
+ * whatever a tool says (basic/utilities/tasks, tool-level negotiation), and each call is
+ * answered directly.
+ */
 function toolForRevision(tool: Tool, revision: ProtocolRevision): Tool {
-  if (hasFeature(revision, 'structuredOutput') && hasFeature(revision, 'toolAnnotations')) return tool;
-  const copy: Tool = { ...tool };
+  const { execution: _tasksOnlyIn2026, ...copy } = tool;
   if (!hasFeature(revision, 'structuredOutput')) {
     delete copy.outputSchema;
     delete copy.title;
@@ -311,7 +317,10 @@ async function shared(
         return makeErrorResponse(request.id, RpcErrorCode.InvalidParams, 'resources/read needs a "uri"');
       const { context, finish } = requestContext(request, params, link, facts);
       try {
-        const contents = await core.resources.read(params.uri, context);
+        const contents = await core.resources.read(params.uri, context).catch((error: unknown) => {
+          if (error instanceof ResourceNotFoundError) return undefined;
+          throw error;
+        });
         // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
         if (!contents)
           return makeErrorResponse(

@@ -17,7 +17,11 @@ export interface ResourceDefinition {
   description?: string;
   mimeType?: string;
   _meta?: Record<string, unknown>;
-  /** The contents of the resource (text or base64 blob). */
+  /**
+   * The contents of the resource (text or base64 blob). Throw `ResourceNotFoundError` when it is
+   * gone (the client gets the not-found error an unknown URI gets); any other throw is an
+   * internal error (-32603, logged).
+   */
   read: (uri: string, context: RequestContext) => ResourceContents[] | Promise<ResourceContents[]>;
 }
 
@@ -29,7 +33,13 @@ export interface ResourceTemplateDefinition {
   description?: string;
   mimeType?: string;
   _meta?: Record<string, unknown>;
-  /** The contents of one URI the template matched, with its variables. */
+  /**
+   * The contents of one URI the template matched, with its variables. Throw
+   * `ResourceNotFoundError` (from `mcpwire/server`) when nothing is at that URI: the client gets
+   * -32002 "Resource not found" (2026-07-28: -32602) with `data: { uri }`, as for a URI no
+   * template matches; returning `[]` sends empty contents (a resource that exists and is empty).
+   * Any other throw is an internal error (-32603, logged).
+   */
   read: (
     uri: string,
     variables: Record<string, string>,

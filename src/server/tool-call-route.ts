@@ -14,6 +14,7 @@ import type { ToolContext } from './server-types.js';
 import { callTool } from './tool-call.js';
 import type { RegisteredTool } from './tool-set.js';
 import { InputRequiredSignal } from './input-state.js';
+import { missingInputCapability } from './input-capability.js';
 import { declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
 import { taskSummary } from './task-runtime.js';
 import type { StoredTask } from './state/task-store.js';
@@ -185,12 +186,8 @@ async function runAsTask(
 
 /**
  * The 2026 input round of a request that may end in `input_required` (tools/call, prompts/get):
- * the answers it carries plus those of a valid `requestState` (-32602 for one this server did not
- * sign for `target`). Undefined in the legacy era.
- */
-/**
- * This round's input of a 2026 request (`inputResponses`, `requestState` checked), a -32602 error, or undefined (first
- * round, or legacy).
+ * the answers it carries plus those of a valid `requestState`, or a -32602 error (a state this
+ * server did not sign for `target`, malformed `inputResponses`). Undefined in the legacy era.
  */
 export function roundInput(
   core: ServerCore,
@@ -244,8 +241,7 @@ export function inputRequired(core: ServerCore, input: RoundInput, link: Request
   };
 }
 
-/** The facts of one request a handler may read (the era's envelope or session). */
-/** What a request says about its client: revision, capabilities, info, log level. */
+/** What a request says about its client (the era's envelope or session): revision, capabilities, info, log level. */
 export type RequestFacts = {
   revision: ProtocolRevision;
   clientCapabilities: ClientCapabilities;
@@ -253,7 +249,6 @@ export type RequestFacts = {
   logLevel: LoggingLevel | undefined;
 };
 
-/** The handler's context; `finish` stops its progress and log messages (none after the response). */
 /** One round of 2026 multi-round-trip input: the answers so far and what the handler asked that they lack. */
 interface RoundInput {
   target: string;
@@ -262,6 +257,7 @@ interface RoundInput {
   resumed: boolean;
 }
 
+/** The handler's context; `finish` stops its progress and log messages (none after the response). */
 export function requestContext(
   request: JsonRpcRequest,
   params: Params,
@@ -303,9 +299,9 @@ export function requestContext(
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
     },
-    elicit: (body, options) => ask('elicitation/create', body, 'elicitation', options?.key) as Promise<never>,
-    sample: (body, options) => ask('sampling/createMessage', body, 'sampling', options?.key) as Promise<never>,
-    listRoots: (options) => ask('roots/list', {}, 'roots', options?.key) as Promise<never>,
+    elicit: (body, options) => ask('elicitation/create', body, options?.key) as Promise<never>,
+    sample: (body, options) => ask('sampling/createMessage', body, options?.key) as Promise<never>,
+    listRoots: (options) => ask('roots/list', {}, options?.key) as Promise<never>,
     resumed: input?.resumed ?? false,
     closeStream: () => {
       if (!finished) link.closeStream?.();
@@ -324,14 +320,12 @@ export function requestContext(
    * the answer the request carries (`inputResponses` or the signed `requestState`), else the
    * round ends in `input_required` (every request asked before the handler gave up goes in it).
    */
-  async function ask(
-    method: string,
-    body: Record<string, unknown>,
-    capability: keyof ClientCapabilities,
-    key?: string,
-  ): Promise<Record<string, unknown>> {
-    if (facts.clientCapabilities[capability] === undefined)
-      throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${capability}" capability`, { method });
+  async function ask(method: string, body: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
+    // Checked before anything is sent or asked: a client refusing a mode it never declared would
+    // otherwise answer -32601, which the handler could not tell from a failure.
+    const missing = missingInputCapability(method, body, facts.clientCapabilities);
+    if (missing !== undefined)
+      throw new McpError('INPUT_UNSUPPORTED', `the client did not declare the "${missing}" capability`, { method });
     // A task's input waits for `tasks/update`, under the same keys as a request's rounds (an
     // answer gathered in those rounds still counts).
     if (launch?.started) {

@@ -3,10 +3,12 @@
  * handler runs, the handler run, and every way it can end turned into a `CallToolResult`:
  * - success: `structuredContent` checked against the `outputSchema` before it is sent;
  * - invalid arguments (`VALIDATION_ERROR`, with the failing paths), a thrown `ToolError` (its
- *   own code) and an unexpected exception (`INTERNAL_ERROR`, logged with its stack on the
- *   server, never sent) all become `isError: true` results carrying the error envelope
+ *   own code), an input request the client cannot take left uncaught (`INPUT_UNSUPPORTED`) and
+ *   an unexpected exception (`INTERNAL_ERROR`, logged with its stack on the server, never sent)
+ *   all become `isError: true` results carrying the error envelope
  *   `{ success: false, error: { code, message, paths? } }` as text and as `structuredContent`.
  */
+import { McpError } from '../protocol/errors.js';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { describeProblems, type SchemaProblem } from './schema-validator.js';
 import type { ServerLogger, ToolCallObserver, ToolCallRecord, ToolContext, ToolResult } from './server-types.js';
@@ -28,6 +30,8 @@ export const KIT_ERROR_CODES = {
   validation: 'VALIDATION_ERROR',
   internal: 'INTERNAL_ERROR',
   cancelled: 'CANCELLED',
+  /** The handler asked for input the client did not declare it can give, and did not catch the refusal. */
+  inputUnsupported: 'INPUT_UNSUPPORTED',
 } as const;
 
 /**
@@ -113,6 +117,9 @@ async function run(
     }
     if (context.signal.aborted)
       return errorResult(tool, { code: KIT_ERROR_CODES.cancelled, message: 'The request was cancelled.' });
+    // The kit's own refusal, before anything was sent: its text names the missing capability only.
+    if (error instanceof McpError && error.code === 'INPUT_UNSUPPORTED')
+      return errorResult(tool, { code: KIT_ERROR_CODES.inputUnsupported, message: error.message });
     if (options.throwUnexpected?.()) throw error;
     logger({ level: 'error', msg: 'tool handler threw', tool: name, ...describeThrown(error) });
     return errorResult(tool, {

@@ -1,8 +1,8 @@
 /**
  * `ToolError`: what a tool handler throws to fail on purpose, with a code of its own
  * (`TASK_NOT_FOUND`) and a message written for the model that called the tool. The kit turns it
- * into an `isError: true` result carrying both (see `tool-result.ts`); nothing else of it (no
- * stack, no cause) leaves the server.
+ * into an `isError: true` result carrying both (`errorResult` in `tool-call.ts`); nothing else
+ * of it (no stack, no cause) leaves the server.
  */
 import { McpError } from '../protocol/errors.js';
 
