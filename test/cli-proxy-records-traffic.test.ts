@@ -57,6 +57,7 @@ describe('mcpwire proxy (stdio)', () => {
     const frames = records.filter((r) => r.kind !== 'event');
     expect(frames.filter((r) => r.dir === 'out' && r.kind === 'request').map((r) => r.method)).toEqual([
       'server/discover',
+      'ping',
       'initialize',
       'tools/list',
       'tools/call',

@@ -50,7 +50,7 @@ describe('mcpwire --trace / --trace-file', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as TraceRecord);
     const methods = records.filter((r) => r.kind === 'request').map((r) => r.method);
-    expect(methods).toEqual(['server/discover', 'initialize', 'tools/list', 'tools/call']);
+    expect(methods).toEqual(['server/discover', 'ping', 'initialize', 'tools/list', 'tools/call']);
     const call = records.find((r) => r.kind === 'response' && r.method === 'tools/call')!;
     expect(call.message).toMatchObject({ result: { content: [{ type: 'text', text: '***' }] } });
     expect(run.stderr).toMatch(/→ request tools\/call #\d+/);

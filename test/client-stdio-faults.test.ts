@@ -130,7 +130,7 @@ describe('era detection against real processes', () => {
     expect(methods.slice(0, 4)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
   });
 
-  it('sends no initialize before the probe, and nothing but the handshake after a silent probe', async () => {
+  it('sends no initialize before the probe and its ping, and nothing but the handshake after a silent probe', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
     const record = path.join(dir, 'received.jsonl');
     const client = await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
@@ -142,6 +142,6 @@ describe('era detection against real processes', () => {
     // The server records lines in order before it answers: after a ping round trip, the record
     // holds everything the client sent before it.
     await client.ping();
-    expect(read()).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'ping']);
+    expect(read()).toEqual(['server/discover', 'ping', 'initialize', 'notifications/initialized', 'ping']);
   });
 });

@@ -86,7 +86,7 @@ describe('McpManager.reconcile', () => {
 });
 
 describe('saveState / restoreState', () => {
-  it('records the connected servers and their revisions as JSON, and reconnects them pinned (no probe)', async () => {
+  it('records the connected servers and their revisions as JSON, and reconnects them with their era as a hint', async () => {
     manager = McpManager.create({
       servers: [
         legacy('old', '--version', '2025-03-26'),

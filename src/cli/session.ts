@@ -5,8 +5,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { HttpRouteCache } from '../client/http-routes.js';
 import { McpClient } from '../client/mcp-client.js';
 import type { ClientOptions } from '../client/options.js';
+import { isMcpError } from '../protocol/errors.js';
 import { isSupportedRevision, SUPPORTED_REVISIONS } from '../protocol/revisions.js';
 import { VERSION } from '../util/version.js';
 import { secretValues } from '../manager/config/redact.js';
@@ -86,7 +88,7 @@ export async function openSession(
     const configured = connectTarget(target.spec, given.hooks ?? sessionLoginHooks(args, io, target));
     // A bare --url leaves the shape to the client's probe (2026, Streamable HTTP, then HTTP+SSE).
     const connectTo = target.autoTransport && 'url' in configured ? withoutTransport(configured) : configured;
-    const client = await McpClient.connect(connectTo, options);
+    const client = await connectRemembering(target, connectTo, options, io);
     let closing: Promise<void> | undefined;
     return {
       client,
@@ -120,6 +122,43 @@ function sessionLoginHooks(args: ParsedArgs, io: CliIO, target: ResolvedTarget):
       ? { offer: { spec: target.spec, byUrl: target.byUrl } }
       : false,
   );
+}
+
+/**
+ * `McpClient.connect`, with the era this definition was last found to speak as the hint (see
+ * `era-cache.ts`) when the command line pins none, and the verdict kept for next time.
+ */
+async function connectRemembering(
+  target: ResolvedTarget,
+  connectTo: Parameters<typeof McpClient.connect>[0],
+  options: ClientOptions,
+  io: CliIO,
+): Promise<McpClient> {
+  const pinned = (options.era !== undefined && options.era !== 'auto') || options.protocolVersion !== undefined;
+  if (pinned) return McpClient.connect(connectTo, options);
+  const { eraCacheKey, rememberEra, rememberedEra } = await import('./era-cache.js');
+  const url = 'url' in connectTo ? new URL(String(connectTo.url)).toString() : undefined;
+  const key = eraCacheKey(target.spec, url !== undefined && target.autoTransport);
+  const remembered = await rememberedEra(io.env, key);
+  // A URL's shape goes through a route cache of this run's own, so what detection found can be read back.
+  const routes = url !== undefined ? new HttpRouteCache() : undefined;
+  if (routes && remembered?.route) routes.set(url!, remembered.route);
+  let client: McpClient;
+  try {
+    client = await McpClient.connect(connectTo, {
+      ...options,
+      ...(remembered ? { eraHint: remembered.era } : {}),
+      ...(routes ? { http: { ...options.http, routes } } : {}),
+    });
+  } catch (error) {
+    // A login or a cancel says nothing of the era; any other failure may be the verdict's.
+    if (remembered && !isMcpError(error, 'AUTH_REQUIRED') && !isMcpError(error, 'CANCELLED'))
+      await rememberEra(io.env, key, undefined);
+    throw error;
+  }
+  const route = url !== undefined ? routes?.get(url) : undefined;
+  await rememberEra(io.env, key, { era: client.era, ...(route ? { route } : {}) });
+  return client;
 }
 
 function withoutTransport<T extends { transport?: unknown }>(target: T): Omit<T, 'transport'> {

@@ -6,7 +6,8 @@
  * per URL (`http-routes.ts`: the process's cache, or the caller's `http.routes`) and tried first next time; a route
  * that fails is forgotten and the URL probed afresh. Only a detected verdict is kept: a connect that pins the era, the
  * revision or the transport neither reads nor writes the cache (a pinned era would otherwise stand in for detection on
- * every later connect to that URL). The connect timeout is one deadline for every route tried.
+ * every later connect to that URL). A caller's `eraHint` is tried as a verdict would be when the cache has none,
+ * and forgotten the same way when it fails. The connect timeout is one deadline for every route tried.
  */
 import { errorMessage, HttpError, McpError } from '../protocol/errors.js';
 import type { Transport } from '../protocol/transport.js';
@@ -84,7 +85,8 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const detecting = pinned === undefined && !eraPinned;
   // Every route attempt is traced here, probes included (they are real traffic); `open` gets no
   // `trace`, so it does not wrap a second time.
-  const { trace, ...untraced } = options;
+  // The hint is read here (a route to try first), not by each route's negotiation.
+  const { trace, eraHint, ...untraced } = options;
   const tracer = trace ? (await import('./trace-hook.js')).connectTracer(trace, name, headers) : undefined;
   const traced = (transport: Transport): Transport => (tracer ? tracer.wrap(transport) : transport);
   const base: ClientOptions = {
@@ -209,9 +211,11 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   async function attempt(): Promise<C> {
     if (pinned === 'sse') return viaSse();
     const cached = detecting ? routes.get(key) : undefined;
-    if (cached !== undefined) {
+    // A caller's remembered era stands in for a verdict of this process's, never over one.
+    const first = cached ?? (eraPinned ? undefined : eraHint);
+    if (first !== undefined) {
       try {
-        return cached === 'sse' ? await viaSse() : await viaStreamable(cached);
+        return first === 'sse' ? await viaSse() : await viaStreamable(first);
       } catch (error) {
         if (error instanceof McpError && (error.code === 'AUTH_REQUIRED' || error.code === 'CANCELLED')) throw error;
         routes.delete(key); // the server changed: probe from scratch

@@ -182,6 +182,7 @@ async function open<C extends Connected>(
       {
         era: options.era ?? 'auto',
         protocolVersion: options.protocolVersion,
+        eraHint: options.eraHint,
         clientInfo,
         capabilities: session.declared,
         probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,

@@ -1,10 +1,19 @@
 /**
  * Era detection and version negotiation, as the 2026-07-28 backward-compatibility rules say:
- * probe with `server/discover`; a discover result or a recognised modern error means modern;
- * anything else (another error, silence within the probe timeout, the server exiting) means
+ * probe with `server/discover` (`era-probe.ts`; on stdio with a `ping` behind it); a discover
+ * result or a recognised modern error means modern; anything else (another error, a ping
+ * answered while the probe is not, silence within the probe timeout, the server exiting) means
  * legacy, and the client runs the `initialize` handshake. The connect's one deadline
  * ({@link ConnectDeadline}) bounds all of it: the probe, a restart, the handshake and its retries
  * all spend from it.
+ *
+ * A remembered verdict (`eraHint`, the spec's "MAY persist per server config; re-probe if it
+ * later fails", `basic/versioning.mdx`) only changes what is tried first: `legacy` sends
+ * `initialize` without a probe, and when the server refuses it with an error or exits, the
+ * client probes as if there were no hint; `modern` probes without the ping, which follows only
+ * when the probe is still unanswered after {@link MODERN_HINT_PING_AFTER_MS}. A hint never fails
+ * a connect that would have succeeded without it, with one exception: a server silent on
+ * `initialize` spends the connect timeout, as with `era: 'legacy'`.
  */
 import type { JsonRpcConnection } from '../protocol/connection.js';
 import { HttpError, isMcpError, McpError } from '../protocol/errors.js';
@@ -34,6 +43,8 @@ import type { HttpSession } from '../transport/http/legacy-session.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import type { EraChoice } from './options.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
+import { isStdioTransport } from '../transport/kinds.js';
+import { probeEra, type ProbePing } from './era-probe.js';
 
 /** The connect timeout when `ClientOptions.connectTimeoutMs` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -43,6 +54,11 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 /** The probe's default for a URL: an HTTP server's first answer includes connecting (and TLS). */
 export const DEFAULT_HTTP_PROBE_TIMEOUT_MS = 10_000;
+/**
+ * With a `modern` hint, how long the probe waits for its answer before the ping follows it (a
+ * server known to answer is not pinged, which a 2026-only server would refuse).
+ */
+export const MODERN_HINT_PING_AFTER_MS = 300;
 
 /** What the handshake (legacy) or discovery (modern) established. */
 export interface Negotiated {
@@ -67,6 +83,8 @@ export interface Link {
 export interface NegotiateInput {
   era: EraChoice;
   protocolVersion: ProtocolRevision | undefined;
+  /** The era an earlier connect found (see the file comment); read only when neither is pinned. */
+  eraHint: Era | undefined;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
   /**
@@ -111,9 +129,9 @@ export function pickModern(offered: unknown): ProtocolRevision | undefined {
 
 /**
  * Establishes era and revision on `link`. Resolves with the result and the link to use from now
- * on (a new one when the probe made a stdio server exit and it was restarted).
- * Rejects with `VERSION_UNSUPPORTED`, `TIMEOUT` (naming the phase that got no answer within the
- * connect timeout), `CANCELLED`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
+ * on (a new one when the probe, or a hinted `initialize`, made a stdio server exit and it was
+ * restarted). Rejects with `VERSION_UNSUPPORTED`, `TIMEOUT` (naming the phase that got no answer
+ * within the connect timeout), `CANCELLED`, `CONNECTION_CLOSED` or `SERVER_ERROR`.
  */
 export async function negotiate(link: Link, input: NegotiateInput): Promise<{ negotiated: Negotiated; link: Link }> {
   const budget = input.deadline;
@@ -126,44 +144,95 @@ export async function negotiate(link: Link, input: NegotiateInput): Promise<{ ne
       negotiated: await discover(connection, input, budget, input.protocolVersion ?? MODERN_REVISIONS[0]),
       link,
     };
+  if (input.eraHint !== 'legacy') return probeThenNegotiate(link, input, input.restart);
 
-  let probe: DiscoverResult | undefined;
+  try {
+    return { negotiated: await initialize(connection, input, budget), link };
+  } catch (error) {
+    // The remembered verdict is wrong when the server refuses the handshake or exits on it:
+    // probe as if there were none (at most one restart: the probe must not restart it again).
+    if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
+      budget.check(connection.name, 'before the server could be started again after initialize');
+      return probeThenNegotiate(await input.restart(), input, undefined);
+    }
+    if (!(error instanceof McpError) || error.rpcCode === undefined) throw error;
+    return probeThenNegotiate(link, input, input.restart);
+  }
+}
+
+/** The probe (see `era-probe.ts`), then the handshake its outcome calls for. */
+async function probeThenNegotiate(
+  link: Link,
+  input: NegotiateInput,
+  restart: (() => Promise<Link>) | undefined,
+): Promise<{ negotiated: Negotiated; link: Link }> {
+  const budget = input.deadline;
+  const { connection } = link;
   budget.check(connection.name, 'before the server/discover probe');
   // Silence on the probe must leave the handshake time to run: at most half of what is left.
   const probeMs = Math.min(input.probeTimeoutMs, Math.floor(budget.left() / 2));
+  const ping: ProbePing = !isStdioTransport(link.transport)
+    ? 'none'
+    : input.eraHint === 'modern'
+      ? { afterMs: MODERN_HINT_PING_AFTER_MS }
+      : 'with-probe';
   input.onSession({ era: 'modern' }, connection);
-  try {
-    probe = await connection.request(
-      'server/discover',
-      { _meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo) },
-      {
-        timeoutMs: probeMs,
-        maxTotalTimeoutMs: probeMs,
-        // Before `initialize` a legacy server expects nothing but the handshake; stay silent.
-        sendCancelNotice: false,
-        ...(input.signal ? { signal: input.signal } : {}),
-      },
-    );
-  } catch (error) {
-    // Nothing to learn from a server that cannot be reached or refuses the credentials.
-    if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
-    if (isMcpError(error, 'TIMEOUT')) budget.probeSilent = true;
-    const retryWith =
-      error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion
-        ? pickModern(supportedOf(error.data))
-        : undefined;
-    if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), link };
-    if (isMcpError(error, 'CONNECTION_CLOSED') && input.restart) {
-      // The probe made the server exit (some legacy servers die on an unknown first message).
-      budget.check(connection.name, 'before the server could be started again after the probe');
-      const restarted = await input.restart();
-      return { negotiated: await initialize(restarted.connection, input, budget), link: restarted };
-    }
-    return { negotiated: await initialize(connection, input, budget), link };
+  const outcome = await probeEra(connection, {
+    meta: modernMeta(MODERN_REVISIONS[0], input.capabilities, input.clientInfo),
+    timeoutMs: probeMs,
+    ping,
+    signal: input.signal,
+  });
+  if (outcome.kind === 'ignored') {
+    budget.probeSilent = true;
+    return { negotiated: await initializeAfterSilence(connection, input, budget), link };
   }
-  const version = pickModern(probe.supportedVersions);
-  if (version === undefined) return { negotiated: await initialize(connection, input, budget), link };
-  return { negotiated: fromDiscover(probe, version), link };
+  if (outcome.kind === 'answered') {
+    const version = pickModern(outcome.result.supportedVersions);
+    if (version === undefined) return { negotiated: await initialize(connection, input, budget), link };
+    return { negotiated: fromDiscover(outcome.result, version), link };
+  }
+  const { error } = outcome;
+  // Nothing to learn from a server that cannot be reached or refuses the credentials.
+  if (isMcpError(error, 'CANCELLED') || isMcpError(error, 'AUTH_REQUIRED') || isUnreachable(error)) throw error;
+  const retryWith =
+    error instanceof McpError && error.rpcCode === RpcErrorCode.UnsupportedProtocolVersion
+      ? pickModern(supportedOf(error.data))
+      : undefined;
+  if (retryWith) return { negotiated: await discover(connection, input, budget, retryWith), link };
+  if (isMcpError(error, 'CONNECTION_CLOSED') && restart) {
+    // The probe made the server exit (some legacy servers die on an unknown first message).
+    budget.check(connection.name, 'before the server could be started again after the probe');
+    const restarted = await restart();
+    return { negotiated: await initialize(restarted.connection, input, budget), link: restarted };
+  }
+  if (isMcpError(error, 'TIMEOUT')) {
+    budget.probeSilent = true;
+    return { negotiated: await initializeAfterSilence(connection, input, budget), link };
+  }
+  return { negotiated: await initialize(connection, input, budget), link };
+}
+
+/**
+ * The handshake after a probe the server never answered: a server that then refuses
+ * `initialize` with an error may be a modern one that was slow to answer the probe (or answered
+ * the ping first), so discovery is tried once more before the refusal is final.
+ */
+async function initializeAfterSilence(
+  connection: JsonRpcConnection,
+  input: NegotiateInput,
+  budget: ConnectDeadline,
+): Promise<Negotiated> {
+  try {
+    return await initialize(connection, input, budget);
+  } catch (error) {
+    if (!(error instanceof McpError) || error.rpcCode === undefined) throw error;
+    try {
+      return await discover(connection, input, budget, MODERN_REVISIONS[0]);
+    } catch {
+      throw error;
+    }
+  }
 }
 
 async function discover(

@@ -23,14 +23,29 @@ export interface ClientOptions {
   name?: string;
   /** What the client says it is (default `{ name: 'mcpwire', version }`). */
   clientInfo?: Implementation;
-  /** `auto` probes with `server/discover` (default); `legacy` or `modern` pins the era. */
+  /**
+   * `auto` probes with `server/discover` (default; on stdio with a `ping` behind it, so a legacy
+   * server that ignores the probe is known in about a round trip); `legacy` or `modern` pins the
+   * era: no probe, and a server of the other era fails the connect.
+   */
   era?: EraChoice;
+  /**
+   * The era an earlier connect to this server found (e.g. `client.era`, kept by the caller), tried
+   * first when neither `era` nor `protocolVersion` pins one: `legacy` sends `initialize` without a
+   * probe, `modern` probes without the ping (for a URL: that route is tried first). Unlike `era` it
+   * is never trusted over the server: a wrong hint (the server refuses the handshake, exits, or
+   * answers as the other era) falls back to probing, and the connect succeeds as without it. The
+   * one exception is a server silent on `initialize`, which spends the connect timeout as
+   * `era: 'legacy'` does.
+   */
+  eraHint?: Era;
   /** Pins the exact revision (implies its era); the connection fails if the server cannot speak it. */
   protocolVersion?: ProtocolRevision;
   /**
    * How long the `server/discover` probe waits before assuming a legacy server (default 3000 ms;
    * 10 000 ms for a URL), never more than half of what is left of `connectTimeoutMs`, which it
-   * spends from.
+   * spends from. On stdio a server that answers the probe's `ping` but not the probe ends the wait
+   * early: only a server silent on both waits this long.
    */
   probeTimeoutMs?: number;
   /**
@@ -131,6 +146,7 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     name: true,
     clientInfo: true,
     era: true,
+    eraHint: true,
     protocolVersion: true,
     probeTimeoutMs: true,
     connectTimeoutMs: true,

@@ -482,8 +482,9 @@ export class McpManager {
   }
 
   /**
-   * Reconnects the servers a {@link saveState} record says were connected, pinned to the revision
-   * they spoke (no era probe) when their definition is unchanged. Unknown servers are skipped.
+   * Reconnects the servers a {@link saveState} record says were connected, with the era they spoke
+   * as a hint (no era probe; a server that changed era is probed) when their definition is
+   * unchanged. Unknown servers are skipped.
    */
   async restoreState(state: ManagerState): Promise<RestoreResult> {
     this.refuseIfClosed('restoreState');

@@ -1,7 +1,8 @@
 /**
  * A manager's session state: which servers were connected and the revisions they spoke, saved
- * as plain JSON, and the reconnect that pins each server to that revision (no era probe) while
- * its definition is unchanged.
+ * as plain JSON, and the reconnect that hands each server's era to its connect as `eraHint` while
+ * its definition is unchanged: no era probe, and a server that changed era since is probed
+ * (the client falls back by itself), never failed for it.
  */
 import { McpError } from '../protocol/errors.js';
 import { configFingerprint } from './config/fingerprint.js';
@@ -32,9 +33,9 @@ export interface RestoreResult {
 }
 
 /**
- * Reconnects the servers `state` lists, in parallel, through `slotOf`. Unknown and disabled
- * servers are skipped. A pinned revision the server no longer speaks is dropped and the server
- * probed afresh, once. Never rejects.
+ * Reconnects the servers `state` lists, in parallel, through `slotOf`, each with its saved era as
+ * the slot's `eraHint` when its definition's fingerprint is the saved one. Unknown and disabled
+ * servers are skipped. Never rejects.
  */
 export async function restoreSlots(
   state: ManagerState,
@@ -48,13 +49,10 @@ export async function restoreSlots(
         result.skipped.push(saved.name);
         return;
       }
-      if (configFingerprint(slot.spec) === saved.fingerprint) slot.pinnedVersion = saved.protocolVersion;
+      if (configFingerprint(slot.spec) === saved.fingerprint && (saved.era === 'legacy' || saved.era === 'modern'))
+        slot.eraHint ??= saved.era;
       try {
-        await slot.connect().catch((error: unknown) => {
-          if (slot.pinnedVersion === undefined) throw error;
-          slot.pinnedVersion = undefined; // the server moved on: probe afresh, once
-          return slot.connect();
-        });
+        await slot.connect();
         result.connected.push(saved.name);
       } catch (error) {
         result.failed.push({

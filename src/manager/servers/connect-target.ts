@@ -1,16 +1,15 @@
 /**
  * How a {@link ManagedServer} is connected: {@link connectTarget} turns it into an
  * `McpClient.connect` target (a stdio spec, or a URL with its `headersHelper` hook or OAuth),
- * {@link clientOptionsFor} into the client options its fields imply (name, timeouts, a pinned
- * revision), {@link connectServer} does both once, and {@link slotTarget} adds the two watches a
- * supervised slot keeps. Shared by the slots, the workflow step and the CLI, so a server behaves
+ * {@link clientOptionsFor} into the client options its fields imply (name, timeouts),
+ * {@link connectServer} does both once, and {@link slotTarget} adds the two watches a supervised
+ * slot keeps. Shared by the slots, the workflow step and the CLI, so a server behaves
  * the same whoever connects it. A new server field that changes how the client connects is read
  * here.
  */
 import { McpClient } from '../../client/mcp-client.js';
 import type { ClientOptions } from '../../client/options.js';
 import { McpError } from '../../protocol/errors.js';
-import type { ProtocolRevision } from '../../protocol/revisions.js';
 import { escapeVariables } from '../../transport/variables.js';
 import { loginHint } from '../login-hint.js';
 import { headersHelperHook } from './headers-helper.js';
@@ -46,20 +45,15 @@ export function connectTarget(spec: ManagedServer, hooks?: LoginHooks): Paramete
 }
 
 /**
- * `base` plus what `spec` says (name, timeouts) and an optional pinned revision. When `base`
- * traces traffic, the server's secrets join the trace's redaction list.
+ * `base` plus what `spec` says (name, timeouts). When `base` traces traffic, the server's secrets
+ * join the trace's redaction list.
  */
-export function clientOptionsFor(
-  spec: ManagedServer,
-  base: ClientOptions = {},
-  pinned?: ProtocolRevision,
-): ClientOptions {
+export function clientOptionsFor(spec: ManagedServer, base: ClientOptions = {}): ClientOptions {
   const options: ClientOptions = {
     ...base,
     name: spec.name,
     ...(spec.timeoutMs !== undefined ? { requestTimeoutMs: spec.timeoutMs } : {}),
     ...(spec.startupTimeoutMs !== undefined ? { connectTimeoutMs: spec.startupTimeoutMs } : {}),
-    ...(pinned !== undefined ? { protocolVersion: pinned } : {}),
   };
   if (base.trace && spec.secrets?.length)
     options.trace = { ...base.trace, secrets: [...(base.trace.secrets ?? []), ...spec.secrets] };

@@ -14,7 +14,7 @@
 import { McpClient } from '../../client/mcp-client.js';
 import type { ClientOptions } from '../../client/options.js';
 import { errorMessage, McpError } from '../../protocol/errors.js';
-import type { ProtocolRevision } from '../../protocol/revisions.js';
+import type { Era } from '../../protocol/revisions.js';
 import type { TransportDiagnostic } from '../../protocol/transport.js';
 import type { Tool } from '../../protocol/types.js';
 import { redactUrl, scrubSecrets } from '../../util/redact.js';
@@ -90,8 +90,12 @@ export class ServerSlot {
   circuitOpen = false;
   /** Messages from the server that were not JSON or not JSON-RPC, over the slot's life. */
   invalidMessages = 0;
-  /** A revision to pin on the next connect (restored state: no era probe). */
-  pinnedVersion: ProtocolRevision | undefined;
+  /**
+   * The era this server was last found to speak (by a connect of this slot, or from a saved
+   * state), handed to the next connect as `eraHint`: a restart skips the era probe, and a wrong
+   * verdict costs a probe, never the connect. Dropped when a connect fails.
+   */
+  eraHint: Era | undefined;
   private readonly hooks: SlotHooks;
   private starting: Promise<McpClient> | undefined;
   /** Aborts the connect under way: a disconnect does not wait out a handshake that may never come. */
@@ -219,7 +223,8 @@ export class ServerSlot {
     const abort = new AbortController();
     this.startAbort = abort;
     try {
-      const options = clientOptionsFor(this.spec, this.hooks.clientOptions, this.pinnedVersion);
+      const options = clientOptionsFor(this.spec, this.hooks.clientOptions);
+      if (this.eraHint !== undefined) options.eraHint = this.eraHint;
       const signals = [options.signal, this.interactive ? this.loginSignal : undefined, abort.signal];
       options.signal = AbortSignal.any(signals.filter((signal) => signal !== undefined));
       // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
@@ -230,6 +235,7 @@ export class ServerSlot {
       };
       client = await McpClient.connect(this.target(), options);
     } catch (error) {
+      this.eraHint = undefined;
       const failure =
         error instanceof McpError
           ? error
@@ -242,6 +248,7 @@ export class ServerSlot {
     }
     if (!this.wanted) throw await this.superseded(client);
     this.client = client;
+    this.eraHint = client.era;
     this.attach(client);
     let tools: Tool[];
     try {

@@ -1,0 +1,159 @@
+/**
+ * `eraHint`: a remembered verdict, tried first and never trusted over the server. `legacy` sends
+ * `initialize` with no probe; `modern` probes without the ping (on stdio the ping follows only
+ * when the probe is unanswered for a while); a wrong hint falls back to probing and the connect
+ * succeeds; `era` and `protocolVersion` pin and win over a hint. Over HTTP the hinted route is
+ * tried first and a failing one is left for the probe.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import { connectClient } from './support/client.js';
+import { MODERN, SCRIPTED } from './support/cli.js';
+import { connectTo, legacyPeer, modernPeer } from './support/fake-servers.js';
+import { legacyServer, startHttpFixture } from './support/http-fixture.js';
+
+const NEVER = { probeTimeoutMs: 600_000, connectTimeoutMs: 1_200_000 } as const;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function recordFile(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-hint-'));
+  dirs.push(dir);
+  return path.join(dir, 'received.jsonl');
+}
+
+function recorded(file: string): Array<string | undefined> {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { method?: string }).method);
+}
+
+describe('eraHint over a transport', () => {
+  it('legacy: initialize at once, no probe', async () => {
+    const { client, peer } = await connectTo((p) => legacyPeer(p), { eraHint: 'legacy' });
+    expect(client.era).toBe('legacy');
+    expect(peer.methods()).toEqual(['initialize', 'notifications/initialized']);
+    await client.close();
+  });
+
+  it('a wrong legacy hint: the refused initialize is followed by the probe, and the server is modern', async () => {
+    const { client, peer } = await connectTo((p) => modernPeer(p), { eraHint: 'legacy', listen: false });
+    expect(client.era).toBe('modern');
+    expect(peer.methods()).toEqual(['initialize', 'server/discover']);
+    await client.close();
+  });
+
+  it('modern: the probe alone, answered', async () => {
+    const { client, peer } = await connectTo((p) => modernPeer(p), { eraHint: 'modern', listen: false });
+    expect(client.era).toBe('modern');
+    expect(peer.methods()).toEqual(['server/discover']);
+    await client.close();
+  });
+
+  it('a wrong modern hint: the refused probe means legacy, as without a hint', async () => {
+    const { client, peer } = await connectTo((p) => legacyPeer(p), { eraHint: 'modern' });
+    expect(client.era).toBe('legacy');
+    expect(peer.methods()).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    await client.close();
+  });
+
+  it('era and protocolVersion pin: the hint is not read', async () => {
+    const pinned = await connectTo((p) => legacyPeer(p), { era: 'legacy', eraHint: 'modern' });
+    expect(pinned.peer.methods()).toEqual(['initialize', 'notifications/initialized']);
+    await pinned.client.close();
+    const version = await connectTo((p) => modernPeer(p), {
+      protocolVersion: '2026-07-28',
+      eraHint: 'legacy',
+      listen: false,
+    });
+    expect(version.client.era).toBe('modern');
+    expect(version.peer.methods()).toEqual(['server/discover']);
+    await version.client.close();
+  });
+});
+
+describe('eraHint over stdio', () => {
+  it('legacy on a silent legacy server: no server/discover, no ping', async () => {
+    const record = recordFile();
+    const client = await connectClient(
+      { command: process.execPath, args: [SCRIPTED, '--discover', 'silent', '--record', record] },
+      { ...NEVER, eraHint: 'legacy' },
+    );
+    expect(client.era).toBe('legacy');
+    await client.callTool('echo', { text: 'x' });
+    expect(recorded(record)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+  });
+
+  it('a wrong modern hint on a silent legacy server: the late ping tells it, well before the probe timeout', async () => {
+    const record = recordFile();
+    const client = await connectClient(
+      { command: process.execPath, args: [SCRIPTED, '--discover', 'silent', '--record', record] },
+      { ...NEVER, eraHint: 'modern' },
+    );
+    expect(client.era).toBe('legacy');
+    await client.callTool('echo', { text: 'x' });
+    expect(recorded(record)).toEqual([
+      'server/discover',
+      'ping',
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
+  });
+
+  it('a wrong legacy hint on a 2026-only server (initialize refused with -32022): modern', async () => {
+    const client = await connectClient(
+      { command: process.execPath, args: [MODERN, '--legacy', 'reject'] },
+      { eraHint: 'legacy' },
+    );
+    expect(client.era).toBe('modern');
+    await client.listTools();
+  });
+
+  it('modern on a modern server: no ping on the wire', async () => {
+    const records: TraceRecord[] = [];
+    const client = await connectClient(
+      { command: process.execPath, args: [MODERN] },
+      { eraHint: 'modern', trace: { sink: (r) => records.push(r) } },
+    );
+    expect(client.era).toBe('modern');
+    await client.listTools();
+    const sent = records.filter((r) => r.dir === 'out' && r.kind === 'request').map((r) => r.method);
+    expect(sent.slice(0, 1)).toEqual(['server/discover']);
+    expect(sent).not.toContain('ping');
+  });
+});
+
+describe('eraHint over HTTP', () => {
+  it('legacy on a legacy Streamable HTTP server: initialize is the first POST', async () => {
+    const fixture = await startHttpFixture(legacyServer());
+    try {
+      const client = await connectClient({ url: fixture.url, transport: 'http' }, { eraHint: 'legacy' });
+      expect(client.era).toBe('legacy');
+      expect(fixture.seen('server/discover')).toEqual([]);
+      await client.close();
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it('a wrong modern hint on a legacy server: the refused 2026 attempt is followed by the probe, and it is legacy', async () => {
+    const fixture = await startHttpFixture(legacyServer());
+    try {
+      const client = await connectClient({ url: fixture.url, transport: 'http' }, { eraHint: 'modern' });
+      expect(client.era).toBe('legacy');
+      // The hinted 2026 attempt, then the probe's.
+      expect(fixture.seen('server/discover')).toHaveLength(2);
+      expect(fixture.seen('initialize')).toHaveLength(1);
+      await client.close();
+    } finally {
+      await fixture.close();
+    }
+  });
+});
