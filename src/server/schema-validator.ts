@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { McpError } from '../protocol/errors.js';
 import { ACCEPTED_DIALECTS, DialectCompilers, schemaDialect, type AjvValidate } from '../protocol/schema-dialects.js';
+import { addSchemaFormats } from '../protocol/schema-formats.js';
 import type { JsonSchema } from '../protocol/types.js';
 
 /** One way a value breaks a schema: where (a JSON Pointer into the value) and what. */
@@ -27,17 +28,12 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 const compilers = new DialectCompilers(
   createRequire(import.meta.url),
   // strict: false — tool schemas carry keywords of their own (`x-mcp-header`, vendor notes).
   { strict: false, allErrors: true, logger: false },
-  (ajv) => {
-    ajv.addFormat('uuid', UUID);
-    ajv.addFormat('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
-  },
+  // The common formats (`email`, `uri`, `date`, …: SCHEMA_FORMATS) are checked; any other passes.
+  addSchemaFormats,
 );
 
 /** At most this many problems are reported for one value. */

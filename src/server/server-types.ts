@@ -44,7 +44,7 @@ export interface McpServerOptions {
   title?: string;
   /** Guidance for the model, sent in the `initialize` / `server/discover` result. */
   instructions?: string;
-  /** Tools per `tools/list` page (default 100). */
+  /** Entries per page of every list: tools, resources, templates, prompts (default 100). */
   pageSize?: number;
   /** Where the server's own records go (default: JSON lines on stderr; stdout is the wire on stdio). */
   logger?: ServerLogger;
@@ -215,8 +215,9 @@ export interface ToolDefinition<Args = Record<string, unknown>, Structured = unk
   /**
    * JSON Schema of the arguments (`type: 'object'`), checked before the handler runs. Its dialect
    * is its `$schema`'s: draft-07, 2019-09 or 2020-12 (the default when `$schema` is absent); any
-   * other `$schema` is refused at registration. Written `as const`, it types the handler's
-   * arguments.
+   * other `$schema` is refused at registration. The formats `date`, `time`, `date-time`, `email`,
+   * `hostname`, `ipv4`, `ipv6`, `uri`, `uri-reference` and `uuid` are checked; any other `format`
+   * passes unchecked. Written `as const`, it types the handler's arguments.
    */
   inputSchema: JsonSchema;
   /**

@@ -300,7 +300,12 @@ export function pairCalls(records: readonly TraceRecord[]): TraceCalls {
     }
   });
   for (const call of calls)
-    if (isRefusedProbe(call, records, nextStep) || isRefusedRoute(call, nextStep)) call.status = 'negotiation';
+    if (
+      isRefusedProbe(call, records, nextStep) ||
+      isRefusedRoute(call, nextStep) ||
+      isRefusedGuess(call, records, nextStep)
+    )
+      call.status = 'negotiation';
   return { calls, orphans, sessions, sessionOf, noteOf };
 }
 
@@ -317,13 +322,27 @@ function isRefusedRoute(call: TraceCall, nextStep: Map<number, number[]>): boole
 }
 
 /**
+ * An `initialize` refused with an error after which the client went back to `server/discover` in
+ * the same session: its guess of the legacy era (a ping answered before the probe, a remembered
+ * verdict) was wrong, and the probe decides. Negotiation, not an error.
+ */
+function isRefusedGuess(call: TraceCall, records: readonly TraceRecord[], nextStep: Map<number, number[]>): boolean {
+  if (call.dir !== 'out' || call.method !== 'initialize' || call.status !== 'error') return false;
+  if (call.httpStatus === 401 || call.httpStatus === 403) return false;
+  const later = (nextStep.get(call.session) ?? []).filter((position) => position > call.request);
+  return later.some((position) => records[position]!.method === 'server/discover');
+}
+
+/**
  * The era probe refused or ignored: a client's `server/discover` answered with an error or left
  * without an answer, when its recorder marked the answer as negotiation or the client went on in
  * the same session with `initialize` (the server is not of the 2026 era) or another discover (a
  * revision the server does not support). Refused credentials (401, 403) are no verdict on the era.
  */
 function isRefusedProbe(call: TraceCall, records: readonly TraceRecord[], nextStep: Map<number, number[]>) {
-  if (call.dir !== 'out' || call.method !== 'server/discover') return false;
+  // The `ping` a client sends behind its probe (marked by the recorder) goes with it.
+  if (call.dir !== 'out' || (call.method !== 'server/discover' && !(call.method === 'ping' && call.probe)))
+    return false;
   if (call.status !== 'error' && call.status !== 'open' && call.status !== 'cancelled') return false;
   if (call.answer !== undefined && records[call.answer]!.negotiation === true) return true;
   if (call.httpStatus === 401 || call.httpStatus === 403) return false;

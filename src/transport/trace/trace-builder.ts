@@ -106,8 +106,8 @@ export class TraceBuilder {
    * the request whose HTTP exchange carried this frame back, when the caller knows it: an error
    * answer with id `null` is matched to that request (without it, to the only request waiting).
    *
-   * The era probe (a `server/discover` request before any `initialize`) and an error answer to it
-   * are marked {@link TraceRecord.negotiation}.
+   * The era probe (a `server/discover` request before any `initialize`, and a `ping` sent while it
+   * waits) and an error answer to it are marked {@link TraceRecord.negotiation}.
    */
   frame(
     dir: TraceDirection,
@@ -190,7 +190,7 @@ export class TraceBuilder {
         if (revision !== undefined) open.revision = revision;
         if (dir === 'out' && method === 'initialize') this.initializeSeen = true;
         const fields: Partial<TraceRecord> = { id: c.message.id, method };
-        if (dir === 'out' && method === 'server/discover' && !this.initializeSeen && !this.protocolVersion) {
+        if (dir === 'out' && !this.initializeSeen && !this.protocolVersion && this.isProbe(method)) {
           open.probe = true;
           fields.negotiation = true;
         }
@@ -225,6 +225,17 @@ export class TraceBuilder {
       default:
         return { kind: 'invalid', fields: c.id === undefined ? {} : { id: c.id } };
     }
+  }
+
+  /**
+   * The era probe: `server/discover`, and the `ping` a client sends right behind it while it waits
+   * (stdio answers in order, so the ping's answer shows the probe was read and ignored).
+   */
+  private isProbe(method: string): boolean {
+    if (method === 'server/discover') return true;
+    return (
+      method === 'ping' && [...this.open.out.values()].some((open) => open.method === 'server/discover' && open.probe)
+    );
   }
 
   private record(dir: TraceDirection, kind: TraceKind, bytes: number, fields: Partial<TraceRecord>): TraceRecord {

@@ -62,7 +62,7 @@ export interface TraceRecord {
   answers?: string | number;
   /**
    * Set on the frames of the era negotiation: the `server/discover` probe a client sends before it
-   * knows the server's era, and an error answer refusing it (the client then goes on with
+   * knows the server's era (and the `ping` sent behind it), and an error answer refusing it (the client then goes on with
    * `initialize`). Negotiation, not an error: readers leave such answers out of error counts.
    */
   negotiation?: true;
