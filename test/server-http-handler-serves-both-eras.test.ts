@@ -20,7 +20,7 @@ function kitServer(): McpServer {
     handler: ({ a, b }, context) => {
       context.progress(1, 2);
       context.progress(2, 2);
-      return { structuredContent: { sum: (a) + (b) } };
+      return { structuredContent: { sum: a + b } };
     },
   });
   server.registerTool({
