@@ -62,8 +62,9 @@ export interface TraceRecord {
   answers?: string | number;
   /**
    * Set on the frames of the era negotiation: the `server/discover` probe a client sends before it
-   * knows the server's era (and the `ping` sent behind it), and an error answer refusing it (the client then goes on with
-   * `initialize`). Negotiation, not an error: readers leave such answers out of error counts.
+   * knows the server's era (and the `ping` sent behind it), and an error answer refusing it (the
+   * client then goes on with `initialize`). Negotiation, not an error: readers leave such answers
+   * out of error counts.
    */
   negotiation?: true;
   /** The negotiated revision once known (set from the initialize result or discover). */
