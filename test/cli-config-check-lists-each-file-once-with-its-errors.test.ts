@@ -59,7 +59,7 @@ describe('mcpwire config check', () => {
     expect(under(project)).toEqual([
       // No "command" written: placed at the entry.
       `${project}:4:5: server "nocmd": needs a "command" (stdio) or a "url" (http, sse)`,
-      `${project}:5:17: server "badurl": url must match pattern "^https?://"`,
+      `${project}:5:17: server "badurl": url must be an http:// or https:// URL`,
       expect.stringMatching(
         new RegExp(
           `^${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:8:16: server "unset": env.TOKEN: variable CHECK_TEST_UNSET_VARIABLE is not set`,
@@ -77,7 +77,7 @@ describe('mcpwire config check', () => {
     const json = await runCli(['config', 'check', '--config', 'broken.json', '--json'], { env: h.env, cwd: h.project });
     expect(json.code).toBe(2);
     const result = json.json<{ error: { errors: string[]; result: { errors: string[] } } }>().error;
-    expect(result.errors).toContain(`${project}:5:17: server "badurl": url must match pattern "^https?://"`);
+    expect(result.errors).toContain(`${project}:5:17: server "badurl": url must be an http:// or https:// URL`);
     expect(result.result.errors).toEqual(result.errors);
   });
 

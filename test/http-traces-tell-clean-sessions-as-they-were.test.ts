@@ -40,8 +40,10 @@ interface ShowJson {
   };
 }
 
+/** One CLI run, as a first run: with a cache of its own, so it probes the era (a shared one would remember it). */
 async function tools(url: string, ...extra: string[]): Promise<void> {
-  const run = await runCli(['tools', '--url', url, ...extra], { timeoutMs: 60_000 });
+  const cache = mkdtempSync(path.join(dir, 'cache-'));
+  const run = await runCli(['tools', '--url', url, ...extra], { timeoutMs: 60_000, env: { XDG_CACHE_HOME: cache } });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain('echo');
 }
