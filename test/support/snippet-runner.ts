@@ -13,6 +13,7 @@ import path from 'node:path';
 import { ROOT } from './cli.js';
 import type { ScratchProject } from './packed-install.js';
 import type { Snippet } from './doc-snippets.js';
+import { STRICT_NODE_PROJECT } from './typescript-project.js';
 import { until, within } from './wait.js';
 
 /** How long one block may run (and, separately, its type check). */
@@ -76,14 +77,7 @@ export async function runSnippet(project: ScratchProject, doc: string, snippet: 
 function strictConfig(file: string): unknown {
   return {
     compilerOptions: {
-      strict: true,
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      lib: ['ES2023', 'ESNext.Disposable'],
-      types: ['node'],
-      typeRoots: [path.join(ROOT, 'node_modules/@types')],
-      skipLibCheck: true,
+      ...STRICT_NODE_PROJECT,
       noEmitOnError: true,
       inlineSourceMap: true,
     },

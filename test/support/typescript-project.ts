@@ -11,6 +11,18 @@ import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import { ROOT } from './cli.js';
 
+/** `tsc --strict` as a new Node project has it: ES modules, NodeNext, ES2022 output, Node's types. */
+export const STRICT_NODE_PROJECT = {
+  strict: true,
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  lib: ['ES2023', 'ESNext.Disposable'],
+  types: ['node'],
+  typeRoots: [path.join(ROOT, 'node_modules/@types')],
+  skipLibCheck: true,
+};
+
 export interface TsProject {
   dir: string;
   /** Writes `name` (relative to the project) with `text`. */
@@ -46,14 +58,7 @@ export function tsProject(): TsProject {
         'tsconfig.json',
         JSON.stringify({
           compilerOptions: {
-            strict: true,
-            target: 'ES2022',
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            lib: ['ES2023', 'ESNext.Disposable'],
-            types: ['node'],
-            typeRoots: [path.join(ROOT, 'node_modules/@types')],
-            skipLibCheck: true,
+            ...STRICT_NODE_PROJECT,
             outDir: 'out',
             noEmit: options.noEmit === true,
             ...options.compilerOptions,
