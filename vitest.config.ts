@@ -14,6 +14,7 @@ export default defineConfig({
     setupFiles: [
       'test/setup/no-orphans.ts',
       'test/setup/own-cache-dir.ts',
+      'test/setup/not-started-by-npx.ts',
       ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : []),
     ],
   },

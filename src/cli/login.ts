@@ -22,6 +22,7 @@ import { askYesNo } from './ask.js';
 import { AuthRefusedError, LoginRequiredError } from './exit-codes.js';
 import { paint, type CliIO } from './io.js';
 import { shellLine } from '../util/shell-quote.js';
+import { selfCommand } from '../util/self-command.js';
 
 /** The directory logins are kept in: `--store DIR`, else `<$HOME>/.mcpwire/oauth` (the user's mcpwire directory). */
 export function loginDir(args: ParsedArgs, io: CliIO): string {
@@ -37,13 +38,14 @@ export function loginStore(args: ParsedArgs, io: CliIO): FileTokenStore {
 
 /**
  * The command that logs `spec` in: `mcpwire auth login NAME` for a configured server,
- * `mcpwire auth login --url URL` for one named by URL (`byUrl`). The URL is shown redacted.
+ * `mcpwire auth login --url URL` for one named by URL (`byUrl`), as `npx mcpwire …` when npx
+ * started this one ({@link selfCommand}). The URL is shown redacted.
  */
 export function loginCommand(spec: ManagedServer, byUrl: boolean): string {
   return shellLine(
     byUrl && spec.url !== undefined
-      ? ['mcpwire', 'auth', 'login', '--url', redactUrl(spec.url)]
-      : ['mcpwire', 'auth', 'login', spec.name],
+      ? [...selfCommand(), 'auth', 'login', '--url', redactUrl(spec.url)]
+      : [...selfCommand(), 'auth', 'login', spec.name],
   );
 }
 
@@ -154,7 +156,7 @@ export function storedLoginsMissing(manager: McpManager): LoginRequiredError | u
     .filter((spec) => spec !== undefined && spec.oauth !== false && spec.headersHelper === undefined)
     .map((spec) => spec!.name);
   if (servers.length === 0) return undefined;
-  const commands = servers.map((name) => `mcpwire auth login ${name}`);
+  const commands = servers.map((name) => shellLine([...selfCommand(), 'auth', 'login', name]));
   const which =
     servers.length === 1
       ? `server "${servers[0]}" needs a login and has`

@@ -4,6 +4,7 @@
  * maps failures to the documented exit codes. Errors go to stderr in the human form; nothing
  * an error message carries is an expanded secret (the layers below redact).
  */
+import { selfCommand } from '../util/self-command.js';
 import { flag, parseArgv, UsageError, type ParsedArgs } from './argv.js';
 import { commandNamed } from './commands/index.js';
 import { CliError, errorJson, exitCodeOf, EXIT } from './exit-codes.js';
@@ -110,7 +111,7 @@ function fail(io: CliIO, args: ParsedArgs | undefined, error: unknown): number {
     const message = errorMessage(error);
     const hint =
       error instanceof UsageError
-        ? `\n(see mcpwire ${args?.words[0] && commandNamed(args.words[0]) ? `${args.words[0]} ` : ''}--help)`
+        ? `\n(see ${selfCommand(io.env).join(' ')} ${args?.words[0] && commandNamed(args.words[0]) ? `${args.words[0]} ` : ''}--help)`
         : '';
     io.stderr.write(`${paint(io.color).red('error:')} ${message}${hint}\n`);
   }

@@ -20,6 +20,7 @@ import { stdioSteps } from './stdio-steps.js';
 import { checkToolSchemas } from './tool-checks.js';
 import { urlSteps } from './url-steps.js';
 import { shellLine } from '../../util/shell-quote.js';
+import { selfCommand } from '../../util/self-command.js';
 
 export { DEFAULT_CHECK_TIMEOUT_MS, targetText, type DiagnoseOptions } from './diagnosis.js';
 
@@ -52,7 +53,7 @@ export async function diagnoseServer(spec: ManagedServer, options: DiagnoseOptio
       verdict: 'fail',
       kind: 'config',
       detail: `defined in ${spec.provenance?.file ?? 'a project file'} and not approved to start`,
-      fix: `pass --trust-project, or approve it on a terminal (this asks once): ${shellLine(['mcpwire', 'doctor', spec.name])}`,
+      fix: `pass --trust-project, or approve it on a terminal (this asks once): ${shellLine([...selfCommand(), 'doctor', spec.name])}`,
       ms: 0,
     });
     d.skip(rest, 'the server is not approved');
