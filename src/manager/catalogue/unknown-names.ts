@@ -81,11 +81,14 @@ function nearest(name: string, own: string, tools: readonly CatalogTool[]): Cata
       limit: Math.max(2, Math.floor(own.length / 3)),
     };
   });
-  return scored
-    .filter((entry) => entry.score <= entry.limit)
-    .sort((a, b) => a.score - b.score)
-    .slice(0, CANDIDATES)
-    .map((entry) => entry.tool);
+  return (
+    scored
+      .filter((entry) => entry.score <= entry.limit)
+      // Ties by name: the same list whichever server connected first.
+      .sort((a, b) => a.score - b.score || (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0))
+      .slice(0, CANDIDATES)
+      .map((entry) => entry.tool)
+  );
 }
 
 /**
