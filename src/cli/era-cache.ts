@@ -10,12 +10,13 @@
  * best-effort: one that cannot be read or written is no error, only no hint. At most
  * {@link MAX_ENTRIES} servers are kept, the oldest verdicts dropped first.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HttpRoute } from '../client/http-routes.js';
 import type { Era } from '../protocol/revisions.js';
 import { configFingerprint } from '../manager/config/fingerprint.js';
 import type { ManagedServer } from '../manager/servers/managed-server.js';
+import { mcpwireCacheDir, writeCacheFile } from './cache-files.js';
 
 /** How many servers the file keeps. */
 export const MAX_ENTRIES = 200;
@@ -39,8 +40,8 @@ interface CacheFile {
 
 /** The cache file for this environment, or undefined without `XDG_CACHE_HOME` and `HOME`. */
 export function eraCacheFile(env: Record<string, string | undefined>): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : undefined);
-  return base ? path.join(base, 'mcpwire', 'eras.json') : undefined;
+  const dir = mcpwireCacheDir(env);
+  return dir ? path.join(dir, 'eras.json') : undefined;
 }
 
 /** The key of a definition; `probedShape`: a URL whose HTTP shape the client detects (no `--transport`). */
@@ -82,25 +83,18 @@ export async function rememberEra(
 ): Promise<void> {
   const file = eraCacheFile(env);
   if (file === undefined) return;
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    const cache = await readCache(file);
-    if (verdict === undefined) {
-      if (!(key in cache.servers)) return;
-      delete cache.servers[key];
-    } else {
-      const previous = cache.servers[key];
-      if (previous && previous.era === verdict.era && previous.route === verdict.route) return;
-      cache.servers[key] = { ...verdict, at: Date.now() };
-    }
-    const kept = Object.entries(cache.servers)
-      .sort(([, a], [, b]) => (b.at ?? 0) - (a.at ?? 0))
-      .slice(0, MAX_ENTRIES);
-    cache.servers = Object.fromEntries(kept);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(temporary, `${JSON.stringify(cache)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => {});
+  const cache = await readCache(file);
+  if (verdict === undefined) {
+    if (!(key in cache.servers)) return;
+    delete cache.servers[key];
+  } else {
+    const previous = cache.servers[key];
+    if (previous && previous.era === verdict.era && previous.route === verdict.route) return;
+    cache.servers[key] = { ...verdict, at: Date.now() };
   }
+  const kept = Object.entries(cache.servers)
+    .sort(([, a], [, b]) => (b.at ?? 0) - (a.at ?? 0))
+    .slice(0, MAX_ENTRIES);
+  cache.servers = Object.fromEntries(kept);
+  await writeCacheFile(file, cache);
 }

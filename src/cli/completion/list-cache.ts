@@ -9,11 +9,12 @@
  * temporary file renamed over the old one) and best-effort: a cache that cannot be written or
  * read is no error, only no completion.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '../../protocol/types.js';
 import { commandDisplayName } from '../../transport/command-name.js';
 import { redactUrl } from '../../util/redact.js';
+import { mcpwireCacheDir, writeCacheFile } from '../cache-files.js';
 
 /** The lists kept per server. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
@@ -59,8 +60,8 @@ function targetKey(target: TargetWords): TargetKey | undefined {
 
 /** The cache directory for this environment, or undefined without `XDG_CACHE_HOME` and `HOME`. */
 export function cacheDir(env: Record<string, string | undefined>): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : undefined);
-  return base ? path.join(base, 'mcpwire', 'completion') : undefined;
+  const dir = mcpwireCacheDir(env);
+  return dir ? path.join(dir, 'completion') : undefined;
 }
 
 /** A file name for the target: its shown form (bounded) and two 32-bit FNV-1a hashes of its key. */
@@ -106,20 +107,13 @@ export async function rememberList(
   const key = targetKey(target);
   if (dir === undefined || key === undefined) return;
   const file = path.join(dir, fileName(key));
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await mkdir(dir, { recursive: true });
-    const cache = (await readCache(file, key.shown)) ?? { target: key.shown, lists: {} };
-    cache.lists[kind] = entries.map(({ name, description, arguments: args }) => ({
-      name,
-      ...(description ? { description: description.split('\n')[0]!.slice(0, 80) } : {}),
-      ...(args?.length ? { arguments: args } : {}),
-    }));
-    await writeFile(temporary, `${JSON.stringify(cache)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => {});
-  }
+  const cache = (await readCache(file, key.shown)) ?? { target: key.shown, lists: {} };
+  cache.lists[kind] = entries.map(({ name, description, arguments: args }) => ({
+    name,
+    ...(description ? { description: description.split('\n')[0]!.slice(0, 80) } : {}),
+    ...(args?.length ? { arguments: args } : {}),
+  }));
+  await writeCacheFile(file, cache);
 }
 
 /** A server's tools as the cache keeps them: name, first description line, argument names. */
