@@ -113,13 +113,6 @@ function normalize(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-/** 1-based line and column of `offset` in `text`. */
-export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
 /** The line ending a text uses (`\r\n` when it has any), for the lines an edit adds. */
 export function eolOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';

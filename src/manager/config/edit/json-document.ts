@@ -3,6 +3,7 @@
  * `jsonc-parser`'s `modify`/`applyEdits`: an added entry is formatted with the file's own
  * indentation (spaces or tabs, and how many) and line ending; everything else keeps its bytes.
  */
+import { lineColumn } from '../text-formats.js';
 import {
   applyEdits,
   findNodeAtLocation,
@@ -14,14 +15,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import { ConfigError } from '../../../protocol/errors.js';
-import {
-  assertOneChange,
-  entriesIn,
-  eolOf,
-  lineColumnAt,
-  type ConfigDocument,
-  type ConfigFormat,
-} from './config-document.js';
+import { assertOneChange, entriesIn, eolOf, type ConfigDocument, type ConfigFormat } from './config-document.js';
 
 /**
  * Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the first syntax
@@ -57,7 +51,7 @@ function parseJson(file: string, text: string): Record<string, unknown> {
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first) {
-    const { line, column } = lineColumnAt(text, first.offset);
+    const { line, column } = lineColumn(text, first.offset);
     throw new ConfigError(`invalid JSON: ${describe(printParseErrorCode(first.error))}; not edited`, {
       file,
       line,
