@@ -168,7 +168,9 @@ describe('HTTP traces of clean sessions', () => {
     expect(report.lanes.filter((l) => l.revision === '2026-07-28')).toHaveLength(4);
     expect(errors).toEqual([]);
     const posts = har.log.entries.filter((e) => e.request.method === 'POST');
-    expect(posts.map((e) => e.response.status).filter((status) => status === 0)).toEqual([]);
+    // Named by what each unanswered POST carried, so a failure says which exchange lost its answer.
+    const unanswered = posts.filter((e) => e.response.status === 0);
+    expect(unanswered.map((e) => `${e.comment ?? ''} ${e.request.postData?.text ?? ''}`)).toEqual([]);
   });
 
   it('runs through the proxy against an HTTP+SSE (2024-11-05) server are a session each, the fall-back included', async () => {
