@@ -54,7 +54,12 @@ export type McpErrorCode =
   /** A server kit tool handler failed on purpose (`ToolError`, src/server): its own code is `toolCode`. */
   | 'TOOL_ERROR'
   /** A server kit resource read found nothing at the URI (`ResourceNotFoundError`, src/server). */
-  | 'RESOURCE_NOT_FOUND';
+  | 'RESOURCE_NOT_FOUND'
+  /**
+   * The server kit's shared state (a session, task or event store) could not be reached; the
+   * request may be retried (HTTP answers 503 with `Retry-After`). Its message names no internals.
+   */
+  | 'STATE_UNAVAILABLE';
 
 /** Extra fields an {@link McpError} may carry. */
 export interface McpErrorDetails {
