@@ -21,7 +21,7 @@ import {
 } from '../../src/server/state/event-log.js';
 import type { SessionStore } from '../../src/server/state/session-store.js';
 import type { TaskStore } from '../../src/server/state/task-store.js';
-import { InputStateSigner } from '../../src/server/input-state.js';
+import { InputStateSigner } from '../../src/server/input/input-state.js';
 import { until, within } from './wait.js';
 
 /** One node's handles on the shared state. */

@@ -6,7 +6,7 @@
  * on one node is accepted on every other.
  */
 import { McpError } from '../../protocol/errors.js';
-import { DEFAULT_INPUT_STATE_TTL_MS, InputStateSigner } from '../input-state.js';
+import { DEFAULT_INPUT_STATE_TTL_MS, InputStateSigner } from '../input/input-state.js';
 import type { ChangeBus } from './change-bus.js';
 import type { EventLog } from './event-log.js';
 import { MemoryChangeBus } from './memory-change-bus.js';

@@ -8,17 +8,17 @@
  * timer, only while this node runs a task). A task that expires or is cancelled has its handler
  * aborted.
  */
-import { McpError } from '../protocol/errors.js';
-import { EXTENSION_IDS } from '../protocol/meta-keys.js';
-import type { ChangeBus } from './state/change-bus.js';
+import { McpError } from '../../protocol/errors.js';
+import { EXTENSION_IDS } from '../../protocol/meta-keys.js';
+import type { ChangeBus } from '../state/change-bus.js';
 import {
   TERMINAL_STATUSES,
   type StoredTask,
   type TaskInputRequest,
   type TaskOutcome,
   type TaskStore,
-} from './state/task-store.js';
-import type { ServerLogger } from './server-types.js';
+} from '../state/task-store.js';
+import type { ServerLogger } from '../server-types.js';
 
 /** The extension's identifier, under `capabilities.extensions` on both sides. */
 export const TASKS_EXTENSION = EXTENSION_IDS.tasks;

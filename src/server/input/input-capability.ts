@@ -4,7 +4,7 @@
  * client never said it can take instead of sending it (both eras: a legacy request, a 2026
  * `input_required` round).
  */
-import type { ClientCapabilities } from '../protocol/types.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
 
 /**
  * The capability `capabilities` lacks for `method` with `params`, as a dotted path

@@ -5,21 +5,21 @@
  * task of the 2026 tasks extension (`tool-task.ts`). Split from `request-router.ts`, which
  * routes every method and calls {@link runTool} for this one.
  */
-import { McpError } from '../protocol/errors.js';
-import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { eraOf, hasFeature, type ProtocolRevision } from '../protocol/revisions.js';
-import type { CallToolResult, ClientCapabilities, Implementation, LoggingLevel, Meta } from '../protocol/types.js';
-import { isLoggingLevel, LOG_LEVEL_RANK, type RequestLink } from './request-link.js';
-import type { ToolContext } from './server-types.js';
+import { McpError } from '../../protocol/errors.js';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { eraOf, hasFeature, type ProtocolRevision } from '../../protocol/revisions.js';
+import type { CallToolResult, ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
+import { isLoggingLevel, LOG_LEVEL_RANK, type RequestLink } from '../router/request-link.js';
+import type { ToolContext } from '../server-types.js';
 import { callTool } from './tool-call.js';
 import type { RegisteredTool } from './tool-set.js';
-import { InputRequiredSignal } from './input-state.js';
-import { missingInputCapability } from './input-capability.js';
-import { declaresTasks, TaskLaunch, tasksRequired } from './tool-task.js';
-import { taskSummary } from './task-runtime.js';
-import type { StoredTask } from './state/task-store.js';
-import { principalOf } from './state/principal.js';
-import type { ServerCore } from './request-router.js';
+import { InputRequiredSignal } from '../input/input-state.js';
+import { missingInputCapability } from '../input/input-capability.js';
+import { declaresTasks, TaskLaunch, tasksRequired } from '../tasks/tool-task.js';
+import { taskSummary } from '../tasks/task-runtime.js';
+import type { StoredTask } from '../state/task-store.js';
+import { principalOf } from '../state/principal.js';
+import type { ServerCore } from '../router/server-core.js';
 
 type Params = Record<string, unknown>;
 

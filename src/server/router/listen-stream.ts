@@ -10,13 +10,13 @@
  *   stream closed): nothing more is written, and the transport sends no answer.
  * Either way every listener it registered is removed at once; it holds no timer.
  */
-import { McpError } from '../protocol/errors.js';
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import type { Disposer } from '../protocol/transport.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../protocol/types.js';
+import { McpError } from '../../protocol/errors.js';
+import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { Disposer } from '../../protocol/transport.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../../protocol/types.js';
 import type { RequestLink } from './request-link.js';
-import type { ServerCore } from './request-router.js';
-import { META_KEYS } from '../protocol/meta-keys.js';
+import type { ServerCore } from './server-core.js';
+import { META_KEYS } from '../../protocol/meta-keys.js';
 
 /** The `_meta` key that ties a notification (and the completion result) to its listen request. */
 export const SUBSCRIPTION_ID_META = META_KEYS.subscriptionId;

@@ -4,10 +4,10 @@
  * task (`tasks/get`, `tasks/update`, `tasks/cancel`). The extension has no `tasks/result` or
  * `tasks/list` (the result is inlined on `tasks/get`): those stay unknown methods (-32601).
  */
-import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { ClientCapabilities } from '../protocol/types.js';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
 import { randomUUID } from 'node:crypto';
-import type { StoredTask, TaskInputRequest } from './state/task-store.js';
+import type { StoredTask, TaskInputRequest } from '../state/task-store.js';
 import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
 
 /** True when a request declared the tasks extension in its client capabilities. */

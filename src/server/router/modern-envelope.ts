@@ -4,11 +4,11 @@
  * missing or wrong (-32602; -32022 with the supported list for a revision we do not speak, the
  * requested value quoted bounded). Streamable HTTP answers these with status 400.
  */
-import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { META_KEYS } from '../protocol/meta-keys.js';
-import { MODERN_REVISIONS, type ProtocolRevision } from '../protocol/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../protocol/types.js';
-import { peerText, sampleValue } from '../protocol/value-sample.js';
+import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { META_KEYS } from '../../protocol/meta-keys.js';
+import { MODERN_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
+import { peerText, sampleValue } from '../../protocol/value-sample.js';
 import { isLoggingLevel } from './request-link.js';
 
 const META_VERSION = META_KEYS.protocolVersion;
