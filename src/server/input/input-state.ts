@@ -9,14 +9,6 @@
  * it was minted, default 10 minutes): another principal's, or an old one, is refused like a forgery.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { McpError } from '../../protocol/errors.js';
-
-/** Thrown inside a handler by an input request the current round cannot answer; never leaves the kit. */
-export class InputRequiredSignal extends McpError {
-  constructor() {
-    super('INVALID_STATE', 'input required (handled by the kit)');
-  }
-}
 
 /** What a request state holds. */
 export interface InputState {

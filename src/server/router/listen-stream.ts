@@ -10,11 +10,11 @@
  *   stream closed): nothing more is written, and the transport sends no answer.
  * Either way every listener it registered is removed at once; it holds no timer.
  */
-import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../../protocol/types.js';
 import type { RequestLink } from './request-link.js';
+import { RequestFault } from './request-fault.js';
 import type { ServerCore } from './server-core.js';
 import { META_KEYS } from '../../protocol/meta-keys.js';
 
@@ -29,12 +29,12 @@ type ListKind = 'tools' | 'prompts' | 'resources';
 /**
  * The filter a listen asked for, cut to what `capabilities` offer: `listChanged` of a list gates
  * its flag, `resources.subscribe` gates `resourceSubscriptions` (the spec: types the server does
- * not support are omitted from the acknowledgment). Throws `INVALID_ARGUMENT` for a filter that
+ * not support are omitted from the acknowledgment). Throws a -32602 fault for a filter that
  * is not an object, a flag that is not a boolean, or URIs that are not strings (or too many).
  */
 export function honouredFilter(notifications: unknown, capabilities: ServerCapabilities): SubscriptionFilter {
   if (typeof notifications !== 'object' || notifications === null || Array.isArray(notifications)) {
-    throw new McpError('INVALID_ARGUMENT', 'subscriptions/listen needs a "notifications" object');
+    throw RequestFault.invalidParams('subscriptions/listen needs a "notifications" object');
   }
   const asked = notifications as Record<string, unknown>;
   const honoured: SubscriptionFilter = {};
@@ -46,19 +46,17 @@ export function honouredFilter(notifications: unknown, capabilities: ServerCapab
   for (const [flag, offered] of flags) {
     const value = asked[flag];
     if (value !== undefined && typeof value !== 'boolean')
-      throw new McpError('INVALID_ARGUMENT', `subscriptions/listen "notifications.${flag}" must be a boolean`);
+      throw RequestFault.invalidParams(`subscriptions/listen "notifications.${flag}" must be a boolean`);
     if (value === true && offered === true) honoured[flag] = true;
   }
   const uris = asked.resourceSubscriptions;
   if (uris !== undefined) {
     if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string'))
-      throw new McpError(
-        'INVALID_ARGUMENT',
+      throw RequestFault.invalidParams(
         'subscriptions/listen "notifications.resourceSubscriptions" must be an array of URI strings',
       );
     if (uris.length > MAX_LISTEN_URIS)
-      throw new McpError(
-        'INVALID_ARGUMENT',
+      throw RequestFault.invalidParams(
         `subscriptions/listen names ${uris.length} resources; at most ${MAX_LISTEN_URIS} per listen`,
       );
     if (capabilities.resources?.subscribe === true && uris.length > 0)
@@ -70,7 +68,7 @@ export function honouredFilter(notifications: unknown, capabilities: ServerCapab
 /**
  * Serves one listen until it ends (see the file comment). Resolves with the completion result on
  * a graceful end, or undefined on the client's cancel (the caller then answers nothing). Never
- * rejects once the acknowledgment is sent; throws `INVALID_ARGUMENT` (before anything is
+ * rejects once the acknowledgment is sent; throws a -32602 fault (before anything is
  * written) for a malformed filter.
  */
 export function serveListen(

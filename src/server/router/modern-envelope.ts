@@ -1,14 +1,17 @@
 /**
  * The 2026 `_meta` envelope of a modern request: the revision it claims, the facts it carries
- * (revision, client capabilities and info, log level), and the error it gets when they are
+ * (revision, client capabilities and info, log level), and the fault it gets when they are
  * missing or wrong (-32602; -32022 with the supported list for a revision we do not speak, the
  * requested value quoted bounded). Streamable HTTP answers these with status 400.
  */
-import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { META_KEYS } from '../../protocol/meta-keys.js';
 import { MODERN_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
+import type { Implementation, Meta } from '../../protocol/types.js';
 import { peerText, sampleValue } from '../../protocol/value-sample.js';
+import { isObject, type Params, type RequestFacts } from './method-table.js';
+import { faultAnswer, RequestFault } from './request-fault.js';
 import { isLoggingLevel } from './request-link.js';
 
 const META_VERSION = META_KEYS.protocolVersion;
@@ -16,26 +19,11 @@ const META_CAPABILITIES = META_KEYS.clientCapabilities;
 const META_CLIENT_INFO = META_KEYS.clientInfo;
 const META_LOG_LEVEL = META_KEYS.logLevel;
 
-/** The per-request facts of a modern request, read from its `_meta`. */
-export interface ModernRequest {
-  revision: ProtocolRevision;
-  clientCapabilities: ClientCapabilities;
-  clientInfo: Implementation | undefined;
-  logLevel: LoggingLevel | undefined;
-}
-
-type Params = Record<string, unknown>;
-
-/** The error of a modern request whose `_meta` is missing, incomplete or names a revision we do not speak. */
-export function modernEnvelopeError(request: JsonRpcRequest, meta: Meta | undefined): JsonRpcMessage {
+/** The fault of a modern request (`method`) whose `_meta` lacks a revision or names one we do not serve per request. */
+export function envelopeFault(method: string, meta: Meta | undefined): RequestFault {
   const version = meta?.[META_VERSION];
-  if (version === undefined)
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `${request.method} needs params._meta["${META_VERSION}"]`,
-    );
-  return makeErrorResponse(request.id, RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+  if (version === undefined) return RequestFault.invalidParams(`${method} needs params._meta["${META_VERSION}"]`);
+  return new RequestFault(RpcErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
     supported: [...MODERN_REVISIONS],
     requested: quoted(version),
   });
@@ -58,9 +46,14 @@ function quoted(value: unknown): string {
 export function modernEnvelopeProblem(request: JsonRpcRequest): JsonRpcMessage | undefined {
   const params: Params = request.params && !Array.isArray(request.params) ? request.params : {};
   const meta = isObject(params._meta) ? (params._meta as Meta) : undefined;
-  if (!meta) return modernEnvelopeError(request, meta);
-  const facts = readModern(request, meta);
-  return 'jsonrpc' in facts ? facts : undefined;
+  try {
+    if (!meta) throw envelopeFault(request.method, meta);
+    readModern(request.method, meta);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RequestFault) return faultAnswer(request.id, error);
+    throw error;
+  }
 }
 
 /** The revision a request claims in `_meta`, if any. */
@@ -69,23 +62,16 @@ export function claimedRevision(request: JsonRpcRequest): unknown {
   return isObject(params?._meta) ? (params._meta as Meta)[META_VERSION] : undefined;
 }
 
-export function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest | JsonRpcMessage {
+/** The facts of a modern request (`method`) read from its `_meta`; throws the envelope's fault when they are wrong. */
+export function readModern(method: string, meta: Meta): RequestFacts {
   const version = meta[META_VERSION];
-  if (!(MODERN_REVISIONS as readonly unknown[]).includes(version)) return modernEnvelopeError(request, meta);
+  if (!(MODERN_REVISIONS as readonly unknown[]).includes(version)) throw envelopeFault(method, meta);
   const capabilities = meta[META_CAPABILITIES];
   if (!isObject(capabilities))
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `${request.method} needs params._meta["${META_CAPABILITIES}"] (an object; {} for none)`,
-    );
+    throw RequestFault.invalidParams(`${method} needs params._meta["${META_CAPABILITIES}"] (an object; {} for none)`);
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && !isLoggingLevel(logLevel))
-    return makeErrorResponse(
-      request.id,
-      RpcErrorCode.InvalidParams,
-      `params._meta["${META_LOG_LEVEL}"] is not a log level`,
-    );
+    throw RequestFault.invalidParams(`params._meta["${META_LOG_LEVEL}"] is not a log level`);
   const clientInfo = meta[META_CLIENT_INFO];
   return {
     revision: version as ProtocolRevision,
@@ -93,8 +79,4 @@ export function readModern(request: JsonRpcRequest, meta: Meta): ModernRequest |
     clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
     logLevel,
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

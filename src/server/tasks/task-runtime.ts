@@ -19,6 +19,7 @@ import {
   type TaskStore,
 } from '../state/task-store.js';
 import type { ServerLogger } from '../server-types.js';
+import { isStateUnavailable, stateUnavailable } from '../state/state-unavailable.js';
 
 /** The extension's identifier, under `capabilities.extensions` on both sides. */
 export const TASKS_EXTENSION = EXTENSION_IDS.tasks;
@@ -64,32 +65,38 @@ export class TaskRuntime {
 
   /**
    * Stores a new `working` task run here by the handler `controller` aborts; resolves once
-   * stored (only then may its id reach the client). Rejects `INVALID_STATE` when the store is full.
+   * stored (only then may its id reach the client). Rejects `INVALID_STATE` when the store is
+   * full, `STATE_UNAVAILABLE` when it cannot be reached.
    */
   async create(taskId: string, principal: string | undefined, controller: AbortController): Promise<StoredTask> {
     const now = Date.now();
     this.sweep(now);
-    const stored = await this.store.create(
-      {
-        taskId,
-        principal,
-        owner: this.nodeId,
-        ttlMs: this.ttlMs,
-        pollIntervalMs: this.pollIntervalMs,
-        leaseMs: this.leaseMs,
-      },
-      now,
+    const stored = await this.reach('the task could not be created', taskId, () =>
+      this.store.create(
+        {
+          taskId,
+          principal,
+          owner: this.nodeId,
+          ttlMs: this.ttlMs,
+          pollIntervalMs: this.pollIntervalMs,
+          leaseMs: this.leaseMs,
+        },
+        now,
+      ),
     );
     this.local.set(taskId, { principal, expiresAt: stored.expiresAt, controller, waiters: new Map() });
     this.renewing();
     return stored;
   }
 
-  /** The task of `taskId` for `principal`, or undefined when unknown, expired or another's. */
+  /**
+   * The task of `taskId` for `principal`, or undefined when unknown, expired or another's.
+   * Rejects `STATE_UNAVAILABLE` when the store cannot be reached.
+   */
   get(taskId: string, principal: string | undefined): Promise<StoredTask | undefined> {
     const now = Date.now();
     this.sweep(now);
-    return this.store.get(taskId, principal, now);
+    return this.reach('the task could not be read', taskId, () => this.store.get(taskId, principal, now));
   }
 
   /**
@@ -122,24 +129,34 @@ export class TaskRuntime {
     });
   }
 
-  /** Answers input requests (`tasks/update`) and wakes the owner. Resolves with the task after, or undefined. */
+  /**
+   * Answers input requests (`tasks/update`) and wakes the owner. Resolves with the task after, or
+   * undefined. Rejects `STATE_UNAVAILABLE` when the store or the bus cannot be reached.
+   */
   async respond(
     taskId: string,
     principal: string | undefined,
     responses: Record<string, unknown>,
   ): Promise<StoredTask | undefined> {
     if (!(await this.get(taskId, principal))) return undefined;
-    const task = await this.store.respond(taskId, responses, Date.now());
-    if (task) await this.bus.publish({ type: 'task', taskId });
-    return task;
+    return this.reach('the task could not be answered', taskId, async () => {
+      const task = await this.store.respond(taskId, responses, Date.now());
+      if (task) await this.bus.publish({ type: 'task', taskId });
+      return task;
+    });
   }
 
-  /** Cancels a task (`tasks/cancel`) and wakes the owner, which aborts its handler. Idempotent. */
+  /**
+   * Cancels a task (`tasks/cancel`) and wakes the owner, which aborts its handler. Idempotent.
+   * Rejects `STATE_UNAVAILABLE` when the store or the bus cannot be reached.
+   */
   async cancel(taskId: string, principal: string | undefined): Promise<StoredTask | undefined> {
     if (!(await this.get(taskId, principal))) return undefined;
-    const task = await this.store.cancel(taskId, Date.now());
-    if (task) await this.bus.publish({ type: 'task', taskId });
-    return task;
+    return this.reach('the task could not be cancelled', taskId, async () => {
+      const task = await this.store.cancel(taskId, Date.now());
+      if (task) await this.bus.publish({ type: 'task', taskId });
+      return task;
+    });
   }
 
   /** Ends a task of this node with its handler's outcome (dropped when it already ended). */
@@ -218,6 +235,22 @@ export class TaskRuntime {
     } else if (this.local.size === 0 && this.renewer) {
       clearInterval(this.renewer);
       this.renewer = undefined;
+    }
+  }
+
+  /**
+   * `work` on the shared state for a request: a store's refusal of its own (`INVALID_STATE`, a
+   * store full of running tasks) passes through; any other failure is the store out of reach,
+   * logged for the operator under `msg` and rejected as `STATE_UNAVAILABLE` (its text names no
+   * internals).
+   */
+  private async reach<T>(msg: string, taskId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isStateUnavailable(error) || (error instanceof McpError && error.code === 'INVALID_STATE')) throw error;
+      this.failed(msg, taskId, error);
+      throw stateUnavailable(error);
     }
   }
 

@@ -1,14 +1,14 @@
 /**
  * The tasks extension on the request path (2026-07-28, `io.modelcontextprotocol/tasks`,
- * SEP-2663): a tool call that becomes a task ({@link TaskLaunch}) and the methods that follow a
- * task (`tasks/get`, `tasks/update`, `tasks/cancel`). The extension has no `tasks/result` or
- * `tasks/list` (the result is inlined on `tasks/get`): those stay unknown methods (-32601).
+ * SEP-2663): a tool call that becomes a task ({@link TaskLaunch}), and whether a request may use
+ * tasks at all. The methods that follow a task are `task-methods.ts`.
  */
-import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { randomUUID } from 'node:crypto';
 import type { StoredTask, TaskInputRequest } from '../state/task-store.js';
-import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
+import { RequestFault } from '../router/request-fault.js';
+import { TASKS_EXTENSION, type TaskRuntime } from './task-runtime.js';
 
 /** True when a request declared the tasks extension in its client capabilities. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
@@ -16,58 +16,13 @@ export function declaresTasks(capabilities: ClientCapabilities): boolean {
   return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
 }
 
-/** The -32021 answer to a task method or a `required` tool from a request without the extension. */
-export function tasksRequired(request: JsonRpcRequest, what: string): JsonRpcMessage {
-  return makeErrorResponse(
-    request.id,
+/** The -32021 fault of a task method or a `required` tool (`what`) for a request without the extension. */
+export function tasksRequired(what: string): RequestFault {
+  return new RequestFault(
     RpcErrorCode.MissingRequiredClientCapability,
     `${what} needs the client capability extensions["${TASKS_EXTENSION}"]`,
-    {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    },
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
-}
-
-/**
- * Answers `tasks/get`, `tasks/update` and `tasks/cancel` for `principal`: the result
- * (`resultType` is added by the router), an error response, or undefined for any other method.
- * Unknown, expired or another principal's task ids are -32602; cancelling an ended task is
- * acknowledged like any other (idempotent).
- */
-export async function answerTaskMethod(
-  tasks: TaskRuntime,
-  request: JsonRpcRequest,
-  params: Record<string, unknown>,
-  capabilities: ClientCapabilities,
-  principal: string | undefined,
-): Promise<{ result: Record<string, unknown> } | { error: JsonRpcMessage } | undefined> {
-  const method = request.method;
-  if (method !== 'tasks/get' && method !== 'tasks/update' && method !== 'tasks/cancel') return undefined;
-  const fail = (code: number, message: string): { error: JsonRpcMessage } => ({
-    error: makeErrorResponse(request.id, code, message),
-  });
-  if (!declaresTasks(capabilities)) return { error: tasksRequired(request, method) };
-  const taskId = params.taskId;
-  if (typeof taskId !== 'string') return fail(RpcErrorCode.InvalidParams, `${method} needs a "taskId"`);
-  const unknown = (): { error: JsonRpcMessage } => fail(RpcErrorCode.InvalidParams, `Unknown task: ${taskId}`);
-  switch (method) {
-    case 'tasks/get': {
-      const task = await tasks.get(taskId, principal);
-      return task ? { result: taskDetails(task) } : unknown();
-    }
-    case 'tasks/update': {
-      const responses = params.inputResponses;
-      if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
-        return (await tasks.get(taskId, principal))
-          ? fail(RpcErrorCode.InvalidParams, 'tasks/update needs an "inputResponses" object')
-          : unknown();
-      return (await tasks.respond(taskId, principal, responses as Record<string, unknown>))
-        ? { result: {} }
-        : unknown();
-    }
-    default:
-      return (await tasks.cancel(taskId, principal)) ? { result: {} } : unknown();
-  }
 }
 
 /**
@@ -107,7 +62,7 @@ export class TaskLaunch {
 
   /**
    * Creates the task (once) and resolves with it once stored; the request stops governing the
-   * handler. Rejects `INVALID_STATE` when the store is full (or the store's own error).
+   * handler. Rejects `INVALID_STATE` when the store is full, `STATE_UNAVAILABLE` when it is down.
    */
   start(): Promise<StoredTask> {
     if (!this.stored) {

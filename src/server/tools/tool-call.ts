@@ -6,14 +6,16 @@
  *   own code), an input request the client cannot take left uncaught (`INPUT_UNSUPPORTED`) and
  *   an unexpected exception (`INTERNAL_ERROR`, logged with its stack on the server, never sent)
  *   all become `isError: true` results carrying the error envelope
- *   `{ success: false, error: { code, message, paths? } }` as text and as `structuredContent`.
+ *   `{ success: false, error: { code, message, paths? } }` as text and as `structuredContent`;
+ * - a 2026 input request the round cannot answer (`InputRequiredSignal`) passes through: the
+ *   method answers `input_required` for it.
  */
 import { McpError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
 import { describeProblems, type SchemaProblem } from '../schema-validator.js';
 import type { ServerLogger, ToolCallObserver, ToolCallRecord, ToolContext, ToolResult } from '../server-types.js';
 import { ToolError } from './tool-error.js';
-import { InputRequiredSignal } from '../input/input-state.js';
+import { InputRequiredSignal } from '../input/input-round.js';
 import type { RegisteredTool } from './tool-set.js';
 
 /** The `error` member of the kit's error envelope. */
@@ -35,8 +37,9 @@ export const KIT_ERROR_CODES = {
 } as const;
 
 /**
- * Runs the tool and reports the call to `onToolCall` (when given). Never rejects: every failure
- * is an `isError` result.
+ * Runs the tool and reports the call to `onToolCall` (when given). Every failure of the handler
+ * is an `isError` result; rejects only with `InputRequiredSignal` (reported as a call that did
+ * not fail) or, under `throwUnexpected`, the handler's unexpected throw.
  */
 export async function callTool(
   tool: RegisteredTool,
@@ -47,7 +50,26 @@ export async function callTool(
   options: CallToolOptions = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const result = await run(tool, args, context, logger, options);
+  let result: CallToolResult;
+  try {
+    result = await run(tool, args, context, logger, options);
+  } catch (error) {
+    if (error instanceof InputRequiredSignal) report(tool, args, { content: [] }, started, logger, onToolCall);
+    throw error;
+  }
+  report(tool, args, result, started, logger, onToolCall);
+  return result;
+}
+
+/** Tells `onToolCall` of one finished call; its throw is logged. */
+function report(
+  tool: RegisteredTool,
+  args: unknown,
+  result: CallToolResult,
+  started: number,
+  logger: ServerLogger,
+  onToolCall: ToolCallObserver | undefined,
+): void {
   if (onToolCall) {
     const envelope = result.isError ? errorOf(result) : undefined;
     const record: ToolCallRecord = {
@@ -63,7 +85,6 @@ export async function callTool(
       logger({ level: 'warning', msg: 'onToolCall threw', tool: tool.definition.name, ...describeThrown(error) });
     }
   }
-  return result;
 }
 
 /** The kit's error body of an error result (from its text: `structuredContent` may be withheld). */
@@ -102,8 +123,8 @@ async function run(
   try {
     output = await tool.definition.handler((args ?? {}) as Record<string, unknown>, context);
   } catch (error) {
-    // A 2026 input request this round cannot answer: the router turns this into `input_required`.
-    if (error instanceof InputRequiredSignal) return { content: [], resultType: 'input_required' };
+    // A 2026 input request this round cannot answer: the method answers `input_required`.
+    if (error instanceof InputRequiredSignal) throw error;
     if (error instanceof ToolError) {
       if (error.cause !== undefined)
         logger({
