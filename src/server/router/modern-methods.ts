@@ -2,12 +2,12 @@
  * The 2026-07-28 era: no handshake, every request carries its revision and the client's
  * capabilities in `params._meta` (`modern-envelope.ts`). Methods: `server/discover`,
  * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`), the tasks extension's
- * (`tasks/task-methods.ts`) and the shared ones; lists and reads that any client may cache carry
+ * (`tasks/tool-task.ts`) and the shared ones; lists and reads that any client may cache carry
  * `ttlMs` and `cacheScope`. The router adds `resultType` and the server's info in `_meta` to
  * every result.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
-import { TASK_METHODS } from '../tasks/task-methods.js';
+import { TASK_METHODS } from '../tasks/tool-task.js';
 import { callToolMethod } from '../tools/tools-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { serveListen } from './listen-stream.js';

@@ -1,14 +1,23 @@
 /**
  * The tasks extension on the request path (2026-07-28, `io.modelcontextprotocol/tasks`,
- * SEP-2663): a tool call that becomes a task ({@link TaskLaunch}), and whether a request may use
- * tasks at all. The methods that follow a task are `task-methods.ts`.
+ * SEP-2663): a tool call that becomes a task ({@link TaskLaunch}) and the methods that follow a
+ * task (`tasks/get`, `tasks/update`, `tasks/cancel`). The extension has no `tasks/result` or
+ * `tasks/list` (the result is inlined on `tasks/get`): those stay unknown methods (-32601).
  */
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { randomUUID } from 'node:crypto';
 import type { StoredTask, TaskInputRequest } from '../state/task-store.js';
+import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
+import {
+  isObject,
+  type MethodCall,
+  type MethodHandler,
+  type MethodResult,
+  type Params,
+} from '../router/method-table.js';
 import { RequestFault } from '../router/request-fault.js';
-import { TASKS_EXTENSION, type TaskRuntime } from './task-runtime.js';
+import { principalOf } from '../state/principal.js';
 
 /** True when a request declared the tasks extension in its client capabilities. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
@@ -21,9 +30,57 @@ export function tasksRequired(what: string): RequestFault {
   return new RequestFault(
     RpcErrorCode.MissingRequiredClientCapability,
     `${what} needs the client capability extensions["${TASKS_EXTENSION}"]`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
   );
 }
+
+/** The task of a task method's request: its id, checked, and who asks. */
+function target(params: Params, call: MethodCall): { taskId: string; principal: string | undefined } {
+  const method = call.request.method;
+  if (!declaresTasks(call.facts.clientCapabilities)) throw tasksRequired(method);
+  if (typeof params.taskId !== 'string') throw RequestFault.invalidParams(`${method} needs a "taskId"`);
+  return { taskId: params.taskId, principal: principalOf(call.link.auth) };
+}
+
+const unknownTask = (taskId: string): RequestFault => RequestFault.invalidParams(`Unknown task: ${taskId}`);
+
+async function getTask(params: Params, call: MethodCall): Promise<MethodResult> {
+  const { taskId, principal } = target(params, call);
+  const task = await call.core.tasks.get(taskId, principal);
+  if (!task) throw unknownTask(taskId);
+  return taskDetails(task);
+}
+
+async function updateTask(params: Params, call: MethodCall): Promise<MethodResult> {
+  const { taskId, principal } = target(params, call);
+  const responses = params.inputResponses;
+  if (!isObject(responses)) {
+    if (!(await call.core.tasks.get(taskId, principal))) throw unknownTask(taskId);
+    throw RequestFault.invalidParams('tasks/update needs an "inputResponses" object');
+  }
+  if (!(await call.core.tasks.respond(taskId, principal, responses))) throw unknownTask(taskId);
+  return {};
+}
+
+async function cancelTask(params: Params, call: MethodCall): Promise<MethodResult> {
+  const { taskId, principal } = target(params, call);
+  if (!(await call.core.tasks.cancel(taskId, principal))) throw unknownTask(taskId);
+  return {};
+}
+
+/**
+ * The task methods, for the 2026 method table, each for the request's principal only. A request
+ * without the extension is -32021; unknown, expired or another principal's task ids are -32602;
+ * cancelling an ended task is acknowledged like any other (idempotent). A task store that is down
+ * rejects `STATE_UNAVAILABLE` (`task-runtime.ts`).
+ */
+export const TASK_METHODS: Readonly<Record<string, MethodHandler>> = {
+  'tasks/get': getTask,
+  'tasks/update': updateTask,
+  'tasks/cancel': cancelTask,
+};
 
 /**
  * One task-capable tool call on its way to becoming a task. The handler's signal is the
@@ -62,7 +119,7 @@ export class TaskLaunch {
 
   /**
    * Creates the task (once) and resolves with it once stored; the request stops governing the
-   * handler. Rejects `INVALID_STATE` when the store is full, `STATE_UNAVAILABLE` when it is down.
+   * handler. Rejects `INVALID_STATE` when the store is full (`STATE_UNAVAILABLE` when it is down).
    */
   start(): Promise<StoredTask> {
     if (!this.stored) {
