@@ -7,13 +7,13 @@
  * cannot run, and `STATE_UNAVAILABLE` when the task store is down.
  */
 import { McpError } from '../../protocol/errors.js';
+import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { eraOf } from '../../protocol/revisions.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import { inputRequired, InputRequiredSignal, roundInput, type RoundInput } from '../input/input-round.js';
 import { requestContext } from '../router/handler-context.js';
 import type { MethodCall, MethodResult, Params } from '../router/method-table.js';
 import { RequestFault } from '../router/request-fault.js';
-import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { principalOf } from '../state/principal.js';
 import type { StoredTask } from '../state/task-store.js';
 import { taskSummary } from '../tasks/task-runtime.js';
