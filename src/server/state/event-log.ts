@@ -19,7 +19,6 @@
  * stream are kept in `seq` order, bounded per stream (count and bytes, the newest always kept)
  * and per session (streams, ended ones dropped first); a stream unused for its TTL is gone.
  */
-import { randomUUID } from 'node:crypto';
 
 /** One logged SSE event. `data` is one line of JSON, or empty for a priming event. */
 export interface LoggedEvent {
@@ -100,7 +99,7 @@ export interface EventLog {
 
 /** A new globally unique stream id of node `nodeId`. */
 export function newStreamId(nodeId: string): string {
-  return `${nodeId}.${randomUUID()}`;
+  return `${nodeId}.${crypto.randomUUID()}`;
 }
 
 /** The id of event `seq` of stream `streamId`. */
