@@ -11,11 +11,11 @@ it('uses Node’s channels where the runtime has them', () => {
   const name = 'mcpwire-test:shared';
   const heard: unknown[] = [];
   const listener = (event: unknown) => heard.push(event);
-  diagnostics.tracingChannel(name).subscribe({ start: listener });
+  diagnostics.tracingChannel(name).subscribe({ start: listener } as never);
   const channel = tracingChannel<{ n: number }>(name);
   expect(channel.hasSubscribers).toBe(true);
   channel.start.publish({ n: 1 });
-  diagnostics.tracingChannel(name).unsubscribe({ start: listener });
+  diagnostics.tracingChannel(name).unsubscribe({ start: listener } as never);
   expect(channel.hasSubscribers).toBe(false);
   expect(heard).toEqual([{ n: 1 }]);
 });
