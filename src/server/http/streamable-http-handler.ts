@@ -33,6 +33,7 @@ import {
   type ProtocolRevision,
 } from '../../protocol/revisions.js';
 import type { Disposer } from '../../protocol/transport.js';
+import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
 import type { McpServer } from '../mcp-server.js';
 import { statelessLegacy, type LegacySession } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
@@ -184,7 +185,7 @@ class StreamableHttpServer {
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathOf(req.url);
-    if (this.gate?.serveMetadata(req, res, path)) return;
+    if (this.gate?.serveMetadata(gateRequest(req), gateSink(res), path)) return;
     if (this.options.path !== undefined && path !== this.options.path)
       return refuse(res, { status: 404, message: 'Not Found' });
     const guard = checkHostAndOrigin(req, this.options);
@@ -196,7 +197,7 @@ class StreamableHttpServer {
         { 'retry-after': '1' },
       );
     if (this.gate) {
-      const auth = await this.gate.check(req, res);
+      const auth = await this.gate.check(gateRequest(req), gateSink(res));
       if (!auth) return;
       this.authOf.set(res, auth);
     }
@@ -247,7 +248,7 @@ class StreamableHttpServer {
           classified.id ?? null,
         );
     }
-    if (this.gate?.refuseToolCalls(res, this.authOf.get(res), requests, this.core.tools)) return;
+    if (this.gate?.refuseToolCalls(gateSink(res), this.authOf.get(res), requests, this.core.tools)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);
@@ -446,4 +447,50 @@ class StreamableHttpServer {
   private answer(res: ServerResponse, answer: JsonRpcMessage, status: number): void {
     new ResponseChannel(res, false, NO_HEADERS).finish(answer, status);
   }
+}
+
+// temporary: replaced by core's node edge — the gate's view of Node's request and response.
+const gateRequests = new WeakMap<IncomingMessage, HttpRequestIn>();
+const gateSinks = new WeakMap<ServerResponse, ResponseSink>();
+
+function gateRequest(req: IncomingMessage): HttpRequestIn {
+  let view = gateRequests.get(req);
+  if (!view) {
+    view = {
+      method: req.method ?? '',
+      target: req.url ?? '',
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      text: () => Promise.reject(new McpError('INVALID_STATE', 'the gate does not read bodies')),
+    };
+    gateRequests.set(req, view);
+  }
+  return view;
+}
+
+function gateSink(res: ServerResponse): ResponseSink {
+  let sink = gateSinks.get(res);
+  if (!sink) {
+    sink = {
+      send: (status, headers, body) => void res.writeHead(status, headers).end(body),
+      open: (status, headers) => void res.writeHead(status, headers),
+      write: (chunk) => void res.write(chunk),
+      end: () => void res.end(),
+      setHeader: (name, value) => void res.setHeader(name, value),
+      get done() {
+        return res.writableEnded || res.destroyed;
+      },
+      get started() {
+        return res.headersSent;
+      },
+      onClose: (listener) => {
+        res.once('close', listener);
+        return () => void res.off('close', listener);
+      },
+    };
+    gateSinks.set(res, sink);
+  }
+  return sink;
 }
