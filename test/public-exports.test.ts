@@ -88,6 +88,7 @@ describe('the public surface', () => {
         "ServerSession",
         "StdioServerTransport",
         "ToolError",
+        "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",
         "stderrLogger",

@@ -10,9 +10,8 @@ import { build, stop, type Plugin } from 'esbuild';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from './support/cli.js';
 
-// What a Worker imports. At the merge of the fetch handler this becomes
-// `export { McpServer, createFetchHandler } from 'mcpwire/server';`.
-const ENTRY = `export { McpServer } from 'mcpwire/server';`;
+// What a Worker imports.
+const ENTRY = `export { McpServer, createFetchHandler } from 'mcpwire/server';`;
 
 // esbuild's service process ends with the file.
 afterAll(() => stop());

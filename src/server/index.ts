@@ -8,4 +8,5 @@
 export * from './kit-surface.js';
 export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
-export { createHttpHandler } from './http/streamable-http-handler.js';
+export { createHttpHandler } from './http/node-handler.js';
+export type { McpHttpHandler } from './http/node-handler.js';
