@@ -10,13 +10,14 @@ import {
   noEvalCompiler,
   nodeRequire,
   preferredEngine,
+  type AjvValidate,
   type SchemaCompileOptions,
+  type SchemaDialect,
   type SchemaEngine,
 } from './schema-engines.js';
 import type { JsonSchema } from './types.js';
 
-/** A JSON Schema dialect mcpwire validates. */
-export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+export type { AjvValidate, SchemaDialect } from './schema-engines.js';
 
 /** Each dialect's canonical `$schema` URI and the Ajv module whose default export validates it. */
 export const SCHEMA_DIALECTS: Readonly<Record<SchemaDialect, { uri: string; ajvModule: string }>> = {
@@ -47,9 +48,6 @@ export function schemaDialect(schema: JsonSchema, fallback: SchemaDialect): Sche
   if (typeof declared !== 'string') return undefined;
   return URI_FORMS.find(([form]) => form.test(declared))?.[1];
 }
-
-/** A compiled schema as Ajv makes it: true when the value conforms, the problems in `errors`. */
-export type AjvValidate<Problem = unknown> = ((value: unknown) => boolean) & { errors?: Problem[] | null };
 
 /** The part of an Ajv instance mcpwire uses. */
 export interface AjvInstance {

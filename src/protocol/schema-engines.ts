@@ -6,8 +6,13 @@
  * the schema), which the runtime-neutral entries install (`installNoEvalCompiler`) so that Node
  * never loads it. Both report Ajv-shaped problems (`AjvValidate`).
  */
-import type { AjvValidate, SchemaDialect } from './schema-dialects.js';
 import type { JsonSchema } from './types.js';
+
+/** A JSON Schema dialect mcpwire validates. */
+export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+/** A compiled schema as Ajv makes it: true when the value conforms, the problems in `errors`. */
+export type AjvValidate<Problem = unknown> = ((value: unknown) => boolean) & { errors?: Problem[] | null };
 
 /** The engines: Ajv, or the one without code generation. */
 export type SchemaEngine = 'ajv' | 'no-eval';

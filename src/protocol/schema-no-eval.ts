@@ -62,6 +62,21 @@ export function compileWithoutEval(
   return validate;
 }
 
+/** Ajv's words for a keyword that bounds a value, by keyword, from the bound. */
+const LIMITS: Readonly<Record<string, (limit: string) => string>> = {
+  maxLength: (n) => `must NOT have more than ${n} characters`,
+  minLength: (n) => `must NOT have fewer than ${n} characters`,
+  maxItems: (n) => `must NOT have more than ${n} items`,
+  minItems: (n) => `must NOT have fewer than ${n} items`,
+  maxProperties: (n) => `must NOT have more than ${n} properties`,
+  minProperties: (n) => `must NOT have fewer than ${n} properties`,
+  minimum: (n) => `must be >= ${n}`,
+  maximum: (n) => `must be <= ${n}`,
+  exclusiveMinimum: (n) => `must be > ${n}`,
+  exclusiveMaximum: (n) => `must be < ${n}`,
+  multipleOf: (n) => `must be multiple of ${n}`,
+};
+
 function ajvProblems(units: readonly OutputUnit[], root: JsonSchema, formats: boolean): AjvShapedProblem[] {
   const problems: AjvShapedProblem[] = [];
   for (const [i, unit] of units.entries()) {
@@ -87,6 +102,8 @@ function ajvProblem(unit: OutputUnit, root: JsonSchema): AjvShapedProblem | unde
     params,
     message,
   });
+  const limit = LIMITS[unit.keyword];
+  if (limit) return problem(unit.keyword, limit(String(value)), { limit: value });
   switch (unit.keyword) {
     case 'type': {
       const types = Array.isArray(value) ? value.join(',') : String(value);
@@ -107,28 +124,6 @@ function ajvProblem(unit: OutputUnit, root: JsonSchema): AjvShapedProblem | unde
     }
     case 'false':
       return problem('false schema', 'boolean schema is false');
-    case 'maxLength':
-      return problem('maxLength', `must NOT have more than ${String(value)} characters`, { limit: value });
-    case 'minLength':
-      return problem('minLength', `must NOT have fewer than ${String(value)} characters`, { limit: value });
-    case 'maxItems':
-      return problem('maxItems', `must NOT have more than ${String(value)} items`, { limit: value });
-    case 'minItems':
-      return problem('minItems', `must NOT have fewer than ${String(value)} items`, { limit: value });
-    case 'maxProperties':
-      return problem('maxProperties', `must NOT have more than ${String(value)} properties`, { limit: value });
-    case 'minProperties':
-      return problem('minProperties', `must NOT have fewer than ${String(value)} properties`, { limit: value });
-    case 'minimum':
-      return problem('minimum', `must be >= ${String(value)}`, { comparison: '>=', limit: value });
-    case 'maximum':
-      return problem('maximum', `must be <= ${String(value)}`, { comparison: '<=', limit: value });
-    case 'exclusiveMinimum':
-      return problem('exclusiveMinimum', `must be > ${String(value)}`, { comparison: '>', limit: value });
-    case 'exclusiveMaximum':
-      return problem('exclusiveMaximum', `must be < ${String(value)}`, { comparison: '<', limit: value });
-    case 'multipleOf':
-      return problem('multipleOf', `must be multiple of ${String(value)}`, { multipleOf: value });
     case 'pattern':
       return problem('pattern', `must match pattern "${String(value)}"`, { pattern: value });
     case 'format':

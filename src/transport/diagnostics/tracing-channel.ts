@@ -53,7 +53,9 @@ export function tracingChannel<E extends object>(name: string): TracingChannel<E
   if (native) {
     const channel = native.tracingChannel(name) as TracingChannel<E>;
     // Bun's TracingChannel has no `hasSubscribers` of its own: it is read from the five channels.
-    return 'hasSubscribers' in channel ? channel : new AnyOfFive(channel);
+    if (!('hasSubscribers' in channel))
+      Object.defineProperty(channel, 'hasSubscribers', { get: () => anySubscribed(channel) });
+    return channel;
   }
   const registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map()) as Map<string, unknown>;
   let channel = registry.get(name) as TracingChannel<E> | undefined;
@@ -71,33 +73,8 @@ export function listTracingChannel<E extends object>(name: string): TracingChann
 
 const REGISTRY = Symbol.for('mcpwire.diagnostics-channels');
 
-/** A runtime's TracingChannel whose `hasSubscribers` is computed from its five channels. */
-class AnyOfFive<E extends object> {
-  readonly start: EventChannel<E>;
-  readonly end: EventChannel<E>;
-  readonly asyncStart: EventChannel<E>;
-  readonly asyncEnd: EventChannel<E>;
-  readonly error: EventChannel<E>;
-
-  constructor(private readonly channel: TracingChannel<E>) {
-    this.start = channel.start;
-    this.end = channel.end;
-    this.asyncStart = channel.asyncStart;
-    this.asyncEnd = channel.asyncEnd;
-    this.error = channel.error;
-  }
-
-  get hasSubscribers(): boolean {
-    return EVENTS.some((event) => this.channel[event].hasSubscribers);
-  }
-
-  subscribe(listeners: TracingListeners<E>): void {
-    this.channel.subscribe(listeners);
-  }
-
-  unsubscribe(listeners: TracingListeners<E>): boolean {
-    return this.channel.unsubscribe(listeners);
-  }
+function anySubscribed(channel: Readonly<Record<TracingEvent, EventChannel<object>>>): boolean {
+  return EVENTS.some((event) => channel[event].hasSubscribers);
 }
 
 /** A channel as a list of subscribers; a throwing subscriber is skipped (reported asynchronously, as Node does). */
@@ -156,7 +133,7 @@ class ListTracingChannel<E extends object> {
   }
 
   get hasSubscribers(): boolean {
-    return EVENTS.some((event) => this[event].hasSubscribers);
+    return anySubscribed(this);
   }
 
   subscribe(listeners: TracingListeners<E>): void {
