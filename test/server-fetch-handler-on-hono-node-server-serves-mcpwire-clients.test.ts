@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createFetchHandler, McpServer, type McpFetchHandler } from '../src/server/index.js';
 import { connectClient } from './support/client.js';
+import { holdingServer, registerProgressAdd } from './support/kit-servers.js';
 import { until, within } from './support/wait.js';
 
 /** `server` behind `createFetchHandler` on `@hono/node-server` at 127.0.0.1, port 0; closed when the test ends. */
@@ -27,37 +28,17 @@ async function serveOnHono(server: McpServer): Promise<{ url: string; handler: M
   return { url: `http://127.0.0.1:${port}/mcp`, handler };
 }
 
-function kitServer(): { server: McpServer; started: Promise<void>; aborted: Promise<void> } {
-  const server = new McpServer({ name: 'hono-kit', version: '1.0.0', logger: () => undefined });
-  let start!: () => void;
-  const started = new Promise<void>((resolve) => (start = resolve));
-  let abort!: () => void;
-  const aborted = new Promise<void>((resolve) => (abort = resolve));
-  server.registerTool({
-    name: 'add',
-    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-    handler: ({ a, b }, context) => {
-      context.progress(1, 2);
-      context.progress(2, 2);
-      return { content: [{ type: 'text', text: String(Number(a) + Number(b)) }] };
-    },
-  });
-  server.registerTool({
-    name: 'wait',
-    inputSchema: { type: 'object' },
-    handler: async (_args, context) => {
-      start();
-      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-      abort();
-      return { content: [] };
-    },
-  });
-  return { server, started, aborted };
+/** The holding server (`hold` runs until its call is aborted) with an `add` tool that reports progress. */
+function kitServer(): ReturnType<typeof holdingServer> {
+  const kit = holdingServer('hono-kit');
+  const { server } = kit;
+  registerProgressAdd(server);
+  return kit;
 }
 
 describe('createFetchHandler on @hono/node-server', () => {
   it("serves mcpwire's client on 2026-07-28: progress, and a cancel the tool sees", async () => {
-    const { server, started, aborted } = kitServer();
+    const { server, held, aborted } = kitServer();
     const { url, handler } = await serveOnHono(server);
     const client = await connectClient({ url });
     expect(client.era).toBe('modern');
@@ -67,11 +48,11 @@ describe('createFetchHandler on @hono/node-server', () => {
     expect(progress).toEqual([1, 2]);
 
     const controller = new AbortController();
-    const call = client.callTool('wait', {}, { signal: controller.signal });
-    await within(started, { what: 'the wait tool to run' });
+    const call = client.callTool('hold', {}, { signal: controller.signal });
+    await held();
     controller.abort();
     await expect(call).rejects.toThrow();
-    await within(aborted, { what: 'the tool to see the cancel' });
+    await aborted();
     // What stays in flight is the client's listen stream only.
     await until(() => handler.inFlight === handler.openListens, { what: 'the cancelled call to end' });
   });
@@ -81,7 +62,7 @@ describe('createFetchHandler on @hono/node-server', () => {
     const { url } = await serveOnHono(server);
     const client = await connectClient({ url }, { era: 'legacy' });
     expect(client.era).toBe('legacy');
-    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['add', 'wait']);
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['hold', 'add']);
     const progress: number[] = [];
     const result = await client.callTool('add', { a: 1, b: 1 }, { onProgress: (p) => progress.push(p.progress) });
     expect(result.content).toEqual([{ type: 'text', text: '2' }]);

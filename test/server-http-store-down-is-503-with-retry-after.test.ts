@@ -10,6 +10,7 @@ import { createFetchHandler, McpServer } from '../src/server/index.js';
 import { postgresState } from '../src/server/postgres/index.js';
 import { redisState } from '../src/server/redis/index.js';
 import type { ServerState } from '../src/server/state/server-state.js';
+import { FETCH_URL, jsonPost, legacyInitialize } from './support/fetch-requests.js';
 import { startKitHttp } from './support/kit-http.js';
 import { exchange, type Exchange } from './support/kit-wire.js';
 import { LEGACY_REVISION, rpc } from './support/legacy-wire.js';
@@ -41,22 +42,10 @@ function kitServer(state: Partial<ServerState>): { server: McpServer; logged: st
   return { server, logged };
 }
 
-function initialize(): unknown {
-  return rpc('initialize', {
-    protocolVersion: LEGACY_REVISION,
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  });
-}
-
 /** A legacy session over raw HTTP at `url`: its id. */
 async function openSession(url: string): Promise<string> {
   const made = await exchange(url, {
-    body: rpc('initialize', {
-      protocolVersion: LEGACY_REVISION,
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '1' },
-    }),
+    body: legacyInitialize(),
   });
   expect(made.status, made.text).toBe(200);
   return made.headers['mcp-session-id'] as string;
@@ -97,11 +86,7 @@ function describeOutage(
       const get = await exchange(kit.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' } });
       expectUnavailable(get.status, get.headers['retry-after'], get.text);
       const made = await exchange(kit.url, {
-        body: rpc('initialize', {
-          protocolVersion: LEGACY_REVISION,
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        }),
+        body: legacyInitialize(),
       });
       expectUnavailable(made.status, made.headers['retry-after'], made.text);
       expect(logged.some((line) => line.includes('the state store is unavailable'))).toBe(true);
@@ -110,7 +95,7 @@ function describeOutage(
       // The store's client reconnects by itself: the session serves again within the bound.
       await until(
         async () => {
-          const made = await exchange(kit.url, { body: initialize() });
+          const made = await exchange(kit.url, { body: legacyInitialize() });
           if (made.status !== 200) return false;
           const listed = await exchange(kit.url, {
             body: rpc('tools/list'),
@@ -132,22 +117,7 @@ function describeOutage(
       onTestFinished(() => server.close());
       const handler = createFetchHandler(server, { path: '/mcp' });
       onTestFinished(() => handler.close({ graceMs: 1000 }));
-      const base = 'http://127.0.0.1/mcp';
-      const post = (body: unknown, headers: Record<string, string> = {}): Request =>
-        new Request(base, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-          body: JSON.stringify(body),
-        });
-      const made = await handler(
-        post(
-          rpc('initialize', {
-            protocolVersion: LEGACY_REVISION,
-            capabilities: {},
-            clientInfo: { name: 'raw', version: '1' },
-          }),
-        ),
-      );
+      const made = await handler(jsonPost(legacyInitialize()));
       expect(made.status).toBe(200);
       const headers = {
         'mcp-session-id': made.headers.get('mcp-session-id')!,
@@ -155,9 +125,9 @@ function describeOutage(
       };
       await store.down();
       onTestFinished(() => store.up());
-      const call = await handler(post(rpc('tools/call', { name: 'ping', arguments: {} }), headers));
+      const call = await handler(jsonPost(rpc('tools/call', { name: 'ping', arguments: {} }), headers));
       expectUnavailable(call.status, call.headers.get('retry-after'), await call.text());
-      const deleted = await handler(new Request(base, { method: 'DELETE', headers }));
+      const deleted = await handler(new Request(FETCH_URL, { method: 'DELETE', headers }));
       expectUnavailable(deleted.status, deleted.headers.get('retry-after'), await deleted.text());
     });
   });

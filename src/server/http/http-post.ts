@@ -26,7 +26,7 @@ import { statelessLegacy, type LegacySession } from '../request-link.js';
 import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
 import type { BearerGate } from './auth/bearer-gate.js';
 import { legacyStatusOf, modernHeader, refuse, statusOf } from './http-answers.js';
-import type { ExchangeOutcome, HttpEngine } from './http-engine.js';
+import type { HttpEngine } from './http-engine.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { headerMismatch } from './modern-headers.js';
 import { acceptsSse, checkMediaTypes } from './request-guards.js';
@@ -134,19 +134,26 @@ export class HttpPost {
     const problem = modernEnvelopeProblem(request);
     if (problem) return answer(sink, problem, 400);
     if (request.method === 'subscriptions/listen') return this.listen(call, request);
-    const channel = new ResponseChannel(sink, acceptsSse(req), NO_HEADERS);
+    return this.stateless(call, request, acceptsSse(req), true);
+  }
+
+  /** One 2026 request on a connection of its own; `timed`: under `requestTimeoutMs` (a listen is not). */
+  private async stateless(call: PostCall, request: JsonRpcRequest, sse: boolean, timed: boolean): Promise<void> {
+    const channel = new ResponseChannel(call.sink, sse, NO_HEADERS);
     const outcome = await this.options.engine.exchange({
       session: undefined,
       items: [request],
       ids: [request.id],
       channel,
-      sink,
-      peer: req.peer,
+      sink: call.sink,
+      peer: call.req.peer,
       legacy: undefined,
       canInitialize: false,
       auth: call.auth,
+      timed,
     });
-    finishOne(channel, outcome, statusOf);
+    if (outcome.unavailable) channel.finishUnavailable(outcome.answers);
+    else channel.finishFirst(outcome.answers, statusOf);
   }
 
   /**
@@ -176,21 +183,8 @@ export class HttpPost {
       );
     this.openListens++;
     try {
-      const channel = new ResponseChannel(sink, true, NO_HEADERS);
       // A listen has no time limit: its connection gets none.
-      const outcome = await this.options.engine.exchange({
-        session: undefined,
-        items: [request],
-        ids: [request.id],
-        channel,
-        sink,
-        peer: req.peer,
-        legacy: undefined,
-        canInitialize: false,
-        auth: call.auth,
-        timed: false,
-      });
-      finishOne(channel, outcome, statusOf);
+      await this.stateless(call, request, true, false);
     } finally {
       this.openListens--;
     }
@@ -295,16 +289,6 @@ export class HttpPost {
     else if (batch && outcome.answers.length > 0) channel.finish(outcome.answers, 200);
     else channel.finishFirst(outcome.answers, legacyStatusOf);
   }
-}
-
-/** Writes a one-request POST's answer (503 when the state store was down). */
-function finishOne(
-  channel: ResponseChannel,
-  outcome: ExchangeOutcome,
-  statusFor: (answer: JsonRpcMessage) => number,
-): void {
-  if (outcome.unavailable) channel.finishUnavailable(outcome.answers);
-  else channel.finishFirst(outcome.answers, statusFor);
 }
 
 function answer(sink: ResponseSink, message: JsonRpcMessage, status: number): void {
