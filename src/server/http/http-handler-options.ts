@@ -1,9 +1,10 @@
 /**
- * The options and the public shape of the server kit's HTTP handler (`createHttpHandler`, in
- * `streamable-http-handler.ts`), kept apart so what a user configures reads in one place.
+ * The options and the public shape of the server kit's HTTP handlers (`createHttpHandler` for
+ * node:http, `createFetchHandler` for `Request` → `Response`), kept apart so what a user
+ * configures reads in one place.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthOptions } from './auth/bearer-gate.js';
+import type { CorsOptions } from './cors.js';
 import type { GuardOptions } from './request-guards.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -39,6 +40,13 @@ export interface HttpHandlerOptions extends GuardOptions {
    * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
    */
   auth?: HttpAuthOptions;
+  /**
+   * Lets browser pages on other origins call the endpoint: preflight `OPTIONS` answered (204, or
+   * 403 for an origin not listed), and every answer, streams and refusals included, names the
+   * allowed origin and the headers a page may read (`Mcp-Session-Id`, `WWW-Authenticate`, …).
+   * A listed origin also passes the Origin guard; one not listed is refused 403 before anything runs.
+   */
+  cors?: CorsOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -47,9 +55,8 @@ export interface HttpHandlerCloseOptions {
   graceMs?: number;
 }
 
-/** A `(req, res)` handler with a graceful `close`. */
-export interface McpHttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+/** What both handlers have besides being called: a graceful `close` and their counts. */
+export interface McpHandlerControls {
   /**
    * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
    * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and
@@ -80,4 +87,5 @@ export const OPTION_KEYS = new Set([
   'allowedOrigins',
   'dnsRebindingProtection',
   'auth',
+  'cors',
 ]);

@@ -40,12 +40,12 @@ export class InputRequiredSignal extends Error {
  * not sign for `target` and this principal (or one expired), and for malformed `inputResponses`
  * (each answer is the result of the request it answers: an object), which never reach the handler.
  */
-export function roundInput(call: MethodCall, params: Params, target: string): RoundInput | undefined {
+export async function roundInput(call: MethodCall, params: Params, target: string): Promise<RoundInput | undefined> {
   if (eraOf(call.facts.revision) !== 'modern') return undefined;
   const state =
     params.requestState === undefined
       ? undefined
-      : call.core.inputState.verify(params.requestState, target, principalOf(call.link.auth), Date.now());
+      : await call.core.inputState.verify(params.requestState, target, principalOf(call.link.auth), Date.now());
   if (params.requestState !== undefined && !state)
     throw RequestFault.invalidParams(
       'requestState is not one this server issued for this request (altered, forged, expired, or for another request or user)',
@@ -62,11 +62,11 @@ export function roundInput(call: MethodCall, params: Params, target: string): Ro
 }
 
 /** The 2026 `input_required` result asking for `input`'s requests, with the signed state of the rounds so far. */
-export function inputRequired(call: MethodCall, input: RoundInput): MethodResult {
+export async function inputRequired(call: MethodCall, input: RoundInput): Promise<MethodResult> {
   return {
     resultType: 'input_required',
     inputRequests: input.asked,
-    requestState: call.core.inputState.sign(
+    requestState: await call.core.inputState.sign(
       { target: input.target, responses: input.responses },
       principalOf(call.link.auth),
       Date.now(),

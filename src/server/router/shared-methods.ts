@@ -55,7 +55,7 @@ async function getPrompt(params: Params, call: MethodCall): Promise<MethodResult
   const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
   if (missing.length > 0)
     throw RequestFault.invalidParams(`prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`);
-  const input = roundInput(call, params, `prompts/get:${prompt.name}`);
+  const input = await roundInput(call, params, `prompts/get:${prompt.name}`);
   const { context, finish } = requestContext(call, params, input);
   try {
     const result = await prompt.get(args, context);
@@ -64,7 +64,7 @@ async function getPrompt(params: Params, call: MethodCall): Promise<MethodResult
       messages: result.messages,
     };
   } catch (error) {
-    if (input && error instanceof InputRequiredSignal) return inputRequired(call, input);
+    if (input && error instanceof InputRequiredSignal) return await inputRequired(call, input);
     throw error;
   } finally {
     finish();

@@ -43,7 +43,7 @@ export async function callToolMethod(params: Params, call: MethodCall): Promise<
   const taskable = support !== 'forbidden' && eraOf(facts.revision) === 'modern';
   if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities))
     throw tasksRequired(`Tool "${tool.definition.name}"`);
-  const input = roundInput(call, params, `tools/call:${tool.definition.name}`);
+  const input = await roundInput(call, params, `tools/call:${tool.definition.name}`);
   try {
     if (taskable && declaresTasks(facts.clientCapabilities))
       return await runAsTask(
@@ -61,7 +61,7 @@ export async function callToolMethod(params: Params, call: MethodCall): Promise<
     }
   } catch (error) {
     // A 2026 input request this round cannot answer ends the round.
-    if (input && error instanceof InputRequiredSignal) return inputRequired(call, input);
+    if (input && error instanceof InputRequiredSignal) return await inputRequired(call, input);
     throw error;
   }
 }
