@@ -7,11 +7,11 @@
 export { McpServer } from './mcp-server.js';
 export { ServerSession } from './server-session.js';
 export type { ServerSessionOptions } from './server-session.js';
-export { ToolError } from './tool-error.js';
-export type { ToolErrorDetails } from './tool-error.js';
+export { ToolError } from './tools/tool-error.js';
+export type { ToolErrorDetails } from './tools/tool-error.js';
 export { ResourceNotFoundError } from './resource-not-found.js';
-export { KIT_ERROR_CODES } from './tool-call.js';
-export type { ToolErrorBody } from './tool-call.js';
+export { KIT_ERROR_CODES } from './tools/tool-call.js';
+export type { ToolErrorBody } from './tools/tool-call.js';
 export { stderrLogger } from './server-log.js';
 export type {
   CompleteHandler,

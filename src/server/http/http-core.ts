@@ -21,7 +21,7 @@ import { McpError } from '../../protocol/errors.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
 import type { McpServer } from '../mcp-server.js';
-import type { ServerCore } from '../request-router.js';
+import type { ServerCore } from '../router/server-core.js';
 import type { AuthInfo } from '../auth-info.js';
 import { principalOf } from '../state/principal.js';
 import { BearerGate } from './auth/bearer-gate.js';

@@ -26,8 +26,9 @@ import type { HttpPeer, ResponseSink } from '../../transport/http-server/http-ex
 import { HttpServerTransport, PostRoute } from '../../transport/http-server/post-pipe.js';
 import type { AuthInfo } from '../auth-info.js';
 import type { ServerLogger } from '../server-types.js';
-import type { LegacySession, RequestLink } from '../request-link.js';
-import { routeRequest, type ServerCore } from '../request-router.js';
+import type { LegacySession, RequestLink } from '../router/request-link.js';
+import { routeRequest } from '../router/route-request.js';
+import type { ServerCore } from '../router/server-core.js';
 import type { HttpSession, SessionEngine } from './http-sessions.js';
 import type { PostFacts } from './post-facts.js';
 import { serverRequestPrefix } from './session-routing.js';

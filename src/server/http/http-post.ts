@@ -22,8 +22,9 @@ import {
 import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
 import type { AuthInfo } from '../auth-info.js';
 import { batchRefusal } from '../batch-gate.js';
-import { statelessLegacy, type LegacySession } from '../request-link.js';
-import { claimedRevision, modernEnvelopeProblem, type ServerCore } from '../request-router.js';
+import { statelessLegacy, type LegacySession } from '../router/request-link.js';
+import { claimedRevision, modernEnvelopeProblem } from '../router/modern-envelope.js';
+import type { ServerCore } from '../router/server-core.js';
 import type { BearerGate } from './auth/bearer-gate.js';
 import { legacyStatusOf, modernHeader, refuse, statusOf } from './http-answers.js';
 import type { HttpEngine } from './http-engine.js';

@@ -17,7 +17,7 @@
 import type { JsonRpcConnection } from '../../protocol/connection.js';
 import type { ServerRole } from '../../protocol/methods.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { LegacySession } from '../request-link.js';
+import type { LegacySession } from '../router/request-link.js';
 import type { HttpServerTransport } from '../../transport/http-server/post-pipe.js';
 import type { ResponseSink } from '../../transport/http-server/http-exchange.js';
 import { sseMessage } from '../../transport/http-server/sse-writer.js';

@@ -4,7 +4,7 @@
  * the handler, which writes the response from them.
  */
 import type { AuthInfo } from '../auth-info.js';
-import type { LegacySession } from '../request-link.js';
+import type { LegacySession } from '../router/request-link.js';
 
 export interface PostFacts {
   /** The legacy session the POST's requests run in (set by `initialize`; per POST when stateless). */

@@ -6,7 +6,7 @@
 import { McpError } from '../../protocol/errors.js';
 import { makeNotification, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { Disposer } from '../../protocol/transport.js';
-import type { ServerCore } from '../request-router.js';
+import type { ServerCore } from '../router/server-core.js';
 import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
 import { refuse } from './http-answers.js';
 import { writeToStreams, type HttpSession, type HttpSessions } from './http-sessions.js';

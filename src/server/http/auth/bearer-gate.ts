@@ -14,7 +14,7 @@ import { errorMessage, McpError } from '../../../protocol/errors.js';
 import { makeErrorResponse, RpcErrorCode, type JsonRpcRequest } from '../../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
-import type { ToolSet } from '../../tool-set.js';
+import type { ToolSet } from '../../tools/tool-set.js';
 import type { HttpRequestIn, ResponseSink } from '../../../transport/http-server/http-exchange.js';
 import { BearerTokenError, type BearerErrorCode } from './bearer-error.js';
 import { boundKeyOf, DpopCheck, type DpopOptions } from './dpop-check.js';
