@@ -11,7 +11,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { vi } from 'vitest';
-import { createFetchHandler, createHttpHandler, type McpServer } from '../../src/server/index.js';
+import { createFetchHandler, createHttpHandler } from '../../src/server/index.js';
 import { mountedServer, type MountedServer } from './mounted-server.js';
 
 /** The options a test may give a mount (the path is the mount's: `/mcp`). */
@@ -38,6 +38,12 @@ export interface MountedEndpoint {
 export interface Mount {
   name: string;
   start(options?: MountOptions): Promise<MountedEndpoint>;
+}
+
+/** A listener's origin (`http://127.0.0.1:PORT`) and its stop (it and its connections closed). */
+export interface Listening {
+  origin: string;
+  stop: () => Promise<void>;
 }
 
 /** Listens on 127.0.0.1, port 0; resolves with the listener's origin. */
@@ -81,9 +87,7 @@ function endpoint(
  * A fetch handler `(request) => Promise<Response>` served on node:http by `@hono/node-server`
  * (what Hono's Node users run); resolves with its origin and its stop.
  */
-export async function serveFetch(
-  fetch: (request: Request) => Response | Promise<Response>,
-): Promise<{ origin: string; stop(): Promise<void> }> {
+export async function serveFetch(fetch: (request: Request) => Response | Promise<Response>): Promise<Listening> {
   const listener = createAdaptorServer({ fetch }) as http.Server;
   const origin = await listen(listener);
   return { origin, stop: () => stop(listener) };
@@ -186,13 +190,9 @@ export const nextRouteMount: Mount = {
 /** Every mount the contract runs against. */
 export const MOUNTS: readonly Mount[] = [honoMount, expressMount, fastifyMount, nextRouteMount];
 
-/** A `createHttpHandler` on plain node:http for `server` (the browser test's Node edge). */
-export async function serveNodeHandler(
-  server: McpServer,
-  options: Parameters<typeof createHttpHandler>[1],
-): Promise<{ origin: string; handler: ReturnType<typeof createHttpHandler>; stop(): Promise<void> }> {
-  const handler = createHttpHandler(server, options);
-  const listener = http.createServer(handler);
-  const origin = await listen(listener);
-  return { origin, handler, stop: () => stop(listener) };
+/** A node:http request listener served on 127.0.0.1, port 0; resolves with its origin and its stop. */
+export async function serveNode(listener: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(listener);
+  const origin = await listen(server);
+  return { origin, stop: () => stop(server) };
 }
