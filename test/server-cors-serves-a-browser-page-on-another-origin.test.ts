@@ -7,14 +7,13 @@
  * simple request alike, and the tool never runs (counted where it runs). The browser requests
  * nothing but loopback and the pages raise no error.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createFetchHandler, createHttpHandler } from '../src/server/index.js';
 import { launchBrowser } from './support/browser.js';
 import { mountedServer, type MountedServer } from './support/mounted-server.js';
-import { serveFetch, serveNode } from './support/mounts.js';
+import { answerMessages, initializeMessage, legacyInit, modernInit, type WireInit } from './support/fetch-wire.js';
+import { serveFetch, serveNode, type Listening } from './support/mounts.js';
 
 /** What reached a kit server, as its edge answered it. */
 interface Answered {
@@ -23,19 +22,11 @@ interface Answered {
   status: number;
 }
 
-/** A page server on its own loopback origin: one empty HTML page at `/`. */
-async function pageOrigin(): Promise<{ origin: string; stop(): Promise<void> }> {
-  const listener = http.createServer((_req, res) => {
+/** A page server on its own loopback origin: one empty HTML page. */
+function pageOrigin(): Promise<Listening> {
+  return serveNode((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>page</title>');
   });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`,
-    stop: async () => {
-      listener.closeAllConnections();
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
-    },
-  };
 }
 
 /** A kit endpoint allowing `allowed` by CORS, with every answer it gave. */
@@ -79,141 +70,41 @@ async function corsKit(edge: Edge, allowed: string): Promise<CorsKit> {
   return { url: `${origin}/mcp`, served, answered };
 }
 
-/** In the page: a legacy session by hand, then a 2026-07-28 call; resolves with what the page read. */
-function legacyThenModern(page: Page, url: string) {
-  return page.evaluate(async (url) => {
-    const accept = 'application/json, text/event-stream';
-    const messages = async (response: Response): Promise<any[]> => {
-      const text = await response.text();
-      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-        return text ? [JSON.parse(text)] : [];
-      return text
-        .split('\n\n')
-        .map((block) =>
-          block
-            .split('\n')
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).trim())
-            .join('\n'),
-        )
-        .filter((data) => data !== '')
-        .map((data) => JSON.parse(data));
-    };
-    const init = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
-      }),
-    });
-    const session = init.headers.get('mcp-session-id');
-    const initResult = (await messages(init))[0];
-    const legacy = { 'content-type': 'application/json', accept, 'mcp-protocol-version': '2025-11-25' };
-    const sessionHeaders = session ? { ...legacy, 'mcp-session-id': session } : legacy;
-    const initialized = await fetch(url, {
-      method: 'POST',
-      headers: sessionHeaders,
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    const call = await fetch(url, {
-      method: 'POST',
-      headers: sessionHeaders,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: { name: 'add', arguments: { a: 2, b: 3 } },
-      }),
-    });
-    const legacySum = (await messages(call)).at(-1)?.result?.structuredContent;
-    const modern = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'add',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 3,
-        method: 'tools/call',
-        params: {
-          name: 'add',
-          arguments: { a: 20, b: 22 },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            progressToken: 'p',
-          },
-        },
-      }),
-    });
-    const modernMessages = await messages(modern);
-    return {
-      session,
-      serverName: initResult?.result?.serverInfo?.name,
-      initializedStatus: initialized.status,
-      legacySum,
-      modernStatus: modern.status,
-      modernProgress: modernMessages.filter((m) => m.method === 'notifications/progress').length,
-      modernSum: modernMessages.at(-1)?.result?.structuredContent,
-    };
-  }, url);
+/** What the page's `fetch` gave: the answer as the page could read it, or the error's name. */
+type PageAnswer =
+  { status: number; contentType: string | null; session: string | null; text: string } | { error: string };
+
+/** One plain `fetch(url, init)` from inside the page (its origin, its CORS rules). */
+function pageFetch(page: Page, url: string, init: WireInit & { mode?: 'cors' | 'no-cors' }): Promise<PageAnswer> {
+  return page.evaluate(
+    async ([url, init]) => {
+      try {
+        const response = await fetch(url, init);
+        return {
+          status: response.status,
+          contentType: response.headers.get('content-type'),
+          session: response.headers.get('mcp-session-id'),
+          text: await response.text(),
+        };
+      } catch (error) {
+        return { error: (error as Error).name };
+      }
+    },
+    [url, init] as const,
+  );
 }
 
-/** In the page: a preflighted 2026 call and a simple (unpreflighted) POST; what each fetch did. */
-function refusedCalls(page: Page, url: string) {
-  return page.evaluate(async (url) => {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'count',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    });
-    const outcome = async (call: Promise<Response>): Promise<string> => {
-      try {
-        const response = await call;
-        return `status ${response.status}`;
-      } catch (error) {
-        return (error as Error).name;
-      }
-    };
-    const preflighted = await outcome(
-      fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'count',
-        },
-        body,
-      }),
-    );
-    // text/plain and no custom header: the browser sends it without asking first (a CSRF's shape).
-    const simple = await outcome(
-      fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body }),
-    );
-    return { preflighted, simple };
-  }, url);
+/** The last message of an answer the page could read (its result). */
+function lastMessage(answer: PageAnswer): any {
+  if ('error' in answer) throw new Error(`the page's fetch failed: ${answer.error}`);
+  return answerMessages(answer.contentType, answer.text).at(-1);
 }
+
+const COUNT = modernInit('tools/call', { name: 'count', arguments: {} });
 
 let browser: Browser | undefined;
-let allowed: Awaited<ReturnType<typeof pageOrigin>>;
-let refused: Awaited<ReturnType<typeof pageOrigin>>;
+let allowed: Listening;
+let refused: Listening;
 beforeAll(async () => {
   [allowed, refused] = await Promise.all([pageOrigin(), pageOrigin()]);
   browser = await launchBrowser();
@@ -247,34 +138,50 @@ describe.each<Edge>(['createFetchHandler', 'createHttpHandler'])('a browser page
   it('on the allowed origin runs a legacy session (reading Mcp-Session-Id) and a 2026 call', async () => {
     const kit = await corsKit(edge, allowed.origin);
     const page = await openPage(allowed.origin);
-    const seen = await legacyThenModern(page, kit.url);
-    expect(seen).toEqual({
-      session: expect.stringMatching(/\S/),
-      serverName: `cors-${edge}`,
-      initializedStatus: 202,
-      legacySum: { sum: 5 },
-      modernStatus: 200,
-      modernProgress: 2,
-      modernSum: { sum: 42 },
-    });
+    const init = await pageFetch(page, kit.url, legacyInit(initializeMessage('page')));
+    expect(lastMessage(init).result.serverInfo.name).toBe(`cors-${edge}`);
+    const session = 'session' in init ? init.session : null;
+    expect(session).toMatch(/\S/);
+    const initialized = await pageFetch(page, kit.url, legacyInit({ method: 'notifications/initialized' }, session!));
+    expect(initialized).toMatchObject({ status: 202 });
+    const add = { id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } };
+    const legacyCall = await pageFetch(page, kit.url, legacyInit(add, session!));
+    expect(lastMessage(legacyCall).result.structuredContent).toEqual({ sum: 5 });
+
+    const modern = await pageFetch(
+      page,
+      kit.url,
+      modernInit('tools/call', { name: 'add', arguments: { a: 20, b: 22 } }, { meta: { progressToken: 'p' } }),
+    );
+    expect(modern).toMatchObject({ status: 200 });
+    const messages = 'text' in modern ? answerMessages(modern.contentType, modern.text) : [];
+    expect(messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(2);
+    expect(messages.at(-1).result.structuredContent).toEqual({ sum: 42 });
     expect(kit.served.calls).toBe(2);
-    {
-      // The 2026 call's Mcp-* headers were asked for first, and the preflight was answered.
-      expect(kit.answered.filter((a) => a.method === 'OPTIONS').map((a) => a.status)).toContain(204);
-      expect(kit.answered.every((a) => a.origin === allowed.origin)).toBe(true);
-    }
+    // The 2026 call's Mcp-* headers were asked for first, and the preflight was answered.
+    expect(kit.answered.filter((a) => a.method === 'OPTIONS').map((a) => a.status)).toContain(204);
+    expect(kit.answered.every((a) => a.origin === allowed.origin)).toBe(true);
   });
 
   it('on an origin not listed is refused with 403 and the tool never runs', async () => {
     const kit = await corsKit(edge, allowed.origin);
     const page = await openPage(refused.origin);
-    const outcome = await refusedCalls(page, kit.url);
-    // The page learns nothing: the preflight failed (TypeError), the opaque answer has status 0.
-    expect(outcome).toEqual({ preflighted: 'TypeError', simple: 'status 0' });
+    // The page learns nothing: the preflight fails (TypeError)...
+    expect(await pageFetch(page, kit.url, COUNT)).toEqual({ error: 'TypeError' });
+    // ...and a text/plain POST without Mcp-* headers, which the browser sends without asking first
+    // (a cross-site request forgery's shape), is opaque to it (status 0).
+    const simple = {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: COUNT.body,
+      mode: 'no-cors' as const,
+    };
+    expect(await pageFetch(page, kit.url, simple)).toMatchObject({ status: 0 });
     expect(kit.served.calls).toBe(0);
-    {
-      expect(kit.answered.length).toBeGreaterThan(0);
-      expect(kit.answered.map((a) => [a.origin, a.status])).toEqual(kit.answered.map(() => [refused.origin, 403]));
-    }
+    expect(kit.answered.map((a) => a.method)).toEqual(['OPTIONS', 'POST']);
+    expect(kit.answered.map((a) => [a.origin, a.status])).toEqual([
+      [refused.origin, 403],
+      [refused.origin, 403],
+    ]);
   });
 });

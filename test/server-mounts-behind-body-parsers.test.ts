@@ -13,21 +13,11 @@ import type { AddressInfo } from 'node:net';
 import { expect, it, onTestFinished } from 'vitest';
 import { createHttpHandler } from '../src/server/index.js';
 import { connectClient } from './support/client.js';
+import { initializeMessage, legacyInit, modernInit, type WireInit } from './support/fetch-wire.js';
 import { mountedServer } from './support/mounted-server.js';
 
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
-
-async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify(body),
-  });
+async function post(url: string, init: WireInit): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, init);
   return { status: response.status, text: await response.text() };
 }
 
@@ -77,23 +67,10 @@ it("behind Fastify's own JSON parser refuses at once with a 500 that says why, a
   });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`;
 
-  const refused = await post(url, INITIALIZE);
+  const refused = await post(url, legacyInit(initializeMessage('raw')));
   expect(refused.status).toBe(500);
   expect(refused.text).toMatch(/body was already read/);
-  const call = await post(url, {
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'tools/call',
-    params: {
-      name: 'count',
-      arguments: {},
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  });
+  const call = await post(url, modernInit('tools/call', { name: 'count', arguments: {} }));
   expect(call.status).toBe(500);
   expect(served.calls).toBe(0);
 });
