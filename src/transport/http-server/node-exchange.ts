@@ -38,6 +38,8 @@ export class NodeRequestIn implements HttpRequestIn {
    */
   text(maxBytes: number, timeoutMs: number, deadlines: DeadlineSet): Promise<{ text: string } | Refusal> {
     const req = this.raw;
+    // A body parser in front (Express's `express.json()`, Fastify's own) read the stream already.
+    if (req.readableEnded) return Promise.resolve(parsedBody(req, maxBytes));
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes)
       return Promise.resolve({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
@@ -76,6 +78,32 @@ export class NodeRequestIn implements HttpRequestIn {
       req.on('aborted', onError);
     });
   }
+}
+
+/**
+ * The body a framework's parser left on the request (`req.body`: text, bytes, or parsed JSON,
+ * written back as JSON) under the same cap; when it left nothing, a 500 that says why at once
+ * (the stream will not be read again).
+ */
+function parsedBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): { text: string } | Refusal {
+  const { body } = req;
+  const text =
+    typeof body === 'string'
+      ? body
+      : body instanceof Uint8Array
+        ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+        : body !== null && typeof body === 'object'
+          ? JSON.stringify(body)
+          : undefined;
+  if (text === undefined)
+    return {
+      status: 500,
+      message:
+        'Internal Server Error: the request body was already read before the MCP handler (mount it before any body parser)',
+    };
+  if (Buffer.byteLength(text) > maxBytes)
+    return { status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` };
+  return { text };
 }
 
 /** A Node response as the core writes it. */
