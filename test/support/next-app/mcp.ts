@@ -13,4 +13,4 @@ export const APP_ORIGIN = 'http://localhost:3000';
 export const served = mountedServer('on-next-route');
 
 /** The handler the route module exports as each method. */
-export const handler = createFetchHandler(served.server, { path: '/mcp' });
+export const handler = createFetchHandler(served.server, { path: '/mcp', cors: { origins: [APP_ORIGIN] } });
