@@ -6,7 +6,7 @@
 // - `gate`: reports progress 1, then runs until aborted (the abort is counted);
 // - `aborts`: { aborts } (how many `gate` calls saw their abort);
 // - `register` { name }: registers a tool of that name (a tools/list_changed);
-// - `streams`: { openStreams } (the handler's open GET and listen streams).
+// - `streams`: { openStreams } (the handler's open legacy GET streams).
 import { createFetchHandler, McpServer } from 'mcpwire/server';
 
 const object = { type: 'object' };
