@@ -9,27 +9,15 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectClient } from './support/client.js';
-import { skipWithoutPostgres, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
-import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
+import { postOnSession } from './support/runtime-kit-checks.js';
+import { skipWithoutPostgres, startPostgres } from './support/postgres-cluster.js';
+import { skipWithoutRedis, startRedis } from './support/redis-server.js';
 import { startRuntime, type RuntimeServer } from './support/runtimes.js';
 
 /** A legacy `tools/call` of `add` on `sessionId` at `url`: the HTTP status and, when answered, the sum. */
 async function addOnSession(url: string, sessionId: string): Promise<{ status: number; sum?: number }> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: { name: 'add', arguments: { a: 20, b: 22 } },
-    }),
-  });
+  const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 20, b: 22 } } };
+  const answer = await postOnSession(url, sessionId, call);
   const text = await answer.text();
   if (answer.status !== 200) return { status: answer.status };
   // JSON, or SSE whose last `data:` line is the answer.
@@ -87,24 +75,35 @@ function sharesState(nodes: { deno: () => RuntimeServer; bun: () => RuntimeServe
   });
 }
 
-describe.skipIf(skipWithoutPostgres())('on PostgreSQL', () => {
-  let cluster: PostgresCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  sharesState(nodesOn(() => ({ STORE: 'postgres', DATABASE_URL: cluster!.url, STATE_PREFIX: 'rt_' })));
-});
+/** A store of its own for one block, started before and stopped after it. */
+interface Store {
+  url: string;
+  stop(): Promise<void>;
+}
 
-describe.skipIf(skipWithoutRedis())('on Redis', () => {
-  let redis: RedisServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
+const STORES = [
+  {
+    name: 'PostgreSQL',
+    skip: skipWithoutPostgres(),
+    start: startPostgres,
+    env: (url: string) => ({ STORE: 'postgres', DATABASE_URL: url, STATE_PREFIX: 'rt_' }),
+  },
+  {
+    name: 'Redis',
+    skip: skipWithoutRedis(),
+    start: startRedis,
+    env: (url: string) => ({ STORE: 'redis', REDIS_URL: url, STATE_PREFIX: 'rt:' }),
+  },
+];
+
+for (const { name, skip, start, env } of STORES)
+  describe.skipIf(skip)(`on ${name}`, () => {
+    let store: Store | undefined;
+    beforeAll(async () => {
+      store = await start();
+    });
+    afterAll(async () => {
+      await store?.stop();
+    });
+    sharesState(nodesOn(() => env(store!.url)));
   });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  sharesState(nodesOn(() => ({ STORE: 'redis', REDIS_URL: redis!.url, STATE_PREFIX: 'rt:' })));
-});

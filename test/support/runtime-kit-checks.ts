@@ -3,15 +3,16 @@
  * `createFetchHandler`, reached at `url`): the official SDK v1 client on a legacy session (its
  * GET stream hears `list_changed`, DELETE ends the session), the SDK v2 client and mcpwire's
  * client on 2026-07-28 with progress and cancel (the tool sees the abort). Each check is the body
- * of one test and closes what it opened.
+ * of one test and closes what it opened; {@link servesTheKit} makes them a runtime's tests.
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { expect, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../../src/client/mcp-client.js';
 import { connectClient } from './client.js';
+import { groupAlive, type RuntimeServer } from './runtimes.js';
 import { eventually, until, within } from './wait.js';
 
 const MODERN = '2026-07-28';
@@ -33,8 +34,22 @@ async function openStreams(client: McpClient): Promise<number> {
   return (structuredContent as { openStreams: number }).openStreams;
 }
 
+/** POSTs one JSON-RPC message on legacy session `sessionId` at `url`, as a 2025-11-25 client does. */
+export function postOnSession(url: string, sessionId: string, message: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(message),
+  });
+}
+
 /** SDK v1 on a legacy session: lists, calls with progress, and the session has an id. */
-export async function sdkV1CallsOnALegacySession(url: string): Promise<void> {
+async function sdkV1CallsOnALegacySession(url: string): Promise<void> {
   const transport = new TransportV1(new URL(url));
   const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
   await client.connect(transport);
@@ -56,7 +71,7 @@ export async function sdkV1CallsOnALegacySession(url: string): Promise<void> {
  * SDK v1's GET stream hears `tools/list_changed` from a tool registered meanwhile; DELETE ends
  * the session (a request on its id is then 404) and its GET stream.
  */
-export async function sdkV1HearsListChangedThenDeletes(url: string): Promise<void> {
+async function sdkV1HearsListChangedThenDeletes(url: string): Promise<void> {
   const probe = await modernClient(url);
   const before = await openStreams(probe);
   const transport = new TransportV1(new URL(url));
@@ -74,23 +89,14 @@ export async function sdkV1HearsListChangedThenDeletes(url: string): Promise<voi
   const sessionId = transport.sessionId!;
   await transport.terminateSession();
   expect(transport.sessionId).toBeUndefined();
-  const after = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  const after = await postOnSession(url, sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
   await after.body?.cancel();
   expect(after.status).toBe(404);
   await until(async () => (await openStreams(probe)) === before, { what: 'the deleted session’s GET stream to end' });
 }
 
 /** SDK v2 on 2026-07-28: a call with progress, and a cancelled call whose tool sees the abort. */
-export async function sdkV2ProgressAndCancel(url: string): Promise<void> {
+async function sdkV2ProgressAndCancel(url: string): Promise<void> {
   const probe = await modernClient(url);
   const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new TransportV2(new URL(url)));
@@ -113,7 +119,7 @@ export async function sdkV2ProgressAndCancel(url: string): Promise<void> {
 }
 
 /** mcpwire's client on 2026-07-28: a call with progress, and a cancelled call whose tool sees the abort. */
-export async function mcpwireProgressAndCancel(url: string): Promise<void> {
+async function mcpwireProgressAndCancel(url: string): Promise<void> {
   const client = await modernClient(url);
   expect(client.protocolVersion).toBe(MODERN);
   const progress: number[] = [];
@@ -132,11 +138,37 @@ export async function mcpwireProgressAndCancel(url: string): Promise<void> {
 }
 
 /** mcpwire's client on the legacy era (2025-11-25) with a session: a call, then a clean close. */
-export async function mcpwireLegacySession(url: string): Promise<void> {
+async function mcpwireLegacySession(url: string): Promise<void> {
   const client = await connectClient({ url }, { era: 'legacy' });
   expect(client.protocolVersion).toBe('2025-11-25');
   expect((await client.callTool('add', { a: 1, b: 1 })).structuredContent).toEqual({ sum: 2 });
   await eventually(async () => ((await client.listTools()).length > 0 ? true : undefined), {
     what: 'the tools on the legacy session',
+  });
+}
+
+/**
+ * The tests of one runtime's file: `start()` serves the kit once for the file (`beforeAll`), each
+ * check above is one test, and the last test stops the server: SIGTERM, exit code 0, no process
+ * of its group left (`afterAll` stops it too, when a test failed first).
+ */
+export function servesTheKit(start: () => Promise<RuntimeServer>): void {
+  let served: RuntimeServer | undefined;
+  beforeAll(async () => {
+    served = await start();
+  });
+  afterAll(async () => {
+    await served?.stop();
+  });
+  it('serves SDK v1 on a legacy session', () => sdkV1CallsOnALegacySession(served!.url));
+  it("tells SDK v1's GET stream list_changed, and DELETE ends the session", () =>
+    sdkV1HearsListChangedThenDeletes(served!.url));
+  it('serves SDK v2 on 2026-07-28 with progress and cancel', () => sdkV2ProgressAndCancel(served!.url));
+  it("serves mcpwire's client on 2026-07-28 with progress and cancel", () => mcpwireProgressAndCancel(served!.url));
+  it("serves mcpwire's client on a legacy session", () => mcpwireLegacySession(served!.url));
+  it('exits 0 on SIGTERM and leaves no process', async () => {
+    const server = served!;
+    expect(await server.stop(), server.output()).toEqual({ code: 0, signal: null });
+    expect(groupAlive(server)).toBe(false);
   });
 }
