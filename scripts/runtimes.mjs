@@ -78,7 +78,7 @@ export function runtimeBinary(runtime) {
 /**
  * The command line and environment that run `script` (an absolute path) under `runtime`:
  * - node: `node script`;
- * - deno: `deno run` with net, read, env and sys permissions, no remote modules, the existing
+ * - deno: `deno run` with net, read and env permissions, no remote modules, the existing
  *   `node_modules` as is (`--node-modules-dir=manual`), no lock file written, its cache in
  *   `denoDir` (required: a temporary directory of the caller's), no update check;
  * - bun: `bun --no-install --no-env-file script` (never installs a package on the fly).
@@ -100,7 +100,6 @@ export function runtimeCommand(runtime, script, args = [], { denoDir } = {}) {
         '--allow-net',
         '--allow-read',
         '--allow-env',
-        '--allow-sys',
         script,
         ...args,
       ],
