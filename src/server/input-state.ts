@@ -8,8 +8,8 @@
  * principal (the bearer token's client and subject, when there is one) and expires (`ttlMs` after
  * it was minted, default 10 minutes): another principal's, or an old one, is refused like a forgery.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { McpError } from '../protocol/errors.js';
+import { base64urlFromBytes, base64urlFromText, textFromBase64url } from '../util/base64url.js';
 
 /** Thrown inside a handler by an input request the current round cannot answer; never leaves the kit. */
 export class InputRequiredSignal extends McpError {
@@ -35,39 +35,43 @@ interface SignedState extends InputState {
 /** The default lifetime of a request state. */
 export const DEFAULT_INPUT_STATE_TTL_MS = 10 * 60_000;
 
-/** Signs and checks request states with one secret (random per process unless given). */
+/** Signs and checks request states with one secret (random per process unless given), through Web Crypto. */
 export class InputStateSigner {
-  private readonly secret: Buffer;
+  private readonly secret: Uint8Array;
+  private key: ReturnType<typeof crypto.subtle.importKey> | undefined;
 
   /** `secret` shared by every node behind one load balancer (random per process when undefined). */
   constructor(
     secret?: string,
     private readonly ttlMs = DEFAULT_INPUT_STATE_TTL_MS,
   ) {
-    this.secret = secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8');
+    this.secret = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : new TextEncoder().encode(secret);
   }
 
   /** The signed token of `state`, bound to `principal` and valid until `now + ttlMs`. */
-  sign(state: InputState, principal: string | undefined, now: number): string {
+  async sign(state: InputState, principal: string | undefined, now: number): Promise<string> {
     const signed: SignedState = { ...state, principal: principal ?? null, exp: now + this.ttlMs };
-    const body = Buffer.from(JSON.stringify(signed), 'utf8').toString('base64url');
-    return `${body}.${this.mac(body)}`;
+    const body = base64urlFromText(JSON.stringify(signed));
+    return `${body}.${await this.mac(body)}`;
   }
 
   /**
    * The state, or undefined when it was not made by this secret (tampered, forged, truncated),
    * for another target or principal, or has expired by `now`.
    */
-  verify(token: unknown, target: string, principal: string | undefined, now: number): InputState | undefined {
+  async verify(
+    token: unknown,
+    target: string,
+    principal: string | undefined,
+    now: number,
+  ): Promise<InputState | undefined> {
     if (typeof token !== 'string') return undefined;
     const dot = token.lastIndexOf('.');
     if (dot <= 0) return undefined;
     const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'utf8');
-    const expected = Buffer.from(this.mac(body), 'utf8');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    if (!sameText(token.slice(dot + 1), await this.mac(body))) return undefined;
     try {
-      const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedState;
+      const state = JSON.parse(textFromBase64url(body) ?? '') as SignedState;
       const valid =
         state.target === target &&
         state.principal === (principal ?? null) &&
@@ -81,7 +85,26 @@ export class InputStateSigner {
     }
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  /** HMAC-SHA256 of `body`'s UTF-8 bytes, base64url: the token's tail. */
+  private async mac(body: string): Promise<string> {
+    this.key ??= crypto.subtle.importKey(
+      'raw',
+      // Web Crypto refuses an empty HMAC key; HMAC pads a short key with zeros to the block (64
+      // bytes for SHA-256), so 64 zero bytes sign exactly as the empty secret does.
+      this.secret.length === 0 ? new Uint8Array(64) : this.secret,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const mac = await crypto.subtle.sign('HMAC', await this.key, new TextEncoder().encode(body));
+    return base64urlFromBytes(new Uint8Array(mac));
   }
+}
+
+/** `a === b` in time that depends on the lengths only (a MAC compared must not leak its prefix). */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

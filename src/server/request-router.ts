@@ -361,7 +361,7 @@ async function shared(
           RpcErrorCode.InvalidParams,
           `prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}`,
         );
-      const input = roundInput(core, request, params, facts, `prompts/get:${prompt.name}`, link);
+      const input = await roundInput(core, request, params, facts, `prompts/get:${prompt.name}`, link);
       if (input && 'jsonrpc' in input) return input;
       const { context, finish } = requestContext(request, params, link, facts, input);
       try {
@@ -375,7 +375,7 @@ async function shared(
         };
       } catch (error) {
         if (input && error instanceof InputRequiredSignal)
-          return { result: inputRequired(core, input, link), cacheable: false };
+          return { result: await inputRequired(core, input, link), cacheable: false };
         throw error;
       } finally {
         finish();

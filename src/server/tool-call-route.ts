@@ -66,7 +66,7 @@ export async function runTool(
   const taskable = support !== 'forbidden' && eraOf(facts.revision) === 'modern';
   if (taskable && support === 'required' && !declaresTasks(facts.clientCapabilities))
     return { error: tasksRequired(request, `Tool "${tool.definition.name}"`) };
-  const input = roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`, link);
+  const input = await roundInput(core, request, params, facts, `tools/call:${tool.definition.name}`, link);
   if (input && 'jsonrpc' in input) return { error: input };
   const launch =
     taskable && declaresTasks(facts.clientCapabilities)
@@ -77,7 +77,7 @@ export async function runTool(
   try {
     const result = await callTool(tool, params.arguments, context, core.logger, core.onToolCall);
     if (input && result.resultType === 'input_required')
-      return { result: inputRequired(core, input, link) as unknown as CallToolResult };
+      return { result: (await inputRequired(core, input, link)) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -177,7 +177,7 @@ async function runAsTask(
     if (!first.result) throw first.error;
     const result = first.result;
     if (input && result.resultType === 'input_required')
-      return { result: inputRequired(core, input, link) as unknown as CallToolResult };
+      return { result: (await inputRequired(core, input, link)) as unknown as CallToolResult };
     return { result };
   } finally {
     finish();
@@ -189,19 +189,19 @@ async function runAsTask(
  * the answers it carries plus those of a valid `requestState`, or a -32602 error (a state this
  * server did not sign for `target`, malformed `inputResponses`). Undefined in the legacy era.
  */
-export function roundInput(
+export async function roundInput(
   core: ServerCore,
   request: JsonRpcRequest,
   params: Params,
   facts: RequestFacts,
   target: string,
   link: RequestLink,
-): RoundInput | JsonRpcMessage | undefined {
+): Promise<RoundInput | JsonRpcMessage | undefined> {
   if (eraOf(facts.revision) !== 'modern') return undefined;
   const state =
     params.requestState === undefined
       ? undefined
-      : core.inputState.verify(params.requestState, target, principalOf(link.auth), Date.now());
+      : await core.inputState.verify(params.requestState, target, principalOf(link.auth), Date.now());
   if (params.requestState !== undefined && !state)
     return makeErrorResponse(
       request.id,
@@ -229,11 +229,15 @@ export function roundInput(
 }
 
 /** The 2026 `input_required` result asking for `input`'s requests, with the signed state of the rounds so far. */
-export function inputRequired(core: ServerCore, input: RoundInput, link: RequestLink): Record<string, unknown> {
+export async function inputRequired(
+  core: ServerCore,
+  input: RoundInput,
+  link: RequestLink,
+): Promise<Record<string, unknown>> {
   return {
     resultType: 'input_required',
     inputRequests: input.asked,
-    requestState: core.inputState.sign(
+    requestState: await core.inputState.sign(
       { target: input.target, responses: input.responses },
       principalOf(link.auth),
       Date.now(),

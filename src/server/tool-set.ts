@@ -6,6 +6,7 @@ import { McpError } from '../protocol/errors.js';
 import type { Disposer } from '../protocol/transport.js';
 import type { Tool } from '../protocol/types.js';
 import { compileSchema, type SchemaCheck } from './schema-validator.js';
+import { base64urlFromText, textFromBase64url } from '../util/base64url.js';
 import type { ToolDefinition } from './server-types.js';
 
 /** A registered tool: its definition, its wire form and its compiled schemas. */
@@ -132,10 +133,10 @@ function wireTool(definition: ToolDefinition): Tool {
 }
 
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url');
+  return base64urlFromText(`o:${offset}`);
 }
 
 function decodeCursor(cursor: string): number {
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^o:(\d{1,9})$/.exec(textFromBase64url(cursor) ?? '');
   return match ? Number(match[1]) : -1;
 }

@@ -6,7 +6,6 @@
  */
 import { makeErrorResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../protocol/types.js';
-import { randomUUID } from 'node:crypto';
 import type { StoredTask, TaskInputRequest } from './state/task-store.js';
 import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
 
@@ -112,7 +111,7 @@ export class TaskLaunch {
   start(): Promise<StoredTask> {
     if (!this.stored) {
       this.unlink();
-      this.stored = this.tasks.create(randomUUID(), this.principal, this.controller).then((task) => {
+      this.stored = this.tasks.create(crypto.randomUUID(), this.principal, this.controller).then((task) => {
         this.record = task;
         this.announce(task);
         return task;

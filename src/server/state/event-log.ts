@@ -20,7 +20,6 @@
  * and per session (streams, ended ones dropped first); a stream unused for its TTL is gone.
  */
 import { sseFrame } from '../../transport/http-server/sse-writer.js';
-import { randomUUID } from 'node:crypto';
 
 /** One logged SSE event. `data` is one line of JSON, or empty for a priming event. */
 export interface LoggedEvent {
@@ -101,7 +100,7 @@ export interface EventLog {
 
 /** A new globally unique stream id of node `nodeId`. */
 export function newStreamId(nodeId: string): string {
-  return `${nodeId}.${randomUUID()}`;
+  return `${nodeId}.${crypto.randomUUID()}`;
 }
 
 /** The id of event `seq` of stream `streamId`. */
