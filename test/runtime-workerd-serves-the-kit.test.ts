@@ -10,4 +10,10 @@
 import { servesTheKit } from './support/runtime-kit-checks.js';
 import { startWorkerd } from './support/runtimes.js';
 
-servesTheKit(() => startWorkerd('kit-worker.mjs'));
+// Known limits of workerd 2026-11-17 (each check runs as it.fails, so it alerts once it passes):
+// - a legacy GET stream cannot be written from another request's handler ("A promise was
+//   resolved or rejected from a different request context"), and a GET stream waiting for events
+//   looks hung to workerd: push across requests needs a Durable Object holding the session;
+// - when a 2026 client goes away, the Worker is not told (neither `request.signal` nor the
+//   response stream's cancel fires), so the tool does not see the abort.
+servesTheKit(() => startWorkerd('kit-worker.mjs'), { pushAcrossRequests: false, cancelOnDisconnect: false });

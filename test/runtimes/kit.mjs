@@ -3,7 +3,9 @@
 // sessions in the given state (memory when none). Imports nothing but `mcpwire/server`, so it
 // bundles for a Worker. Tools:
 // - `add` { a, b }: { sum } after progress 1/2 and 2/2;
-// - `gate`: reports progress 1, then runs until aborted (the abort is counted);
+// - `gate`: reports progress 1, then runs until aborted (the abort is counted) or a minute passed
+//   (the pending timer is the work a real tool would be doing: workerd cancels a request that
+//   waits on nothing as hung);
 // - `aborts`: { aborts } (how many `gate` calls saw their abort);
 // - `register` { name }: registers a tool of that name (a tools/list_changed);
 // - `streams`: { openStreams } (the handler's open legacy GET streams).
@@ -30,7 +32,9 @@ function kitServer(state, handler) {
     inputSchema: object,
     handler: (_args, context) =>
       new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ content: [] }), 60_000);
         context.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
           aborts++;
           resolve({ content: [] });
         });
