@@ -36,11 +36,12 @@ export interface RuntimeServer {
   /** Resolves once the process exited. */
   readonly exited: Promise<Exit>;
   /**
-   * SIGTERM to the server (it closes its app, then its listener, and ends), SIGKILL to its whole
+   * `signal` (default SIGTERM: the server closes its app, then its listener, and ends; workerd
+   * drains its open requests first, SIGINT stops it at once) to the server, SIGKILL to its whole
    * process group after `graceMs` (default 10 s); resolves with how the server exited once every
-   * process of the group is gone. Idempotent.
+   * process of the group is gone. Idempotent (the first call's signal counts).
    */
-  stop(graceMs?: number): Promise<Exit>;
+  stop(graceMs?: number, signal?: NodeJS.Signals): Promise<Exit>;
 }
 
 export interface StartOptions {
@@ -64,7 +65,7 @@ interface Spawned {
   child: ChildProcess;
   exited: Promise<Exit>;
   output: () => string;
-  stop: (graceMs?: number) => Promise<Exit>;
+  stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<Exit>;
 }
 
 /** Spawns `command` as the leader of its own process group, with its output kept and a group-wide stop. */
@@ -89,16 +90,16 @@ function spawnGroup(
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   let stopping: Promise<Exit> | undefined;
-  const stop = (graceMs = 10_000) =>
+  const stop = (graceMs = 10_000, signal: NodeJS.Signals = 'SIGTERM') =>
     (stopping ??= (async () => {
       if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
         try {
-          process.kill(child.pid, 'SIGTERM');
+          process.kill(child.pid, signal);
         } catch {
           // Gone meanwhile.
         }
       }
-      const exit = await within(exited, { timeoutMs: graceMs, what: `${command} to exit on SIGTERM` }).catch(
+      const exit = await within(exited, { timeoutMs: graceMs, what: `${command} to exit on ${signal}` }).catch(
         async () => {
           killGroup(child, 'SIGKILL');
           return exited;
