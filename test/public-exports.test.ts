@@ -87,6 +87,7 @@ describe('the public surface', () => {
         "ServerSession",
         "StdioServerTransport",
         "ToolError",
+        "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",
         "stderrLogger",

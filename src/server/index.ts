@@ -30,8 +30,11 @@ export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-
 export type { PromptArguments, PromptDefinition, PromptResult } from './prompt-set.js';
 export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
-export { createHttpHandler } from './http/streamable-http-handler.js';
-export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/http-handler-options.js';
+export { createHttpHandler } from './http/node-handler.js';
+export type { McpHttpHandler } from './http/node-handler.js';
+export { createFetchHandler } from './http/fetch-handler.js';
+export type { FetchHandlerOptions, McpFetchHandler } from './http/fetch-handler.js';
+export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHandlerControls } from './http/http-handler-options.js';
 export { LOCAL_HOSTS } from './http/request-guards.js';
 export { jwtBearer } from './http/auth/jwt-bearer.js';
 export type { JwtBearerOptions, JwtBearerVerifier } from './http/auth/jwt-bearer.js';

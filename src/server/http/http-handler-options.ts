@@ -1,8 +1,8 @@
 /**
- * The options and the public shape of the server kit's HTTP handler (`createHttpHandler`, in
- * `streamable-http-handler.ts`), kept apart so what a user configures reads in one place.
+ * The options and the public shape of the server kit's HTTP handlers (`createHttpHandler` for
+ * node:http, `createFetchHandler` for `Request` → `Response`), kept apart so what a user
+ * configures reads in one place.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthOptions } from './auth/bearer-gate.js';
 import type { GuardOptions } from './request-guards.js';
 
@@ -47,9 +47,8 @@ export interface HttpHandlerCloseOptions {
   graceMs?: number;
 }
 
-/** A `(req, res)` handler with a graceful `close`. */
-export interface McpHttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+/** What both handlers have besides being called: a graceful `close` and their counts. */
+export interface McpHandlerControls {
   /**
    * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
    * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and

@@ -3,64 +3,48 @@
  * feeds it the messages of each POST ({@link HttpServerTransport.deliver}) and the connection's
  * answers come back out through `send`, each to the POST that carried its request: a response by
  * its id, a notification or a request of the server by the `relatedRequestId` its `send` carries
- * (on that POST's SSE stream, or the session's GET stream once the client closed that POST's
- * response). One per legacy session (every POST of the session feeds it), or one
- * per POST where there is no session (2026, stateless legacy). It knows no methods or timeouts.
+ * (on that POST's stream, or where messages tied to no request go once the client closed that
+ * POST's response). One per legacy session (every POST of the session feeds it), or one per POST
+ * where there is no session. It knows no methods, sessions or timeouts: what the layer above
+ * keeps per POST rides along as `facts`.
  */
-import type { ServerResponse } from 'node:http';
-import { McpError } from '../../protocol/errors.js';
+import type { McpError } from '../../protocol/errors.js';
 import { makeErrorResponse, RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseInfo, Disposer, SendOptions, Transport } from '../../protocol/transport.js';
-import type { AuthInfo } from '../auth-info.js';
-import type { LegacySession } from '../request-link.js';
-import type { ResponseChannel } from './response-channel.js';
+
+/** Where the messages tied to one POST's requests go before their answers (its SSE stream). */
+export interface PostChannel {
+  /** Sends a message before the answers, when the response allows it. Never throws. */
+  notify(message: JsonRpcMessage): void;
+  /** True once the answers go out on a stream the client can resume: losing the response loses nothing. */
+  readonly resumable: boolean;
+}
 
 /**
- * One POST with requests: its response channel, the requests it waits for, and their answers.
- * `done` resolves once every request ended (answered, or cancelled and not answered).
+ * One POST with requests: its channel, the requests it waits for, and their answers. `done`
+ * resolves with the answers (in request order) once every request ended (answered, or cancelled
+ * and not answered); `facts` is what the layer above keeps of the POST (changed while it runs).
  */
-export class PostRoute {
-  /** The legacy session the POST's requests run in (set by `initialize`; per POST when stateless). */
-  legacy: LegacySession | undefined;
-  /** True when `initialize` may make a session here. */
-  readonly canInitialize: boolean;
-  readonly done: Promise<void>;
+export class PostRoute<Facts, Channel extends PostChannel = PostChannel> {
+  readonly done: Promise<JsonRpcMessage[]>;
   /**
    * Set when the client closed the response before its answer (cancelled the request, or lost
-   * the connection): what the server still sends tied to it goes to the session's standalone
-   * stream, which the client still reads (a withdrawn elicitation's `notifications/cancelled`) —
-   * except on a resumable stream the client did not cancel: that is logged for its resumption.
+   * the connection): what the server still sends tied to it goes where messages tied to no
+   * request go — except on a resumable stream the client did not cancel.
    */
   clientGone = false;
   /** Set when the client cancelled one of the POST's requests (`notifications/cancelled`). */
   cancelled = false;
   private readonly answers: JsonRpcMessage[] = [];
   private waiting: number;
-  private resolveDone!: () => void;
-  /**
-   * Called with the answers (in request order) once every request ended: writes the response
-   * (or returns a promise that does, which never rejects).
-   */
-  private readonly finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
+  private resolveDone!: (answers: JsonRpcMessage[]) => void;
 
   constructor(
-    readonly channel: ResponseChannel,
-    readonly res: ServerResponse,
+    readonly channel: Channel,
     /** The ids of the POST's requests, in order. */
     readonly ids: readonly JsonRpcId[],
-    /** The POST's token facts (a protected endpoint). */
-    readonly auth: AuthInfo | undefined,
-    init: {
-      legacy: LegacySession | undefined;
-      canInitialize: boolean;
-      finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
-    },
-    /** True when the server may send the client requests on this POST's stream (a session, SSE). */
-    readonly carriesRequests: boolean,
+    readonly facts: Facts,
   ) {
-    this.legacy = init.legacy;
-    this.canInitialize = init.canInitialize;
-    this.finish = init.finish;
     this.waiting = ids.length;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
@@ -71,9 +55,8 @@ export class PostRoute {
 
   /**
    * Request `id` ended. One that ended unanswered was cancelled (the spec: no answer is sent for
-   * it), unless `closed` (the connection went down under it: the server or the session closed),
-   * which is answered -32603. After the last one, the response is written (`finish`, with no
-   * answer when none is left) and `done` resolves.
+   * it), unless `closed` (the connection went down under it), which is answered -32603. After the
+   * last one `done` resolves.
    */
   ended(id: JsonRpcId, closed: boolean): void {
     if (closed && !this.answers.some((answer) => (answer as { id?: unknown }).id === id))
@@ -83,17 +66,15 @@ export class PostRoute {
       const order = new Map(this.ids.map((id, index) => [id, index]));
       this.answers.sort((a, b) => order.get((a as { id: JsonRpcId }).id)! - order.get((b as { id: JsonRpcId }).id)!);
     }
-    const finished = this.finish(this.answers, this);
-    if (finished) void finished.finally(() => this.resolveDone());
-    else this.resolveDone();
+    this.resolveDone(this.answers);
   }
 }
 
-export class HttpServerTransport implements Transport {
+export class HttpServerTransport<Facts = unknown, Channel extends PostChannel = PostChannel> implements Transport {
   readonly kind = 'streamable-http-server';
   readonly closed: Promise<CloseInfo>;
   private listener: ((value: unknown) => void) | undefined;
-  private readonly routes = new Map<JsonRpcId, PostRoute>();
+  private readonly routes = new Map<JsonRpcId, PostRoute<Facts, Channel>>();
   private resolveClosed!: (info: CloseInfo) => void;
   private isClosed = false;
 
@@ -108,12 +89,12 @@ export class HttpServerTransport implements Transport {
   }
 
   /** The POST that carried request `id`, while it runs. */
-  routeOf(id: JsonRpcId): PostRoute | undefined {
+  routeOf(id: JsonRpcId): PostRoute<Facts, Channel> | undefined {
     return this.routes.get(id);
   }
 
   /** Feeds one POST's messages to the connection; the answers of its requests go to `route`. */
-  deliver(items: readonly unknown[], route: PostRoute | undefined): void {
+  deliver(items: readonly unknown[], route: PostRoute<Facts, Channel> | undefined): void {
     if (route) for (const id of route.ids) this.routes.set(id, route);
     // One by one, not as a batch: the route gathers a batch's answers (and writes them as one array).
     for (const item of items) {
