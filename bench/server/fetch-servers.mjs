@@ -11,6 +11,8 @@
 //            spliced into a fixed result), `new Response(body, { headers })`
 //   mcpwire  the kit's createFetchHandler (`mcpwire/server`, from dist/), `sessions: false`
 //   sdk-v2   @modelcontextprotocol/server 2.4 createMcpHandler (`legacy: 'stateless'`), its `fetch`
+import { mcpwireEchoServer, sdkV2EchoHandler } from './echo-tool.mjs';
+
 const which = globalThis.Deno ? globalThis.Deno.args[0] : process.argv[2];
 const exit = () => (globalThis.Deno ? globalThis.Deno.exit(0) : process.exit(0));
 const say = (value) => {
@@ -34,27 +36,10 @@ if (which === 'raw') {
     say({ missing: 'createFetchHandler is not in this build' });
     exit();
   }
-  const server = new kit.McpServer({ name: 'echo', version: '1.0.0', logger: () => undefined });
-  server.registerTool({
-    name: 'echo',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    handler: ({ text }) => ({ content: [{ type: 'text', text }] }),
-  });
-  const handler = kit.createFetchHandler(server, { path: '/mcp', sessions: false });
+  const handler = kit.createFetchHandler(mcpwireEchoServer(kit), { path: '/mcp', sessions: false });
   fetch = (request) => handler(request);
 } else if (which === 'sdk-v2') {
-  const { McpServer, createMcpHandler } = await import('@modelcontextprotocol/server');
-  const z = await import('zod');
-  const handler = createMcpHandler(
-    () => {
-      const server = new McpServer({ name: 'echo', version: '1.0.0' });
-      server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
-        content: [{ type: 'text', text }],
-      }));
-      return server;
-    },
-    { legacy: 'stateless', keepAliveMs: 0 },
-  );
+  const handler = await sdkV2EchoHandler();
   fetch = (request) => handler.fetch(request);
 } else {
   say({ missing: `usage: fetch-servers.mjs raw|mcpwire|sdk-v2 (got ${which})` });

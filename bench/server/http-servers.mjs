@@ -12,6 +12,7 @@
 //            node:http → fetch Request adapter as spec-fixtures/servers/modern/v2-server.mjs
 //            (@modelcontextprotocol/node, its own adapter, is not installed)
 import { createServer } from 'node:http';
+import { mcpwireEchoServer, sdkV2EchoHandler } from './echo-tool.mjs';
 
 const which = process.argv[2];
 let handle;
@@ -32,16 +33,8 @@ if (which === 'raw') {
   // mcpwire-otel: instrument() on (bench/otel-setup.mjs); mcpwire-base: a baseline build (MCPWIRE_BASE_DIST).
   const { setUpOtel, baseDist } = await import('../otel-setup.mjs');
   if (which === 'mcpwire-otel') await setUpOtel();
-  const { McpServer, createHttpHandler } = await import(
-    which === 'mcpwire-base' ? new URL('server/index.js', baseDist()).href : 'mcpwire/server'
-  );
-  const server = new McpServer({ name: 'echo', version: '1.0.0', logger: () => undefined });
-  server.registerTool({
-    name: 'echo',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    handler: ({ text }) => ({ content: [{ type: 'text', text }] }),
-  });
-  handle = createHttpHandler(server, { path: '/mcp', sessions: false });
+  const kit = await import(which === 'mcpwire-base' ? new URL('server/index.js', baseDist()).href : 'mcpwire/server');
+  handle = kit.createHttpHandler(mcpwireEchoServer(kit), { path: '/mcp', sessions: false });
 } else if (which === 'sdk-v1') {
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
@@ -65,18 +58,7 @@ if (which === 'raw') {
     await transport.handleRequest(req, res);
   };
 } else if (which === 'sdk-v2') {
-  const { McpServer, createMcpHandler } = await import('@modelcontextprotocol/server');
-  const z = await import('zod');
-  const handler = createMcpHandler(
-    () => {
-      const server = new McpServer({ name: 'echo', version: '1.0.0' });
-      server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
-        content: [{ type: 'text', text }],
-      }));
-      return server;
-    },
-    { legacy: 'stateless', keepAliveMs: 0 },
-  );
+  const handler = await sdkV2EchoHandler();
   handle = async (req, res) => {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
