@@ -185,3 +185,93 @@ describe('createFetchHandler with Request objects', () => {
     expect(handler.inFlight).toBe(0);
   });
 });
+
+describe('createFetchHandler with a cors option', () => {
+  const page = 'http://127.0.0.1:5173';
+
+  it('answers a preflight before anything else, echoing the Mcp-* headers it asks for', async () => {
+    const handler = serve(echoServer(), { cors: { origins: [page] } });
+    const answer = await handler(
+      new Request(URL_BASE, {
+        method: 'OPTIONS',
+        headers: {
+          origin: page,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-session-id, mcp-param-region',
+        },
+      }),
+    );
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(page);
+    expect(answer.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(answer.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('mcp-param-region');
+  });
+
+  it('names the origin and the readable headers on JSON answers, SSE streams and refusals', async () => {
+    const handler = serve(echoServer(), { cors: { origins: [page] } });
+    const made = await handler(
+      post(
+        rpc('initialize', {
+          protocolVersion: LEGACY_REVISION,
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        }),
+        { origin: page, accept: 'application/json' },
+      ),
+    );
+    expect(made.status).toBe(200);
+    expect(made.headers.get('access-control-allow-origin')).toBe(page);
+    expect(made.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('mcp-session-id');
+    const stream = await handler(
+      post(
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'add', arguments: { a: 1, b: 1 }, _meta: { ...modernMeta(), progressToken: 'p' } },
+        },
+        { origin: page, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' },
+      ),
+    );
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect(stream.headers.get('access-control-allow-origin')).toBe(page);
+    await stream.text();
+    const refused = await handler(post(rpc('tools/list'), { origin: page, 'mcp-session-id': 'none' }));
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(page);
+  });
+
+  it('refuses an origin it does not list with 403, and nothing runs', async () => {
+    const server = echoServer();
+    let ran = false;
+    server.registerTool({
+      name: 'mark',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        ran = true;
+        return { content: [] };
+      },
+    });
+    const handler = serve(server, { cors: { origins: [page] } });
+    const refused = await handler(
+      post(
+        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'mark', arguments: {}, _meta: modernMeta() } },
+        {
+          origin: 'http://127.0.0.1:6666',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'mark',
+        },
+      ),
+    );
+    expect(refused.status).toBe(403);
+    expect(ran).toBe(false);
+    const preflightRefused = await handler(
+      new Request(URL_BASE, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://127.0.0.1:6666', 'access-control-request-method': 'POST' },
+      }),
+    );
+    expect(preflightRefused.status).toBe(403);
+  });
+});

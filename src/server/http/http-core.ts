@@ -25,7 +25,7 @@ import type { ServerCore } from '../request-router.js';
 import type { AuthInfo } from '../auth-info.js';
 import { principalOf } from '../state/principal.js';
 import { BearerGate } from './auth/bearer-gate.js';
-import { gateRequest, gateResponse } from './gate-view.js';
+import { answerHeaders, checkCorsOptions, preflight } from './cors.js';
 import { pathOf, positive, refuse } from './http-answers.js';
 import { HttpEngine } from './http-engine.js';
 import {
@@ -63,6 +63,7 @@ export class HttpCore {
     for (const key of Object.keys(options)) {
       if (!optionKeys.has(key)) throw new McpError('INVALID_ARGUMENT', `unknown HTTP handler option "${key}"`);
     }
+    if (options.cors) checkCorsOptions(options.cors);
     const core: ServerCore = server.core;
     this.core = core;
     const requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
@@ -170,9 +171,16 @@ export class HttpCore {
   }
 
   private async dispatch(req: HttpRequestIn, sink: ResponseSink): Promise<void> {
+    const cors = this.options.cors;
+    if (cors) {
+      // A preflight is answered before anything else, and nothing of the server runs for it.
+      const answer = preflight(req, cors);
+      if (answer) return answer.status === 204 ? sink.send(204, answer.headers) : refuse(sink, answer, answer.headers);
+      const headers = answerHeaders(req, cors);
+      for (const name in headers) sink.setHeader(name, headers[name]!);
+    }
     const path = pathOf(req.target);
-    const gated = this.gate && { req: gateRequest(req), res: gateResponse(sink) };
-    if (gated && this.gate.serveMetadata(gated.req, gated.res, path)) return;
+    if (this.gate?.serveMetadata(req, sink, path)) return;
     if (this.options.path !== undefined && path !== this.options.path)
       return refuse(sink, { status: 404, message: 'Not Found' });
     const guard = checkHostAndOrigin(req, this.options);
@@ -184,11 +192,11 @@ export class HttpCore {
         { 'retry-after': '1' },
       );
     let auth: AuthInfo | undefined;
-    if (gated) {
-      auth = await this.gate.check(gated.req, gated.res);
+    if (this.gate) {
+      auth = await this.gate.check(req, sink);
       if (!auth) return;
     }
-    const call: PostCall = { req, sink, auth, principal: principalOf(auth), gateResponse: gated?.res };
+    const call: PostCall = { req, sink, auth, principal: principalOf(auth) };
     switch (req.method) {
       case 'POST':
         return this.posts.serve(call);

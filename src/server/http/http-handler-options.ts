@@ -4,6 +4,7 @@
  * configures reads in one place.
  */
 import type { HttpAuthOptions } from './auth/bearer-gate.js';
+import type { CorsOptions } from './cors.js';
 import type { GuardOptions } from './request-guards.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -39,6 +40,13 @@ export interface HttpHandlerOptions extends GuardOptions {
    * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
    */
   auth?: HttpAuthOptions;
+  /**
+   * Lets browser pages on other origins call the endpoint: preflight `OPTIONS` answered (204, or
+   * 403 for an origin not listed), and every answer, streams and refusals included, names the
+   * allowed origin and the headers a page may read (`Mcp-Session-Id`, `WWW-Authenticate`, …).
+   * A listed origin also passes the Origin guard; one not listed is refused 403 before anything runs.
+   */
+  cors?: CorsOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -79,4 +87,5 @@ export const OPTION_KEYS = new Set([
   'allowedOrigins',
   'dnsRebindingProtection',
   'auth',
+  'cors',
 ]);

@@ -48,8 +48,6 @@ export interface PostCall {
   readonly auth: AuthInfo | undefined;
   /** Who it comes from (its token's client and subject): sessions are bound to it. */
   readonly principal: string | undefined;
-  /** Where the bearer gate writes its refusals for this request (a protected endpoint). */
-  readonly gateResponse: Parameters<BearerGate['refuseToolCalls']>[0] | undefined;
 }
 
 /** What POST needs of its handler. */
@@ -101,7 +99,7 @@ export class HttpPost {
           classified.id ?? null,
         );
     }
-    if (gate && gate.refuseToolCalls(call.gateResponse!, call.auth, requests, core.tools)) return;
+    if (gate?.refuseToolCalls(sink, call.auth, requests, core.tools)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);

@@ -5,6 +5,8 @@
  */
 import type { HttpRequestIn, Refusal } from '../../transport/http-server/http-exchange.js';
 
+import { originAllowed, type CorsOptions } from './cors.js';
+
 export type { Refusal };
 
 /** The hostnames a local server answers to by default. */
@@ -22,6 +24,8 @@ export interface GuardOptions {
   allowedOrigins?: readonly string[];
   /** `false` turns the Host and Origin checks off (behind a proxy that does them). Default true. */
   dnsRebindingProtection?: boolean;
+  /** With a CORS option, its origins pass the Origin check (beside `allowedOrigins`); others are refused. */
+  cors?: CorsOptions;
 }
 
 /** A `Host`/`Origin` refusal (403), or undefined when the request passes. */
@@ -33,6 +37,10 @@ export function checkHostAndOrigin(req: HttpRequestIn, options: GuardOptions): R
     return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
   const origin = req.header('origin');
   if (origin === undefined) return undefined;
+  if (options.cors)
+    return originAllowed(origin, options.cors) || options.allowedOrigins?.includes(origin)
+      ? undefined
+      : { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
   if (options.allowedOrigins)
     return options.allowedOrigins.includes(origin)
       ? undefined

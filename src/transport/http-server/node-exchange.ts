@@ -34,13 +34,15 @@ export class NodeRequestIn implements HttpRequestIn {
   /**
    * The body as text, without buffering past the cap: 413 past `maxBytes` (a declared
    * `content-length` over it is refused before reading), 408 past `timeoutMs`, 400 when the client
-   * broke off. What is left of a refused body is drained so the socket can answer.
+   * broke off. What is left of a refused body is drained so the socket can answer. A body a
+   * parser mounted before already read is taken from `req.body` ({@link parsedBody}).
    */
   text(maxBytes: number, timeoutMs: number, deadlines: DeadlineSet): Promise<{ text: string } | Refusal> {
     const req = this.raw;
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes)
       return Promise.resolve({ status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` });
+    if (req.readableEnded) return Promise.resolve(parsedBody(req, maxBytes));
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -76,6 +78,30 @@ export class NodeRequestIn implements HttpRequestIn {
       req.on('aborted', onError);
     });
   }
+}
+
+/**
+ * The body a parser mounted before the handler already read (Express's `express.json()`, a
+ * framework that sets `req.body`): a string or bytes as they are, anything else as its JSON. Without
+ * one there is nothing left to read: a 500 that says where to mount the handler.
+ */
+function parsedBody(req: IncomingMessage, maxBytes: number): { text: string } | Refusal {
+  const given = (req as { body?: unknown }).body;
+  if (given === undefined)
+    return {
+      status: 500,
+      message:
+        'Internal Server Error: the request body was already read before the MCP handler (mount it before any body parser)',
+    };
+  const text =
+    typeof given === 'string'
+      ? given
+      : given instanceof Uint8Array
+        ? Buffer.from(given.buffer, given.byteOffset, given.byteLength).toString('utf8')
+        : JSON.stringify(given);
+  if (Buffer.byteLength(text) > maxBytes)
+    return { status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` };
+  return { text };
 }
 
 /** A Node response as the core writes it. */
