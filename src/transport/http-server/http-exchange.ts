@@ -47,7 +47,10 @@ export interface HttpRequestIn {
  * response ended or the client went away every call does nothing.
  */
 export interface ResponseSink {
-  /** The whole response: `body` (UTF-8, its `content-length` set by the sink), or none. */
+  /**
+   * The whole response: `body` (UTF-8), or none. With a body the sink sets `content-length`, and
+   * may add it to `headers` itself: pass an object made for this response (never a shared one).
+   */
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void;
   /** Starts a streamed response; its status line and headers go out now. */
   open(status: number, headers: Readonly<Record<string, string>>): void;

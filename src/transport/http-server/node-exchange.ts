@@ -123,9 +123,9 @@ export class NodeSink implements ResponseSink {
       res.writeHead(status, headers).end();
       return;
     }
-    const all: Record<string, string | number> = { ...headers };
-    all['content-length'] = Buffer.byteLength(body);
-    res.writeHead(status, all);
+    // The headers are this response's own (the interface's contract): no copy to make.
+    (headers as Record<string, string | number>)['content-length'] = Buffer.byteLength(body);
+    res.writeHead(status, headers);
     res.end(body);
   }
 
