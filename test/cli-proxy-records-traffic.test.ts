@@ -14,6 +14,7 @@ import { CLI, EVERYTHING, requireBuiltCli, runCli, SCRIPTED } from './support/cl
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { FIXTURES } from './support/processes.js';
 import { until } from './support/wait.js';
+import { endAll } from './support/end-all.js';
 
 const node = process.execPath;
 let dir: string;
@@ -24,8 +25,7 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-proxy-'));
 });
 afterEach(async () => {
-  await http?.stop();
-  http = undefined;
+  [http] = await endAll([http, 'stop']);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { endAll } from './support/end-all.js';
 
 const SECRET = 'sk-live-7c1e2d3f4a5b';
 let dir: string;
@@ -18,8 +19,7 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-trace-'));
 });
 afterEach(async () => {
-  await http?.stop();
-  http = undefined;
+  [http] = await endAll([http, 'stop']);
   rmSync(dir, { recursive: true, force: true });
 });
 

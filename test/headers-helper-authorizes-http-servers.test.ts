@@ -24,6 +24,7 @@ import {
   startHttpFixture,
 } from './support/http-fixture.js';
 import { eventually, waitUntilGone } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 let dir: string;
 let server: HeaderProtectedServer | undefined;
@@ -34,12 +35,7 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-helper-'));
 });
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await server?.close();
-  await other?.close();
-  server = undefined;
-  other = undefined;
+  [manager, server, other] = await endAll([manager, 'disconnectAll'], [server, 'close'], [other, 'close']);
   PROCESS_HTTP_ROUTES.clear();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -18,6 +18,7 @@ import type { ChromeTrace } from '../src/inspect/export/chrome-trace.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { startHttpProxyCli } from './support/http-proxy-cli.js';
+import { endAll } from './support/end-all.js';
 
 let dir: string;
 let server: HttpServerProcess | undefined;
@@ -27,8 +28,7 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-http-traces-'));
 });
 afterEach(async () => {
-  await server?.stop();
-  server = undefined;
+  [server] = await endAll([server, 'stop']);
   rmSync(dir, { recursive: true, force: true });
 });
 

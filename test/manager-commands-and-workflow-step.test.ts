@@ -9,6 +9,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { McpStepRunner, renderTemplate, runMcpStep } from '../src/manager/workflow-step.js';
 import { FIXTURES, isAlive } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
@@ -22,12 +23,7 @@ const legacy = (name: string, ...flags: string[]): ManagedServer => ({
 
 let manager: McpManager | undefined;
 let runner: McpStepRunner | undefined;
-afterEach(async () => {
-  await runner?.reset();
-  runner = undefined;
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([runner, manager] = await endAll([runner, 'reset'], [manager, 'disconnectAll'])));
 
 describe('/mcp commands', () => {
   it('status, servers, tools, connect and disconnect answer in text and structured form', async () => {

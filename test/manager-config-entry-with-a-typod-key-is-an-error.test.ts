@@ -14,6 +14,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let dir: string;
@@ -34,8 +35,7 @@ beforeEach(() => {
   );
 });
 afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
+  [manager] = await endAll([manager, 'close']);
   rmSync(dir, { recursive: true, force: true });
 });
 

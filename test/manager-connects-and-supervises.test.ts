@@ -10,6 +10,7 @@ import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { StatusChange } from '../src/manager/servers/server-slot.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually, isAlive, waitUntilGone } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
@@ -27,8 +28,7 @@ function scripted(name: string, ...flags: string[]): ManagedServer {
 
 let manager: McpManager | undefined;
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
+  [manager] = await endAll([manager, 'disconnectAll']);
   await McpManager.resetInstance();
 });
 

@@ -18,17 +18,17 @@ import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto
 import { startHeaderProtectedServer } from './support/header-protected-server.js';
 import { legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { eventually } from './support/wait.js';
+import { endAll } from './support/end-all.js';
 
 let manager: McpManager | undefined;
 let protectedServer: AutoApprovingOAuth | undefined;
 let plain: HttpFixture | undefined;
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await protectedServer?.close();
-  await plain?.close();
-  protectedServer = undefined;
-  plain = undefined;
+  [manager, protectedServer, plain] = await endAll(
+    [manager, 'disconnectAll'],
+    [protectedServer, 'close'],
+    [plain, 'close'],
+  );
   PROCESS_HTTP_ROUTES.clear();
 });
 

@@ -11,11 +11,11 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { refuseWithChallenge } from './support/oauth-discovery.js';
 import { freePort } from './support/ports.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
+  [fixture] = await endAll([fixture, 'close']);
   PROCESS_HTTP_ROUTES.clear();
 });
 

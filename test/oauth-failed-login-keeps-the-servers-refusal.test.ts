@@ -10,11 +10,11 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
+  [fixture] = await endAll([fixture, 'close']);
   PROCESS_HTTP_ROUTES.clear();
 });
 

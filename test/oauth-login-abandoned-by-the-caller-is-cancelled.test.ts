@@ -10,11 +10,11 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpError } from '../src/protocol/errors.js';
 import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto-approving-oauth.js';
 import { eventually } from './support/wait.js';
+import { endAll } from './support/end-all.js';
 
 let server: AutoApprovingOAuth | undefined;
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  [server] = await endAll([server, 'close']);
   PROCESS_HTTP_ROUTES.clear();
 });
 

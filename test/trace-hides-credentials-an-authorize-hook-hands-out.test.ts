@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
+  [fixture] = await endAll([fixture, 'close']);
   PROCESS_HTTP_ROUTES.clear();
 });
 
