@@ -21,6 +21,7 @@ import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents, type Exchange } from './support/kit-wire.js';
 import { LegacyWire } from './support/legacy-wire.js';
 import { until, within } from './support/wait.js';
+import { registerGateTool } from './support/kit-tools.js';
 
 const SECRET = 'the secret every node shares';
 const REVISION = '2025-11-25';
@@ -62,22 +63,9 @@ async function node(
     state: { ...state, nodeId, stateSecret: SECRET },
     ...(options.leaseMs === undefined ? {} : { tasks: { leaseMs: options.leaseMs } }),
   });
-  const aborted: unknown[] = [];
   let open!: () => void;
   let opened = new Promise<void>((resolve) => (open = resolve));
-  server.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        context.progress(1);
-        context.signal.addEventListener('abort', () => {
-          aborted.push(context.signal.reason);
-          resolve({ content: [] });
-        });
-      }),
-  });
+  const { aborted } = registerGateTool(server, { progress: true });
   server.registerTool({
     name: 'ask',
     inputSchema: { type: 'object' },

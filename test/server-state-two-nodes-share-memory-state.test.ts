@@ -19,6 +19,7 @@ import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents } from './support/kit-wire.js';
 import { until, within } from './support/wait.js';
+import { registerGateTool } from './support/kit-tools.js';
 
 const SECRET = 'the secret both nodes share';
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -45,20 +46,7 @@ async function node(nodeId: string, state: ServerStateOptions, stateSecret = SEC
     logger: () => undefined,
     state: { ...state, nodeId, stateSecret },
   });
-  const aborted: unknown[] = [];
-  server.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        context.progress(1);
-        context.signal.addEventListener('abort', () => {
-          aborted.push(context.signal.reason);
-          resolve({ content: [] });
-        });
-      }),
-  });
+  const { aborted } = registerGateTool(server, { progress: true });
   server.registerTool({
     name: 'greet',
     inputSchema: { type: 'object' },
