@@ -19,6 +19,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const env = { TOKEN: 'tok-7f3a9c1e', API_KEY: 'key-0b8d2e44', USER_NAME: 'alice', PASS: 'pw-5566778899' };
 const SECRETS = ['tok-7f3a9c1e', 'key-0b8d2e44', 'pw-5566778899', 'file-secret-1234'];
 
+/** Loads `file` alone (no user or project layer) with {@link env}. */
+const loadOnly = (file: string) =>
+  loadConfig({ cwd: dir, homeDir: dir, userConfigPath: false, project: false, configPaths: [file], env });
+
 describe('redaction of expanded values', () => {
   it('the display copy is exact: variable values and secret-looking env and headers are ***', async () => {
     writeFileSync(path.join(dir, 'svc.env'), '# comment\nDB_PASSWORD=file-secret-1234\nexport REGION="eu-west-1"\n');
@@ -40,14 +44,7 @@ describe('redaction of expanded values', () => {
         },
       }),
     );
-    const loaded = await loadConfig({
-      cwd: dir,
-      homeDir: dir,
-      userConfigPath: false,
-      project: false,
-      configPaths: [file],
-      env,
-    });
+    const loaded = await loadOnly(file);
     expect(loaded.errors).toEqual([]);
     const shown = loaded.servers.map(redactServer);
     expect(shown).toEqual([
@@ -93,14 +90,7 @@ describe('redaction of expanded values', () => {
         },
       }),
     );
-    const loaded = await loadConfig({
-      cwd: dir,
-      homeDir: dir,
-      userConfigPath: false,
-      project: false,
-      configPaths: [file],
-      env,
-    });
+    const loaded = await loadOnly(file);
     expect(loaded.errors.map((e) => e.message)).toEqual([
       `${file}: server "a": headers.X-Other: variable MISSING is not set (write \${MISSING:-default} for a default)`,
       `${file}: server "b": args[1] must be a string, got 3`,
