@@ -7,18 +7,12 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseToml } from '@decimalturn/toml-patch';
-
 import { parse as parseYaml } from 'yaml';
-
 import { loadConfig } from '../src/manager/config/load-config.js';
-
 import { importFrom } from '../src/manager/config/hosts/host-import.js';
-
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const SECRET = 'sk-live-0123456789abcdef';

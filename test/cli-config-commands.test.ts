@@ -5,10 +5,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const SECRET = 'tok-9f8e7d6c5b4a';

@@ -6,14 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/manager/config/load-config.js';
-
 import { McpManager } from '../src/manager/mcp-manager.js';
-
 import { ConfigError } from '../src/protocol/errors.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const dirs = useConfigDirs('mcpwire-config-errors-');

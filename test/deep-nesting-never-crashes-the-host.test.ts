@@ -5,25 +5,16 @@
  * land on their request as McpErrors naming server and method, and diagnostics stay small.
  */
 import { spawn } from 'node:child_process';
-
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { planParamHeaders } from '../src/client/x-mcp-header.js';
-
 import { sampleValue } from '../src/protocol/value-sample.js';
-
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-
 import { StdioTransport } from '../src/transport/stdio/stdio.js';
-
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-
 import { legacyServer, openSse, result, sse } from './support/http-fixture.js';
 import { eventually, FIXTURES } from './support/processes.js';
-
 import { useHttpScene } from './support/http-scene.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');

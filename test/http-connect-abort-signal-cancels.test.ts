@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { LegacySseTransport } from '../src/transport/http/legacy-sse.js';
-
 import { legacyServer, openSse, until } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

@@ -8,9 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { isMcpError } from '../src/protocol/errors.js';
-
 import { legacyServer, openSse, until } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

@@ -6,21 +6,14 @@
  * `mcpwire --json` prints the facts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-
 import os from 'node:os';
-
 import path from 'node:path';
-
 import { beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { HttpError } from '../src/protocol/errors.js';
-
 import { requireBuiltCli, runCli } from './support/cli.js';
-
 import { legacyServer, openSse } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
-
 import { useHttpScene } from './support/http-scene.js';
 
 const scene = useHttpScene<McpClient>();

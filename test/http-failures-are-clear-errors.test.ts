@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { HttpError, isMcpError, McpError } from '../src/protocol/errors.js';
-
 import {
   json,
   legacyServer,
@@ -19,7 +17,6 @@ import {
   writeThenDrop,
 } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
-
 import { useHttpScene } from './support/http-scene.js';
 
 const SECRET = 'sk-live-0123456789abcdef';

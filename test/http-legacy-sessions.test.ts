@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { json, legacyServer, openSse, result, sse, until } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { json, legacyServer, result } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

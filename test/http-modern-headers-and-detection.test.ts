@@ -4,12 +4,9 @@
  * Streamable HTTP, 2024-11-05 HTTP+SSE, and the per-URL verdict cache.
  */
 import type { ServerResponse } from 'node:http';
-
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { isMcpError } from '../src/protocol/errors.js';
-
 import {
   json,
   legacyServer,
@@ -23,7 +20,6 @@ import {
   writeThenDrop,
 } from './support/http-fixture.js';
 import { assertValidClientMessage } from './kit/spec-schemas.js';
-
 import { useHttpScene } from './support/http-scene.js';
 
 const scene = useHttpScene<McpClient>();

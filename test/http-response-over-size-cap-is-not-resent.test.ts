@@ -5,11 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { SizeLimitError } from '../src/protocol/errors.js';
-
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
-
 import { json, legacyServer, openSse, result, sse } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HttpRouteCache, PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { legacyServer } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

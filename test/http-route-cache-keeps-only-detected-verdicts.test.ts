@@ -4,12 +4,9 @@
  * URL go: they probe, and find what the server really offers.
  */
 import type { ServerResponse } from 'node:http';
-
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import type { ClientOptions } from '../src/client/options.js';
-
 import { json, legacyServer, openSse, result, type Route, sse } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

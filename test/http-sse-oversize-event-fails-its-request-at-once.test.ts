@@ -8,9 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-
 import {
   type HttpFixture,
   httpSseServer,

@@ -4,12 +4,9 @@
  * they have no side effects).
  */
 import type { ServerResponse } from 'node:http';
-
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { isMcpError } from '../src/protocol/errors.js';
-
 import { legacyServer, openSse, result, type Seen, sse, sseText, writeThenDrop } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
 

@@ -4,19 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
 import { ApprovalStore } from '../src/manager/permissions/approval-store.js';
-
 import { McpManager } from '../src/manager/mcp-manager.js';
-
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-
 import { FIXTURES } from './support/processes.js';
-
 import { until } from './support/wait.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');

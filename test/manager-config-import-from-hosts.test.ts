@@ -7,10 +7,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { hostConfigFiles, IMPORT_HOSTS, importFrom } from '../src/manager/config/hosts/host-import.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const dirs = useConfigDirs('mcpwire-import-', { userConfigDir: false });

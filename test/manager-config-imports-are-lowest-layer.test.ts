@@ -5,10 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { ConfigLoader, loadConfig } from '../src/manager/config/load-config.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const dirs = useConfigDirs('mcpwire-import-layer-', { userConfigDir: false });

@@ -6,18 +6,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { ConfigLoader, loadConfig } from '../src/manager/config/load-config.js';
-
 import { redactServer } from '../src/manager/config/redact.js';
-
 import { stripJsonComments } from '../src/manager/config/text-formats.js';
-
 import { McpManager } from '../src/manager/mcp-manager.js';
-
 import { FIXTURES } from './support/processes.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const dirs = useConfigDirs('mcpwire-config-');

@@ -7,34 +7,20 @@
  * through `connectServer`'s hooks, and `oauth: false` leaves the 401 as `AUTH_REQUIRED`.
  */
 import { generateKeyPairSync } from 'node:crypto';
-
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
 import { MemoryTokenStore } from '../src/auth/token-store.js';
-
 import type { McpClient } from '../src/client/mcp-client.js';
-
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
-
 import { loadConfig } from '../src/manager/config/load-config.js';
-
 import { redactServer, secretValues } from '../src/manager/config/redact.js';
-
 import { oauthOptionsFor } from '../src/manager/servers/server-oauth.js';
-
 import { checkServerDefinition } from '../src/manager/servers/check-definition.js';
-
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-
 import { connectServer, connectTarget } from '../src/manager/servers/connect-target.js';
-
 import { ConfigError, HttpError } from '../src/protocol/errors.js';
-
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
-
 import { useConfigDirs } from './support/config-dirs.js';
 
 const dirs = useConfigDirs('mcpwire-oauth-config-');

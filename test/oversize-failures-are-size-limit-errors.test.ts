@@ -5,15 +5,11 @@
  * HTTP (where the transport fails it); nothing goes into the peer's `data`.
  */
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-
 import { SizeLimitError } from '../src/protocol/errors.js';
-
 import { httpSseServer, json, legacyServer, result } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
-
 import { useHttpScene } from './support/http-scene.js';
 
 const CAP = 64 * 1024;

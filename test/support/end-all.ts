@@ -2,6 +2,7 @@
  * The end of a test that keeps what it started in module-level slots (`let manager: McpManager |
  * undefined`): each slot's value is ended by the method named beside it, in the order given.
  */
+import { afterEach } from 'vitest';
 
 /** The names of `T`'s methods that take no argument (`'close'`, `'disconnectAll'`, `'stop'` …). */
 type EndMethod<T> = { [K in keyof T]-?: T[K] extends () => unknown ? K : never }[keyof T];
@@ -29,4 +30,16 @@ export async function endAll<T extends unknown[]>(
   }
   if (failures.length > 0) throw failures[0];
   return slots.map(() => undefined) as { [I in keyof T]: undefined };
+}
+
+/**
+ * An array for what a test opens as it goes (clients, servers): an `afterEach` closes its members
+ * one after the other, in the order they were added, and empties it.
+ */
+export function closedAfterEach<T extends { close(): unknown }>(): T[] {
+  const members: T[] = [];
+  afterEach(async () => {
+    for (const member of members.splice(0)) await member.close();
+  });
+  return members;
 }

@@ -5,6 +5,7 @@
  * route verdicts forgotten).
  */
 import { afterEach } from 'vitest';
+import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { cleanUp, startHttpFixture, type HttpFixture, type Route } from './http-fixture.js';
 
 export interface HttpScene<C extends { close(): Promise<void> }> {
@@ -32,4 +33,13 @@ export function useHttpScene<C extends { close(): Promise<void> }>(): HttpScene<
   };
   afterEach(async () => void ([scene.client, fixture] = await cleanUp(scene.client, fixture)));
   return scene;
+}
+
+/**
+ * Registers an `afterEach` that forgets the route verdicts the client cached in this process
+ * (era and transport per URL), so no test inherits another's. Register it before the hooks that
+ * close the test's servers: it runs after them.
+ */
+export function forgetHttpRoutesAfterEach(): void {
+  afterEach(() => PROCESS_HTTP_ROUTES.clear());
 }
