@@ -12,7 +12,6 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
 import {
   type HttpFixture,
