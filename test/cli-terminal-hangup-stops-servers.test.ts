@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, requireBuiltCli } from './support/cli.js';
 import { isAlive, waitUntilGone } from './support/processes.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { until, within } from './support/wait.js';
 import { useTempDir } from './support/temp-dir.js';
 
@@ -22,10 +22,8 @@ let terminal: Terminal | undefined;
 const tmp = useTempDir('mcpwire-hangup-');
 let serverPid: number | undefined;
 
-beforeAll(() => {
-  requireBuiltCli();
-  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
-});
+beforeAll(requireBuiltCli);
+beforeAll(requireTmux);
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;
