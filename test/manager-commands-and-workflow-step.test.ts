@@ -10,16 +10,12 @@ import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { McpStepRunner, renderTemplate, runMcpStep } from '../src/manager/workflow-step.js';
 import { FIXTURES, isAlive } from './support/processes.js';
 import { endAll } from './support/end-all.js';
+import { scriptedServer } from './support/managed-servers.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
-const legacy = (name: string, ...flags: string[]): ManagedServer => ({
-  name,
-  transport: 'stdio',
-  command: node,
-  args: [SCRIPTED, ...flags],
-  provenance: { file: '/home/u/.mcpwire/config.json', scope: 'user' },
-});
+const legacy = (name: string, ...flags: string[]): ManagedServer =>
+  scriptedServer(name, flags, { file: '/home/u/.mcpwire/config.json', scope: 'user' });
 
 let manager: McpManager | undefined;
 let runner: McpStepRunner | undefined;
