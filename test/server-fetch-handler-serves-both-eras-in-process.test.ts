@@ -111,6 +111,36 @@ describe('createFetchHandler with Request objects', () => {
     await until(() => handler.inFlight === 0, { what: 'nothing left in flight' });
   });
 
+  it('caps the body at maxBodyBytes, declared (read whole) or streamed (read in chunks): 413, and nothing runs', async () => {
+    const server = addServer();
+    const handler = serve(server, { maxBodyBytes: 200, sessions: false });
+    const body = JSON.stringify(rpc('tools/list', { pad: 'x'.repeat(300) }));
+    const declared = jsonPost(JSON.parse(body), { 'content-length': String(body.length) });
+    expect(declared.headers.get('content-length')).toBe(String(body.length));
+    expect((await handler(declared)).status).toBe(413);
+    // A length that understates the body (a Request made in code) is still held to the cap.
+    expect((await handler(jsonPost(JSON.parse(body), { 'content-length': '50' }))).status).toBe(413);
+    const bytes = new TextEncoder().encode(body);
+    const streamed = new Request(FETCH_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 150));
+          controller.enqueue(bytes.slice(150));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect((await handler(streamed)).status).toBe(413);
+    // A declared body within the cap is read whole and served.
+    const small = JSON.stringify(rpc('tools/list'));
+    const served = await handler(jsonPost(JSON.parse(small), { 'content-length': String(small.length) }));
+    expect(served.status).toBe(200);
+    expect((await jsonOf(served)).result.tools.map((t: { name: string }) => t.name)).toEqual(['add']);
+  });
+
   it('close() refuses new requests with 503 and ends the calls still running after the grace', async () => {
     const { server, held } = holdingServer('fetch-close');
     const handler = createFetchHandler(server, { path: '/mcp' });

@@ -13,6 +13,11 @@ const encoder = new TextEncoder();
 /** The status of a response whose client went away before it was made (nginx's "client closed request"). */
 const CLIENT_CLOSED = 499;
 
+/** The refusal of a body that did not arrive within `timeoutMs`. */
+function lateRefusal(timeoutMs: number): Refusal {
+  return { status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` };
+}
+
 /** A `Request` as the core reads it. */
 export class FetchRequestIn implements HttpRequestIn {
   readonly method: string;
@@ -39,6 +44,9 @@ export class FetchRequestIn implements HttpRequestIn {
     const tooLarge: Refusal = { status: 413, message: `Payload Too Large: the body is over ${maxBytes} bytes` };
     const declared = Number(this.raw.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
+    // A declared length is the runtime's to hold the body to: read it whole (on a fetch adapter
+    // over node:http, a stream reader costs twice the CPU of the whole request).
+    if (Number.isFinite(declared)) return this.whole(maxBytes, timeoutMs, deadlines, tooLarge);
     const body = this.raw.body;
     if (!body) return { text: '' };
     const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
@@ -70,8 +78,34 @@ export class FetchRequestIn implements HttpRequestIn {
     } finally {
       deadlines.delete(deadline);
     }
-    if (late) return { status: 408, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms` };
+    if (late) return lateRefusal(timeoutMs);
     return { text: decode(chunks, size) };
+  }
+
+  /** The body of a declared length, read at once with `Request.text()`, under the same limits. */
+  private whole(
+    maxBytes: number,
+    timeoutMs: number,
+    deadlines: DeadlineSet,
+    tooLarge: Refusal,
+  ): Promise<{ text: string } | Refusal> {
+    return new Promise((resolve) => {
+      const deadline: Deadline = { due: Infinity, expire: () => resolve(lateRefusal(timeoutMs)) };
+      deadlines.add(deadline, timeoutMs);
+      this.raw.text().then(
+        (text) => {
+          deadlines.delete(deadline);
+          // A string's UTF-8 length is at least its length and at most three times it.
+          const over =
+            text.length > maxBytes || (text.length * 3 > maxBytes && encoder.encode(text).byteLength > maxBytes);
+          resolve(over ? tooLarge : { text });
+        },
+        () => {
+          deadlines.delete(deadline);
+          resolve({ status: 400, message: 'Bad Request: the body could not be read' });
+        },
+      );
+    });
   }
 }
 
