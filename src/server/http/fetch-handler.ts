@@ -29,7 +29,7 @@ export interface McpFetchHandler extends McpHandlerControls {
 export function createFetchHandler(server: McpServer, options: FetchHandlerOptions = {}): McpFetchHandler {
   const core = new HttpCore(server, options);
   const handler = ((request: Request) => {
-    const sink = new FetchSink(request.signal);
+    const sink = new FetchSink(request.signal, core.keepAlive);
     core.handle(new FetchRequestIn(request), sink);
     return sink.response;
   }) as McpFetchHandler;

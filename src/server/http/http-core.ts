@@ -12,6 +12,7 @@
  * - Host/Origin checked against DNS rebinding by default (403); body size (413) and read time
  *   (408) capped; a request that runs past `requestTimeoutMs` is aborted and answered -32603.
  * - A state store that is down is answered 503 with `Retry-After` (`store-down.ts`).
+ * - Every SSE stream silent for `keepAliveMs` gets a comment frame (`sse-keep-alive.ts`).
  * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
  * - With `auth`, an OAuth protected resource (`auth/bearer-gate.ts`): Protected Resource Metadata
  *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
@@ -20,6 +21,7 @@ import { DeadlineSet } from '../../protocol/deadline-set.js';
 import { McpError } from '../../protocol/errors.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { SseKeepAlive } from '../../transport/http-server/sse-keep-alive.js';
 import type { McpServer } from '../mcp-server.js';
 import type { ServerCore } from '../router/server-core.js';
 import type { AuthInfo } from '../auth-info.js';
@@ -53,6 +55,8 @@ export class HttpCore {
   private closing: Promise<void> | undefined;
   private readonly gate: BearerGate | undefined;
   private readonly core: ServerCore;
+  /** Where the edges keep the SSE streams they open alive (one timer); undefined: `keepAliveMs` off. */
+  readonly keepAlive: SseKeepAlive | undefined;
 
   /** Throws `INVALID_ARGUMENT` for an unknown option key or a bad number. */
   constructor(
@@ -68,6 +72,8 @@ export class HttpCore {
     this.core = core;
     const requestTimeoutMs = positive(options.requestTimeoutMs, 300_000, 'requestTimeoutMs');
     this.engine = new HttpEngine(core, requestTimeoutMs, this.windDown.signal);
+    const keepAliveMs = options.keepAliveMs === false || options.keepAliveMs === 0 ? 0 : options.keepAliveMs;
+    this.keepAlive = keepAliveMs === 0 ? undefined : new SseKeepAlive(positive(keepAliveMs, 8_000, 'keepAliveMs'));
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
     const idleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
     this.sessions =
@@ -164,6 +170,7 @@ export class HttpCore {
         this.engine.destroyAll(reason);
         this.sessions?.endAll(reason);
         for (const dispose of this.disposers) dispose();
+        this.keepAlive?.close();
         return this.gate?.close();
       });
     }

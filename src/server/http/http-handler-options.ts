@@ -35,6 +35,16 @@ export interface HttpHandlerOptions extends GuardOptions {
    */
   maxListens?: number;
   /**
+   * How long (ms) an open SSE stream may stay silent before the handler writes it a keep-alive (a
+   * comment frame, which SSE clients drop): a quiet standalone GET stream or listen stream is
+   * otherwise cut by whatever closes idle connections — `Bun.serve` after 10 s by default (its
+   * `idleTimeout`), nginx after 60 s, load balancers. Default 8000: below Bun's 10 s, so the kit
+   * works under Bun without `idleTimeout: 0`. A longer interval needs the server's and every
+   * proxy's idle limit above it. `0` or `false`: no keep-alives. All streams share one timer,
+   * which does not keep the process alive and which `close()` stops.
+   */
+  keepAliveMs?: number | false;
+  /**
    * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
    * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
    * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
@@ -83,6 +93,7 @@ export const OPTION_KEYS = new Set([
   'sessionIdleMs',
   'streamLeaseMs',
   'maxListens',
+  'keepAliveMs',
   'allowedHosts',
   'allowedOrigins',
   'dnsRebindingProtection',

@@ -22,6 +22,6 @@ export interface McpHttpHandler extends McpHandlerControls {
 export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): McpHttpHandler {
   const core = new HttpCore(server, options);
   const handler = ((req: IncomingMessage, res: ServerResponse) =>
-    core.handle(new NodeRequestIn(req), new NodeSink(res))) as McpHttpHandler;
+    core.handle(new NodeRequestIn(req), new NodeSink(res, core.keepAlive))) as McpHttpHandler;
   return withControls(handler, core);
 }

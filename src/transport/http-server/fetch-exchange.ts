@@ -7,6 +7,7 @@
  */
 import type { Deadline, DeadlineSet } from '../../protocol/deadline-set.js';
 import type { Disposer } from '../../protocol/transport.js';
+import { isEventStream, type KeepAliveBeat, type SseKeepAlive } from './sse-keep-alive.js';
 import type { HttpRequestIn, Refusal, ResponseSink } from './http-exchange.js';
 
 const encoder = new TextEncoder();
@@ -120,8 +121,14 @@ export class FetchSink implements ResponseSink {
   private gone = false;
   private isStarted = false;
   private readonly listeners = new Set<() => void>();
+  /** The keep-alive of the SSE stream this response opened, while it runs. */
+  private beat: KeepAliveBeat | undefined;
 
-  constructor(signal?: AbortSignal) {
+  /** `keepAlive`: where an SSE stream this response opens is kept alive; none: never. */
+  constructor(
+    signal?: AbortSignal,
+    private readonly keepAlive?: SseKeepAlive,
+  ) {
     this.response = new Promise((resolve) => (this.resolve = resolve));
     if (signal) {
       if (signal.aborted) this.left();
@@ -156,12 +163,14 @@ export class FetchSink implements ResponseSink {
       cancel: () => this.left(),
     });
     this.resolve(new Response(stream, { status, headers: this.with(headers) }));
+    if (this.keepAlive && isEventStream(headers)) this.beat = this.keepAlive.watch(this);
   }
 
   write(chunk: string): void {
     if (this.done || !this.stream) return;
     try {
       this.stream.enqueue(encoder.encode(chunk));
+      this.beat?.wrote();
     } catch {
       this.left();
     }
@@ -170,6 +179,7 @@ export class FetchSink implements ResponseSink {
   end(): void {
     if (this.done) return;
     this.ended = true;
+    this.beat?.ended();
     try {
       this.stream?.close();
     } catch {
@@ -180,6 +190,7 @@ export class FetchSink implements ResponseSink {
   abort(): void {
     if (this.done) return;
     this.ended = true;
+    this.beat?.ended();
     if (this.stream) this.stream.error(new Error('the response was broken off'));
     else this.resolve(Response.error());
   }
@@ -200,6 +211,7 @@ export class FetchSink implements ResponseSink {
   private left(): void {
     if (this.done) return;
     this.gone = true;
+    this.beat?.ended();
     for (const listener of [...this.listeners]) listener();
     this.listeners.clear();
     if (!this.isStarted) {

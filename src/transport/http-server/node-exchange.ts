@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deadline, DeadlineSet } from '../../protocol/deadline-set.js';
 import type { Disposer } from '../../protocol/transport.js';
+import { isEventStream, type KeepAliveBeat, type SseKeepAlive } from './sse-keep-alive.js';
 import type { HttpPeer, HttpRequestIn, Refusal, ResponseSink } from './http-exchange.js';
 
 /** A Node request as the core reads it. */
@@ -106,7 +107,14 @@ function parsedBody(req: IncomingMessage, maxBytes: number): { text: string } | 
 
 /** A Node response as the core writes it. */
 export class NodeSink implements ResponseSink {
-  constructor(readonly raw: ServerResponse) {}
+  /** The keep-alive of the SSE stream this response opened, while it runs. */
+  private beat: KeepAliveBeat | undefined;
+
+  /** `keepAlive`: where an SSE stream this response opens is kept alive; none: never. */
+  constructor(
+    readonly raw: ServerResponse,
+    private readonly keepAlive?: SseKeepAlive,
+  ) {}
 
   get done(): boolean {
     return this.raw.destroyed || this.raw.writableEnded;
@@ -133,20 +141,28 @@ export class NodeSink implements ResponseSink {
     const res = this.raw;
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(status, headers);
+    if (this.keepAlive && isEventStream(headers)) {
+      const beat = (this.beat = this.keepAlive.watch(this));
+      if (beat) res.once('close', () => beat.ended());
+    }
     // The headers go now (a stream may write nothing for a while); corked with what follows this tick.
     res.write('');
   }
 
   write(chunk: string): void {
     const res = this.raw;
-    if (!res.destroyed && !res.writableEnded) res.write(chunk);
+    if (res.destroyed || res.writableEnded) return;
+    res.write(chunk);
+    this.beat?.wrote();
   }
 
   end(): void {
+    this.beat?.ended();
     if (!this.raw.writableEnded) this.raw.end();
   }
 
   abort(): void {
+    this.beat?.ended();
     this.raw.destroy();
   }
 

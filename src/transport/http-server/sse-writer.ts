@@ -28,3 +28,6 @@ export function sseFrame(frame: SseFrame): string {
 export function sseMessage(json: string, id?: string | number): string {
   return id === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${id}\nevent: message\ndata: ${json}\n\n`;
 }
+
+/** An SSE comment with no text: SSE parsers drop it; it only keeps a quiet connection busy. */
+export const SSE_KEEP_ALIVE = ': \n\n';
