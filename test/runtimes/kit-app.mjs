@@ -1,6 +1,6 @@
 // The kit of kit.mjs as an app for serve.mjs (node, deno, bun), on the state the environment
 // names: STORE unset (memory), `postgres` (DATABASE_URL) or `redis` (REDIS_URL); STATE_PREFIX
-// (tables' or keys' prefix), MCP_STATE_SECRET.
+// (tables' or keys' prefix), MCP_STATE_SECRET; KEEP_ALIVE_MS: the handler's `keepAliveMs` (default its own).
 import { createKit } from './kit.mjs';
 
 /** The shared state STORE names, or undefined (memory). */
@@ -26,5 +26,6 @@ async function stateOf(env) {
 
 /** The app serve.mjs serves. */
 export async function createApp(env = {}) {
-  return createKit(await stateOf(env));
+  const keepAliveMs = env.KEEP_ALIVE_MS === undefined ? undefined : Number(env.KEEP_ALIVE_MS);
+  return createKit(await stateOf(env), keepAliveMs === undefined ? {} : { keepAliveMs });
 }

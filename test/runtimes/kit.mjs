@@ -59,13 +59,13 @@ function kitServer(state, handler) {
 }
 
 /**
- * The kit served by a fetch handler: `{ fetch, close }`, where close ends the handler, the server
- * and `state` (when given).
+ * The kit served by a fetch handler (`options`: more of its options): `{ fetch, close }`, where
+ * close ends the handler, the server and `state` (when given).
  */
-export function createKit(state) {
+export function createKit(state, options = {}) {
   let handler;
   const server = kitServer(state, () => handler);
-  handler = createFetchHandler(server, { path: '/mcp' });
+  handler = createFetchHandler(server, { path: '/mcp', ...options });
   return {
     fetch: handler,
     close: async () => {

@@ -3,8 +3,8 @@
 // APP is a module (a path relative to this directory, or absolute) exporting
 // `createApp(env) => Promise<{ fetch(request): Promise<Response>, close(): Promise<void> }>`.
 // - Deno: `Deno.serve({ port: 0, hostname: '127.0.0.1', onListen }, app.fetch)`;
-// - Bun: `Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: app.fetch })` (Bun ends a
-//   connection idle for 10 s by default, an SSE stream that waits for a change included);
+// - Bun: `Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch })`, Bun's default `idleTimeout`
+//   (10 s) left as is: the kit's SSE keep-alives (every 8 s by default) keep a quiet stream open;
 // - Node: `@hono/node-server`'s `serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })`.
 // Prints `listening on http://127.0.0.1:PORT<path>` on stdout once it accepts connections. On
 // SIGTERM or SIGINT it closes the app, then the listener, and ends because nothing is left open
@@ -56,7 +56,7 @@ if (Deno) {
     await server.shutdown();
   });
 } else if (Bun) {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch });
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch });
   announce(server.port);
   const release = onStopSignal(async () => {
     release();
