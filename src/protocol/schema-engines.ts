@@ -42,6 +42,10 @@ let noEval: NoEvalCompiler | undefined;
 /** True where the runtime lets code be generated (`new Function`): not on Workers, nor under a strict CSP. */
 export function codeGenerationAllowed(): boolean {
   if (codeGeneration === undefined) {
+    // Workers allow `new Function` while a module loads and forbid it in handlers: asked while
+    // loading, the probe would pass there; the runtime names itself instead.
+    if ((globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === 'Cloudflare-Workers')
+      return (codeGeneration = false);
     try {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the probe itself: does the runtime allow it?
       new Function('');
@@ -58,7 +62,12 @@ export function nodeRequire(): ModuleLoader | undefined {
   if (loader === undefined) {
     const module = (globalThis as Host).process?.getBuiltinModule?.('node:module') as
       { createRequire(from: string): ModuleLoader } | undefined;
-    loader = module ? module.createRequire(import.meta.url) : null;
+    try {
+      // A bundle may carry no module URL (`import.meta.url` undefined on workerd): no `require` then.
+      loader = module ? module.createRequire(import.meta.url) : null;
+    } catch {
+      loader = null;
+    }
   }
   return loader ?? undefined;
 }

@@ -88,7 +88,7 @@ export class McpServer {
       logger,
       onToolCall: options.onToolCall,
       inputState: state.inputState,
-      tasks: new TaskRuntime(state.tasks, state.bus, state.nodeId, logger, tasks),
+      tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.

@@ -1,6 +1,6 @@
 // The kit of kit.mjs as a Worker (`export default { fetch }`), bundled by test/support/runtimes.ts.
-// Built on the first request: a Worker may not start timers or draw random numbers at its top
-// level. One workerd process here is one isolate, so legacy sessions in memory serve; across
+// Built on the first request (toplevel-worker.mjs is the form the docs show, built as the module
+// loads). One workerd process here is one isolate, so legacy sessions in memory serve; across
 // isolates a legacy session needs a shared store.
 import { createKit } from './kit.mjs';
 

@@ -87,7 +87,6 @@ export class HttpSessions {
 
   private readonly store: SessionStore;
   private readonly events: EventLog;
-  private readonly nodeId: string;
   /** True when the session store was given: other nodes may hold the same sessions. */
   private readonly shared: boolean;
   /** Renews the owner leases of this node's POST streams (a given event log only). */
@@ -99,10 +98,14 @@ export class HttpSessions {
     // made (not while busy), or ended; a shared store forgets what no node marks seen.
     this.store = options.state.sessions ?? new MemorySessionStore({ idleMs: Number.POSITIVE_INFINITY });
     this.events = options.state.events ?? new MemoryEventLog();
-    this.nodeId = options.state.nodeId;
     // Only a given log is read by other nodes: they must learn when this one dies.
     const given = options.state.events;
-    this.leases = given && new StreamLeases(given, this.nodeId, options.streamLeaseMs, options.logger);
+    this.leases = given && new StreamLeases(given, options.state, options.streamLeaseMs, options.logger);
+  }
+
+  /** This node's id, read when first needed (a Worker may not draw it while its module loads). */
+  private get nodeId(): string {
+    return this.options.state.nodeId;
   }
 
   get size(): number {

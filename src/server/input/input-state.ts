@@ -29,15 +29,22 @@ export const DEFAULT_INPUT_STATE_TTL_MS = 10 * 60_000;
 
 /** Signs and checks request states with one secret (random per process unless given), through Web Crypto. */
 export class InputStateSigner {
-  private readonly secret: Uint8Array;
+  private given: Uint8Array | undefined;
   private key: ReturnType<typeof crypto.subtle.importKey> | undefined;
 
-  /** `secret` shared by every node behind one load balancer (random per process when undefined). */
+  /**
+   * `secret` shared by every node behind one load balancer (random per process when undefined,
+   * drawn on first use: a Worker may not draw random numbers while its module loads).
+   */
   constructor(
     secret?: string,
     private readonly ttlMs = DEFAULT_INPUT_STATE_TTL_MS,
   ) {
-    this.secret = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : new TextEncoder().encode(secret);
+    this.given = secret === undefined ? undefined : new TextEncoder().encode(secret);
+  }
+
+  private get secret(): Uint8Array {
+    return (this.given ??= crypto.getRandomValues(new Uint8Array(32)));
   }
 
   /** The signed token of `state`, bound to `principal` and valid until `now + ttlMs`. */

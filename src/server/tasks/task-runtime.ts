@@ -54,7 +54,8 @@ export class TaskRuntime {
   constructor(
     readonly store: TaskStore,
     private readonly bus: ChangeBus,
-    private readonly nodeId: string,
+    /** Whose node id names this node's tasks (read when first needed: see `state/node-id.ts`). */
+    private readonly node: { readonly nodeId: string },
     private readonly logger: ServerLogger,
     options: TaskRuntimeOptions = {},
   ) {
@@ -76,7 +77,7 @@ export class TaskRuntime {
         {
           taskId,
           principal,
-          owner: this.nodeId,
+          owner: this.node.nodeId,
           ttlMs: this.ttlMs,
           pollIntervalMs: this.pollIntervalMs,
           leaseMs: this.leaseMs,
@@ -226,7 +227,7 @@ export class TaskRuntime {
           const now = Date.now();
           this.sweep(now);
           this.store
-            .renew(this.nodeId, [...this.local.keys()], now + this.leaseMs, now)
+            .renew(this.node.nodeId, [...this.local.keys()], now + this.leaseMs, now)
             .catch((error: unknown) => this.failed('the task leases could not be renewed', undefined, error));
         },
         Math.max(1, Math.floor(this.leaseMs / 3)),
