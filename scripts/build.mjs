@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: dist/ from src/. Types come from tsc (declarations only, one .d.ts per
 // source file); JavaScript comes from esbuild, one file per public entry (`mcpwire`,
-// `mcpwire/types` — types only, so an empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server`, `mcpwire/otel`,
+// `mcpwire/types` — types only, so an empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server` (its Node
+// entry and its runtime-neutral one, `server/neutral.js`), `mcpwire/otel`,
 // the `mcpwire` command) plus shared chunks. Shared chunks keep one copy of every module across
 // entries (one McpError class whichever entry threw it); bundling makes `import('mcpwire')` load
 // ~10 files instead of ~60 (measured in bench/: the import scenario). Lazy imports stay lazy:
@@ -39,6 +40,7 @@ await build({
     'src/inspect/proxy/index.ts',
     'src/auth/index.ts',
     'src/server/index.ts',
+    'src/server/neutral.ts',
     'src/server/postgres/index.ts',
     'src/otel/index.ts',
     'src/server/redis/index.ts',

@@ -1,64 +1,104 @@
 /**
  * The server half of `npm run conformance`: the official suite's server scenarios against
- * mcpwire's conformance server (test/conformance/server.mjs, built on the kit from dist/).
+ * mcpwire's conformance server (test/conformance/conformance-kit.mjs, built on the kit from dist/),
+ * through each mount: `createHttpHandler` on node:http (test/conformance/server.mjs), and
+ * `createFetchHandler` (test/conformance/fetch-app.mjs) served by node (`@hono/node-server`), deno
+ * (`Deno.serve`) and bun (`Bun.serve`).
  *
- * Per suite version the server is started once (`--port 0`, its URL read from the
- * `{"msg":"listening","url":…}` line on its stderr), the suite's `server` command runs every
+ * Per suite version and mount the server is started once (port 0, its URL read from its listening
+ * line), the suite's `server` command runs every
  * server scenario in one invocation (`--suite all`, one result directory per scenario), and the
  * server's process group is stopped (SIGTERM, then SIGKILL after a bound). On the `next` suite a
  * second invocation at `--spec-version 2026-07-28` reruns the scenarios that list 2026-07-28
  * beside older revisions at that wire (`server:tools-list@2026-07-28`), as the client side does;
  * the scenarios that list only 2026-07-28 (or are extensions) already ran at that wire and are
- * not counted twice. Each scenario is one test, named `server:<scenario>[@revision]`.
- */
+ * not counted twice. Each scenario is one test, named `server:<scenario>[@revision]`. */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ROOT, runtimeCommand } from './runtimes.mjs';
 
 const MODERN = '2026-07-28';
+/** The mounts the conformance server is served through (see {@link serverLaunch}). */
+export const MOUNTS = ['node-http', 'node-fetch', 'deno', 'bun'];
 const DATED = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Starts the conformance server in its own process group; resolves { child, url } or rejects (bounded). */
-export function startServer(serverFile, limitMs = 20_000) {
+/**
+ * How the conformance server is started, per mount: `node-http` runs `serverFile --port 0`
+ * (`createHttpHandler` on node:http); `node-fetch`, `deno` and `bun` serve
+ * test/conformance/fetch-app.mjs (`createFetchHandler`) with test/runtimes/serve.mjs under that
+ * runtime (`@hono/node-server`, `Deno.serve`, `Bun.serve`). Returns { command, args, env, cleanup }.
+ */
+export function serverLaunch(mount, serverFile) {
+  if (mount === 'node-http')
+    return { command: process.execPath, args: [serverFile, '--port', '0'], env: {}, cleanup() {} };
+  const runtime = { 'node-fetch': 'node', deno: 'deno', bun: 'bun' }[mount];
+  if (!runtime) throw new Error(`unknown mount ${mount} (${MOUNTS.join(', ')})`);
+  const denoDir = runtime === 'deno' ? mkdtempSync(path.join(os.tmpdir(), 'mcpwire-conformance-deno-')) : undefined;
+  const cleanup = () => denoDir && rmSync(denoDir, { recursive: true, force: true });
+  try {
+    const serve = path.join(ROOT, 'test/runtimes/serve.mjs');
+    const app = path.join(ROOT, 'test/conformance/fetch-app.mjs');
+    return { ...runtimeCommand(runtime, serve, [app], { denoDir }), cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+/** The URL a server's output line announces: `{"msg":"listening","url":…}` or `listening on URL`. */
+function listeningUrl(line) {
+  const plain = /^listening on (http:\/\/\S+)$/.exec(line.trim());
+  if (plain) return plain[1];
+  try {
+    const parsed = JSON.parse(line);
+    return parsed?.msg === 'listening' && typeof parsed.url === 'string' ? parsed.url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the conformance server (`launch` from {@link serverLaunch}) in its own process group;
+ * resolves { child, url } once it printed its listening line on stdout or stderr, or rejects
+ * (bounded), its group killed.
+ */
+export function startServer(launch, limitMs = 20_000) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverFile, '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const child = spawn(launch.command, launch.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...launch.env },
       detached: true,
     });
-    let err = '';
+    let out = '';
     const fail = (why) => {
       clearTimeout(timer);
       killGroup(child, 'SIGKILL');
       reject(
-        new Error(`conformance server ${serverFile}: ${why}${err.trim() ? `; stderr: ${err.trim().slice(-400)}` : ''}`),
+        new Error(
+          `conformance server (${launch.args.join(' ')}): ${why}${out.trim() ? `; output: ${out.trim().slice(-400)}` : ''}`,
+        ),
       );
     };
     const timer = setTimeout(() => fail(`printed no listening line within ${limitMs} ms`), limitMs);
     child.once('error', (error) => fail(`did not start: ${error.message}`));
     child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before listening`));
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      err = (err + chunk).slice(-20_000);
-      for (const line of err.split('\n')) {
-        let url;
-        try {
-          const parsed = JSON.parse(line);
-          if (parsed?.msg === 'listening') url = parsed.url;
-        } catch {
-          continue;
-        }
-        if (typeof url !== 'string') continue;
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        child.removeAllListeners('error');
-        // Keep draining stderr so the server never blocks on a full pipe.
-        child.stderr.removeAllListeners('data');
-        child.stderr.resume();
-        resolve({ child, url });
-        return;
-      }
-    });
+    let found = false;
+    const scan = (chunk) => {
+      out = (out + chunk).slice(-20_000);
+      if (found) return;
+      const url = out.split('\n').map(listeningUrl).find(Boolean);
+      if (url === undefined) return;
+      found = true;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      child.removeAllListeners('error');
+      resolve({ child, url });
+    };
+    // Both streams stay drained to the end, so the server never blocks on a full pipe.
+    child.stdout.setEncoding('utf8').on('data', scan);
+    child.stderr.setEncoding('utf8').on('data', scan);
   });
 }
 
@@ -194,9 +234,12 @@ export function serverRunsOf(suite, scenarios) {
  * through `report(run, verdict, outDir)`. Resolves when the server is stopped again; rejects only
  * when the server cannot be started (the caller counts that as a failure).
  */
-export async function runServerScenarios({ node, suite, runs, serverFile, timeoutMs, keep, report }) {
+export async function runServerScenarios({ node, suite, runs, launch, timeoutMs, keep, report }) {
   if (runs.length === 0) return;
-  const { child, url } = await startServer(serverFile);
+  const { child, url } = await startServer(launch).catch((error) => {
+    launch.cleanup();
+    throw error;
+  });
   try {
     // The two wires run side by side against the one server: the scenarios are independent
     // (stateless, or a session each) and mostly wait (task sleeps, polls), so this saves time.
@@ -225,6 +268,7 @@ export async function runServerScenarios({ node, suite, runs, serverFile, timeou
     }
   } finally {
     await stopServer(child);
+    launch.cleanup();
   }
 }
 

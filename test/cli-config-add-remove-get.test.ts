@@ -5,42 +5,27 @@
  * no given secret is ever printed, and what `config add` wrote is what the loaders read and a
  * server that `mcpwire call` reaches.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseToml } from '@decimalturn/toml-patch';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { importFrom } from '../src/manager/config/hosts/host-import.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
-let root: string;
-let home: string;
-let project: string;
+const dirs = useConfigDirs('mcpwire-config-edit-', { userConfigDir: false });
 
 beforeAll(() => requireBuiltCli());
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-config-edit-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(home);
-  mkdirSync(project);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+beforeEach(() => mkdirSync(dirs.home));
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  runCli(args, { env: { HOME: home, XDG_CONFIG_HOME: '', APPDATA: '', CODEX_HOME: '', ...env }, cwd: project });
+  runCli(args, {
+    env: { HOME: dirs.home, XDG_CONFIG_HOME: '', APPDATA: '', CODEX_HOME: '', ...env },
+    cwd: dirs.project,
+  });
 
 function seed(file: string, text: string, mode = 0o640): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -57,14 +42,14 @@ function strays(file: string): string[] {
 const HOST_FILES = [
   {
     host: 'codex',
-    file: () => path.join(home, '.codex', 'config.toml'),
+    file: () => path.join(dirs.home, '.codex', 'config.toml'),
     text: '# Codex settings\nmodel = "o3"   # default model\n\n# docs, via npx\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
     read: (text: string) => (parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers,
     expected: { command: process.execPath, args: [SCRIPTED], env: { API_TOKEN: SECRET } },
   },
   {
     host: 'goose',
-    file: () => path.join(home, '.config', 'goose', 'config.yaml'),
+    file: () => path.join(dirs.home, '.config', 'goose', 'config.yaml'),
     text: '# Goose\nGOOSE_PROVIDER: openai    # which provider\nextensions:\n  # built in\n  developer:\n    enabled: true\n    name: developer\n    type: builtin\n',
     read: (text: string) => (parseYaml(text) as { extensions: Record<string, unknown> }).extensions,
     expected: {
@@ -79,7 +64,7 @@ const HOST_FILES = [
   },
   {
     host: 'vscode',
-    file: () => path.join(home, '.config', 'Code', 'User', 'mcp.json'),
+    file: () => path.join(dirs.home, '.config', 'Code', 'User', 'mcp.json'),
     text: '{\n\t// my servers\n\t"servers": {\n\t\t"memory": {\n\t\t\t"command": "npx", // from npm\n\t\t\t"args": ["-y", "@modelcontextprotocol/server-memory"],\n\t\t},\n\t},\n\t"inputs": [],\n}\n',
     read: (text: string) => {
       const clean = text.replace(/\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1');
@@ -89,7 +74,7 @@ const HOST_FILES = [
   },
   {
     host: 'cursor',
-    file: () => path.join(home, '.cursor', 'mcp.json'),
+    file: () => path.join(dirs.home, '.cursor', 'mcp.json'),
     text: '{\n  "mcpServers": {\n    "fetch": {\n      "command": "uvx",\n      "args": ["mcp-server-fetch"]\n    }\n  }\n}\n',
     read: (text: string) => (JSON.parse(text) as { mcpServers: Record<string, unknown> }).mcpServers,
     expected: { command: process.execPath, args: [SCRIPTED], env: { API_TOKEN: SECRET } },
@@ -144,9 +129,9 @@ describe('config add / remove --to HOST', () => {
       SCRIPTED,
     ]);
     expect(add.code).toBe(0);
-    const found = await importFrom('cursor', { homeDir: home, cwd: project, platform: 'linux' });
+    const found = await importFrom('cursor', { homeDir: dirs.home, cwd: dirs.project, platform: 'linux' });
     expect(found.servers.map((s) => [s.name, s.file, s.entry])).toEqual([
-      ['scripted', path.join(project, '.cursor', 'mcp.json'), { command: process.execPath, args: [SCRIPTED] }],
+      ['scripted', path.join(dirs.project, '.cursor', 'mcp.json'), { command: process.execPath, args: [SCRIPTED] }],
     ]);
   });
 
@@ -171,7 +156,7 @@ describe('config add / remove --to HOST', () => {
       process.execPath,
       SCRIPTED,
     ]);
-    const file = path.join(home, '.cursor', 'mcp.json');
+    const file = path.join(dirs.home, '.cursor', 'mcp.json');
     const get = await cli(['config', 'get', 'cursor:fs', '--json']);
     expect(get.json<{ result: Record<string, unknown> }>().result).toMatchObject({
       name: 'cursor:fs',
@@ -193,14 +178,14 @@ describe('config add / remove --to HOST', () => {
     const windsurf = await cli(['config', 'add', 'remote', '--to', 'windsurf', ...header]);
     expect(windsurf.code).toBe(0);
     expect(windsurf.stdout).toContain('set REMOTE_TOKEN in the environment');
-    expect(JSON.parse(readFileSync(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(path.join(dirs.home, '.codeium', 'windsurf', 'mcp_config.json'), 'utf8'))).toEqual({
       mcpServers: {
         remote: { serverUrl: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${env:REMOTE_TOKEN}' } },
       },
     });
     const opencode = await cli(['config', 'add', 'remote', '--to', 'opencode', '--scope', 'project', ...header]);
     expect(opencode.code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(project, 'opencode.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(path.join(dirs.project, 'opencode.json'), 'utf8'))).toEqual({
       mcp: {
         remote: {
           type: 'remote',
@@ -230,10 +215,10 @@ describe('config add / remove on mcpwire files', () => {
       SCRIPTED,
     ]);
     expect(add.code).toBe(0);
-    const file = path.join(home, '.mcpwire', 'config.json');
+    const file = path.join(dirs.home, '.mcpwire', 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(existsSync(`${file}.bak`)).toBe(false);
-    const loaded = await loadConfig({ homeDir: home, cwd: project, env: {} });
+    const loaded = await loadConfig({ homeDir: dirs.home, cwd: dirs.project, env: {} });
     expect(loaded.errors).toEqual([]);
     expect(loaded.servers.map((s) => [s.name, s.provenance.scope, s.command, s.args])).toEqual([
       ['scripted', 'user', process.execPath, [SCRIPTED]],
@@ -246,13 +231,13 @@ describe('config add / remove on mcpwire files', () => {
   it('config get shows the loaded entry with its file, secrets as ***, in text and --json', async () => {
     await cli(['config', 'add', 'scripted', '--env', `API_TOKEN=${SECRET}`, '--', process.execPath, SCRIPTED]);
     seed(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       `{"mcpServers": {"scripted": {"command": "${process.execPath}", "args": ["${SCRIPTED}"], "env": {"API_TOKEN": "${SECRET}"}}}}`,
     );
     const text = await cli(['config', 'get', 'scripted']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      `scripted  (from project ${path.join(project, '.mcp.json')}; overrides user ${path.join(home, '.mcpwire', 'config.json')}; needs approval)`,
+      `scripted  (from project ${path.join(dirs.project, '.mcp.json')}; overrides user ${path.join(dirs.home, '.mcpwire', 'config.json')}; needs approval)`,
     );
     const json = (await cli(['config', 'get', 'scripted', '--json'])).json<{ result: Record<string, unknown> }>();
     expect(json.result).toMatchObject({
@@ -267,7 +252,7 @@ describe('config add / remove on mcpwire files', () => {
   });
 
   it('--dry-run prints a unified diff with *** for given values and writes nothing', async () => {
-    const file = seed(path.join(project, '.mcp.json'), '{\n  // project servers\n  "mcpServers": {}\n}\n');
+    const file = seed(path.join(dirs.project, '.mcp.json'), '{\n  // project servers\n  "mcpServers": {}\n}\n');
     for (const json of [false, true]) {
       const run = await cli([
         'config',
@@ -300,7 +285,7 @@ describe('config add / remove on mcpwire files', () => {
 
   it('a broken file is refused naming file, line and column, and is left untouched', async () => {
     const broken = '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n';
-    const file = seed(path.join(home, '.mcpwire', 'config.json'), broken);
+    const file = seed(path.join(dirs.home, '.mcpwire', 'config.json'), broken);
     for (const args of [
       ['config', 'add', 'c', '--', 'node'],
       ['config', 'remove', 'a'],
@@ -309,7 +294,7 @@ describe('config add / remove on mcpwire files', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`${file}:4:5: invalid JSON: comma expected; not edited`);
     }
-    const toml = seed(path.join(home, '.codex', 'config.toml'), 'model = "o3\n');
+    const toml = seed(path.join(dirs.home, '.codex', 'config.toml'), 'model = "o3\n');
     const codex = await cli(['config', 'add', 'c', '--to', 'codex', '--', 'node']);
     expect(codex.code).toBe(2);
     expect(codex.stderr).toContain(`${toml}:1:`);
@@ -320,7 +305,7 @@ describe('config add / remove on mcpwire files', () => {
 
   it('adding an existing name needs --force (which replaces it in place); removing a missing one names the files looked in', async () => {
     const file = seed(
-      path.join(home, '.mcpwire', 'config.yaml'),
+      path.join(dirs.home, '.mcpwire', 'config.yaml'),
       '# mine\nmcpServers:\n  a:\n    command: old   # keep\n  b:\n    command: b\n',
     );
     const again = await cli(['config', 'add', 'a', '--', 'new']);
@@ -333,15 +318,17 @@ describe('config add / remove on mcpwire files', () => {
     );
     const missing = await cli(['config', 'remove', 'zzz']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`server "zzz" is not in ${path.join(home, '.mcpwire', 'config.json')}, ${file}`);
+    expect(missing.stderr).toContain(
+      `server "zzz" is not in ${path.join(dirs.home, '.mcpwire', 'config.json')}, ${file}`,
+    );
   });
 
   it('concurrent config adds to one file take turns: every server is there, no temporary or lock file left', async () => {
-    const file = seed(path.join(home, '.mcpwire', 'config.json'), '{\n  // mine\n  "mcpServers": {}\n}\n');
+    const file = seed(path.join(dirs.home, '.mcpwire', 'config.json'), '{\n  // mine\n  "mcpServers": {}\n}\n');
     const names = ['s1', 's2', 's3', 's4', 's5', 's6'];
     const runs = await Promise.all(names.map((name) => cli(['config', 'add', name, '--', 'node', `${name}.js`])));
     for (const run of runs) expect(run.stderr).toBe('');
-    const loaded = await loadConfig({ homeDir: home, cwd: project, env: {} });
+    const loaded = await loadConfig({ homeDir: dirs.home, cwd: dirs.project, env: {} });
     expect(loaded.errors).toEqual([]);
     expect(loaded.servers.map((s) => s.name).sort()).toEqual(names);
     expect(readFileSync(file, 'utf8')).toContain('// mine');

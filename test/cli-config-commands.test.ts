@@ -3,28 +3,21 @@
  * home and project, and `--server NAME` picking a configured server. Expanded secrets never
  * appear in any output.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
 const SECRET = 'tok-9f8e7d6c5b4a';
-let root: string;
-let home: string;
-let project: string;
+const dirs = useConfigDirs('mcpwire-cli-config-');
 let env: Record<string, string>;
 
 beforeAll(() => requireBuiltCli());
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-config-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  env = { HOME: home, API_TOKEN: SECRET };
+  env = { HOME: dirs.home, API_TOKEN: SECRET };
   writeFileSync(
-    path.join(home, '.mcpwire/config.json'),
+    path.join(dirs.home, '.mcpwire/config.json'),
     JSON.stringify({
       mcpServers: {
         alpha: { command: process.execPath, args: [SCRIPTED], env: { API_TOKEN: '${API_TOKEN}' } },
@@ -33,7 +26,7 @@ beforeEach(() => {
     }),
   );
   writeFileSync(
-    path.join(project, '.mcp.json'),
+    path.join(dirs.project, '.mcp.json'),
     JSON.stringify({
       mcpServers: {
         shadowed: { command: process.execPath, args: [SCRIPTED, '--version', '2025-06-18'] },
@@ -42,11 +35,10 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('mcpwire servers', () => {
   it('connects every configured server and shows status, tools and where each is defined', async () => {
-    const run = await runCli(['servers', '--trust-project', '--json'], { env, cwd: project });
+    const run = await runCli(['servers', '--trust-project', '--json'], { env, cwd: dirs.project });
     expect(run.code).toBe(0);
     const status = run.json<{ result: { configuredServers: number; servers: Array<Record<string, unknown>> } }>()
       .result;
@@ -54,22 +46,22 @@ describe('mcpwire servers', () => {
     const byName = Object.fromEntries(status.servers.map((s) => [s.name, s]));
     expect(byName.alpha).toMatchObject({
       status: 'connected',
-      provenance: { scope: 'user', file: path.join(home, '.mcpwire/config.json') },
+      provenance: { scope: 'user', file: path.join(dirs.home, '.mcpwire/config.json') },
     });
     expect(byName.shadowed).toMatchObject({
       status: 'connected',
       protocolVersion: '2025-06-18',
-      provenance: { scope: 'project', file: path.join(project, '.mcp.json') },
+      provenance: { scope: 'project', file: path.join(dirs.project, '.mcp.json') },
     });
     expect(byName.broken).toMatchObject({ status: 'error', lastError: expect.stringContaining('/nonexistent/server') });
 
-    const text = await runCli(['servers', '--trust-project'], { env, cwd: project });
+    const text = await runCli(['servers', '--trust-project'], { env, cwd: dirs.project });
     expect(text.stdout).toMatch(/^alpha\s+connected\s+stdio\s+\d+\s+user /m);
     expect(text.stdout + text.stderr).not.toContain(SECRET);
   });
 
   it('does not start project servers without approval off a terminal', async () => {
-    const run = await runCli(['servers', '--json'], { env, cwd: project });
+    const run = await runCli(['servers', '--json'], { env, cwd: dirs.project });
     const byName = Object.fromEntries(
       run.json<{ result: { servers: Array<Record<string, unknown>> } }>().result.servers.map((s) => [s.name, s]),
     );
@@ -81,8 +73,8 @@ describe('mcpwire servers', () => {
   });
 
   it('--trace-file records the traffic of every server, named per server, with config secrets redacted', async () => {
-    const file = path.join(root, 'servers.jsonl');
-    const run = await runCli(['servers', '--trust-project', '--trace-file', file], { env, cwd: project });
+    const file = path.join(dirs.root, 'servers.jsonl');
+    const run = await runCli(['servers', '--trust-project', '--trace-file', file], { env, cwd: dirs.project });
     expect(run.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
@@ -96,7 +88,7 @@ describe('mcpwire servers', () => {
   });
 
   it('--no-connect only lists', async () => {
-    const run = await runCli(['servers', '--no-connect', '--json'], { env, cwd: project });
+    const run = await runCli(['servers', '--no-connect', '--json'], { env, cwd: dirs.project });
     expect(run.json<{ result: { servers: Array<{ status: string }> } }>().result.servers.map((s) => s.status)).toEqual([
       'disconnected',
       'disconnected',
@@ -107,16 +99,16 @@ describe('mcpwire servers', () => {
 
 describe('mcpwire config', () => {
   it('show: the effective servers, redacted, with their files and what they override', async () => {
-    const run = await runCli(['config', 'show'], { env, cwd: project });
+    const run = await runCli(['config', 'show'], { env, cwd: dirs.project });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`alpha  (from user ${path.join(home, '.mcpwire/config.json')})`);
+    expect(run.stdout).toContain(`alpha  (from user ${path.join(dirs.home, '.mcpwire/config.json')})`);
     expect(run.stdout).toContain(
-      `shadowed  (from project ${path.join(project, '.mcp.json')}; overrides user ${path.join(home, '.mcpwire/config.json')}; needs approval)`,
+      `shadowed  (from project ${path.join(dirs.project, '.mcp.json')}; overrides user ${path.join(dirs.home, '.mcpwire/config.json')}; needs approval)`,
     );
     expect(run.stdout).toContain('"API_TOKEN": "***"');
     expect(run.stdout).toContain('  env.API_TOKEN ← ${API_TOKEN}');
     expect(run.stdout).not.toContain(SECRET);
-    const one = await runCli(['config', 'show', '--server', 'alpha', '--json'], { env, cwd: project });
+    const one = await runCli(['config', 'show', '--server', 'alpha', '--json'], { env, cwd: dirs.project });
     expect(one.json<{ result: { servers: Array<{ name: string }> } }>().result.servers.map((s) => s.name)).toEqual([
       'alpha',
     ]);
@@ -124,12 +116,12 @@ describe('mcpwire config', () => {
   });
 
   it('check: exit 0 on good files; exit 2 naming the file and line of a broken one', async () => {
-    expect((await runCli(['config', 'check'], { env, cwd: project })).code).toBe(0);
-    writeFileSync(path.join(project, '.mcp.json'), '{\n  "mcpServers": {\n    "x": { "command": "a", }\n  ,,\n}');
-    const run = await runCli(['config', 'check'], { env, cwd: project });
+    expect((await runCli(['config', 'check'], { env, cwd: dirs.project })).code).toBe(0);
+    writeFileSync(path.join(dirs.project, '.mcp.json'), '{\n  "mcpServers": {\n    "x": { "command": "a", }\n  ,,\n}');
+    const run = await runCli(['config', 'check'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
-    expect(run.stdout + run.stderr).toContain(`${path.join(project, '.mcp.json')}:5:1: invalid JSON`);
-    const missingVar = await runCli(['config', 'check', '--json'], { env: { HOME: home }, cwd: root });
+    expect(run.stdout + run.stderr).toContain(`${path.join(dirs.project, '.mcp.json')}:5:1: invalid JSON`);
+    const missingVar = await runCli(['config', 'check', '--json'], { env: { HOME: dirs.home }, cwd: dirs.root });
     expect(missingVar.code).toBe(2);
     expect(missingVar.json()).toMatchObject({
       ok: false,
@@ -138,7 +130,7 @@ describe('mcpwire config', () => {
   });
 
   it('import: prints an .mcp.json of another host; --write writes it and refuses to overwrite', async () => {
-    const desktop = path.join(home, '.config/Claude/claude_desktop_config.json');
+    const desktop = path.join(dirs.home, '.config/Claude/claude_desktop_config.json');
     mkdirSync(path.dirname(desktop), { recursive: true });
     writeFileSync(
       desktop,
@@ -146,19 +138,20 @@ describe('mcpwire config', () => {
         mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } },
       }),
     );
-    const printed = await runCli(['config', 'import', '--from', 'claude-desktop'], { env, cwd: project });
+    const printed = await runCli(['config', 'import', '--from', 'claude-desktop'], { env, cwd: dirs.project });
     expect(printed.code).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual({
       mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } },
     });
-    const target = path.join(root, 'imported.json');
+    const target = path.join(dirs.root, 'imported.json');
     expect(
-      (await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], { env, cwd: project })).code,
+      (await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], { env, cwd: dirs.project }))
+        .code,
     ).toBe(0);
     expect(JSON.parse(readFileSync(target, 'utf8'))).toHaveProperty('mcpServers.fs');
     const again = await runCli(['config', 'import', '--from', 'claude-desktop', '--write', target], {
       env,
-      cwd: project,
+      cwd: dirs.project,
     });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('--force');
@@ -166,14 +159,20 @@ describe('mcpwire config', () => {
   });
 
   it('--server NAME talks to a configured server; --config adds a file', async () => {
-    const run = await runCli(['call', 'echo', '--arg', 'text=configured', '--server', 'alpha'], { env, cwd: project });
+    const run = await runCli(['call', 'echo', '--arg', 'text=configured', '--server', 'alpha'], {
+      env,
+      cwd: dirs.project,
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'configured\n' });
-    const extra = path.join(root, 'extra.yaml');
+    const extra = path.join(dirs.root, 'extra.yaml');
     writeFileSync(
       extra,
       `servers:\n  yamlsrv:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SCRIPTED)}]\n`,
     );
-    const viaYaml = await runCli(['tools', '--server', 'yamlsrv', '--config', extra, '--json'], { env, cwd: project });
+    const viaYaml = await runCli(['tools', '--server', 'yamlsrv', '--config', extra, '--json'], {
+      env,
+      cwd: dirs.project,
+    });
     expect(viaYaml.code).toBe(0);
   });
 });
@@ -182,7 +181,7 @@ describe('mcpwire repl on piped input', () => {
   it('runs one command per line without a prompt and stops at "exit"', async () => {
     const run = await runCli(['repl'], {
       env,
-      cwd: project,
+      cwd: dirs.project,
       input: '/mcp tools alpha\ncall mcp__alpha__echo text="piped in"\nexit\ncall mcp__alpha__echo text=never\n',
     });
     expect(run.code).toBe(0);

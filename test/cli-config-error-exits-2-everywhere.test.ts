@@ -3,50 +3,42 @@
  * `config show`, `config check` and a command with `--server NAME` all exit 2 and name the file
  * and the line. `servers` and `config show` still print what they could load.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
+const dirs = useConfigDirs('mcpwire-cli-config-error-');
 let env: Record<string, string>;
 let where: string;
 
 beforeAll(() => requireBuiltCli());
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-config-error-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  env = { HOME: home };
+  env = { HOME: dirs.home };
   writeFileSync(
-    path.join(home, '.mcpwire/config.json'),
+    path.join(dirs.home, '.mcpwire/config.json'),
     JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED] } } }),
   );
   // A trailing comma and a stray one: not JSON (nor JSONC).
-  writeFileSync(path.join(project, '.mcp.json'), '{\n  "mcpServers": {\n    "x": { "command": "a", }\n  ,,\n}');
-  where = `${path.join(project, '.mcp.json')}:5:1`;
+  writeFileSync(path.join(dirs.project, '.mcp.json'), '{\n  "mcpServers": {\n    "x": { "command": "a", }\n  ,,\n}');
+  where = `${path.join(dirs.project, '.mcp.json')}:5:1`;
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a malformed .mcp.json', () => {
   it('config check exits 2 naming the file and line', async () => {
-    const run = await runCli(['config', 'check'], { env, cwd: project });
+    const run = await runCli(['config', 'check'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toContain(where);
   });
 
   it('servers exits 2, still listing the servers it could load, and names the file and line', async () => {
-    const run = await runCli(['servers'], { env, cwd: project });
+    const run = await runCli(['servers'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
     expect(run.stdout).toMatch(/^alpha\s+connected\s/m);
     expect(run.stdout + run.stderr).toContain(where);
 
-    const json = await runCli(['servers', '--json'], { env, cwd: project });
+    const json = await runCli(['servers', '--json'], { env, cwd: dirs.project });
     expect(json.code).toBe(2);
     const envelope = json.json<{
       ok: boolean;
@@ -58,22 +50,22 @@ describe('a malformed .mcp.json', () => {
   });
 
   it('servers --no-connect exits 2 too', async () => {
-    const run = await runCli(['servers', '--no-connect'], { env, cwd: project });
+    const run = await runCli(['servers', '--no-connect'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toContain(where);
   });
 
   it('config show exits 2, still showing the servers it could load', async () => {
-    const run = await runCli(['config', 'show'], { env, cwd: project });
+    const run = await runCli(['config', 'show'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('alpha  (from user');
     expect(run.stdout + run.stderr).toContain(where);
-    const json = await runCli(['config', 'show', '--json'], { env, cwd: project });
+    const json = await runCli(['config', 'show', '--json'], { env, cwd: dirs.project });
     expect(json.json()).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID', exitCode: 2 } });
   });
 
   it('a command with --server NAME exits 2 before starting anything, even for a server of another file', async () => {
-    const run = await runCli(['tools', '--server', 'alpha'], { env, cwd: project });
+    const run = await runCli(['tools', '--server', 'alpha'], { env, cwd: dirs.project });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(where);
     expect(run.stderr).toContain('config check');
@@ -81,7 +73,7 @@ describe('a malformed .mcp.json', () => {
   });
 
   it('with the file fixed, every one of them exits 0', async () => {
-    writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: {} }));
+    writeFileSync(path.join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: {} }));
     for (const args of [
       ['config', 'check'],
       ['servers'],
@@ -89,7 +81,7 @@ describe('a malformed .mcp.json', () => {
       ['config', 'show'],
       ['tools', '--server', 'alpha'],
     ]) {
-      const run = await runCli(args, { env, cwd: project });
+      const run = await runCli(args, { env, cwd: dirs.project });
       expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(0);
     }
   });

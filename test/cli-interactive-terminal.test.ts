@@ -10,15 +10,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilGone } from './support/processes.js';
 import { until } from './support/wait.js';
 import { CLI, requireBuiltCli, SCRIPTED } from './support/cli.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
 
 let terminal: Terminal | undefined;
 let dir: string | undefined;
 
-beforeAll(() => {
-  requireBuiltCli();
-  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
-});
+beforeAll(requireBuiltCli);
+beforeAll(requireTmux);
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;

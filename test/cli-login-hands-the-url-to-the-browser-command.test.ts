@@ -3,20 +3,16 @@
  * in place of its `%s`, else appended; the first of a `:`-separated list), and a missing opener
  * is no error, since the URL is also printed.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../src/cli/io.js';
 import { openBrowser } from '../src/cli/login.js';
 import { eventually } from './support/wait.js';
+import { useTempDir } from './support/temp-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-browser-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = useTempDir('mcpwire-browser-');
 
 function io(env: Record<string, string>): CliIO {
   return {
@@ -24,7 +20,7 @@ function io(env: Record<string, string>): CliIO {
     stderr: new PassThrough(),
     stdin: new PassThrough(),
     env: { PATH: process.env.PATH, ...env },
-    cwd: dir,
+    cwd: tmp.dir,
     interactive: false,
     color: false,
     columns: 80,
@@ -33,7 +29,7 @@ function io(env: Record<string, string>): CliIO {
 
 /** A browser command that writes its arguments, one a line, to `file` (whole, by a rename). */
 function recorder(file: string): string {
-  const script = path.join(dir, 'browser.sh');
+  const script = path.join(tmp.dir, 'browser.sh');
   writeFileSync(
     script,
     `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${file}.tmp' && mv '${file}.tmp' '${file}'\n`,
@@ -50,19 +46,19 @@ const URL_WITH_QUERY = new URL(
 
 describe('the browser command', () => {
   it('gets the URL as its last argument, untouched by any shell', async () => {
-    const file = path.join(dir, 'args');
+    const file = path.join(tmp.dir, 'args');
     openBrowser(io({ BROWSER: recorder(file) }), URL_WITH_QUERY);
     expect(await read(file)).toBe(`${URL_WITH_QUERY.toString()}\n`);
   });
 
   it('gets the URL in place of %s, and only the first of a list runs', async () => {
-    const file = path.join(dir, 'args');
+    const file = path.join(tmp.dir, 'args');
     openBrowser(io({ BROWSER: `${recorder(file)} --new-window --url=%s:/no/such/second-browser` }), URL_WITH_QUERY);
     expect(await read(file)).toBe(`--new-window\n--url=${URL_WITH_QUERY.toString()}\n`);
   });
 
   it('a browser command that does not exist is no error', async () => {
-    expect(() => openBrowser(io({ BROWSER: path.join(dir, 'no-such-browser') }), URL_WITH_QUERY)).not.toThrow();
+    expect(() => openBrowser(io({ BROWSER: path.join(tmp.dir, 'no-such-browser') }), URL_WITH_QUERY)).not.toThrow();
     // The spawn failure arrives as an event; a listener-less 'error' would fail the run as uncaught.
     await new Promise((resolve) => setImmediate(resolve));
   });

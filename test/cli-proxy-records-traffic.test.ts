@@ -4,30 +4,24 @@
  * stderr passed through, the proxy exits as the server did; the trace file has every frame.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { CLI, EVERYTHING, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { FIXTURES } from './support/processes.js';
 import { until } from './support/wait.js';
+import { endAll } from './support/end-all.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const node = process.execPath;
-let dir: string;
+const tmp = useTempDir('mcpwire-proxy-');
 let http: HttpServerProcess | undefined;
 
 beforeAll(() => requireBuiltCli());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-proxy-'));
-});
-afterEach(async () => {
-  await http?.stop();
-  http = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(async () => void ([http] = await endAll([http, 'stop'])));
 
 function readTrace(file: string): TraceRecord[] {
   return readFileSync(file, 'utf8')
@@ -38,7 +32,7 @@ function readTrace(file: string): TraceRecord[] {
 
 describe('mcpwire proxy (stdio)', () => {
   it('a client through the proxy sees what it would see directly, and every frame is recorded', async () => {
-    const file = path.join(dir, 'trace.jsonl');
+    const file = path.join(tmp.dir, 'trace.jsonl');
     const direct = await McpClient.connect({ command: node, args: [SCRIPTED] });
     const proxied = await McpClient.connect({
       command: node,
@@ -100,7 +94,7 @@ describe('mcpwire proxy (stdio)', () => {
 describe('mcpwire proxy (HTTP)', () => {
   it('prints its URL, forwards a whole session, records it, and stops on SIGINT', async () => {
     http = await everythingOverHttp('streamableHttp');
-    const file = path.join(dir, 'http.jsonl');
+    const file = path.join(tmp.dir, 'http.jsonl');
     const child = spawn(node, [CLI, 'proxy', '--url', http.url, '--listen', '127.0.0.1:0', '--trace-file', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

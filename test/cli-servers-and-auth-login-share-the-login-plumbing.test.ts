@@ -13,13 +13,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto-approving-oauth.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
+import { endAll } from './support/end-all.js';
 
 let server: AutoApprovingOAuth | HeaderProtectedServer | undefined;
 let root: string | undefined;
 beforeAll(() => requireBuiltCli());
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  [server] = await endAll([server, 'close']);
   if (root) rmSync(root, { recursive: true, force: true });
   root = undefined;
 });

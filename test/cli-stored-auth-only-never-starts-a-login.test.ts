@@ -11,15 +11,13 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, runCli } from './support/cli.js';
 import { logInByHttp, startHostedLogins } from './support/oauth-servers.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { eventually } from './support/wait.js';
 
 let terminal: Terminal | undefined;
 
-beforeAll(() => {
-  requireBuiltCli();
-  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
-});
+beforeAll(requireBuiltCli);
+beforeAll(requireTmux);
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;

@@ -6,36 +6,30 @@
  * pseudo-terminals (tmux), real processes.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, requireBuiltCli } from './support/cli.js';
 import { isAlive, waitUntilGone } from './support/processes.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
 import { until, within } from './support/wait.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const STUBBORN = path.join(ROOT, 'test/support/stubborn-server.mjs');
 const node = process.execPath;
 
 let terminal: Terminal | undefined;
-let dir: string;
+const tmp = useTempDir('mcpwire-hangup-');
 let serverPid: number | undefined;
 
-beforeAll(() => {
-  requireBuiltCli();
-  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
-});
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-hangup-'));
-});
+beforeAll(requireBuiltCli);
+beforeAll(requireTmux);
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;
   // Never leave the stubborn server behind, whatever the outcome.
   if (serverPid !== undefined && isAlive(serverPid)) process.kill(serverPid, 'SIGKILL');
   serverPid = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The server's pid, once it has written it (bounded). */
@@ -50,7 +44,7 @@ async function stubbornPid(file: string): Promise<number> {
 
 describe('the terminal closing under mcpwire (SIGHUP)', () => {
   it('during a long call: the server is stopped', async () => {
-    const pidFile = path.join(dir, 'server.pid');
+    const pidFile = path.join(tmp.dir, 'server.pid');
     terminal = startTerminal([node, CLI, 'call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile]);
     const pid = await stubbornPid(pidFile);
     await terminal.waitFor(/→.*tools\/call/);
@@ -60,13 +54,13 @@ describe('the terminal closing under mcpwire (SIGHUP)', () => {
   });
 
   it('at the repl prompt: every configured server is stopped', async () => {
-    const pidFile = path.join(dir, 'server.pid');
-    const config = path.join(dir, 'servers.json');
+    const pidFile = path.join(tmp.dir, 'server.pid');
+    const config = path.join(tmp.dir, 'servers.json');
     writeFileSync(
       config,
       JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }),
     );
-    terminal = startTerminal([node, CLI, 'repl', '--config', config], { HOME: dir }, dir);
+    terminal = startTerminal([node, CLI, 'repl', '--config', config], { HOME: tmp.dir }, tmp.dir);
     await terminal.waitFor('1 server(s) connected');
     await terminal.waitFor('mcp> ');
     const pid = await stubbornPid(pidFile);
@@ -88,8 +82,8 @@ describe('SIGHUP and SIGTERM sent to mcpwire off a terminal', () => {
   ] as const;
   for (const { signal, code, command, ready } of cases) {
     it(`${signal} to ${command}: the server is stopped and mcpwire exits ${code}`, async () => {
-      const pidFile = path.join(dir, 'server.pid');
-      const config = path.join(dir, 'servers.json');
+      const pidFile = path.join(tmp.dir, 'server.pid');
+      const config = path.join(tmp.dir, 'servers.json');
       writeFileSync(
         config,
         JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }),
@@ -99,8 +93,8 @@ describe('SIGHUP and SIGTERM sent to mcpwire off a terminal', () => {
           ? ['call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile]
           : ['repl', '--config', config];
       const child = spawn(node, [CLI, ...argv], {
-        cwd: dir,
-        env: { ...process.env, HOME: dir, NO_COLOR: '1' },
+        cwd: tmp.dir,
+        env: { ...process.env, HOME: tmp.dir, NO_COLOR: '1' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let output = '';

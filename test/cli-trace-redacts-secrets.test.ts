@@ -2,30 +2,24 @@
  * `--trace` and `--trace-file` on one-shot commands: every frame recorded, with secrets (an `-e`
  * value, a `--header` credential) replaced wherever they would appear, in the file and on stderr.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { endAll } from './support/end-all.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const SECRET = 'sk-live-7c1e2d3f4a5b';
-let dir: string;
+const tmp = useTempDir('mcpwire-cli-trace-');
 let http: HttpServerProcess | undefined;
 beforeAll(() => requireBuiltCli());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-trace-'));
-});
-afterEach(async () => {
-  await http?.stop();
-  http = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(async () => void ([http] = await endAll([http, 'stop'])));
 
 describe('mcpwire --trace / --trace-file', () => {
   it('records every frame of a stdio session to JSONL and stderr, with -e values redacted everywhere', async () => {
-    const file = path.join(dir, 't.jsonl');
+    const file = path.join(tmp.dir, 't.jsonl');
     const run = await runCli([
       'call',
       'echo',
@@ -58,7 +52,7 @@ describe('mcpwire --trace / --trace-file', () => {
 
   it('an HTTP session carries status and MCP headers; the Authorization value never appears', async () => {
     http = await modernOverHttp();
-    const file = path.join(dir, 'h.jsonl');
+    const file = path.join(tmp.dir, 'h.jsonl');
     const run = await runCli([
       'tools',
       '--url',

@@ -3,22 +3,18 @@
  * lying fixture server behind `mcpwire proxy` (every deliberate violation found, with its line),
  * and a clean session (no violation, with and without the official schemas).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { CLI, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { FIXTURES } from './support/processes.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const SCHEMAS = path.resolve(path.dirname(CLI), '../../shared/mcp-spec');
 const node = process.execPath;
-let dir: string;
+const tmp = useTempDir('mcpwire-trace-check-');
 beforeAll(() => requireBuiltCli());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-check-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function recordThroughProxy(
   file: string,
@@ -38,7 +34,7 @@ async function recordThroughProxy(
 
 describe('mcpwire trace check', () => {
   it('finds every deliberate violation of a lying server, each with the line it came from; exits 5', async () => {
-    const file = path.join(dir, 'lying.jsonl');
+    const file = path.join(tmp.dir, 'lying.jsonl');
     await recordThroughProxy(file, [node, path.join(FIXTURES, 'legacy/lying-server.mjs')], async (client) => {
       await client.listToolsPage().catch(() => undefined);
       await client.callTool('echo', {}).catch(() => undefined);
@@ -72,7 +68,7 @@ describe('mcpwire trace check', () => {
   });
 
   it('a clean session has no violation, with the official schemas too when they are at hand', async () => {
-    const file = path.join(dir, 'clean.jsonl');
+    const file = path.join(tmp.dir, 'clean.jsonl');
     await recordThroughProxy(file, [node, SCRIPTED], async (client) => {
       await client.listTools();
       await client.callTool('add', { a: 1, b: 2 });
@@ -92,7 +88,7 @@ describe('mcpwire trace check', () => {
 
 describe('mcpwire trace show', () => {
   it('prints the frames, filters by method, id and errors, and summarises latency per method', async () => {
-    const file = path.join(dir, 'show.jsonl');
+    const file = path.join(tmp.dir, 'show.jsonl');
     await recordThroughProxy(file, [node, SCRIPTED], async (client) => {
       await client.callTool('echo', { text: 'a' });
       await client.callTool('fails', {});
@@ -122,6 +118,6 @@ describe('mcpwire trace show', () => {
     expect(idRecords.map((r) => r.kind).sort()).toEqual(['request', 'response']);
     const otherServer = await runCli(['trace', 'show', file, '--server', 'nobody', '--json']);
     expect(otherServer.json<{ result: { records: unknown[] } }>().result.records).toEqual([]);
-    expect((await runCli(['trace', 'show', path.join(dir, 'missing.jsonl')])).code).toBe(1);
+    expect((await runCli(['trace', 'show', path.join(tmp.dir, 'missing.jsonl')])).code).toBe(1);
   });
 });

@@ -4,31 +4,21 @@
  * not set. The message still leads with the place (`file:line:column: server "x": …`), and the
  * facts are in `toJSON`, never in the peer's `data`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { ConfigError } from '../src/protocol/errors.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-config-errors-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = useConfigDirs('mcpwire-config-errors-');
 
-const options = () => ({ cwd: project, homeDir: home, env: {} });
+const options = () => ({ cwd: dirs.project, homeDir: dirs.home, env: {} });
 
 describe('ConfigError facts', () => {
   it('a JSON syntax error: file, line and column', async () => {
-    const file = path.join(project, '.mcp.json');
+    const file = path.join(dirs.project, '.mcp.json');
     writeFileSync(file, '{\n  "mcpServers": {\n    "a": { "command": "x" }\n  oops\n}\n');
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);
@@ -46,7 +36,7 @@ describe('ConfigError facts', () => {
   });
 
   it('an unset variable: file, server, field and variable', async () => {
-    const file = path.join(project, '.mcp.json');
+    const file = path.join(dirs.project, '.mcp.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -75,7 +65,7 @@ describe('ConfigError facts', () => {
   });
 
   it('a bad field: file, server and the field path', async () => {
-    const file = path.join(project, '.mcp.json');
+    const file = path.join(dirs.project, '.mcp.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 'db-server', toolTimeoutMs: '2m' } } }));
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);
@@ -86,7 +76,7 @@ describe('ConfigError facts', () => {
   });
 
   it('a missing envFile: file, server and field envFile', async () => {
-    const file = path.join(project, '.mcp.json');
+    const file = path.join(dirs.project, '.mcp.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 'db-server', envFile: 'nope.env' } } }));
     const { errors } = await loadConfig(options());
     expect(errors).toHaveLength(1);

@@ -6,23 +6,16 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { planParamHeaders } from '../src/client/x-mcp-header.js';
 import { sampleValue } from '../src/protocol/value-sample.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import {
-  cleanUp,
-  type HttpFixture,
-  legacyServer,
-  openSse,
-  result,
-  sse,
-  startHttpFixture,
-} from './support/http-fixture.js';
+import { legacyServer, openSse, result, sse } from './support/http-fixture.js';
 import { eventually, FIXTURES } from './support/processes.js';
+import { useHttpScene } from './support/http-scene.js';
 
 const ROOT = path.resolve(FIXTURES, '../..');
 const DEPTH = 100_000;
@@ -128,12 +121,10 @@ describe('a StdioTransport listener that chokes on a value', () => {
 });
 
 describe('an HTTP server sending a deeply nested event before the response', () => {
-  let fixture: HttpFixture | undefined;
-  let client: McpClient | undefined;
-  afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+  const scene = useHttpScene<McpClient>();
 
   it('still delivers the response on the same SSE stream, with a diagnostic for the nested value', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       openSse(res);
       sse(res, nestedText());
@@ -141,26 +132,32 @@ describe('an HTTP server sending a deeply nested event before the response', () 
       res.end();
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url, transport: 'http' }, { name: 'remote', era: 'legacy' });
+    scene.client = await McpClient.connect(
+      { url: scene.fixture.url, transport: 'http' },
+      { name: 'remote', era: 'legacy' },
+    );
     const invalid: Array<{ message: string; sample?: string }> = [];
-    client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
-    await expect(client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
+    scene.client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
+    await expect(scene.client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
     expect(invalid).toEqual([
       { kind: 'invalid-message', message: 'a batch is not a single message', sample: `${'['.repeat(200)}…` },
     ]);
   });
 
   it('still delivers the response that follows it in a JSON batch body, instead of failing the call as not sent', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       const answer = JSON.stringify(result(seen, { content: [{ type: 'text', text: 'the real answer' }] }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(`[${nestedText()},${answer}]`);
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url, transport: 'http' }, { name: 'remote', era: 'legacy' });
+    scene.client = await McpClient.connect(
+      { url: scene.fixture.url, transport: 'http' },
+      { name: 'remote', era: 'legacy' },
+    );
     const invalid: Array<{ message: string }> = [];
-    client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
-    await expect(client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
+    scene.client.on('diagnostic', (d) => void (d.kind === 'invalid-message' && invalid.push(d)));
+    await expect(scene.client.callTool('echo', {})).resolves.toMatchObject({ content: [{ text: 'the real answer' }] });
     expect(invalid.map((d) => d.message)).toEqual(['a batch is not a single message']);
   });
 });

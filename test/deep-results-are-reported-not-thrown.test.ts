@@ -15,16 +15,14 @@ import { jsonText } from '../src/protocol/json-text.js';
 import type { Tool } from '../src/protocol/types.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const DEEP = path.join(FIXTURES, 'stdio', 'deep-nesting.mjs');
 const node = process.execPath;
 const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('JSON text of a peer value', () => {
   it('is refused past 1000 levels without a RangeError, whatever the depth, and written below it', () => {

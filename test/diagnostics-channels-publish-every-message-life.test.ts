@@ -17,6 +17,8 @@ import { eventually } from './support/wait.js';
 
 type Phase = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
 const PHASES: Phase[] = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'];
+/** The phases of a message life that ends in an error, in the order they are published. */
+const FAILED_LIFE: Phase[] = ['start', 'end', 'error', 'asyncStart', 'asyncEnd'];
 
 /** Every event of every mcpwire channel, in order, with its channel and phase; unsubscribed after each test. */
 function record(): Array<{ channel: string; phase: Phase; event: Record<string, unknown> }> {
@@ -133,7 +135,7 @@ describe('diagnostics channels', () => {
 
     const sent = seen.find((e) => e.channel === MCP_CHANNELS.sendRequest && e.event.toolName === 'hold')!
       .event as unknown as McpSendRequestEvent;
-    expect(lifeOf(seen, MCP_CHANNELS.sendRequest, sent)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
+    expect(lifeOf(seen, MCP_CHANNELS.sendRequest, sent)).toEqual(FAILED_LIFE);
     expect(sent.error).toBeInstanceOf(McpError);
     expect((sent.error as McpError).code).toBe('CANCELLED');
 
@@ -142,13 +144,7 @@ describe('diagnostics channels', () => {
     await eventually(() => lifeOf(seen, MCP_CHANNELS.handleRequest, handled).includes('asyncEnd'), {
       what: 'the cancelled call to end on the server',
     });
-    expect(lifeOf(seen, MCP_CHANNELS.handleRequest, handled)).toEqual([
-      'start',
-      'end',
-      'error',
-      'asyncStart',
-      'asyncEnd',
-    ]);
+    expect(lifeOf(seen, MCP_CHANNELS.handleRequest, handled)).toEqual(FAILED_LIFE);
     expect(handled.answer).toBeUndefined();
     expect((handled.error as McpError).code).toBe('CANCELLED');
     // The cancel notice is a notification of its own.
@@ -164,13 +160,7 @@ describe('diagnostics channels', () => {
     await expect(client.request('no/such/method' as never, {} as never)).rejects.toMatchObject({ rpcCode: -32601 });
     const handled = seen.find((e) => e.channel === MCP_CHANNELS.handleRequest && e.event.method === 'no/such/method')!
       .event as unknown as McpHandleRequestEvent;
-    expect(lifeOf(seen, MCP_CHANNELS.handleRequest, handled)).toEqual([
-      'start',
-      'end',
-      'error',
-      'asyncStart',
-      'asyncEnd',
-    ]);
+    expect(lifeOf(seen, MCP_CHANNELS.handleRequest, handled)).toEqual(FAILED_LIFE);
     expect(handled.answer).toMatchObject({ error: { code: -32601 } });
 
     const sessions = seen.filter((e) => e.channel === MCP_CHANNELS.session && e.phase === 'start').map((e) => e.event);

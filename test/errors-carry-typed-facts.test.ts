@@ -88,17 +88,18 @@ describe('errorMessage', () => {
   });
 });
 
+/** The facts of the 401 the typed-error tests build an HttpError from. */
+const HTTP_FACTS = {
+  server: 'h',
+  method: 'initialize',
+  url: 'https://h/mcp',
+  status: 401,
+  challenge: [{ scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } }],
+};
+
 describe('the typed errors', () => {
   it('each is an McpError with its stable code, its own name, no data of ours, and its facts in toJSON', () => {
-    const http = new HttpError('AUTH_REQUIRED', 'HTTP 401 from https://h/mcp: authorization required', {
-      server: 'h',
-      method: 'initialize',
-      url: 'https://h/mcp',
-      status: 401,
-      challenge: [
-        { scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } },
-      ],
-    });
+    const http = new HttpError('AUTH_REQUIRED', 'HTTP 401 from https://h/mcp: authorization required', HTTP_FACTS);
     const size = new SizeLimitError('response body exceeds 10 bytes', {
       limit: 10,
       size: 20,
@@ -133,13 +134,7 @@ describe('the typed errors', () => {
     expect(http.toJSON()).toEqual({
       code: 'AUTH_REQUIRED',
       message: 'server "h": initialize HTTP 401 from https://h/mcp: authorization required',
-      server: 'h',
-      method: 'initialize',
-      url: 'https://h/mcp',
-      status: 401,
-      challenge: [
-        { scheme: 'bearer', params: { resource_metadata: 'https://h/.well-known/oauth-protected-resource' } },
-      ],
+      ...HTTP_FACTS,
       unreachable: false,
       resend: 'never',
     });

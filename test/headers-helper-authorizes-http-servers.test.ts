@@ -3,17 +3,15 @@
  * before the first connect (with the server's env), again when the server answers 401, and its
  * failures name the server and the exit status without ever showing what it printed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HeadersHelperError } from '../src/manager/servers/headers-helper-error.js';
 import { headersHelperHook, runHeadersHelper } from '../src/manager/servers/headers-helper.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { toManagedServer } from '../src/manager/config/server-entry.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { startHeaderProtectedServer, type HeaderProtectedServer } from './support/header-protected-server.js';
 import {
   type HttpFixture,
@@ -24,25 +22,20 @@ import {
   startHttpFixture,
 } from './support/http-fixture.js';
 import { eventually, waitUntilGone } from './support/processes.js';
+import { endAll } from './support/end-all.js';
+import { useTempDir } from './support/temp-dir.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
-let dir: string;
+const tmp = useTempDir('mcpwire-helper-');
 let server: HeaderProtectedServer | undefined;
 let manager: McpManager | undefined;
 let other: HttpFixture | undefined;
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-helper-'));
-});
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await server?.close();
-  await other?.close();
-  server = undefined;
-  other = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-  rmSync(dir, { recursive: true, force: true });
-});
+forgetHttpRoutesAfterEach();
+afterEach(
+  async () =>
+    void ([manager, server, other] = await endAll([manager, 'disconnectAll'], [server, 'close'], [other, 'close'])),
+);
 
 /** A helper script that counts its runs and prints the token file's contents as `format`. */
 function writeHelper(format: 'json' | 'lines'): string {
@@ -50,20 +43,28 @@ function writeHelper(format: 'json' | 'lines'): string {
     format === 'json'
       ? `printf '{"Authorization": "Bearer %s"}' "$(cat "$HELPER_DIR/token")"`
       : `printf 'Authorization: Bearer %s\\nX-Team: tools\\nX-Server: %s %s\\n' "$(cat "$HELPER_DIR/token")" "$MCPWIRE_SERVER_NAME" "$MCPWIRE_SERVER_URL"`;
-  writeFileSync(path.join(dir, 'helper.sh'), `echo run >> "$HELPER_DIR/runs"\n${print}\n`);
-  return `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`;
+  writeFileSync(path.join(tmp.dir, 'helper.sh'), `echo run >> "$HELPER_DIR/runs"\n${print}\n`);
+  return `sh ${JSON.stringify(path.join(tmp.dir, 'helper.sh'))}`;
 }
 
 function runs(): number {
   try {
-    return readFileSync(path.join(dir, 'runs'), 'utf8').split('\n').filter(Boolean).length;
+    return readFileSync(path.join(tmp.dir, 'runs'), 'utf8').split('\n').filter(Boolean).length;
   } catch {
     return 0;
   }
 }
 
 function spec(url: string, headersHelper: string, extra: Partial<ManagedServer> = {}): ManagedServer {
-  return { name: 'tracker', transport: 'http', url, headersHelper, env: { HELPER_DIR: dir }, restart: false, ...extra };
+  return {
+    name: 'tracker',
+    transport: 'http',
+    url,
+    headersHelper,
+    env: { HELPER_DIR: tmp.dir },
+    restart: false,
+    ...extra,
+  };
 }
 
 describe('headersHelper', () => {
@@ -81,7 +82,7 @@ describe('headersHelper', () => {
   });
 
   it('runs before the first connect with the server env, and its JSON headers authorize the server', async () => {
-    writeFileSync(path.join(dir, 'token'), 'first-token-1111');
+    writeFileSync(path.join(tmp.dir, 'token'), 'first-token-1111');
     server = await startHeaderProtectedServer('Bearer first-token-1111');
     manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))] });
     await manager.connect('tracker');
@@ -92,7 +93,7 @@ describe('headersHelper', () => {
   });
 
   it('accepts "Name: value" lines, and is told the server name and URL', async () => {
-    writeFileSync(path.join(dir, 'token'), 'line-token-2222');
+    writeFileSync(path.join(tmp.dir, 'token'), 'line-token-2222');
     server = await startHeaderProtectedServer('Bearer line-token-2222');
     manager = McpManager.create({ servers: [spec(server.url, writeHelper('lines'))] });
     await manager.connect('tracker');
@@ -102,13 +103,13 @@ describe('headersHelper', () => {
   });
 
   it('is run again when the server answers 401, and the refused call goes again with the new headers', async () => {
-    writeFileSync(path.join(dir, 'token'), 'old-token-3333');
+    writeFileSync(path.join(tmp.dir, 'token'), 'old-token-3333');
     server = await startHeaderProtectedServer('Bearer old-token-3333');
     manager = McpManager.create({ servers: [spec(server.url, writeHelper('json'))] });
     await manager.connect('tracker');
     expect(runs()).toBe(1);
     // The token rotates: the server takes only the new one, the helper now prints it.
-    writeFileSync(path.join(dir, 'token'), 'new-token-4444');
+    writeFileSync(path.join(tmp.dir, 'token'), 'new-token-4444');
     server.accepted = 'Bearer new-token-4444';
     const result = await manager.callTool('mcp__tracker__echo', { text: 'again' });
     expect(result.content).toEqual([{ type: 'text', text: 'echo:again' }]);
@@ -120,7 +121,7 @@ describe('headersHelper', () => {
   it('over HTTP+SSE, a refused stream is opened again with what the helper prints on its next run', async () => {
     // The first run prints a stale token, later runs the fresh one.
     writeFileSync(
-      path.join(dir, 'helper.sh'),
+      path.join(tmp.dir, 'helper.sh'),
       'echo run >> "$HELPER_DIR/runs"\nif [ "$(wc -l < "$HELPER_DIR/runs")" -gt 1 ]; then echo "Authorization: Bearer fresh-8888"; else echo "Authorization: Bearer stale-8888"; fi\n',
     );
     let refusedGets = 0;
@@ -133,7 +134,7 @@ describe('headersHelper', () => {
       return false;
     }, sseServer);
     manager = McpManager.create({
-      servers: [spec(other.url, `sh ${JSON.stringify(path.join(dir, 'helper.sh'))}`, { transport: 'sse' })],
+      servers: [spec(other.url, `sh ${JSON.stringify(path.join(tmp.dir, 'helper.sh'))}`, { transport: 'sse' })],
     });
     await manager.connect('tracker');
     expect(refusedGets).toBe(1);
@@ -143,7 +144,7 @@ describe('headersHelper', () => {
   });
 
   it('keeps what it printed out of what the manager hands on when the server echoes it in an error', async () => {
-    writeFileSync(path.join(dir, 'token'), 'whoami-token-9999');
+    writeFileSync(path.join(tmp.dir, 'token'), 'whoami-token-9999');
     // A server that answers a tool call with an error quoting the credential it got.
     const mcp = legacyServer();
     other = await startHttpFixture((seen, res, req) => {
@@ -170,7 +171,7 @@ describe('headersHelper', () => {
   });
 
   it('keeps what it printed out of the errors even when the server echoes it', async () => {
-    writeFileSync(path.join(dir, 'token'), 'echoed-token-5555');
+    writeFileSync(path.join(tmp.dir, 'token'), 'echoed-token-5555');
     server = await startHeaderProtectedServer('Bearer something-else');
     const lines: string[] = [];
     manager = McpManager.create({
@@ -191,11 +192,11 @@ describe('headersHelper', () => {
 
   it('failing is an error naming the server and the exit status, without its output', async () => {
     writeFileSync(
-      path.join(dir, 'fail.sh'),
+      path.join(tmp.dir, 'fail.sh'),
       'echo "{\\"Authorization\\": \\"Bearer stdout-secret\\"}"\necho stderr-secret >&2\nexit 3\n',
     );
     server = await startHeaderProtectedServer('Bearer never');
-    manager = McpManager.create({ servers: [spec(server.url, `sh ${JSON.stringify(path.join(dir, 'fail.sh'))}`)] });
+    manager = McpManager.create({ servers: [spec(server.url, `sh ${JSON.stringify(path.join(tmp.dir, 'fail.sh'))}`)] });
     const error = await manager.connect('tracker').catch((e: unknown) => e);
     // The helper runs before the first request: its error is the connect's.
     expect(error).toBeInstanceOf(HeadersHelperError);
@@ -208,12 +209,12 @@ describe('headersHelper', () => {
   });
 
   it('printing something that is not headers is an error that does not quote it', async () => {
-    writeFileSync(path.join(dir, 'junk.sh'), 'echo "just-a-bare-token-6666"\n');
+    writeFileSync(path.join(tmp.dir, 'junk.sh'), 'echo "just-a-bare-token-6666"\n');
     const error = await runHeadersHelper({
       name: 'tracker',
       transport: 'http',
       url: 'http://127.0.0.1:9/mcp',
-      headersHelper: `sh ${JSON.stringify(path.join(dir, 'junk.sh'))}`,
+      headersHelper: `sh ${JSON.stringify(path.join(tmp.dir, 'junk.sh'))}`,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HeadersHelperError);
     expect((error as Error).message).toBe(
@@ -224,15 +225,15 @@ describe('headersHelper', () => {
 
   it('running past its time bound is killed with everything it started, and says so', async () => {
     // The shell starts a child that would outlive it; its pid is written first.
-    writeFileSync(path.join(dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
+    writeFileSync(path.join(tmp.dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
     const started = Date.now();
     const error = await runHeadersHelper(
       {
         name: 'tracker',
         transport: 'http',
         url: 'http://127.0.0.1:9/mcp',
-        env: { HELPER_DIR: dir },
-        headersHelper: `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}`,
+        env: { HELPER_DIR: tmp.dir },
+        headersHelper: `sh ${JSON.stringify(path.join(tmp.dir, 'hang.sh'))}`,
       },
       { timeoutMs: 1_500 },
     ).catch((e: unknown) => e);
@@ -242,7 +243,7 @@ describe('headersHelper', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     const child = await eventually(() => {
       try {
-        return Number(readFileSync(path.join(dir, 'child'), 'utf8').trim()) || undefined;
+        return Number(readFileSync(path.join(tmp.dir, 'child'), 'utf8').trim()) || undefined;
       } catch {
         return undefined;
       }
@@ -254,14 +255,14 @@ describe('headersHelper', () => {
 describe('a headersHelper that hangs', () => {
   /** A helper that starts a child which would outlive it, writes the child's pid, and waits. */
   function hangingHelper(): string {
-    writeFileSync(path.join(dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
-    return `sh ${JSON.stringify(path.join(dir, 'hang.sh'))}`;
+    writeFileSync(path.join(tmp.dir, 'hang.sh'), `sleep 60 & echo $! > "$HELPER_DIR/child"\nwait\n`);
+    return `sh ${JSON.stringify(path.join(tmp.dir, 'hang.sh'))}`;
   }
 
   async function childPid(): Promise<number> {
     return eventually(() => {
       try {
-        return Number(readFileSync(path.join(dir, 'child'), 'utf8').trim()) || undefined;
+        return Number(readFileSync(path.join(tmp.dir, 'child'), 'utf8').trim()) || undefined;
       } catch {
         return undefined;
       }

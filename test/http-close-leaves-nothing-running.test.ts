@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpSseServer, legacyServer, startHttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHILD = path.join(ROOT, 'test/support/http-client-close-then-report.mjs');
@@ -22,10 +23,7 @@ beforeAll(() => {
 
 let fixture: HttpFixture | undefined;
 
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 interface ChildRun {
   code: number | null;

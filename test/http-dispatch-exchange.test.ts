@@ -12,6 +12,16 @@ import { readText } from '../src/transport/http/http-body.js';
 import { writeThenDrop } from './support/http-fixture.js';
 import { within } from './support/wait.js';
 
+/** A POST of `{}` with no headers, no timeouts and a signal nobody aborts. */
+const plainPost = () => ({
+  method: 'POST',
+  headers: {},
+  body: '{}',
+  signal: new AbortController().signal,
+  headersTimeout: 0,
+  bodyTimeout: 0,
+});
+
 describe('LiteBody', () => {
   it('buffers chunks that arrive before the first data listener and hands them over in order', () => {
     const body = new LiteBody();
@@ -174,14 +184,7 @@ describe('exchange over a real socket', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       writeThenDrop(res, '{"partial":');
     });
-    const response = await exchange(agent!, url, {
-      method: 'POST',
-      headers: {},
-      body: '{}',
-      signal: new AbortController().signal,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    const response = await exchange(agent!, url, plainPost());
     await expect(readText(response.body, 1024)).rejects.toBeInstanceOf(Error);
   });
 
@@ -189,15 +192,6 @@ describe('exchange over a real socket', () => {
     const url = await listen(() => {});
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    await expect(
-      exchange(agent!, url, {
-        method: 'POST',
-        headers: {},
-        body: '{}',
-        signal: new AbortController().signal,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      }),
-    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(exchange(agent!, url, plainPost())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

@@ -8,17 +8,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
-import { cleanUp, type HttpFixture, legacyServer, openSse, startHttpFixture } from './support/http-fixture.js';
+import { legacyServer, openSse } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
+import { useHttpScene } from './support/http-scene.js';
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 describe('HttpError facts', () => {
   it('a refused connection: unreachable, never received (resend "unsent"), naming the URL', async () => {
@@ -37,37 +35,37 @@ describe('HttpError facts', () => {
   });
 
   it('a stream that breaks after the call went out: resend "if-idempotent", so tools/call is not sent again', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       openSse(res);
       res.end(); // the server got the call; its answer never comes
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url }, { name: 'flaky' });
-    const error = await client.callTool('transfer', {}).catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'flaky' });
+    const error = await scene.client.callTool('transfer', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
       method: 'tools/call',
-      url: fixture.url,
+      url: scene.fixture.url,
       status: undefined,
       unreachable: false,
       resend: 'if-idempotent',
       data: undefined,
     });
-    expect(fixture.seen('tools/call')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/call')).toHaveLength(1);
   });
 
   it('a failing status: its number and a quote of the body, never re-sent, even for tools/list', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/list') return false;
       res.writeHead(503, { 'content-type': 'text/plain' }).end('  down for\n maintenance ');
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url }, { name: 'busy' });
+    scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'busy' });
     const kinds: string[] = [];
-    client.on('diagnostic', (d) => kinds.push(d.kind));
-    const error = await client.listTools().catch((e: unknown) => e);
+    scene.client.on('diagnostic', (d) => kinds.push(d.kind));
+    const error = await scene.client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
@@ -77,7 +75,7 @@ describe('HttpError facts', () => {
       resend: 'never',
       unreachable: false,
     });
-    expect(fixture.seen('tools/list')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/list')).toHaveLength(1);
     expect(kinds).not.toContain('resent');
   });
 });
@@ -86,7 +84,7 @@ describe('mcpwire --json and an HTTP failure', () => {
   beforeAll(() => requireBuiltCli());
 
   it('a 401 exits 3 and prints the status, the URL and the parsed challenge as fields, with no data', async () => {
-    fixture = await startHttpFixture((_seen, res) => {
+    await scene.start((_seen, res) => {
       res
         .writeHead(401, {
           'www-authenticate':
@@ -98,7 +96,7 @@ describe('mcpwire --json and an HTTP failure', () => {
     // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
     // A home of its own: the login store under it is empty and the user's is never read.
     const home = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-401-home-'));
-    const run = await runCli(['tools', '--url', fixture.url, '--json'], { env: { HOME: home } }).finally(() =>
+    const run = await runCli(['tools', '--url', scene.fixture.url, '--json'], { env: { HOME: home } }).finally(() =>
       rmSync(home, { recursive: true, force: true }),
     );
     expect(run.code).toBe(3);
@@ -107,7 +105,7 @@ describe('mcpwire --json and an HTTP failure', () => {
       code: 'AUTH_REQUIRED',
       exitCode: 3,
       status: 401,
-      url: fixture.url,
+      url: scene.fixture.url,
       unreachable: false,
       resend: 'never',
       challenge: [

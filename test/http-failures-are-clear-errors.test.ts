@@ -3,12 +3,10 @@
  * naming the server, the method and the URL (credentials redacted), every pending request
  * settles, and no socket stays open.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError, isMcpError, McpError } from '../src/protocol/errors.js';
 import {
-  cleanUp,
-  type HttpFixture,
   json,
   legacyServer,
   openSse,
@@ -19,24 +17,19 @@ import {
   writeThenDrop,
 } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
+import { useHttpScene } from './support/http-scene.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 /** A legacy server that misbehaves on `tools/call` only, as `fault` says. */
 async function faultyOnCall(fault: Parameters<typeof startHttpFixture>[0]): Promise<McpClient> {
-  fixture = await startHttpFixture(
-    (seen, res, req) => (seen.rpc === 'tools/call' ? fault(seen, res, req) : false),
-    legacyServer(),
-  );
-  client = await McpClient.connect(
-    { url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
+  await scene.start((seen, res, req) => (seen.rpc === 'tools/call' ? fault(seen, res, req) : false), legacyServer());
+  scene.client = await McpClient.connect(
+    { url: scene.fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
     { name: 'remote' },
   );
-  return client;
+  return scene.client;
 }
 
 function expectNoSecret(error: unknown): void {
@@ -73,20 +66,20 @@ describe('HTTP failures', () => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(`database down (token ${SECRET})`);
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
       server: 'remote',
       method: 'tools/call',
       status: 500,
-      url: fixture!.url,
+      url: scene.fixture.url,
       body: 'database down (token ***)',
       resend: 'never',
       data: undefined,
     });
     expect((error as Error).message).toBe(
-      `server "remote": tools/call HTTP 500 from ${fixture!.url}: database down (token ***)`,
+      `server "remote": tools/call HTTP 500 from ${scene.fixture.url}: database down (token ***)`,
     );
     expectNoSecret(error);
   });
@@ -96,7 +89,7 @@ describe('HTTP failures', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops</html>');
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('the response is not JSON: <html>oops</html>');
   });
@@ -106,7 +99,7 @@ describe('HTTP failures', () => {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>');
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect((error as Error).message).toContain('unexpected Content-Type "text/html" for tools/call');
   });
 
@@ -116,13 +109,13 @@ describe('HTTP failures', () => {
       writeThenDrop(res, `data: ${JSON.stringify(result(seen, { content: [] })).slice(0, 20)}`);
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('SSE stream ended before the response arrived');
   });
 
   it('401: AUTH_REQUIRED carrying the WWW-Authenticate challenge, secrets redacted', async () => {
-    fixture = await startHttpFixture((_seen, res) => {
+    await scene.start((_seen, res) => {
       res
         .writeHead(401, {
           'www-authenticate':
@@ -132,7 +125,7 @@ describe('HTTP failures', () => {
       return true;
     });
     const error = await McpClient.connect(
-      { url: fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
+      { url: scene.fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
       { name: 'locked' },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
@@ -144,7 +137,7 @@ describe('HTTP failures', () => {
       },
     ]);
     // Refused at the probe: no point trying initialize with the same credentials.
-    expect(fixture.seen('initialize')).toHaveLength(0);
+    expect(scene.fixture.seen('initialize')).toHaveLength(0);
     expectNoSecret(error);
   });
 
@@ -153,7 +146,7 @@ describe('HTTP failures', () => {
       res.writeHead(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="tools:write"' }).end();
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'AUTH_REQUIRED',
       method: 'tools/call',
@@ -170,23 +163,26 @@ describe('HTTP failures', () => {
       res.writeHead(307, { location: 'https://elsewhere.example/mcp?token=abc' }).end();
       return true;
     });
-    const error = await client!.callTool('echo', {}).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('redirected to https://elsewhere.example/mcp?token=***');
     expect((error as Error).message).toContain('not re-sent to another URL automatically');
-    expect(fixture!.seen('tools/call')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/call')).toHaveLength(1);
   });
 
   it('a response larger than the cap: TRANSPORT, and the socket is released', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       return json(res, result(seen, { content: [{ type: 'text', text: 'x'.repeat(64 * 1024) }] }));
     }, legacyServer());
     const { StreamableHttpTransport } = await import('../src/transport/http/streamable-http.js');
-    client = await McpClient.connect(new StreamableHttpTransport(fixture.url, { maxMessageBytes: 16 * 1024 }), {
-      era: 'legacy',
-    });
-    const error = await client.callTool('echo', {}).catch((e: unknown) => e);
+    scene.client = await McpClient.connect(
+      new StreamableHttpTransport(scene.fixture.url, { maxMessageBytes: 16 * 1024 }),
+      {
+        era: 'legacy',
+      },
+    );
+    const error = await scene.client.callTool('echo', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('exceeds 16384 bytes');
   });
@@ -196,11 +192,11 @@ describe('HTTP failures', () => {
       openSse(res);
       return true; // silence
     });
-    const error = await client!.callTool('echo', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
+    const error = await scene.client!.callTool('echo', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TIMEOUT')).toBe(true);
-    await until(() => fixture!.seen('notifications/cancelled').length === 1);
-    expect(fixture!.seen('notifications/cancelled')[0]!.json!.params).toMatchObject({
-      requestId: fixture!.seen('tools/call')[0]!.json!.id,
+    await until(() => scene.fixture.seen('notifications/cancelled').length === 1);
+    expect(scene.fixture.seen('notifications/cancelled')[0]!.json!.params).toMatchObject({
+      requestId: scene.fixture.seen('tools/call')[0]!.json!.id,
     });
   });
 
@@ -214,9 +210,9 @@ describe('HTTP failures', () => {
       return true;
     });
     const results = await Promise.allSettled([
-      client!.callTool('a', {}),
-      client!.callTool('b', {}),
-      client!.callTool('c', {}),
+      scene.client!.callTool('a', {}),
+      scene.client!.callTool('b', {}),
+      scene.client!.callTool('c', {}),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect(isMcpError((r as PromiseRejectedResult).reason, 'TRANSPORT')).toBe(true);
@@ -228,13 +224,13 @@ describe('HTTP failures', () => {
       return true;
     });
     const controller = new AbortController();
-    const pending = client!.callTool('echo', {}, { signal: controller.signal });
-    await until(() => fixture!.seen('tools/call').length === 1);
+    const pending = scene.client!.callTool('echo', {}, { signal: controller.signal });
+    await until(() => scene.fixture.seen('tools/call').length === 1);
     controller.abort(new Error('user pressed stop'));
     const error = await pending.catch((e: unknown) => e);
     expect(isMcpError(error, 'CANCELLED')).toBe(true);
-    await until(() => fixture!.seen('notifications/cancelled').length === 1);
-    expect(fixture!.seen('notifications/cancelled')[0]!.headers['mcp-session-id']).toBe('s1');
+    await until(() => scene.fixture.seen('notifications/cancelled').length === 1);
+    expect(scene.fixture.seen('notifications/cancelled')[0]!.headers['mcp-session-id']).toBe('s1');
   });
 
   it('close() while requests are in flight rejects them with CONNECTION_CLOSED and releases every socket', async () => {
@@ -242,9 +238,9 @@ describe('HTTP failures', () => {
       openSse(res);
       return true;
     });
-    const settled = Promise.allSettled([client!.callTool('a', {}), client!.callTool('b', {})]);
-    await until(() => fixture!.seen('tools/call').length === 2);
-    await client!.close();
+    const settled = Promise.allSettled([scene.client!.callTool('a', {}), scene.client!.callTool('b', {})]);
+    await until(() => scene.fixture.seen('tools/call').length === 2);
+    await scene.client!.close();
     for (const r of await settled) {
       expect(isMcpError((r as PromiseRejectedResult).reason, 'CONNECTION_CLOSED')).toBe(true);
     }

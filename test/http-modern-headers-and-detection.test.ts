@@ -4,12 +4,10 @@
  * Streamable HTTP, 2024-11-05 HTTP+SSE, and the per-URL verdict cache.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import {
-  cleanUp,
-  type HttpFixture,
   json,
   legacyServer,
   openSse,
@@ -18,16 +16,13 @@ import {
   rpcError,
   type Seen,
   sse,
-  startHttpFixture,
   until,
   writeThenDrop,
 } from './support/http-fixture.js';
 import { assertValidClientMessage } from './kit/spec-schemas.js';
+import { useHttpScene } from './support/http-scene.js';
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -103,37 +98,37 @@ const BAD_TOOL = {
 
 describe('2026-07-28 Streamable HTTP', () => {
   it('sends MCP-Protocol-Version, Mcp-Method and Mcp-Name on every request, and no session header', async () => {
-    fixture = await startHttpFixture(modernServer([REGION_TOOL]));
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('modern');
-    await client.listTools();
-    await client.callTool('query', { sql: 'select 1' });
-    await client.readResource('file:///tmp/notes.txt');
-    await client.getPrompt('grüße');
+    await scene.start(modernServer([REGION_TOOL]));
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.client.era).toBe('modern');
+    await scene.client.listTools();
+    await scene.client.callTool('query', { sql: 'select 1' });
+    await scene.client.readResource('file:///tmp/notes.txt');
+    await scene.client.getPrompt('grüße');
 
-    for (const seen of fixture.requests.filter((r) => r.rpc !== undefined)) {
+    for (const seen of scene.fixture.requests.filter((r) => r.rpc !== undefined)) {
       expect(seen.headers['mcp-protocol-version']).toBe('2026-07-28');
       expect(seen.headers['mcp-method']).toBe(seen.rpc);
       expect(seen.headers['mcp-session-id']).toBeUndefined();
       assertValidClientMessage('2026-07-28', seen.json);
     }
-    expect(fixture.seen('tools/call')[0]!.headers['mcp-name']).toBe('query');
-    expect(fixture.seen('resources/read')[0]!.headers['mcp-name']).toBe('file:///tmp/notes.txt');
+    expect(scene.fixture.seen('tools/call')[0]!.headers['mcp-name']).toBe('query');
+    expect(scene.fixture.seen('resources/read')[0]!.headers['mcp-name']).toBe('file:///tmp/notes.txt');
     // A name outside plain ASCII travels in the base64 sentinel form.
-    expect(fixture.seen('prompts/get')[0]!.headers['mcp-name']).toBe(
+    expect(scene.fixture.seen('prompts/get')[0]!.headers['mcp-name']).toBe(
       `=?base64?${Buffer.from('grüße').toString('base64')}?=`,
     );
-    expect(fixture.seen('tools/list')[0]!.headers['mcp-name']).toBeUndefined();
-    expect(fixture.seen('GET')).toHaveLength(0);
+    expect(scene.fixture.seen('tools/list')[0]!.headers['mcp-name']).toBeUndefined();
+    expect(scene.fixture.seen('GET')).toHaveLength(0);
   });
 
   it('mirrors x-mcp-header parameters into Mcp-Param-* headers, encoded, omitting absent values', async () => {
-    fixture = await startHttpFixture(modernServer([REGION_TOOL]));
-    client = await McpClient.connect({ url: fixture.url });
-    await client.listTools();
-    await client.callTool('query', { region: 'eu-west-1', limit: 42, opts: { dry: false }, sql: 'x' });
-    await client.callTool('query', { region: ' spaced ', sql: 'y' });
-    const [first, second] = fixture.seen('tools/call');
+    await scene.start(modernServer([REGION_TOOL]));
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    await scene.client.listTools();
+    await scene.client.callTool('query', { region: 'eu-west-1', limit: 42, opts: { dry: false }, sql: 'x' });
+    await scene.client.callTool('query', { region: ' spaced ', sql: 'y' });
+    const [first, second] = scene.fixture.seen('tools/call');
     expect(first!.headers).toMatchObject({
       'mcp-param-region': 'eu-west-1',
       'mcp-param-limit': '42',
@@ -145,11 +140,11 @@ describe('2026-07-28 Streamable HTTP', () => {
   });
 
   it('leaves a tool with invalid x-mcp-header markings out of listTools, with a diagnostic naming it', async () => {
-    fixture = await startHttpFixture(modernServer([REGION_TOOL, BAD_TOOL]));
-    client = await McpClient.connect({ url: fixture.url });
+    await scene.start(modernServer([REGION_TOOL, BAD_TOOL]));
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const diagnostics: string[] = [];
-    client.on('diagnostic', (d) => diagnostics.push(`${d.kind}: ${d.message}`));
-    expect((await client.listTools()).map((t) => t.name)).toEqual(['query']);
+    scene.client.on('diagnostic', (d) => diagnostics.push(`${d.kind}: ${d.message}`));
+    expect((await scene.client.listTools()).map((t) => t.name)).toEqual(['query']);
     expect(diagnostics).toEqual([
       expect.stringMatching(/^invalid-tool: tool "bad" left out: .*must mark a string, integer or boolean/),
     ]);
@@ -157,7 +152,7 @@ describe('2026-07-28 Streamable HTTP', () => {
 
   it('on -32020 re-lists the tools and retries the call once with the right headers', async () => {
     let calls = 0;
-    fixture = await startHttpFixture(
+    await scene.start(
       modernServer([REGION_TOOL], (seen, res) => {
         calls++;
         if (seen.headers['mcp-param-region'] === undefined)
@@ -165,38 +160,38 @@ describe('2026-07-28 Streamable HTTP', () => {
         return false;
       }),
     );
-    client = await McpClient.connect({ url: fixture.url });
-    // No tools/list yet: the client cannot know the markings until the server complains.
-    const answer = await client.callTool('query', { region: 'us', sql: 'x' });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    // No tools/list yet: the scene.client cannot know the markings until the server complains.
+    const answer = await scene.client.callTool('query', { region: 'us', sql: 'x' });
     expect(answer.content).toEqual([{ type: 'text', text: 'called' }]);
     expect(calls).toBe(2);
-    expect(fixture.seen('tools/list')).toHaveLength(1);
-    expect(fixture.seen('tools/call')[1]!.headers['mcp-param-region']).toBe('us');
+    expect(scene.fixture.seen('tools/list')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/call')[1]!.headers['mcp-param-region']).toBe('us');
   });
 
   it('cancels by closing the request stream: no notifications/cancelled is sent', async () => {
     let stream: ServerResponse | undefined;
-    fixture = await startHttpFixture(
+    await scene.start(
       modernServer([REGION_TOOL], (_seen, res) => {
         openSse(res);
         stream = res;
         return true;
       }),
     );
-    client = await McpClient.connect({ url: fixture.url });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const controller = new AbortController();
-    const pending = client.callTool('query', { sql: 'slow' }, { signal: controller.signal });
+    const pending = scene.client.callTool('query', { sql: 'slow' }, { signal: controller.signal });
     await until(() => stream !== undefined);
     const closed = new Promise<void>((resolve) => stream!.on('close', () => resolve()));
     controller.abort();
     expect(isMcpError(await pending.catch((e: unknown) => e), 'CANCELLED')).toBe(true);
     await closed;
-    expect(fixture.seen('notifications/cancelled')).toHaveLength(0);
+    expect(scene.fixture.seen('notifications/cancelled')).toHaveLength(0);
   });
 
   it('a broken modern stream loses a tools/call (TRANSPORT error) but a resources/read is sent again', async () => {
     let reads = 0;
-    fixture = await startHttpFixture(
+    await scene.start(
       (seen, res) => {
         if (seen.rpc === 'tools/call' || (seen.rpc === 'resources/read' && ++reads === 1)) {
           openSse(res);
@@ -207,16 +202,16 @@ describe('2026-07-28 Streamable HTTP', () => {
       },
       modernServer([REGION_TOOL]),
     );
-    client = await McpClient.connect({ url: fixture.url });
-    const error = await client.callTool('query', { sql: 'x' }).catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    const error = await scene.client.callTool('query', { sql: 'x' }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
-    expect(fixture.seen('tools/call')).toHaveLength(1);
-    expect((await client.readResource('test://a')).contents).toEqual([{ uri: 'test://a', text: 'ok' }]);
-    expect(fixture.seen('resources/read')).toHaveLength(2);
+    expect(scene.fixture.seen('tools/call')).toHaveLength(1);
+    expect((await scene.client.readResource('test://a')).contents).toEqual([{ uri: 'test://a', text: 'ok' }]);
+    expect(scene.fixture.seen('resources/read')).toHaveLength(2);
   });
 
   it('delivers progress notifications from the request stream before the result', async () => {
-    fixture = await startHttpFixture(
+    await scene.start(
       modernServer([REGION_TOOL], (seen, res) => {
         const token = (seen.json!.params as { _meta: { progressToken: number } })._meta.progressToken;
         openSse(res);
@@ -231,9 +226,13 @@ describe('2026-07-28 Streamable HTTP', () => {
         return true;
       }),
     );
-    client = await McpClient.connect({ url: fixture.url });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const seenProgress: number[] = [];
-    const answer = await client.callTool('query', { sql: 'x' }, { onProgress: (p) => seenProgress.push(p.progress) });
+    const answer = await scene.client.callTool(
+      'query',
+      { sql: 'x' },
+      { onProgress: (p) => seenProgress.push(p.progress) },
+    );
     expect(seenProgress).toEqual([1, 2, 3]);
     expect(answer.content).toEqual([{ type: 'text', text: 'done' }]);
   });
@@ -241,18 +240,18 @@ describe('2026-07-28 Streamable HTTP', () => {
 
 describe('era and transport detection for a URL', () => {
   it('a modern server: one discover, no initialize', async () => {
-    fixture = await startHttpFixture(modernServer([]));
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('modern');
-    expect(fixture.seen('server/discover')).toHaveLength(1);
-    expect(fixture.seen('initialize')).toHaveLength(0);
+    await scene.start(modernServer([]));
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.client.era).toBe('modern');
+    expect(scene.fixture.seen('server/discover')).toHaveLength(1);
+    expect(scene.fixture.seen('initialize')).toHaveLength(0);
   });
 
   it('a legacy Streamable HTTP server: discover is refused, then initialize', async () => {
-    fixture = await startHttpFixture(() => false, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('legacy');
-    expect(fixture.requests.map((r) => r.rpc ?? r.method).slice(0, 3)).toEqual([
+    await scene.start(() => false, legacyServer());
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.client.era).toBe('legacy');
+    expect(scene.fixture.requests.map((r) => r.rpc ?? r.method).slice(0, 3)).toEqual([
       'server/discover',
       'initialize',
       'notifications/initialized',
@@ -261,7 +260,7 @@ describe('era and transport detection for a URL', () => {
 
   it('a 2024-11-05 HTTP+SSE server: POSTs fail with 405, the GET finds the endpoint event', async () => {
     const streams: ServerResponse[] = [];
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.method === 'GET' && seen.path === '/mcp') {
         openSse(res);
         sse(res, '/messages?sessionId=abc', { event: 'endpoint' });
@@ -293,22 +292,22 @@ describe('era and transport detection for a URL', () => {
       res.writeHead(405).end();
       return true;
     });
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('legacy');
-    expect(client.protocolVersion).toBe('2024-11-05');
-    expect((await client.listTools()).map((t) => t.name)).toEqual(['legacy-tool']);
-    await client.close();
-    client = undefined;
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.client.era).toBe('legacy');
+    expect(scene.client.protocolVersion).toBe('2024-11-05');
+    expect((await scene.client.listTools()).map((t) => t.name)).toEqual(['legacy-tool']);
+    await scene.client.close();
+    scene.client = undefined;
     // Closing ends the SSE stream: the server sees its response close.
     await until(() => streams[0]!.closed);
   });
 
   it('neither shape: one error that says what each attempt got', async () => {
-    fixture = await startHttpFixture((_seen, res) => {
+    await scene.start((_seen, res) => {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Cannot POST /mcp');
       return true;
     });
-    const error = await McpClient.connect({ url: fixture.url }, { name: 'nowhere' }).catch((e: unknown) => e);
+    const error = await McpClient.connect({ url: scene.fixture.url }, { name: 'nowhere' }).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toMatch(
       /^server "nowhere": initialize .* is neither a Streamable HTTP endpoint \(.*HTTP 404.*\) nor an HTTP\+SSE one \(.*HTTP 404.*\)$/,
@@ -316,27 +315,27 @@ describe('era and transport detection for a URL', () => {
   });
 
   it('remembers the verdict per URL: the next connect skips the probe', async () => {
-    fixture = await startHttpFixture(() => false, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
-    await client.close();
-    client = await McpClient.connect({ url: fixture.url });
-    expect(fixture.seen('server/discover')).toHaveLength(1);
-    expect(fixture.seen('initialize')).toHaveLength(2);
+    await scene.start(() => false, legacyServer());
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    await scene.client.close();
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.fixture.seen('server/discover')).toHaveLength(1);
+    expect(scene.fixture.seen('initialize')).toHaveLength(2);
   });
 
   it("transport: 'http' never falls back to HTTP+SSE", async () => {
-    fixture = await startHttpFixture((_seen, res) => {
+    await scene.start((_seen, res) => {
       res.writeHead(405).end();
       return true;
     });
-    const error = await McpClient.connect({ url: fixture.url, transport: 'http' }).catch((e: unknown) => e);
+    const error = await McpClient.connect({ url: scene.fixture.url, transport: 'http' }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
       method: 'initialize',
       status: 405,
-      url: fixture.url,
+      url: scene.fixture.url,
       data: undefined,
     });
-    expect(fixture.seen('GET')).toHaveLength(0);
+    expect(scene.fixture.seen('GET')).toHaveLength(0);
   });
 });

@@ -4,25 +4,13 @@
  * URL go: they probe, and find what the server really offers.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
-import {
-  cleanUp,
-  type HttpFixture,
-  json,
-  legacyServer,
-  openSse,
-  result,
-  type Route,
-  sse,
-  startHttpFixture,
-} from './support/http-fixture.js';
+import { json, legacyServer, openSse, result, type Route, sse } from './support/http-fixture.js';
+import { useHttpScene } from './support/http-scene.js';
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 /** Answers a modern `server/discover` (a server that speaks both eras); the rest is legacy. */
 const alsoModern: Route = (seen, res) => {
@@ -46,16 +34,16 @@ describe('the per-URL route cache', () => {
   ])(
     'a connect with %s pinned leaves the next auto connect to detect the era (and find modern)',
     async (_label, pin) => {
-      fixture = await startHttpFixture(alsoModern, legacyServer({ version: '2025-06-18' }));
-      client = await McpClient.connect({ url: fixture.url }, pin);
-      expect(client.era).toBe('legacy');
-      expect(fixture.seen('server/discover')).toHaveLength(0);
-      await client.close();
+      await scene.start(alsoModern, legacyServer({ version: '2025-06-18' }));
+      scene.client = await McpClient.connect({ url: scene.fixture.url }, pin);
+      expect(scene.client.era).toBe('legacy');
+      expect(scene.fixture.seen('server/discover')).toHaveLength(0);
+      await scene.client.close();
 
-      client = await McpClient.connect({ url: fixture.url });
-      expect(client.era).toBe('modern');
-      expect(fixture.seen('server/discover')).toHaveLength(1);
-      expect(fixture.seen('initialize')).toHaveLength(1);
+      scene.client = await McpClient.connect({ url: scene.fixture.url });
+      expect(scene.client.era).toBe('modern');
+      expect(scene.fixture.seen('server/discover')).toHaveLength(1);
+      expect(scene.fixture.seen('initialize')).toHaveLength(1);
     },
   );
 
@@ -63,7 +51,7 @@ describe('the per-URL route cache', () => {
     const streams: ServerResponse[] = [];
     // GET opens an HTTP+SSE session; POSTs to /messages belong to it; POSTs to the URL itself are
     // legacy Streamable HTTP.
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.method === 'GET' && seen.path === '/mcp' && seen.headers['mcp-session-id'] === undefined) {
         openSse(res);
         sse(res, '/messages', { event: 'endpoint' });
@@ -86,13 +74,13 @@ describe('the per-URL route cache', () => {
       }
       return false;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url, transport: 'sse' });
-    expect(client.protocolVersion).toBe('2024-11-05');
-    await client.close();
+    scene.client = await McpClient.connect({ url: scene.fixture.url, transport: 'sse' });
+    expect(scene.client.protocolVersion).toBe('2024-11-05');
+    await scene.client.close();
 
-    client = await McpClient.connect({ url: fixture.url });
-    expect(client.era).toBe('legacy');
-    expect(client.protocolVersion).toBe('2025-11-25');
-    expect(fixture.requests.filter((r) => r.path === '/mcp' && r.rpc === 'initialize')).toHaveLength(1);
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    expect(scene.client.era).toBe('legacy');
+    expect(scene.client.protocolVersion).toBe('2025-11-25');
+    expect(scene.fixture.requests.filter((r) => r.path === '/mcp' && r.rpc === 'initialize')).toHaveLength(1);
   });
 });

@@ -10,14 +10,14 @@ import { JsonRpcConnection } from '../src/protocol/connection.js';
 import { HttpError, SessionExpiredError } from '../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
 import { cleanUp, type HttpFixture, json, legacyServer, result, startHttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
 let client: McpClient | undefined;
 let connection: JsonRpcConnection | undefined;
 
 afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
+  [connection] = await endAll([connection, 'close']);
   [client, fixture] = await cleanUp(client, fixture);
 });
 

@@ -6,30 +6,26 @@
  * one request, every request then pending does. Nothing is re-sent, and the stream stays usable;
  * an oversize notification or junk event fails nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import {
-  cleanUp,
   type HttpFixture,
   httpSseServer,
   result,
   type Seen,
   sse,
   type SseAnswer,
-  startHttpFixture,
   until,
 } from './support/http-fixture.js';
+import { useHttpScene } from './support/http-scene.js';
 
 const CAP = 64 * 1024;
 const HUGE = 'x'.repeat(4 * CAP);
 /** Long enough that a request waiting for it would fail the test's own bound. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 /** How the scripted server answers one request on the stream; `undefined` = never. */
 /**
@@ -37,17 +33,17 @@ afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)))
  * (202) and answered on the stream, by `answers[method]` or, for `initialize` and `ping`, plainly.
  */
 function sseServer(answers: Record<string, SseAnswer>): Promise<HttpFixture> {
-  return startHttpFixture(httpSseServer({ answers }));
+  return scene.start(httpSseServer({ answers }));
 }
 
 async function connect(): Promise<{ client: McpClient; diagnostics: TransportDiagnostic[] }> {
   const diagnostics: TransportDiagnostic[] = [];
-  client = await McpClient.connect(
-    { url: fixture!.url, transport: 'sse' },
+  scene.client = await McpClient.connect(
+    { url: scene.fixture.url, transport: 'sse' },
     { name: 'old', http: { maxMessageBytes: CAP }, requestTimeoutMs: REQUEST_TIMEOUT_MS },
   );
-  client.on('diagnostic', (d) => diagnostics.push(d));
-  return { client, diagnostics };
+  scene.client.on('diagnostic', (d) => diagnostics.push(d));
+  return { client: scene.client, diagnostics };
 }
 
 /** Rejection of `promise` and how long it took to come (a request left waiting would take REQUEST_TIMEOUT_MS). */
@@ -62,7 +58,7 @@ async function failure(promise: Promise<unknown>): Promise<{ error: unknown; ela
 
 describe('an HTTP+SSE message event over the size cap', () => {
   it('with its id before the payload: that request fails at once with TRANSPORT naming the limit, is not re-sent, and the stream goes on', async () => {
-    fixture = await sseServer({
+    await sseServer({
       'tools/list': (seen, stream) =>
         sse(
           stream,
@@ -83,7 +79,7 @@ describe('an HTTP+SSE message event over the size cap', () => {
     expect(oversize).toHaveLength(1);
     expect(oversize[0]!.message).toContain(`exceeds ${CAP} bytes, the size limit (maxMessageBytes)`);
     expect(oversize[0]!.sample!.length).toBeLessThanOrEqual(201);
-    expect(fixture.seen('tools/list')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/list')).toHaveLength(1);
     expect(diagnostics.map((d) => d.kind)).not.toContain('resent');
     // The shared stream still carries answers.
     await client.ping();
@@ -91,7 +87,7 @@ describe('an HTTP+SSE message event over the size cap', () => {
 
   it('a response that cannot be tied to one request (its id after the payload): every request pending then fails at once', async () => {
     let slowCall: Seen | undefined;
-    fixture = await sseServer({
+    await sseServer({
       'tools/call': (seen) => void (slowCall = seen), // never answered
       'tools/list': (seen, stream) =>
         sse(
@@ -124,7 +120,7 @@ describe('an HTTP+SSE message event over the size cap', () => {
     ],
     ['junk', `not JSON at all ${HUGE}`],
   ])('that is %s: reported, and no request fails for it', async (_name, event) => {
-    fixture = await sseServer({
+    await sseServer({
       'tools/call': (seen, stream) => {
         sse(stream, event, { event: 'message' });
         sse(stream, result(seen, { content: [{ type: 'text', text: 'done' }] }), { event: 'message' });

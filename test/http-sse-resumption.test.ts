@@ -4,32 +4,19 @@
  * they have no side effects).
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import {
-  cleanUp,
-  type HttpFixture,
-  legacyServer,
-  openSse,
-  result,
-  type Seen,
-  sse,
-  sseText,
-  startHttpFixture,
-  writeThenDrop,
-} from './support/http-fixture.js';
+import { legacyServer, openSse, result, type Seen, sse, sseText, writeThenDrop } from './support/http-fixture.js';
+import { useHttpScene } from './support/http-scene.js';
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 describe('SSE resumption (legacy era)', () => {
   it('polls after a priming event: waits the retry delay, then GETs with Last-Event-ID and reads the response there', async () => {
     let call: Seen | undefined;
     let primedAt = 0;
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc === 'tools/call') {
         call = seen;
         openSse(res);
@@ -46,21 +33,21 @@ describe('SSE resumption (legacy era)', () => {
       }
       return false;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
-    const answer = await client.callTool('slow', {});
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    const answer = await scene.client.callTool('slow', {});
     expect(answer.content).toEqual([{ type: 'text', text: 'after polling' }]);
-    const resume = fixture.requests.find((r) => r.method === 'GET' && r.headers['last-event-id'] === 'event-1')!;
+    const resume = scene.fixture.requests.find((r) => r.method === 'GET' && r.headers['last-event-id'] === 'event-1')!;
     expect(resume.headers['mcp-session-id']).toBe('s1');
     expect(resume.headers.accept).toBe('text/event-stream');
     // The retry field is a MUST: the GET came no sooner than the server asked (with timer slack).
-    const at = fixture.requests.indexOf(resume);
+    const at = scene.fixture.requests.indexOf(resume);
     expect(at).toBeGreaterThan(0);
     expect(Date.now() - primedAt).toBeGreaterThanOrEqual(250);
   });
 
   it('resumes a stream that broke mid-way and gets the missed events replayed after the last id it saw', async () => {
     let call: Seen | undefined;
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc === 'tools/call') {
         call = seen;
         openSse(res);
@@ -94,44 +81,44 @@ describe('SSE resumption (legacy era)', () => {
       }
       return false;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const progress: number[] = [];
-    const answer = await client.callTool('long', {}, { onProgress: (p) => progress.push(p.progress) });
+    const answer = await scene.client.callTool('long', {}, { onProgress: (p) => progress.push(p.progress) });
     expect(answer.content).toEqual([{ type: 'text', text: 'resumed' }]);
     expect(progress).toEqual([1, 2]);
   });
 
   it('reports a request lost when its stream ends without an event id to resume from (not re-sent: tools/call may have run)', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       openSse(res);
       sse(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } });
       res.end();
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
-    const error = await client.callTool('side-effect', {}).catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    const error = await scene.client.callTool('side-effect', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toMatch(
       /^server "127\.0\.0\.1:\d+": tools\/call .*SSE stream ended before the response arrived/,
     );
-    expect((error as Error).message).toContain(fixture.url);
-    expect(fixture.seen('tools/call')).toHaveLength(1);
+    expect((error as Error).message).toContain(scene.fixture.url);
+    expect(scene.fixture.seen('tools/call')).toHaveLength(1);
   });
 
   it('re-sends a lost tools/list once, as a new request (lists have no side effects)', async () => {
     let lists = 0;
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/list' || ++lists > 1) return false;
       openSse(res);
       res.end(); // dropped before anything was sent
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const kinds: string[] = [];
-    client.on('diagnostic', (d) => kinds.push(d.kind));
-    expect((await client.listTools()).map((t) => t.name)).toEqual(['echo']);
-    const sent = fixture.seen('tools/list');
+    scene.client.on('diagnostic', (d) => kinds.push(d.kind));
+    expect((await scene.client.listTools()).map((t) => t.name)).toEqual(['echo']);
+    const sent = scene.fixture.seen('tools/list');
     expect(sent).toHaveLength(2);
     expect(sent[0]!.json!.id).not.toBe(sent[1]!.json!.id);
     expect(kinds).toContain('resent');
@@ -139,7 +126,7 @@ describe('SSE resumption (legacy era)', () => {
 
   it('says the request may have run when the session expired while its stream was being resumed', async () => {
     const server = legacyServer();
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc === 'tools/call') {
         openSse(res);
         res.write('id: e1\nretry: 10\ndata: \n\n');
@@ -149,15 +136,15 @@ describe('SSE resumption (legacy era)', () => {
       }
       return false;
     }, server);
-    client = await McpClient.connect({ url: fixture.url });
-    const error = await client.callTool('transfer-money', {}).catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    const error = await scene.client.callTool('transfer-money', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toContain('may have executed it, so it is not re-sent');
-    expect(fixture.seen('tools/call')).toHaveLength(1);
+    expect(scene.fixture.seen('tools/call')).toHaveLength(1);
   });
 
   it('gives up resuming after repeated failures and settles the request', async () => {
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc === 'tools/call' || (seen.method === 'GET' && seen.headers['last-event-id'])) {
         openSse(res);
         res.write('id: same\nretry: 5\ndata: \n\n');
@@ -166,15 +153,15 @@ describe('SSE resumption (legacy era)', () => {
       }
       return false;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
-    const error = await client.callTool('never', {}).catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
+    const error = await scene.client.callTool('never', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'TRANSPORT')).toBe(true);
     expect((error as Error).message).toMatch(/could not be resumed after 5 attempts/);
   });
 
   it('ignores comment keep-alives on a quiet stream and delivers the late response', async () => {
     let stream: ServerResponse | undefined;
-    fixture = await startHttpFixture((seen, res) => {
+    await scene.start((seen, res) => {
       if (seen.rpc !== 'tools/call') return false;
       openSse(res);
       stream = res;
@@ -189,10 +176,10 @@ describe('SSE resumption (legacy era)', () => {
       }, 40);
       return true;
     }, legacyServer());
-    client = await McpClient.connect({ url: fixture.url });
+    scene.client = await McpClient.connect({ url: scene.fixture.url });
     const diagnostics: string[] = [];
-    client.on('diagnostic', (d) => diagnostics.push(d.kind));
-    const answer = await client.callTool('quiet', {});
+    scene.client.on('diagnostic', (d) => diagnostics.push(d.kind));
+    const answer = await scene.client.callTool('quiet', {});
     expect(answer.content).toEqual([{ type: 'text', text: 'finally' }]);
     expect(diagnostics).not.toContain('invalid-json');
     expect(stream).toBeDefined();

@@ -5,10 +5,9 @@
  * `mcpwire tools --url … --trace-file`. Each run is a clean session, and every view of the trace
  * says so: `trace show --json`, the report's model, `--errors`, the HAR export's statuses.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readTrace } from '../src/inspect/trace/read-trace.js';
 import { buildReport } from '../src/inspect/report/report-model.js';
 import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
@@ -18,19 +17,14 @@ import type { ChromeTrace } from '../src/inspect/export/chrome-trace.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { startHttpProxyCli } from './support/http-proxy-cli.js';
+import { endAll } from './support/end-all.js';
+import { useTempDir } from './support/temp-dir.js';
 
-let dir: string;
+const tmp = useTempDir('mcpwire-http-traces-');
 let server: HttpServerProcess | undefined;
 
 beforeAll(() => requireBuiltCli());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-http-traces-'));
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(async () => void ([server] = await endAll([server, 'stop'])));
 
 interface ShowJson {
   result: {
@@ -42,7 +36,7 @@ interface ShowJson {
 
 /** One CLI run, as a first run: with a cache of its own, so it probes the era (a shared one would remember it). */
 async function tools(url: string, ...extra: string[]): Promise<void> {
-  const cache = mkdtempSync(path.join(dir, 'cache-'));
+  const cache = mkdtempSync(path.join(tmp.dir, 'cache-'));
   const run = await runCli(['tools', '--url', url, ...extra], { timeoutMs: 60_000, env: { XDG_CACHE_HOME: cache } });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain('echo');
@@ -70,7 +64,7 @@ async function views(file: string) {
 describe('HTTP traces of clean sessions', () => {
   it('four CLI runs through the proxy are four clean sessions: 0 open, 0 orphans, 0 duplicates, the probe is negotiation', async () => {
     server = await everythingOverHttp('streamableHttp');
-    const file = path.join(dir, 'proxy.jsonl');
+    const file = path.join(tmp.dir, 'proxy.jsonl');
     const proxy = await startHttpProxyCli(server.url, file);
     for (let run = 0; run < 4; run++) await tools(proxy.url);
     expect(await proxy.stop()).toBe(0);
@@ -136,7 +130,7 @@ describe('HTTP traces of clean sessions', () => {
 
     // The same run as an older proxy wrote it: one tracer for the whole run, nothing marked.
     const start = Date.parse(read.records[0]!.ts);
-    const old = path.join(dir, 'old-proxy.jsonl');
+    const old = path.join(tmp.dir, 'old-proxy.jsonl');
     writeFileSync(
       old,
       read.records
@@ -157,7 +151,7 @@ describe('HTTP traces of clean sessions', () => {
 
   it('four CLI runs through the proxy against a 2026 server (no session ids, several connections each) are four sessions', async () => {
     server = await modernOverHttp();
-    const file = path.join(dir, 'modern.jsonl');
+    const file = path.join(tmp.dir, 'modern.jsonl');
     const proxy = await startHttpProxyCli(server.url, file);
     for (let run = 0; run < 4; run++) await tools(proxy.url);
     expect(await proxy.stop()).toBe(0);
@@ -175,7 +169,7 @@ describe('HTTP traces of clean sessions', () => {
 
   it('runs through the proxy against an HTTP+SSE (2024-11-05) server are a session each, the fall-back included', async () => {
     server = await everythingOverHttp('sse');
-    const file = path.join(dir, 'sse.jsonl');
+    const file = path.join(tmp.dir, 'sse.jsonl');
     const proxy = await startHttpProxyCli(server.url, file);
     for (let run = 0; run < 2; run++) await tools(proxy.url);
     expect(await proxy.stop()).toBe(0);
@@ -189,7 +183,7 @@ describe('HTTP traces of clean sessions', () => {
 
   it('a direct `tools --url --trace-file` run counts no call open and no error', async () => {
     server = await everythingOverHttp('streamableHttp');
-    const file = path.join(dir, 'direct.jsonl');
+    const file = path.join(tmp.dir, 'direct.jsonl');
     await tools(server.url, '--trace-file', file);
 
     const { report, show, errors, har } = await views(file);

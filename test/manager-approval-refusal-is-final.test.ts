@@ -11,6 +11,7 @@ import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { StatusChange } from '../src/manager/servers/server-slot.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const project = (name: string, ...flags: string[]): ManagedServer => ({
@@ -24,10 +25,7 @@ const project = (name: string, ...flags: string[]): ManagedServer => ({
 });
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('approval of a project server', () => {
   it('is asked once: a crash and the automatic restart do not ask again', async () => {

@@ -2,8 +2,7 @@
  * Project files are untrusted: a server they define starts only after the approval step (a
  * stored decision, the host's hook, or the default), and an edited server is asked about again.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../src/manager/permissions/approval-store.js';
@@ -11,33 +10,26 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES } from './support/processes.js';
 import { until } from './support/wait.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
-let root: string;
-let home: string;
-let project: string;
+const dirs = useConfigDirs('mcpwire-approve-');
 const managers: McpManager[] = [];
 
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-approve-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
   writeFileSync(
-    path.join(home, '.mcpwire/config.json'),
+    path.join(dirs.home, '.mcpwire/config.json'),
     JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [SCRIPTED] } } }),
   );
   writeProject([SCRIPTED]);
 });
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-  rmSync(root, { recursive: true, force: true });
 });
 
 function writeProject(args: string[]): void {
   writeFileSync(
-    path.join(project, '.mcp.json'),
+    path.join(dirs.project, '.mcp.json'),
     JSON.stringify({ mcpServers: { repo: { command: process.execPath, args } } }),
   );
 }
@@ -48,7 +40,7 @@ function managerWith(options: {
   store?: ApprovalStore;
 }): McpManager {
   const manager = McpManager.create({
-    config: { cwd: project, homeDir: home, env: {} },
+    config: { cwd: dirs.project, homeDir: dirs.home, env: {} },
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
     ...(options.store ? { approvals: options.store } : {}),
@@ -63,7 +55,7 @@ describe('approval of project-defined servers', () => {
     // after `repo` (it has a process to spawn), so once it has been restarted, a restart of
     // `repo` under the same policy would have happened too.
     writeFileSync(
-      path.join(home, '.mcpwire/config.json'),
+      path.join(dirs.home, '.mcpwire/config.json'),
       JSON.stringify({
         mcpServers: {
           mine: { command: process.execPath, args: [SCRIPTED] },
@@ -80,7 +72,7 @@ describe('approval of project-defined servers', () => {
       ['repo', 'INVALID_STATE'],
     ]);
     expect(failed.find((f) => f.server === 'repo')!.error.message).toBe(
-      `server "repo": connect was not approved to start (defined in ${path.join(project, '.mcp.json')}): the approve hook refused it; it stays stopped until its definition changes`,
+      `server "repo": connect was not approved to start (defined in ${path.join(dirs.project, '.mcp.json')}): the approve hook refused it; it stays stopped until its definition changes`,
     );
     expect(asked).toEqual(['repo@project']);
     // A refusal is not a crash: no restarts are scheduled.
@@ -99,7 +91,7 @@ describe('approval of project-defined servers', () => {
   });
 
   it('a stored decision is reused; editing the server asks again', async () => {
-    const store = new ApprovalStore({ file: path.join(home, '.mcpwire/approvals.json') });
+    const store = new ApprovalStore({ file: path.join(dirs.home, '.mcpwire/approvals.json') });
     let asked = 0;
     const approve = (): boolean => (asked++, true);
     expect((await managerWith({ approve, store }).connectAll()).connected.sort()).toEqual(['mine', 'repo']);

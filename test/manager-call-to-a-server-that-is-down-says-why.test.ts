@@ -10,6 +10,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const scripted = (name: string, ...flags: string[]): ManagedServer => ({
@@ -20,10 +21,7 @@ const scripted = (name: string, ...flags: string[]): ManagedServer => ({
 });
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 async function callError(name: string): Promise<McpError> {
   const error = await manager!.callTool(name, { text: 'x' }).then(

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const SAFE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,10 +18,7 @@ function scripted(name: string): ManagedServer {
 }
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('McpManager catalogue names', () => {
   it('every exposed name is provider-safe, long names end in a stable hash, and calls route back', async () => {

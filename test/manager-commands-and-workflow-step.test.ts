@@ -9,25 +9,17 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { McpStepRunner, renderTemplate, runMcpStep } from '../src/manager/workflow-step.js';
 import { FIXTURES, isAlive } from './support/processes.js';
+import { endAll } from './support/end-all.js';
+import { scriptedServer } from './support/managed-servers.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
-const legacy = (name: string, ...flags: string[]): ManagedServer => ({
-  name,
-  transport: 'stdio',
-  command: node,
-  args: [SCRIPTED, ...flags],
-  provenance: { file: '/home/u/.mcpwire/config.json', scope: 'user' },
-});
+const legacy = (name: string, ...flags: string[]): ManagedServer =>
+  scriptedServer(name, flags, { file: '/home/u/.mcpwire/config.json', scope: 'user' });
 
 let manager: McpManager | undefined;
 let runner: McpStepRunner | undefined;
-afterEach(async () => {
-  await runner?.reset();
-  runner = undefined;
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([runner, manager] = await endAll([runner, 'reset'], [manager, 'disconnectAll'])));
 
 describe('/mcp commands', () => {
   it('status, servers, tools, connect and disconnect answer in text and structured form', async () => {

@@ -5,22 +5,13 @@
  * warning). A malformed file is an error naming file and line while the host's other files still
  * load. Every other host is covered by the discovery tests (`manager-hosts-discovery-*`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostConfigFiles, IMPORT_HOSTS, importFrom } from '../src/manager/config/hosts/host-import.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-import-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(project, { recursive: true });
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = useConfigDirs('mcpwire-import-', { userConfigDir: false });
 
 function write(file: string, text: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -31,10 +22,10 @@ function write(file: string, text: string): string {
 describe('importFrom', () => {
   it('claude-desktop: the file under Library/Application Support on mac', async () => {
     const file = write(
-      path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json'),
+      path.join(dirs.home, 'Library/Application Support/Claude/claude_desktop_config.json'),
       JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs'] } }, globalShortcut: 'x' }),
     );
-    const result = await importFrom('claude-desktop', { homeDir: home, cwd: project, platform: 'darwin' });
+    const result = await importFrom('claude-desktop', { homeDir: dirs.home, cwd: dirs.project, platform: 'darwin' });
     expect(result).toEqual({
       host: 'claude-desktop',
       servers: [{ name: 'fs', entry: { command: 'npx', args: ['-y', 'server-fs'] }, file, at: 'mcpServers["fs"]' }],
@@ -45,18 +36,18 @@ describe('importFrom', () => {
   });
 
   it('claude-desktop: ~/.config/Claude on linux and %APPDATA%/Claude on windows', async () => {
-    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'linux' })).toEqual([
-      path.join(home, '.config/Claude/claude_desktop_config.json'),
+    expect(hostConfigFiles('claude-desktop', { homeDir: dirs.home, platform: 'linux' })).toEqual([
+      path.join(dirs.home, '.config/Claude/claude_desktop_config.json'),
     ]);
-    expect(hostConfigFiles('claude-desktop', { homeDir: home, platform: 'win32' })).toEqual([
-      path.join(home, 'AppData/Roaming/Claude/claude_desktop_config.json'),
+    expect(hostConfigFiles('claude-desktop', { homeDir: dirs.home, platform: 'win32' })).toEqual([
+      path.join(dirs.home, 'AppData/Roaming/Claude/claude_desktop_config.json'),
     ]);
-    const appData = path.join(root, 'appdata');
+    const appData = path.join(dirs.root, 'appdata');
     const file = write(
       path.join(appData, 'Claude/claude_desktop_config.json'),
       JSON.stringify({ mcpServers: { w: { url: 'https://w.example/mcp' } } }),
     );
-    const result = await importFrom('claude-desktop', { homeDir: home, platform: 'win32', appData });
+    const result = await importFrom('claude-desktop', { homeDir: dirs.home, platform: 'win32', appData });
     expect(result.servers).toEqual([
       { name: 'w', entry: { url: 'https://w.example/mcp' }, file, at: 'mcpServers["w"]' },
     ]);
@@ -64,20 +55,20 @@ describe('importFrom', () => {
 
   it('claude-code: user servers, then the servers of this project only, in precedence order', async () => {
     const file = write(
-      path.join(home, '.claude.json'),
+      path.join(dirs.home, '.claude.json'),
       JSON.stringify({
         numStartups: 3,
         mcpServers: { shared: { type: 'stdio', command: 'user' } },
         projects: {
-          [project]: {
+          [dirs.project]: {
             mcpServers: { shared: { command: 'local' }, only: { type: 'http', url: 'https://o.example/mcp' } },
           },
-          [path.join(root, 'other')]: { mcpServers: { elsewhere: { command: 'no' } } },
+          [path.join(dirs.root, 'other')]: { mcpServers: { elsewhere: { command: 'no' } } },
         },
       }),
     );
-    const result = await importFrom('claude-code', { homeDir: home, cwd: project });
-    const at = `projects[${JSON.stringify(project)}].mcpServers`;
+    const result = await importFrom('claude-code', { homeDir: dirs.home, cwd: dirs.project });
+    const at = `projects[${JSON.stringify(dirs.project)}].mcpServers`;
     expect(result.servers).toEqual([
       { name: 'shared', entry: { type: 'stdio', command: 'user' }, file, at: 'mcpServers["shared"]' },
       { name: 'shared', entry: { command: 'local' }, file, at: `${at}["shared"]` },
@@ -87,12 +78,12 @@ describe('importFrom', () => {
   });
 
   it('cursor: ~/.cursor/mcp.json and <cwd>/.cursor/mcp.json (JSONC), user first', async () => {
-    const user = write(path.join(home, '.cursor/mcp.json'), '{ "mcpServers": { "a": { "command": "a" }, }, }');
+    const user = write(path.join(dirs.home, '.cursor/mcp.json'), '{ "mcpServers": { "a": { "command": "a" }, }, }');
     const proj = write(
-      path.join(project, '.cursor/mcp.json'),
-      '{\n  // project\n  "mcpServers": { "b": { "url": "https://b.example/sse" } }\n}',
+      path.join(dirs.project, '.cursor/mcp.json'),
+      '{\n  // dirs.project\n  "mcpServers": { "b": { "url": "https://b.example/sse" } }\n}',
     );
-    const result = await importFrom('cursor', { homeDir: home, cwd: project });
+    const result = await importFrom('cursor', { homeDir: dirs.home, cwd: dirs.project });
     expect(result.servers.map((s) => [s.name, s.file])).toEqual([
       ['a', user],
       ['b', proj],
@@ -102,10 +93,10 @@ describe('importFrom', () => {
 
   it('vscode: <cwd>/.vscode/mcp.json with `servers`; an entry using an input is left out with a warning naming it', async () => {
     const file = write(
-      path.join(project, '.vscode/mcp.json'),
+      path.join(dirs.project, '.vscode/mcp.json'),
       '{\n  "inputs": [{ "type": "promptString", "id": "key", "password": true }],\n  "servers": {\n    "gh": { "type": "streamable-http", "url": "https://gh.example/mcp", "headers": { "Authorization": "Bearer ${input:key}" } },\n    "env": { "type": "http", "url": "https://e.example/mcp", "headers": { "Authorization": "Bearer ${env:E_TOKEN}" } },\n  },\n}\n',
     );
-    const result = await importFrom('vscode', { homeDir: home, cwd: project });
+    const result = await importFrom('vscode', { homeDir: dirs.home, cwd: dirs.project });
     expect(result.servers).toEqual([
       {
         name: 'env',
@@ -121,11 +112,11 @@ describe('importFrom', () => {
 
   it("a malformed file is an error with file and line; the host's other file still loads; nothing is written", async () => {
     const broken = write(
-      path.join(home, '.cursor/mcp.json'),
+      path.join(dirs.home, '.cursor/mcp.json'),
       '{\n  "mcpServers": {\n    "a": { "command": "a" "args": [] }\n  }\n}\n',
     );
-    const good = write(path.join(project, '.cursor/mcp.json'), '{ "mcpServers": { "b": { "command": "b" } } }');
-    const result = await importFrom('cursor', { homeDir: home, cwd: project });
+    const good = write(path.join(dirs.project, '.cursor/mcp.json'), '{ "mcpServers": { "b": { "command": "b" } } }');
+    const result = await importFrom('cursor', { homeDir: dirs.home, cwd: dirs.project });
     expect(result.servers.map((s) => s.name)).toEqual(['b']);
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.code).toBe('CONFIG_INVALID');
@@ -135,7 +126,7 @@ describe('importFrom', () => {
 
   it('no files: nothing found, no errors', async () => {
     for (const host of IMPORT_HOSTS) {
-      expect(await importFrom(host, { homeDir: home, cwd: project, platform: 'linux' })).toEqual({
+      expect(await importFrom(host, { homeDir: dirs.home, cwd: dirs.project, platform: 'linux' })).toEqual({
         host,
         servers: [],
         files: [],
@@ -147,10 +138,10 @@ describe('importFrom', () => {
 
   it('entries that are not objects are left out with a warning naming file and server; the others are kept', async () => {
     const file = write(
-      path.join(home, '.claude.json'),
+      path.join(dirs.home, '.claude.json'),
       JSON.stringify({ mcpServers: { bad: 'npx thing', good: { command: 'g' } } }),
     );
-    const result = await importFrom('claude-code', { homeDir: home, cwd: project });
+    const result = await importFrom('claude-code', { homeDir: dirs.home, cwd: dirs.project });
     expect(result.servers.map((s) => s.name)).toEqual(['good']);
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([`${file}: server "bad" not imported: the entry must be an object`]);

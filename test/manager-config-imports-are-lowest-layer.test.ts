@@ -3,22 +3,13 @@
  * entries are listed in `provenance.overrides`, servers from files inside the project are
  * untrusted, and an imported file that breaks on reload keeps its last good entries.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigLoader, loadConfig } from '../src/manager/config/load-config.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-import-layer-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(project, { recursive: true });
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = useConfigDirs('mcpwire-import-layer-', { userConfigDir: false });
 
 function write(file: string, value: unknown): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -28,15 +19,20 @@ function write(file: string, value: unknown): string {
 
 describe('imported host servers in loadConfig', () => {
   it('are the lowest layer, record what they shadow, and are trusted only outside the project', async () => {
-    const claude = write(path.join(home, '.claude.json'), {
+    const claude = write(path.join(dirs.home, '.claude.json'), {
       mcpServers: { a: { command: 'claude-a' }, c: { command: 'claude-c' } },
     });
-    const cursorUser = write(path.join(home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'cursor-a' } } });
-    const cursorProject = write(path.join(project, '.cursor/mcp.json'), {
+    const cursorUser = write(path.join(dirs.home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'cursor-a' } } });
+    const cursorProject = write(path.join(dirs.project, '.cursor/mcp.json'), {
       mcpServers: { b: { url: 'https://b.example/mcp' } },
     });
-    const user = write(path.join(home, '.mcpwire/config.json'), { mcpServers: { c: { command: 'mine' } } });
-    const loaded = await loadConfig({ cwd: project, homeDir: home, env: {}, import: ['claude-code', 'cursor'] });
+    const user = write(path.join(dirs.home, '.mcpwire/config.json'), { mcpServers: { c: { command: 'mine' } } });
+    const loaded = await loadConfig({
+      cwd: dirs.project,
+      homeDir: dirs.home,
+      env: {},
+      import: ['claude-code', 'cursor'],
+    });
     expect(loaded.errors).toEqual([]);
     expect(loaded.servers).toEqual([
       {
@@ -78,13 +74,13 @@ describe('imported host servers in loadConfig', () => {
   });
 
   it('overrides chain through every layer, lowest first', async () => {
-    const claude = write(path.join(home, '.claude.json'), { mcpServers: { s: { command: '1' } } });
-    const user = write(path.join(home, '.mcpwire/config.json'), { mcpServers: { s: { command: '2' } } });
-    const proj = write(path.join(project, '.mcp.json'), { mcpServers: { s: { command: '3' } } });
-    const explicit = write(path.join(root, 'x.json'), { mcpServers: { s: { command: '4' } } });
+    const claude = write(path.join(dirs.home, '.claude.json'), { mcpServers: { s: { command: '1' } } });
+    const user = write(path.join(dirs.home, '.mcpwire/config.json'), { mcpServers: { s: { command: '2' } } });
+    const proj = write(path.join(dirs.project, '.mcp.json'), { mcpServers: { s: { command: '3' } } });
+    const explicit = write(path.join(dirs.root, 'x.json'), { mcpServers: { s: { command: '4' } } });
     const loaded = await loadConfig({
-      cwd: project,
-      homeDir: home,
+      cwd: dirs.project,
+      homeDir: dirs.home,
       env: {},
       import: ['claude-code'],
       configPaths: [explicit],
@@ -112,12 +108,12 @@ describe('imported host servers in loadConfig', () => {
 
   it('imported entries are validated and expanded like any other; one using a VS Code input is left out with a warning', async () => {
     const vscode = write(
-      path.join(project, '.vscode/mcp.json'),
+      path.join(dirs.project, '.vscode/mcp.json'),
       '{ "inputs": [], "servers": { "gh": { "type": "streamableHttp", "url": "${GH_URL}" }, "bad": { "type": "stdio" }, "asks": { "url": "https://a.example/${input:path}" } } }',
     );
     const loaded = await loadConfig({
-      cwd: project,
-      homeDir: home,
+      cwd: dirs.project,
+      homeDir: dirs.home,
       env: { GH_URL: 'https://gh.example/mcp' },
       import: ['vscode'],
     });
@@ -139,10 +135,10 @@ describe('imported host servers in loadConfig', () => {
   });
 
   it('an imported file that breaks on reload keeps its last good entries and reports the error', async () => {
-    const cursor = write(path.join(home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'a' } } });
+    const cursor = write(path.join(dirs.home, '.cursor/mcp.json'), { mcpServers: { a: { command: 'a' } } });
     const loader = new ConfigLoader({
-      cwd: project,
-      homeDir: home,
+      cwd: dirs.project,
+      homeDir: dirs.home,
       env: {},
       userConfigPath: false,
       project: false,
@@ -159,17 +155,17 @@ describe('imported host servers in loadConfig', () => {
 
   it('files() lists the host files for watching, before the own layers', () => {
     const loader = new ConfigLoader({
-      cwd: project,
-      homeDir: home,
+      cwd: dirs.project,
+      homeDir: dirs.home,
       userConfigPath: false,
       project: false,
       import: ['cursor', 'claude-desktop'],
       platform: 'linux',
     });
     expect(loader.files()).toEqual([
-      path.join(home, '.cursor/mcp.json'),
-      path.join(project, '.cursor/mcp.json'),
-      path.join(home, '.config/Claude/claude_desktop_config.json'),
+      path.join(dirs.home, '.cursor/mcp.json'),
+      path.join(dirs.project, '.cursor/mcp.json'),
+      path.join(dirs.home, '.config/Claude/claude_desktop_config.json'),
     ]);
   });
 });

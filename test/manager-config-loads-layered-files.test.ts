@@ -4,48 +4,38 @@
  * messages, malformed files with line numbers (the rest still loads), last-good on reload,
  * redaction, and a manager started from the files.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigLoader, loadConfig } from '../src/manager/config/load-config.js';
 import { redactServer } from '../src/manager/config/redact.js';
 import { stripJsonComments } from '../src/manager/config/text-formats.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { FIXTURES } from './support/processes.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-config-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = useConfigDirs('mcpwire-config-');
 
 const write = (file: string, text: string): string => {
   writeFileSync(file, text);
   return file;
 };
-const options = (extra: object = {}) => ({ cwd: project, homeDir: home, env: {}, ...extra });
+const options = (extra: object = {}) => ({ cwd: dirs.project, homeDir: dirs.home, env: {}, ...extra });
 
 describe('loadConfig', () => {
-  it('merges user < project < explicit < inline by server name (whole entry) and records provenance', async () => {
+  it('merges user < dirs.project < explicit < inline by server name (whole entry) and records provenance', async () => {
     const user = write(
-      path.join(home, '.mcpwire/config.json'),
+      path.join(dirs.home, '.mcpwire/config.json'),
       JSON.stringify({ mcpServers: { shared: { command: 'user-cmd' }, mine: { command: 'u' } } }),
     );
     const proj = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: { shared: { command: 'project-cmd', args: ['x'] }, proj: { url: 'https://p.example/mcp' } },
       }),
     );
     const explicit = write(
-      path.join(root, 'extra.yaml'),
+      path.join(dirs.root, 'extra.yaml'),
       'servers:\n  proj:\n    type: sse\n    url: https://e.example/sse\n',
     );
     const loaded = await loadConfig(
@@ -74,7 +64,7 @@ describe('loadConfig', () => {
 
   it('reads JSON with comments and trailing commas, and VS Code transport names', async () => {
     write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       '{\n  // a comment\n  "servers": {\n    "api": { "type": "streamable-http", "url": "https://a.example/mcp", /* inline */ },\n  },\n}\n',
     );
     const loaded = await loadConfig(options());
@@ -87,7 +77,7 @@ describe('loadConfig', () => {
 
   it('expands ${VAR}, ${VAR:-default} and ${env:VAR} in command, args, env, cwd, url and headers', async () => {
     write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
           s: {
@@ -119,7 +109,7 @@ describe('loadConfig', () => {
 
   it('an unset variable without a default names file, server, field and variable; the other servers load', async () => {
     const file = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
           bad: { url: 'https://x/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
@@ -135,9 +125,9 @@ describe('loadConfig', () => {
   });
 
   it('reads envFile next to the config (explicit env wins) and treats its values as secrets', async () => {
-    write(path.join(project, 'server.env'), '# comment\nexport DB_URL="postgres://u:pw@db/x"\nLEVEL=debug\n');
+    write(path.join(dirs.project, 'server.env'), '# comment\nexport DB_URL="postgres://u:pw@db/x"\nLEVEL=debug\n');
     write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({ mcpServers: { db: { command: 'node', envFile: 'server.env', env: { LEVEL: 'info' } } } }),
     );
     const [db] = (await loadConfig(options())).servers;
@@ -147,7 +137,7 @@ describe('loadConfig', () => {
 
   it('validation: a stdio server without command and an http server without url are named; wrong types name the field; unknown keys warn', async () => {
     const file = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
           a: { type: 'stdio', args: [] },
@@ -168,11 +158,11 @@ describe('loadConfig', () => {
 
   it('a malformed JSON or YAML file is reported with file and line; the other files still load', async () => {
     const json = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       '{\n  "mcpServers": {\n    "x": { "command": "node" },,\n  }\n}\n',
     );
-    const yaml = write(path.join(project, 'mcp.yaml'), 'servers:\n  y:\n    command: [unclosed\n');
-    write(path.join(home, '.mcpwire/config.yaml'), 'mcpServers:\n  fine:\n    command: node\n');
+    const yaml = write(path.join(dirs.project, 'mcp.yaml'), 'servers:\n  y:\n    command: [unclosed\n');
+    write(path.join(dirs.home, '.mcpwire/config.yaml'), 'mcpServers:\n  fine:\n    command: node\n');
     const loaded = await loadConfig(options());
     expect(loaded.servers.map((s) => s.name)).toEqual(['fine']);
     expect(loaded.errors[0]!.message).toMatch(
@@ -185,7 +175,7 @@ describe('loadConfig', () => {
 
   it('permissions blocks are collected per file with provenance', async () => {
     const file = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         permissions: { allow: ['mcp__fs__*'], deny: ['mcp__fs__write_file'], defaultMode: 'ask' },
         mcpServers: {},
@@ -198,7 +188,10 @@ describe('loadConfig', () => {
   });
 
   it('on reload, a file that broke keeps its last good contents and the error is reported', async () => {
-    const file = write(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { keep: { command: 'node' } } }));
+    const file = write(
+      path.join(dirs.project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { keep: { command: 'node' } } }),
+    );
     const loader = new ConfigLoader(options());
     expect((await loader.load()).servers.map((s) => s.name)).toEqual(['keep']);
     write(file, '{ "mcpServers": ');
@@ -210,7 +203,7 @@ describe('loadConfig', () => {
 
   it('redaction: no expanded secret appears in a display copy', async () => {
     write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
           h: {
@@ -236,7 +229,7 @@ describe('loadConfig', () => {
 describe('a manager started from config files', () => {
   it('loads on connectAll, connects what it can, and reports broken files in its status', async () => {
     const file = write(
-      path.join(project, '.mcp.json'),
+      path.join(dirs.project, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
           legacy: { command: process.execPath, args: [path.join(FIXTURES, 'legacy/scripted-server.mjs')] },
@@ -244,7 +237,7 @@ describe('a manager started from config files', () => {
         },
       }),
     );
-    write(path.join(home, '.mcpwire/config.yaml'), 'mcpServers: [not, an, object]\n');
+    write(path.join(dirs.home, '.mcpwire/config.yaml'), 'mcpServers: [not, an, object]\n');
     const manager = McpManager.create({ config: options(), requireApproval: false });
     try {
       expect(manager.configFiles()).toContain(file);
@@ -253,7 +246,7 @@ describe('a manager started from config files', () => {
       const status = manager.getStatus();
       expect(status.servers.map((s) => [s.name, s.provenance?.scope])).toEqual([['legacy', 'project']]);
       expect(status.configErrors).toEqual([
-        `${path.join(home, '.mcpwire/config.yaml')}: "mcpServers" must be an object of servers by name`,
+        `${path.join(dirs.home, '.mcpwire/config.yaml')}: "mcpServers" must be an object of servers by name`,
         `${file}: server "broken": a stdio server needs a "command"`,
       ]);
       expect(manager.getAllTools().some((t) => t.name === 'mcp__legacy__echo')).toBe(true);

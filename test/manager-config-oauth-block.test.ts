@@ -7,8 +7,7 @@
  * through `connectServer`'s hooks, and `oauth: false` leaves the 401 as `AUTH_REQUIRED`.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
@@ -22,25 +21,16 @@ import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { connectServer, connectTarget } from '../src/manager/servers/connect-target.js';
 import { ConfigError, HttpError } from '../src/protocol/errors.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { useConfigDirs } from './support/config-dirs.js';
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-oauth-config-'));
-  home = path.join(root, 'home');
-  project = path.join(root, 'project');
-  mkdirSync(path.join(home, '.mcpwire'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = useConfigDirs('mcpwire-oauth-config-');
 
 const SECRET = 'oauth-client-secret-value-42';
 
 async function load(servers: Record<string, unknown>) {
-  const file = path.join(project, '.mcp.json');
+  const file = path.join(dirs.project, '.mcp.json');
   writeFileSync(file, JSON.stringify({ mcpServers: servers }));
-  return { file, ...(await loadConfig({ cwd: project, homeDir: home, env: { HOSTED_SECRET: SECRET } })) };
+  return { file, ...(await loadConfig({ cwd: dirs.project, homeDir: dirs.home, env: { HOSTED_SECRET: SECRET } })) };
 }
 
 describe('the oauth block in a config file', () => {
@@ -191,17 +181,17 @@ describe('oauthOptionsFor', () => {
   it('reads the private key file (relative to the config file) when the options are built', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    writeFileSync(path.join(project, 'client.pem'), pem, { mode: 0o600 });
+    writeFileSync(path.join(dirs.project, 'client.pem'), pem, { mode: 0o600 });
     const spec = http({
       oauth: { clientId: 'c', privateKeyFile: 'client.pem', signingAlgorithm: 'ES256' },
-      provenance: { file: path.join(project, '.mcp.json'), scope: 'project' },
+      provenance: { file: path.join(dirs.project, '.mcp.json'), scope: 'project' },
     });
     expect(oauthOptionsFor(spec)?.client).toEqual({ clientId: 'c', privateKey: pem, signingAlgorithm: 'ES256' });
   });
 
   it('a key file that cannot be read or holds no key is CONFIG_INVALID naming it, never quoting it', () => {
-    const config = path.join(project, '.mcp.json');
-    const missing = path.join(project, 'missing.pem');
+    const config = path.join(dirs.project, '.mcp.json');
+    const missing = path.join(dirs.project, 'missing.pem');
     const spec = http({
       oauth: { clientId: 'c', privateKeyFile: missing },
       provenance: { file: config, scope: 'project' },
@@ -217,7 +207,7 @@ describe('oauthOptionsFor', () => {
     expect(error.message).toContain(missing);
     expect(error.message).toContain('ENOENT');
 
-    const junk = path.join(project, 'junk.pem');
+    const junk = path.join(dirs.project, 'junk.pem');
     writeFileSync(junk, 'not-a-key-but-a-secret-looking-text');
     const bad = catchError(() => oauthOptionsFor(http({ oauth: { clientId: 'c', privateKeyFile: junk } })));
     expect(bad).toMatchObject({ code: 'CONFIG_INVALID', field: 'oauth.privateKeyFile' });

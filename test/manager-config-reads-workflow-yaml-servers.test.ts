@@ -11,6 +11,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import { McpStepRunner, type McpStep } from '../src/manager/workflow-step.js';
 import { json, legacyServer, rpcError, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const WORKFLOW = path.resolve(FIXTURES, '../configs/workflow-mcp-servers.yaml');
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
@@ -18,12 +19,7 @@ const TOKEN = 'ghp-workflow-secret-7731';
 
 let fixture: HttpFixture | undefined;
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([manager, fixture] = await endAll([manager, 'disconnectAll'], [fixture, 'close'])));
 
 describe('a workflow file with mcp_servers', () => {
   it('loads both servers, sends the expanded header, runs the workflow steps, and shows the token nowhere', async () => {

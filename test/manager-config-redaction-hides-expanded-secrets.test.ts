@@ -2,27 +2,30 @@
  * What upper layers may show: the exact display copy of servers whose values came from
  * variables and an envFile, and errors and warnings of a load that never carry an expanded value.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/manager/config/load-config.js';
 import { redactServer } from '../src/manager/config/redact.js';
 import { variableOrigins } from '../src/manager/config/variables.js';
+import { useTempDir } from './support/temp-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-redact-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = useTempDir('mcpwire-redact-');
 
 const env = { TOKEN: 'tok-7f3a9c1e', API_KEY: 'key-0b8d2e44', USER_NAME: 'alice', PASS: 'pw-5566778899' };
 const SECRETS = ['tok-7f3a9c1e', 'key-0b8d2e44', 'pw-5566778899', 'file-secret-1234'];
 
+/** Loads `file` alone (no user or project layer) with {@link env}. */
+const loadOnly = (file: string) =>
+  loadConfig({ cwd: tmp.dir, homeDir: tmp.dir, userConfigPath: false, project: false, configPaths: [file], env });
+
 describe('redaction of expanded values', () => {
   it('the display copy is exact: variable values and secret-looking env and headers are ***', async () => {
-    writeFileSync(path.join(dir, 'svc.env'), '# comment\nDB_PASSWORD=file-secret-1234\nexport REGION="eu-west-1"\n');
-    const file = path.join(dir, 'servers.json');
+    writeFileSync(
+      path.join(tmp.dir, 'svc.env'),
+      '# comment\nDB_PASSWORD=file-secret-1234\nexport REGION="eu-west-1"\n',
+    );
+    const file = path.join(tmp.dir, 'servers.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -40,14 +43,7 @@ describe('redaction of expanded values', () => {
         },
       }),
     );
-    const loaded = await loadConfig({
-      cwd: dir,
-      homeDir: dir,
-      userConfigPath: false,
-      project: false,
-      configPaths: [file],
-      env,
-    });
+    const loaded = await loadOnly(file);
     expect(loaded.errors).toEqual([]);
     const shown = loaded.servers.map(redactServer);
     expect(shown).toEqual([
@@ -80,7 +76,7 @@ describe('redaction of expanded values', () => {
   });
 
   it('errors and warnings of a load never contain an expanded value', async () => {
-    const file = path.join(dir, 'servers.json');
+    const file = path.join(tmp.dir, 'servers.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -93,14 +89,7 @@ describe('redaction of expanded values', () => {
         },
       }),
     );
-    const loaded = await loadConfig({
-      cwd: dir,
-      homeDir: dir,
-      userConfigPath: false,
-      project: false,
-      configPaths: [file],
-      env,
-    });
+    const loaded = await loadOnly(file);
     expect(loaded.errors.map((e) => e.message)).toEqual([
       `${file}: server "a": headers.X-Other: variable MISSING is not set (write \${MISSING:-default} for a default)`,
       `${file}: server "b": args[1] must be a string, got 3`,

@@ -10,14 +10,12 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { CallToolResult } from '../src/protocol/types.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('connected means the tools are callable', () => {
   it('at every connected event, before and after a crash and restart, the catalogue is full and a call started there succeeds', async () => {

@@ -10,25 +10,19 @@ import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { StatusChange } from '../src/manager/servers/server-slot.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually, isAlive, waitUntilGone } from './support/processes.js';
+import { endAll } from './support/end-all.js';
+import { scriptedServer } from './support/managed-servers.js';
 
-const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
 const node = process.execPath;
 
 function scripted(name: string, ...flags: string[]): ManagedServer {
-  return {
-    name,
-    transport: 'stdio',
-    command: node,
-    args: [SCRIPTED, ...flags],
-    provenance: { file: '/p/.mcp.json', scope: 'project' },
-  };
+  return scriptedServer(name, flags, { file: '/p/.mcp.json', scope: 'project' });
 }
 
 let manager: McpManager | undefined;
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
+  [manager] = await endAll([manager, 'disconnectAll']);
   await McpManager.resetInstance();
 });
 

@@ -10,16 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
+import { endAll } from './support/end-all.js';
 
 // Writes `booting the server... (not JSON)` and `{"half": ` before it reads anything.
 const JUNK_FIRST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/junk-then-legacy-server.mjs');
 const node = process.execPath;
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('junk a server prints before connect resolves', () => {
   it('is a diagnostic event of the manager and counted in the status', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const HOST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/debug-log-host.mjs');
@@ -36,10 +37,7 @@ function runHost(env: Record<string, string | undefined>): Promise<{ code: numbe
 const { NODE_DEBUG: _ignored, ...quietEnv } = process.env;
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('debug logging', () => {
   it('NODE_DEBUG=mcpwire prints connects and calls to stderr, arguments redacted', async () => {

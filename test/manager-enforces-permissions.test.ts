@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleCommand } from '../src/manager/commands.js';
 import { McpManager, type PermissionRequest } from '../src/manager/mcp-manager.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let root: string;
@@ -38,8 +39,7 @@ beforeEach(() => {
   );
 });
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
+  [manager] = await endAll([manager, 'disconnectAll']);
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -17,6 +17,7 @@ import { McpStepRunner } from '../src/manager/workflow-step.js';
 import { McpError } from '../src/protocol/errors.js';
 import { cleanUp, type HttpFixture, json, legacyServer, rpcError, startHttpFixture } from './support/http-fixture.js';
 import { eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const CARELESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/echoes-secrets-server.mjs');
 const node = process.execPath;
@@ -38,8 +39,7 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
 let manager: McpManager | undefined;
 let fixture: HttpFixture | undefined;
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
+  [manager] = await endAll([manager, 'disconnectAll']);
   [, fixture] = await cleanUp(undefined, fixture);
 });
 

@@ -6,13 +6,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('McpManager.execute', () => {
   it('returns content, structuredContent and text; a large result is cut for the model but kept whole', async () => {

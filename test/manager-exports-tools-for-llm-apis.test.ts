@@ -8,12 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools } from '../src/llm/tool-export.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { EVERYTHING } from './support/cli.js';
+import { endAll } from './support/end-all.js';
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 function keywords(schema: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(schema)) for (const item of schema) keywords(item, found);

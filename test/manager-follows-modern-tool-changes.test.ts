@@ -9,17 +9,13 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
 
 let manager: McpManager | undefined;
 let http: HttpServerProcess | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await http?.stop();
-  http = undefined;
-});
+afterEach(async () => void ([manager, http] = await endAll([manager, 'disconnectAll'], [http, 'stop'])));
 
 async function addsToolThroughListen(server: ManagedServer): Promise<void> {
   manager = McpManager.create({ servers: [server] });

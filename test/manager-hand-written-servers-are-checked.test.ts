@@ -12,6 +12,7 @@ import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { isMcpError, type McpError, type McpErrorCode } from '../src/protocol/errors.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
@@ -24,10 +25,7 @@ const server = (name: string, extra: Record<string, unknown> = {}): ManagedServe
 });
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 function refusal(run: () => unknown, code: McpErrorCode): McpError {
   let error: unknown;

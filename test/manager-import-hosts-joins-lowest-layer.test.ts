@@ -8,12 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
 import { startHostHome } from './support/host-homes.js';
+import { endAll } from './support/end-all.js';
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('McpManager importHosts', () => {
   it('is off by default: no other host is read', async () => {

@@ -9,15 +9,11 @@ import type { StatusChange } from '../src/manager/servers/server-slot.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { eventually } from './support/processes.js';
 import { until } from './support/wait.js';
+import { endAll } from './support/end-all.js';
 
 let manager: McpManager | undefined;
 let http: HttpServerProcess | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await http?.stop();
-  http = undefined;
-});
+afterEach(async () => void ([manager, http] = await endAll([manager, 'disconnectAll'], [http, 'stop'])));
 
 async function goesToErrorWhenKilled(
   server: HttpServerProcess,

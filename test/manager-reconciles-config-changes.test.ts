@@ -8,22 +8,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint, McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES, isAlive } from './support/processes.js';
+import { endAll } from './support/end-all.js';
+import { scriptedServer } from './support/managed-servers.js';
 
-const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const MODERN = path.join(FIXTURES, 'modern/v2-server.mjs');
 const node = process.execPath;
-const legacy = (name: string, ...flags: string[]): ManagedServer => ({
-  name,
-  transport: 'stdio',
-  command: node,
-  args: [SCRIPTED, ...flags],
-});
+const legacy = (name: string, ...flags: string[]): ManagedServer => scriptedServer(name, flags);
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe('McpManager.reconcile', () => {
   it('reconnects the changed, keeps the unchanged (same pid), stops the removed, starts the added — one catalogChanged', async () => {

@@ -11,6 +11,7 @@ import { handleCommand } from '../src/manager/commands.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagerEvents } from '../src/manager/manager-types.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 type Outcome = Parameters<ManagerEvents['reload']>[0];
@@ -18,8 +19,7 @@ type Outcome = Parameters<ManagerEvents['reload']>[0];
 let root: string | undefined;
 let manager: McpManager | undefined;
 afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
+  [manager] = await endAll([manager, 'disconnectAll']);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

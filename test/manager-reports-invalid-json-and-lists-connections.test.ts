@@ -10,16 +10,14 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const JUNKY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/junk-before-marked-answers-server.mjs');
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
 
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
 describe("the manager and its servers' connections", () => {
   it('a line that is not JSON from a connected server is a diagnostic event with its name, and counted in the status', async () => {

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { handleCommand } from '../src/manager/commands.js';
 import { McpManager, type ManagerOptions, type NeedsAuthEvent } from '../src/manager/mcp-manager.js';
 import type { StatusChange } from '../src/manager/servers/server-slot.js';
@@ -18,19 +17,21 @@ import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto
 import { startHeaderProtectedServer } from './support/header-protected-server.js';
 import { legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { eventually } from './support/wait.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
+forgetHttpRoutesAfterEach();
 let manager: McpManager | undefined;
 let protectedServer: AutoApprovingOAuth | undefined;
 let plain: HttpFixture | undefined;
-afterEach(async () => {
-  await manager?.disconnectAll();
-  manager = undefined;
-  await protectedServer?.close();
-  await plain?.close();
-  protectedServer = undefined;
-  plain = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+afterEach(
+  async () =>
+    void ([manager, protectedServer, plain] = await endAll(
+      [manager, 'disconnectAll'],
+      [protectedServer, 'close'],
+      [plain, 'close'],
+    )),
+);
 
 /** The user: follows the authorization URL, whose server redirects to mcpwire's receiver at once. */
 async function userAllows(url: URL): Promise<void> {

@@ -9,13 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let manager: McpManager | undefined;
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-});
+afterEach(async () => void ([manager] = await endAll([manager, 'close'])));
 
 describe('servers without a transport', () => {
   it('a command means stdio: the server connects and its tools are callable', async () => {

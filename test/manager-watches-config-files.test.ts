@@ -3,28 +3,27 @@
  * (write a temp file, rename it over) and files that appear later; bursts become one reload;
  * closing leaves nothing behind. The manager reloads on change and keeps unchanged servers.
  */
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchConfigFiles } from '../src/manager/config/config-watcher.js';
 import { McpManager, type ReconcileResult } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { FIXTURES, eventually } from './support/processes.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
-let dir: string;
+const tmp = useTempDir('mcpwire-watch-');
 let cleanups: Array<() => unknown> = [];
 
 afterEach(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   cleanups = [];
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (tmp.dir) rmSync(tmp.dir, { recursive: true, force: true });
 });
 
 function tempDir(): string {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-watch-'));
-  return dir;
+  return tmp.dir;
 }
 
 function atomicWrite(file: string, text: string): void {

@@ -58,6 +58,21 @@ function chunked(bytes: Uint8Array): Uint8Array[] {
 
 const line = encodeMessage({ jsonrpc: '2.0', id: 1, result: { data: 'y'.repeat(MESSAGE_CHARS) } });
 
+/**
+ * The work of framing one message of `bytes` (newline last) fed as `chunks`: each byte scanned
+ * once, one search per chunk plus one that finds nothing after the newline, one join, and every
+ * byte but the newline copied and decoded once.
+ */
+function eachByteOnce(bytes: Uint8Array, chunks: readonly unknown[]): Work {
+  return {
+    scanned: bytes.length,
+    searches: chunks.length + 1,
+    joins: 1,
+    copied: bytes.length - 1,
+    decoded: bytes.length - 1,
+  };
+}
+
 describe('NDJSON framing does linear work', () => {
   it('touches each byte of a 10 MiB message in 64 KiB Buffer chunks once per primitive', () => {
     const bytes = Buffer.from(line);
@@ -84,13 +99,7 @@ describe('NDJSON framing does linear work', () => {
 
     expect(chunks.length).toBe(161);
     // One search per chunk, plus one that finds nothing after the final newline.
-    expect(seen).toEqual({
-      scanned: bytes.length,
-      searches: chunks.length + 1,
-      joins: 1,
-      copied: bytes.length - 1,
-      decoded: bytes.length - 1,
-    });
+    expect(seen).toEqual(eachByteOnce(bytes, chunks));
     expect(values).toHaveLength(1);
     expect((values[0] as { result: { data: string } }).result.data.length).toBe(MESSAGE_CHARS);
   });
@@ -125,13 +134,7 @@ describe('NDJSON framing does linear work', () => {
     const seen = { ...work };
 
     // `joins` counts decode calls here: the pieces are copied into one array and decoded once.
-    expect(seen).toEqual({
-      scanned: bytes.length,
-      searches: chunks.length + 1,
-      joins: 1,
-      copied: bytes.length - 1,
-      decoded: bytes.length - 1,
-    });
+    expect(seen).toEqual(eachByteOnce(bytes, chunks));
     expect(values).toHaveLength(1);
   });
 

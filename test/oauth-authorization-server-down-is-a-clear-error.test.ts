@@ -7,17 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { refuseWithChallenge } from './support/oauth-discovery.js';
 import { freePort } from './support/ports.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+forgetHttpRoutesAfterEach();
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 describe('an authorization server that is down', () => {
   it('fails the connect at discovery, naming the server and the metadata URL', async () => {

@@ -9,18 +9,15 @@ import * as jose from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { answerOAuthDiscovery, resourceChallenge } from './support/oauth-discovery.js';
+import { closedAfterEach, endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
+forgetHttpRoutesAfterEach();
 let fixture: HttpFixture | undefined;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
+const clients = closedAfterEach<McpClient>();
 
 const NONCE = 'resource-server-nonce';
 

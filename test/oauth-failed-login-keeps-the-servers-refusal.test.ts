@@ -6,17 +6,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+forgetHttpRoutesAfterEach();
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 describe('a failed login after a 401', () => {
   it('keeps the server refusal (status, URL, challenge) on the OAuthError', async () => {

@@ -11,12 +11,10 @@ import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { parseAuthChallenges } from '../src/util/auth-challenge.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 describe('a refusal of a token already replaced', () => {
   it('is answered with the current token, and only a refusal of that one refreshes', async () => {

@@ -6,17 +6,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpError } from '../src/protocol/errors.js';
 import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto-approving-oauth.js';
 import { eventually } from './support/wait.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
 let server: AutoApprovingOAuth | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+forgetHttpRoutesAfterEach();
+afterEach(async () => void ([server] = await endAll([server, 'close'])));
 
 describe('a connect aborted during its OAuth login', () => {
   it('rejects with CANCELLED whose cause is the signal reason, and closes the callback receiver', async () => {

@@ -7,12 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OAuthSession } from '../src/auth/oauth-session.js';
 import { MemoryTokenStore, type StoredLogin } from '../src/auth/token-store.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 function expiredLogin(origin: string): StoredLogin {
   return {

@@ -9,12 +9,10 @@ import { MemoryTokenStore, type StoredLogin } from '../src/auth/token-store.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { parseAuthChallenges } from '../src/util/auth-challenge.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 /** A token endpoint that hands out `fresh-<n>` for a refresh, holding each answer until `release`. */
 async function tokenEndpoint(): Promise<{ fixture: HttpFixture; release(): void; origin: string }> {

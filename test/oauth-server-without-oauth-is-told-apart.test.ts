@@ -9,17 +9,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotOAuthError } from '../src/auth/discovery.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { startHeaderProtectedServer } from './support/header-protected-server.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+forgetHttpRoutesAfterEach();
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 /**
  * An MCP server at /mcp that wants `X-Api-Key`, refusing with 401 and `challenge` (or no header); every other path is

@@ -14,6 +14,7 @@ import { StreamableHttpTransport } from '../src/transport/http/streamable-http.j
 import { StdioTransport } from '../src/transport/stdio/stdio.js';
 import { startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const node = process.execPath;
@@ -32,12 +33,7 @@ async function refusal(run: () => unknown): Promise<McpError> {
 
 let client: McpClient | undefined;
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([client, fixture] = await endAll([client, 'close'], [fixture, 'close'])));
 
 describe('the option key check', () => {
   const keys = optionKeys<{ timeoutMs?: number; signal?: AbortSignal }>(

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { OutputSchemaError } from '../src/client/output-schema.js';
 import { scriptedPair } from './support/scripted-peer.js';
+import { endAll } from './support/end-all.js';
 
 const INITIALIZED = {
   protocolVersion: '2025-11-25',
@@ -21,10 +22,7 @@ const STRICT = {
 };
 
 let client: McpClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
+afterEach(async () => void ([client] = await endAll([client, 'close'])));
 
 async function connected(structuredContent: unknown) {
   const { clientTransport, peer } = scriptedPair();

@@ -5,34 +5,24 @@
  * HTTP (where the transport fails it); nothing goes into the peer's `data`.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { SizeLimitError } from '../src/protocol/errors.js';
-import {
-  cleanUp,
-  type HttpFixture,
-  httpSseServer,
-  json,
-  legacyServer,
-  result,
-  startHttpFixture,
-} from './support/http-fixture.js';
+import { httpSseServer, json, legacyServer, result } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
+import { useHttpScene } from './support/http-scene.js';
 
 const CAP = 64 * 1024;
 
-let fixture: HttpFixture | undefined;
-let client: McpClient | undefined;
-
-afterEach(async () => void ([client, fixture] = await cleanUp(client, fixture)));
+const scene = useHttpScene<McpClient>();
 
 describe('a response over maxMessageBytes', () => {
   it('stdio: a SizeLimitError with the limit and the line size', async () => {
-    client = await McpClient.connect(
+    scene.client = await McpClient.connect(
       { command: process.execPath, args: [path.join(FIXTURES, 'legacy', 'scripted-server.mjs')] },
       { name: 'scripted', era: 'legacy', stdio: { maxMessageBytes: CAP } },
     );
-    const error = await client.callTool('big', { bytes: 4 * CAP }).catch((e: unknown) => e);
+    const error = await scene.client.callTool('big', { bytes: 4 * CAP }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
@@ -48,14 +38,14 @@ describe('a response over maxMessageBytes', () => {
   });
 
   it('HTTP+SSE: a SizeLimitError with the limit', async () => {
-    fixture = await startHttpFixture(
+    await scene.start(
       httpSseServer({ tools: [{ name: 'huge', description: 'x'.repeat(4 * CAP), inputSchema: { type: 'object' } }] }),
     );
-    client = await McpClient.connect(
-      { url: fixture.url, transport: 'sse' },
+    scene.client = await McpClient.connect(
+      { url: scene.fixture.url, transport: 'sse' },
       { name: 'old', http: { maxMessageBytes: CAP } },
     );
-    const error = await client.listTools().catch((e: unknown) => e);
+    const error = await scene.client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
@@ -69,7 +59,7 @@ describe('a response over maxMessageBytes', () => {
   it('Streamable HTTP: a SizeLimitError with the limit and the URL', async () => {
     // Larger than one socket read (64 KiB): the body passes the cap while it is being read.
     const cap = 256 * 1024;
-    fixture = await startHttpFixture(
+    await scene.start(
       (seen, res) =>
         seen.rpc === 'tools/list'
           ? json(
@@ -81,15 +71,15 @@ describe('a response over maxMessageBytes', () => {
           : false,
       legacyServer(),
     );
-    client = await McpClient.connect({ url: fixture.url }, { name: 'big', http: { maxMessageBytes: cap } });
-    const error = await client.listTools().catch((e: unknown) => e);
+    scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'big', http: { maxMessageBytes: cap } });
+    const error = await scene.client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SizeLimitError);
     expect(error).toMatchObject({
       code: 'TRANSPORT',
       server: 'big',
       method: 'tools/list',
       limit: cap,
-      url: fixture.url,
+      url: scene.fixture.url,
       data: undefined,
     });
   });

@@ -61,44 +61,35 @@ describe('a peer error message of a megabyte', () => {
   });
 });
 
+/** The error of a call whose result breaks an outputSchema with `pattern` on its field `a`. */
+async function callBreakingPattern(pattern: string): Promise<unknown> {
+  const { client, peer } = await connected();
+  peer.on('tools/list', () => ({
+    tools: [
+      {
+        name: 'strict',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } },
+      },
+    ],
+  }));
+  peer.on('tools/call', () => ({ content: [], structuredContent: { a: 'not it' } }));
+  await client.listTools();
+  const error = await client.callTool('strict', {}).catch((e: unknown) => e);
+  await client.close();
+  return error;
+}
+
 describe('a tool result that breaks an outputSchema with a huge pattern', () => {
   it('is reported with each problem quoted within bounds', async () => {
-    const { client, peer } = await connected();
-    const pattern = `^${'q'.repeat(5_000)}$`;
-    peer.on('tools/list', () => ({
-      tools: [
-        {
-          name: 'strict',
-          inputSchema: { type: 'object' },
-          outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } },
-        },
-      ],
-    }));
-    peer.on('tools/call', () => ({ content: [], structuredContent: { a: 'not it' } }));
-    await client.listTools();
-    const error = await client.callTool('strict', {}).catch((e: unknown) => e);
-    await client.close();
+    const error = await callBreakingPattern(`^${'q'.repeat(5_000)}$`);
     expect(isMcpError(error, 'OUTPUT_SCHEMA_MISMATCH')).toBe(true);
     expect((error as Error).message).toContain('/a must match pattern');
     expect((error as Error).message.length).toBeLessThan(1_500);
   });
 
   it('whose pattern the validator cannot even build: the failure is quoted within bounds', async () => {
-    const { client, peer } = await connected();
-    const pattern = `^${'q'.repeat(100_000)}$`; // past V8's regular expression size limit
-    peer.on('tools/list', () => ({
-      tools: [
-        {
-          name: 'strict',
-          inputSchema: { type: 'object' },
-          outputSchema: { type: 'object', properties: { a: { type: 'string', pattern } } },
-        },
-      ],
-    }));
-    peer.on('tools/call', () => ({ content: [], structuredContent: { a: 'not it' } }));
-    await client.listTools();
-    const error = await client.callTool('strict', {}).catch((e: unknown) => e);
-    await client.close();
+    const error = await callBreakingPattern(`^${'q'.repeat(100_000)}$`); // past V8's regular expression size limit
     expect(isMcpError(error, 'OUTPUT_SCHEMA_MISMATCH')).toBe(true);
     expect((error as Error).message.length).toBeLessThan(1_500);
   });

@@ -5,28 +5,22 @@
  * its own process (as the CLI runs it) for exit codes and signals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
 import { runStdioProxy } from '../src/inspect/proxy/stdio-proxy.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
 import { eventually, FIXTURES, waitUntilGone } from './support/processes.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const SUPPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support');
 const ROOT = path.resolve(SUPPORT, '../..');
 const node = process.execPath;
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-proxy-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tmp = useTempDir('mcpwire-proxy-');
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -73,13 +67,17 @@ describe('the stdio proxy between a host and a server', () => {
       { await: 5 },
     ];
     writeFileSync(
-      path.join(dir, 'script.json'),
+      path.join(tmp.dir, 'script.json'),
       JSON.stringify(script.map((s) => ('write' in s ? { write: s.write!.toString('base64') } : s))),
     );
 
     const host = spawn(
       node,
-      [path.join(SUPPORT, 'stdio-host.mjs'), path.join(dir, 'script.json'), path.join(dir, 'host-received.bin')],
+      [
+        path.join(SUPPORT, 'stdio-host.mjs'),
+        path.join(tmp.dir, 'script.json'),
+        path.join(tmp.dir, 'host-received.bin'),
+      ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     const hostExit = exitOf(host);
@@ -87,7 +85,13 @@ describe('the stdio proxy between a host and a server', () => {
     const stderr = collect(new PassThrough());
     const result = await runStdioProxy({
       command: node,
-      args: [path.join(SUPPORT, 'wire-logger.mjs'), dir, '--', node, path.join(FIXTURES, 'legacy/scripted-server.mjs')],
+      args: [
+        path.join(SUPPORT, 'wire-logger.mjs'),
+        tmp.dir,
+        '--',
+        node,
+        path.join(FIXTURES, 'legacy/scripted-server.mjs'),
+      ],
       input: host.stdout,
       output: host.stdin,
       errorOutput: stderr.stream,
@@ -101,9 +105,9 @@ describe('the stdio proxy between a host and a server', () => {
     expect(result).toEqual({ exitCode: 0, signal: null });
 
     const hostWrote = Buffer.concat(writes);
-    const hostReceived = readFileSync(path.join(dir, 'host-received.bin'));
-    expect(readFileSync(path.join(dir, 'server-received.bin')).equals(hostWrote)).toBe(true);
-    expect(hostReceived.equals(readFileSync(path.join(dir, 'server-wrote.bin')))).toBe(true);
+    const hostReceived = readFileSync(path.join(tmp.dir, 'host-received.bin'));
+    expect(readFileSync(path.join(tmp.dir, 'server-received.bin')).equals(hostWrote)).toBe(true);
+    expect(hostReceived.equals(readFileSync(path.join(tmp.dir, 'server-wrote.bin')))).toBe(true);
     expect(hostReceived.toString('utf8').split('\n').filter(Boolean)).toHaveLength(5);
     expect(hostReceived.toString('utf8')).toContain('héllo wörld 🌍 日本語');
 
@@ -260,7 +264,7 @@ describe('the proxy as its own process (as the CLI runs it)', () => {
 function startCli(command: string[]) {
   const child = spawn(
     node,
-    ['--import', 'tsx', path.join(SUPPORT, 'stdio-proxy-cli.ts'), path.join(dir, 'trace.jsonl'), '--', ...command],
+    ['--import', 'tsx', path.join(SUPPORT, 'stdio-proxy-cli.ts'), path.join(tmp.dir, 'trace.jsonl'), '--', ...command],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -271,7 +275,7 @@ function startCli(command: string[]) {
 }
 
 function readTrace(): TraceRecord[] {
-  return readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')
+  return readFileSync(path.join(tmp.dir, 'trace.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as TraceRecord);

@@ -5,6 +5,7 @@ import ts from 'typescript';
 import * as api from '../src/index.js';
 import * as http from '../src/transport/http/index.js';
 import * as server from '../src/server/index.js';
+import * as neutral from '../src/server/neutral.js';
 import * as types from '../src/types.js';
 
 /** The names an entry file exports only as types (interfaces, type aliases), sorted: what the compiler sees. */
@@ -87,15 +88,26 @@ describe('the public surface', () => {
         "ServerSession",
         "StdioServerTransport",
         "ToolError",
+        "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",
         "stderrLogger",
       ]
     `);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      exports: Record<string, { import: string }>;
+      exports: Record<string, Record<string, string>>;
     };
-    expect(manifest.exports['./server']!.import).toBe('./dist/server/index.js');
+    // Node (and Deno, Bun) take the full entry; every other runtime the neutral one, without stdio and node:http.
+    expect(manifest.exports['./server']).toEqual({
+      types: './dist/server/index.d.ts',
+      node: './dist/server/index.js',
+      default: './dist/server/neutral.js',
+    });
+    expect(Object.keys(neutral).sort()).toEqual(
+      Object.keys(server)
+        .filter((name) => name !== 'StdioServerTransport' && name !== 'createHttpHandler')
+        .sort(),
+    );
   });
 
   it('mcpwire/server/postgres exports exactly this list of runtime names, and imports pg dynamically (when a store is first used)', async () => {

@@ -156,15 +156,17 @@ describe('Protected Resource Metadata', () => {
   });
 });
 
+/** The auth options of a kit that checks `as`'s JWTs and offers {@link SCOPES}. */
+const jwtAuth = (as: AuthorizationServer) => ({
+  authorizationServers: [as.issuer],
+  scopesSupported: SCOPES,
+  verifyToken: jwtBearer({ issuer: as.issuer }),
+});
+
 describe('jwtBearer against a real authorization server', () => {
   it("mcpwire's client_credentials client discovers the metadata from the 401, gets a token for this server and calls a tool that sees who it is", async () => {
     const { as, client: registered } = await withProvider();
-    const { kit, seen, logs } = await protectedKit(() => ({
-      authorizationServers: [as.issuer],
-      scopesSupported: SCOPES,
-      requiredScopes: ['mcp:tools'],
-      verifyToken: jwtBearer({ issuer: as.issuer }),
-    }));
+    const { kit, seen, logs } = await protectedKit(() => ({ ...jwtAuth(as), requiredScopes: ['mcp:tools'] }));
     const store = new MemoryTokenStore();
     const client = await McpClient.connect(
       { url: kit.url, auth: { grant: 'client_credentials', client: registered, store } },
@@ -185,11 +187,7 @@ describe('jwtBearer against a real authorization server', () => {
 
   it('a token for another audience is 401 invalid_token, and neither the response nor the log holds the token', async () => {
     const { as, client } = await withProvider();
-    const { kit, seen, logs } = await protectedKit(() => ({
-      authorizationServers: [as.issuer],
-      scopesSupported: SCOPES,
-      verifyToken: jwtBearer({ issuer: as.issuer }),
-    }));
+    const { kit, seen, logs } = await protectedKit(() => jwtAuth(as));
     const elsewhere = await machineToken(as.issuer, client, 'http://127.0.0.1:1/another-server', ['mcp:tools']);
     const answer = await callRaw(kit.url, elsewhere);
     expect(answer.status).toBe(401);
@@ -206,12 +204,7 @@ describe('jwtBearer against a real authorization server', () => {
 
   it('a tool needing a scope the token lacks is 403 insufficient_scope before it runs, and the client steps up', async () => {
     const { as, client: registered } = await withProvider();
-    const { kit, seen, logs } = await protectedKit(() => ({
-      authorizationServers: [as.issuer],
-      scopesSupported: SCOPES,
-      requiredScopes: ['mcp:tools'],
-      verifyToken: jwtBearer({ issuer: as.issuer }),
-    }));
+    const { kit, seen, logs } = await protectedKit(() => ({ ...jwtAuth(as), requiredScopes: ['mcp:tools'] }));
     const narrow = await machineToken(as.issuer, registered, kit.url, ['mcp:tools']);
     const refused = await callRaw(kit.url, narrow, 'purge');
     expect(refused.status).toBe(403);

@@ -9,6 +9,7 @@
  * and a nonce secret (two nodes) refuse a proof the other accepted; a replay cache whose store is
  * down refuses (500) rather than let a proof through. Every `WWW-Authenticate` is checked whole.
  */
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpHandler,
@@ -343,18 +344,41 @@ describe('DPoP-bound tokens at the resource server', () => {
 });
 
 describe('the DPoP parts on their own', () => {
-  it('nonces rotate: fresh in their window, stale but accepted in the next, refused after; another secret never takes them', () => {
+  it('nonces rotate: fresh in their window, stale but accepted in the next, refused after; another secret never takes them', async () => {
     const lifetimeSec = 60;
     const nonces = new DpopNonces({ secret: 'x'.repeat(32), lifetimeSec });
     const t = 1_800_000_000_000;
-    const nonce = nonces.current(t);
-    expect(nonces.check(nonce, t)).toBe('fresh');
-    expect(nonces.check(nonce, t + lifetimeSec * 1000)).toBe('stale');
-    expect(nonces.current(t + lifetimeSec * 1000)).not.toBe(nonce);
-    expect(nonces.check(nonce, t + 2 * lifetimeSec * 1000)).toBe('invalid');
-    expect(new DpopNonces({ secret: 'y'.repeat(32), lifetimeSec }).check(nonce, t)).toBe('invalid');
-    expect(nonces.check(undefined, t)).toBe('invalid');
+    const nonce = await nonces.current(t);
+    expect(await nonces.check(nonce, t)).toBe('fresh');
+    expect(await nonces.check(nonce, t + lifetimeSec * 1000)).toBe('stale');
+    expect(await nonces.current(t + lifetimeSec * 1000)).not.toBe(nonce);
+    expect(await nonces.check(nonce, t + 2 * lifetimeSec * 1000)).toBe('invalid');
+    expect(await new DpopNonces({ secret: 'y'.repeat(32), lifetimeSec }).check(nonce, t)).toBe('invalid');
+    expect(await nonces.check(undefined, t)).toBe('invalid');
     expect(() => new DpopNonces({ secret: 'short' })).toThrow(/at least 32 bytes/);
+  });
+
+  it('a nonce is its window and the HMAC-SHA256 of it under the secret, so nodes of another build or runtime take it', async () => {
+    const lifetimeSec = 60;
+    const t = 1_800_000_000_000;
+    const window = Math.floor(t / (lifetimeSec * 1000));
+    const cases: Array<{ secret: string | Uint8Array; key: Buffer }> = [
+      { secret: 'x'.repeat(32), key: Buffer.from('x'.repeat(32)) },
+      { secret: 'é'.repeat(32), key: Buffer.from('é'.repeat(32), 'utf8') },
+      { secret: new Uint8Array(40).fill(7), key: Buffer.alloc(40, 7) },
+    ];
+    for (const { secret, key } of cases) {
+      const nonces = new DpopNonces({ secret, lifetimeSec });
+      const mac = (w: number): string =>
+        createHmac('sha256', key).update(`mcpwire dpop nonce ${w}`).digest('base64url');
+      expect(await nonces.current(t)).toBe(`${window.toString(36)}.${mac(window)}`);
+      expect(await nonces.check(`${(window - 1).toString(36)}.${mac(window - 1)}`, t)).toBe('stale');
+      // The same MAC spelled with other spare bits in its last character is not the nonce issued.
+      const issued = mac(window);
+      const last = 'AEIMQUYcgkosw048'.indexOf(issued.at(-1)!);
+      const respelled = issued.slice(0, -1) + 'BFJNRVZdhlptx159'[last]!;
+      expect(await nonces.check(`${window.toString(36)}.${respelled}`, t)).toBe('invalid');
+    }
   });
 
   it('the memory replay cache is bounded: expired keys make room, and a full cache refuses rather than forgets', async () => {

@@ -13,16 +13,15 @@ import { McpServer, ToolError } from '../src/server/index.js';
 import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernMeta, modernRequest, type Exchange } from './support/kit-wire.js';
 import { eventually, until } from './support/wait.js';
+import { registerGateTool, type GateTool } from './support/kit-tools.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { extensions: { [TASKS]: {} }, elicitation: {} };
 
 let kit: KitHttp | undefined;
 let server: McpServer;
-/** Releases of the `gate` tool's calls, in call order. */
-let gates: Array<() => void>;
-/** Abort reasons the `gate` tool's handlers saw. */
-let aborted: unknown[];
+/** The `gate` tool's calls: their openers and abort reasons. */
+let gate: GateTool | undefined;
 let logged: Array<Record<string, unknown>>;
 
 function makeServer(): McpServer {
@@ -32,19 +31,7 @@ function makeServer(): McpServer {
     inputSchema: { type: 'object' },
     handler: () => ({ content: [{ type: 'text', text: 'plain' }] }),
   });
-  s.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        gates.push(() => resolve({ content: [{ type: 'text', text: 'opened' }] }));
-        context.signal.addEventListener('abort', () => {
-          aborted.push(context.signal.reason);
-          resolve({ content: [{ type: 'text', text: 'too late' }] });
-        });
-      }),
-  });
+  gate = registerGateTool(s, { whenAborted: { content: [{ type: 'text', text: 'too late' }] } });
   s.registerTool({
     name: 'must_task',
     inputSchema: { type: 'object' },
@@ -104,13 +91,9 @@ function makeServer(): McpServer {
   return s;
 }
 
-afterEach(() => {
-  for (const open of gates.splice(0)) open();
-});
+afterEach(() => gate?.openAll());
 
 async function start(): Promise<void> {
-  gates = [];
-  aborted = [];
   logged = [];
   server = makeServer();
   kit = await startKitHttp(server);
@@ -164,8 +147,8 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
     expect(working).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
     expect(working).not.toHaveProperty('result');
 
-    await until(() => gates.length === 1, { what: 'the handler to run' });
-    gates[0]!();
+    await until(() => gate!.opens.length === 1, { what: 'the handler to run' });
+    gate!.opens[0]!();
     const done = await taskWhen(task.taskId, ended, 'completed');
     expect(done.status).toBe('completed');
     expect(done.result).toEqual({ content: [{ type: 'text', text: 'opened' }] });
@@ -175,8 +158,8 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
   it('stay synchronous without the extension, refuse a required tool and the tasks methods with -32021', async () => {
     await start();
     const sync = call('tools/call', { name: 'gate', arguments: {} }, {});
-    await until(() => gates.length === 1, { what: 'the handler to run' });
-    gates[0]!();
+    await until(() => gate!.opens.length === 1, { what: 'the handler to run' });
+    gate!.opens[0]!();
     expect((await sync).json.result).toMatchObject({
       resultType: 'complete',
       content: [{ type: 'text', text: 'opened' }],
@@ -221,13 +204,13 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
   it('cancel: the handler is aborted, the task ends cancelled, a second cancel is acknowledged the same; unknown ids are -32602 and tasks/result, tasks/list do not exist', async () => {
     await start();
     const { taskId } = (await call('tools/call', { name: 'gate', arguments: {} })).json.result;
-    await until(() => gates.length === 1, { what: 'the handler to run' });
+    await until(() => gate!.opens.length === 1, { what: 'the handler to run' });
     const ack = (await call('tasks/cancel', { taskId })).json.result;
     expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
     expect(ack.resultType).toBe('complete');
-    await until(() => aborted.length === 1, { what: "the handler's signal to abort" });
+    await until(() => gate!.aborted.length === 1, { what: "the handler's signal to abort" });
     expect((await call('tasks/get', { taskId })).json.result.status).toBe('cancelled');
-    gates[0]!(); // a late result of a cancelled task changes nothing
+    gate!.opens[0]!(); // a late result of a cancelled task changes nothing
     expect((await call('tasks/get', { taskId })).json.result).not.toHaveProperty('result');
     expect((await call('tasks/cancel', { taskId })).json.result.resultType).toBe('complete');
 
@@ -297,9 +280,9 @@ describe('tool calls as tasks (2026-07-28 tasks extension)', () => {
   it('are cancelled when the server closes: the running handler is aborted', async () => {
     await start();
     const { taskId } = (await call('tools/call', { name: 'gate', arguments: {} })).json.result;
-    await until(() => gates.length === 1, { what: 'the handler to run' });
+    await until(() => gate!.opens.length === 1, { what: 'the handler to run' });
     expect((await call('tasks/get', { taskId })).json.result.status).toBe('working');
     await server.close();
-    await until(() => aborted.length === 1, { what: "the handler's signal to abort" });
+    await until(() => gate!.aborted.length === 1, { what: "the handler's signal to abort" });
   });
 });

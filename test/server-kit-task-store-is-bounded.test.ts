@@ -9,33 +9,17 @@ import { McpServer } from '../src/server/index.js';
 import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { modernRequest } from './support/kit-wire.js';
 import { until } from './support/wait.js';
+import { registerGateTool, type GateTool } from './support/kit-tools.js';
 
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
-let gates: Array<() => void>;
-let aborted: number;
+let gate: GateTool | undefined;
 
-afterEach(() => {
-  for (const open of gates.splice(0)) open();
-});
+afterEach(() => gate?.openAll());
 
 async function start(tasks: McpServerTaskOptions): Promise<void> {
-  gates = [];
-  aborted = 0;
   const server = new McpServer({ name: 'bounded', version: '1', logger: () => undefined, tasks });
-  server.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        gates.push(() => resolve({ content: [{ type: 'text', text: 'opened' }] }));
-        context.signal.addEventListener('abort', () => {
-          aborted++;
-          resolve({ content: [] });
-        });
-      }),
-  });
+  gate = registerGateTool(server);
   kit = await startKitHttp(server);
 }
 
@@ -60,8 +44,8 @@ describe('the task store', () => {
     const refused = await call('tools/call', { name: 'gate', arguments: {} });
     expect(refused.error).toMatchObject({ code: -32603, message: expect.stringContaining('maxTasks 1') });
 
-    await until(() => gates.length === 1, { what: 'the first handler to run' });
-    gates[0]!();
+    await until(() => gate!.opens.length === 1, { what: 'the first handler to run' });
+    gate!.opens[0]!();
     await until(async () => (await call('tasks/get', { taskId: first.taskId })).result?.status === 'completed', {
       what: 'the first task to complete',
     });
@@ -74,11 +58,11 @@ describe('the task store', () => {
     await start({ ttlMs: 1 });
     const task = (await call('tools/call', { name: 'gate', arguments: {} })).result;
     expect(task.ttlMs).toBe(1);
-    await until(() => gates.length === 1, { what: 'the handler to run' });
+    await until(() => gate!.opens.length === 1, { what: 'the handler to run' });
     await until(async () => (await call('tasks/get', { taskId: task.taskId })).error?.code === -32602, {
       what: 'tasks/get to forget the expired task',
     });
-    await until(() => aborted === 1, { what: 'the expired task to be aborted' });
+    await until(() => gate!.aborted.length === 1, { what: 'the expired task to be aborted' });
   });
 
   it.each([
@@ -86,7 +70,7 @@ describe('the task store', () => {
     [{ ttlMs: 1.5 }, 'tasks.ttlMs'],
     [{ ttl: 5 }, 'tasks.ttl'],
   ])('refuses the option %j', (tasks, key) => {
-    gates = [];
+    gate = undefined;
     expect(() => new McpServer({ name: 'x', version: '1', tasks: tasks as McpServerTaskOptions })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(key) }),
     );

@@ -11,16 +11,15 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BearerTokenError, McpServer, type AuthInfo } from '../src/server/index.js';
-import { MemoryChangeBus } from '../src/server/state/memory-change-bus.js';
 import { MemoryEventLog } from '../src/server/state/memory-event-log.js';
-import { MemorySessionStore } from '../src/server/state/memory-session-store.js';
-import { MemoryTaskStore } from '../src/server/state/memory-task-store.js';
 import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import type { HttpHandlerOptions } from '../src/server/index.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents, type Exchange } from './support/kit-wire.js';
 import { LegacyWire } from './support/legacy-wire.js';
 import { until, within } from './support/wait.js';
+import { registerGateTool } from './support/kit-tools.js';
+import { sharedMemoryState } from './support/memory-state.js';
 
 const SECRET = 'the secret every node shares';
 const REVISION = '2025-11-25';
@@ -33,15 +32,6 @@ interface Node {
   aborted: unknown[];
   /** Opens every `poll_me` waiting on this node. */
   release(): void;
-}
-
-function sharedState(): ServerStateOptions {
-  return {
-    bus: new MemoryChangeBus(),
-    tasks: new MemoryTaskStore(),
-    sessions: new MemorySessionStore(),
-    events: new MemoryEventLog(),
-  };
 }
 
 function verifyToken(token: string): Promise<AuthInfo> {
@@ -62,22 +52,9 @@ async function node(
     state: { ...state, nodeId, stateSecret: SECRET },
     ...(options.leaseMs === undefined ? {} : { tasks: { leaseMs: options.leaseMs } }),
   });
-  const aborted: unknown[] = [];
   let open!: () => void;
   let opened = new Promise<void>((resolve) => (open = resolve));
-  server.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        context.progress(1);
-        context.signal.addEventListener('abort', () => {
-          aborted.push(context.signal.reason);
-          resolve({ content: [] });
-        });
-      }),
-  });
+  const { aborted } = registerGateTool(server, { progress: true });
   server.registerTool({
     name: 'ask',
     inputSchema: { type: 'object' },
@@ -187,7 +164,7 @@ const request = (method: string, params: Record<string, unknown> = {}) => ({
 
 describe('a legacy session shared by the nodes', () => {
   it('is initialized on one node, told initialized on a second and called on a third, with its stored facts', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const [a, b, c] = [await node('node-a', state), await node('node-b', state), await node('node-c', state)];
     const session = await new Session().open(a);
     expect((await session.post(b, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
@@ -209,7 +186,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('is 404 on every node when unknown or ended, and not found by another principal', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state, { protect: true });
     const b = await node('node-b', state, { protect: true });
     const alice = await new Session('token-alice').open(a);
@@ -225,7 +202,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it("carries changes to a GET stream on a node that did not make the session, filtered by the session's subscriptions", async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -240,7 +217,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('tells a GET stream held on one node of a subscription made through another', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -258,7 +235,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('is still served by the others when the node that made it closes', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -269,7 +246,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('routes an elicitation answer POSTed to another node to the request waiting on the node that asked', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -285,7 +262,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('routes a cancel POSTed to another node to the request running on the first, and drops what names nobody', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -309,7 +286,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('resumes a POST stream made on one node with GET + Last-Event-ID on another, its answer last', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const session = await new Session().open(a);
@@ -327,7 +304,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('ends a resumed stream with an error for its request within the lease once its owner stops renewing', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const events = state.events!;
     // Node a's view of the log loses every renewal: to the others, node a died after opening the stream.
     const deaf = deafTo(events, 'renew');
@@ -347,7 +324,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('keeps a resumed stream whose owner renews its lease going past the lease', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state, { http: { streamLeaseMs: 150 } });
     const b = await node('node-b', state, { http: { streamLeaseMs: 150 } });
     const session = await new Session().open(a);
@@ -371,7 +348,7 @@ describe('a legacy session shared by the nodes', () => {
   });
 
   it('fails a task whose owner stops renewing its lease, seen from another node', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const tasks = state.tasks!;
     const deaf = deafTo(tasks, 'renew');
     const a = await node('node-a', { ...state, tasks: deaf }, { leaseMs: 300 });

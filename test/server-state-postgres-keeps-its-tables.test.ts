@@ -17,9 +17,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { postgresState, type PostgresState, type PostgresStateOptions } from '../src/server/postgres/index.js';
 import type { Change } from '../src/server/state/change-bus.js';
 import { eventId, newStreamId } from '../src/server/state/event-log.js';
-import type { StoredSession } from '../src/server/state/session-store.js';
 import { skipWithoutPostgres, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
 import { until, within } from './support/wait.js';
+import { sessionRecord } from './support/session-records.js';
 
 // `pg` has no type declarations here: the test's own inspection pool, typed as used.
 const require = createRequire(import.meta.url);
@@ -101,16 +101,7 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
         { taskId: randomUUID(), principal: ALICE, owner: 'n', ttlMs: 1_000, pollIntervalMs: 500, leaseMs: 1_000 },
         T0,
       );
-    const session = (): Omit<StoredSession, 'createdAt' | 'lastSeen'> => ({
-      sessionId: randomUUID(),
-      owner: 'n',
-      principal: ALICE,
-      revision: undefined,
-      clientCapabilities: {},
-      clientInfo: undefined,
-      logLevel: 'info',
-      subscriptions: [],
-    });
+    const session = () => sessionRecord({ owner: 'n', principal: ALICE });
     for (let i = 0; i < 3; i++) await s.sessions.create(session(), T0);
     for (let i = 0; i < 3; i++) {
       const id = newStreamId('n');

@@ -12,6 +12,7 @@ import { newStreamId } from '../src/server/state/event-log.js';
 import { testRedis } from './support/redis-state.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
 import { until } from './support/wait.js';
+import { sessionRecord } from './support/session-records.js';
 
 describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => {
   let server: RedisServer;
@@ -97,16 +98,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
       },
       Date.now(),
     );
-    const session = {
-      sessionId: randomUUID(),
-      principal: undefined,
-      owner: 'node-a',
-      revision: undefined,
-      clientCapabilities: {},
-      clientInfo: undefined,
-      logLevel: 'info' as const,
-      subscriptions: [],
-    };
+    const session = sessionRecord();
     await sessions.create(session, Date.now());
     const stream = newStreamId('node-a');
     await events.open(stream, session.sessionId, 'node-a', Date.now());
@@ -162,16 +154,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
     const { state, prefix } = await open({ sessionIdleMs: 60_000 });
     const redis = testRedis(server.port);
     const { sessions } = state;
-    const made = (id: string) => ({
-      sessionId: id,
-      principal: undefined,
-      owner: 'node-a',
-      revision: undefined,
-      clientCapabilities: {},
-      clientInfo: undefined,
-      logLevel: 'info' as const,
-      subscriptions: [],
-    });
+    const made = (id: string) => sessionRecord({ sessionId: id });
     await sessions.create(made('seen'), Date.now());
     await sessions.create(made('ended'), Date.now());
     await redis.pexpire(`${prefix}session:seen`, 1_000);

@@ -12,13 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpServer } from '../src/server/index.js';
 import { MemoryChangeBus } from '../src/server/state/memory-change-bus.js';
-import { MemoryEventLog } from '../src/server/state/memory-event-log.js';
-import { MemorySessionStore } from '../src/server/state/memory-session-store.js';
 import { MemoryTaskStore } from '../src/server/state/memory-task-store.js';
 import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents } from './support/kit-wire.js';
 import { until, within } from './support/wait.js';
+import { registerGateTool } from './support/kit-tools.js';
+import { sharedMemoryState } from './support/memory-state.js';
 
 const SECRET = 'the secret both nodes share';
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -29,15 +29,6 @@ interface Node {
   aborted: unknown[];
 }
 
-function sharedState(): ServerStateOptions {
-  return {
-    bus: new MemoryChangeBus(),
-    tasks: new MemoryTaskStore(),
-    sessions: new MemorySessionStore(),
-    events: new MemoryEventLog(),
-  };
-}
-
 async function node(nodeId: string, state: ServerStateOptions, stateSecret = SECRET): Promise<Node> {
   const server = new McpServer({
     name: 'node',
@@ -45,20 +36,7 @@ async function node(nodeId: string, state: ServerStateOptions, stateSecret = SEC
     logger: () => undefined,
     state: { ...state, nodeId, stateSecret },
   });
-  const aborted: unknown[] = [];
-  server.registerTool({
-    name: 'gate',
-    inputSchema: { type: 'object' },
-    taskSupport: 'optional',
-    handler: (_args, context) =>
-      new Promise((resolve) => {
-        context.progress(1);
-        context.signal.addEventListener('abort', () => {
-          aborted.push(context.signal.reason);
-          resolve({ content: [] });
-        });
-      }),
-  });
+  const { aborted } = registerGateTool(server, { progress: true });
   server.registerTool({
     name: 'greet',
     inputSchema: { type: 'object' },
@@ -88,7 +66,7 @@ async function call(
 
 describe('two kit nodes sharing one state', () => {
   it('see a task made on the other at once, and a cancel through one aborts the handler on the other', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const task = (await call(a, 'tools/call', { name: 'gate', arguments: {} })).result;
@@ -103,7 +81,7 @@ describe('two kit nodes sharing one state', () => {
   });
 
   it('carry a tool registered on one node to a listen on the other', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const client = await McpClient.connect({ url: b.kit.url });
@@ -119,7 +97,7 @@ describe('two kit nodes sharing one state', () => {
   });
 
   it('tell every listen that each list changed when the bus asks for a resync (messages may have been lost)', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const b = await node('node-b', state);
     const client = await McpClient.connect({ url: b.kit.url });
     try {
@@ -134,10 +112,10 @@ describe('two kit nodes sharing one state', () => {
   });
 
   it('accept a requestState minted on the other; a node with another secret refuses it', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
-    const c = await node('node-c', sharedState(), 'another secret, 16+ characters');
+    const c = await node('node-c', sharedMemoryState(), 'another secret, 16+ characters');
     const asking = { elicitation: {} };
     const round1 = (await call(a, 'tools/call', { name: 'greet', arguments: {} }, asking)).result;
     expect(round1.resultType).toBe('input_required');
@@ -153,7 +131,7 @@ describe('two kit nodes sharing one state', () => {
   });
 
   it('end a legacy session DELETEd through one node on the other, and number streams by node', async () => {
-    const state = sharedState();
+    const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
     const made = await exchange(a.kit.url, {

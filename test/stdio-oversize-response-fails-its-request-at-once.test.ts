@@ -9,15 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const CAP = 64 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 let client: McpClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
+afterEach(async () => void ([client] = await endAll([client, 'close'])));
 
 describe('a stdio response over the size cap', () => {
   it('fails its request at once with TRANSPORT, and the server stays usable', async () => {

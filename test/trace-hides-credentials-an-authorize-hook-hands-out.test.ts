@@ -4,16 +4,14 @@
  * message body does not put it in the trace. Real HTTP server on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { endAll } from './support/end-all.js';
+import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-  PROCESS_HTTP_ROUTES.clear();
-});
+forgetHttpRoutesAfterEach();
+afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
 
 const TOKEN = 'hook-issued-token-7f3a9c';
 

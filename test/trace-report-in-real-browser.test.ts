@@ -14,8 +14,7 @@
  * text. A trace of ten thousand calls keeps only the rows in view in the DOM and still scrolls
  * and filters to any of them.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -28,6 +27,7 @@ import { CLI, MODERN, requireBuiltCli, runCli } from './support/cli.js';
 import { modernOverHttp } from './support/http-servers.js';
 import { instrumented } from './support/otel-sdk.js';
 import { until } from './support/wait.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const node = process.execPath;
 const JUNK_LEGACY = path.resolve(import.meta.dirname, 'support/junk-then-legacy-server.mjs');
@@ -36,16 +36,14 @@ const SECRET = 'sk-report-secret-4711';
 // mcpwire/otel on the real SDK: the client puts each call's traceparent into params._meta.
 const otel = instrumented();
 
-let dir: string;
+const tmp = useTempDir('mcpwire-report-');
 let browser: Browser | undefined;
 beforeAll(async () => {
   requireBuiltCli();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-report-'));
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function records(file: string): TraceRecord[] {
@@ -174,14 +172,14 @@ async function shownStats(page: Page, table: string): Promise<Array<Record<strin
 
 describe('mcpwire trace report in a real browser', () => {
   it('shows a real multi-server trace (both eras, stdio and HTTP, errors, a cancel, a crash) and keeps a hostile payload inert', async () => {
-    const file = path.join(dir, 'servers.jsonl');
+    const file = path.join(tmp.dir, 'servers.jsonl');
     await legacySession(file);
     await modernSession(file);
     await httpSession(file);
     const trace = records(file);
     expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
 
-    const report = path.join(dir, 'report.html');
+    const report = path.join(tmp.dir, 'report.html');
     const made = await runCli(['trace', 'report', file, '-o', report]);
     expect(made.code, made.stderr).toBe(0);
     const show = await runCli(['trace', 'show', file, '--json']);
@@ -379,9 +377,9 @@ describe('mcpwire trace report in a real browser', () => {
         }),
       );
     }
-    const file = path.join(dir, 'many.jsonl');
+    const file = path.join(tmp.dir, 'many.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const report = path.join(dir, 'many.html');
+    const report = path.join(tmp.dir, 'many.html');
     const made = await runCli(['trace', 'report', file, '-o', report]);
     expect(made.code, made.stderr).toBe(0);
 
@@ -419,11 +417,11 @@ describe('mcpwire trace report in a real browser', () => {
   }, 120_000);
 
   it('writes FILE.html beside the trace by default and refuses to overwrite the trace', async () => {
-    const file = path.join(dir, 'small.jsonl');
+    const file = path.join(tmp.dir, 'small.jsonl');
     writeFileSync(file, readFileSync(path.resolve(import.meta.dirname, '../spec-fixtures/traces/clean-modern.jsonl')));
     const made = await runCli(['trace', 'report', file]);
     expect(made.code, made.stderr).toBe(0);
-    expect(existsSync(path.join(dir, 'small.html'))).toBe(true);
+    expect(existsSync(path.join(tmp.dir, 'small.html'))).toBe(true);
     const refused = await runCli(['trace', 'report', file, '-o', file]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`would overwrite the trace ${file}`);

@@ -10,18 +10,14 @@ import { McpStepRunner } from '../src/manager/workflow-step.js';
 import { isMcpError, type McpError } from '../src/protocol/errors.js';
 import { json, legacyServer, rpcError, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
+import { endAll } from './support/end-all.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const TOKEN = 'test-token-5f3a9c';
 
 let runner: McpStepRunner | undefined;
 let fixture: HttpFixture | undefined;
-afterEach(async () => {
-  await runner?.reset();
-  runner = undefined;
-  await fixture?.close();
-  fixture = undefined;
-});
+afterEach(async () => void ([runner, fixture] = await endAll([runner, 'reset'], [fixture, 'close'])));
 
 async function failure(promise: Promise<unknown>): Promise<McpError> {
   const error = await promise.then(

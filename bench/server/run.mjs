@@ -10,11 +10,12 @@
 // and server CPU per call (from /proc/<pid>/stat: Linux only), and the ratios to SDK v1; then the
 // todo server's add_task and list_tasks throughput on a fresh SQLite file over stdio and HTTP.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpPeer } from './http-client.mjs';
+import { drive, handshake, IN_FLIGHT, measure, median, startListening, startStdio } from './sampling.mjs';
 
 // `BENCH_SERVERS=sdk-v1,mcpwire-base,mcpwire,mcpwire-otel` adds a baseline build and instrument() on
 // (see bench/otel-setup.mjs); the first is the ratios' base when sdk-v1 is absent.
@@ -26,112 +27,28 @@ const arg = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(
 const ROUNDS = arg('--rounds', 3);
 const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 const CALLS = arg('--calls', 5000);
-const IN_FLIGHT = 64;
-const TICKS = 100; // USER_HZ on Linux
-
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime + stime
-}
-
-/** A child speaking NDJSON: `request(method, params)` resolves with the answer. */
-function start(which, args = [SCRIPT, which]) {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  const waiting = new Map();
-  let buffer = '';
-  let next = 1;
-  child.stdout.setEncoding('utf8').on('data', (chunk) => {
-    buffer += chunk;
-    let nl;
-    while ((nl = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (!line.trim()) continue;
-      const message = JSON.parse(line);
-      const resolve = waiting.get(message.id);
-      if (resolve) {
-        waiting.delete(message.id);
-        resolve(message);
-      }
-    }
-  });
-  return {
-    child,
-    request(method, params) {
-      const id = next++;
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-      return new Promise((resolve) => waiting.set(id, resolve));
-    },
-    notify(method) {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
-    },
-  };
-}
-
-async function drive(peer, calls, call = { name: 'echo', arguments: { text: 'hello' } }) {
-  let sent = 0;
-  const lane = async () => {
-    while (sent < calls) {
-      sent++;
-      const answer = await peer.request('tools/call', call);
-      if (!answer.result) throw new Error(`echo failed: ${JSON.stringify(answer)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-}
+const start = (which, args = [SCRIPT, which]) => startStdio(args);
 
 async function sampleStdio(which) {
   const peer = start(which);
   try {
-    const init = await peer.request('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '1' },
-    });
-    if (!init.result) throw new Error(`${which}: initialize failed`);
-    peer.notify('notifications/initialized');
-    return await measure(peer, peer.child.pid);
+    await handshake(peer, which);
+    return await measure(peer, peer.child.pid, CALLS);
   } finally {
     peer.child.kill('SIGKILL');
   }
-}
-
-/** Starts `args` and resolves with the port it prints as `{"port":N}` on stdout. */
-function startListening(args) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      const line = text.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, port: JSON.parse(line).port });
-    });
-  });
 }
 
 async function sampleHttp(which, era) {
   const { child, port } = await startListening([HTTP_SCRIPT, which]);
   const peer = httpPeer(`http://127.0.0.1:${port}/mcp`, { era });
   try {
-    return await measure(peer, child.pid);
+    return await measure(peer, child.pid, CALLS);
   } finally {
     await peer.close();
     child.kill('SIGKILL');
   }
 }
-
-async function measure(peer, pid) {
-  await drive(peer, 500); // warm-up
-  const cpu0 = cpuMs(pid);
-  const t0 = performance.now();
-  await drive(peer, CALLS);
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuMs(pid) - cpu0;
-  return { rps: CALLS / seconds, cpuUsPerCall: (cpu * 1000) / CALLS };
-}
-
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Interleaved rounds (order rotating per round) of `sample` over `servers`; prints the table. */
 async function compare(title, servers, sample, wantedBase = 'sdk-v1') {

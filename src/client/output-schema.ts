@@ -4,7 +4,6 @@
  * Ajv is loaded on first use (it costs import time nobody should pay for unless a tool has an
  * output schema) and each schema is compiled once. Network `$ref`s are never fetched.
  */
-import { createRequire } from 'node:module';
 import { McpError, type McpErrorDetails } from '../protocol/errors.js';
 import { DialectCompilers, schemaDialect, type AjvValidate } from '../protocol/schema-dialects.js';
 import type { JsonSchema } from '../protocol/types.js';
@@ -73,7 +72,7 @@ type Validate = AjvValidate<OutputSchemaProblem>;
 /** Longest quoted problem (path and validator message) of a mismatch. */
 const PROBLEM_CHARS = 200;
 // What a server sends is checked as leniently as it can be: no meta-schema check, no formats.
-const compilers = new DialectCompilers(createRequire(import.meta.url), {
+const compilers = new DialectCompilers({
   strict: false,
   allErrors: true,
   validateFormats: false,

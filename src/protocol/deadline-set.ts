@@ -34,6 +34,12 @@ export class DeadlineSet {
     this.entries.delete(entry);
   }
 
+  /** Drops every entry (none expires) and stops the timer; the set may be used again. */
+  clear(): void {
+    this.entries.clear();
+    this.timer.stop();
+  }
+
   private sweep(): number {
     const t = now() + 1; // timers may fire a hair early
     let next = Infinity;

@@ -1,14 +1,23 @@
 /**
- * The JSON Schema dialects mcpwire validates, told apart by a schema's `$schema`, and one Ajv
- * instance per dialect (its class loaded on first use). MCP 2025-11-25 makes 2020-12 the dialect
+ * The JSON Schema dialects mcpwire validates, told apart by a schema's `$schema`, and one compiler
+ * per dialect: an Ajv instance (its class loaded on first use) or, where Ajv cannot run, the
+ * engine without code generation (`schema-engines.ts`). MCP 2025-11-25 makes 2020-12 the dialect
  * of a schema without `$schema`; servers built on SDK v1 (zod-to-json-schema) declare draft-07.
- * Shared by the client (output checks) and the server kit (input and output checks): each side
- * brings its own loader (`require` is Node's, and this room imports no `node:*`).
+ * Shared by the client (output checks) and the server kit (input and output checks).
  */
+import { McpError } from './errors.js';
+import {
+  noEvalCompiler,
+  nodeRequire,
+  preferredEngine,
+  type AjvValidate,
+  type SchemaCompileOptions,
+  type SchemaDialect,
+  type SchemaEngine,
+} from './schema-engines.js';
 import type { JsonSchema } from './types.js';
 
-/** A JSON Schema dialect mcpwire validates. */
-export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+export type { AjvValidate, SchemaDialect } from './schema-engines.js';
 
 /** Each dialect's canonical `$schema` URI and the Ajv module whose default export validates it. */
 export const SCHEMA_DIALECTS: Readonly<Record<SchemaDialect, { uri: string; ajvModule: string }>> = {
@@ -40,43 +49,51 @@ export function schemaDialect(schema: JsonSchema, fallback: SchemaDialect): Sche
   return URI_FORMS.find(([form]) => form.test(declared))?.[1];
 }
 
-/** A compiled schema as Ajv makes it: true when the value conforms, the problems in `errors`. */
-export type AjvValidate<Problem = unknown> = ((value: unknown) => boolean) & { errors?: Problem[] | null };
-
 /** The part of an Ajv instance mcpwire uses. */
 export interface AjvInstance {
   compile(schema: object): AjvValidate;
   addFormat(name: string, format: RegExp | ((value: string) => boolean)): unknown;
 }
 
-/** Loads a module (Node's `require`): the Ajv class is its default export. */
-export type ModuleLoader = (specifier: string) => unknown;
-
 /**
- * One Ajv instance per dialect, each made with the same options on first use (`setup` adds
- * formats). Compiling drops the root `$schema` (the instance's own meta-schema checks the schema,
- * whichever URI form named it) and the root `$id` (two tools sharing one must not collide in an
- * instance that every schema passes through).
+ * One compiler per dialect, each made with the same options on first use (`setup` adds formats to
+ * an Ajv instance; the no-eval engine checks the same formats). `engine` is this runtime's
+ * ({@link preferredEngine}) unless given. Compiling drops the root `$schema` (the dialect's own
+ * meta-schema checks the schema, whichever URI form named it) and the root `$id` (two tools
+ * sharing one must not collide in an instance that every schema passes through).
  */
 export class DialectCompilers {
   private readonly instances = new Map<SchemaDialect, AjvInstance>();
 
   constructor(
-    private readonly load: ModuleLoader,
-    private readonly options: Record<string, unknown>,
+    private readonly options: SchemaCompileOptions & Record<string, unknown>,
     private readonly setup: (ajv: AjvInstance) => void = () => undefined,
+    private readonly engine?: SchemaEngine,
   ) {}
 
-  /** Compiles `schema` by `dialect`; throws what Ajv throws for a schema that is not valid. */
+  /**
+   * Compiles `schema` by `dialect`; throws what the engine throws for a schema that is not valid,
+   * and `INVALID_STATE` where neither engine can run (no code generation, and no entry installed
+   * the engine without it).
+   */
   compile(schema: JsonSchema, dialect: SchemaDialect): AjvValidate {
     const { $schema: _dialect, $id: _id, ...rest } = schema;
-    return this.instance(dialect).compile(rest);
+    if ((this.engine ?? preferredEngine()) === 'ajv') return this.instance(dialect).compile(rest);
+    const compile = noEvalCompiler();
+    if (!compile)
+      throw new McpError(
+        'INVALID_STATE',
+        'this runtime allows no code generation and the JSON Schema engine without it is not loaded: import mcpwire through its default (runtime-neutral) entry',
+      );
+    return compile(rest, dialect, this.options);
   }
 
   private instance(dialect: SchemaDialect): AjvInstance {
     let ajv = this.instances.get(dialect);
     if (!ajv) {
-      const loaded = this.load(SCHEMA_DIALECTS[dialect].ajvModule) as { default?: unknown };
+      const load = nodeRequire();
+      if (!load) throw new McpError('INVALID_STATE', "Ajv needs Node's require, which this runtime does not have");
+      const loaded = load(SCHEMA_DIALECTS[dialect].ajvModule) as { default?: unknown };
       const Ajv = (loaded.default ?? loaded) as new (options: object) => AjvInstance;
       ajv = new Ajv(this.options);
       this.setup(ajv);

@@ -1,5 +1,6 @@
 /** Listeners of "this list changed", registered with disposers; a throwing listener is skipped. */
 import type { Disposer } from '../protocol/transport.js';
+import { base64urlFromText, textFromBase64url } from '../util/base64url.js';
 import type { Change } from './state/change-bus.js';
 
 /**
@@ -68,13 +69,12 @@ export function pageOf<T>(
 ): { items: T[]; nextCursor?: string } {
   let start = 0;
   if (cursor !== undefined) {
-    const match =
-      typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+    const match = typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(textFromBase64url(cursor) ?? '') : null;
     start = match ? Number(match[1]) : -1;
     if (start < 0 || start > items.length) invalid();
   }
   const end = start + pageSize;
   return end < items.length
-    ? { items: items.slice(start, end), nextCursor: Buffer.from(`o:${end}`).toString('base64url') }
+    ? { items: items.slice(start, end), nextCursor: base64urlFromText(`o:${end}`) }
     : { items: items.slice(start) };
 }

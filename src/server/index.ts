@@ -1,66 +1,12 @@
 /**
- * `mcpwire/server`: the server kit. Tools with validated input and structured, AI-safe errors,
- * served in both eras over stdio, any message transport, or Streamable HTTP.
+ * `mcpwire/server` on Node (the package's `node` condition; Deno and Bun take it too): the server
+ * kit. Tools with validated input and structured, AI-safe errors, served in both eras over stdio,
+ * any message transport, or Streamable HTTP. Everything of the runtime-neutral entry
+ * (`neutral.ts`), plus what only Node has: the stdio transport and the `node:http` handler.
  */
-export { McpServer } from './mcp-server.js';
-export { ServerSession } from './server-session.js';
-export type { ServerSessionOptions } from './server-session.js';
-export { ToolError } from './tool-error.js';
-export type { ToolErrorDetails } from './tool-error.js';
-export { ResourceNotFoundError } from './resource-not-found.js';
-export { KIT_ERROR_CODES } from './tool-call.js';
-export type { ToolErrorBody } from './tool-call.js';
-export { stderrLogger } from './server-log.js';
-export type {
-  CompleteHandler,
-  McpServerOptions,
-  RequestContext,
-  ServerLogger,
-  ServerLogRecord,
-  ToolCallObserver,
-  ToolCallRecord,
-  ToolContext,
-  ToolDefinition,
-  ToolHandler,
-  ToolResult,
-} from './server-types.js';
-export type { SchemaProblem } from './schema-validator.js';
-export type { FromSchema, StructuredContentOf, ToolArguments, TypeFromSchema } from './from-schema.js';
-export type { ResourceDefinition, ResourceTemplateDefinition } from './resource-set.js';
-export type { PromptArguments, PromptDefinition, PromptResult } from './prompt-set.js';
+// The neutral surface is one explicit list (kit-surface.ts); both entries re-export it whole.
+export * from './kit-surface.js';
 export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
-export { createHttpHandler } from './http/streamable-http-handler.js';
-export type { HttpHandlerCloseOptions, HttpHandlerOptions, McpHttpHandler } from './http/http-handler-options.js';
-export { LOCAL_HOSTS } from './http/request-guards.js';
-export { jwtBearer } from './http/auth/jwt-bearer.js';
-export type { JwtBearerOptions, JwtBearerVerifier } from './http/auth/jwt-bearer.js';
-export { MemoryReplayCache } from './http/auth/replay-cache.js';
-export type { MemoryReplayCacheOptions, ReplayCache } from './http/auth/replay-cache.js';
-export type { DpopOptions } from './http/auth/dpop-check.js';
-export type { DpopNonceOptions } from './http/auth/dpop-nonces.js';
-export { BearerTokenError } from './http/auth/bearer-error.js';
-export type { BearerErrorCode } from './http/auth/bearer-error.js';
-export type { HttpAuthOptions, TokenVerifier, TokenVerifyContext } from './http/auth/bearer-gate.js';
-export type { ResourceMetadataOptions } from './http/auth/resource-metadata.js';
-export type { AuthInfo } from './auth-info.js';
-export { MemoryChangeBus } from './state/memory-change-bus.js';
-export { MemoryTaskStore } from './state/memory-task-store.js';
-export type { MemoryTaskStoreOptions } from './state/memory-task-store.js';
-export { MemorySessionStore } from './state/memory-session-store.js';
-export type { MemorySessionStoreOptions } from './state/memory-session-store.js';
-export { MemoryEventLog } from './state/memory-event-log.js';
-export type { MemoryEventLogOptions } from './state/memory-event-log.js';
-export type { EventLog, LoggedEvent, NewEvent, StreamLease, StreamTail } from './state/event-log.js';
-export type { Change, ChangeBus, ChangeList, ChangeSubscriber } from './state/change-bus.js';
-export type {
-  NewTask,
-  StoredTask,
-  TaskError,
-  TaskInputRequest,
-  TaskOutcome,
-  TaskStatus,
-  TaskStore,
-} from './state/task-store.js';
-export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
-export type { ServerStateOptions } from './state/server-state.js';
+export { createHttpHandler } from './http/node-handler.js';
+export type { McpHttpHandler } from './http/node-handler.js';

@@ -8,15 +8,15 @@ import type { Disposer, Transport } from '../protocol/transport.js';
 import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
 import type { CallToolResult, Implementation, JsonSchema, PromptArgument } from '../protocol/types.js';
 import type { ArgumentsFor, StructuredFor, TypeFromSchema } from './from-schema.js';
-import type { ServerCore } from './request-router.js';
+import type { ServerCore } from './router/server-core.js';
 import { stderrLogger } from './server-log.js';
 import { ServerSession, type ServerSessionOptions } from './server-session.js';
 import type { McpServerOptions, ServerLogger, ToolContext, ToolDefinition } from './server-types.js';
-import { callTool } from './tool-call.js';
-import { ToolSet } from './tool-set.js';
+import { callTool } from './tools/tool-call.js';
+import { ToolSet } from './tools/tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
-import { TaskRuntime } from './task-runtime.js';
+import { TaskRuntime } from './tasks/task-runtime.js';
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
 import { resolveState } from './state/server-state.js';
@@ -88,7 +88,7 @@ export class McpServer {
       logger,
       onToolCall: options.onToolCall,
       inputState: state.inputState,
-      tasks: new TaskRuntime(state.tasks, state.bus, state.nodeId, logger, tasks),
+      tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.

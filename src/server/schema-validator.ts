@@ -2,11 +2,13 @@
  * JSON Schema checks of the server kit: tool arguments before a handler runs and structured
  * results before they are sent. Each schema is compiled once, when its tool is registered, by
  * the dialect its `$schema` names: draft-07, 2019-09 or 2020-12 (the MCP default since 2025-11-25,
- * for a schema without `$schema`). Ajv is loaded on first use, one instance per dialect.
+ * for a schema without `$schema`). Ajv is loaded on first use, one instance per dialect; where
+ * code generation is forbidden (Workers, strict CSP) the engine without it checks the same way
+ * (`protocol/schema-engines.ts`).
  */
-import { createRequire } from 'node:module';
 import { McpError } from '../protocol/errors.js';
 import { ACCEPTED_DIALECTS, DialectCompilers, schemaDialect, type AjvValidate } from '../protocol/schema-dialects.js';
+import type { SchemaEngine } from '../protocol/schema-engines.js';
 import { addSchemaFormats } from '../protocol/schema-formats.js';
 import type { JsonSchema } from '../protocol/types.js';
 
@@ -28,13 +30,11 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
-const compilers = new DialectCompilers(
-  createRequire(import.meta.url),
-  // strict: false — tool schemas carry keywords of their own (`x-mcp-header`, vendor notes).
-  { strict: false, allErrors: true, logger: false },
-  // The common formats (`email`, `uri`, `date`, …: SCHEMA_FORMATS) are checked; any other passes.
-  addSchemaFormats,
-);
+// strict: false — tool schemas carry keywords of their own (`x-mcp-header`, vendor notes).
+const OPTIONS = { strict: false, allErrors: true, logger: false };
+// The common formats (`email`, `uri`, `date`, …: SCHEMA_FORMATS) are checked; any other passes.
+const compilers = new DialectCompilers(OPTIONS, addSchemaFormats);
+const forced = new Map<SchemaEngine, DialectCompilers>();
 
 /** At most this many problems are reported for one value. */
 const MAX_PROBLEMS = 20;
@@ -43,9 +43,9 @@ const MAX_PROBLEMS = 20;
  * Compiles `schema` once, by the dialect its `$schema` declares (2020-12 when none). Throws
  * `INVALID_ARGUMENT` naming `what` (e.g. `tool "add_task" inputSchema`) for a `$schema` that is
  * not draft-07, 2019-09 or 2020-12 (the message names it and those), and for a schema that is not
- * valid in its dialect.
+ * valid in its dialect. `engine` forces one engine (tests compare them); this runtime's by default.
  */
-export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
+export function compileSchema(schema: JsonSchema, what: string, engine?: SchemaEngine): SchemaCheck {
   const dialect = schemaDialect(schema, '2020-12');
   if (dialect === undefined)
     throw new McpError(
@@ -54,7 +54,7 @@ export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
     );
   let validate: AjvValidate<AjvError>;
   try {
-    validate = compilers.compile(schema, dialect) as AjvValidate<AjvError>;
+    validate = compilersOf(engine).compile(schema, dialect) as AjvValidate<AjvError>;
   } catch (error) {
     throw new McpError(
       'INVALID_ARGUMENT',
@@ -73,6 +73,13 @@ export function compileSchema(schema: JsonSchema, what: string): SchemaCheck {
     }
     return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map(problemOf);
   };
+}
+
+function compilersOf(engine: SchemaEngine | undefined): DialectCompilers {
+  if (engine === undefined) return compilers;
+  let chosen = forced.get(engine);
+  if (!chosen) forced.set(engine, (chosen = new DialectCompilers(OPTIONS, addSchemaFormats, engine)));
+  return chosen;
 }
 
 function declaredText(declared: unknown): string {

@@ -19,9 +19,10 @@ import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { InboundRequestContext } from '../protocol/inbound-requests.js';
 import type { ServerRole } from '../protocol/methods.js';
 import type { CloseInfo, Disposer, Transport } from '../protocol/transport.js';
-import type { LegacySession, RequestLink } from './request-link.js';
-import { claimedRevision, routeRequest, type ServerCore } from './request-router.js';
+import type { LegacySession, RequestLink } from './router/request-link.js';
+import { claimedRevision, routeRequest, type ServerCore } from './router/route-request.js';
 import { batchRefusal } from './batch-gate.js';
+import { isStateUnavailable, stateUnavailableAnswer } from './state/state-unavailable.js';
 import { LATEST_MODERN_REVISION } from '../protocol/revisions.js';
 import { isStdioServerTransport } from '../transport/kinds.js';
 
@@ -145,7 +146,11 @@ export class ServerSession {
       notify: (method, params) => context.notify(method, params),
       request: (method, params) => context.request(method, params),
     };
-    return routeRequest(this.core, request, link);
+    // No HTTP status to say it with: a store out of reach is a JSON-RPC error naming no internals.
+    return routeRequest(this.core, request, link).catch((error: unknown) => {
+      if (isStateUnavailable(error)) return stateUnavailableAnswer(request.id);
+      throw error;
+    });
   }
 
   /** What a batch is judged by: 2026-07-28 when one of its requests claims a `_meta` revision, else the session's. */

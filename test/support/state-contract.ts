@@ -10,7 +10,7 @@
  * sleeps); deliveries that cross a bus are awaited with bounded waits.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { ChangeBus, Change } from '../../src/server/state/change-bus.js';
 import {
   eventId,
@@ -21,7 +21,7 @@ import {
 } from '../../src/server/state/event-log.js';
 import type { SessionStore } from '../../src/server/state/session-store.js';
 import type { TaskStore } from '../../src/server/state/task-store.js';
-import { InputStateSigner } from '../../src/server/input-state.js';
+import { InputStateSigner } from '../../src/server/input/input-state.js';
 import { until, within } from './wait.js';
 
 /** One node's handles on the shared state. */
@@ -502,29 +502,43 @@ export function describeStateContract(factory: StateContractFactory): void {
       const SECRET = 'a shared secret of the contract suite';
       const state = { target: 'tools/call:book', responses: { who: { action: 'accept' } } };
 
-      it('is accepted by another node with the same secret, for the same target and principal', () => {
-        const token = new InputStateSigner(SECRET, 60_000).sign(state, ALICE, T0);
-        expect(new InputStateSigner(SECRET, 60_000).verify(token, state.target, ALICE, T0 + 59_999)).toEqual(state);
-        const open3 = new InputStateSigner(SECRET).sign(state, undefined, T0);
-        expect(new InputStateSigner(SECRET).verify(open3, state.target, undefined, T0 + 1)).toEqual(state);
+      it('is accepted by another node with the same secret, for the same target and principal', async () => {
+        const token = await new InputStateSigner(SECRET, 60_000).sign(state, ALICE, T0);
+        expect(await new InputStateSigner(SECRET, 60_000).verify(token, state.target, ALICE, T0 + 59_999)).toEqual(
+          state,
+        );
+        const open3 = await new InputStateSigner(SECRET).sign(state, undefined, T0);
+        expect(await new InputStateSigner(SECRET).verify(open3, state.target, undefined, T0 + 1)).toEqual(state);
       });
 
-      it('is refused tampered, expired, for another principal, target or secret', () => {
+      it('is byte-identical to the HMAC-SHA256 tokens Node signed before (an empty secret too)', async () => {
+        for (const secret of [SECRET, '']) {
+          const body = Buffer.from(JSON.stringify({ ...state, principal: ALICE, exp: T0 + 60_000 }), 'utf8').toString(
+            'base64url',
+          );
+          const before = `${body}.${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64url')}`;
+          const signer = new InputStateSigner(secret, 60_000);
+          expect(await signer.sign(state, ALICE, T0)).toBe(before);
+          expect(await signer.verify(before, state.target, ALICE, T0 + 1)).toEqual(state);
+        }
+      });
+
+      it('is refused tampered, expired, for another principal, target or secret', async () => {
         const signer = new InputStateSigner(SECRET, 60_000);
-        const token = signer.sign(state, ALICE, T0);
+        const token = await signer.sign(state, ALICE, T0);
         const [body, mac] = token.split('.') as [string, string];
         const forged = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
         forged.principal = BOB;
         const reSigned = `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`;
         const flipped = `${body.slice(0, -2)}${body.at(-2) === 'A' ? 'B' : 'A'}${body.at(-1)}.${mac}`;
         for (const bad of [reSigned, flipped, `${body}.`, body, '', 42, undefined])
-          expect(signer.verify(bad, state.target, ALICE, T0 + 1)).toBeUndefined();
-        expect(signer.verify(token, state.target, ALICE, T0 + 60_000)).toBeUndefined();
-        expect(signer.verify(token, state.target, BOB, T0 + 1)).toBeUndefined();
-        expect(signer.verify(token, state.target, undefined, T0 + 1)).toBeUndefined();
-        expect(signer.verify(token, 'tools/call:other', ALICE, T0 + 1)).toBeUndefined();
+          expect(await signer.verify(bad, state.target, ALICE, T0 + 1)).toBeUndefined();
+        expect(await signer.verify(token, state.target, ALICE, T0 + 60_000)).toBeUndefined();
+        expect(await signer.verify(token, state.target, BOB, T0 + 1)).toBeUndefined();
+        expect(await signer.verify(token, state.target, undefined, T0 + 1)).toBeUndefined();
+        expect(await signer.verify(token, 'tools/call:other', ALICE, T0 + 1)).toBeUndefined();
         expect(
-          new InputStateSigner('another secret of 16+').verify(token, state.target, ALICE, T0 + 1),
+          await new InputStateSigner('another secret of 16+').verify(token, state.target, ALICE, T0 + 1),
         ).toBeUndefined();
       });
     });

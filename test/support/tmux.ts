@@ -23,6 +23,11 @@ export interface Terminal {
   kill(): void;
 }
 
+/** Throws, saying how to install it, when tmux is not on PATH: the terminal tests need it. */
+export function requireTmux(): void {
+  if (!hasTmux()) throw new Error('these tests need tmux (apt-get install tmux; .ci/run installs it)');
+}
+
 export function hasTmux(): boolean {
   try {
     execFileSync('tmux', ['-V'], { stdio: 'ignore' });

@@ -12,8 +12,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import { NodeSink } from '../../transport/http-server/node-exchange.js';
+import type { ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { HttpServerTransport, PostRoute } from '../../transport/http-server/post-pipe.js';
+import { sseMessage } from '../../transport/http-server/sse-writer.js';
 import { ReplayPlayer, type ReplayOptions, type ReplayStats } from './replay-player.js';
-import { PostStream, ReplayPostTransport } from './replay-post-transport.js';
+import { ReplayPostChannel } from './replay-post-channel.js';
 import type { ReplayScript } from './replay-script.js';
 import { ReplaySession } from './replay-session.js';
 
@@ -39,7 +43,9 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 interface Entry {
   id: string;
-  transport: ReplayPostTransport;
+  transport: HttpServerTransport<undefined, ReplayPostChannel>;
+  /** The session's GET streams: what belongs to no request goes there (dropped when none is open). */
+  streams: Set<ResponseSink>;
   session: ReplaySession;
 }
 
@@ -50,12 +56,19 @@ export async function startReplayHttp(options: ReplayHttpOptions): Promise<Repla
   const all: Entry[] = [];
   let fresh: Entry | undefined;
   const open = (): Entry => {
-    const transport = new ReplayPostTransport();
-    const entry = {
-      id: randomUUID(),
-      transport,
-      session: new ReplaySession(transport, new ReplayPlayer(script, playerOptions)),
-    };
+    const streams = new Set<ResponseSink>();
+    const transport = new HttpServerTransport<undefined, ReplayPostChannel>((message) => {
+      const event = sseMessage(JSON.stringify(message));
+      for (const stream of streams) stream.write(event);
+    });
+    const session = new ReplaySession(transport, new ReplayPlayer(script, playerOptions));
+    // A request ended (answered, or cancelled): its POST is told, and ends after its last one.
+    session.connection.onInboundEnd((id) => transport.ended(id, session.connection.isClosed));
+    void transport.closed.then(() => {
+      for (const stream of streams) stream.end();
+      streams.clear();
+    });
+    const entry = { id: randomUUID(), transport, streams, session };
     all.push(entry);
     return entry;
   };
@@ -66,10 +79,10 @@ export async function startReplayHttp(options: ReplayHttpOptions): Promise<Repla
     if (sessionId !== undefined && !known) return plain(res, 404, 'Not Found: no such replay session');
     if (req.method === 'GET') {
       if (!known) return plain(res, 405, 'Method Not Allowed: a GET stream needs a session');
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.flushHeaders();
-      known.transport.streams.add(res);
-      res.once('close', () => known.transport.streams.delete(res));
+      const stream = new NodeSink(res);
+      stream.open(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      known.streams.add(stream);
+      stream.onClose(() => known.streams.delete(stream));
       return;
     }
     if (req.method === 'DELETE') {
@@ -107,16 +120,19 @@ export async function startReplayHttp(options: ReplayHttpOptions): Promise<Repla
       sessions.set(entry.id, entry);
       fresh = undefined;
     }
-    const post = new PostStream(
-      res,
-      requests.map((r) => r.id),
-      starts ? { 'mcp-session-id': entry.id } : {},
-    );
+    const sink = new NodeSink(res);
+    const channel = new ReplayPostChannel(sink, starts ? { 'mcp-session-id': entry.id } : {});
+    const ids = requests.map((r) => r.id);
+    const route = new PostRoute(channel, ids, undefined);
     // The client closed the response before its answers: that cancels the requests still open.
-    res.once('close', () => {
-      for (const id of post.pending) entry.session.connection.cancelInbound(id, closedEarly);
+    const stop = sink.onClose(() => {
+      route.clientGone = true;
+      for (const id of ids) entry.session.connection.cancelInbound(id, closedEarly);
     });
-    entry.transport.deliver(items, post);
+    entry.transport.deliver(items, route);
+    const answers = await route.done;
+    stop();
+    channel.finish(answers);
   };
 
   const sockets = new Set<Socket>();

@@ -8,29 +8,60 @@
  * later POST once every request of it ended (it then holds no request, timer or listener), so a
  * stateless POST builds no connection of its own in the steady state.
  */
-import type { ServerResponse } from 'node:http';
 import { JsonRpcConnection } from '../../protocol/connection.js';
 import { DeadlineSet } from '../../protocol/deadline-set.js';
 import { McpError } from '../../protocol/errors.js';
 import type { InboundRequestContext } from '../../protocol/inbound-requests.js';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import {
+  makeErrorResponse,
+  RpcErrorCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '../../protocol/jsonrpc.js';
 import type { ServerRole } from '../../protocol/methods.js';
 import { ChannelTracing } from '../../transport/diagnostics/channel-tracing.js';
 import { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
+import type { HttpPeer, ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { HttpServerTransport, PostRoute } from '../../transport/http-server/post-pipe.js';
 import type { AuthInfo } from '../auth-info.js';
-import type { LegacySession, RequestLink } from '../request-link.js';
-import { routeRequest, type ServerCore } from '../request-router.js';
+import type { ServerLogger } from '../server-types.js';
+import type { LegacySession, RequestLink } from '../router/request-link.js';
+import { routeRequest } from '../router/route-request.js';
+import type { ServerCore } from '../router/server-core.js';
 import type { HttpSession, SessionEngine } from './http-sessions.js';
-import { HttpServerTransport, PostRoute } from './post-transport.js';
+import type { PostFacts } from './post-facts.js';
 import { serverRequestPrefix } from './session-routing.js';
 import type { ResponseChannel } from './response-channel.js';
+import { isStoreDown, logStoreDown, STATE_UNAVAILABLE_MESSAGE } from './store-down.js';
 
-/** What one POST's exchange starts with, and how its answers are written. */
-export interface ExchangeInit {
-  legacy: LegacySession | undefined;
-  canInitialize: boolean;
-  /** Writes the response (or returns a promise that does, which never rejects). */
-  finish: (answers: JsonRpcMessage[], route: PostRoute) => void | Promise<void>;
+/** One POST's exchange: what it carries, where its answers go, and what it starts with. */
+export interface PostExchange {
+  /** The legacy session it belongs to; undefined: the POST gets a connection of its own. */
+  readonly session: HttpSession | undefined;
+  /** Its messages, as parsed. */
+  readonly items: readonly unknown[];
+  /** The ids of its requests, in order. */
+  readonly ids: readonly JsonRpcId[];
+  readonly channel: ResponseChannel;
+  /** The response: the client closing it early cancels the requests (unless the stream resumes). */
+  readonly sink: ResponseSink;
+  /** The request's addresses, for the connection's observers. */
+  readonly peer: HttpPeer | undefined;
+  readonly legacy: LegacySession | undefined;
+  readonly canInitialize: boolean;
+  readonly auth: AuthInfo | undefined;
+  /** False for a listen: its requests have no time limit. Default true. */
+  readonly timed?: boolean;
+}
+
+/** What an exchange ended with: the answers (in request order) and what the router decided. */
+export interface ExchangeOutcome {
+  readonly answers: JsonRpcMessage[];
+  /** The legacy session its requests ran in (what `initialize` made, on a new session). */
+  readonly legacy: LegacySession | undefined;
+  /** True when a request found the state store down (answered 503 when nothing was streamed yet). */
+  readonly unavailable: boolean;
 }
 
 const noRevision = (): undefined => undefined;
@@ -40,7 +71,7 @@ const MAX_IDLE = 256;
 
 /** A per-POST connection and the transport under it. */
 interface PostEngine {
-  readonly transport: HttpServerTransport;
+  readonly transport: HttpServerTransport<PostFacts, ResponseChannel>;
   readonly connection: JsonRpcConnection<ServerRole>;
   readonly facts: ServerConnectionFacts;
 }
@@ -50,6 +81,7 @@ export class HttpEngine {
   private readonly live = new Set<JsonRpcConnection<ServerRole>>();
   /** Timed per-POST connections whose requests all ended, ready for the next POST. */
   private readonly idle: PostEngine[] = [];
+  private readonly logger: ServerLogger;
   /** The time limits of every request of every connection here, on one timer. */
   private readonly deadlines = new DeadlineSet();
 
@@ -58,9 +90,9 @@ export class HttpEngine {
     private readonly requestTimeoutMs: number,
     /** Aborted when the handler winds down: open listens answer with their completion result. */
     private readonly windDown: AbortSignal,
-    /** The verified token facts of each POST being handled, by its response. */
-    private readonly authOf: WeakMap<ServerResponse, AuthInfo>,
-  ) {}
+  ) {
+    this.logger = core.logger;
+  }
 
   /** Ends every POST's connection now (their requests aborted, answered with an error). */
   destroyAll(reason: McpError): void {
@@ -70,7 +102,7 @@ export class HttpEngine {
 
   /** The engine of a new legacy session: what is tied to no request goes to `unrelated` (its GET streams). */
   sessionEngine(unrelated: (message: JsonRpcMessage) => void): SessionEngine {
-    return this.engineOver(new HttpServerTransport(unrelated), true, true);
+    return this.engineOver(new HttpServerTransport<PostFacts, ResponseChannel>(unrelated), true, true);
   }
 
   /**
@@ -78,7 +110,7 @@ export class HttpEngine {
    * and, when `timed`, limited to `requestTimeoutMs` (aborted, then answered -32603).
    */
   private connect(
-    transport: HttpServerTransport,
+    transport: HttpServerTransport<PostFacts, ResponseChannel>,
     timed: boolean,
     facts: ServerConnectionFacts,
     session: boolean,
@@ -103,59 +135,54 @@ export class HttpEngine {
   }
 
   /**
-   * Feeds one POST's messages to the engine (a session's, or one of the POST's own) and waits
-   * until every request in it ended; `finish` writes the answers. A response closed before its
-   * answer cancels the requests (2026: that is the cancel) — except a legacy session's resumable
-   * stream, which the client resumes with GET + Last-Event-ID (or cancels with a notification).
+   * Feeds one POST's messages to the engine (a session's, or one of the POST's own) and resolves
+   * once every request in it ended, with the answers and what the router decided; the handler
+   * writes the response after it. A response closed before its answer cancels the requests (2026:
+   * that is the cancel) — except a legacy session's resumable stream, which the client resumes
+   * with GET + Last-Event-ID (or cancels with a notification).
    */
-  async exchange(
-    session: HttpSession | undefined,
-    items: readonly unknown[],
-    ids: readonly JsonRpcId[],
-    channel: ResponseChannel,
-    res: ServerResponse,
-    init: ExchangeInit,
-    timed = true,
-  ): Promise<void> {
+  async exchange(post: PostExchange): Promise<ExchangeOutcome> {
+    const { session, ids, channel, sink } = post;
+    const timed = post.timed ?? true;
     const own = session ? undefined : this.take(timed);
     const transport = own ? own.transport : session!.transport;
     const connection = own ? own.connection : session!.connection;
     if (own) this.live.add(connection);
-    const route = new PostRoute(
-      channel,
-      res,
-      ids,
-      this.authOf.get(res),
-      init,
-      session !== undefined && channel.canStream,
-    );
-    const facts = own ? own.facts : session!.facts;
-    if (own) facts.revision = () => route.legacy?.revision;
-    const socket = res.socket;
-    if (socket) {
-      facts.serverAddress = socket.localAddress;
-      facts.serverPort = socket.localPort;
-      facts.clientAddress = socket.remoteAddress;
-      facts.clientPort = socket.remotePort;
+    const facts: PostFacts = {
+      legacy: post.legacy,
+      canInitialize: post.canInitialize,
+      auth: post.auth,
+      carriesRequests: session !== undefined && channel.canStream,
+      unavailable: false,
+    };
+    const route = new PostRoute(channel, ids, facts);
+    const observed = own ? own.facts : session!.facts;
+    if (own) observed.revision = () => facts.legacy?.revision;
+    const peer = post.peer;
+    if (peer) {
+      observed.serverAddress = peer.localAddress;
+      observed.serverPort = peer.localPort;
+      observed.clientAddress = peer.remoteAddress;
+      observed.clientPort = peer.remotePort;
     }
-    const onClose = (): void => {
-      if (res.writableFinished) return;
+    const stop = sink.onClose(() => {
       route.clientGone = true;
       if (channel.resumable) return;
       const reason = new McpError('CANCELLED', 'the client closed the response stream');
       for (const id of ids) connection.cancelInbound(id, reason);
-    };
-    res.on('close', onClose);
-    transport.deliver(items, route);
-    await route.done;
-    res.off('close', onClose);
-    if (!own) return;
-    facts.revision = noRevision; // let go of the POST's route
-    this.live.delete(connection);
-    // Every request of the POST ended: nothing is pending on its connection (it sends no
-    // requests), no deadline is armed, so the next POST may use it (an untimed one is dropped).
-    if (timed && !connection.isClosed && connection.inboundCount === 0 && this.idle.length < MAX_IDLE)
-      this.idle.push(own);
+    });
+    transport.deliver(post.items, route);
+    const answers = await route.done;
+    stop();
+    if (own) {
+      observed.revision = noRevision; // let go of the POST's facts
+      this.live.delete(connection);
+      // Every request of the POST ended: nothing is pending on its connection (it sends no
+      // requests), no deadline is armed, so the next POST may use it (an untimed one is dropped).
+      if (timed && !connection.isClosed && connection.inboundCount === 0 && this.idle.length < MAX_IDLE)
+        this.idle.push(own);
+    }
+    return { answers, legacy: facts.legacy, unavailable: facts.unavailable };
   }
 
   /** An idle per-POST connection, or a new one. */
@@ -164,18 +191,22 @@ export class HttpEngine {
       const idle = this.idle.pop();
       if (idle) return idle;
     }
-    return this.engineOver(new HttpServerTransport(), timed, false);
+    return this.engineOver(new HttpServerTransport<PostFacts, ResponseChannel>(), timed, false);
   }
 
   /** A connection over `transport` with the facts its observers read; `session`: a legacy session's. */
-  private engineOver(transport: HttpServerTransport, timed: boolean, session: boolean): PostEngine {
+  private engineOver(
+    transport: HttpServerTransport<PostFacts, ResponseChannel>,
+    timed: boolean,
+    session: boolean,
+  ): PostEngine {
     const facts = new ServerConnectionFacts('http');
     return { transport, facts, connection: this.connect(transport, timed, facts, session) };
   }
 
   /** Routes one request of a POST (the engine's router): the link ties it to its POST. */
   private route(
-    transport: HttpServerTransport,
+    transport: HttpServerTransport<PostFacts, ResponseChannel>,
     request: JsonRpcRequest,
     context: InboundRequestContext,
   ): Promise<JsonRpcMessage> {
@@ -183,7 +214,13 @@ export class HttpEngine {
     // A request cancelled by a later message of its own batch ended before its turn: it never
     // runs, and nothing is answered for it (the engine drops what a cancelled request returns).
     if (!post) return Promise.reject(new McpError('CANCELLED', 'the request was cancelled before it ran'));
-    return routeRequest(this.core, request, new PostLink(post, context, this.windDown));
+    return routeRequest(this.core, request, new PostLink(post, context, this.windDown)).catch((error: unknown) => {
+      if (!isStoreDown(error)) throw error;
+      // A store that is down is answered 503 (by the handler): the client may try again.
+      logStoreDown(this.logger, error);
+      post.facts.unavailable = true;
+      return makeErrorResponse(request.id, RpcErrorCode.InternalError, STATE_UNAVAILABLE_MESSAGE);
+    });
   }
 }
 
@@ -195,21 +232,21 @@ class PostLink implements RequestLink {
   readonly auth: AuthInfo | undefined;
 
   constructor(
-    private readonly post: PostRoute,
+    private readonly post: PostRoute<PostFacts, ResponseChannel>,
     private readonly context: InboundRequestContext,
     readonly windDown: AbortSignal,
   ) {
-    this.canInitialize = post.canInitialize;
-    this.auth = post.auth;
-    this.request = post.carriesRequests ? (method, params) => context.request(method, params) : undefined;
+    this.canInitialize = post.facts.canInitialize;
+    this.auth = post.facts.auth;
+    this.request = post.facts.carriesRequests ? (method, params) => context.request(method, params) : undefined;
   }
 
   get legacy(): LegacySession | undefined {
-    return this.post.legacy;
+    return this.post.facts.legacy;
   }
 
   set legacy(value: LegacySession | undefined) {
-    this.post.legacy = value;
+    this.post.facts.legacy = value;
   }
 
   get signal(): AbortSignal {

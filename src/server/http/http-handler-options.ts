@@ -1,9 +1,10 @@
 /**
- * The options and the public shape of the server kit's HTTP handler (`createHttpHandler`, in
- * `streamable-http-handler.ts`), kept apart so what a user configures reads in one place.
+ * The options and the public shape of the server kit's HTTP handlers (`createHttpHandler` for
+ * node:http, `createFetchHandler` for `Request` → `Response`), kept apart so what a user
+ * configures reads in one place.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthOptions } from './auth/bearer-gate.js';
+import type { CorsOptions } from './cors.js';
 import type { GuardOptions } from './request-guards.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -34,11 +35,28 @@ export interface HttpHandlerOptions extends GuardOptions {
    */
   maxListens?: number;
   /**
+   * How long (ms) an open SSE stream may stay silent before the handler writes it a keep-alive (a
+   * comment frame, which SSE clients drop): a quiet standalone GET stream or listen stream is
+   * otherwise cut by whatever closes idle connections — `Bun.serve` after 10 s by default (its
+   * `idleTimeout`), nginx after 60 s, load balancers. Default 8000: below Bun's 10 s, so the kit
+   * works under Bun without `idleTimeout: 0`. A longer interval needs the server's and every
+   * proxy's idle limit above it. `0` or `false`: no keep-alives. All streams share one timer,
+   * which does not keep the process alive and which `close()` stops.
+   */
+  keepAliveMs?: number | false;
+  /**
    * Makes the endpoint an OAuth 2.1 protected resource: its Protected Resource Metadata is served
    * (at the well-known path of `auth.resource`'s path, and the root one; outside `path`), and
    * every request needs a bearer token `auth.verifyToken` accepts (its facts in `context.auth`).
    */
   auth?: HttpAuthOptions;
+  /**
+   * Lets browser pages on other origins call the endpoint: preflight `OPTIONS` answered (204, or
+   * 403 for an origin not listed), and every answer, streams and refusals included, names the
+   * allowed origin and the headers a page may read (`Mcp-Session-Id`, `WWW-Authenticate`, …).
+   * A listed origin also passes the Origin guard; one not listed is refused 403 before anything runs.
+   */
+  cors?: CorsOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -47,9 +65,8 @@ export interface HttpHandlerCloseOptions {
   graceMs?: number;
 }
 
-/** A `(req, res)` handler with a graceful `close`. */
-export interface McpHttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+/** What both handlers have besides being called: a graceful `close` and their counts. */
+export interface McpHandlerControls {
   /**
    * Refuses new requests (503), ends every `subscriptions/listen` stream with its completion
    * result, waits for the other requests in flight (at most `graceMs`), aborts what is left, and
@@ -76,8 +93,10 @@ export const OPTION_KEYS = new Set([
   'sessionIdleMs',
   'streamLeaseMs',
   'maxListens',
+  'keepAliveMs',
   'allowedHosts',
   'allowedOrigins',
   'dnsRebindingProtection',
   'auth',
+  'cors',
 ]);

@@ -14,13 +14,15 @@
  * runs): with a store given in `state.sessions`, dropping one (or closing the handler) only lets
  * go of it here, and the store's own idle time ends it.
  */
-import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { JsonRpcConnection } from '../../protocol/connection.js';
 import type { ServerRole } from '../../protocol/methods.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { LegacySession } from '../request-link.js';
-import type { HttpServerTransport } from './post-transport.js';
+import type { LegacySession } from '../router/request-link.js';
+import type { HttpServerTransport } from '../../transport/http-server/post-pipe.js';
+import type { ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { sseMessage } from '../../transport/http-server/sse-writer.js';
+import type { PostFacts } from './post-facts.js';
+import type { ResponseChannel } from './response-channel.js';
 import { ResumableStreams } from './resumable-streams.js';
 import type { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
 import { McpError } from '../../protocol/errors.js';
@@ -35,10 +37,11 @@ import type { ProtocolRevision } from '../../protocol/revisions.js';
 import { deliverRouted, receiveRouted } from './session-routing.js';
 import type { Change } from '../state/change-bus.js';
 import { StreamLeases } from './stream-leases.js';
+import { fromStore } from './store-down.js';
 
 /** The engine of one session: a connection over the session's transport. */
 export interface SessionEngine {
-  readonly transport: HttpServerTransport;
+  readonly transport: HttpServerTransport<PostFacts, ResponseChannel>;
   readonly connection: JsonRpcConnection<ServerRole>;
   /** What the engine's observers are told of the connection (the kit sets them as it serves). */
   readonly facts: ServerConnectionFacts;
@@ -50,7 +53,7 @@ export interface HttpSession extends SessionEngine {
   /** Who made it (`principal.ts`): another principal finds no such session. */
   readonly principal: string | undefined;
   legacy: LegacySession | undefined;
-  readonly streams: Set<ServerResponse>;
+  readonly streams: Set<ResponseSink>;
   /** Its POST SSE streams while they run (their events are in the event log). */
   readonly resumable: ResumableStreams;
   lastSeen: number;
@@ -84,7 +87,6 @@ export class HttpSessions {
 
   private readonly store: SessionStore;
   private readonly events: EventLog;
-  private readonly nodeId: string;
   /** True when the session store was given: other nodes may hold the same sessions. */
   private readonly shared: boolean;
   /** Renews the owner leases of this node's POST streams (a given event log only). */
@@ -96,10 +98,14 @@ export class HttpSessions {
     // made (not while busy), or ended; a shared store forgets what no node marks seen.
     this.store = options.state.sessions ?? new MemorySessionStore({ idleMs: Number.POSITIVE_INFINITY });
     this.events = options.state.events ?? new MemoryEventLog();
-    this.nodeId = options.state.nodeId;
     // Only a given log is read by other nodes: they must learn when this one dies.
     const given = options.state.events;
-    this.leases = given && new StreamLeases(given, this.nodeId, options.streamLeaseMs, options.logger);
+    this.leases = given && new StreamLeases(given, options.state, options.streamLeaseMs, options.logger);
+  }
+
+  /** This node's id, read when first needed (a Worker may not draw it while its module loads). */
+  private get nodeId(): string {
+    return this.options.state.nodeId;
   }
 
   get size(): number {
@@ -115,26 +121,28 @@ export class HttpSessions {
     const now = Date.now();
     this.dropIdle(now);
     if (this.sessions.size >= this.options.max) return undefined;
-    const id = randomUUID();
-    await this.store.create(
-      {
-        sessionId: id,
-        principal,
-        owner: this.nodeId,
-        revision: undefined,
-        clientCapabilities: {},
-        clientInfo: undefined,
-        logLevel: 'info',
-        subscriptions: [],
-      },
-      now,
+    const id = globalThis.crypto.randomUUID();
+    await fromStore(
+      this.store.create(
+        {
+          sessionId: id,
+          principal,
+          owner: this.nodeId,
+          revision: undefined,
+          clientCapabilities: {},
+          clientInfo: undefined,
+          logLevel: 'info',
+          subscriptions: [],
+        },
+        now,
+      ),
     );
     return this.hold(id, principal, undefined, now);
   }
 
   /** Holds session `id` here: a connection of its own, on `row`'s facts (undefined: a new session). */
   private hold(id: string, principal: string | undefined, row: StoredSession | undefined, now: number): HttpSession {
-    const streams = new Set<ServerResponse>();
+    const streams = new Set<ResponseSink>();
     const unrelated = (message: JsonRpcMessage): void => {
       writeToStreams(streams, message);
       // Other nodes may hold the client's GET stream: they write it there (`session_notice`).
@@ -171,7 +179,7 @@ export class HttpSessions {
     let session = this.sessions.get(id);
     if (session && session.principal !== principal) return undefined;
     const now = Date.now();
-    const row = await this.store.get(id, principal, now);
+    const row = await fromStore(this.store.get(id, principal, now));
     if (!row) {
       if (session) this.release(id, new McpError('CONNECTION_CLOSED', 'the session ended'));
       return undefined;
@@ -285,17 +293,19 @@ export class HttpSessions {
     const now = Date.now();
     const local = this.sessions.get(id);
     if (local && local.principal !== principal) return false;
-    if (!(await this.store.get(id, principal, now))) {
+    if (!(await fromStore(this.store.get(id, principal, now)))) {
       if (local) this.release(id, new McpError('CONNECTION_CLOSED', 'the session ended'));
       return false;
     }
-    const ended = await this.store.end(id, now);
+    const ended = await fromStore(this.store.end(id, now));
     this.release(id, new McpError('CONNECTION_CLOSED', 'the client ended the session'));
     // Every other node holding the session's connection lets go of it (and its GET streams) when it hears this.
-    await Promise.all([
-      this.options.state.bus.publish({ type: 'session_ended', sessionId: id }),
-      this.events.dropSession(id),
-    ]);
+    await fromStore(
+      Promise.all([
+        this.options.state.bus.publish({ type: 'session_ended', sessionId: id }),
+        this.events.dropSession(id),
+      ]),
+    );
     return ended;
   }
 
@@ -347,7 +357,7 @@ export class HttpSessions {
   private async touch(session: HttpSession, now: number): Promise<void> {
     if (now - session.lastTouched < this.options.idleMs / 4) return;
     session.lastTouched = now;
-    await this.store.touch(session.id, now);
+    await fromStore(this.store.touch(session.id, now));
   }
 
   private dropIdle(now: number): void {
@@ -375,7 +385,7 @@ function factsText(facts: Pick<StoredSession, 'revision' | 'logLevel' | 'subscri
 }
 
 /** Writes `message` (a message, or its JSON text) as one SSE event to each of `streams`. */
-export function writeToStreams(streams: ReadonlySet<ServerResponse>, message: JsonRpcMessage | string): void {
-  const event = `event: message\ndata: ${typeof message === 'string' ? message : JSON.stringify(message)}\n\n`;
+export function writeToStreams(streams: ReadonlySet<ResponseSink>, message: JsonRpcMessage | string): void {
+  const event = sseMessage(typeof message === 'string' ? message : JSON.stringify(message));
   for (const stream of streams) stream.write(event);
 }

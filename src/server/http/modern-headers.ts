@@ -4,10 +4,10 @@
  * `uri`), and each `Mcp-Param-*` equals the argument its tool marks with `x-mcp-header`. A missing
  * or disagreeing header is -32020 (HeaderMismatch), answered with 400.
  */
-import type { IncomingMessage } from 'node:http';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { decodeHeaderValue, encodeHeaderValue } from '../../transport/http/header-values.js';
 import type { JsonSchema } from '../../protocol/types.js';
+import type { HttpRequestIn } from '../../transport/http-server/http-exchange.js';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
@@ -16,15 +16,15 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
  * `revision` is the body's `_meta` revision as sent: a value that is no string matches no header.
  */
 export function headerMismatch(
-  req: IncomingMessage,
+  req: HttpRequestIn,
   request: JsonRpcRequest,
   revision: unknown,
   inputSchema: JsonSchema | undefined,
 ): string | undefined {
-  const version = single(req, 'mcp-protocol-version');
+  const version = req.header('mcp-protocol-version');
   if (version === undefined) return 'the MCP-Protocol-Version header is missing';
   if (version !== revision) return 'the MCP-Protocol-Version header does not match params._meta';
-  const method = single(req, 'mcp-method');
+  const method = req.header('mcp-method');
   if (method === undefined) return 'the Mcp-Method header is missing';
   if (method !== request.method) return 'the Mcp-Method header does not match the method';
   const params = request.params && !Array.isArray(request.params) ? request.params : {};
@@ -35,14 +35,14 @@ export function headerMismatch(
         ? params.name
         : undefined;
   if (typeof named === 'string') {
-    const name = single(req, 'mcp-name');
+    const name = req.header('mcp-name');
     if (name === undefined) return 'the Mcp-Name header is missing';
     if (!wellEncoded(name) || decodeHeaderValue(name) !== named) return 'the Mcp-Name header does not match the body';
   }
   // Tasks extension (SEP-2663): tasks/get|update|cancel name their task in Mcp-Name; a client that
   // leaves it out is served, one that sends another id is refused.
   if (TASK_METHODS.has(request.method) && typeof params.taskId === 'string') {
-    const name = single(req, 'mcp-name');
+    const name = req.header('mcp-name');
     if (name !== undefined && (!wellEncoded(name) || decodeHeaderValue(name) !== params.taskId))
       return 'the Mcp-Name header does not match the body';
   }
@@ -51,7 +51,7 @@ export function headerMismatch(
 }
 
 /** Top-level `x-mcp-header` properties: present values need their header, equal once decoded. */
-function paramMismatch(req: IncomingMessage, schema: JsonSchema, args: unknown): string | undefined {
+function paramMismatch(req: HttpRequestIn, schema: JsonSchema, args: unknown): string | undefined {
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
   if (!properties || typeof properties !== 'object') return undefined;
   const values = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
@@ -59,7 +59,7 @@ function paramMismatch(req: IncomingMessage, schema: JsonSchema, args: unknown):
     const header = property?.['x-mcp-header'];
     if (typeof header !== 'string' || header === '') continue;
     const value = values[key];
-    const sent = single(req, `mcp-param-${header.toLowerCase()}`);
+    const sent = req.header(`mcp-param-${header.toLowerCase()}`);
     if (value === undefined || value === null) {
       if (sent !== undefined) return `the Mcp-Param-${header} header is sent for an argument that is absent`;
       continue;
@@ -78,9 +78,4 @@ function wellEncoded(value: string): boolean {
   if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return true;
   const inner = value.slice('=?base64?'.length, -'?='.length);
   return inner.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(inner);
-}
-
-function single(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -3,7 +3,11 @@
  * `Host` and `Origin` headers against allow-lists; on by default, since a browser page can
  * otherwise reach a server on localhost through a rebound name), and the media types.
  */
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequestIn, Refusal } from '../../transport/http-server/http-exchange.js';
+
+import { originAllowed, type CorsOptions } from './cors.js';
+
+export type { Refusal };
 
 /** The hostnames a local server answers to by default. */
 export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -20,23 +24,23 @@ export interface GuardOptions {
   allowedOrigins?: readonly string[];
   /** `false` turns the Host and Origin checks off (behind a proxy that does them). Default true. */
   dnsRebindingProtection?: boolean;
-}
-
-/** Why a request is refused: the status and a message that names the header (never its value). */
-export interface Refusal {
-  status: number;
-  message: string;
+  /** With a CORS option, its origins pass the Origin check (beside `allowedOrigins`); others are refused. */
+  cors?: CorsOptions;
 }
 
 /** A `Host`/`Origin` refusal (403), or undefined when the request passes. */
-export function checkHostAndOrigin(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
+export function checkHostAndOrigin(req: HttpRequestIn, options: GuardOptions): Refusal | undefined {
   if (options.dnsRebindingProtection === false) return undefined;
   const hosts = lowerCased(options.allowedHosts ?? LOCAL_HOSTS);
-  const host = req.headers.host?.toLowerCase();
+  const host = req.header('host')?.toLowerCase();
   if (!host || !hostAllowed(host, hosts))
     return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
-  const origin = req.headers.origin;
+  const origin = req.header('origin');
   if (origin === undefined) return undefined;
+  if (options.cors)
+    return originAllowed(origin, options.cors) || options.allowedOrigins?.includes(origin)
+      ? undefined
+      : { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
   if (options.allowedOrigins)
     return options.allowedOrigins.includes(origin)
       ? undefined
@@ -68,12 +72,12 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
 }
 
 /** A POST must carry JSON (415 otherwise) and accept JSON or SSE answers (406 otherwise). */
-export function checkMediaTypes(req: IncomingMessage): Refusal | undefined {
-  const raw = req.headers['content-type'];
+export function checkMediaTypes(req: HttpRequestIn): Refusal | undefined {
+  const raw = req.header('content-type');
   const type = raw === 'application/json' ? raw : raw?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json')
     return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
-  const accept = req.headers.accept;
+  const accept = req.header('accept');
   if (accept !== undefined && !/application\/json|text\/event-stream|\*\/\*|application\/\*/i.test(accept)) {
     return { status: 406, message: 'Not Acceptable: Accept must allow application/json or text/event-stream' };
   }
@@ -81,6 +85,6 @@ export function checkMediaTypes(req: IncomingMessage): Refusal | undefined {
 }
 
 /** True when the client takes an SSE answer. */
-export function acceptsSse(req: IncomingMessage): boolean {
-  return /text\/event-stream/i.test(req.headers.accept ?? '');
+export function acceptsSse(req: HttpRequestIn): boolean {
+  return /text\/event-stream/i.test(req.header('accept') ?? '');
 }

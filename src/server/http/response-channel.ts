@@ -7,8 +7,10 @@
  * early ({@link ResponseChannel.closeStream}) and the client gets the rest with GET +
  * `Last-Event-ID`; elsewhere a stream ends with its answer and is never replayed.
  */
-import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { ResponseSink } from '../../transport/http-server/http-exchange.js';
+import type { PostChannel } from '../../transport/http-server/post-pipe.js';
+import { sseMessage } from '../../transport/http-server/sse-writer.js';
 import type { ResumableStream, ResumableStreams } from './resumable-streams.js';
 
 /** How a session's POST streams resume. */
@@ -21,14 +23,14 @@ export interface Resumption {
   readonly requestIds: readonly JsonRpcId[];
 }
 
-export class ResponseChannel {
+export class ResponseChannel implements PostChannel {
   private streaming = false;
   private nextEventId = 1;
   private ended = false;
   private stream: ResumableStream | undefined;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly sink: ResponseSink,
     private readonly sse: boolean,
     private readonly headers: Record<string, string>,
     private readonly resumption?: Resumption,
@@ -41,7 +43,7 @@ export class ResponseChannel {
   get closed(): boolean {
     if (this.ended) return true;
     if (this.stream) return false;
-    return this.res.destroyed || this.res.writableEnded;
+    return this.sink.done;
   }
 
   /** True once the answer goes out on a resumable stream: losing the response loses nothing. */
@@ -83,12 +85,25 @@ export class ResponseChannel {
       this.endStream();
       return;
     }
-    const body = JSON.stringify(answer);
     const headers = withHeaders(this.headers);
     headers['content-type'] = 'application/json';
-    headers['content-length'] = Buffer.byteLength(body);
-    this.res.writeHead(status, headers);
-    this.res.end(body);
+    this.sink.send(status, headers, JSON.stringify(answer));
+  }
+
+  /**
+   * Writes the answers of a POST whose requests found the state store down: 503 with
+   * `Retry-After` (one answer, or the batch's array) — or, on a stream already open, the answers
+   * as its last events.
+   */
+  finishUnavailable(answers: readonly JsonRpcMessage[]): void {
+    if (answers.length === 0) return this.finishUnanswered();
+    const body = answers.length === 1 ? answers[0]! : [...answers];
+    if (this.closed || this.streaming) return this.finish(body);
+    this.ended = true;
+    const headers = withHeaders(this.headers);
+    headers['content-type'] = 'application/json';
+    headers['retry-after'] = '1';
+    this.sink.send(503, headers, JSON.stringify(body));
   }
 
   /**
@@ -110,7 +125,7 @@ export class ResponseChannel {
     if (this.closed) return;
     this.ended = true;
     if (!this.streaming && !this.sse) {
-      this.res.writeHead(202, this.headers).end();
+      this.sink.send(202, this.headers);
       return;
     }
     this.startStreaming();
@@ -119,7 +134,7 @@ export class ResponseChannel {
 
   private endStream(): void {
     if (this.stream) this.stream.end();
-    else this.res.end();
+    else this.sink.end();
   }
 
   private startStreaming(): void {
@@ -129,21 +144,21 @@ export class ResponseChannel {
     headers['content-type'] = 'text/event-stream';
     headers['cache-control'] = 'no-cache';
     headers.connection = 'keep-alive';
-    this.res.writeHead(200, headers);
+    this.sink.open(200, headers);
     if (!this.resumption) return;
-    this.stream = this.resumption.streams.open(this.res, this.resumption.requestIds);
+    this.stream = this.resumption.streams.open(this.sink, this.resumption.requestIds);
     if (this.resumption.primeRetryMs !== undefined) this.stream.write('', this.resumption.primeRetryMs);
   }
 
   private event(message: JsonRpcMessage): void {
     if (this.stream) this.stream.write(JSON.stringify(message));
-    else this.res.write(`id: ${this.nextEventId++}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+    else this.sink.write(sseMessage(JSON.stringify(message), this.nextEventId++));
   }
 }
 
 /** A fresh header object with `extra`'s entries (most often none: no copy to make). */
-function withHeaders(extra: Record<string, string>): Record<string, string | number> {
-  const headers: Record<string, string | number> = {};
+function withHeaders(extra: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const key in extra) headers[key] = extra[key]!;
   return headers;
 }

@@ -9,8 +9,10 @@
  * while it runs: a resumption whose stream's owner stopped renewing (died) gets what was logged,
  * then a JSON-RPC error for each request the stream was answering, and ends.
  */
-import type { ServerResponse } from 'node:http';
 import { makeErrorResponse, RpcErrorCode, type JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { sseMessage } from '../../transport/http-server/sse-writer.js';
+import { fromStore } from './store-down.js';
 import type { ServerLogger } from '../server-types.js';
 import { eventId, newStreamId, sseText, type EventLog, type NewEvent } from '../state/event-log.js';
 import type { StreamLeases } from './stream-leases.js';
@@ -18,14 +20,14 @@ import type { StreamLeases } from './stream-leases.js';
 /** One request's SSE stream, outliving the HTTP response it started on. */
 export class ResumableStream {
   private seq = 0;
-  private target: ServerResponse | undefined;
+  private target: ResponseSink | undefined;
   private done = false;
   /** The log's writes in order (each one waits for the one before). */
   private tail: Promise<void>;
 
   constructor(
     readonly id: string,
-    target: ServerResponse,
+    target: ResponseSink,
     private readonly log: EventLog,
     opened: Promise<void>,
     private readonly failed: (error: unknown) => void,
@@ -52,8 +54,7 @@ export class ResumableStream {
       () => this.log.append(this.id, event, Date.now()),
       () => {
         const target = this.target;
-        if (target && !target.destroyed && !target.writableEnded)
-          target.write(sseText({ ...event, id: eventId(this.id, seq) }));
+        if (target && !target.done) target.write(sseText({ ...event, id: eventId(this.id, seq) }));
       },
     );
   }
@@ -112,7 +113,7 @@ export class ResumableStreams {
   ) {}
 
   /** A new stream starting on `res`, answering `requestIds`, logged under a new globally unique id. */
-  open(res: ServerResponse, requestIds: readonly JsonRpcId[]): ResumableStream {
+  open(res: ResponseSink, requestIds: readonly JsonRpcId[]): ResumableStream {
     const id = newStreamId(this.nodeId);
     const now = Date.now();
     const lease = this.leases?.claim(id, requestIds, now);
@@ -138,43 +139,44 @@ export class ResumableStreams {
   }
 
   /**
-   * Continues the stream `lastEventId` names on `res` (a GET with `Last-Event-ID`): the logged
-   * events after it at once, later ones as they come; `res` ends with the stream. A response the
-   * stream was on here is ended first (the client left it). Resolves with false, having written
-   * nothing, when the id is no resumption of this session's streams (malformed, forged, another
-   * session's, trimmed); otherwise once the stream ended, its owner was found gone (its requests
-   * then answered with an error), or `res` closed.
+   * Continues the stream `lastEventId` names on `res` (a GET with `Last-Event-ID`): `open` starts
+   * the response once the log found the stream, then the logged events after it go at once,
+   * later ones as they come; `res` ends with the stream. A response the stream was on here is
+   * ended first (the client left it). Resolves with false, having written nothing, when the id is
+   * no resumption of this session's streams (malformed, forged, another session's, trimmed);
+   * otherwise once the stream ended, its owner was found gone (its requests then answered with an
+   * error), or `res` closed. Rejects with `STATE_UNAVAILABLE` when the log cannot be read.
    */
-  async resume(res: ServerResponse, lastEventId: string): Promise<boolean> {
+  async resume(res: ResponseSink, lastEventId: string, open: () => void): Promise<boolean> {
     const gone = new AbortController();
-    const onClose = (): void => gone.abort();
-    res.once('close', onClose);
+    const dispose = res.onClose(() => gone.abort());
     try {
-      const events = await this.log.follow(lastEventId, this.sessionId, Date.now(), gone.signal);
+      const events = await fromStore(this.log.follow(lastEventId, this.sessionId, Date.now(), gone.signal));
       if (!events) return false;
+      open();
       const dot = lastEventId.trim().lastIndexOf('.');
       this.streams.get(lastEventId.trim().slice(0, dot))?.detach();
       let last = lastEventId.trim();
       for await (const event of events) {
         last = event.id;
-        if (!res.destroyed && !res.writableEnded) res.write(sseText(event));
+        if (!res.done) res.write(sseText(event));
       }
       if (!gone.signal.aborted) await this.orphaned(res, last);
       res.end();
       return true;
     } finally {
-      res.off('close', onClose);
+      dispose();
     }
   }
 
   /** After a follow finished: when the stream's owner is gone, what it logged since and an error per request. */
-  private async orphaned(res: ServerResponse, last: string): Promise<void> {
+  private async orphaned(res: ResponseSink, last: string): Promise<void> {
     const tail = await this.log.after(last, this.sessionId, Date.now());
-    if (!tail?.orphaned || res.destroyed || res.writableEnded) return;
+    if (!tail?.orphaned || res.done) return;
     for (const event of tail.events) res.write(sseText(event));
     for (const id of tail.orphaned) {
       const error = makeErrorResponse(id, RpcErrorCode.InternalError, 'the server running the request stopped');
-      res.write(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
+      res.write(sseMessage(JSON.stringify(error)));
     }
   }
 }

@@ -11,12 +11,12 @@ import type { JsonRpcConnection } from '../../protocol/connection.js';
 import { classifyMessage, type JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { ServerRole } from '../../protocol/methods.js';
 import type { ChangeBus } from '../state/change-bus.js';
-import type { HttpServerTransport } from './post-transport.js';
+import type { HttpServerTransport } from '../../transport/http-server/post-pipe.js';
 
 /** What routing needs of one session held here. */
 export interface RoutedSession {
   readonly id: string;
-  readonly transport: HttpServerTransport;
+  readonly transport: HttpServerTransport<unknown>;
   readonly connection: JsonRpcConnection<ServerRole>;
 }
 

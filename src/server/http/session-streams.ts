@@ -3,12 +3,12 @@
  * POSTs (its standalone stream, the resumption of a POST stream, its end), and the notices the
  * standalone streams carry (`list_changed`, `resources/updated`).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '../../protocol/errors.js';
 import { makeNotification, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { Disposer } from '../../protocol/transport.js';
-import type { ServerCore } from '../request-router.js';
-import { header, refuse } from './http-answers.js';
+import type { ServerCore } from '../router/server-core.js';
+import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/http-exchange.js';
+import { refuse } from './http-answers.js';
 import { writeToStreams, type HttpSession, type HttpSessions } from './http-sessions.js';
 import { acceptsSse } from './request-guards.js';
 
@@ -16,7 +16,7 @@ import { acceptsSse } from './request-guards.js';
 export const SESSION_HEADER = 'mcp-session-id';
 
 /** 503: this node holds as many legacy sessions as it may (`maxSessions`). */
-export function tooManySessions(res: ServerResponse): void {
+export function tooManySessions(res: ResponseSink): void {
   refuse(res, { status: 503, message: 'Service Unavailable: too many sessions' }, { 'retry-after': '5' });
 }
 
@@ -28,8 +28,8 @@ export function tooManySessions(res: ServerResponse): void {
  */
 export async function serveGet(
   sessions: HttpSessions | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequestIn,
+  res: ResponseSink,
   principal: string | undefined,
 ): Promise<void> {
   if (!sessions)
@@ -40,43 +40,44 @@ export async function serveGet(
     );
   if (!acceptsSse(req))
     return refuse(res, { status: 406, message: 'Not Acceptable: GET needs Accept: text/event-stream' });
-  const id = header(req, SESSION_HEADER);
+  const id = req.header(SESSION_HEADER);
   if (id === undefined)
     return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
   const session = await sessions.get(id, principal);
   if (session === 'busy') return tooManySessions(res);
   if (!session?.legacy) return refuse(res, { status: 404, message: 'Not Found: no such session' });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    [SESSION_HEADER]: session.id,
-  });
-  res.flushHeaders();
+  const open = (): void =>
+    res.open(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      [SESSION_HEADER]: session.id,
+    });
   // A Last-Event-ID of one of the session's POST streams resumes that stream here (what was
   // missed, then the rest, its answer last); any other GET is the standalone stream.
-  const resume = header(req, 'last-event-id');
-  if (resume !== undefined && (await session.resumable.resume(res, resume))) return;
-  if (res.destroyed || res.writableEnded) return;
+  const resume = req.header('last-event-id');
+  if (resume !== undefined && (await session.resumable.resume(res, resume, open))) return;
+  open();
+  if (res.done) return;
   session.streams.add(res);
-  res.once('close', () => session.streams.delete(res));
+  res.onClose(() => session.streams.delete(res));
 }
 
 /** DELETE on a legacy session of `principal`: ends it on every node (its requests aborted). 405 without sessions. */
 export async function serveDelete(
   sessions: HttpSessions | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequestIn,
+  res: ResponseSink,
   principal: string | undefined,
 ): Promise<void> {
   if (!sessions)
     return refuse(res, { status: 405, message: 'Method Not Allowed: this server has no sessions' }, { allow: 'POST' });
-  const id = header(req, SESSION_HEADER);
+  const id = req.header(SESSION_HEADER);
   if (id === undefined)
     return refuse(res, { status: 400, message: 'Bad Request: the Mcp-Session-Id header is required' });
   if (!(await sessions.delete(id, principal)))
     return refuse(res, { status: 404, message: 'Not Found: no such session' });
-  res.writeHead(200).end();
+  res.send(200, {});
 }
 
 /**

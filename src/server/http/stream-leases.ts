@@ -14,7 +14,8 @@ export class StreamLeases {
 
   constructor(
     private readonly log: EventLog,
-    private readonly nodeId: string,
+    /** Whose node id the leases name (read when first needed). */
+    private readonly node: { readonly nodeId: string },
     readonly leaseMs: number,
     private readonly logger: ServerLogger,
   ) {}
@@ -46,7 +47,7 @@ export class StreamLeases {
 
   private renew(): void {
     const now = Date.now();
-    this.log.renew(this.nodeId, [...this.running], now + this.leaseMs, now).catch((error: unknown) =>
+    this.log.renew(this.node.nodeId, [...this.running], now + this.leaseMs, now).catch((error: unknown) =>
       this.logger({
         level: 'warning',
         msg: 'the event log refused to renew the leases of SSE streams',

@@ -19,7 +19,7 @@
  * stream are kept in `seq` order, bounded per stream (count and bytes, the newest always kept)
  * and per session (streams, ended ones dropped first); a stream unused for its TTL is gone.
  */
-import { randomUUID } from 'node:crypto';
+import { sseFrame } from '../../transport/http-server/sse-writer.js';
 
 /** One logged SSE event. `data` is one line of JSON, or empty for a priming event. */
 export interface LoggedEvent {
@@ -100,7 +100,7 @@ export interface EventLog {
 
 /** A new globally unique stream id of node `nodeId`. */
 export function newStreamId(nodeId: string): string {
-  return `${nodeId}.${randomUUID()}`;
+  return `${nodeId}.${crypto.randomUUID()}`;
 }
 
 /** The id of event `seq` of stream `streamId`. */
@@ -118,6 +118,11 @@ export function parseEventId(id: string): { streamId: string; seq: number } | un
 
 /** One event as SSE text (`id`, `retry`, then the message event or the empty priming data). */
 export function sseText(event: LoggedEvent): string {
-  const retry = event.retryMs === undefined ? '' : `retry: ${event.retryMs}\n`;
-  return `id: ${event.id}\n${retry}${event.data === '' ? 'data: \n\n' : `event: message\ndata: ${event.data}\n\n`}`;
+  // The priming event (empty data) has no type; every other one is a `message`.
+  return sseFrame({
+    id: event.id,
+    retryMs: event.retryMs,
+    event: event.data === '' ? undefined : 'message',
+    data: event.data,
+  });
 }

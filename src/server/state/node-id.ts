@@ -3,14 +3,14 @@
  * task, a legacy session's connection and an SSE stream, and it is part of every stream id, so
  * ids made on two nodes never collide. Letters, digits, `_` and `-` only (ids join parts with `.`).
  */
-import { randomBytes } from 'node:crypto';
 import { McpError } from '../../protocol/errors.js';
+import { base64urlFromBytes } from '../../util/base64url.js';
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A new random node id (16 base64url characters, 96 bits). */
 export function newNodeId(): string {
-  return randomBytes(12).toString('base64url');
+  return base64urlFromBytes(crypto.getRandomValues(new Uint8Array(12)));
 }
 
 /** `id` when it is a valid node id; throws `INVALID_ARGUMENT` naming `option` otherwise. */

@@ -6,7 +6,7 @@
  * on one node is accepted on every other.
  */
 import { McpError } from '../../protocol/errors.js';
-import { DEFAULT_INPUT_STATE_TTL_MS, InputStateSigner } from '../input-state.js';
+import { DEFAULT_INPUT_STATE_TTL_MS, InputStateSigner } from '../input/input-state.js';
 import type { ChangeBus } from './change-bus.js';
 import type { EventLog } from './event-log.js';
 import { MemoryChangeBus } from './memory-change-bus.js';
@@ -86,8 +86,12 @@ export function resolveState(
   const ttl = given.requestStateTtlMs ?? DEFAULT_INPUT_STATE_TTL_MS;
   if (!Number.isInteger(ttl) || ttl < 1)
     throw new McpError('INVALID_ARGUMENT', 'McpServer option "state.requestStateTtlMs" must be a positive integer');
+  let nodeId = given.nodeId === undefined ? undefined : checkNodeId(given.nodeId, 'McpServer option "state.nodeId"');
   return {
-    nodeId: given.nodeId === undefined ? newNodeId() : checkNodeId(given.nodeId, 'McpServer option "state.nodeId"'),
+    // Drawn on first use: a Worker may not draw random numbers while its module loads.
+    get nodeId() {
+      return (nodeId ??= newNodeId());
+    },
     bus: given.bus ?? new MemoryChangeBus(),
     tasks: given.tasks ?? new MemoryTaskStore(maxTasks === undefined ? {} : { maxTasks }),
     sessions: given.sessions,

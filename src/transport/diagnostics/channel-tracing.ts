@@ -3,7 +3,6 @@
  * one per connection, built by the layer that knows the connection's facts. When a channel has no
  * subscriber its hook returns undefined at once, so a message nobody watches costs one check.
  */
-import type { TracingChannel } from 'node:diagnostics_channel';
 import type { EngineTracing, InboundTrace, OutboundTrace, SessionTrace } from '../../protocol/engine-tracing.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { META_KEYS } from '../../protocol/meta-keys.js';
@@ -24,9 +23,10 @@ import {
   sendRequestChannel,
   sessionChannel,
 } from './channels.js';
+import type { TracingChannel } from './tracing-channel.js';
 
 type Params = Record<string, unknown> | undefined;
-type Channel<E extends object> = TracingChannel<unknown, E>;
+type Channel<E extends object> = TracingChannel<E>;
 
 /** Options of {@link ChannelTracing}. */
 export interface ChannelTracingOptions {

@@ -1,10 +1,10 @@
 /**
- * mcpwire's `node:diagnostics_channel` TracingChannels: their names (a public contract, see
+ * mcpwire's diagnostics TracingChannels: their names (a public contract, see
  * `docs/observability.md`) and the channel objects every connection of this process publishes on.
- * A subscriber uses the names with `diagnostics_channel.tracingChannel(name)`; the objects here are
- * the same ones Node keeps by name.
+ * A subscriber uses the names with `diagnostics_channel.tracingChannel(name)`; where the runtime
+ * has `node:diagnostics_channel` the objects here are the same ones it keeps by name
+ * (`tracing-channel.ts`).
  */
-import diagnostics from 'node:diagnostics_channel';
 import type {
   McpHandleNotificationEvent,
   McpHandleRequestEvent,
@@ -12,6 +12,7 @@ import type {
   McpSendRequestEvent,
   McpSessionEvent,
 } from './channel-events.js';
+import { tracingChannel } from './tracing-channel.js';
 
 /** The names of mcpwire's TracingChannels (each gives `tracing:<name>:start|end|asyncStart|asyncEnd|error`). */
 export const MCP_CHANNELS = {
@@ -27,14 +28,8 @@ export const MCP_CHANNELS = {
   session: 'mcpwire:session',
 } as const;
 
-export const sendRequestChannel = diagnostics.tracingChannel<unknown, McpSendRequestEvent>(MCP_CHANNELS.sendRequest);
-export const sendNotificationChannel = diagnostics.tracingChannel<unknown, McpSendNotificationEvent>(
-  MCP_CHANNELS.sendNotification,
-);
-export const handleRequestChannel = diagnostics.tracingChannel<unknown, McpHandleRequestEvent>(
-  MCP_CHANNELS.handleRequest,
-);
-export const handleNotificationChannel = diagnostics.tracingChannel<unknown, McpHandleNotificationEvent>(
-  MCP_CHANNELS.handleNotification,
-);
-export const sessionChannel = diagnostics.tracingChannel<unknown, McpSessionEvent>(MCP_CHANNELS.session);
+export const sendRequestChannel = tracingChannel<McpSendRequestEvent>(MCP_CHANNELS.sendRequest);
+export const sendNotificationChannel = tracingChannel<McpSendNotificationEvent>(MCP_CHANNELS.sendNotification);
+export const handleRequestChannel = tracingChannel<McpHandleRequestEvent>(MCP_CHANNELS.handleRequest);
+export const handleNotificationChannel = tracingChannel<McpHandleNotificationEvent>(MCP_CHANNELS.handleNotification);
+export const sessionChannel = tracingChannel<McpSessionEvent>(MCP_CHANNELS.session);

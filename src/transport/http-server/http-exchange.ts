@@ -47,10 +47,19 @@ export interface HttpRequestIn {
  * response ended or the client went away every call does nothing.
  */
 export interface ResponseSink {
+  /**
+   * The whole response: `body` (UTF-8), or none. With a body the sink sets `content-length`, and
+   * may add it to `headers` itself: pass an object made for this response (never a shared one).
+   */
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void;
+  /** Starts a streamed response; its status line and headers go out now. */
   open(status: number, headers: Readonly<Record<string, string>>): void;
+  /** Writes one chunk of an opened response (SSE frames: `sse-writer.ts`). */
   write(chunk: string): void;
+  /** Ends an opened response. */
   end(): void;
+  /** Breaks the response off (a failure after its headers went out): the client sees it cut short. */
+  abort(): void;
   /** Adds a header to whatever response goes out next (a `DPoP-Nonce`, the CORS headers). */
   setHeader(name: string, value: string): void;
   /** True once the response ended or the client went away. */

@@ -4,7 +4,7 @@
  * the per-request copy of a transport's fixed headers, lower-case names, and the secret parts of a value.
  * Redaction of credentials lives in `util/redact.ts`, where every layer can reach it.
  */
-import { Buffer } from 'node:buffer';
+import { base64FromText, textFromBase64 } from '../../util/base64url.js';
 
 const SENTINEL_START = '=?base64?';
 const SENTINEL_END = '?=';
@@ -35,13 +35,13 @@ export function encodeHeaderValue(value: string | number | boolean): string {
   const text = typeof value === 'string' ? value : String(value);
   const looksEncoded = text.startsWith(SENTINEL_START) && text.endsWith(SENTINEL_END);
   if (isPlainHeaderValue(text) && !looksEncoded) return text;
-  return `${SENTINEL_START}${Buffer.from(text, 'utf8').toString('base64')}${SENTINEL_END}`;
+  return `${SENTINEL_START}${base64FromText(text)}${SENTINEL_END}`;
 }
 
 /** The inverse of {@link encodeHeaderValue} for sentinel values; plain values come back as is. */
 export function decodeHeaderValue(value: string): string {
   if (!(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END))) return value;
-  return Buffer.from(value.slice(SENTINEL_START.length, -SENTINEL_END.length), 'base64').toString('utf8');
+  return textFromBase64(value.slice(SENTINEL_START.length, -SENTINEL_END.length));
 }
 
 /**

@@ -10,12 +10,12 @@
  * or only `DPoP` when it is required. No token, nor any header value, ever reaches a response,
  * an error or a log.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage, McpError } from '../../../protocol/errors.js';
 import { makeErrorResponse, RpcErrorCode, type JsonRpcRequest } from '../../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
-import type { ToolSet } from '../../tool-set.js';
+import type { ToolSet } from '../../tools/tool-set.js';
+import type { HttpRequestIn, ResponseSink } from '../../../transport/http-server/http-exchange.js';
 import { BearerTokenError, type BearerErrorCode } from './bearer-error.js';
 import { boundKeyOf, DpopCheck, type DpopOptions } from './dpop-check.js';
 import {
@@ -29,8 +29,11 @@ import {
 export interface TokenVerifyContext {
   /** The canonical URL of this MCP endpoint: the audience a token must be for (RFC 8707). */
   readonly resource: string;
-  /** The HTTP request (read its headers for DPoP or mTLS checks of your own; never log `authorization`). */
-  readonly request: IncomingMessage;
+  /**
+   * The HTTP request (read its headers with `request.header(name)` for checks of your own; never
+   * log `authorization`).
+   */
+  readonly request: HttpRequestIn;
 }
 
 /**
@@ -86,12 +89,13 @@ type Scheme = 'Bearer' | 'DPoP';
 export class BearerGate {
   private readonly metadataPaths: Set<string>;
   private readonly metadataBody: string;
+  private readonly metadataLength: string;
   private readonly metadataUrl: string;
   private readonly requiredScopes: readonly string[];
   private readonly challengeScopes: readonly string[];
   private readonly dpop: DpopCheck | undefined;
   /** The scheme each request being handled presented its token with (a refusal answers in it). */
-  private readonly schemeOf = new WeakMap<ServerResponse, Scheme>();
+  private readonly schemeOf = new WeakMap<ResponseSink, Scheme>();
 
   /**
    * Throws `INVALID_ARGUMENT` for an unknown key, a resource that is not an absolute URL without fragment, or no
@@ -127,72 +131,92 @@ export class BearerGate {
     this.dpop = options.dpop === undefined ? undefined : new DpopCheck(options.dpop, resource);
     this.metadataPaths = new Set(resourceMetadataPaths(resource));
     this.metadataBody = JSON.stringify(resourceMetadataDocument(options, this.dpop));
+    this.metadataLength = String(byteLength(this.metadataBody));
     this.metadataUrl = resourceMetadataUrl(resource);
     this.requiredScopes = options.requiredScopes ?? [];
     this.challengeScopes = options.requiredScopes ?? options.scopesSupported ?? [];
   }
 
-  /** Answers a GET of a metadata path (true), or leaves the request alone (false). */
-  serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  /**
+   * Answers a GET or HEAD of a metadata path (`path`: the target's path, without query) and
+   * returns true (any other method there: 405), or leaves the request alone and returns false.
+   */
+  serveMetadata(req: HttpRequestIn, sink: ResponseSink, path: string): boolean {
     if (!this.metadataPaths.has(path)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 }).end();
+      sink.send(405, { allow: 'GET, HEAD', 'content-length': '0' });
       return true;
     }
     // Browser-based clients read it cross-origin (RFC 9728 §3); it holds nothing secret.
-    res.writeHead(200, {
+    const headers = {
       'content-type': 'application/json',
-      'content-length': Buffer.byteLength(this.metadataBody),
+      'content-length': this.metadataLength,
       'cache-control': 'max-age=300',
       'access-control-allow-origin': '*',
-    });
-    res.end(req.method === 'HEAD' ? undefined : this.metadataBody);
+    };
+    if (req.method === 'HEAD') sink.send(200, headers);
+    else sink.send(200, headers, this.metadataBody);
     return true;
   }
 
   /** The request's verified auth info, or undefined once it has been answered 401/403/500. Never rejects. */
-  async check(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
-    const header = req.headers.authorization;
+  async check(req: HttpRequestIn, sink: ResponseSink): Promise<AuthInfo | undefined> {
+    const header = req.header('authorization');
     const scheme = /^(bearer|dpop)(?: |$)/i.exec(header ?? '')?.[1]?.toLowerCase();
     if (scheme === undefined || (scheme === 'dpop' && !this.dpop)) {
-      this.refuse(res, 401, undefined, `Unauthorized: ${this.dpop ? 'an access token' : 'a bearer token'} is required`);
+      this.refuse(
+        sink,
+        401,
+        undefined,
+        `Unauthorized: ${this.dpop ? 'an access token' : 'a bearer token'} is required`,
+      );
       return undefined;
     }
-    this.schemeOf.set(res, scheme === 'dpop' ? 'DPoP' : 'Bearer');
+    this.schemeOf.set(sink, scheme === 'dpop' ? 'DPoP' : 'Bearer');
     const token = CREDENTIALS.exec(header!)?.[2];
     if (token === undefined) {
-      this.refuse(res, 401, 'invalid_token', 'Unauthorized: the access token is malformed');
+      this.refuse(sink, 401, 'invalid_token', 'Unauthorized: the access token is malformed');
       return undefined;
     }
     let auth: AuthInfo;
     try {
-      auth = await this.authenticate(req, res, scheme === 'dpop', token);
+      auth = await this.authenticate(req, sink, scheme === 'dpop', token);
     } catch (error) {
       if (error instanceof BearerTokenError) {
         if (error.bearerError === 'insufficient_scope')
           this.refuse(
-            res,
+            sink,
             403,
             'insufficient_scope',
             'Forbidden: the token lacks a scope this server needs',
             union(this.challengeScopes, error.requiredScopes),
           );
-        else this.refuse(res, 401, error.bearerError, `Unauthorized: ${masked(error.reason, token)}`);
+        else {
+          const nonce = error.bearerError === 'use_dpop_nonce' ? await this.dpop?.freshNonce() : undefined;
+          this.refuse(
+            sink,
+            401,
+            error.bearerError,
+            `Unauthorized: ${masked(error.reason, token)}`,
+            this.challengeScopes,
+            nonce,
+          );
+        }
         return undefined;
       }
       this.logger({
         level: 'error',
         msg: 'the bearer token check failed',
-        url: req.url === undefined ? undefined : pathOnly(req.url),
+        url: pathOnly(req.target),
         error: masked(errorMessage(error), token),
       });
-      this.refuse(res, 500, undefined, 'Internal Server Error: the access token could not be checked');
+      this.refuse(sink, 500, undefined, 'Internal Server Error: the access token could not be checked');
       return undefined;
     }
     const missing = this.requiredScopes.filter((scope) => !auth.scopes.includes(scope));
     if (missing.length > 0) {
       this.refuse(
-        res,
+        sink,
         403,
         'insufficient_scope',
         'Forbidden: the token lacks a scope this server needs',
@@ -208,7 +232,7 @@ export class BearerGate {
    * (403) before anything runs. Returns true when it answered.
    */
   refuseToolCalls(
-    res: ServerResponse,
+    sink: ResponseSink,
     auth: AuthInfo | undefined,
     requests: readonly JsonRpcRequest[],
     tools: ToolSet,
@@ -217,7 +241,8 @@ export class BearerGate {
       const params = request.params;
       if (request.method !== 'tools/call' || !params || Array.isArray(params) || typeof params.name !== 'string')
         continue;
-      if (this.refuseToolScopes(res, auth, params.name, tools.get(params.name)?.definition.requiredScopes)) return true;
+      if (this.refuseToolScopes(sink, auth, params.name, tools.get(params.name)?.definition.requiredScopes))
+        return true;
     }
     return false;
   }
@@ -227,14 +252,14 @@ export class BearerGate {
    * answered), checked before the handler runs. The challenge names every scope the call needs.
    */
   refuseToolScopes(
-    res: ServerResponse,
+    sink: ResponseSink,
     auth: AuthInfo | undefined,
     toolName: string,
     toolScopes: readonly string[] | undefined,
   ): boolean {
     if (!auth || !toolScopes || toolScopes.every((scope) => auth.scopes.includes(scope))) return false;
     this.refuse(
-      res,
+      sink,
       403,
       'insufficient_scope',
       `Forbidden: tool "${toolName}" needs a scope the token lacks`,
@@ -251,15 +276,10 @@ export class BearerGate {
   }
 
   /** The token's facts: a Bearer token must not be DPoP-bound; a DPoP one needs its proof. */
-  private async authenticate(
-    req: IncomingMessage,
-    res: ServerResponse,
-    dpop: boolean,
-    token: string,
-  ): Promise<AuthInfo> {
+  private async authenticate(req: HttpRequestIn, sink: ResponseSink, dpop: boolean, token: string): Promise<AuthInfo> {
     const verify = (presented: string): Promise<AuthInfo> =>
       this.options.verifyToken(presented, { resource: this.options.resource, request: req });
-    if (dpop) return this.dpop!.authenticate(req, res, token, verify);
+    if (dpop) return this.dpop!.authenticate(req, sink, token, verify);
     if (this.dpop?.required)
       throw new BearerTokenError('invalid_token', 'this server takes only DPoP-bound tokens, with a DPoP proof');
     const auth = await verify(token);
@@ -272,20 +292,21 @@ export class BearerGate {
     return auth;
   }
 
+  /** Answers the refusal (the `use_dpop_nonce` one once its fresh nonce is computed). */
   private refuse(
-    res: ServerResponse,
+    sink: ResponseSink,
     status: 401 | 403 | 500,
     error: BearerErrorCode | undefined,
     message: string,
     scopes: readonly string[] = this.challengeScopes,
+    nonce?: string,
   ): void {
-    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
-    if (status !== 500) headers['www-authenticate'] = this.challenge(this.schemeOf.get(res), error, scopes);
-    const nonce = error === 'use_dpop_nonce' ? this.dpop?.freshNonce() : undefined;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (status !== 500) headers['www-authenticate'] = this.challenge(this.schemeOf.get(sink), error, scopes);
     if (nonce !== undefined) headers['dpop-nonce'] = nonce;
     const body = JSON.stringify(makeErrorResponse(null, RpcErrorCode.InvalidRequest, message));
-    headers['content-length'] = Buffer.byteLength(body);
-    res.writeHead(status, headers).end(body);
+    headers['content-length'] = String(byteLength(body));
+    sink.send(status, headers, body);
   }
 
   /**
@@ -316,6 +337,11 @@ function union(a: readonly string[], b: readonly string[]): string[] {
 /** A verifier's text with the token masked, in case a hand-written one quoted it. */
 function masked(text: string, token: string): string {
   return text.split(token).join('***');
+}
+
+/** The UTF-8 length of `text`: its `Content-Length`. */
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
 }
 
 function pathOnly(url: string): string {

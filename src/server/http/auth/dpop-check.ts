@@ -7,9 +7,8 @@
  * recent server nonce when nonces are on; then the token itself, whose `cnf.jkt` must be the
  * proof key's thumbprint; last the proof's `jti`, refused when already seen.
  */
-import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTPayload } from 'jose';
+import type { HttpRequestIn, ResponseSink } from '../../../transport/http-server/http-exchange.js';
 import { McpError } from '../../../protocol/errors.js';
 import type { AuthInfo } from '../../auth-info.js';
 import { BearerTokenError } from './bearer-error.js';
@@ -88,9 +87,9 @@ export class DpopCheck {
     this.htu = urlWithoutQuery(resource) ?? '';
   }
 
-  /** The nonce a `use_dpop_nonce` refusal hands out (none when nonces are off). */
-  freshNonce(): string | undefined {
-    return this.nonces?.current();
+  /** The nonce a `use_dpop_nonce` refusal hands out (none when nonces are off). Never rejects. */
+  freshNonce(): Promise<string | undefined> {
+    return this.nonces ? this.nonces.current() : Promise.resolve(undefined);
   }
 
   /**
@@ -100,12 +99,12 @@ export class DpopCheck {
    * or what `verify` threw; anything else when the replay cache fails (the handler answers 500).
    */
   async authenticate(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: HttpRequestIn,
+    sink: ResponseSink,
     token: string,
     verify: (token: string) => Promise<AuthInfo>,
   ): Promise<AuthInfo> {
-    const proof = await this.checkProof(req, res, token);
+    const proof = await this.checkProof(req, sink, token);
     const auth = await verify(token);
     const bound = boundKeyOf(auth);
     if (bound === undefined) throw new BearerTokenError('invalid_token', 'the token is not bound to a DPoP key');
@@ -121,10 +120,11 @@ export class DpopCheck {
     return auth;
   }
 
-  private async checkProof(req: IncomingMessage, res: ServerResponse, token: string): Promise<CheckedProof> {
-    const header = req.headers.dpop;
+  private async checkProof(req: HttpRequestIn, sink: ResponseSink, token: string): Promise<CheckedProof> {
+    const header = req.header('dpop');
     if (header === undefined) throw new BearerTokenError('invalid_dpop_proof', 'a DPoP proof header is required');
-    if (typeof header !== 'string' || header.length > MAX_PROOF_CHARS || !COMPACT_JWS.test(header))
+    // A runtime that joins repeated headers with ", " hands two proofs over as one value: not a compact JWS.
+    if (header.length > MAX_PROOF_CHARS || !COMPACT_JWS.test(header))
       throw new BearerTokenError('invalid_dpop_proof', 'the request must carry exactly one DPoP proof, a compact JWT');
     const jose = await import('jose');
     let payload: JWTPayload;
@@ -146,17 +146,17 @@ export class DpopCheck {
       throw new BearerTokenError('invalid_dpop_proof', "the DPoP proof's htm is not this request's method");
     if (typeof payload.htu !== 'string' || urlWithoutQuery(payload.htu) !== this.htu)
       throw new BearerTokenError('invalid_dpop_proof', "the DPoP proof's htu is not this resource's URL");
-    if (payload.ath !== createHash('sha256').update(token, 'ascii').digest('base64url'))
+    if (payload.ath !== (await tokenHash(token)))
       throw new BearerTokenError('invalid_dpop_proof', "the DPoP proof's ath is not the hash of this token");
     const jti = payload.jti;
     if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_CHARS)
       throw new BearerTokenError('invalid_dpop_proof', "the DPoP proof's jti must be a string of 1 to 256 characters");
     if (this.nonces) {
-      const state = this.nonces.check(payload.nonce);
+      const state = await this.nonces.check(payload.nonce);
       if (state === 'invalid')
         throw new BearerTokenError('use_dpop_nonce', 'the resource server requires a recent nonce in the DPoP proof');
       // The next nonce goes out before this one stops being accepted (RFC 9449 §8.2).
-      if (state === 'stale') res.setHeader('dpop-nonce', this.nonces.current());
+      if (state === 'stale') sink.setHeader('dpop-nonce', await this.nonces.current());
     }
     return { jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'), jti, iat: payload.iat! };
   }
@@ -168,6 +168,13 @@ export function boundKeyOf(auth: AuthInfo): string | undefined {
   if (typeof cnf !== 'object' || cnf === null) return undefined;
   const jkt = (cnf as { jkt?: unknown }).jkt;
   return typeof jkt === 'string' ? jkt : undefined;
+}
+
+/** The `ath` a proof for `token` carries: base64url of the SHA-256 of its ASCII (RFC 9449 §4.2). */
+async function tokenHash(token: string): Promise<string> {
+  const { base64url } = await import('jose');
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return base64url.encode(new Uint8Array(digest));
 }
 
 /** `scheme://host[:port]/path`, normalised by the URL parser (RFC 9449 §4.3), or undefined when no URL. */

@@ -1,0 +1,47 @@
+/**
+ * The 2026-07-28 era: no handshake, every request carries its revision and the client's
+ * capabilities in `params._meta` (`modern-envelope.ts`). Methods: `server/discover`,
+ * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`), the tasks extension's
+ * (`tasks/tool-task.ts`) and the shared ones; lists and reads that any client may cache carry
+ * `ttlMs` and `cacheScope`. The router adds `resultType` and the server's info in `_meta` to
+ * every result.
+ */
+import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
+import { TASK_METHODS } from '../tasks/tool-task.js';
+import { callToolMethod } from '../tools/tools-call.js';
+import { capabilitiesOf } from './capabilities.js';
+import { serveListen } from './listen-stream.js';
+import type { MethodHandler, MethodResult, MethodTable } from './method-table.js';
+import { SHARED_METHODS } from './shared-methods.js';
+
+/** The same for every client for now: a result any cache may keep (and must re-ask at once). */
+const PUBLIC_NOW = { ttlMs: 0, cacheScope: 'public' } as const;
+
+/** Shared methods whose results every client may cache. */
+const CACHEABLE = ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list'];
+
+function cached(handler: MethodHandler): MethodHandler {
+  return async (params, call) => ({ ...(await handler(params, call)), ...PUBLIC_NOW });
+}
+
+/** The methods of a 2026 request. */
+export const MODERN_METHODS: MethodTable = {
+  ...SHARED_METHODS,
+  ...Object.fromEntries(CACHEABLE.map((method) => [method, cached(SHARED_METHODS[method]!)])),
+  ...TASK_METHODS,
+  'server/discover': (_params, { core }) => {
+    const result: MethodResult = {
+      supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],
+      capabilities: capabilitiesOf(core, 'modern'),
+      serverInfo: core.info,
+      ...PUBLIC_NOW,
+    };
+    if (core.instructions !== undefined) result.instructions = core.instructions;
+    return result;
+  },
+  'tools/list': (params, { core }) => ({ ...core.tools.page(params.cursor, core.pageSize), ...PUBLIC_NOW }),
+  'tools/call': callToolMethod,
+  // Cancelled: the transport sends nothing (this answer is dropped).
+  'subscriptions/listen': async (params, { core, request, link }) =>
+    (await serveListen(core, request.id, params.notifications, capabilitiesOf(core, 'modern'), link)) ?? {},
+};
