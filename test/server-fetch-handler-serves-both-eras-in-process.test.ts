@@ -132,7 +132,7 @@ describe('createFetchHandler with Request objects', () => {
         },
       }),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect((await handler(streamed)).status).toBe(413);
     // A declared body within the cap is read whole and served.
     const small = JSON.stringify(rpc('tools/list'));
