@@ -49,3 +49,34 @@ export function registerGateTool(server: McpServer, options: GateToolOptions = {
   });
   return gate;
 }
+
+export interface GreetToolOptions {
+  /** Report progress 1 as each call starts (default false). */
+  progress?: boolean;
+  /** Let the tool run as a task (default: no task support). */
+  taskSupport?: 'optional';
+}
+
+/** Registers `greet`: asks the client for a name (`Your name?`) and answers `hello <name>`. */
+export function registerGreetTool(server: McpServer, options: GreetToolOptions = {}): void {
+  server.registerTool({
+    name: 'greet',
+    inputSchema: { type: 'object' },
+    ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+    handler: async (_args, context) => {
+      if (options.progress) context.progress(1);
+      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object' } });
+      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
+    },
+  });
+}
+
+/** The params of a greet call's second round: the first round's `requestState`, answered with the name Ada. */
+export function greetAnsweredAda(requestState: unknown): Record<string, unknown> {
+  return {
+    name: 'greet',
+    arguments: {},
+    requestState,
+    inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
+  };
+}
