@@ -17,6 +17,7 @@ import { jwtBearer, McpServer, type AuthInfo } from '../src/server/index.js';
 import { json, startHttpFixture } from './support/http-fixture.js';
 import { listenKitAt } from './support/kit-http.js';
 import { answerOAuthDiscovery } from './support/oauth-discovery.js';
+import { approveWithCode } from './support/scripted-oauth.js';
 import { eventually } from './support/wait.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -121,12 +122,7 @@ async function loginAndCall(era: 'modern' | 'legacy'): Promise<void> {
         url: kit.url,
         auth: {
           store: new MemoryTokenStore(),
-          onAuthorizationUrl: async (url) => {
-            const callback = new URL(url.searchParams.get('redirect_uri')!);
-            callback.searchParams.set('code', 'the-code');
-            callback.searchParams.set('state', url.searchParams.get('state')!);
-            await (await fetch(callback)).body?.cancel();
-          },
+          onAuthorizationUrl: (url) => approveWithCode(url, 'the-code'),
         },
       },
       { name: 'dpop-client', connectTimeoutMs: 20_000, era },
