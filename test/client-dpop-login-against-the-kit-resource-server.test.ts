@@ -16,6 +16,7 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { jwtBearer, McpServer, type AuthInfo } from '../src/server/index.js';
 import { json, startHttpFixture } from './support/http-fixture.js';
 import { listenKitAt } from './support/kit-http.js';
+import { registerWhoamiTool } from './support/kit-tools.js';
 import { answerOAuthDiscovery } from './support/oauth-discovery.js';
 import { approveWithCode } from './support/scripted-oauth.js';
 import { eventually } from './support/wait.js';
@@ -80,14 +81,7 @@ async function loginAndCall(era: 'modern' | 'legacy'): Promise<void> {
     const seen: Array<AuthInfo | undefined> = [];
     const server = new McpServer({ name: 'dpop-kit', version: '1.0.0', logger: () => undefined });
     open.push({ close: () => server.close() });
-    server.registerTool({
-      name: 'whoami',
-      inputSchema: { type: 'object' },
-      handler: (_args, context) => {
-        seen.push(context.auth);
-        return { structuredContent: { subject: context.auth?.subject ?? null } };
-      },
-    });
+    registerWhoamiTool(server, seen);
     const kit = await listenKitAt(server, (url) => ({
       auth: {
         resource: url,

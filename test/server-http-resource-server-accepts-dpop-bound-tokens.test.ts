@@ -23,6 +23,7 @@ import {
 import { DpopNonces } from '../src/server/http/auth/dpop-nonces.js';
 import { clientKey, DPOP_ISSUER, startKeyServer, type KeyServer } from './support/dpop-keys.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
+import { registerWhoamiTool } from './support/kit-tools.js';
 import { header, modernRequest } from './support/kit-wire.js';
 import { eventually } from './support/wait.js';
 
@@ -62,14 +63,7 @@ type Seen = Array<AuthInfo | undefined>;
 
 function whoamiServer(seen: Seen): McpServer {
   const server = new McpServer({ name: 'dpop-kit', version: '1.0.0', logger: () => undefined });
-  server.registerTool({
-    name: 'whoami',
-    inputSchema: { type: 'object' },
-    handler: (_args, context) => {
-      seen.push(context.auth);
-      return { structuredContent: { subject: context.auth?.subject ?? null } };
-    },
-  });
+  registerWhoamiTool(server, seen);
   open.push({ close: () => server.close() });
   return server;
 }

@@ -2,7 +2,7 @@
  * A kit tool whose calls run until the test opens them or they are aborted: what task, cancel
  * and scale-out tests hold a call open with.
  */
-import type { McpServer } from '../../src/server/index.js';
+import type { AuthInfo, McpServer } from '../../src/server/index.js';
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }> };
 
@@ -79,4 +79,19 @@ export function greetAnsweredAda(requestState: unknown): Record<string, unknown>
     requestState,
     inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
   };
+}
+
+/**
+ * Registers `whoami`: answers `{ subject }` from `context.auth` (null without one), pushing each
+ * call's auth to `seen`.
+ */
+export function registerWhoamiTool(server: McpServer, seen: Array<AuthInfo | undefined> = []): void {
+  server.registerTool({
+    name: 'whoami',
+    inputSchema: { type: 'object' },
+    handler: (_args, context) => {
+      seen.push(context.auth);
+      return { structuredContent: { subject: context.auth?.subject ?? null } };
+    },
+  });
 }
