@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
 import {
   bashComplete as bashRun,
@@ -15,9 +15,10 @@ import {
   shellQuote as quote,
   shellWorld,
   skipWithout,
+  startZsh,
   type ShellWorld,
 } from './support/completion-shells.js';
-import { hasTmux, startTerminal } from './support/tmux.js';
+import { hasTmux } from './support/tmux.js';
 
 beforeAll(() => requireBuiltCli());
 
@@ -154,14 +155,8 @@ describe.skipIf(skipWithout('fish'))('in fish', () => {
 describe.skipIf(skipWithout('zsh') || (!hasTmux() && !process.env.CI))('in zsh (a real terminal)', () => {
   it('completes a command, lists servers with what they run, and tools after a tools run', async () => {
     const w = world();
-    writeFileSync(
-      path.join(w.home, '.zshrc'),
-      "PS1='zsh%% '\nautoload -U compinit && compinit -u -D\nsource <(mcpwire completion zsh)\nprint ready\n",
-    );
     await listTools(w);
-    const terminal = startTerminal(['zsh', '-i'], { ...w.env, ZDOTDIR: w.home }, w.project);
-    onTestFinished(() => terminal.kill());
-    await terminal.waitFor(/ready\s+zsh%/, 30_000);
+    const terminal = await startZsh(w, 'mcpwire');
     terminal.type('mcpwire ca', false);
     terminal.key('Tab');
     await terminal.waitFor(/zsh% mcpwire call\s*$/m, 30_000);

@@ -6,9 +6,9 @@
  * other `npx` line is left alone; and where no mcpwire is installed, a TAB after `npx mcpwire`
  * says so (once) instead of completing nothing silently.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, requireBuiltCli } from './support/cli.js';
 import {
   bashComplete,
@@ -17,9 +17,10 @@ import {
   shellQuote,
   shellWorld,
   skipWithout,
+  startZsh,
   type ShellWorld,
 } from './support/completion-shells.js';
-import { hasTmux, startTerminal } from './support/tmux.js';
+import { hasTmux } from './support/tmux.js';
 
 beforeAll(() => requireBuiltCli());
 
@@ -132,14 +133,8 @@ describe.skipIf(skipWithout('fish'))('under npx, in fish', () => {
 describe.skipIf(skipWithout('zsh') || (!hasTmux() && !process.env.CI))('under npx, in zsh (a real terminal)', () => {
   it('completes npx mcpwire lines and a server’s tools after a tools run', async () => {
     const w = world();
-    writeFileSync(
-      path.join(w.home, '.zshrc'),
-      "PS1='zsh%% '\nautoload -U compinit && compinit -u -D\nsource <(npx mcpwire completion zsh)\nprint ready\n",
-    );
     await listToolsThroughNpx(w);
-    const terminal = startTerminal(['zsh', '-i'], { ...w.env, ZDOTDIR: w.home }, w.project);
-    onTestFinished(() => terminal.kill());
-    await terminal.waitFor(/ready\s+zsh%/, 30_000);
+    const terminal = await startZsh(w, 'npx mcpwire');
     terminal.type('npx mcpwire ca', false);
     terminal.key('Tab');
     await terminal.waitFor(/zsh% npx mcpwire call\s*$/m, 30_000);

@@ -17,6 +17,7 @@ import { HELP } from '../src/cli/help.js';
 import { CLI, ROOT, requireBuiltCli, runCli } from './support/cli.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { installInProject } from './support/project-install.js';
+import { finished, type Finished } from './support/processes.js';
 
 const TOPICS = Object.keys(HELP);
 let root: string;
@@ -111,7 +112,7 @@ function shell(
   home: string,
   timeoutMs = 60_000,
   withGlobalMcpwire = true,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+): Promise<Finished> {
   const child = spawn('sh', ['-c', line], {
     cwd,
     detached: true,
@@ -125,20 +126,7 @@ function shell(
       npm_config_registry: 'http://127.0.0.1:9/',
     },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`"${line}" did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return finished(child, `"${line}"`, timeoutMs, () => process.kill(-child.pid!, 'SIGKILL'));
 }
 
 beforeAll(async () => {

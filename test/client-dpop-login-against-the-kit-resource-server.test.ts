@@ -16,7 +16,9 @@ import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { jwtBearer, McpServer, type AuthInfo } from '../src/server/index.js';
 import { json, startHttpFixture } from './support/http-fixture.js';
 import { listenKitAt } from './support/kit-http.js';
+import { registerWhoamiTool } from './support/kit-tools.js';
 import { answerOAuthDiscovery } from './support/oauth-discovery.js';
+import { approveWithCode } from './support/scripted-oauth.js';
 import { eventually } from './support/wait.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -79,14 +81,7 @@ async function loginAndCall(era: 'modern' | 'legacy'): Promise<void> {
     const seen: Array<AuthInfo | undefined> = [];
     const server = new McpServer({ name: 'dpop-kit', version: '1.0.0', logger: () => undefined });
     open.push({ close: () => server.close() });
-    server.registerTool({
-      name: 'whoami',
-      inputSchema: { type: 'object' },
-      handler: (_args, context) => {
-        seen.push(context.auth);
-        return { structuredContent: { subject: context.auth?.subject ?? null } };
-      },
-    });
+    registerWhoamiTool(server, seen);
     const kit = await listenKitAt(server, (url) => ({
       auth: {
         resource: url,
@@ -121,12 +116,7 @@ async function loginAndCall(era: 'modern' | 'legacy'): Promise<void> {
         url: kit.url,
         auth: {
           store: new MemoryTokenStore(),
-          onAuthorizationUrl: async (url) => {
-            const callback = new URL(url.searchParams.get('redirect_uri')!);
-            callback.searchParams.set('code', 'the-code');
-            callback.searchParams.set('state', url.searchParams.get('state')!);
-            await (await fetch(callback)).body?.cancel();
-          },
+          onAuthorizationUrl: (url) => approveWithCode(url, 'the-code'),
         },
       },
       { name: 'dpop-client', connectTimeoutMs: 20_000, era },

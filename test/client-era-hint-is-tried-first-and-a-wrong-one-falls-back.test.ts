@@ -79,32 +79,26 @@ describe('eraHint over a transport', () => {
 });
 
 describe('eraHint over stdio', () => {
-  it('legacy on a silent legacy server: no server/discover, no ping', async () => {
+  it.each<[string, 'legacy' | 'modern', string[]]>([
+    [
+      'legacy on a silent legacy server: no server/discover, no ping',
+      'legacy',
+      ['initialize', 'notifications/initialized', 'tools/call'],
+    ],
+    [
+      'a wrong modern hint on a silent legacy server: the late ping tells it, well before the probe timeout',
+      'modern',
+      ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call'],
+    ],
+  ])('%s', async (_name, eraHint, sent) => {
     const record = recordFile();
     const client = await connectClient(
       { command: process.execPath, args: [SCRIPTED, '--discover', 'silent', '--record', record] },
-      { ...NEVER, eraHint: 'legacy' },
+      { ...NEVER, eraHint },
     );
     expect(client.era).toBe('legacy');
     await client.callTool('echo', { text: 'x' });
-    expect(recorded(record)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
-  });
-
-  it('a wrong modern hint on a silent legacy server: the late ping tells it, well before the probe timeout', async () => {
-    const record = recordFile();
-    const client = await connectClient(
-      { command: process.execPath, args: [SCRIPTED, '--discover', 'silent', '--record', record] },
-      { ...NEVER, eraHint: 'modern' },
-    );
-    expect(client.era).toBe('legacy');
-    await client.callTool('echo', { text: 'x' });
-    expect(recorded(record)).toEqual([
-      'server/discover',
-      'ping',
-      'initialize',
-      'notifications/initialized',
-      'tools/call',
-    ]);
+    expect(recorded(record)).toEqual(sent);
   });
 
   it('a wrong legacy hint on a 2026-only server (initialize refused with -32022): modern', async () => {

@@ -95,14 +95,19 @@ describe('the LLM tool exports, given a tool whose inputSchema is nested 100,000
   });
 });
 
+/** `mcpwire call TOOL --json` on the deep server: no RangeError, exit `code`; the envelope printed. */
+async function callJson(tool: string, code: number): Promise<unknown> {
+  const run = await runCli(['call', tool, '--json', '--', node, DEEP]);
+  expect(run.stderr).not.toContain('RangeError');
+  expect(run.code).toBe(code);
+  return run.json();
+}
+
 describe('mcpwire call, given a result nested 100,000 levels deep', () => {
   beforeAll(() => requireBuiltCli());
 
   it('--json prints one RESULT_TOO_DEEP envelope naming server and tool, and exits 7', async () => {
-    const run = await runCli(['call', 'deep-content', '--json', '--', node, DEEP]);
-    expect(run.stderr).not.toContain('RangeError');
-    expect(run.code).toBe(7);
-    expect(run.json()).toEqual({
+    expect(await callJson('deep-content', 7)).toEqual({
       ok: false,
       error: {
         code: 'RESULT_TOO_DEEP',
@@ -126,10 +131,7 @@ describe('mcpwire call, given a result nested 100,000 levels deep', () => {
   });
 
   it('--json with a server error whose data is that deep prints the error without its data, and exits 5', async () => {
-    const run = await runCli(['call', 'deep-error', '--json', '--', node, DEEP]);
-    expect(run.stderr).not.toContain('RangeError');
-    expect(run.code).toBe(5);
-    expect(run.json()).toEqual({
+    expect(await callJson('deep-error', 5)).toEqual({
       ok: false,
       error: {
         code: 'SERVER_ERROR',

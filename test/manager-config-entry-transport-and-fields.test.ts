@@ -32,35 +32,24 @@ describe('toManagedServer', () => {
   });
 
   it('keeps every known field and folds disabled / restart: never', () => {
-    expect(
-      build({
-        command: 'node',
-        args: ['a'],
-        env: { A: '1' },
-        cwd: '/w',
-        disabled: true,
-        autoConnect: false,
-        timeoutMs: 1000,
-        startupTimeoutMs: 2000,
-        toolTimeoutMs: 3000,
-        includeTools: ['read_*'],
-        excludeTools: ['rm'],
-        restart: 'never',
-      }),
-    ).toEqual({
-      name: 's',
-      transport: 'stdio',
+    // The fields an entry holds as the resolved server holds them.
+    const kept = {
       command: 'node',
       args: ['a'],
       env: { A: '1' },
       cwd: '/w',
-      enabled: false,
       autoConnect: false,
       timeoutMs: 1000,
       startupTimeoutMs: 2000,
       toolTimeoutMs: 3000,
       includeTools: ['read_*'],
       excludeTools: ['rm'],
+    };
+    expect(build({ ...kept, disabled: true, restart: 'never' })).toEqual({
+      name: 's',
+      transport: 'stdio',
+      ...kept,
+      enabled: false,
       restart: false,
       provenance,
     });

@@ -9,16 +9,16 @@ import type { Provenance } from '../src/manager/servers/managed-server.js';
 
 const provenance: Provenance = { scope: 'project', file: '/p/.mcp.json' };
 
+/** Loads entry `name` from the project's `.mcp.json`: the server, and the warnings the load gave. */
+function load(name: string, entry: Parameters<typeof toManagedServer>[1]) {
+  const warnings: string[] = [];
+  const server = toManagedServer(name, entry, provenance, warnings, new Set());
+  return { server, warnings };
+}
+
 describe('headersHelper on a stdio server', () => {
   it('is a config warning and is dropped', () => {
-    const warnings: string[] = [];
-    const server = toManagedServer(
-      'fs',
-      { command: 'fs-server', headersHelper: 'print-token' },
-      provenance,
-      warnings,
-      new Set(),
-    );
+    const { server, warnings } = load('fs', { command: 'fs-server', headersHelper: 'print-token' });
     expect(warnings).toEqual([
       '/p/.mcp.json: server "fs": "headersHelper" applies to URL servers only; a stdio server takes its credentials from "env" (ignored)',
     ]);
@@ -26,14 +26,7 @@ describe('headersHelper on a stdio server', () => {
   });
 
   it('on a URL server is kept without a warning', () => {
-    const warnings: string[] = [];
-    const server = toManagedServer(
-      'api',
-      { url: 'https://api.example/mcp', headersHelper: 'print-token' },
-      provenance,
-      warnings,
-      new Set(),
-    );
+    const { server, warnings } = load('api', { url: 'https://api.example/mcp', headersHelper: 'print-token' });
     expect(warnings).toEqual([]);
     expect(server.headersHelper).toBe('print-token');
   });

@@ -11,6 +11,7 @@ import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { answerOAuthDiscovery, resourceChallenge } from './support/oauth-discovery.js';
+import { approveWithCode } from './support/scripted-oauth.js';
 import { closedAfterEach, endAll } from './support/end-all.js';
 import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
@@ -68,12 +69,7 @@ describe('DPoP-bound tokens', () => {
         url: fixture.url,
         auth: {
           store: new MemoryTokenStore(),
-          onAuthorizationUrl: async (url) => {
-            const callback = new URL(url.searchParams.get('redirect_uri')!);
-            callback.searchParams.set('code', 'the-code');
-            callback.searchParams.set('state', url.searchParams.get('state')!);
-            await (await fetch(callback)).body?.cancel();
-          },
+          onAuthorizationUrl: (url) => approveWithCode(url, 'the-code'),
         },
       },
       { name: 'bound' },

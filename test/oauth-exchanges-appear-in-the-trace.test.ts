@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { TraceRecord } from '../src/transport/trace/trace-record.js';
-import { startScriptedOAuth } from './support/scripted-oauth.js';
+import { approveWithCode, startScriptedOAuth } from './support/scripted-oauth.js';
 
 describe('the trace of a login', () => {
   it('records each OAuth exchange with its URL and status, and no credential', async () => {
@@ -21,12 +21,7 @@ describe('the trace of a login', () => {
         url: fixture.url,
         auth: {
           store: new MemoryTokenStore(),
-          onAuthorizationUrl: async (url) => {
-            const callback = new URL(url.searchParams.get('redirect_uri')!);
-            callback.searchParams.set('code', 'the-secret-code');
-            callback.searchParams.set('state', url.searchParams.get('state')!);
-            await (await fetch(callback)).body?.cancel();
-          },
+          onAuthorizationUrl: (url) => approveWithCode(url, 'the-secret-code'),
         },
       },
       { name: 'traced', trace: { sink: (record) => records.push(record) } },

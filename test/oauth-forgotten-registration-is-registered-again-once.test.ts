@@ -9,6 +9,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { json, legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { answerOAuthDiscovery, refuseWithChallenge } from './support/oauth-discovery.js';
 import { freePort } from './support/ports.js';
+import { approveWithCode } from './support/scripted-oauth.js';
 import { closedAfterEach, endAll } from './support/end-all.js';
 import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
@@ -48,10 +49,7 @@ describe('a forgotten registration', () => {
       // The user approves at once: the callback carries a code and the state sent.
       onAuthorizationUrl: async (url: URL) => {
         approvals.push(url);
-        const callback = new URL(url.searchParams.get('redirect_uri')!);
-        callback.searchParams.set('code', `code-${approvals.length}`);
-        callback.searchParams.set('state', url.searchParams.get('state')!);
-        await (await fetch(callback)).body?.cancel();
+        await approveWithCode(url, `code-${approvals.length}`);
       },
     };
     clients.push(await McpClient.connect({ url: fixture.url, auth }, { name: 'forgetful' }));

@@ -22,6 +22,7 @@ import {
 import { startAuthorizationServer, type AuthorizationServer } from './support/oauth-servers.js';
 import { machineToken, registerMachineClient, type MachineClient } from './support/protected-kit.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
+import { header, modernRequest } from './support/kit-wire.js';
 
 const SCOPES = ['mcp:tools', 'mcp:admin'];
 
@@ -86,32 +87,16 @@ async function callRaw(
   token: string | undefined,
   tool = 'whoami',
 ): Promise<{ status: number; challenge: string | null; body: string }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+  const answer = await modernRequest(
+    url,
+    'tools/call',
+    { name: tool, arguments: {} },
+    {
+      clientInfo: { name: 'raw', version: '1' },
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: tool,
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
-  });
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.text() };
+  );
+  return { status: answer.status, challenge: header(answer, 'www-authenticate'), body: answer.text };
 }
 
 describe('Protected Resource Metadata', () => {

@@ -23,6 +23,8 @@ import {
 import { DpopNonces } from '../src/server/http/auth/dpop-nonces.js';
 import { clientKey, DPOP_ISSUER, startKeyServer, type KeyServer } from './support/dpop-keys.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
+import { registerWhoamiTool } from './support/kit-tools.js';
+import { header, modernRequest } from './support/kit-wire.js';
 import { eventually } from './support/wait.js';
 
 const ISSUER = DPOP_ISSUER;
@@ -42,36 +44,17 @@ interface Answer {
 
 /** A raw modern `tools/call whoami` POST with the given `authorization` and `dpop` headers. */
 async function call(url: string, headers: { authorization?: string; dpop?: string }): Promise<Answer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'whoami',
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'whoami',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
-  });
+  const answer = await modernRequest(
+    url,
+    'tools/call',
+    { name: 'whoami', arguments: {} },
+    { clientInfo: { name: 'raw', version: '1' }, headers },
+  );
   return {
-    status: response.status,
-    challenge: response.headers.get('www-authenticate'),
-    nonce: response.headers.get('dpop-nonce'),
-    body: await response.text(),
+    status: answer.status,
+    challenge: header(answer, 'www-authenticate'),
+    nonce: header(answer, 'dpop-nonce'),
+    body: answer.text,
   };
 }
 
@@ -80,14 +63,7 @@ type Seen = Array<AuthInfo | undefined>;
 
 function whoamiServer(seen: Seen): McpServer {
   const server = new McpServer({ name: 'dpop-kit', version: '1.0.0', logger: () => undefined });
-  server.registerTool({
-    name: 'whoami',
-    inputSchema: { type: 'object' },
-    handler: (_args, context) => {
-      seen.push(context.auth);
-      return { structuredContent: { subject: context.auth?.subject ?? null } };
-    },
-  });
+  registerWhoamiTool(server, seen);
   open.push({ close: () => server.close() });
   return server;
 }

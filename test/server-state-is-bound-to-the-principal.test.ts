@@ -8,6 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { BearerTokenError, McpServer, type AuthInfo } from '../src/server/index.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
 import { modernRequest } from './support/kit-wire.js';
+import { greetAnsweredAda, registerGreetTool } from './support/kit-tools.js';
 
 const SUBJECTS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bob' };
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
@@ -33,14 +34,7 @@ async function protectedKit(): Promise<{ kit: KitHttp; aborted: () => number }> 
         }),
       ),
   });
-  server.registerTool({
-    name: 'greet',
-    inputSchema: { type: 'object' },
-    handler: async (_args, context) => {
-      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object' } });
-      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
-    },
-  });
+  registerGreetTool(server);
   onTestFinished(() => server.close());
   const kit = await listenKitAt(server, (url) => ({
     auth: { resource: url, authorizationServers: ['https://as.example'], verifyToken },
@@ -80,12 +74,7 @@ describe('state bound to the principal', () => {
     const { kit } = await protectedKit();
     const round1 = (await call(kit, 'token-alice', 'tools/call', { name: 'greet', arguments: {} })).result;
     expect(round1.resultType).toBe('input_required');
-    const again = {
-      name: 'greet',
-      arguments: {},
-      requestState: round1.requestState,
-      inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
-    };
+    const again = greetAnsweredAda(round1.requestState);
     expect((await call(kit, 'token-bob', 'tools/call', again)).error.code).toBe(-32602);
     expect((await call(kit, 'token-alice', 'tools/call', again)).result.content).toEqual([
       { type: 'text', text: 'hello Ada' },

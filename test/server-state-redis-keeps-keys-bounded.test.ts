@@ -13,6 +13,7 @@ import { testRedis } from './support/redis-state.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
 import { until } from './support/wait.js';
 import { sessionRecord } from './support/session-records.js';
+import { taskRecord } from './support/task-records.js';
 
 describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => {
   let server: RedisServer;
@@ -87,17 +88,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
     const { state, prefix } = await open({ sessionIdleMs: 5_000, eventTtlMs: 5_000 });
     const redis = testRedis(server.port);
     const { tasks, sessions, events } = state;
-    const task = await tasks.create(
-      {
-        taskId: randomUUID(),
-        principal: undefined,
-        owner: 'node-a',
-        ttlMs: 5_000,
-        pollIntervalMs: 100,
-        leaseMs: 10_000,
-      },
-      Date.now(),
-    );
+    const task = await tasks.create(taskRecord({ ttlMs: 5_000 }), Date.now());
     const session = sessionRecord();
     await sessions.create(session, Date.now());
     const stream = newStreamId('node-a');
@@ -125,14 +116,7 @@ describe.skipIf(skipWithoutRedis())('Redis state keeps its keys bounded', () => 
     const keyPrefix = `bounded:${randomUUID()}:`;
     const [a, b] = await Promise.all([0, 1].map(() => redisState({ url: server.url, keyPrefix, maxTasks: 3 })));
     onTestFinished(() => Promise.all([a!.close(), b!.close()]).then(() => undefined));
-    const task = (leaseMs = 60_000) => ({
-      taskId: randomUUID(),
-      principal: undefined,
-      owner: 'node-a',
-      ttlMs: 60_000,
-      pollIntervalMs: 100,
-      leaseMs,
-    });
+    const task = (leaseMs = 60_000) => taskRecord({ leaseMs });
     const now = Date.now();
     const first = await a!.tasks.create(task(), now);
     const lapsing = await b!.tasks.create(task(1_000), now);

@@ -17,6 +17,7 @@ import { newStreamId } from '../src/server/state/event-log.js';
 import { startKitHttp } from './support/kit-http.js';
 import { freePort } from './support/ports.js';
 import { testRedis } from './support/redis-state.js';
+import { taskRecord } from './support/task-records.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
 import { until, within } from './support/wait.js';
 
@@ -45,14 +46,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     await server.down();
     try {
       const now = Date.now();
-      const task = {
-        taskId: randomUUID(),
-        principal: undefined,
-        owner: 'node-a',
-        ttlMs: 60_000,
-        pollIntervalMs: 100,
-        leaseMs: 10_000,
-      };
+      const task = taskRecord();
       const attempts: Array<[string, () => Promise<unknown>]> = [
         ['tasks.create', () => tasks.create(task, now)],
         ['tasks.get', () => tasks.get(task.taskId, undefined, now)],
@@ -73,17 +67,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     }
     const task = await until(
       async () => {
-        await tasks.create(
-          {
-            taskId: randomUUID(),
-            principal: undefined,
-            owner: 'node-a',
-            ttlMs: 60_000,
-            pollIntervalMs: 100,
-            leaseMs: 10_000,
-          },
-          Date.now(),
-        );
+        await tasks.create(taskRecord(), Date.now());
       },
       { what: 'the task store to serve again', timeoutMs: 20_000 },
     );
@@ -188,17 +172,7 @@ describe.skipIf(skipWithoutRedis())('Redis state through an outage', () => {
     const client = new Redis(server.url, { lazyConnect: true, connectionName: 'the-callers-client' });
     onTestFinished(() => void client.disconnect());
     const state = await redisState({ client, nodeId: 'client-node', keyPrefix: `client:${randomUUID()}:` });
-    const task = await state.tasks.create(
-      {
-        taskId: randomUUID(),
-        principal: undefined,
-        owner: 'client-node',
-        ttlMs: 60_000,
-        pollIntervalMs: 100,
-        leaseMs: 10_000,
-      },
-      Date.now(),
-    );
+    const task = await state.tasks.create(taskRecord({ owner: 'client-node' }), Date.now());
     expect((await state.tasks.get(task.taskId, undefined, Date.now()))?.status).toBe('working');
     const heard: Change[] = [];
     onTestFinished(await state.bus.subscribe({ change: (c) => heard.push(c), resync: () => undefined }));

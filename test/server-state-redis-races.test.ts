@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { redisState, type RedisState } from '../src/server/redis/index.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
+import { taskRecord } from './support/task-records.js';
 
 describe.skipIf(skipWithoutRedis())('two nodes racing on one Redis', () => {
   let server: RedisServer;
@@ -23,14 +24,7 @@ describe.skipIf(skipWithoutRedis())('two nodes racing on one Redis', () => {
     return nodes as [RedisState, RedisState];
   }
 
-  const newTask = () => ({
-    taskId: randomUUID(),
-    principal: undefined,
-    owner: 'node-a',
-    ttlMs: 60_000,
-    pollIntervalMs: 100,
-    leaseMs: 60_000,
-  });
+  const newTask = () => taskRecord({ leaseMs: 60_000 });
 
   it('settle on one node and cancel on the other: each task ends as the winner says, never both', async () => {
     const [a, b] = await twoNodes();

@@ -13,6 +13,7 @@ import { postgresState } from '../src/server/postgres/index.js';
 import { redisState } from '../src/server/redis/index.js';
 import { clientKey, DPOP_ISSUER, startKeyServer, type KeyServer } from './support/dpop-keys.js';
 import { listenKitAt, type KitHttp } from './support/kit-http.js';
+import { registerWhoamiTool } from './support/kit-tools.js';
 import { modernRequest } from './support/kit-wire.js';
 import { skipWithoutPostgres, startPostgres } from './support/postgres-cluster.js';
 import { skipWithoutRedis, startRedis } from './support/redis-server.js';
@@ -88,11 +89,7 @@ for (const { name, skip, ...fixture } of STORES)
     async function node(keys: KeyServer, prefix: string, resource?: string): Promise<KitHttp> {
       const replayCache = await store.replayCache(prefix);
       const server = new McpServer({ name: 'dpop-node', version: '1', logger: () => undefined });
-      server.registerTool({
-        name: 'whoami',
-        inputSchema: { type: 'object' },
-        handler: (_args, context) => ({ structuredContent: { subject: context.auth?.subject ?? null } }),
-      });
+      registerWhoamiTool(server);
       onTestFinished(() => server.close());
       const kit = await listenKitAt(server, (url) => ({
         auth: {

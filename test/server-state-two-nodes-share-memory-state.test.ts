@@ -17,7 +17,7 @@ import type { ServerStateOptions } from '../src/server/state/server-state.js';
 import { startKitHttp, type KitHttp } from './support/kit-http.js';
 import { exchange, modernRequest, sseEvents } from './support/kit-wire.js';
 import { until, within } from './support/wait.js';
-import { registerGateTool } from './support/kit-tools.js';
+import { greetAnsweredAda, registerGateTool, registerGreetTool } from './support/kit-tools.js';
 import { sharedMemoryState } from './support/memory-state.js';
 
 const SECRET = 'the secret both nodes share';
@@ -37,16 +37,25 @@ async function node(nodeId: string, state: ServerStateOptions, stateSecret = SEC
     state: { ...state, nodeId, stateSecret },
   });
   const { aborted } = registerGateTool(server, { progress: true });
-  server.registerTool({
-    name: 'greet',
-    inputSchema: { type: 'object' },
-    handler: async (_args, context) => {
-      context.progress(1);
-      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object' } });
-      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
-    },
-  });
+  registerGreetTool(server, { progress: true });
   return { server, kit: await startKitHttp(server, { sessions: true }), aborted };
+}
+
+/**
+ * Connects a client to node b, waits for its listen there, runs `change` and waits for the
+ * toolsChanged event it must bring (`when` names it in the wait's failure).
+ */
+async function hearsToolsChanged(b: Node, when: string, change: () => void): Promise<void> {
+  const client = await McpClient.connect({ url: b.kit.url });
+  try {
+    await until(() => b.kit.handler.openListens === 1, { what: "the client's listen on node b" });
+    let changed = 0;
+    client.on('toolsChanged', () => changed++);
+    change();
+    await until(() => changed >= 1, { what: `the toolsChanged event ${when}` });
+  } finally {
+    await client.close();
+  }
 }
 
 let nextId = 1;
@@ -84,31 +93,15 @@ describe('two kit nodes sharing one state', () => {
     const state = sharedMemoryState();
     const a = await node('node-a', state);
     const b = await node('node-b', state);
-    const client = await McpClient.connect({ url: b.kit.url });
-    try {
-      await until(() => b.kit.handler.openListens === 1, { what: "the client's listen on node b" });
-      let changed = 0;
-      client.on('toolsChanged', () => changed++);
-      a.server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
-      await until(() => changed >= 1, { what: 'the toolsChanged event from node a' });
-    } finally {
-      await client.close();
-    }
+    await hearsToolsChanged(b, 'from node a', () =>
+      a.server.registerTool({ name: 'late', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) }),
+    );
   });
 
   it('tell every listen that each list changed when the bus asks for a resync (messages may have been lost)', async () => {
     const state = sharedMemoryState();
     const b = await node('node-b', state);
-    const client = await McpClient.connect({ url: b.kit.url });
-    try {
-      await until(() => b.kit.handler.openListens === 1, { what: "the client's listen on node b" });
-      let changed = 0;
-      client.on('toolsChanged', () => changed++);
-      (state.bus as MemoryChangeBus).resync();
-      await until(() => changed >= 1, { what: 'the toolsChanged event after the resync' });
-    } finally {
-      await client.close();
-    }
+    await hearsToolsChanged(b, 'after the resync', () => (state.bus as MemoryChangeBus).resync());
   });
 
   it('accept a requestState minted on the other; a node with another secret refuses it', async () => {
@@ -119,12 +112,7 @@ describe('two kit nodes sharing one state', () => {
     const asking = { elicitation: {} };
     const round1 = (await call(a, 'tools/call', { name: 'greet', arguments: {} }, asking)).result;
     expect(round1.resultType).toBe('input_required');
-    const again = {
-      name: 'greet',
-      arguments: {},
-      requestState: round1.requestState,
-      inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
-    };
+    const again = greetAnsweredAda(round1.requestState);
     const round2 = (await call(b, 'tools/call', again, asking)).result;
     expect(round2.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
     expect((await call(c, 'tools/call', again, asking)).error.code).toBe(-32602);

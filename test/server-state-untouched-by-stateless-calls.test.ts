@@ -16,6 +16,7 @@ import {
 import type { ServerStateOptions } from '../src/server/index.js';
 import { startKitHttp } from './support/kit-http.js';
 import { modernRequest } from './support/kit-wire.js';
+import { greetAnsweredAda, registerGreetTool } from './support/kit-tools.js';
 
 /** `store` with every method call after `counting.on` counted in `calls`. */
 function counted<T extends object>(store: T, calls: string[], name: string, counting: { on: boolean }): T {
@@ -42,15 +43,7 @@ describe('a stateless 2026 request', () => {
       events: counted(new MemoryEventLog(), calls, 'events', counting),
     };
     const server = new McpServer({ name: 'stateless', version: '1', logger: () => undefined, state });
-    server.registerTool({
-      name: 'greet',
-      inputSchema: { type: 'object' },
-      taskSupport: 'optional',
-      handler: async (_args, context) => {
-        const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object' } });
-        return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
-      },
-    });
+    registerGreetTool(server, { taskSupport: 'optional' });
     const kit = await startKitHttp(server, { sessions: true });
     const asking = { elicitation: {} };
     const call = async (method: string, params: Record<string, unknown>, capabilities = asking): Promise<any> =>
@@ -61,12 +54,7 @@ describe('a stateless 2026 request', () => {
     expect((await call('tools/list', {})).result.tools).toHaveLength(1);
     const round1 = (await call('tools/call', { name: 'greet', arguments: {} })).result;
     expect(round1.resultType).toBe('input_required');
-    const round2 = await call('tools/call', {
-      name: 'greet',
-      arguments: {},
-      requestState: round1.requestState,
-      inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
-    });
+    const round2 = await call('tools/call', greetAnsweredAda(round1.requestState));
     expect(round2.result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
     expect(calls).toEqual([]);
 

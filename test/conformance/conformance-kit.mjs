@@ -20,8 +20,34 @@ const wait = (ms, signal) =>
     );
   });
 const NO_ARGS = { type: 'object', properties: {} };
-
 const server = new McpServer({ name: 'mcpwire-conformance-server', version: '1.0.0' });
+// The text the suite's elicitation scenarios expect back: the action and the content as JSON.
+const elicitationReply = (prefix, result) => ({
+  content: [
+    { type: 'text', text: `${prefix}: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` },
+  ],
+});
+// The one-boolean form the requestState scenarios ask for, under the key they expect.
+const askToConfirm = (context) =>
+  context.elicit(
+    {
+      message: 'Please confirm',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    },
+    { key: 'confirm' },
+  );
+// A tool without arguments that asks the user for one form of the given properties.
+const registerFormTool = (name, description, message, properties) =>
+  server.registerTool({
+    name,
+    description,
+    inputSchema: NO_ARGS,
+    handler: async (_args, context) =>
+      elicitationReply(
+        'Elicitation completed',
+        await context.elicit({ message, requestedSchema: { type: 'object', properties } }),
+      ),
+  });
 server.registerTool({
   name: 'test_simple_text',
   description: 'Returns simple text',
@@ -173,108 +199,69 @@ server.registerTool({
         required: ['username', 'email'],
       },
     });
-    return {
-      content: [
-        {
-          type: 'text',
-          text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
-        },
-      ],
-    };
+    return elicitationReply('User response', result);
   },
 });
-server.registerTool({
-  name: 'test_elicitation_sep1034_defaults',
-  description: 'Elicitation with defaults for every primitive type',
-  inputSchema: NO_ARGS,
-  handler: async (_args, context) => {
-    const result = await context.elicit({
-      message: 'Please review and update the form fields with defaults',
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', description: 'User name', default: 'John Doe' },
-          age: { type: 'integer', description: 'User age', default: 30 },
-          score: { type: 'number', description: 'User score', default: 95.5 },
-          status: {
-            type: 'string',
-            description: 'User status',
-            enum: ['active', 'inactive', 'pending'],
-            default: 'active',
-          },
-          verified: { type: 'boolean', description: 'Verification status', default: true },
-        },
+registerFormTool(
+  'test_elicitation_sep1034_defaults',
+  'Elicitation with defaults for every primitive type',
+  'Please review and update the form fields with defaults',
+  {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: {
+      type: 'string',
+      description: 'User status',
+      enum: ['active', 'inactive', 'pending'],
+      default: 'active',
+    },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  },
+);
+registerFormTool(
+  'test_elicitation_sep1330_enums',
+  'Elicitation with the five enum forms',
+  'Please select options from the enum fields',
+  {
+    untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: {
+      type: 'string',
+      description: 'Select one option with titles',
+      oneOf: [
+        { const: 'value1', title: 'First Option' },
+        { const: 'value2', title: 'Second Option' },
+        { const: 'value3', title: 'Third Option' },
+      ],
+    },
+    legacyEnum: {
+      type: 'string',
+      description: 'Select one option (legacy)',
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option One', 'Option Two', 'Option Three'],
+    },
+    untitledMulti: {
+      type: 'array',
+      description: 'Select multiple options',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    },
+    titledMulti: {
+      type: 'array',
+      description: 'Select multiple options with titles',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' },
+          { const: 'value3', title: 'Third Choice' },
+        ],
       },
-    });
-    return {
-      content: [
-        {
-          type: 'text',
-          text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
-        },
-      ],
-    };
+    },
   },
-});
-server.registerTool({
-  name: 'test_elicitation_sep1330_enums',
-  description: 'Elicitation with the five enum forms',
-  inputSchema: NO_ARGS,
-  handler: async (_args, context) => {
-    const result = await context.elicit({
-      message: 'Please select options from the enum fields',
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
-          titledSingle: {
-            type: 'string',
-            description: 'Select one option with titles',
-            oneOf: [
-              { const: 'value1', title: 'First Option' },
-              { const: 'value2', title: 'Second Option' },
-              { const: 'value3', title: 'Third Option' },
-            ],
-          },
-          legacyEnum: {
-            type: 'string',
-            description: 'Select one option (legacy)',
-            enum: ['opt1', 'opt2', 'opt3'],
-            enumNames: ['Option One', 'Option Two', 'Option Three'],
-          },
-          untitledMulti: {
-            type: 'array',
-            description: 'Select multiple options',
-            minItems: 1,
-            maxItems: 3,
-            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-          },
-          titledMulti: {
-            type: 'array',
-            description: 'Select multiple options with titles',
-            minItems: 1,
-            maxItems: 3,
-            items: {
-              anyOf: [
-                { const: 'value1', title: 'First Choice' },
-                { const: 'value2', title: 'Second Choice' },
-                { const: 'value3', title: 'Third Choice' },
-              ],
-            },
-          },
-        },
-      },
-    });
-    return {
-      content: [
-        {
-          type: 'text',
-          text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
-        },
-      ],
-    };
-  },
-});
+);
 
 // Diagnostic tools of the 2026-07-28 scenarios.
 server.registerTool({
@@ -350,13 +337,7 @@ server.registerTool({
   description: 'Round-trips requestState',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.elicit(
-      {
-        message: 'Please confirm',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-      },
-      { key: 'confirm' },
-    );
+    const answer = await askToConfirm(context);
     return {
       content: [
         { type: 'text', text: `${context.resumed ? 'state-ok' : 'state-missing'}: confirmed=${said(answer, 'ok')}` },
@@ -411,13 +392,7 @@ server.registerTool({
   description: 'Refuses an altered requestState',
   inputSchema: NO_ARGS,
   handler: async (_args, context) => {
-    const answer = await context.elicit(
-      {
-        message: 'Please confirm',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-      },
-      { key: 'confirm' },
-    );
+    const answer = await askToConfirm(context);
     return { content: [{ type: 'text', text: `confirmed=${said(answer, 'ok')}` }] };
   },
 });

@@ -27,6 +27,24 @@ async function record(spec: Parameters<typeof StdioTransport.spawn>[0], name: st
   return new RecordingTransport(await StdioTransport.spawn(spec, { name }));
 }
 
+/** The two schema checks every server's recording gets, on the revision the client negotiated. */
+function itSentAndReceivedOnlyValid(recording: () => RecordingTransport, revision: () => string): void {
+  it(`sent only messages valid under ${REVISION}`, () => {
+    expect(invalidSent(recording(), revision())).toEqual([]);
+  });
+
+  it(`received only messages valid under ${REVISION}`, () => {
+    expect(invalidReceived(recording(), revision())).toEqual([]);
+  });
+}
+
+/** Closes `client`, sees its server process `pid` gone, and removes the server's directory `dir`. */
+async function closeAndRemove(client: McpClient | undefined, pid: number | undefined, dir: string): Promise<void> {
+  await client?.close();
+  if (pid) expect(await waitUntilGone(pid)).toBe(true);
+  rmSync(dir, { recursive: true, force: true });
+}
+
 describe.skipIf(!schemasPresent)(
   schemasPresent ? 'server-everything: every message is schema-valid' : `server-everything: ${skipReason}`,
   () => {
@@ -124,13 +142,10 @@ describe.skipIf(!schemasPresent)(
       expect(harness.client.protocolVersion).toBe(REVISION);
     });
 
-    it(`sent only messages valid under ${REVISION}`, () => {
-      expect(invalidSent(recording, harness.client.protocolVersion)).toEqual([]);
-    });
-
-    it(`received only messages valid under ${REVISION}`, () => {
-      expect(invalidReceived(recording, harness.client.protocolVersion)).toEqual([]);
-    });
+    itSentAndReceivedOnlyValid(
+      () => recording,
+      () => harness.client.protocolVersion,
+    );
   },
 );
 
@@ -166,11 +181,7 @@ describe.skipIf(!schemasPresent)(
       await eventually(() => (rootsAsked === 2 ? true : undefined));
       await client.ping();
     });
-    afterAll(async () => {
-      await client?.close();
-      if (pid) expect(await waitUntilGone(pid)).toBe(true);
-      rmSync(root, { recursive: true, force: true });
-    });
+    afterAll(() => closeAndRemove(client, pid, root));
 
     it('exercised requests, notifications and an answer to roots/list', () => {
       expect(sentKinds(recording)).toEqual(
@@ -187,13 +198,10 @@ describe.skipIf(!schemasPresent)(
       );
     });
 
-    it(`sent only messages valid under ${REVISION}`, () => {
-      expect(invalidSent(recording, client.protocolVersion)).toEqual([]);
-    });
-
-    it(`received only messages valid under ${REVISION}`, () => {
-      expect(invalidReceived(recording, client.protocolVersion)).toEqual([]);
-    });
+    itSentAndReceivedOnlyValid(
+      () => recording,
+      () => client.protocolVersion,
+    );
   },
 );
 
@@ -220,11 +228,7 @@ describe.skipIf(!schemasPresent)(
       await unsubscribe();
       await client.ping();
     });
-    afterAll(async () => {
-      await client?.close();
-      if (pid) expect(await waitUntilGone(pid)).toBe(true);
-      rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => closeAndRemove(client, pid, dir));
 
     it('exercised requests and notifications', () => {
       expect(sentKinds(recording)).toEqual(
@@ -243,12 +247,9 @@ describe.skipIf(!schemasPresent)(
       );
     });
 
-    it(`sent only messages valid under ${REVISION}`, () => {
-      expect(invalidSent(recording, client.protocolVersion)).toEqual([]);
-    });
-
-    it(`received only messages valid under ${REVISION}`, () => {
-      expect(invalidReceived(recording, client.protocolVersion)).toEqual([]);
-    });
+    itSentAndReceivedOnlyValid(
+      () => recording,
+      () => client.protocolVersion,
+    );
   },
 );

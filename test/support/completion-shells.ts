@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { CLI } from './cli.js';
 import { installInProject, OFFLINE_NPM_ENV } from './project-install.js';
+import { startTerminal, type Terminal } from './tmux.js';
 
 export interface ShellWorld {
   root: string;
@@ -140,4 +141,20 @@ export async function bashComplete(
   }
   expect(replies.size, `bash printed:\n${stdout}\nstderr: ${stderr}`).toBe(lines.length);
   return { replies, stderr };
+}
+
+/**
+ * An interactive zsh of the world in a tmux terminal (killed when the test finishes), in the
+ * project, whose `.zshrc` loads `<cli> completion zsh` (`cli`: `mcpwire` or `npx mcpwire`) and
+ * compinit: returned once its prompt `zsh% ` shows.
+ */
+export async function startZsh(world: ShellWorld, cli: string): Promise<Terminal> {
+  writeFileSync(
+    path.join(world.home, '.zshrc'),
+    `PS1='zsh%% '\nautoload -U compinit && compinit -u -D\nsource <(${cli} completion zsh)\nprint ready\n`,
+  );
+  const terminal = startTerminal(['zsh', '-i'], { ...world.env, ZDOTDIR: world.home }, world.project);
+  onTestFinished(() => terminal.kill());
+  await terminal.waitFor(/ready\s+zsh%/, 30_000);
+  return terminal;
 }

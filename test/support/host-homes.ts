@@ -127,6 +127,9 @@ type Fixture = (c: FixtureContext) => Array<{ file: string; scope: 'user' | 'pro
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const q = (value: unknown) => JSON.stringify(value);
+/** A user config file: `windows` under %APPDATA% on Windows, `elsewhere` under the config dir (XDG) elsewhere. */
+const userConfigFile = (c: FixtureContext, windows: string, elsewhere: string) =>
+  c.platform === 'win32' ? path.join(c.appData, windows) : path.join(c.dirs.config, elsewhere);
 
 /** Per host, its files as its documentation shows them. */
 export const FIXTURES: Record<HostId, Fixture> = {
@@ -331,10 +334,7 @@ enabled = false
   ],
   goose: (c) => [
     {
-      file:
-        c.platform === 'win32'
-          ? path.join(c.appData, 'Block/goose/config/config.yaml')
-          : path.join(c.dirs.config, 'goose/config.yaml'),
+      file: userConfigFile(c, 'Block/goose/config/config.yaml', 'goose/config.yaml'),
       scope: 'user',
       text: `# Goose configuration
 GOOSE_PROVIDER: anthropic
@@ -366,10 +366,7 @@ extensions:
   ],
   zed: (c) => [
     {
-      file:
-        c.platform === 'win32'
-          ? path.join(c.appData, 'Zed/settings.json')
-          : path.join(c.dirs.config, 'zed/settings.json'),
+      file: userConfigFile(c, 'Zed/settings.json', 'zed/settings.json'),
       scope: 'user',
       text: `// Zed settings
 {

@@ -2,7 +2,7 @@
  * A kit tool whose calls run until the test opens them or they are aborted: what task, cancel
  * and scale-out tests hold a call open with.
  */
-import type { McpServer } from '../../src/server/index.js';
+import type { AuthInfo, McpServer } from '../../src/server/index.js';
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }> };
 
@@ -48,4 +48,50 @@ export function registerGateTool(server: McpServer, options: GateToolOptions = {
       }),
   });
   return gate;
+}
+
+export interface GreetToolOptions {
+  /** Report progress 1 as each call starts (default false). */
+  progress?: boolean;
+  /** Let the tool run as a task (default: no task support). */
+  taskSupport?: 'optional';
+}
+
+/** Registers `greet`: asks the client for a name (`Your name?`) and answers `hello <name>`. */
+export function registerGreetTool(server: McpServer, options: GreetToolOptions = {}): void {
+  server.registerTool({
+    name: 'greet',
+    inputSchema: { type: 'object' },
+    ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+    handler: async (_args, context) => {
+      if (options.progress) context.progress(1);
+      const answer = await context.elicit({ message: 'Your name?', requestedSchema: { type: 'object' } });
+      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
+    },
+  });
+}
+
+/** The params of a greet call's second round: the first round's `requestState`, answered with the name Ada. */
+export function greetAnsweredAda(requestState: unknown): Record<string, unknown> {
+  return {
+    name: 'greet',
+    arguments: {},
+    requestState,
+    inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } },
+  };
+}
+
+/**
+ * Registers `whoami`: answers `{ subject }` from `context.auth` (null without one), pushing each
+ * call's auth to `seen`.
+ */
+export function registerWhoamiTool(server: McpServer, seen: Array<AuthInfo | undefined> = []): void {
+  server.registerTool({
+    name: 'whoami',
+    inputSchema: { type: 'object' },
+    handler: (_args, context) => {
+      seen.push(context.auth);
+      return { structuredContent: { subject: context.auth?.subject ?? null } };
+    },
+  });
 }

@@ -82,6 +82,8 @@ export interface ModernRequestOptions {
   id?: number | string;
   /** The client capabilities in `_meta` (default none). */
   capabilities?: Record<string, unknown>;
+  /** The client info in `_meta` (default none sent). */
+  clientInfo?: { name: string; version: string };
   /** Headers over the binding's (e.g. a different `accept`). */
   headers?: Record<string, string>;
 }
@@ -103,7 +105,13 @@ export function modernRequest(
       jsonrpc: '2.0',
       id: options.id ?? 1,
       method,
-      params: { ...params, _meta: modernMeta(options.capabilities) },
+      params: {
+        ...params,
+        _meta: {
+          ...modernMeta(options.capabilities),
+          ...(options.clientInfo ? { 'io.modelcontextprotocol/clientInfo': options.clientInfo } : {}),
+        },
+      },
     },
     headers: {
       'mcp-protocol-version': '2026-07-28',
@@ -142,4 +150,10 @@ export function sseEvents(text: string): SseEvent[] {
       event.data = data.join('\n');
       return event;
     });
+}
+
+/** The one value of response header `name` (lower-case) in `answer`, or null when it was not sent. */
+export function header(answer: Exchange, name: string): string | null {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value.join(', ') : (value ?? null);
 }

@@ -1,7 +1,9 @@
 /** Process helpers for tests that must prove no process outlives them. */
+import type { ChildProcessByStdio, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
 import { onTestFinished } from 'vitest';
 import { until } from './wait.js';
 
@@ -68,4 +70,37 @@ export function killAtTestEnd(pid: number): number {
     }
   });
   return pid;
+}
+
+/** What a finished child printed, and its exit code. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Collects the output of `child` (spawned with piped stdout and stderr) until it closes. Bounded:
+ * after `timeoutMs` it calls `kill` and rejects with an error naming `what` and the output so far.
+ */
+export function finished(
+  child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, Readable, Readable>,
+  what: string,
+  timeoutMs: number,
+  kill: () => void,
+): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      kill();
+      reject(new Error(`${what} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

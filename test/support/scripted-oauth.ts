@@ -37,3 +37,14 @@ export async function startScriptedOAuth(options: ScriptedOAuthOptions = {}): Pr
   });
   return fixture;
 }
+
+/**
+ * Plays the browser of a user who approves at once: opens the `redirect_uri` of the authorization
+ * URL `url` with `code` and the `state` sent, and drops the receiver's page.
+ */
+export async function approveWithCode(url: URL, code: string): Promise<void> {
+  const callback = new URL(url.searchParams.get('redirect_uri')!);
+  callback.searchParams.set('code', code);
+  callback.searchParams.set('state', url.searchParams.get('state')!);
+  await (await fetch(callback)).body?.cancel();
+}

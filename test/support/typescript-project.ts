@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import { ROOT } from './cli.js';
+import { finished, type Finished } from './processes.js';
 
 /** `tsc --strict` as a new Node project has it: ES modules, NodeNext, ES2022 output, Node's types. */
 export const STRICT_NODE_PROJECT = {
@@ -88,26 +89,7 @@ export const STRICTEST: Record<string, unknown> = {
 };
 
 /** Runs `node FILE ARGS` in `dir` (bounded: 120 s, then SIGKILL); resolves with its exit code and output. */
-export function runNode(
-  dir: string,
-  file: string,
-  args: readonly string[] = [],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runNode(dir: string, file: string, args: readonly string[] = []): Promise<Finished> {
   const child = spawn(process.execPath, [file, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`node ${file} ${args.join(' ')} did not finish within 120 s\nstdout: ${stdout}\nstderr: ${stderr}`),
-      );
-    }, 120_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return finished(child, `node ${file} ${args.join(' ')}`, 120_000, () => child.kill('SIGKILL'));
 }
