@@ -10,6 +10,7 @@
 import type { JWTPayload } from 'jose';
 import type { HttpRequestIn, ResponseSink } from '../../../transport/http-server/http-exchange.js';
 import { McpError } from '../../../protocol/errors.js';
+import { base64urlFromBytes } from '../../../util/base64url.js';
 import type { AuthInfo } from '../../auth-info.js';
 import { BearerTokenError } from './bearer-error.js';
 import { DpopNonces, type DpopNonceOptions } from './dpop-nonces.js';
@@ -172,9 +173,8 @@ export function boundKeyOf(auth: AuthInfo): string | undefined {
 
 /** The `ath` a proof for `token` carries: base64url of the SHA-256 of its ASCII (RFC 9449 §4.2). */
 async function tokenHash(token: string): Promise<string> {
-  const { base64url } = await import('jose');
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-  return base64url.encode(new Uint8Array(digest));
+  return base64urlFromBytes(new Uint8Array(digest));
 }
 
 /** `scheme://host[:port]/path`, normalised by the URL parser (RFC 9449 §4.3), or undefined when no URL. */

@@ -6,6 +6,7 @@
  * so a nonce lives between one and two lifetimes and then rotates.
  */
 import { McpError } from '../../../protocol/errors.js';
+import { base64urlFromBytes, bytesFromBase64url } from '../../../util/base64url.js';
 
 /** Options of the nonces. */
 export interface DpopNonceOptions {
@@ -66,10 +67,9 @@ export class DpopNonces {
     const window = parseInt(match[1]!, 36);
     const current = this.windowOf(now);
     if (window !== current && window !== current - 1) return 'invalid';
-    const { base64url } = await import('jose');
-    const given = base64url.decode(match[2]!);
+    const given = bytesFromBase64url(match[2]!);
     // Only the canonical spelling of a MAC is the nonce issued (43 characters carry 2 spare bits).
-    if (base64url.encode(given) !== match[2]) return 'invalid';
+    if (!given || base64urlFromBytes(given) !== match[2]) return 'invalid';
     const valid = await globalThis.crypto.subtle.verify('HMAC', await this.keyOnce(), given, macInput(window));
     if (!valid) return 'invalid';
     return window === current ? 'fresh' : 'stale';
@@ -80,9 +80,8 @@ export class DpopNonces {
   }
 
   private async nonceOf(window: number): Promise<string> {
-    const { base64url } = await import('jose');
     const mac = await globalThis.crypto.subtle.sign('HMAC', await this.keyOnce(), macInput(window));
-    return `${window.toString(36)}.${base64url.encode(new Uint8Array(mac))}`;
+    return `${window.toString(36)}.${base64urlFromBytes(new Uint8Array(mac))}`;
   }
 
   private keyOnce(): Promise<HmacKey> {
