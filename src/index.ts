@@ -62,13 +62,13 @@ export type { AbortLike, SendSignal } from './protocol/send-signal.js';
 export { StdioTransport } from './transport/stdio/stdio.js';
 export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio/stdio.js';
 export { createLinkedPair } from './transport/memory.js';
-export { traceTransport } from './transport/trace/tracing-transport.js';
-export type { TraceTransportOptions } from './transport/trace/tracing-transport.js';
+export { traceTransport } from './observe/tracing-transport.js';
+export type { TraceTransportOptions } from './observe/tracing-transport.js';
 export { jsonlFileSink, prettyTraceLine, streamSink } from './inspect/trace/sinks.js';
 export type { JsonlFileSink, PrettyOptions } from './inspect/trace/sinks.js';
-export type { TraceSink } from './transport/trace/trace-sink.js';
-export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './transport/trace/trace-record.js';
-export { MCP_CHANNELS } from './transport/diagnostics/channels.js';
+export type { TraceSink } from './observe/trace-sink.js';
+export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './observe/trace-record.js';
+export { MCP_CHANNELS } from './observe/channels.js';
 export type {
   McpConnectionFacts,
   McpHandleNotificationEvent,
@@ -78,7 +78,7 @@ export type {
   McpSendRequestEvent,
   McpSessionEvent,
   McpTransportKind,
-} from './transport/diagnostics/channel-events.js';
+} from './observe/channel-events.js';
 
 // Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.
 export { McpManager } from './manager/mcp-manager.js';

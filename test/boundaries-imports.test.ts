@@ -18,7 +18,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
  * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
- * transport → protocol); `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
+ * transport → protocol); `observe` (trace records, the tracing decorator, diagnostics channels) stands at transport's rank; `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
  * the only room that may load `@opentelemetry/*`); `auth` is the OAuth client, under `client`.
  * `codegen` (the code `mcpwire emit-ts` writes) stands beside them too and may import `client`, not the other way.
  * `util` is the shared room under everything: small pure helpers any layer may import, which import nothing of src/.
@@ -27,6 +27,7 @@ const LAYERS: Record<string, number> = {
   util: -1,
   protocol: 0,
   transport: 1,
+  observe: 1,
   auth: 2,
   client: 3,
   server: 3,

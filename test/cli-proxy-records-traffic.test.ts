@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { CLI, EVERYTHING, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { FIXTURES } from './support/processes.js';

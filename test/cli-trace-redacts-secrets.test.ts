@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { endAll } from './support/end-all.js';

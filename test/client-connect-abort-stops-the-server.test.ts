@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { StdioTransport } from '../src/transport/stdio/stdio.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
 
 const SCRIPT = path.join(FIXTURES, 'stdio', 'never-answers.mjs');

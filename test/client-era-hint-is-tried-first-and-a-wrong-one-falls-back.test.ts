@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { connectClient } from './support/client.js';
 import { MODERN, SCRIPTED } from './support/cli.js';
 import { connectTo, legacyPeer, modernPeer } from './support/fake-servers.js';

@@ -12,7 +12,7 @@ import { planParamHeaders } from '../src/client/x-mcp-header.js';
 import { sampleValue } from '../src/protocol/value-sample.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { StdioTransport } from '../src/transport/stdio/stdio.js';
-import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
+import { TraceBuilder } from '../src/observe/trace-builder.js';
 import { legacyServer, openSse, result, sse } from './support/http-fixture.js';
 import { eventually, FIXTURES } from './support/processes.js';
 import { useHttpScene } from './support/http-scene.js';

@@ -5,7 +5,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { expect, it } from 'vitest';
-import { listTracingChannel, tracingChannel } from '../src/transport/diagnostics/tracing-channel.js';
+import { listTracingChannel, tracingChannel } from '../src/observe/tracing-channel.js';
 
 it('uses Node’s channels where the runtime has them', () => {
   const name = 'mcpwire-test:shared';

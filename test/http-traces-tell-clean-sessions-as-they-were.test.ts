@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readTrace } from '../src/inspect/trace/read-trace.js';
 import { buildReport } from '../src/inspect/report/report-model.js';
 import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import type { Har } from '../src/inspect/export/har.js';
 import type { ChromeTrace } from '../src/inspect/export/chrome-trace.js';
 import { requireBuiltCli, runCli } from './support/cli.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { approveWithCode, startScriptedOAuth } from './support/scripted-oauth.js';
 
 describe('the trace of a login', () => {

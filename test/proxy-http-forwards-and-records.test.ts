@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { PROCESS_HTTP_ROUTES } from '../src/client/http-routes.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { startHttpProxy, type HttpProxy } from '../src/inspect/proxy/http-proxy.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import {
   legacyServer,
   openSse,

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
 import { runStdioProxy } from '../src/inspect/proxy/stdio-proxy.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { eventually, FIXTURES, waitUntilGone } from './support/processes.js';
 import { useTempDir } from './support/temp-dir.js';
 

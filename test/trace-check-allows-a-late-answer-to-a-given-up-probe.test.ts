@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../src/inspect/trace/trace-check.js';
-import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import type { TraceDirection, TraceRecord } from '../src/transport/trace/trace-record.js';
+import { TraceBuilder } from '../src/observe/trace-builder.js';
+import type { TraceDirection, TraceRecord } from '../src/observe/trace-record.js';
 
 function traffic(steps: Array<[TraceDirection, unknown]>): TraceRecord[] {
   let clock = 0;

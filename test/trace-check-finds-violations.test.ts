@@ -13,8 +13,8 @@ import { isMcpError } from '../src/protocol/errors.js';
 import { MESSAGE_RULES } from '../src/inspect/message-rules/rules.js';
 import { readTrace } from '../src/inspect/trace/read-trace.js';
 import { checkTrace, type Violation } from '../src/inspect/trace/trace-check.js';
-import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import type { TraceDirection, TraceRecord } from '../src/transport/trace/trace-record.js';
+import { TraceBuilder } from '../src/observe/trace-builder.js';
+import type { TraceDirection, TraceRecord } from '../src/observe/trace-record.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TRACES = path.join(ROOT, 'spec-fixtures/traces');

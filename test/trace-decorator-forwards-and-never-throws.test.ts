@@ -8,8 +8,8 @@ import type { JsonRpcMessage } from '../src/protocol/jsonrpc.js';
 import type { Transport } from '../src/protocol/transport.js';
 import { createLinkedPair } from '../src/transport/memory.js';
 import { McpError } from '../src/protocol/errors.js';
-import { traceTransport } from '../src/transport/trace/tracing-transport.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import { traceTransport } from '../src/observe/tracing-transport.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { eventually } from './support/processes.js';
 
 const ping: JsonRpcMessage = { jsonrpc: '2.0', id: 1, method: 'ping' };

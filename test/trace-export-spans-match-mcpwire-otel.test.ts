@@ -14,7 +14,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import type { McpSpan } from '../src/inspect/export/mcp-span.js';
 import { spansOfTrace } from '../src/inspect/export/trace-spans.js';
 import { createHttpHandler, McpServer } from '../src/server/index.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { ATTR } from '../src/util/mcp-semconv.js';
 import { SCRIPTED } from './support/cli.js';
 import { instrumented } from './support/otel-sdk.js';

@@ -13,7 +13,7 @@ import type { ChromeTrace } from '../src/inspect/export/chrome-trace.js';
 import type { Har } from '../src/inspect/export/har.js';
 import type { OtlpTraceRequest } from '../src/inspect/export/otlp-json.js';
 import { CONNECTION_CLOSED_ERROR } from '../src/inspect/export/session-spans.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { ATTR, CANCELLED_ERROR, EXECUTE_TOOL, TOOL_ERROR } from '../src/util/mcp-semconv.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { recordMixedTrace } from './support/mixed-trace.js';

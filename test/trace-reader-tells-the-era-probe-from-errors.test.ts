@@ -12,7 +12,7 @@ import { filterTrace, parseTrace } from '../src/inspect/trace/read-trace.js';
 import { summarizeTrace } from '../src/inspect/trace/trace-summary.js';
 import { latencyTable } from '../src/inspect/trace/trace-stats.js';
 import { pairCalls } from '../src/inspect/trace/trace-calls.js';
-import type { TraceHttp, TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceHttp, TraceRecord } from '../src/observe/trace-record.js';
 
 const START = Date.UTC(2026, 10, 27, 10, 0, 0);
 

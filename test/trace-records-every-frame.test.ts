@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { jsonlFileSink } from '../src/inspect/trace/sinks.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { FIXTURES } from './support/processes.js';
 
 const LEGACY = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');

@@ -21,7 +21,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { OperationStats } from '../src/inspect/trace/trace-stats.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { launchBrowser } from './support/browser.js';
 import { CLI, MODERN, requireBuiltCli, runCli } from './support/cli.js';
 import { modernOverHttp } from './support/http-servers.js';

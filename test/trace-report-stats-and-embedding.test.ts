@@ -14,7 +14,7 @@ import { renderReport } from '../src/inspect/report/report-html.js';
 import { buildReport } from '../src/inspect/report/report-model.js';
 import { pairCalls } from '../src/inspect/trace/trace-calls.js';
 import { latencyTable, nearestRank } from '../src/inspect/trace/trace-stats.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 
 let clock = 0;
 /** A record of session `s1` of server `fs` at the next millisecond, with `message` as its frame. */

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitSessions } from '../src/inspect/trace/trace-sessions.js';
-import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import { TraceBuilder } from '../src/observe/trace-builder.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 
 const request = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { tools: [] } });

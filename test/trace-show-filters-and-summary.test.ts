@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/protocol/errors.js';
 import { filterTrace, matchesFilter, parseTrace, readTrace } from '../src/inspect/trace/read-trace.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { formatSummary, latencyStats, summarizeTrace } from '../src/inspect/trace/trace-summary.js';
 
 const TRACES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../spec-fixtures/traces');

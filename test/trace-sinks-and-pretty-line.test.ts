@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonlFileSink, prettyTraceLine, streamSink } from '../src/inspect/trace/sinks.js';
-import { TraceBuilder } from '../src/transport/trace/trace-builder.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import { TraceBuilder } from '../src/observe/trace-builder.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 
 const ESC = '\u001b';
 const dirs: string[] = [];

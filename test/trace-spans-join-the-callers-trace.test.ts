@@ -14,7 +14,7 @@ import type { OtlpTraceRequest } from '../src/inspect/export/otlp-json.js';
 import { parseTraceparent } from '../src/inspect/export/span-ids.js';
 import { CONNECTION_CLOSED_ERROR, UNANSWERED_ERROR } from '../src/inspect/export/session-spans.js';
 import { LiveSpans, spansOfTrace } from '../src/inspect/export/trace-spans.js';
-import type { TraceRecord } from '../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../src/observe/trace-record.js';
 import { ATTR, TIMEOUT_ERROR } from '../src/util/mcp-semconv.js';
 import { SCRIPTED } from './support/cli.js';
 import { until } from './support/wait.js';

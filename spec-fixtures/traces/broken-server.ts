@@ -12,8 +12,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TraceBuilder } from '../../src/transport/trace/trace-builder.js';
-import type { TraceDirection, TraceRecord } from '../../src/transport/trace/trace-record.js';
+import { TraceBuilder } from '../../src/observe/trace-builder.js';
+import type { TraceDirection, TraceRecord } from '../../src/observe/trace-record.js';
 
 const records: TraceRecord[] = [];
 let clock = 0;

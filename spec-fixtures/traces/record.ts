@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpClient } from '../../src/client/mcp-client.js';
-import type { TraceRecord } from '../../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../../src/observe/trace-record.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const servers = path.resolve(here, '../servers');

@@ -6,7 +6,7 @@
  */
 import { OtlpHttpExporter } from '../inspect/export/otlp-http-exporter.js';
 import { LiveSpans } from '../inspect/export/trace-spans.js';
-import type { TraceSink } from '../transport/trace/trace-sink.js';
+import type { TraceSink } from '../observe/trace-sink.js';
 import { flag, listOption, stringOption, UsageError, type ParsedArgs } from './argv.js';
 import type { CliIO } from './io.js';
 

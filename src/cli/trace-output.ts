@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ClientOptions } from '../client/options.js';
 import { jsonlFileSink, prettyTraceLine } from '../inspect/trace/sinks.js';
-import type { TraceSink } from '../transport/trace/trace-sink.js';
+import type { TraceSink } from '../observe/trace-sink.js';
 import { flag, stringOption, type ParsedArgs } from './argv.js';
 import type { CliIO } from './io.js';
 import { openOtlp } from './otlp-output.js';

@@ -14,8 +14,8 @@
  * - It keeps the modern change feed (`subscriptions/listen`) and the resource URIs subscribed.
  * - {@link ClientSession.close} is graceful and idempotent; it ends the feed and every input round.
  */
-import { ChannelTracing } from '../transport/diagnostics/channel-tracing.js';
-import { clientConnectionFacts } from '../transport/diagnostics/connection-facts.js';
+import { ChannelTracing } from '../observe/channel-tracing.js';
+import { clientConnectionFacts } from '../observe/connection-facts.js';
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,

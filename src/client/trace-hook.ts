@@ -6,9 +6,9 @@
  */
 import type { Transport } from '../protocol/transport.js';
 import { redactHeaderValue } from '../util/redact.js';
-import { guardSink, type TraceSink } from '../transport/trace/trace-sink.js';
-import { TraceBuilder } from '../transport/trace/trace-builder.js';
-import { traceTransport, type TraceTransportOptions } from '../transport/trace/tracing-transport.js';
+import { guardSink, type TraceSink } from '../observe/trace-sink.js';
+import { TraceBuilder } from '../observe/trace-builder.js';
+import { traceTransport, type TraceTransportOptions } from '../observe/tracing-transport.js';
 import { isHttpTransport, isStdioTransport } from '../transport/kinds.js';
 
 /** What `ClientOptions.trace` holds. */

@@ -4,7 +4,7 @@
  * revision, the session, how it ended). Every name comes from `util/mcp-semconv.ts`.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { McpConnectionFacts, McpMessageEvent } from '../transport/diagnostics/channel-events.js';
+import type { McpConnectionFacts, McpMessageEvent } from '../observe/channel-events.js';
 import { ATTR, EXECUTE_TOOL, networkTransportOf, type OutcomeAttributes } from '../util/mcp-semconv.js';
 
 /** Attributes known when a message's life starts (span and metric attributes alike). */

@@ -31,8 +31,8 @@ import type {
   McpSendNotificationEvent,
   McpSendRequestEvent,
   McpSessionEvent,
-} from '../transport/diagnostics/channel-events.js';
-import { MCP_CHANNELS } from '../transport/diagnostics/channels.js';
+} from '../observe/channel-events.js';
+import { MCP_CHANNELS } from '../observe/channels.js';
 import {
   ATTR,
   classifyOutcome,

@@ -4,7 +4,7 @@
  * handled, or why none was sent).
  */
 import { McpError } from '../protocol/errors.js';
-import type { McpHandleRequestEvent, McpSendRequestEvent } from '../transport/diagnostics/channel-events.js';
+import type { McpHandleRequestEvent, McpSendRequestEvent } from '../observe/channel-events.js';
 import type { OperationOutcome } from '../util/mcp-semconv.js';
 
 /** The outcome of a request or notification we sent. */

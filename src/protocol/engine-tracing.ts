@@ -2,7 +2,7 @@
  * What the engine tells an observer, and when: the hooks a {@link JsonRpcConnection} calls where
  * a message's life starts and ends, in either role. The engine knows nothing of who listens; the
  * layer that builds a connection passes an {@link EngineTracing} (mcpwire's publishes
- * `node:diagnostics_channel` TracingChannels, `transport/diagnostics/`), and when it returns
+ * `node:diagnostics_channel` TracingChannels, `observe/`), and when it returns
  * undefined for a message, nobody listens and the engine does nothing more for it.
  *
  * Contracts:

@@ -11,8 +11,8 @@
  * the client ends its input (stdio: stdin closed, the spec's shutdown), the calls in flight finish
  * and are answered, for at most `inputEndGraceMs`, and then the connection closes.
  */
-import { ChannelTracing } from '../transport/diagnostics/channel-tracing.js';
-import { ServerConnectionFacts } from '../transport/diagnostics/connection-facts.js';
+import { ChannelTracing } from '../observe/channel-tracing.js';
+import { ServerConnectionFacts } from '../observe/connection-facts.js';
 import { JsonRpcConnection } from '../protocol/connection.js';
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';

@@ -6,7 +6,7 @@
  * this process with a non-zero exit code, which is what the tests watch for.
  */
 import { McpClient } from '../../src/client/mcp-client.js';
-import type { TraceRecord } from '../../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../../src/observe/trace-record.js';
 
 const [server, mode] = process.argv.slice(2);
 const TOOLS = ['deep-line-then-answer', 'deep-notification', 'deep-result-field', 'deep-error', 'deep-structured'];

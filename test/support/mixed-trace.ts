@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { McpClient } from '../../src/client/mcp-client.js';
 import { McpServer } from '../../src/server/index.js';
-import type { TraceRecord } from '../../src/transport/trace/trace-record.js';
+import type { TraceRecord } from '../../src/observe/trace-record.js';
 import { CLI, SCRIPTED } from './cli.js';
 import { startKitHttp } from './kit-http.js';
 import { KIT_STDIO_SERVER } from './kit-stdio.js';

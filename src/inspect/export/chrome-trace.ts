@@ -6,7 +6,7 @@
  * stderr, HTTP statuses, invalid frames) as thread-scoped instants (`i`). Times are microseconds
  * since the trace's first record; `otherData.startedAt` gives that moment's wall-clock time.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { VERSION } from '../../util/version.js';
 import { SessionClock } from './session-clock.js';
 import type { SessionExport } from './trace-spans.js';

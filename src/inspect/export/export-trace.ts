@@ -4,7 +4,7 @@
  * - `chrome-trace`: the Trace Event Format (Perfetto, `chrome://tracing`);
  * - `har`: HAR 1.2 of the HTTP exchanges (browser devtools, HAR viewers).
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { chromeTrace } from './chrome-trace.js';
 import { harLog } from './har.js';
 import type { SpanOptions } from './mcp-span.js';

@@ -14,7 +14,7 @@
  * trace gives no entries.
  */
 import { STATUS_CODES } from 'node:http';
-import type { TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceHttp, TraceRecord } from '../../observe/trace-record.js';
 import { VERSION } from '../../util/version.js';
 import { SessionClock } from './session-clock.js';
 import type { SessionExport } from './trace-spans.js';

@@ -3,7 +3,7 @@
  * its tracer's monotonic clock: `ts` (ISO, whole milliseconds) anchors the session once, `t`
  * (milliseconds since the tracer started, sub-millisecond) places every record after it.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 
 export class SessionClock {
   private origin: number | undefined;

@@ -23,7 +23,7 @@
  * - With `includePayloads`, a tool's result is kept when the call did not fail (as `mcpwire/otel`).
  */
 import { META_KEYS } from '../../protocol/meta-keys.js';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import {
   ATTR,
   classifyOutcome,

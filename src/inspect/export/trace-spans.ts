@@ -3,7 +3,7 @@
  * they are written (`--otlp-endpoint`): both through {@link SessionSpans}, so a live span and
  * the exported span of the same record are alike.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { splitSessions, type TraceSession } from '../trace/trace-sessions.js';
 import type { McpSpan, SpanOptions } from './mcp-span.js';
 import { SessionSpans } from './session-spans.js';

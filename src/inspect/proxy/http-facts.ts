@@ -2,8 +2,8 @@
  * Headers on the HTTP proxy's two hops: which ones travel end to end (hop-by-hop ones never do),
  * the redacted HTTP facts a trace record carries, and the request a POST body carried.
  */
-import { traceHttpFacts } from '../../transport/trace/trace-builder.js';
-import type { TraceHttp, TraceRecord } from '../../transport/trace/trace-record.js';
+import { traceHttpFacts } from '../../observe/trace-builder.js';
+import type { TraceHttp, TraceRecord } from '../../observe/trace-record.js';
 
 /** Headers as Node and undici hand them over: lower-case names, a list for repeated ones. */
 export type HeaderBag = Record<string, string | string[] | undefined>;

@@ -23,8 +23,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TraceBuilder } from '../../transport/trace/trace-builder.js';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceBuilder } from '../../observe/trace-builder.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 
 /** One client session seen by the proxy. */
 export interface ProxySession {

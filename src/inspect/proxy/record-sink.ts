@@ -4,8 +4,8 @@
  * first failure is reported as one line on the error stream, and later records are still
  * offered to it.
  */
-import { guardSink } from '../../transport/trace/trace-sink.js';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import { guardSink } from '../../observe/trace-sink.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 
 /** Something that takes text, like `process.stderr`. */
 export interface TextSink {

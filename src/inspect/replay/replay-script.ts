@@ -11,7 +11,7 @@
  */
 import { McpError } from '../../protocol/errors.js';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { readTrace } from '../trace/read-trace.js';
 import { splitSessions } from '../trace/trace-sessions.js';
 

@@ -5,7 +5,7 @@
  * hostile trace cannot make it reach the network or run code.
  */
 import { createHash } from 'node:crypto';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { embedJson } from './embed-json.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';

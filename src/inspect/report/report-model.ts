@@ -4,7 +4,7 @@
  * on one time axis, the latency table, the errors and HTTP statuses. The page only filters and
  * draws it. Pure computation; no I/O.
  */
-import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceDirection, TraceRecord } from '../../observe/trace-record.js';
 import { pairCalls, type CallStatus, type TraceCall } from '../trace/trace-calls.js';
 import { latencyTable, type LatencyTable } from '../trace/trace-stats.js';
 

@@ -11,7 +11,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { errorMessage, McpError } from '../../protocol/errors.js';
-import type { TraceDirection, TraceKind, TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceDirection, TraceKind, TraceRecord } from '../../observe/trace-record.js';
 import { annotateTrace } from './trace-annotate.js';
 
 /** A line that did not become a record. `other-version` is a note (a newer writer), not damage. */

@@ -1,12 +1,12 @@
 /**
  * The trace writers: a JSONL file, any writable stream, and the one-line human form of a record
  * (`--trace`). Each is a {@link TraceSink}, the plain function the tracing decorator
- * (`transport/trace/`) hands its records to and guards, so a sink's failure never reaches the
+ * (`observe/`) hands its records to and guards, so a sink's failure never reaches the
  * traffic it watches.
  */
 import { createWriteStream } from 'node:fs';
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
-import { reportSinkFailure, type TraceSink } from '../../transport/trace/trace-sink.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
+import { reportSinkFailure, type TraceSink } from '../../observe/trace-sink.js';
 
 /** Something that takes text, like `process.stderr` or a socket. */
 export interface TextWritable {

@@ -4,7 +4,7 @@
  * recorders marked these (and traces of other recorders) read the same as new ones, so every
  * record-based view (`trace show` and its `--errors`, the exports) agrees with the paired calls.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { pairCalls } from './trace-calls.js';
 
 /**

@@ -21,7 +21,7 @@
  * Streamable HTTP to HTTP+SSE).
  */
 import { classifyOutcome, targetOf } from '../../util/mcp-semconv.js';
-import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceDirection, TraceRecord } from '../../observe/trace-record.js';
 import { splitSessions, type TraceSession } from './trace-sessions.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { lintFrames, type RuleFrame } from '../message-rules/lint-frames.js';
 import { openSpecSchemas } from './schema-check.js';
-import type { TraceDirection, TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceDirection, TraceRecord } from '../../observe/trace-record.js';
 
 /** One broken rule in a trace. */
 export interface Violation {

@@ -14,7 +14,7 @@
  * with its `listen` event) is split by the records' `Mcp-Session-Id`: what comes before a session
  * id appears (the era probe, `initialize`) joins the session it starts.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 
 /** One session: the records one tracer wrote, in file order. */
 export interface TraceSession {

@@ -3,7 +3,7 @@
  * often each method went by, how many answers were errors, latency from the response records'
  * `latencyMs`, and bytes each way. Pure computation over records; no I/O.
  */
-import type { TraceRecord } from '../../transport/trace/trace-record.js';
+import type { TraceRecord } from '../../observe/trace-record.js';
 import { nearestRank } from './trace-stats.js';
 
 /** Latency figures in milliseconds over `count` answered requests (nearest-rank percentiles). */

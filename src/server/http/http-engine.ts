@@ -20,8 +20,8 @@ import {
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc.js';
 import type { ServerRole } from '../../protocol/methods.js';
-import { ChannelTracing } from '../../transport/diagnostics/channel-tracing.js';
-import { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
+import { ChannelTracing } from '../../observe/channel-tracing.js';
+import { ServerConnectionFacts } from '../../observe/connection-facts.js';
 import type { HttpPeer, ResponseSink } from '../../transport/http-server/http-exchange.js';
 import { HttpServerTransport, PostRoute } from '../../transport/http-server/post-pipe.js';
 import type { AuthInfo } from '../auth-info.js';

@@ -24,7 +24,7 @@ import { sseMessage } from '../../transport/http-server/sse-writer.js';
 import type { PostFacts } from './post-facts.js';
 import type { ResponseChannel } from './response-channel.js';
 import { ResumableStreams } from './resumable-streams.js';
-import type { ServerConnectionFacts } from '../../transport/diagnostics/connection-facts.js';
+import type { ServerConnectionFacts } from '../../observe/connection-facts.js';
 import { McpError } from '../../protocol/errors.js';
 import type { SessionStore } from '../state/session-store.js';
 import type { EventLog } from '../state/event-log.js';

@@ -7,11 +7,11 @@
  * Contracts: never throws on any input; the value passed in is not mutated; correlation state is
  * bounded (at most `maxPending` open requests per direction, the oldest forgotten first).
  */
-import { classifyMessage } from '../../protocol/jsonrpc.js';
-import { sampleValue } from '../../protocol/value-sample.js';
-import { redactHeaderValue, redactUrl, scrubSecrets } from '../../util/redact.js';
+import { classifyMessage } from '../protocol/jsonrpc.js';
+import { sampleValue } from '../protocol/value-sample.js';
+import { redactHeaderValue, redactUrl, scrubSecrets } from '../util/redact.js';
 import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
-import { META_KEYS } from '../../protocol/meta-keys.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
 
 export interface TraceBuilderOptions {
   /** Server display name written into every record. */

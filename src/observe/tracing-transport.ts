@@ -16,15 +16,15 @@
  * - a failed send (`send-failed`), the close (`close`, with the error), and for a process the
  *   `spawn` (pid, command, arguments; never the environment) and `exit` (code, signal) events.
  */
-import { classifyMessage } from '../../protocol/jsonrpc.js';
-import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../../protocol/transport.js';
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { Inbox } from '../inbox.js';
-import type { HttpExchangeInfo } from '../http/exchange-reporter.js';
+import { classifyMessage } from '../protocol/jsonrpc.js';
+import type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from '../protocol/transport.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { Inbox } from '../transport/inbox.js';
+import type { HttpExchangeInfo } from '../transport/http/exchange-reporter.js';
 import { guardSink, type TraceSink } from './trace-sink.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { TraceHttp, TraceRecord } from './trace-record.js';
-import { errorMessage, type McpError } from '../../protocol/errors.js';
+import { errorMessage, type McpError } from '../protocol/errors.js';
 
 /** Options of {@link traceTransport}. */
 export interface TraceTransportOptions {

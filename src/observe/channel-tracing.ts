@@ -3,11 +3,11 @@
  * one per connection, built by the layer that knows the connection's facts. When a channel has no
  * subscriber its hook returns undefined at once, so a message nobody watches costs one check.
  */
-import type { EngineTracing, InboundTrace, OutboundTrace, SessionTrace } from '../../protocol/engine-tracing.js';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
-import { META_KEYS } from '../../protocol/meta-keys.js';
-import { withMeta } from '../../protocol/with-meta.js';
-import { targetOf } from '../../util/mcp-semconv.js';
+import type { EngineTracing, InboundTrace, OutboundTrace, SessionTrace } from '../protocol/engine-tracing.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { META_KEYS } from '../protocol/meta-keys.js';
+import { withMeta } from '../protocol/with-meta.js';
+import { targetOf } from '../util/mcp-semconv.js';
 import type {
   McpConnectionFacts,
   McpHandleNotificationEvent,

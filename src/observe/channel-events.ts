@@ -4,7 +4,7 @@
  * TracingChannel's `start`, `end`, `error` (when it failed), `asyncStart` and `asyncEnd`, and its
  * fields are filled in as that life goes on. Subscribers read facts; they never parse messages.
  */
-import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 /** How messages travel on a connection. */
 export type McpTransportKind = 'stdio' | 'http' | 'sse' | 'memory';

@@ -3,8 +3,13 @@
  * from the transport it connected (its kind, its URL, its HTTP session), a server's from what
  * the server kit knows as it serves (its revision once negotiated, the POST being served).
  */
-import type { Transport } from '../../protocol/transport.js';
-import { isHttpTransport, isStdioServerTransport, isStdioTransport, isStreamableHttpTransport } from '../kinds.js';
+import type { Transport } from '../protocol/transport.js';
+import {
+  isHttpTransport,
+  isStdioServerTransport,
+  isStdioTransport,
+  isStreamableHttpTransport,
+} from '../transport/kinds.js';
 import type { McpConnectionFacts, McpTransportKind } from './channel-events.js';
 
 /** Facts whose every field the server kit sets as it learns them. */
