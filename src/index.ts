@@ -15,6 +15,11 @@
  *   `McpClient`).
  */
 
+// The Node entry sends HTTP through undici's pool (loaded on the first exchange). Until
+// `src/client/node-parts.ts` (branch neutral-root) holds this line, the http-fetch branch keeps it here.
+import { setNodeHttpEngine } from './transport/http/default-engine.js';
+setNodeHttpEngine(() => import('./transport/http/undici-engine.js'));
+
 // Connecting and calling one server.
 export { McpClient } from './client/mcp-client.js';
 export type { ClientEvents, ConnectTarget } from './client/mcp-client.js';
