@@ -50,17 +50,22 @@ export interface NodeAuthParts {
   ownedFetch(dispatcher?: unknown): OwnedFetch;
 }
 
-let loader: (() => Promise<NodeAuthParts>) | undefined;
+let loader: NodeAuthPartsLoader | undefined;
 let loaded: Promise<NodeAuthParts> | undefined;
 
+/** How the Node parts are loaded (a lazy `() => import(…)`). */
+export type NodeAuthPartsLoader = () => Promise<NodeAuthParts>;
+
 /**
- * Registers how to load the Node parts (a lazy `() => import(…)`), or none with `undefined`.
- * Idempotent for the same loader; a new one replaces the old.
+ * Registers how to load the Node parts, or none with `undefined`; returns the loader it
+ * replaces (so a test can put it back). Idempotent for the same loader.
  */
-export function setNodeAuthParts(load: (() => Promise<NodeAuthParts>) | undefined): void {
-  if (load === loader) return;
+export function setNodeAuthParts(load: NodeAuthPartsLoader | undefined): NodeAuthPartsLoader | undefined {
+  const previous = loader;
+  if (load === loader) return previous;
   loader = load;
   loaded = undefined;
+  return previous;
 }
 
 /** The Node parts, loaded on first use; undefined when none are registered. A failed load is tried again next time. */
