@@ -155,8 +155,8 @@ function roomOf(file) {
   return file;
 }
 
-/** A bundled file's path from the repository or from node_modules. */
-const shortPath = (file) => file.replace(/^(\.\.\/)*(main\/)?/, '');
+/** A bundled file's path from node_modules or from the repository. */
+const shortPath = (file) => file.replace(/^.*?node_modules\//, 'node_modules/').replace(/^(\.\.\/)+/, '');
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const ratio = (a, b) => (a / b).toFixed(2);
