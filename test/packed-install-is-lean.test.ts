@@ -16,8 +16,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPTIONAL_PEERS, installCommand, type OptionalPeer } from '../src/util/optional-peers.js';
-import { ROOT } from './support/cli.js';
-import { npmInstallTarball, packTarball, type InstallFootprint, type PackedTarball } from './support/packed-install.js';
+import { ROOT, SCRIPTED } from './support/cli.js';
+import {
+  npmInstall,
+  npmInstallTarball,
+  packTarball,
+  type InstallFootprint,
+  type PackedTarball,
+} from './support/packed-install.js';
 
 /** The budget of issue 27: a library user's node_modules. */
 const MAX_BYTES = 15 * 1024 * 1024;
@@ -180,4 +186,18 @@ describe('a command whose optional peer is missing', () => {
     expect(codex.stderr).toContain(hint('@decimalturn/toml-patch'));
     expect(existsSync(path.join(home, '.codex', 'config.toml'))).toBe(false);
   });
+});
+
+describe('the install the hint names', () => {
+  it('is what makes emit-ts work: run as printed, emit-ts writes the module', async () => {
+    const refused = await mcpwire(['emit-ts', '--json', '--', process.execPath, SCRIPTED]);
+    const { install } = (JSON.parse(refused.stdout) as { error: { install: string } }).error;
+    const [npm, verb, ...specs] = install.split(' ');
+    expect([npm, verb]).toEqual(['npm', 'install']);
+    await npmInstall(project, specs);
+    const emitted = await mcpwire(['emit-ts', '--', process.execPath, SCRIPTED]);
+    expect(emitted.stderr).toBe('');
+    expect(emitted.code).toBe(0);
+    expect(emitted.stdout).toContain('export function typedTools(');
+  }, 300_000);
 });

@@ -226,14 +226,32 @@ export async function npmInstallTarball(tarball: string, dir: string): Promise<I
     path.join(dir, 'package.json'),
     `${JSON.stringify({ name: 'lean-user', private: true, type: 'module' })}\n`,
   );
-  await run(NPM, ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+  await npmInstall(dir, [tarball]);
+  return installFootprint(dir);
+}
+
+/** `npm install ...specs` in the project `dir` (as {@link npmInstallTarball} runs it; bounded, 4 min). */
+export async function npmInstall(dir: string, specs: readonly string[]): Promise<void> {
+  await run(NPM, ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
     timeout: 240_000,
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...outsideNpmScripts(process.env), npm_config_update_notifier: 'false' },
   });
-  return installFootprint(dir);
+}
+
+/**
+ * `env` without what an npm script run (`npm test`, `npx vitest`) adds about the repository's
+ * own package (its lifecycle, its package.json fields, its prefix), keeping the user's npm
+ * configuration (registry, cache, proxy).
+ */
+function outsideNpmScripts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([key]) => !/^(npm_lifecycle_|npm_package_)|^(npm_config_local_prefix|npm_command|INIT_CWD)$/.test(key),
+    ),
+  );
 }
 
 /** The {@link InstallFootprint} of the install in `dir` (its `node_modules` and `package-lock.json`). */
