@@ -5,7 +5,8 @@
  * page to the provider; the page that comes back connects with the callback URL, which finishes
  * the login (state checked, the stored verifier redeemed, the token bound to a non-extractable
  * Web Crypto key) and calls tools with DPoP proofs. A forged callback is refused; a callback of
- * a finished login is ignored; the explicit start/finish API does the same without a connect.
+ * a finished login is ignored; an expired token is refreshed with the same key, no redirect; the
+ * explicit start/finish API does the same without a connect.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginRedirectError, OAuthError } from '../src/auth/auth-error.js';
@@ -103,6 +104,27 @@ describe('the OAuth login by redirect against oidc-provider', () => {
     clients.push(again);
     expect((await again.callTool('whoami', {})).structuredContent).toEqual({ subject: 'alice' });
     expect(as.grants.filter((g) => g.grantType === 'authorization_code')).toHaveLength(1);
+
+    // Expired in the tab: the next page's connect refreshes with the same key (no redirect), and
+    // the provider takes the DPoP-bound refresh; the new token is bound to the same key.
+    const expired = storedLogin(storage);
+    storage.entries.set(
+      [...storage.entries.keys()][0]!,
+      JSON.stringify({
+        key: kit.url,
+        login: { ...expired, tokens: { ...expired.tokens!, expiresAt: Date.now() - 1_000 } },
+      }),
+    );
+    const refreshed = await McpClient.connect(
+      { url: kit.url, auth: auth() },
+      { name: 'kit', connectTimeoutMs: 20_000 },
+    );
+    clients.push(refreshed);
+    expect((await refreshed.callTool('whoami', {})).structuredContent).toEqual({ subject: 'alice' });
+    expect(as.grants).toContainEqual({ grantType: 'refresh_token', ok: true });
+    expect(storedLogin(storage).tokens!.accessToken).not.toBe(expired.tokens!.accessToken);
+    expect((seen.at(-1)?.claims?.cnf as { jkt?: string } | undefined)?.jkt).toBe(jkt);
+    expect(sentTo).toHaveLength(1);
   }, 120_000);
 
   it('refuses a callback with another state and keeps the login under way for the real one', async () => {
