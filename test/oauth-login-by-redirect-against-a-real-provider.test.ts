@@ -152,6 +152,23 @@ describe('the OAuth login by redirect against oidc-provider', () => {
     });
   }, 120_000);
 
+  it('ends the login under way when the provider sends back a refusal (access_denied)', async () => {
+    as = await startAuthorizationServer({ autoApprove: true });
+    const { kit } = await startDpopKit(as.issuer);
+    const store = new MemoryTokenStore();
+    const options = { store, redirectUri: REDIRECT_URI };
+    const url = await startRedirectLogin(kit.url, options);
+    const denied = new URL(REDIRECT_URI);
+    denied.searchParams.set('error', 'access_denied');
+    denied.searchParams.set('state', url.searchParams.get('state')!);
+    denied.searchParams.set('iss', as.issuer);
+    const refused = await finishRedirectLogin(kit.url, denied, options).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'AUTH_REQUIRED', step: 'callback', oauthError: 'access_denied' });
+    expect((await store.get(kit.url))?.pending).toBeUndefined();
+    // Nothing is under way any more: the same callback again says so.
+    await expect(finishRedirectLogin(kit.url, denied, options)).rejects.toThrow(/no login by redirect is under way/);
+  });
+
   it('says a login by redirect needs startRedirectLogin when nothing sends the page on', async () => {
     as = await startAuthorizationServer({ autoApprove: true });
     const { kit } = await startDpopKit(as.issuer);
