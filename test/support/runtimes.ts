@@ -5,7 +5,8 @@
  * port workerd picks itself and reports on its control pipe). Each start resolves once the server
  * answers; `stop()` ends it and everything it started and resolves with how it exited. Start a
  * runtime once per test file (`beforeAll`) and stop it in `afterAll`: a failing test leaves no
- * process behind either way.
+ * process behind either way. A script that is not a server (a client run, `runScript`) runs to its
+ * own end under node, deno or bun, and what of its group outlived it is reported, then killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,6 +163,74 @@ export async function startRuntime(
   }
 }
 
+/** Options of a script run to its end ({@link runScript}). */
+export interface RunOptions {
+  /** Variables added to this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Deno permissions beyond net, read and env (e.g. `['run']` to spawn stdio servers). */
+  allow?: readonly string[];
+  /** How long the script may run (default 45 s); past it its group is killed and the run rejects. */
+  timeoutMs?: number;
+}
+
+/** How a script run ended. */
+export interface ScriptRun {
+  readonly runtime: ServeRuntime;
+  readonly exit: Exit;
+  /** Its stdout and stderr (the last 64 kB). */
+  readonly output: string;
+  /** Whether a process of its group was still alive the moment it exited (then killed). */
+  readonly leftProcesses: boolean;
+  /** The JSON of its last `RESULT {json}` line; throws with the output when it printed none. */
+  result<T = unknown>(): T;
+}
+
+/**
+ * Runs `script` (a module in `test/runtimes/`, or an absolute path) under `runtime` to its end,
+ * as the leader of its own process group (Deno: a cache directory of its own, no network for
+ * modules). Resolves once it exited by itself, with whether anything of its group outlived it
+ * (whatever did is killed then); rejects, after killing the group, when it runs past the bound.
+ */
+export async function runScript(
+  runtime: ServeRuntime,
+  script: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<ScriptRun> {
+  const denoDir = runtime === 'deno' ? mkdtempSync(path.join(tmpdir(), 'mcpwire-deno-')) : undefined;
+  const cleanup = () => denoDir && rmSync(denoDir, { recursive: true, force: true });
+  let spawned: Spawned;
+  try {
+    const file = path.isAbsolute(script) ? script : path.join(RUNTIME_APPS, script);
+    const line = runtimeCommand(runtime, file, args, { denoDir, allow: options.allow });
+    spawned = spawnGroup(line.command, line.args, { ...options.env, ...line.env }, 0, cleanup);
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  const timeoutMs = options.timeoutMs ?? 45_000;
+  const exit = await within(spawned.exited, { timeoutMs, what: `${runtime} ${script} to end by itself` }).catch(
+    async (error: unknown) => {
+      await spawned.stop(0, 'SIGKILL');
+      throw new Error(`${(error as Error).message}: ${spawned.output().slice(-4_000)}`);
+    },
+  );
+  const leftProcesses = groupPidAlive(spawned.child.pid!);
+  await spawned.stop(0, 'SIGKILL');
+  const output = spawned.output();
+  return {
+    runtime,
+    exit,
+    output,
+    leftProcesses,
+    result<T>(): T {
+      const lines = [...output.matchAll(/^RESULT (.*)$/gm)];
+      if (lines.length === 0) throw new Error(`${runtime} ${script} printed no RESULT line: ${output.slice(-4_000)}`);
+      return JSON.parse(lines.at(-1)![1]!) as T;
+    },
+  };
+}
+
 function served(runtime: Runtime, url: string, spawned: Spawned): RuntimeServer {
   return {
     runtime,
@@ -273,10 +342,15 @@ function controlPort(spawned: Spawned, timeoutMs: number, what: string): Promise
 
 /** True while any process of the server's group (the server or what it started) is alive. */
 export function groupAlive(server: RuntimeServer): boolean {
+  return groupPidAlive(server.pid);
+}
+
+/** True while any process of the group `leader` leads is alive. */
+function groupPidAlive(leader: number): boolean {
   try {
-    process.kill(-server.pid, 0);
+    process.kill(-leader, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' || isAlive(server.pid);
+    return (error as NodeJS.ErrnoException).code === 'EPERM' || isAlive(leader);
   }
 }
