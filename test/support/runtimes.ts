@@ -248,6 +248,14 @@ export interface WorkerdOptions extends StartOptions {
   path?: string;
   /** The compatibility date (default 2026-09-01, within the pinned workerd's range). */
   compatibilityDate?: string;
+  /** Text bindings: the Worker's `env.NAME` (e.g. the URL of a loopback server it calls). */
+  bindings?: Record<string, string>;
+  /**
+   * Where the Worker's `fetch()` may go: `none` (default: workerd's own default, public addresses
+   * only, so nothing on this machine) or `loopback` (127.0.0.0/8 and nothing else, through a
+   * network service that is the Worker's `globalOutbound`).
+   */
+  outbound?: 'none' | 'loopback';
 }
 
 /**
@@ -273,7 +281,7 @@ export async function startWorkerd(entry: string, options: WorkerdOptions = {}):
       mainFields: ['browser', 'module', 'main'],
       logLevel: 'silent',
     }).finally(() => stopEsbuild()); // esbuild's service process would outlive the test file
-    writeFileSync(path.join(dir, 'config.capnp'), workerdConfig(options.compatibilityDate ?? '2026-09-01'));
+    writeFileSync(path.join(dir, 'config.capnp'), workerdConfig(options));
     const args = ['serve', path.join(dir, 'config.capnp'), '--control-fd=3'];
     spawned = spawnGroup(runtimeBinary('workerd'), args, options.env ?? {}, 1, cleanup);
   } catch (error) {
@@ -297,18 +305,29 @@ export async function startWorkerd(entry: string, options: WorkerdOptions = {}):
   }
 }
 
-/** A workerd config: one Worker (the bundle beside it, ES module) behind one HTTP socket on 127.0.0.1:0. */
-function workerdConfig(compatibilityDate: string): string {
+/**
+ * A workerd config: one Worker (the bundle beside it, ES module) behind one HTTP socket on
+ * 127.0.0.1:0, with its text bindings and, for `outbound: 'loopback'`, a network service allowing
+ * only "local" addresses as its global outbound.
+ */
+function workerdConfig(options: WorkerdOptions): string {
+  const loopback = options.outbound === 'loopback';
+  const bindings = Object.entries(options.bindings ?? {}).map(
+    ([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`,
+  );
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [
+    (name = "main", worker = .worker),${loopback ? '\n    (name = "loopback", network = (allow = ["local"])),' : ''}
+  ],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
 
 const worker :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${compatibilityDate}",
+  compatibilityDate = "${options.compatibilityDate ?? '2026-09-01'}",
+  bindings = [${bindings.join(', ')}],${loopback ? '\n  globalOutbound = "loopback",' : ''}
 );
 `;
 }
