@@ -242,6 +242,28 @@ function served(runtime: Runtime, url: string, spawned: Spawned): RuntimeServer 
   };
 }
 
+/**
+ * Bundles `entry` (a module in `test/runtimes/` or an absolute path) into one ES module, as an
+ * app's build would for `target`: `workerd` (platform neutral, conditions workerd/worker/browser,
+ * as Wrangler does) or `browser` (platform browser, esbuild's browser conditions). `mcpwire` and
+ * its subpaths resolve through the package's exports to the built `dist/`. Resolves with the
+ * bundle's text; rejects with esbuild's errors when it cannot be built (e.g. a `node:*` import).
+ */
+export async function bundle(entry: string, target: 'workerd' | 'browser'): Promise<string> {
+  const built = await build({
+    entryPoints: [path.isAbsolute(entry) ? entry : path.join(RUNTIME_APPS, entry)],
+    write: false,
+    outdir: 'out',
+    bundle: true,
+    format: 'esm',
+    ...(target === 'workerd'
+      ? { platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'] }
+      : { platform: 'browser' }),
+    logLevel: 'silent',
+  }).finally(() => stopEsbuild()); // esbuild's service process would outlive the test file
+  return built.outputFiles[0]!.text;
+}
+
 /** Options of a Worker under workerd. */
 export interface WorkerdOptions extends StartOptions {
   /** The endpoint's path (default `/mcp`). */
@@ -271,16 +293,7 @@ export async function startWorkerd(entry: string, options: WorkerdOptions = {}):
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   let spawned: Spawned;
   try {
-    await build({
-      entryPoints: [path.isAbsolute(entry) ? entry : path.join(RUNTIME_APPS, entry)],
-      outfile: path.join(dir, 'worker.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['browser', 'module', 'main'],
-      logLevel: 'silent',
-    }).finally(() => stopEsbuild()); // esbuild's service process would outlive the test file
+    writeFileSync(path.join(dir, 'worker.js'), await bundle(entry, 'workerd'));
     writeFileSync(path.join(dir, 'config.capnp'), workerdConfig(options));
     const args = ['serve', path.join(dir, 'config.capnp'), '--control-fd=3'];
     spawned = spawnGroup(runtimeBinary('workerd'), args, options.env ?? {}, 1, cleanup);
