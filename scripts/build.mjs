@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: dist/ from src/. Types come from tsc (declarations only, one .d.ts per
-// source file); JavaScript comes from esbuild, one file per public entry (`mcpwire`,
-// `mcpwire/types` — types only, so an empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server` (its Node
-// entry and its runtime-neutral one, `server/neutral.js`), `mcpwire/otel`,
+// source file); JavaScript comes from esbuild, one file per public entry (`mcpwire`: its Node
+// entry `index.js` and its runtime-neutral one `neutral.js`; `mcpwire/types` — types only, so an
+// empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server` (its Node entry and its
+// runtime-neutral one, `server/neutral.js`), `mcpwire/otel`,
 // the `mcpwire` command) plus shared chunks. Shared chunks keep one copy of every module across
 // entries (one McpError class whichever entry threw it); bundling makes `import('mcpwire')` load
 // ~10 files instead of ~60 (measured in bench/: the import scenario). Lazy imports stay lazy:
@@ -35,6 +36,7 @@ await build({
   absWorkingDir: root,
   entryPoints: [
     'src/index.ts',
+    'src/neutral.ts',
     'src/types.ts',
     'src/transport/http/index.ts',
     'src/inspect/proxy/index.ts',

@@ -45,6 +45,8 @@ export type McpErrorCode =
   | 'INVALID_STATE'
   /** An argument was out of range or malformed. */
   | 'INVALID_ARGUMENT'
+  /** The runtime lacks what the call needs (a stdio server where no process can be started: browsers, Workers). */
+  | 'UNSUPPORTED'
   /** A configuration file or object is invalid. */
   | 'CONFIG_INVALID'
   /** The server needs credentials (HTTP 401/403). */

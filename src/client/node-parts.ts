@@ -1,0 +1,18 @@
+/**
+ * The Node-only parts of the client, registered with the neutral code that uses them rather than
+ * imported by it (see `stdio-launcher.ts`). Each registration is a lazy `() => import(…)`: nothing
+ * Node-only loads until it is used, so installing costs no import time. Called at the top of the
+ * node entry (`src/index.ts`), by the manager's connect (`manager/servers/connect-target.ts`, so
+ * a deep import of the manager still starts stdio servers) and by the tests' setup file.
+ * Idempotent: the second call does nothing.
+ */
+import { setStdioLauncher } from './stdio-launcher.js';
+
+let installed = false;
+
+/** Registers every Node-only part with its registry (once). */
+export function installNodeParts(): void {
+  if (installed) return;
+  installed = true;
+  setStdioLauncher(() => import('../transport/stdio/stdio.js'));
+}
