@@ -32,8 +32,24 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-await build({
+/** What both passes share: ESM for Node, packages left to node_modules, linked source maps. */
+const common = {
   absWorkingDir: root,
+  outbase: 'src',
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+// The library's entries share their chunks (one copy of every module across them).
+await build({
+  ...common,
   entryPoints: [
     'src/index.ts',
     'src/neutral.ts',
@@ -46,17 +62,13 @@ await build({
     'src/server/postgres/index.ts',
     'src/otel/index.ts',
     'src/server/redis/index.ts',
-    'src/cli.ts',
   ],
-  outbase: 'src',
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
-  logLevel: 'warning',
 });
+
+// The command is a process of its own (it loads no user module that could hand it one of the
+// library's objects), so it is bundled apart: in one pass its ~50 lazy command chunks would cut
+// the library's modules into as many shared chunks, and `import('mcpwire')` loaded 41 files for
+// what 21 hold now (measured in bench/: each file costs the ESM loader ~0.25 ms, the chunks
+// together ~40 % of the import time).
+await build({ ...common, entryPoints: ['src/cli.ts'], chunkNames: 'chunks/cli/[name]-[hash]' });

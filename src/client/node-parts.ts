@@ -6,6 +6,8 @@
  * a deep import of the manager still starts stdio servers) and by the tests' setup file.
  * Idempotent: the second call does nothing.
  */
+import { setNodeAuthParts } from '../auth/auth-runtime.js';
+import { setNodeHttpEngine } from '../transport/http/default-engine.js';
 import { setStdioLauncher } from './stdio-launcher.js';
 
 let installed = false;
@@ -15,4 +17,8 @@ export function installNodeParts(): void {
   if (installed) return;
   installed = true;
   setStdioLauncher(() => import('../transport/stdio/stdio.js'));
+  // HTTP through undici's pool (not on Bun, whose undici is a shim: the engine picks fetch there).
+  setNodeHttpEngine(() => import('../transport/http/undici-engine.js'));
+  // OAuth's file token store, loopback receiver and undici fetch.
+  setNodeAuthParts(() => import('../auth/node-auth-parts.js'));
 }

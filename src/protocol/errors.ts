@@ -49,6 +49,12 @@ export type McpErrorCode =
   | 'UNSUPPORTED'
   /** A configuration file or object is invalid. */
   | 'CONFIG_INVALID'
+  /**
+   * A library that only some commands need (an optional peer dependency, such as
+   * json-schema-to-typescript for `mcpwire emit-ts`) is not installed: `MissingDependencyError`
+   * names it and the `npm install` to run.
+   */
+  | 'DEPENDENCY_MISSING'
   /** The server needs credentials (HTTP 401/403). */
   | 'AUTH_REQUIRED'
   /** A permission rule (or the user, asked) refused a tool call; nothing was sent. */

@@ -1,0 +1,155 @@
+/**
+ * `mcpwire/otel` in Debian's Chromium with the OpenTelemetry web SDK (2.x): a page bundled by
+ * esbuild for the browser (`test/support/otel-web-page.ts`) sets up `WebTracerProvider` with a
+ * batched OTLP/HTTP JSON exporter, calls `instrument()`, and runs mcpwire's client against a kit
+ * server on an in-memory pair. The OTLP receiver (another loopback origin, CORS on) gets the
+ * spans named and attributed by OpenTelemetry's MCP conventions: CLIENT and SERVER spans for the
+ * handshake and each tool call, the SERVER span the CLIENT span's child through `params._meta`,
+ * the CLIENT span the child of the page's own active span, a tool error classified on both sides.
+ * mcpwire's channels there are subscriber lists (no `node:diagnostics_channel`); no page error,
+ * no request to anything but loopback.
+ *
+ * Until the neutral root lands, the client's stdio and undici HTTP modules import Node built-ins
+ * at their top; the page never calls them, so the bundle stubs those built-ins (a call throws).
+ * The stub refuses a built-in imported by `src/otel`, `src/observe` or OpenTelemetry itself: the
+ * part this test proves must bundle for the browser as it is.
+ */
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { ATTR } from '../src/util/mcp-semconv.js';
+import { launchBrowser } from './support/browser.js';
+import { serveNode } from './support/mounts.js';
+import type { OtelPageRun } from './support/otel-web-page.js';
+import { attributesOf, startOtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
+import { within } from './support/wait.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PAGE = path.join(ROOT, 'test/support/otel-web-page.ts');
+/** Where a Node built-in must not be imported from, for the page to prove anything. */
+const NEUTRAL = ['src/otel/', 'src/observe/', 'node_modules/@opentelemetry/'];
+const BUILTINS = new Set(builtinModules);
+
+/** Node built-ins become stubs that throw when called; see the file comment. */
+function interimNodeStubs(): Plugin {
+  return {
+    name: 'interim-node-stubs',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^[a-z_:]+(\/|$)/ }, (args) => {
+        if (!args.path.startsWith('node:') && !BUILTINS.has(args.path.split('/')[0]!)) return undefined;
+        const from = path.relative(ROOT, args.importer).split(path.sep).join('/');
+        if (NEUTRAL.some((room) => from.includes(room)))
+          return { errors: [{ text: `${from} imports ${args.path}: mcpwire/otel must bundle without Node` }] };
+        return { path: args.path, namespace: 'node-stub' };
+      });
+      bundle.onLoad({ filter: /.*/, namespace: 'node-stub' }, (args) => ({
+        loader: 'js',
+        contents: `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not in a browser`)}); };
+module.exports = new Proxy(function stub() {}, { get: (_target, key) => (key === '__esModule' ? false : fail) });`,
+      }));
+    },
+  };
+}
+
+let browser: Browser | undefined;
+let script = '';
+beforeAll(async () => {
+  const bundled = await build({
+    entryPoints: [PAGE],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    // package.json's `sideEffects` names dist files: from src, keep what entries run on loading
+    // (src/server/neutral.ts installs the schema engine that needs no code generation).
+    ignoreAnnotations: true,
+    plugins: [interimNodeStubs()],
+  });
+  script = bundled.outputFiles[0]!.text;
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await stopEsbuild();
+});
+
+function one(spans: ReceivedSpan[], name: string, kind: number): ReceivedSpan {
+  const found = spans.filter((s) => s.name === name && s.kind === kind);
+  expect(found, `${name} (kind ${kind}) among ${spans.map((s) => `${s.name}/${s.kind}`).join(', ')}`).toHaveLength(1);
+  return found[0]!;
+}
+
+const SERVER = 2;
+const CLIENT = 3;
+const STATUS_ERROR = 2;
+
+it('exports CLIENT and SERVER spans by the MCP conventions from a browser page over OTLP/HTTP JSON', async () => {
+  const receiver = await startOtlpReceiver({ cors: true });
+  const site = await serveNode((req, res) => {
+    if (req.url === '/page.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>otel</title><script type="module" src="/page.js"></script>');
+  });
+  onTestFinished(() => site.stop());
+  const context = await browser!.newContext();
+  onTestFinished(() => context.close());
+  const errors: string[] = [];
+  const offLoopback: string[] = [];
+  context.on('request', (request) => {
+    if (new URL(request.url()).hostname !== '127.0.0.1') offLoopback.push(request.url());
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+
+  await page.goto(`${site.origin}/?collector=${encodeURIComponent(receiver.url)}`);
+  const run = await within(
+    page.evaluate(() => (globalThis as unknown as { otelRun: Promise<OtelPageRun> }).otelRun),
+    { timeoutMs: 30_000, what: "the page's MCP exchange and span flush" },
+  );
+  expect(run.error).toBeUndefined();
+  expect(run.echoed).toBe('{"city":"Oslo"}');
+  expect(run.refusedIsError).toBe(true);
+
+  const spans = await receiver.waitForSpans((all) =>
+    all.some((s) => s.name === 'tools/call refuse' && s.kind === SERVER),
+  );
+  const sent = one(spans, 'tools/call echo', CLIENT);
+  const handled = one(spans, 'tools/call echo', SERVER);
+  // The page's span is the CLIENT span's parent; the SERVER span is the CLIENT span's child.
+  expect(sent.traceId).toBe(run.turn!.traceId);
+  expect(sent.parentSpanId).toBe(run.turn!.spanId);
+  expect(handled.traceId).toBe(sent.traceId);
+  expect(handled.parentSpanId).toBe(sent.spanId);
+  for (const s of [sent, handled]) {
+    expect(attributesOf(s.attributes)).toMatchObject({
+      [ATTR.methodName]: 'tools/call',
+      [ATTR.toolName]: 'echo',
+      [ATTR.operationName]: 'execute_tool',
+      [ATTR.requestId]: expect.any(String),
+    });
+    expect(s.scope.name).toBe('mcpwire');
+    expect(s.status?.code ?? 0).toBe(0);
+  }
+  expect(JSON.parse(attributesOf(sent.attributes)[ATTR.toolArguments] as string)).toEqual({ city: 'Oslo' });
+  for (const kind of [CLIENT, SERVER]) {
+    const refused = one(spans, 'tools/call refuse', kind);
+    expect(attributesOf(refused.attributes)[ATTR.errorType]).toBe('tool_error');
+    expect(refused.status?.code).toBe(STATUS_ERROR);
+  }
+  one(spans, 'initialize', CLIENT);
+  one(spans, 'initialize', SERVER);
+  one(spans, 'notifications/initialized', SERVER);
+  expect(receiver.requests().every((r) => r.path === '/v1/traces')).toBe(true);
+  expect(errors).toEqual([]);
+  expect(offLoopback).toEqual([]);
+});
