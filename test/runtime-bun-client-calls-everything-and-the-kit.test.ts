@@ -6,8 +6,6 @@
  */
 import { callsFromTheRuntime } from './support/runtime-client-checks.js';
 
-// Known bug until HTTP on fetch lands (helper http-fetch): under Bun the HTTP client talks through
-// undici's Bun shim, whose dispatcher has no close(), so `client.close()` throws
-// `TypeError: this.dispatcher.close is not a function` and the script exits 1. The HTTP rows run
-// as it.fails: flip them to it once src/transport/http uses the fetch engine on Bun.
-callsFromTheRuntime('bun', { http: false });
+// Under Bun the HTTP rows go through the fetch engine (undici's Bun shim, used before, has no
+// dispatcher.close(): close() threw `TypeError: this.dispatcher.close is not a function`).
+callsFromTheRuntime('bun');

@@ -17,12 +17,6 @@ import { serveFetch, serveNode, type Listening } from './support/mounts.js';
 import { bundle } from './support/runtimes.js';
 import { until } from './support/wait.js';
 
-// Until the runtime-neutral root (helper neutral-root) and HTTP on fetch (helper http-fetch) are
-// merged, the browser bundle of `mcpwire` fails on its `node:*` imports: every check runs as
-// it.fails (they alert once they pass; the lead flips them at merge).
-const BUNDLES = false;
-const check = BUNDLES ? it : it.fails;
-
 type Era = 'legacy' | 'modern';
 
 /** The page's steps (test/runtimes/client-page.mjs). */
@@ -55,6 +49,8 @@ let browser: Browser | undefined;
 let pageSite: Listening | undefined;
 let kitSite: Listening | undefined;
 let kit: PageKit;
+/** The kit's requests that carried Last-Event-ID (resumptions). */
+const resumes: Array<{ method: string; lastEventId: string }> = [];
 /** The page's script, bundled by the first check (a bundle that fails fails the checks, not the file). */
 let script: Promise<string> | undefined;
 
@@ -114,7 +110,11 @@ beforeAll(async () => {
         .end('<!doctype html><title>client page</title><script type="module" src="/client.js"></script>');
   });
   kit = pageKit(pageSite.origin);
-  kitSite = await serveFetch(kit.handler);
+  kitSite = await serveFetch((request) => {
+    const lastEventId = request.headers.get('last-event-id');
+    if (lastEventId !== null) resumes.push({ method: request.method, lastEventId });
+    return kit.handler(request);
+  });
   kit.url = `${kitSite.origin}/mcp`;
   browser = await launchBrowser();
 }, 60_000);
@@ -163,7 +163,7 @@ describe.each<[Era, string]>([
   ['modern', '2026-07-28'],
   ['legacy', '2025-11-25'],
 ])('a page on another loopback origin, era %s', (era, protocolVersion) => {
-  check('connects, lists, calls with progress and cancels (the tool sees the abort)', async () => {
+  it('connects, lists, calls with progress and cancels (the tool sees the abort)', async () => {
     const page = await openPage();
     expect(await step(page, 'open', kit.url, era, false)).toEqual({ era, protocolVersion });
     expect(await step(page, 'tools')).toEqual(expect.arrayContaining(['add', 'hold', 'count', 'register']));
@@ -173,7 +173,7 @@ describe.each<[Era, string]>([
     await until(() => kit.served.aborts > before, { what: 'the hold tool to see the abort' });
   });
 
-  check('hears tools/list_changed', async () => {
+  it('hears tools/list_changed', async () => {
     const page = await openPage();
     const opened = { streams: kit.handler.openStreams, listens: kit.handler.openListens };
     await step(page, 'open', kit.url, era, true);
@@ -191,9 +191,10 @@ describe.each<[Era, string]>([
 });
 
 describe('a page on a legacy session', () => {
-  check('resumes a call whose response stream the server closed, with Last-Event-ID', async () => {
+  it('resumes a call whose response stream the server closed, with Last-Event-ID', async () => {
     const page = await openPage();
     await step(page, 'open', kit.url, 'legacy', false);
+    const before = resumes.length;
     await step(page, 'startPoll');
     await until(() => kit.polling, { what: 'poll_me to wait with its stream closed' });
     kit.release();
@@ -201,5 +202,7 @@ describe('a page on a legacy session', () => {
       content: [{ type: 'text', text: 'resumed result' }],
       progress: [1, 2],
     });
+    // The rest came on a GET from the page that named the last event it had seen.
+    expect(resumes.slice(before)).toEqual([{ method: 'GET', lastEventId: expect.stringMatching(/\S/) }]);
   });
 });

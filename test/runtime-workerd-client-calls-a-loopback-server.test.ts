@@ -14,12 +14,6 @@ import { mountedServer, type MountedServer } from './support/mounted-server.js';
 import { serveFetch, type Listening } from './support/mounts.js';
 import { groupAlive, startWorkerd, type RuntimeServer } from './support/runtimes.js';
 
-// Until the runtime-neutral root (helper neutral-root) and HTTP on fetch (helper http-fetch) are
-// merged, `mcpwire` resolves for a Worker to the Node entry and the bundle fails on its `node:*`
-// imports: every check runs as it.fails (they alert once they pass; the lead flips them at merge).
-const BUNDLES = false;
-const check = BUNDLES ? it : it.fails;
-
 /** The Worker's origin (`http://127.0.0.1:PORT`); the harness's url ends in `/mcp`. */
 const origin = (worker: RuntimeServer) => new URL(worker.url).origin;
 
@@ -70,7 +64,7 @@ async function ask(pathname: string): Promise<{ status: number; body: any }> {
   return { status: answer.status, body: await answer.json() };
 }
 
-check('calls a tool on a loopback server on 2026-07-28 and answers with the validated structured result', async () => {
+it('calls a tool on a loopback server on 2026-07-28 and answers with the validated structured result', async () => {
   const before = served.calls;
   expect(await ask('/call?era=modern')).toEqual({
     status: 200,
@@ -79,14 +73,14 @@ check('calls a tool on a loopback server on 2026-07-28 and answers with the vali
   expect(served.calls).toBe(before + 1);
 });
 
-check('calls a tool on a legacy session (2025-11-25) and answers with the result', async () => {
+it('calls a tool on a legacy session (2025-11-25) and answers with the result', async () => {
   expect(await ask('/call?era=legacy')).toEqual({
     status: 200,
     body: { era: 'legacy', protocolVersion: '2025-11-25', structuredContent: { sum: 5 }, progress: [1, 2] },
   });
 });
 
-check("refuses a structured result its tool's outputSchema does not admit (the no-eval validator ran)", async () => {
+it("refuses a structured result its tool's outputSchema does not admit (the no-eval validator ran)", async () => {
   const { status, body } = await ask('/lying');
   expect(status).toBe(200);
   expect(body).toMatchObject({
@@ -97,7 +91,7 @@ check("refuses a structured result its tool's outputSchema does not admit (the n
   expect(body.message).not.toMatch(/code generation|eval/i);
 });
 
-check('stops on SIGINT and leaves no process', async () => {
+it('stops on SIGINT and leaves no process', async () => {
   const started = await theWorker();
   expect(await started.stop(10_000, 'SIGINT'), started.output()).toEqual({ code: null, signal: 'SIGINT' });
   expect(groupAlive(started)).toBe(false);

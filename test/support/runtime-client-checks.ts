@@ -84,18 +84,12 @@ export async function clientCallsUnder(runtime: ServeRuntime, profile: Profile, 
   } else expect(seen.pid).toBeNull();
 }
 
-/** What a runtime's client cannot do yet: those rows run as `it.fails` (they alert once they pass). */
-export interface ClientLimits {
-  /** HTTP works end to end, `close()` included (Bun: undici's shim has no `dispatcher.close`). */
-  http?: false;
-}
-
 /**
  * The tests of one runtime's file: stdio and Streamable HTTP rows against server-everything and
  * the kit. The HTTP servers (server-everything's `streamableHttp` mode and the kit served by
  * node through test/runtimes/serve.mjs) start once for the file and stop in `afterAll`.
  */
-export function callsFromTheRuntime(runtime: ServeRuntime, limits: ClientLimits = {}): void {
+export function callsFromTheRuntime(runtime: ServeRuntime): void {
   let everything: HttpServerProcess | undefined;
   let kit: RuntimeServer | undefined;
   beforeAll(async () => {
@@ -104,16 +98,12 @@ export function callsFromTheRuntime(runtime: ServeRuntime, limits: ClientLimits 
   afterAll(async () => {
     await Promise.all([everything?.stop(), kit?.stop()]);
   });
-  const http = limits.http === false ? it.fails : it;
   it(`over stdio finds server-everything's legacy era, calls with progress and cancels`, () =>
     clientCallsUnder(runtime, 'everything', STDIO.everything));
   it('over stdio finds the kit on 2026-07-28, calls with progress and cancels (the tool sees the abort)', () =>
     clientCallsUnder(runtime, 'kit', STDIO.kit));
-  http(`over Streamable HTTP finds server-everything's legacy era, calls with progress and cancels`, () =>
-    clientCallsUnder(runtime, 'everything', { url: everything!.url }),
-  );
-  http(
-    'over Streamable HTTP finds the kit on 2026-07-28, calls with progress and cancels (the tool sees the abort)',
-    () => clientCallsUnder(runtime, 'kit', { url: kit!.url }),
-  );
+  it(`over Streamable HTTP finds server-everything's legacy era, calls with progress and cancels`, () =>
+    clientCallsUnder(runtime, 'everything', { url: everything!.url }));
+  it('over Streamable HTTP finds the kit on 2026-07-28, calls with progress and cancels (the tool sees the abort)', () =>
+    clientCallsUnder(runtime, 'kit', { url: kit!.url }));
 }
