@@ -4,7 +4,7 @@
 // client) and over HTTP (bench/http-server.mjs, legacy Streamable HTTP, JSON answers, one node
 // process for the whole run), every sample a fresh process, runtimes interleaved round by round
 // (the order rotates). Prints the median calls/s per runtime and transport and its ratio to Node's.
-//   npm run build && node bench/client-runtimes.mjs [--rounds 3] [--warmup 2000] [--calls 2000] [--json]
+//   npm run build && node bench/client-runtimes.mjs [--rounds 3] [--warmup 2000] [--calls 2000] [--fetch] [--json]
 // The binaries are the devDependencies `deno` and `bun` (scripts/runtimes.mjs finds them).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,9 @@ import { runtimeCommand } from '../scripts/runtimes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNTIMES = ['node', 'deno', 'bun'];
-const TRANSPORTS = ['stdio', 'http'];
+// `http-fetch` (with --fetch): HTTP through the runtime's global fetch (`connect({ url, fetch })`),
+// beside `http`, the runtime's default engine (undici's pool on Node and Deno, fetch on Bun).
+const TRANSPORTS = process.argv.includes('--fetch') ? ['stdio', 'http', 'http-fetch'] : ['stdio', 'http'];
 const RUN_TIMEOUT_MS = 120_000;
 
 function option(name, fallback) {
@@ -90,6 +92,7 @@ const http = await startHttpServer();
 const targets = {
   stdio: { command: process.execPath, args: [path.join(HERE, 'server.mjs')] },
   http: { url: http.url },
+  'http-fetch': { url: http.url },
 };
 const samples = new Map(); // `${runtime}/${transport}` → calls/s[]
 const notes = new Set();
@@ -102,7 +105,12 @@ try {
         const line = runtimeCommand(
           runtime,
           script,
-          [JSON.stringify(targets[transport]), String(warmup), String(calls)],
+          [
+            JSON.stringify(targets[transport]),
+            String(warmup),
+            String(calls),
+            transport === 'http-fetch' ? 'fetch' : 'default',
+          ],
           {
             denoDir,
             allow: ['run'],
@@ -137,7 +145,8 @@ for (const transport of TRANSPORTS) {
     const values = samples.get(`${runtime}/${transport}`);
     return values ? median(values) : undefined;
   };
-  const floor = of('node');
+  // Ratios to Node's default path for that transport (HTTP: undici's pool).
+  const floor = transport === 'http-fetch' ? median(samples.get('node/http') ?? [NaN]) : of('node');
   for (const runtime of RUNTIMES) {
     const callsPerSec = of(runtime);
     const ratio = callsPerSec !== undefined && floor !== undefined ? callsPerSec / floor : undefined;
