@@ -9,7 +9,7 @@
  * error, no request off loopback.
  *
  * The same login through `McpClient.connect({ url, auth: { redirectUri, callbackUrl } })` in the
- * page needs the client on fetch (neutral-root, http-fetch): `it.fails` until they are merged.
+ * page runs on the neutral root with HTTP on fetch.
  */
 import { build, stop } from 'esbuild';
 import path from 'node:path';
@@ -121,26 +121,21 @@ describe('OAuth by redirect in Chromium', () => {
     expect(as.grants).toEqual([{ grantType: 'authorization_code', ok: true }]);
   }, 120_000);
 
-  // Needs McpClient on fetch in a browser bundle (neutral-root + http-fetch). Lead: flip to `it` at integration.
-  it.fails(
-    'the full client logs in by redirect and calls a tool in the browser (McpClient.connect with auth.callbackUrl)',
-    async () => {
-      const script = await bundle('oauth-client-page.js');
-      const app = await serveApp(script);
-      const as = await startAuthorizationServer({ autoApprove: true, registrationCorsOrigin: app.origin });
-      onTestFinished(() => as.close());
-      const { kit } = await startDpopKit(as.issuer, () => ({ cors: { origins: [app.origin] } }));
-      const page = await openPage(`${app.origin}/`, 'oauthClientPage');
-      const away = page.waitForURL((url) => url.pathname === '/callback', { waitUntil: 'load' });
-      void page.evaluate((mcp) => (globalThis as any).oauthClientPage.connect(mcp), kit.url).catch(() => {});
-      await away;
-      await page.waitForFunction(() => 'oauthClientPage' in globalThis);
-      const outcome = await page.evaluate(
-        (mcp) => (globalThis as any).oauthClientPage.connect(mcp) as Promise<{ subject: unknown; tools: string[] }>,
-        kit.url,
-      );
-      expect(outcome).toEqual({ subject: 'alice', tools: ['whoami'] });
-    },
-    120_000,
-  );
+  it('the full client logs in by redirect and calls a tool in the browser (McpClient.connect with auth.callbackUrl)', async () => {
+    const script = await bundle('oauth-client-page.js');
+    const app = await serveApp(script);
+    const as = await startAuthorizationServer({ autoApprove: true, registrationCorsOrigin: app.origin });
+    onTestFinished(() => as.close());
+    const { kit } = await startDpopKit(as.issuer, () => ({ cors: { origins: [app.origin] } }));
+    const page = await openPage(`${app.origin}/`, 'oauthClientPage');
+    const away = page.waitForURL((url) => url.pathname === '/callback', { waitUntil: 'load' });
+    void page.evaluate((mcp) => (globalThis as any).oauthClientPage.connect(mcp), kit.url).catch(() => {});
+    await away;
+    await page.waitForFunction(() => 'oauthClientPage' in globalThis);
+    const outcome = await page.evaluate(
+      (mcp) => (globalThis as any).oauthClientPage.connect(mcp) as Promise<{ subject: unknown; tools: string[] }>,
+      kit.url,
+    );
+    expect(outcome).toEqual({ subject: 'alice', tools: ['whoami'] });
+  }, 120_000);
 });
