@@ -83,6 +83,9 @@ describe('the era probe over stdio', () => {
     // The server answers in order: this answer comes after the ping's.
     await client.listTools();
     expect(diagnostics.filter((d) => d.kind === 'late-response')).toEqual([]);
+    // The ping did not pin the SDK's dual-era connection to 2025 (a bare ping would: it is the
+    // first claim-less request, after which server/discover is -32601): modern requests still serve.
+    await client.ping();
   });
 
   it("mcpwire's own dual-era kit is modern", async () => {
