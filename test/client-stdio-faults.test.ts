@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
-import { readJsonl } from './support/jsonl.js';
+import { recordedMethods } from './support/jsonl.js';
 
 const server = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const clients: McpClient[] = [];
@@ -124,7 +124,7 @@ describe('era detection against real processes', () => {
     const client = await connect(['--discover', 'exit', '--record', record]);
     expect(client.era).toBe('legacy');
     await client.callTool('echo', { text: 'after restart' });
-    const methods = readJsonl<{ method?: string }>(record).map((m) => m.method);
+    const methods = recordedMethods(record);
     expect(methods.slice(0, 4)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
   });
 
@@ -132,7 +132,7 @@ describe('era detection against real processes', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
     const record = path.join(dir, 'received.jsonl');
     const client = await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
-    const read = () => readJsonl<{ method?: string }>(record).map((m) => m.method);
+    const read = () => recordedMethods(record);
     // The server records lines in order before it answers: after a ping round trip, the record
     // holds everything the client sent before it.
     await client.ping();

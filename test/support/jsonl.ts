@@ -16,3 +16,8 @@ export function parseJsonl<T = unknown>(text: string): T[] {
 export function readJsonl<T = unknown>(file: string): T[] {
   return parseJsonl<T>(readFileSync(file, 'utf8'));
 }
+
+/** The `method` of each message a fixture server recorded with `--record` (it appends each line it receives). */
+export function recordedMethods(file: string): Array<string | undefined> {
+  return readJsonl<{ method?: string }>(file).map((message) => message.method);
+}
