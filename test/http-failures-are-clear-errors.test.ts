@@ -18,6 +18,7 @@ import {
 } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
 import { useHttpScene } from './support/http-scene.js';
+import { failureOf } from './support/failure.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const scene = useHttpScene<McpClient>();
@@ -66,9 +67,7 @@ describe('HTTP failures', () => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(`database down (token ${SECRET})`);
       return true;
     });
-    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({
+    const error = await failureOf(scene.client!.callTool('echo', {}), HttpError, {
       code: 'TRANSPORT',
       server: 'remote',
       method: 'tools/call',

@@ -19,6 +19,7 @@ import {
 } from '../src/manager/permissions/permission-rules.js';
 import { PermissionError } from '../src/manager/permissions/permission-rules.js';
 import { assignToolNames } from '../src/manager/catalogue/tool-names.js';
+import { failureOf } from './support/failure.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;
 const block = (file: string, scope: PermissionBlock['scope'], rules: Lists): PermissionBlock => ({
@@ -302,9 +303,7 @@ describe('authorize', () => {
   });
 
   it('deny rejects without asking, naming the tool, the rule and its file', async () => {
-    const error = await authorize(verdict('rm'), never, call('rm')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PermissionError);
-    expect(error).toMatchObject({
+    const error = await failureOf(authorize(verdict('rm'), never, call('rm')), PermissionError, {
       code: 'PERMISSION_DENIED',
       server: 'fs',
       method: 'tools/call',
