@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
-import { legacyServer, openSse } from './support/http-fixture.js';
+import { legacyServer, openSse, unauthorized } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
 import { useHttpScene } from './support/http-scene.js';
 import { failureOf } from './support/failure.js';
@@ -80,13 +80,10 @@ describe('mcpwire --json and an HTTP failure', () => {
 
   it('a 401 exits 3 and prints the status, the URL and the parsed challenge as fields, with no data', async () => {
     await scene.start((_seen, res) => {
-      res
-        .writeHead(401, {
-          'www-authenticate':
-            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"',
-        })
-        .end();
-      return true;
+      return unauthorized(
+        res,
+        'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"',
+      );
     });
     // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
     // A home of its own: the login store under it is empty and the user's is never read.

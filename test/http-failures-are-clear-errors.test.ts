@@ -15,6 +15,7 @@ import {
   startHttpFixture,
   until,
   writeThenDrop,
+  unauthorized,
 } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
 import { useHttpScene } from './support/http-scene.js';
@@ -115,13 +116,10 @@ describe('HTTP failures', () => {
 
   it('401: AUTH_REQUIRED carrying the WWW-Authenticate challenge, secrets redacted', async () => {
     await scene.start((_seen, res) => {
-      res
-        .writeHead(401, {
-          'www-authenticate':
-            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"',
-        })
-        .end();
-      return true;
+      return unauthorized(
+        res,
+        'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"',
+      );
     });
     const error = await McpClient.connect(
       { url: scene.fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },
