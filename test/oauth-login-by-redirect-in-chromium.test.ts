@@ -15,7 +15,7 @@ import { build, stop } from 'esbuild';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, watchedPage } from './support/browser.js';
 import { serveNode, type Listening } from './support/mounts.js';
 import { startAuthorizationServer } from './support/oauth-servers.js';
 import { startDpopKit } from './support/redirect-login.js';
@@ -64,20 +64,8 @@ afterAll(async () => {
 
 /** A fresh page at `url` once its script set `ready`, failing the test on any page error or a request off loopback. */
 async function openPage(url: string, ready: string): Promise<Page> {
-  const context = await browser!.newContext();
-  onTestFinished(() => context.close());
-  const errors: string[] = [];
-  const offLoopback: string[] = [];
-  context.on('request', (request) => {
-    if (new URL(request.url()).hostname !== '127.0.0.1') offLoopback.push(request.url());
-  });
-  const page = await context.newPage();
+  const page = await watchedPage(browser!);
   page.setDefaultTimeout(30_000);
-  page.on('pageerror', (error) => errors.push(error.message));
-  onTestFinished(() => {
-    expect(errors).toEqual([]);
-    expect(offLoopback).toEqual([]);
-  });
   await page.goto(url);
   await page.waitForFunction((name) => name in globalThis, ready);
   return page;

@@ -9,9 +9,9 @@
  * error, and no request to anything but 127.0.0.1.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../src/server/index.js';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, watchedPage } from './support/browser.js';
 import { mountedServer, type MountedServer } from './support/mounted-server.js';
 import { serveFetch, serveNode, type Listening } from './support/mounts.js';
 import { bundle } from './support/runtimes.js';
@@ -131,19 +131,9 @@ afterAll(async () => {
 /** A fresh page with the client loaded, failing the test on any page error or a request off loopback. */
 async function openPage(): Promise<Page> {
   await (script ??= bundle('client-page.mjs', 'browser'));
-  const context = await browser!.newContext();
-  onTestFinished(() => context.close());
-  const errors: string[] = [];
-  const offLoopback: string[] = [];
-  context.on('request', (request) => {
-    if (new URL(request.url()).hostname !== '127.0.0.1') offLoopback.push(request.url());
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  onTestFinished(async () => {
-    await page.evaluate(() => (globalThis as unknown as { mcpPage: McpPage }).mcpPage.close()).catch(() => undefined);
-    expect(errors).toEqual([]);
-    expect(offLoopback).toEqual([]);
+  const page = await watchedPage(browser!, {
+    beforeCheck: (page) =>
+      page.evaluate(() => (globalThis as unknown as { mcpPage: McpPage }).mcpPage.close()).catch(() => undefined),
   });
   await page.goto(`${pageSite!.origin}/`);
   await page.waitForFunction(() => 'mcpPage' in globalThis, undefined, { timeout: 10_000 });
