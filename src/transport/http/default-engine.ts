@@ -1,98 +1,32 @@
 /**
- * Which engine an HTTP transport sends through (`http-engine.ts`), chosen once per transport:
- * 1. a `dispatcher` option (an undici dispatcher) → the dispatcher engine over it;
- * 2. a `fetch` option → the fetch engine over that function;
- * 3. the registered Node engine (undici's keep-alive `Agent`, the fast path), unless on Bun,
- *    whose undici is a shim without the pool (`close` is missing there);
- * 4. the global `fetch`; without one, exchanges fail with `TRANSPORT`.
- *
- * The Node engine is registered, never imported, by this neutral module: the Node entry calls
- * {@link setNodeHttpEngine} with a lazy `() => import('…/undici-engine.js')`, so neither undici
- * nor `node:*` is in a browser's or a Worker's bundle. Transports are built synchronously: the
- * first transport of a process loads the module on its first exchange; later ones build the
- * engine at once.
+ * The registry of the Node engine: the one thing the Node entries tell the HTTP transports.
+ * Neutral code never imports undici; the Node entry calls {@link setNodeHttpEngine} with a lazy
+ * `() => import('…/undici-engine.js')`, so neither undici nor `node:*` is in a browser's or a
+ * Worker's bundle, and nothing of it loads until a transport's first exchange. Which engine a
+ * transport then gets is `engine-choice.ts`'s business. This module imports nothing, so the
+ * Node entry registering costs no import time.
  */
-import { McpError } from '../../protocol/errors.js';
-import { DispatcherEngine, type HttpDispatcher } from './dispatch.js';
-import { FetchEngine, type FetchFunction } from './fetch-engine.js';
-import type { ExchangeOptions, HttpEngine, HttpEngineOptions, LiteResponse } from './http-engine.js';
+import type { HttpEngine, HttpEngineOptions } from './http-engine.js';
 
 /** What the Node engine's module exports (`undici-engine.ts`). */
 export interface NodeHttpEngineModule {
   createUndiciEngine(options?: HttpEngineOptions): HttpEngine;
 }
 
-let loadNode: (() => Promise<NodeHttpEngineModule>) | undefined;
-let nodeModule: NodeHttpEngineModule | undefined;
-let nodeLoading: Promise<NodeHttpEngineModule> | undefined;
+/** The registered loader, and its module once loaded. */
+export const nodeEngine: {
+  load: (() => Promise<NodeHttpEngineModule>) | undefined;
+  module: NodeHttpEngineModule | undefined;
+  loading: Promise<NodeHttpEngineModule> | undefined;
+} = { load: undefined, module: undefined, loading: undefined };
 
 /**
  * Registers the Node engine's module loader (called by the Node entry; `undefined` unregisters).
- * Until it is loaded nothing of it runs; a loader that fails fails the exchanges that needed it.
+ * Until a transport needs it nothing of it runs; a loader that fails fails the exchanges that
+ * needed it.
  */
 export function setNodeHttpEngine(load: (() => Promise<NodeHttpEngineModule>) | undefined): void {
-  loadNode = load;
-  nodeModule = undefined;
-  nodeLoading = undefined;
+  nodeEngine.load = load;
+  nodeEngine.module = undefined;
+  nodeEngine.loading = undefined;
 }
-
-/** What picks an engine: a transport's options. */
-export interface EngineChoice extends HttpEngineOptions {
-  dispatcher?: HttpDispatcher | undefined;
-  fetch?: FetchFunction | undefined;
-}
-
-/** The engine for a transport with these options (see the file comment for the order). */
-export function engineFor(choice: EngineChoice): HttpEngine {
-  if (choice.dispatcher !== undefined) return new DispatcherEngine(choice.dispatcher);
-  if (choice.fetch !== undefined) return new FetchEngine(choice.fetch);
-  if (loadNode !== undefined && !onBun()) {
-    const options: HttpEngineOptions =
-      choice.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: choice.connectTimeoutMs };
-    if (nodeModule) return nodeModule.createUndiciEngine(options);
-    return new LazyEngine(() => loadNodeModule().then((module) => module.createUndiciEngine(options)));
-  }
-  const global = (globalThis as { fetch?: FetchFunction }).fetch;
-  if (typeof global === 'function') return new FetchEngine((input, init) => global(input, init));
-  return new LazyEngine(() =>
-    Promise.reject(
-      new McpError(
-        'TRANSPORT',
-        'HTTP needs a fetch function: this runtime has no global fetch; pass the "fetch" option',
-      ),
-    ),
-  );
-}
-
-function loadNodeModule(): Promise<NodeHttpEngineModule> {
-  nodeLoading ??= loadNode!().then((module) => (nodeModule = module));
-  return nodeLoading;
-}
-
-function onBun(): boolean {
-  return typeof (globalThis as { process?: { versions?: { bun?: string } } }).process?.versions?.bun === 'string';
-}
-
-/** An engine built on its first exchange (the Node engine's module loads asynchronously). */
-class LazyEngine implements HttpEngine {
-  private engine: HttpEngine | undefined;
-  private building: Promise<HttpEngine> | undefined;
-
-  constructor(private readonly build: () => Promise<HttpEngine>) {}
-
-  exchange(url: URL, options: ExchangeOptions): Promise<LiteResponse> {
-    if (this.engine) return this.engine.exchange(url, options);
-    this.building ??= this.build().then((engine) => (this.engine = engine));
-    return this.building.then((engine) => engine.exchange(url, options));
-  }
-
-  close(): Promise<void> {
-    return this.building ? this.building.then((engine) => engine.close(), noop) : Promise.resolve();
-  }
-
-  destroy(): Promise<void> {
-    return this.building ? this.building.then((engine) => engine.destroy(), noop) : Promise.resolve();
-  }
-}
-
-function noop(): void {}

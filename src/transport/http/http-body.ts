@@ -14,8 +14,6 @@ export type Body = LiteBody;
 
 /** Decodes whole bodies (no state between calls: one shared instance). */
 const utf8 = new TextDecoder();
-/** The option of a streaming decode, allocated once. */
-const STREAM = { stream: true };
 
 /**
  * Reads a whole body as UTF-8 text. Rejects with a {@link SizeLimitError} (`limit: maxBytes`)
@@ -84,10 +82,10 @@ export function pumpSse(
       body.removeListener('data', onData);
       resolve(error === undefined ? { end } : { end, error });
     };
-    // A streaming TextDecoder joins UTF-8 sequences split across chunks.
-    const text = new TextDecoder();
+    // UTF-8 sequences split across chunks are joined (see Utf8Chunks).
+    const text = new Utf8Chunks();
     const onData = (chunk: Uint8Array): void => {
-      decoder.push(text.decode(chunk, STREAM));
+      decoder.push(text.write(chunk));
       if (stopped()) {
         finish('stopped');
         if (!drain) {
@@ -148,4 +146,42 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
     at += chunk.length;
   }
   return whole;
+}
+
+/**
+ * Decodes a byte stream chunk by chunk, holding back a UTF-8 sequence cut at a chunk's end until
+ * the next chunk completes it. Each chunk is one non-streaming `TextDecoder.decode` of its
+ * complete part: on Node 20 `decode(chunk, { stream: true })` takes about five times as long for
+ * a 64 KiB chunk (measured: ~50 µs against ~10 µs, as fast as Buffer's `toString`). A byte order
+ * mark is kept as text (the SSE decoder drops the leading one itself).
+ */
+export class Utf8Chunks {
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private carry: Uint8Array | undefined;
+
+  write(chunk: Uint8Array): string {
+    let bytes = chunk;
+    if (this.carry) {
+      bytes = concat([this.carry, chunk], this.carry.length + chunk.length);
+      this.carry = undefined;
+    }
+    const end = completeEnd(bytes);
+    if (end < bytes.length) {
+      this.carry = bytes.slice(end);
+      bytes = bytes.subarray(0, end);
+    }
+    return bytes.length === 0 ? '' : this.decoder.decode(bytes);
+  }
+}
+
+/** Where the last complete UTF-8 sequence of `bytes` ends: before a lead byte whose sequence is cut, else the end. */
+function completeEnd(bytes: Uint8Array): number {
+  const length = bytes.length;
+  for (let at = length - 1; at >= 0 && at >= length - 3; at--) {
+    const byte = bytes[at]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return at + size > length ? at : length;
+  }
+  return length;
 }

@@ -25,7 +25,7 @@ import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS, type LegacySseOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type HttpExchangeInfo, type ResponseFacts } from './exchange-reporter.js';
-import { engineFor } from './default-engine.js';
+import { engineFor } from './engine-choice.js';
 import type { HttpEngine, LiteResponse } from './http-engine.js';
 import { unlimitedListeners } from './max-listeners.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';

@@ -33,7 +33,7 @@ import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS, type StreamableHttpOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
-import { engineFor } from './default-engine.js';
+import { engineFor } from './engine-choice.js';
 import type { HttpEngine, LiteResponse } from './http-engine.js';
 import { unlimitedListeners } from './max-listeners.js';
 import { ExchangeLink } from './exchange-link.js';
