@@ -40,7 +40,7 @@ afterAll(() => setNodeHttpEngine(undefined));
 /** Calls of the counting fetch, by HTTP method. */
 const fetched: string[] = [];
 const countingFetch: FetchFunction = (input, init) => {
-  fetched.push(init.method ?? 'GET');
+  fetched.push(init?.method ?? 'GET');
   return globalThis.fetch(input, init);
 };
 
@@ -192,7 +192,7 @@ describe('McpClient.connect({ url, fetch })', () => {
     const client = await McpClient.connect({
       url: kit.url,
       fetch: (input, init) => {
-        calls.push(`${init.method} ${new URL(input).pathname}`);
+        calls.push(`${init?.method} ${new URL(input).pathname}`);
         return globalThis.fetch(input, init);
       },
     });
