@@ -11,6 +11,7 @@ import type { RequestOptions } from '../protocol/connection.js';
 import { isMcpError, McpError } from '../protocol/errors.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
+import { schemaEngineReady } from '../protocol/schema-engines.js';
 import type { CloseInfo, Disposer } from '../protocol/transport.js';
 import type {
   CallToolResult,
@@ -409,6 +410,9 @@ export class McpClient {
       });
     }
     const dialect = hasFeature(this.protocolVersion, 'icons') ? '2020-12' : 'draft-07';
+    // Where Ajv cannot run, the engine without code generation loads on the first output schema.
+    const ready = schemaEngineReady();
+    if (ready) await ready;
     checkStructuredContent(schema, result.structuredContent, dialect, this.name, name);
   }
 }
