@@ -5,7 +5,8 @@
  * page to the provider; the page that comes back connects with the callback URL, which finishes
  * the login (state checked, the stored verifier redeemed, the token bound to a non-extractable
  * Web Crypto key) and calls tools with DPoP proofs. A forged callback is refused; a callback of
- * a finished login is ignored; the explicit start/finish API does the same without a connect.
+ * a finished login is ignored; an expired token is refreshed with the same key, no redirect; the
+ * explicit start/finish API does the same without a connect.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginRedirectError, OAuthError } from '../src/auth/auth-error.js';
@@ -103,6 +104,27 @@ describe('the OAuth login by redirect against oidc-provider', () => {
     clients.push(again);
     expect((await again.callTool('whoami', {})).structuredContent).toEqual({ subject: 'alice' });
     expect(as.grants.filter((g) => g.grantType === 'authorization_code')).toHaveLength(1);
+
+    // Expired in the tab: the next page's connect refreshes with the same key (no redirect), and
+    // the provider takes the DPoP-bound refresh; the new token is bound to the same key.
+    const expired = storedLogin(storage);
+    storage.entries.set(
+      [...storage.entries.keys()][0]!,
+      JSON.stringify({
+        key: kit.url,
+        login: { ...expired, tokens: { ...expired.tokens!, expiresAt: Date.now() - 1_000 } },
+      }),
+    );
+    const refreshed = await McpClient.connect(
+      { url: kit.url, auth: auth() },
+      { name: 'kit', connectTimeoutMs: 20_000 },
+    );
+    clients.push(refreshed);
+    expect((await refreshed.callTool('whoami', {})).structuredContent).toEqual({ subject: 'alice' });
+    expect(as.grants).toContainEqual({ grantType: 'refresh_token', ok: true });
+    expect(storedLogin(storage).tokens!.accessToken).not.toBe(expired.tokens!.accessToken);
+    expect((seen.at(-1)?.claims?.cnf as { jkt?: string } | undefined)?.jkt).toBe(jkt);
+    expect(sentTo).toHaveLength(1);
   }, 120_000);
 
   it('refuses a callback with another state and keeps the login under way for the real one', async () => {
@@ -129,6 +151,23 @@ describe('the OAuth login by redirect against oidc-provider', () => {
       keyPair: { privateKey: { extractable: false } },
     });
   }, 120_000);
+
+  it('ends the login under way when the provider sends back a refusal (access_denied)', async () => {
+    as = await startAuthorizationServer({ autoApprove: true });
+    const { kit } = await startDpopKit(as.issuer);
+    const store = new MemoryTokenStore();
+    const options = { store, redirectUri: REDIRECT_URI };
+    const url = await startRedirectLogin(kit.url, options);
+    const denied = new URL(REDIRECT_URI);
+    denied.searchParams.set('error', 'access_denied');
+    denied.searchParams.set('state', url.searchParams.get('state')!);
+    denied.searchParams.set('iss', as.issuer);
+    const refused = await finishRedirectLogin(kit.url, denied, options).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'AUTH_REQUIRED', step: 'callback', oauthError: 'access_denied' });
+    expect((await store.get(kit.url))?.pending).toBeUndefined();
+    // Nothing is under way any more: the same callback again says so.
+    await expect(finishRedirectLogin(kit.url, denied, options)).rejects.toThrow(/no login by redirect is under way/);
+  });
 
   it('says a login by redirect needs startRedirectLogin when nothing sends the page on', async () => {
     as = await startAuthorizationServer({ autoApprove: true });

@@ -9,15 +9,11 @@
  * mcpwire's channels there are subscriber lists (no `node:diagnostics_channel`); no page error,
  * no request to anything but loopback.
  *
- * Until the neutral root lands, the client's stdio and undici HTTP modules import Node built-ins
- * at their top; the page never calls them, so the bundle stubs those built-ins (a call throws).
- * The stub refuses a built-in imported by `src/otel`, `src/observe` or OpenTelemetry itself: the
- * part this test proves must bundle for the browser as it is.
+ * The page bundles with no Node built-in at all (esbuild refuses one for the browser platform).
  */
-import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
+import { build, stop as stopEsbuild } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { ATTR } from '../src/util/mcp-semconv.js';
@@ -29,30 +25,6 @@ import { within } from './support/wait.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGE = path.join(ROOT, 'test/support/otel-web-page.ts');
-/** Where a Node built-in must not be imported from, for the page to prove anything. */
-const NEUTRAL = ['src/otel/', 'src/observe/', 'node_modules/@opentelemetry/'];
-const BUILTINS = new Set(builtinModules);
-
-/** Node built-ins become stubs that throw when called; see the file comment. */
-function interimNodeStubs(): Plugin {
-  return {
-    name: 'interim-node-stubs',
-    setup(bundle) {
-      bundle.onResolve({ filter: /^[a-z_:]+(\/|$)/ }, (args) => {
-        if (!args.path.startsWith('node:') && !BUILTINS.has(args.path.split('/')[0]!)) return undefined;
-        const from = path.relative(ROOT, args.importer).split(path.sep).join('/');
-        if (NEUTRAL.some((room) => from.includes(room)))
-          return { errors: [{ text: `${from} imports ${args.path}: mcpwire/otel must bundle without Node` }] };
-        return { path: args.path, namespace: 'node-stub' };
-      });
-      bundle.onLoad({ filter: /.*/, namespace: 'node-stub' }, (args) => ({
-        loader: 'js',
-        contents: `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not in a browser`)}); };
-module.exports = new Proxy(function stub() {}, { get: (_target, key) => (key === '__esModule' ? false : fail) });`,
-      }));
-    },
-  };
-}
 
 let browser: Browser | undefined;
 let script = '';
@@ -68,7 +40,6 @@ beforeAll(async () => {
     // package.json's `sideEffects` names dist files: from src, keep what entries run on loading
     // (src/server/neutral.ts installs the schema engine that needs no code generation).
     ignoreAnnotations: true,
-    plugins: [interimNodeStubs()],
   });
   script = bundled.outputFiles[0]!.text;
   browser = await launchBrowser();

@@ -35,7 +35,7 @@ function typeOnlyExports(entry: string): string[] {
 }
 
 describe('the public surface', () => {
-  it('mcpwire/http exports exactly this list of runtime names', () => {
+  it('mcpwire/http exports exactly this list of runtime names', async () => {
     expect(Object.keys(http).sort()).toMatchInlineSnapshot(`
       [
         "LegacySseTransport",
@@ -49,9 +49,13 @@ describe('the public surface', () => {
       ]
     `);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      exports: Record<string, { import: string }>;
+      exports: Record<string, Record<'node' | 'default', { default: string }>>;
     };
-    expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
+    // Node's entry is the same list with undici's pool registered as the default engine.
+    expect(manifest.exports['./http']!.default.default).toBe('./dist/transport/http/index.js');
+    expect(manifest.exports['./http']!.node.default).toBe('./dist/transport/http/node.js');
+    const onNode = await import('../src/transport/http/node.js');
+    expect(Object.keys(onNode).sort()).toEqual(Object.keys(http).sort());
   });
 
   it('mcpwire/server/redis exports exactly this list of runtime names, from its own entry', async () => {

@@ -80,9 +80,16 @@ export class OAuthSession {
 
   /** The transports' authorize hook (bound). */
   readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
-    // A login by redirect that came back is finished before anything is sent (its failure fails every request).
-    if (this.options.callbackUrl !== undefined)
-      await (this.callbackFinished ??= this.finishRedirect(this.options.callbackUrl, request.signal));
+    // A login by redirect that came back is finished before anything is sent (its failure fails
+    // every request). Not under this request's signal: a probe's timeout must not end a login
+    // whose code can be redeemed once; the request stops waiting on its own abort.
+    if (this.options.callbackUrl !== undefined) {
+      if (this.callbackFinished === undefined) {
+        this.callbackFinished = this.finishRedirect(this.options.callbackUrl);
+        this.callbackFinished.catch(() => {}); // each waiting request gets the failure
+      }
+      await untilAborted(this.callbackFinished, request.signal);
+    }
     if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal), request);
     const tokens = await this.answerRefusal(request.rejected, request.signal, tokenIn(request.rejectedAuthorization));
     return tokens === undefined ? undefined : this.headersOf(tokens, request);
@@ -532,6 +539,17 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
       throw error;
     return loginWithBrowser({ ...context, storedClient: undefined });
   }
+}
+
+/** `work`, or the signal's reason as soon as `signal` aborts (`work` goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** True for stored tokens other than `stale` (the ones in hand) not about to expire: they are taken as they are. */

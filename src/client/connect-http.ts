@@ -121,8 +121,10 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   // OAuth: the session gives each request its headers; during the connect it only refreshes, a
   // login (which may wait on a person) happens below, outside the connect timeout.
   const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
-  const session = spec.auth
-    ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth)
+  // The connection's own `fetch` carries the OAuth traffic too, unless `auth` names one of its own.
+  const auth = spec.auth && spec.fetch && !spec.auth.fetch ? { ...spec.auth, fetch: spec.fetch } : spec.auth;
+  const session = auth
+    ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, auth, traceOAuth)
     : undefined;
   // When tracing, what a hook hands out (a token, a helper's header) joins the trace's secrets at once,
   // so a server echoing it in a message body does not put it in the trace.

@@ -103,30 +103,30 @@ export async function connectTarget<C extends Connected>(
   const handlers = options.handlers ?? {};
   const stderr: Array<(line: string) => void> = [];
   let started: StdioTransport | undefined;
-  const spawn =
-    isTransport(target) || !launch
-      ? undefined
-      : async () => {
-          // Loaded on demand: a caller with its own transport never pays for child_process.
-          const { StdioTransport } = await launch();
-          deadline.check(name, 'before the server was started');
-          const transport = await StdioTransport.spawn(target, {
-            name,
-            onStderr: (line: string) => stderr[0]?.(line),
-            ...(signal ? { signal } : {}),
-            ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),
-            ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
-            ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
-          });
-          if (deadline.left() <= 0) {
-            // The start itself overran the whole budget: nothing of this server may stay behind.
-            transport.destroy();
-            await transport.closed;
-            throw deadline.ranOut(name, 'while the server was being started');
-          }
-          started = transport;
-          return transport;
-        };
+  // `launch` is set for a command line only.
+  const spawn = !launch
+    ? undefined
+    : async () => {
+        // Loaded on demand: a caller with its own transport never pays for child_process.
+        const { StdioTransport } = await launch();
+        deadline.check(name, 'before the server was started');
+        const transport = await StdioTransport.spawn(target as StdioServerSpec, {
+          name,
+          onStderr: (line: string) => stderr[0]?.(line),
+          ...(signal ? { signal } : {}),
+          ...(options.stdio?.inheritEnv !== undefined ? { inheritEnv: options.stdio.inheritEnv } : {}),
+          ...(options.stdio?.maxMessageBytes !== undefined ? { maxMessageBytes: options.stdio.maxMessageBytes } : {}),
+          ...(options.stdio?.stderrLines !== undefined ? { stderrLines: options.stdio.stderrLines } : {}),
+        });
+        if (deadline.left() <= 0) {
+          // The start itself overran the whole budget: nothing of this server may stay behind.
+          transport.destroy();
+          await transport.closed;
+          throw deadline.ranOut(name, 'while the server was being started');
+        }
+        started = transport;
+        return transport;
+      };
   const tracer = options.trace ? (await import('./trace-hook.js')).connectTracer(options.trace, name) : undefined;
   const start: (() => Promise<Held>) | undefined = !spawn
     ? undefined
