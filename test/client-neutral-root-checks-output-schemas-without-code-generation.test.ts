@@ -4,7 +4,8 @@
  * the built neutral root (`dist/neutral.js`) loads its JSON Schema engine without code generation
  * on the first output schema it checks (the engine is a lazy chunk, so a page that never meets an
  * output schema never loads it): a broken `structuredContent` is an `OutputSchemaError` with
- * Ajv's problems, a conforming one passes.
+ * Ajv's problems, a conforming one passes. When that engine cannot be loaded (a chunk the page
+ * could not fetch), the call rejects with an `OutputSchemaError` saying so, and the client stays usable.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,8 +17,7 @@ import { ROOT } from './support/cli.js';
 const run = promisify(execFile);
 
 // A hand-written server on the far end of the in-memory pair: one tool with an output schema.
-const SCRIPT = `
-const { McpClient, OutputSchemaError, createLinkedPair } = await import(process.argv[1]);
+const SERVER = `
 let evalAllowed = true;
 try { new Function(''); } catch { evalAllowed = false; }
 const [clientEnd, serverEnd] = createLinkedPair();
@@ -38,6 +38,11 @@ serverEnd.onMessage((message) => {
 });
 const client = await McpClient.connect(clientEnd, { name: 'typed', era: 'legacy' });
 await client.listTools();
+`;
+
+const SCRIPT = `
+const { McpClient, OutputSchemaError, createLinkedPair } = await import(process.argv[1]);
+${SERVER}
 const bad = await client.callTool('strict', { good: false }).catch((error) => error);
 const good = await client.callTool('strict', { good: true });
 await client.close();
@@ -60,5 +65,43 @@ it('checks structured output without code generation through the neutral root, l
     evalAllowed: false,
     bad: { isOutputSchemaError: true, code: 'OUTPUT_SCHEMA_MISMATCH', problems: [['/id', 'type']] },
     good: { id: 'a' },
+  });
+});
+
+// The source modules (through tsx) with a loader that fails as a page's failed chunk fetch does.
+const FAILING_LOAD = `
+const root = process.argv[1];
+const { installNoEvalLoader } = await import(root + '/src/protocol/schema-engines.ts');
+installNoEvalLoader(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+const { McpClient } = await import(root + '/src/client/mcp-client.ts');
+const { OutputSchemaError } = await import(root + '/src/client/output-schema.ts');
+const { createLinkedPair } = await import(root + '/src/transport/memory.ts');
+${SERVER}
+const failed = await client.callTool('strict', { good: true }).catch((error) => error);
+const tools = await client.listTools();
+await client.close();
+console.log(JSON.stringify({
+  evalAllowed,
+  failed: { isOutputSchemaError: failed instanceof OutputSchemaError, code: failed.code, message: failed.message, cause: failed.cause?.message },
+  stillUsable: tools.map((tool) => tool.name),
+}));
+`;
+
+it('rejects a call with an OutputSchemaError when the engine without code generation cannot be loaded', async () => {
+  const { stdout } = await run(
+    process.execPath,
+    ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '--eval', FAILING_LOAD, ROOT],
+    { timeout: 60_000, cwd: ROOT },
+  );
+  expect(JSON.parse(stdout)).toEqual({
+    evalAllowed: false,
+    failed: {
+      isOutputSchemaError: true,
+      code: 'OUTPUT_SCHEMA_MISMATCH',
+      message:
+        'server "typed": tools/call tool "strict" has an outputSchema and the JSON Schema validator did not load: Failed to fetch dynamically imported module',
+      cause: 'Failed to fetch dynamically imported module',
+    },
+    stillUsable: ['strict'],
   });
 });
