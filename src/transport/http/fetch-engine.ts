@@ -15,7 +15,7 @@ import { LiteBody } from './lite-body.js';
  * the global `fetch` fits, and so does a plain wrapper function (Bun's `typeof fetch` carries more
  * than a call signature).
  */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
 
 export class FetchEngine implements HttpEngine {
   constructor(private readonly fetchFn: FetchFunction) {}
