@@ -8,6 +8,10 @@
 //             once it exists, whatever the node condition says), from dist/
 //   sdk-v2    `Client` + `StreamableHTTPClientTransport` from `@modelcontextprotocol/client` (2.4)
 //   sdk-v1    the same from `@modelcontextprotocol/sdk` (1.x)
+// Each is measured twice: one file (every dynamic `import()` inlined: the whole cost) and split at
+// `import()` as Vite, Rollup or `esbuild --splitting` emit it, counting what a page loads to
+// connect and call (the entry chunk, the chunks it imports, and the chunks of the `import()`s the
+// connect-and-call path takes, `CONNECT_PATH`; gzip per file, summed, as a page fetches them).
 // A Node built-in no bundle can resolve for the browser is kept external and counted in the table's
 // `node:* left` column (0 for a truly neutral bundle). `--platform node` makes Node bundles instead.
 // Then the inputs of mcpwire's bundle by minified bytes: by room (dist/<folder>, node_modules/<package>)
@@ -76,6 +80,13 @@ export async function run(url) {
 }`,
 };
 
+/**
+ * The `import()` targets (by the source or dist file they start at) that connecting over
+ * Streamable HTTP without auth or tracing, calling a tool without an output schema and closing
+ * take; every other lazy chunk (OAuth, the trace hook, the validator) loads only when used.
+ */
+const CONNECT_PATH = [/(^|\/)(src|dist)\/transport\/http\/index\.(ts|js)$/];
+
 const BUILTINS = new Set(builtinModules);
 const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(specifier.split('/')[0]);
 
@@ -129,6 +140,64 @@ async function measure(name, entry = MCPWIRE_ENTRY) {
   };
 }
 
+/**
+ * The same entry split at `import()`: the bytes a page loads to connect and call (minified, and
+ * gzipped file by file) and every lazy chunk that stays unloaded, by the file it starts at.
+ */
+async function measureSplit(name, entry = MCPWIRE_ENTRY) {
+  const file = path.join(ENTRY_DIR, `${name}.mjs`);
+  const external = new Set();
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    minify: true,
+    splitting: true,
+    format: 'esm',
+    platform,
+    target: 'es2022',
+    outdir: path.join(ROOT, 'bench/results/bundle-split', name),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [resolver(external, entry)],
+  });
+  const outputs = result.metafile.outputs;
+  const bytes = new Map(result.outputFiles.map((out) => [path.relative(ROOT, out.path), out.contents]));
+  const entryOut = Object.keys(outputs).find((out) => outputs[out].entryPoint?.endsWith(`${name}.mjs`));
+  /** An output and the outputs it imports statically, transitively. */
+  const closure = (start) => {
+    const seen = new Set([start]);
+    const todo = [start];
+    while (todo.length > 0)
+      for (const { path: next, kind } of outputs[todo.pop()].imports)
+        if (kind === 'import-statement' && outputs[next] && !seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+    return seen;
+  };
+  const loaded = closure(entryOut);
+  const lazy = [];
+  for (const [out, { entryPoint }] of Object.entries(outputs)) {
+    if (out === entryOut || !entryPoint || out.endsWith('.map')) continue;
+    if (CONNECT_PATH.some((pattern) => pattern.test(entryPoint))) for (const next of closure(out)) loaded.add(next);
+    else lazy.push({ startsAt: shortPath(entryPoint), chunk: out });
+  }
+  const sizeOf = (outs) => ({
+    minified: [...outs].reduce((sum, out) => sum + bytes.get(out).byteLength, 0),
+    gzipped: [...outs].reduce((sum, out) => sum + gzipSync(bytes.get(out)).byteLength, 0),
+    files: outs.size,
+  });
+  return {
+    ...sizeOf(loaded),
+    lazy: lazy.map(({ startsAt, chunk }) => ({
+      startsAt,
+      // What loading it adds beyond what the connect path already loaded.
+      ...sizeOf(new Set([...closure(chunk)].filter((out) => !loaded.has(out)))),
+    })),
+  };
+}
+
 /** The files `start` imports statically, transitively (itself included). */
 function staticClosure(graph, start) {
   const seen = new Set([start]);
@@ -162,21 +231,31 @@ const kB = (bytes) => (bytes / 1000).toFixed(1);
 const ratio = (a, b) => (a / b).toFixed(2);
 
 const rows = [];
-for (const name of Object.keys(ENTRIES)) rows.push(await measure(name));
+for (const name of Object.keys(ENTRIES)) rows.push({ ...(await measure(name)), split: await measureSplit(name) });
 const ref = rows.find((row) => row.name === 'sdk-v2');
 
 console.log(
   `## HTTP client bundle size (esbuild --platform=${platform}, minified, gzip -6; kB = 1000 bytes; mcpwire's entry: ${rootExport})\n`,
 );
-console.log('| client | minified kB | × sdk-v2 | gzipped kB | × sdk-v2 | node:* left |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  '| client | one file: minified kB | × sdk-v2 | gzipped kB | × sdk-v2 | split, connect + call: minified kB | × sdk-v2 | gzipped kB | × sdk-v2 | files | node:* left |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows)
   console.log(
-    `| ${row.name} | ${kB(row.minified)} | ${ratio(row.minified, ref.minified)} | ${kB(row.gzipped)} | ${ratio(row.gzipped, ref.gzipped)} | ${platform === 'browser' ? row.nodeLeft.length : 'n/a'} |`,
+    `| ${row.name} | ${kB(row.minified)} | ${ratio(row.minified, ref.minified)} | ${kB(row.gzipped)} | ${ratio(row.gzipped, ref.gzipped)} | ${kB(row.split.minified)} | ${ratio(row.split.minified, ref.minified)} | ${kB(row.split.gzipped)} | ${ratio(row.split.gzipped, ref.gzipped)} | ${row.split.files} | ${platform === 'browser' ? row.nodeLeft.length : 'n/a'} |`,
   );
 console.log(
-  `| target (half of sdk-v2) | ${kB(ref.minified / 2)} | 0.50 | ${kB(ref.gzipped / 2)} | 0.50 | ${platform === 'browser' ? 0 : 'n/a'} |`,
+  `| target (half of sdk-v2's one file) | ${kB(ref.minified / 2)} | 0.50 | ${kB(ref.gzipped / 2)} | 0.50 | ${kB(ref.minified / 2)} | 0.50 | ${kB(ref.gzipped / 2)} | 0.50 | | ${platform === 'browser' ? 0 : 'n/a'} |`,
 );
+for (const row of rows) {
+  if (row.split.lazy.length === 0) continue;
+  console.log(`\n${row.name}, split: the chunks connect + call does not load (what each adds)\n`);
+  console.log('| `import()` of | minified kB | gzipped kB | files |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const chunk of row.split.lazy.sort((a, b) => b.minified - a.minified))
+    console.log(`| ${chunk.startsAt} | ${kB(chunk.minified)} | ${kB(chunk.gzipped)} | ${chunk.files} |`);
+}
 for (const row of rows)
   if (row.nodeLeft.length > 0) console.log(`\n${row.name} still imports (kept external): ${row.nodeLeft.join(', ')}`);
 
@@ -233,6 +312,7 @@ writeFileSync(
         name: row.name,
         minified: row.minified,
         gzipped: row.gzipped,
+        split: row.split,
         nodeLeft: row.nodeLeft,
         inputs: Object.fromEntries(
           Object.entries(row.inputs).map(([file, { bytesInOutput }]) => [file, bytesInOutput]),
