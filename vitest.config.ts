@@ -15,6 +15,8 @@ export default defineConfig({
       'test/setup/no-orphans.ts',
       'test/setup/own-cache-dir.ts',
       'test/setup/not-started-by-npx.ts',
+      // The node entry's registrations (stdio), for the tests that deep-import the client.
+      'test/setup/node-parts.ts',
       ...(process.env.NODE_V8_COVERAGE ? ['test/setup/worker-coverage.ts'] : []),
     ],
   },

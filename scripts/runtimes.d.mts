@@ -12,5 +12,5 @@ export function runtimeCommand(
   runtime: ServeRuntime,
   script: string,
   args?: readonly string[],
-  options?: { denoDir?: string },
+  options?: { denoDir?: string; allow?: readonly string[] },
 ): { command: string; args: string[]; env: Record<string, string> };

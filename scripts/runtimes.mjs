@@ -78,13 +78,14 @@ export function runtimeBinary(runtime) {
 /**
  * The command line and environment that run `script` (an absolute path) under `runtime`:
  * - node: `node script`;
- * - deno: `deno run` with net, read and env permissions, no remote modules, the existing
+ * - deno: `deno run` with net, read and env permissions (and those named in `allow`, e.g.
+ *   `['run']` for a client that spawns stdio servers), no remote modules, the existing
  *   `node_modules` as is (`--node-modules-dir=manual`), no lock file written, its cache in
  *   `denoDir` (required: a temporary directory of the caller's), no update check;
  * - bun: `bun --no-install --no-env-file script` (never installs a package on the fly).
  * Returns `{ command, args, env }` (`env`: the variables to add to the caller's).
  */
-export function runtimeCommand(runtime, script, args = [], { denoDir } = {}) {
+export function runtimeCommand(runtime, script, args = [], { denoDir, allow = [] } = {}) {
   const binary = runtimeBinary(runtime);
   if (runtime === 'node') return { command: binary, args: [script, ...args], env: {} };
   if (runtime === 'deno') {
@@ -100,6 +101,7 @@ export function runtimeCommand(runtime, script, args = [], { denoDir } = {}) {
         '--allow-net',
         '--allow-read',
         '--allow-env',
+        ...allow.map((permission) => `--allow-${permission}`),
         script,
         ...args,
       ],

@@ -1,8 +1,11 @@
 /**
- * mcpwire's public surface, chosen for an agent host: connect to servers and call them
- * (`McpClient`), run many of them from config files (`McpManager` and the config layer, approvals,
- * permissions, `/mcp` commands, workflow steps), hand their tools to an LLM API (`llm/`), and
- * wrap or fake a transport (stdio, an in-memory pair, tracing). Named exports only;
+ * `mcpwire` on Node (the package's `node` condition; Deno and Bun take it too, and
+ * `require('mcpwire')` on Node >= 20.19): chosen for an agent host. Everything of the
+ * runtime-neutral entry (`neutral.ts`: the client, errors, revisions, the in-memory pair, tracing,
+ * the manager's pure parts, the LLM exporters; one list in `client-surface.ts`), plus what only
+ * Node has: the stdio transport, the JSONL trace file, the manager (`McpManager`) and its config
+ * layer, approvals, `/mcp` commands and workflow steps. Loading it registers the Node parts the
+ * neutral code asks for (`installNodeParts`: stdio, lazily). Named exports only;
  * `test/public-exports.test.ts` snapshots this list: a change to it is a decision.
  *
  * Elsewhere on purpose:
@@ -14,73 +17,19 @@
  *   record builder, the stdio environment builder (the client's own parts; reach them through
  *   `McpClient`).
  */
+import { installNodeParts } from './client/node-parts.js';
 
-// Connecting and calling one server.
-export { McpClient } from './client/mcp-client.js';
-export type { ClientEvents, ConnectTarget } from './client/mcp-client.js';
-export type { HttpServerSpec } from './client/connect-http.js';
-export { HttpRouteCache } from './client/http-routes.js';
-export type { HttpRoute } from './client/http-routes.js';
-export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
-export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
-export type { TraceOptions } from './client/trace-hook.js';
+// What every runtime gets: one explicit list, re-exported whole by both entries.
+export * from './client-surface.js';
 
-// Errors: every failure is an McpError with a string code.
-export {
-  ConfigError,
-  HttpError,
-  McpError,
-  SessionExpiredError,
-  SizeLimitError,
-  isMcpError,
-} from './protocol/errors.js';
-export type { McpErrorCode, McpErrorDetails, ResendPolicy } from './protocol/errors.js';
-export type { AuthChallenge } from './util/auth-challenge.js';
-export { PermissionError } from './manager/permissions/permission-rules.js';
-export { OutputSchemaError } from './client/output-schema.js';
-export type { OutputSchemaProblem } from './client/output-schema.js';
-
-// Revisions, defaults and the version.
-export {
-  eraOf,
-  hasFeature,
-  isSupportedRevision,
-  LATEST_LEGACY_REVISION,
-  LATEST_MODERN_REVISION,
-  LEGACY_REVISIONS,
-  MODERN_REVISIONS,
-  SUPPORTED_REVISIONS,
-} from './protocol/revisions.js';
-export type { Era, Feature, ProtocolRevision } from './protocol/revisions.js';
-export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './protocol/connection-options.js';
-export { RpcErrorCode } from './protocol/jsonrpc.js';
-export { VERSION } from './util/version.js';
-
-// Transports: a server's process, an in-memory pair for tests, tracing any transport.
-export type { CloseInfo, Disposer, SendOptions, Transport, TransportDiagnostic } from './protocol/transport.js';
-export type { AbortLike, SendSignal } from './protocol/send-signal.js';
+// Transports that need Node: a server's process, the JSONL trace file.
 export { StdioTransport } from './transport/stdio/stdio.js';
-export type { StdioServerSpec, StdioTransportOptions } from './transport/stdio/stdio.js';
-export { createLinkedPair } from './transport/memory.js';
-export { traceTransport } from './observe/tracing-transport.js';
-export type { TraceTransportOptions } from './observe/tracing-transport.js';
-export { jsonlFileSink, prettyTraceLine, streamSink } from './inspect/trace/sinks.js';
-export type { JsonlFileSink, PrettyOptions } from './inspect/trace/sinks.js';
-export type { TraceSink } from './observe/trace-sink.js';
-export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './observe/trace-record.js';
-export { MCP_CHANNELS } from './observe/channels.js';
-export type {
-  McpConnectionFacts,
-  McpHandleNotificationEvent,
-  McpHandleRequestEvent,
-  McpMessageEvent,
-  McpSendNotificationEvent,
-  McpSendRequestEvent,
-  McpSessionEvent,
-  McpTransportKind,
-} from './observe/channel-events.js';
+export type { StdioTransportOptions } from './transport/stdio/stdio.js';
+export { jsonlFileSink } from './inspect/trace/sinks.js';
+export type { JsonlFileSink } from './inspect/trace/sinks.js';
 
-// Many servers: the manager, its config layer, approvals, permissions, commands, workflow steps.
+// Many servers: the manager, its config layer, approvals, commands, workflow steps (permission rules
+// and the tool registry are in the surface).
 export { McpManager } from './manager/mcp-manager.js';
 export type {
   CatalogTool,
@@ -97,16 +46,9 @@ export type {
 export { HeadersHelperError } from './manager/servers/headers-helper-error.js';
 export type { RestoreResult } from './manager/saved-state.js';
 export type { ServerStatus, StatusChange } from './manager/servers/server-slot.js';
-export type { ManagedServer, Provenance, RestartPolicy, ServerDefinition } from './manager/servers/managed-server.js';
 export type { DebugLogger } from './manager/debug-log.js';
 export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
-export type {
-  ConfigOptions,
-  ConfigProvenance,
-  LoadedConfig,
-  LoadedServer,
-  PermissionBlock,
-} from './manager/config/load-config.js';
+export type { ConfigOptions, ConfigProvenance, LoadedConfig, LoadedServer } from './manager/config/load-config.js';
 export { watchConfigFiles } from './manager/config/config-watcher.js';
 export type { ConfigWatch, WatchOptions } from './manager/config/config-watcher.js';
 export { ApprovalStore } from './manager/permissions/approval-store.js';
@@ -123,21 +65,7 @@ export type {
   HostLocationOptions,
   HostScope,
 } from './manager/config/hosts/host-table.js';
-export { redactServer } from './manager/config/redact.js';
 export { connectServer, connectTarget } from './manager/servers/connect-target.js';
-export { authorize, PermissionPolicy } from './manager/permissions/permission-rules.js';
-export type {
-  KnownTools,
-  PermissionAskHook,
-  PermissionAskRequest,
-  PermissionDecision,
-  PermissionRule,
-  PermissionSubject,
-  PermissionVerdict,
-  UnreachableRule,
-} from './manager/permissions/permission-rules.js';
-export { canonicalToolName, ToolRegistry } from './manager/catalogue/tool-registry.js';
-export type { RegisteredTool, ToolAddress, ToolRename, ToolRenameReason } from './manager/catalogue/tool-registry.js';
 export { handleCommand } from './manager/commands.js';
 export type { CommandResult } from './manager/commands.js';
 export { McpStepRunner, resetMcpSteps, runMcpStep } from './manager/workflow-step.js';
@@ -149,17 +77,5 @@ export type {
   StepServer,
 } from './manager/workflow-step.js';
 
-// Tools for LLM APIs: provider-clean schemas, tool lists per API, result text for a model.
-export { cleanSchema } from './llm/schema-profiles.js';
-export type { SchemaChange, SchemaProfile } from './llm/schema-profiles.js';
-export { toAnthropicTools, toGeminiFunctionDeclarations, toOpenAITools, toolDescription } from './llm/tool-export.js';
-export type {
-  AnthropicTool,
-  ExportableTool,
-  GeminiFunctionDeclaration,
-  OpenAIFunctionTool,
-  ToolExportOptions,
-  ToolSchemaChanges,
-} from './llm/tool-export.js';
-export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
-export type { ResultText, ResultTextOptions } from './llm/result-text.js';
+// Registered, not imported, by the neutral code: stdio loads on the first stdio connect.
+installNodeParts();

@@ -18,7 +18,8 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * Rank of each layer folder; a file may import only from its own rank or lower. Beside `client`
  * stand `server` (the server kit: server → transport → protocol), `llm` (adapters for model
  * providers: llm → protocol) and `inspect` (trace files, message rules, the proxies: inspect →
- * transport → protocol); `observe` (trace records, the tracing decorator, diagnostics channels) stands at transport's rank; `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
+ * transport → protocol); `observe` (trace records, the tracing decorator, diagnostics channels)
+ * stands at transport's rank; `otel` (the `mcpwire/otel` subpath: diagnostics channels → OpenTelemetry,
  * the only room that may load `@opentelemetry/*`); `auth` is the OAuth client, under `client`.
  * `codegen` (the code `mcpwire emit-ts` writes) stands beside them too and may import `client`, not the other way.
  * `util` is the shared room under everything: small pure helpers any layer may import, which import nothing of src/.
@@ -38,6 +39,12 @@ const LAYERS: Record<string, number> = {
   manager: 4,
   cli: 5,
 };
+/**
+ * Layers every runtime loads, so they import no Node built-in: the protocol, the helpers, tracing
+ * (channels through `process.getBuiltinModule` where it exists) and `mcpwire/otel` (a browser page
+ * instruments with the OpenTelemetry web SDK).
+ */
+const NO_NODE_LAYERS = new Set(['protocol', 'util', 'observe', 'otel']);
 /** Layers of equal rank that must still not import each other. */
 const SIBLINGS_APART = [
   ['client', 'server'],
@@ -178,7 +185,7 @@ function violationsIn(file: string, source: string): string[] {
       problems.push(
         `${where}: only src/server/redis (the mcpwire/server/redis subpath) may load ioredis (an optional peer)`,
       );
-    if ((from === 'protocol' || from === 'util') && isNodeBuiltin(specifier))
+    if (from !== undefined && NO_NODE_LAYERS.has(from) && isNodeBuiltin(specifier))
       problems.push(`${where}: src/${from} must not import Node built-ins`);
     if (!specifier.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), specifier);

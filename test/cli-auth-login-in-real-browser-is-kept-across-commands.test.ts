@@ -22,7 +22,7 @@ import {
   type AuthorizationServer,
   type ProtectedServer,
 } from './support/oauth-servers.js';
-import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, useTerminals, type Terminal } from './support/tmux.js';
 import { eventually, until } from './support/wait.js';
 
 describe('mcpwire auth login in a real browser', () => {
@@ -42,14 +42,13 @@ describe('mcpwire auth login in a real browser', () => {
     await browser?.close();
   });
   afterEach(async () => {
-    terminal?.kill();
-    terminal = undefined;
     for (const child of children.splice(0))
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await server?.close();
     await as?.close();
     if (root) rmSync(root, { recursive: true, force: true });
   });
+  const terminals = useTerminals();
 
   /** `mcpwire ARGS` as a child we can kill; `done` resolves when it ends (never rejects). */
   function startCli(args: string[], env: Record<string, string>): { done: Promise<Omit<CliRun, 'json'>> } {
@@ -171,7 +170,7 @@ describe('mcpwire auth login in a real browser', () => {
 
   it('on a terminal, a command that meets a server without a login offers it, logs in and goes on', async () => {
     const { env, urlFile, mcp } = await setUp();
-    terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'hosted'], env);
+    terminal = terminals.start([process.execPath, CLI, 'tools', '--server', 'hosted'], env);
     await terminal.waitFor('server "hosted" needs a login. Log in now in a browser? [y/N]', 60_000);
     terminal.type('y');
     await userLogsIn(browser, await handedUrl(urlFile));
@@ -184,7 +183,7 @@ describe('mcpwire auth login in a real browser', () => {
   it('on a terminal, declining the login exits 3 naming the login command, and opens no browser', async () => {
     const { env, urlFile } = await setUp();
     const status = path.join(root!, 'status');
-    terminal = startTerminal(
+    terminal = terminals.start(
       ['sh', '-c', `"$0" "$@"; echo $? > '${status}'`, process.execPath, CLI, 'tools', '--server', 'hosted'],
       env,
     );

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { useConfigDirs } from './support/config-dirs.js';
+import { parseJsonl } from './support/jsonl.js';
 
 const SECRET = 'tok-9f8e7d6c5b4a';
 const dirs = useConfigDirs('mcpwire-cli-config-');
@@ -78,10 +79,7 @@ describe('mcpwire servers', () => {
     expect(run.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
-    const records = text
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { server: string; method?: string; kind: string });
+    const records = parseJsonl<{ server: string; method?: string; kind: string }>(text);
     for (const server of ['alpha', 'shadowed'])
       expect(records.some((r) => r.server === server && r.kind === 'response' && r.method === 'initialize')).toBe(true);
     expect(records.some((r) => r.server === 'broken')).toBe(true);

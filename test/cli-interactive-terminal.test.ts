@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilGone } from './support/processes.js';
 import { until } from './support/wait.js';
 import { CLI, requireBuiltCli, SCRIPTED } from './support/cli.js';
-import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, useTerminals, type Terminal } from './support/tmux.js';
 
 let terminal: Terminal | undefined;
 let dir: string | undefined;
@@ -18,17 +18,16 @@ let dir: string | undefined;
 beforeAll(requireBuiltCli);
 beforeAll(requireTmux);
 afterEach(() => {
-  terminal?.kill();
-  terminal = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
+const terminals = useTerminals();
 
 const cli = (...args: string[]) => [process.execPath, CLI, ...args];
 
 describe('mcpwire on a terminal', () => {
   it('asks the server’s elicitation questions and sends the answers back', async () => {
-    terminal = startTerminal(
+    terminal = terminals.start(
       cli('call', 'ask-elicitation', '--arg', 'message=Who are you?', '--', process.execPath, SCRIPTED),
     );
     await terminal.waitFor('The server asks: Who are you?');
@@ -39,14 +38,14 @@ describe('mcpwire on a terminal', () => {
   });
 
   it('declines when the user answers the first question with nothing', async () => {
-    terminal = startTerminal(cli('call', 'ask-elicitation', '--', process.execPath, SCRIPTED));
+    terminal = terminals.start(cli('call', 'ask-elicitation', '--', process.execPath, SCRIPTED));
     await terminal.waitFor(/name \(string, required\): $/m);
     terminal.type('');
     await terminal.waitFor('"action":"decline"');
   });
 
   it('shows a live progress line while a tool runs, and erases it when the result arrives', async () => {
-    terminal = startTerminal(
+    terminal = terminals.start(
       cli('call', 'slow', '--arg', 'ms=3000', '--arg', 'steps=6', '--', process.execPath, SCRIPTED),
     );
     const during = await terminal.waitFor(/\[#+\.+\] \d+% \([1-5]\/6\)/);
@@ -78,7 +77,7 @@ describe('mcpwire on a terminal', () => {
     ]
       .map(q)
       .join(' ');
-    terminal = startTerminal(['sh', '-c', `trap : INT; ${command}; echo $? > ${q(status)}`]);
+    terminal = terminals.start(['sh', '-c', `trap : INT; ${command}; echo $? > ${q(status)}`]);
     await terminal.waitFor(/\(\d+\/60\)/);
     const server = execFileSync('pgrep', ['-xf', `${process.execPath} ${SCRIPTED} --record ${marker}`], {
       encoding: 'utf8',
@@ -103,7 +102,7 @@ describe('mcpwire on a terminal', () => {
         JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SCRIPTED, ...flags] } } }),
       );
     write([]);
-    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    terminal = terminals.start(cli('servers'), { HOME: dir }, project);
     await terminal.waitFor(/wants to start server "repo": .*scripted-server\.mjs\s+Allow it\? \[y\/N\] $/m);
     terminal.type('y');
     await terminal.waitFor(/^repo\s+connected\s+stdio/m);
@@ -112,13 +111,13 @@ describe('mcpwire on a terminal', () => {
       { server: 'repo', approved: true },
     ]);
 
-    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    terminal = terminals.start(cli('servers'), { HOME: dir }, project);
     const again = await terminal.waitFor(/^repo\s+connected\s+stdio/m);
     expect(again).not.toContain('Allow it?');
     terminal.kill();
 
     write(['--version', '2025-06-18']);
-    terminal = startTerminal(cli('servers'), { HOME: dir }, project);
+    terminal = terminals.start(cli('servers'), { HOME: dir }, project);
     await terminal.waitFor('Allow it? [y/N]');
     terminal.type('n');
     await terminal.waitFor(/^repo\s+not-approved\s+stdio.*not approved/m);
@@ -128,7 +127,7 @@ describe('mcpwire on a terminal', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-repl-'));
     const config = path.join(dir, 'servers.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [SCRIPTED] } } }));
-    terminal = startTerminal(cli('repl', '--config', config), { HOME: dir }, dir);
+    terminal = terminals.start(cli('repl', '--config', config), { HOME: dir }, dir);
     await terminal.waitFor('1 server(s) connected');
     await terminal.waitFor('mcp> ');
     terminal.type('/mcp');

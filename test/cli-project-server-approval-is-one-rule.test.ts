@@ -11,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../src/manager/permissions/approval-store.js';
 import { ConfigLoader } from '../src/manager/config/load-config.js';
 import { CLI, requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { hasTmux, useTerminals, type Terminal } from './support/tmux.js';
 
 let root: string;
 let home: string;
@@ -36,10 +36,9 @@ beforeEach(() => {
   );
 });
 afterEach(() => {
-  terminal?.kill();
-  terminal = undefined;
   rmSync(root, { recursive: true, force: true });
 });
+const terminals = useTerminals();
 
 /** Stores a decision for the project's `repo` server as the loader defines it. */
 async function decide(approved: boolean): Promise<void> {
@@ -96,7 +95,7 @@ describe('a project server nobody approved', () => {
 
   it('on a terminal, tools --server NAME asks first and runs on yes', async () => {
     if (!hasTmux()) throw new Error('this test needs tmux (apt-get install tmux; .ci/run installs it)');
-    terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'repo'], { HOME: home }, project);
+    terminal = terminals.start([process.execPath, CLI, 'tools', '--server', 'repo'], { HOME: home }, project);
     await terminal.waitFor(/wants to start server "repo": .*scripted-server\.mjs.*\s+Allow it\? \[y\/N\] $/m);
     expect(existsSync(marker)).toBe(false);
     terminal.type('y');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, runCli } from './support/cli.js';
-import { hasTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { hasTmux, useTerminals, type Terminal } from './support/tmux.js';
 
 let root: string;
 let home: string;
@@ -30,10 +30,9 @@ beforeEach(() => {
   writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { repo: server } }));
 });
 afterEach(() => {
-  terminal?.kill();
-  terminal = undefined;
   rmSync(root, { recursive: true, force: true });
 });
+const terminals = useTerminals();
 
 describe('a project URL server with a headersHelper nobody approved', () => {
   it('off a terminal is refused with exit 2 and its helper never runs', async () => {
@@ -45,7 +44,7 @@ describe('a project URL server with a headersHelper nobody approved', () => {
 
   it('on a terminal, the question names the helper command, and no runs nothing', async () => {
     if (!hasTmux()) throw new Error('this test needs tmux (apt-get install tmux; .ci/run installs it)');
-    terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'repo'], { HOME: home }, project);
+    terminal = terminals.start([process.execPath, CLI, 'tools', '--server', 'repo'], { HOME: home }, project);
     await terminal.waitFor(
       /wants to start server "repo": http:\/\/127\.0\.0\.1:9\/mcp \(runs its headersHelper: sh \S*helper\.sh\)\s+Allow it\? \[y\/N\] $/m,
     );

@@ -4,7 +4,6 @@
  * stderr passed through, the proxy exits as the server did; the trace file has every frame.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
@@ -15,6 +14,7 @@ import { FIXTURES } from './support/processes.js';
 import { until } from './support/wait.js';
 import { endAll } from './support/end-all.js';
 import { useTempDir } from './support/temp-dir.js';
+import { readJsonl } from './support/jsonl.js';
 
 const node = process.execPath;
 const tmp = useTempDir('mcpwire-proxy-');
@@ -24,10 +24,7 @@ beforeAll(() => requireBuiltCli());
 afterEach(async () => void ([http] = await endAll([http, 'stop'])));
 
 function readTrace(file: string): TraceRecord[] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as TraceRecord);
+  return readJsonl<TraceRecord>(file);
 }
 
 describe('mcpwire proxy (stdio)', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/observe/trace-record.js';
 import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
+import { readJsonl } from './support/jsonl.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,10 +27,7 @@ function scratch(): { cache: string; trace: (n: number) => string } {
 
 /** The requests a run sent, from its trace file. */
 function sent(file: string): Array<string | undefined> {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as TraceRecord)
+  return readJsonl<TraceRecord>(file)
     .filter((r) => r.dir === 'out' && r.kind === 'request')
     .map((r) => r.method);
 }

@@ -8,20 +8,17 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, runCli } from './support/cli.js';
 import { logInByHttp, startHostedLogins } from './support/oauth-servers.js';
-import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, useTerminals, type Terminal } from './support/tmux.js';
 import { eventually } from './support/wait.js';
 
 let terminal: Terminal | undefined;
 
 beforeAll(requireBuiltCli);
 beforeAll(requireTmux);
-afterEach(() => {
-  terminal?.kill();
-  terminal = undefined;
-});
+const terminals = useTerminals();
 
 const HINT = 'server "hosted" needs a login and has no stored login that works';
 
@@ -49,7 +46,7 @@ describe('--stored-auth-only', () => {
     const { env, root } = await startHostedLogins();
     const status = path.join(root, 'status');
     const script = `"$0" "$@"; echo $? > '${status}'`;
-    terminal = startTerminal(
+    terminal = terminals.start(
       ['sh', '-c', script, process.execPath, CLI, 'tools', '--server', 'hosted', '--stored-auth-only'],
       env,
     );
@@ -64,7 +61,7 @@ describe('--stored-auth-only', () => {
     expect(code).toBe('3');
     terminal.kill();
     // The control: without the switch, the terminal is offered a login.
-    terminal = startTerminal([process.execPath, CLI, 'tools', '--server', 'hosted'], env);
+    terminal = terminals.start([process.execPath, CLI, 'tools', '--server', 'hosted'], env);
     await terminal.waitFor('server "hosted" needs a login. Log in now in a browser? [y/N]', 30_000);
   });
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, requireBuiltCli } from './support/cli.js';
 import { isAlive, waitUntilGone } from './support/processes.js';
-import { requireTmux, startTerminal, type Terminal } from './support/tmux.js';
+import { requireTmux, useTerminals, type Terminal } from './support/tmux.js';
 import { until, within } from './support/wait.js';
 import { useTempDir } from './support/temp-dir.js';
 
@@ -25,12 +25,11 @@ let serverPid: number | undefined;
 beforeAll(requireBuiltCli);
 beforeAll(requireTmux);
 afterEach(() => {
-  terminal?.kill();
-  terminal = undefined;
   // Never leave the stubborn server behind, whatever the outcome.
   if (serverPid !== undefined && isAlive(serverPid)) process.kill(serverPid, 'SIGKILL');
   serverPid = undefined;
 });
+const terminals = useTerminals();
 
 /** The server's pid, once it has written it (bounded). */
 async function stubbornPid(file: string): Promise<number> {
@@ -45,7 +44,7 @@ async function stubbornPid(file: string): Promise<number> {
 describe('the terminal closing under mcpwire (SIGHUP)', () => {
   it('during a long call: the server is stopped', async () => {
     const pidFile = path.join(tmp.dir, 'server.pid');
-    terminal = startTerminal([node, CLI, 'call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile]);
+    terminal = terminals.start([node, CLI, 'call', 'wait', '--trace', '--', node, STUBBORN, '--pid-file', pidFile]);
     const pid = await stubbornPid(pidFile);
     await terminal.waitFor(/→.*tools\/call/);
     // The hangup goes to the terminal's session; the server, leading its own group, gets none.
@@ -60,7 +59,7 @@ describe('the terminal closing under mcpwire (SIGHUP)', () => {
       config,
       JSON.stringify({ mcpServers: { stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } } }),
     );
-    terminal = startTerminal([node, CLI, 'repl', '--config', config], { HOME: tmp.dir }, tmp.dir);
+    terminal = terminals.start([node, CLI, 'repl', '--config', config], { HOME: tmp.dir }, tmp.dir);
     await terminal.waitFor('1 server(s) connected');
     await terminal.waitFor('mcp> ');
     const pid = await stubbornPid(pidFile);

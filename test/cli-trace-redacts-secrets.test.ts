@@ -10,6 +10,7 @@ import { requireBuiltCli, runCli, SCRIPTED } from './support/cli.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { endAll } from './support/end-all.js';
 import { useTempDir } from './support/temp-dir.js';
+import { parseJsonl } from './support/jsonl.js';
 
 const SECRET = 'sk-live-7c1e2d3f4a5b';
 const tmp = useTempDir('mcpwire-cli-trace-');
@@ -39,10 +40,7 @@ describe('mcpwire --trace / --trace-file', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
     expect(run.stderr).not.toContain(SECRET);
-    const records = text
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as TraceRecord);
+    const records = parseJsonl<TraceRecord>(text);
     const methods = records.filter((r) => r.kind === 'request').map((r) => r.method);
     expect(methods).toEqual(['server/discover', 'ping', 'initialize', 'tools/list', 'tools/call']);
     const call = records.find((r) => r.kind === 'response' && r.method === 'tools/call')!;
@@ -66,10 +64,7 @@ describe('mcpwire --trace / --trace-file', () => {
     expect(run.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
-    const records = text
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as TraceRecord);
+    const records = parseJsonl<TraceRecord>(text);
     const list = records.find((r) => r.kind === 'request' && r.method === 'tools/list')!;
     expect(list.http?.headers).toMatchObject({
       authorization: 'Bearer ***',

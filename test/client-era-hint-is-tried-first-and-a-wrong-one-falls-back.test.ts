@@ -5,33 +5,22 @@
  * succeeds; `era` and `protocolVersion` pin and win over a hint. Over HTTP the hinted route is
  * tried first and a failing one is left for the probe.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../src/observe/trace-record.js';
 import { connectClient } from './support/client.js';
 import { MODERN, SCRIPTED } from './support/cli.js';
 import { connectTo, legacyPeer, modernPeer } from './support/fake-servers.js';
 import { legacyServer, startHttpFixture } from './support/http-fixture.js';
+import { recordedMethods } from './support/jsonl.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const NEVER = { probeTimeoutMs: 600_000, connectTimeoutMs: 1_200_000 } as const;
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcpwire-hint-');
 
+/** Where the test's server records what it receives. */
 function recordFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-hint-'));
-  dirs.push(dir);
-  return path.join(dir, 'received.jsonl');
-}
-
-function recorded(file: string): Array<string | undefined> {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { method?: string }).method);
+  return path.join(temp.dir, 'received.jsonl');
 }
 
 describe('eraHint over a transport', () => {
@@ -98,7 +87,7 @@ describe('eraHint over stdio', () => {
     );
     expect(client.era).toBe('legacy');
     await client.callTool('echo', { text: 'x' });
-    expect(recorded(record)).toEqual(sent);
+    expect(recordedMethods(record)).toEqual(sent);
   });
 
   it('a wrong legacy hint on a 2026-only server (initialize refused with -32022): modern', async () => {

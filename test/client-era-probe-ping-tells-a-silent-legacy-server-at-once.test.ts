@@ -6,10 +6,9 @@
  * servers received is read from their `--record` files after a later request's answer (they
  * record each line before handling it, in order).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import type { StdioServerSpec } from '../src/transport/stdio/stdio.js';
@@ -17,26 +16,16 @@ import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { MODERN, SCRIPTED } from './support/cli.js';
 import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
 import { within } from './support/wait.js';
+import { recordedMethods } from './support/jsonl.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const OUT_OF_ORDER = path.join(import.meta.dirname, 'support/out-of-order-modern-server.mjs');
 const NEVER = { probeTimeoutMs: 600_000, connectTimeoutMs: 1_200_000 } as const;
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcpwire-probe-');
 
+/** Where the test's server records what it receives. */
 function recordFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-probe-'));
-  dirs.push(dir);
-  return path.join(dir, 'received.jsonl');
-}
-
-/** The methods the scripted server recorded (it appends each line received as is). */
-function scriptedRecord(file: string): Array<string | undefined> {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { method?: string }).method);
+  return path.join(temp.dir, 'received.jsonl');
 }
 
 /** Connects within 20 s (the probe's own timeout is far longer), closed when the test finishes. */
@@ -64,7 +53,7 @@ describe('the era probe over stdio', () => {
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
     await client.callTool('echo', { text: 'after' });
-    expect(scriptedRecord(record)).toEqual([
+    expect(recordedMethods(record)).toEqual([
       'server/discover',
       'ping',
       'initialize',
@@ -83,6 +72,9 @@ describe('the era probe over stdio', () => {
     // The server answers in order: this answer comes after the ping's.
     await client.listTools();
     expect(diagnostics.filter((d) => d.kind === 'late-response')).toEqual([]);
+    // The ping did not pin the SDK's dual-era connection to 2025 (a bare ping would: it is the
+    // first claim-less request, after which server/discover is -32601): modern requests still serve.
+    await client.ping();
   });
 
   it("mcpwire's own dual-era kit is modern", async () => {

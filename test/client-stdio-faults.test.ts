@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import { eventually, FIXTURES, isAlive } from './support/processes.js';
+import { recordedMethods } from './support/jsonl.js';
 
 const server = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const clients: McpClient[] = [];
@@ -123,10 +124,7 @@ describe('era detection against real processes', () => {
     const client = await connect(['--discover', 'exit', '--record', record]);
     expect(client.era).toBe('legacy');
     await client.callTool('echo', { text: 'after restart' });
-    const methods = readFileSync(record, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { method?: string }).method);
+    const methods = recordedMethods(record);
     expect(methods.slice(0, 4)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
   });
 
@@ -134,11 +132,7 @@ describe('era detection against real processes', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
     const record = path.join(dir, 'received.jsonl');
     const client = await connect(['--discover', 'silent', '--record', record], { probeTimeoutMs: 200 });
-    const read = () =>
-      readFileSync(record, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { method?: string }).method);
+    const read = () => recordedMethods(record);
     // The server records lines in order before it answers: after a ping round trip, the record
     // holds everything the client sent before it.
     await client.ping();

@@ -16,6 +16,16 @@ const dirs = useConfigDirs('mcpwire-config-errors-');
 
 const options = () => ({ cwd: dirs.project, homeDir: dirs.home, env: {} });
 
+/** Writes `mcpServers` as the project's `.mcp.json`, loads the config and expects one ConfigError: it, and the file. */
+async function theOneError(mcpServers: Record<string, unknown>): Promise<{ file: string; error: ConfigError }> {
+  const file = path.join(dirs.project, '.mcp.json');
+  writeFileSync(file, JSON.stringify({ mcpServers }));
+  const { errors } = await loadConfig(options());
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toBeInstanceOf(ConfigError);
+  return { file, error: errors[0] as ConfigError };
+}
+
 describe('ConfigError facts', () => {
   it('a JSON syntax error: file, line and column', async () => {
     const file = path.join(dirs.project, '.mcp.json');
@@ -36,16 +46,10 @@ describe('ConfigError facts', () => {
   });
 
   it('an unset variable: file, server, field and variable', async () => {
-    const file = path.join(dirs.project, '.mcp.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        mcpServers: { api: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } },
-      }),
-    );
-    const { errors } = await loadConfig(options());
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({
+    const { file, error } = await theOneError({
+      api: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+    });
+    expect(error).toMatchObject({
       code: 'CONFIG_INVALID',
       file,
       server: 'api',
@@ -53,10 +57,10 @@ describe('ConfigError facts', () => {
       variable: 'TOKEN',
       data: undefined,
     });
-    expect(errors[0]!.message).toBe(
+    expect(error.message).toBe(
       `${file}: server "api": headers.Authorization: variable TOKEN is not set (write \${TOKEN:-default} for a default)`,
     );
-    expect(errors[0]!.toJSON()).toMatchObject({
+    expect(error.toJSON()).toMatchObject({
       file,
       server: 'api',
       field: 'headers.Authorization',
@@ -65,23 +69,17 @@ describe('ConfigError facts', () => {
   });
 
   it('a bad field: file, server and the field path', async () => {
-    const file = path.join(dirs.project, '.mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 'db-server', toolTimeoutMs: '2m' } } }));
-    const { errors } = await loadConfig(options());
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'db', field: 'toolTimeoutMs' });
-    expect(errors[0]!.message).toMatch(
+    const { file, error } = await theOneError({ db: { command: 'db-server', toolTimeoutMs: '2m' } });
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'db', field: 'toolTimeoutMs' });
+    expect(error.message).toMatch(
       new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: server "db": toolTimeoutMs `),
     );
   });
 
   it('a missing envFile: file, server and field envFile', async () => {
-    const file = path.join(dirs.project, '.mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 'db-server', envFile: 'nope.env' } } }));
-    const { errors } = await loadConfig(options());
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'db', field: 'envFile' });
-    expect(errors[0]!.reason).toMatch(/^envFile .*nope\.env: no such file$/);
+    const { file, error } = await theOneError({ db: { command: 'db-server', envFile: 'nope.env' } });
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', file, server: 'db', field: 'envFile' });
+    expect(error.reason).toMatch(/^envFile .*nope\.env: no such file$/);
   });
 
   it('a hand-written server definition: the server and the field, no file', () => {

@@ -3,6 +3,7 @@ import { JsonRpcConnection } from '../src/protocol/connection.js';
 import { McpError } from '../src/protocol/errors.js';
 import { NO_REPLY, Raw, scriptedPair } from './support/scripted-peer.js';
 import { until } from './support/wait.js';
+import { failureOf } from './support/failure.js';
 
 function setup(options: ConstructorParameters<typeof JsonRpcConnection>[1] = {}) {
   const { clientTransport, peer } = scriptedPair();
@@ -32,9 +33,7 @@ describe('requests and responses', () => {
   it('rejects with SERVER_ERROR keeping the numeric code and data apart, naming server and method', async () => {
     const { connection, peer } = setup();
     peer.on('tools/call', () => ({ error: { code: -32602, message: 'Unknown tool', data: { tool: 'x' } } }));
-    const error = await connection.request('tools/call', { name: 'x' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({
+    const error = await failureOf(connection.request('tools/call', { name: 'x' }), McpError, {
       code: 'SERVER_ERROR',
       rpcCode: -32602,
       data: { tool: 'x' },

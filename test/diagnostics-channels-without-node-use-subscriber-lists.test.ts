@@ -41,3 +41,28 @@ it('publishes the five events to subscriber lists where there is no Node module'
   channel.start.publish({ n: 4 });
   expect(heard).toHaveLength(2);
 });
+
+it('runs the send inside the stores bound to a list channel, as Node’s runStores does', () => {
+  const channel = listTracingChannel<{ n: number }>('mcpwire-test:stores');
+  const entered: string[] = [];
+  const store = (label: string) => ({
+    run<T>(value: string, fn: () => T): T {
+      entered.push(`${label} ${value}`);
+      return fn();
+    },
+  });
+  const outer = store('outer');
+  const inner = store('inner');
+  channel.start.bindStore(inner, (event) => `n=${event.n}`);
+  expect(channel.start.hasSubscribers).toBe(true);
+  channel.start.bindStore(outer, (event) => `n=${event.n * 10}`);
+  channel.start.subscribe(() => entered.push('published'));
+  expect(channel.start.runStores({ n: 2 }, () => 'ran')).toBe('ran');
+  // The store bound last is entered first; the event is published inside every store.
+  expect(entered).toEqual(['outer n=20', 'inner n=2', 'published']);
+  expect(channel.start.unbindStore(outer)).toBe(true);
+  expect(channel.start.unbindStore(outer)).toBe(false);
+  entered.length = 0;
+  channel.start.runStores({ n: 3 }, () => undefined);
+  expect(entered).toEqual(['inner n=3', 'published']);
+});

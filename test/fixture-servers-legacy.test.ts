@@ -3,13 +3,14 @@
  * as its header documents. Driven with raw NDJSON over child_process pipes: no client involved.
  * Everything it sends in a tour of each revision is valid under that revision's official schema.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { hasSchema, validateMessage } from './kit/spec-schemas.js';
 import { eventually, FIXTURES } from './support/processes.js';
 import { RawStdioServer, type Msg } from './support/raw-stdio-server.js';
+import { readJsonl } from './support/jsonl.js';
 
 const SERVER = path.join(FIXTURES, 'legacy', 'scripted-server.mjs');
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -230,10 +231,7 @@ describe('capability flags', () => {
     await raw.request('tools/list');
     await raw.close();
     expect(raw.exit).toEqual({ code: 0, signal: null });
-    const methods = readFileSync(record, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as Msg).method);
+    const methods = readJsonl<Msg>(record).map((m) => m.method);
     expect(methods).toEqual(['ping', 'notifications/initialized', 'tools/list']);
   });
 });

@@ -1,14 +1,18 @@
 /**
- * The lightweight exchange under the Streamable HTTP transport: a body that loses nothing when
- * its reader attaches late, ends exactly once, and releases the request on destroy or abort.
+ * The lightweight exchange under the HTTP transports: a body that loses nothing when its reader
+ * attaches late, ends exactly once, and releases the request on destroy or abort; over a real
+ * socket on both engines (undici's dispatcher, and fetch).
  */
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortFanout } from '../src/transport/http/abort-fanout.js';
-import { exchange, LiteBody } from '../src/transport/http/dispatch.js';
+import { DispatcherEngine, LiteBody } from '../src/transport/http/dispatch.js';
+import { FetchEngine } from '../src/transport/http/fetch-engine.js';
+import type { HttpEngine, LiteResponse } from '../src/transport/http/http-engine.js';
 import { readText } from '../src/transport/http/http-body.js';
+import { isConnectFailure } from '../src/transport/http/http-errors.js';
 import { writeThenDrop } from './support/http-fixture.js';
 import { within } from './support/wait.js';
 
@@ -77,9 +81,17 @@ describe('LiteBody', () => {
   });
 });
 
-describe('exchange over a real socket', () => {
+const ENGINES = [
+  { engine: 'undici', make: (agent: Agent): HttpEngine => new DispatcherEngine(agent) },
+  { engine: 'fetch', make: (): HttpEngine => new FetchEngine((input, init) => globalThis.fetch(input, init)) },
+];
+
+describe.each(ENGINES)('an exchange over a real socket ($engine engine)', ({ make }) => {
   let server: Server | undefined;
   let agent: Agent | undefined;
+  let engine: HttpEngine | undefined;
+  const exchange = (_agent: Agent, url: URL, options: Parameters<HttpEngine['exchange']>[1]) =>
+    engine!.exchange(url, options);
   afterEach(async () => {
     await agent?.destroy();
     agent = undefined;
@@ -91,6 +103,7 @@ describe('exchange over a real socket', () => {
     server = createServer(handler);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     agent = new Agent();
+    engine = make(agent);
     return new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
   }
 
@@ -149,7 +162,7 @@ describe('exchange over a real socket', () => {
     const failure =
       response instanceof Error
         ? response
-        : await within(readText((response as Awaited<ReturnType<typeof exchange>>).body, 1024), {
+        : await within(readText((response as LiteResponse).body, 1024), {
             what: 'the body failing',
           }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ message: 'transport closed' });
@@ -188,10 +201,18 @@ describe('exchange over a real socket', () => {
     await expect(readText(response.body, 1024)).rejects.toBeInstanceOf(Error);
   });
 
+  it('rejects with a headers timeout when the status line does not come in time', async () => {
+    const url = await listen((req) => req.resume()); // never answers
+    await expect(exchange(agent!, url, { ...plainPost(), headersTimeout: 50 })).rejects.toMatchObject({
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+    });
+  });
+
   it('rejects with the network error when nothing listens', async () => {
     const url = await listen(() => {});
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    await expect(exchange(agent!, url, plainPost())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    const failure = await exchange(agent!, url, plainPost()).catch((error: unknown) => error);
+    expect(isConnectFailure(failure)).toBe(true);
   });
 });

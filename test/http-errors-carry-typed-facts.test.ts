@@ -12,18 +12,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { requireBuiltCli, runCli } from './support/cli.js';
-import { legacyServer, openSse } from './support/http-fixture.js';
+import { legacyServer, openSse, unauthorized } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
 import { useHttpScene } from './support/http-scene.js';
+import { failureOf } from './support/failure.js';
 
 const scene = useHttpScene<McpClient>();
 
 describe('HttpError facts', () => {
   it('a refused connection: unreachable, never received (resend "unsent"), naming the URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
-    const error = await McpClient.connect({ url }, { name: 'gone' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({
+    await failureOf(McpClient.connect({ url }, { name: 'gone' }), HttpError, {
       code: 'TRANSPORT',
       server: 'gone',
       url,
@@ -42,9 +41,7 @@ describe('HttpError facts', () => {
       return true;
     }, legacyServer());
     scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'flaky' });
-    const error = await scene.client.callTool('transfer', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({
+    await failureOf(scene.client.callTool('transfer', {}), HttpError, {
       code: 'TRANSPORT',
       method: 'tools/call',
       url: scene.fixture.url,
@@ -65,9 +62,7 @@ describe('HttpError facts', () => {
     scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'busy' });
     const kinds: string[] = [];
     scene.client.on('diagnostic', (d) => kinds.push(d.kind));
-    const error = await scene.client.listTools().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({
+    await failureOf(scene.client.listTools(), HttpError, {
       code: 'TRANSPORT',
       method: 'tools/list',
       status: 503,
@@ -85,13 +80,10 @@ describe('mcpwire --json and an HTTP failure', () => {
 
   it('a 401 exits 3 and prints the status, the URL and the parsed challenge as fields, with no data', async () => {
     await scene.start((_seen, res) => {
-      res
-        .writeHead(401, {
-          'www-authenticate':
-            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"',
-        })
-        .end();
-      return true;
+      return unauthorized(
+        res,
+        'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools:read"',
+      );
     });
     // OAuth is tried first (its metadata cannot be fetched here); the server's 401 stays the answer's facts.
     // A home of its own: the login store under it is empty and the user's is never read.

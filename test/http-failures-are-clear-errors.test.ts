@@ -15,9 +15,11 @@ import {
   startHttpFixture,
   until,
   writeThenDrop,
+  unauthorized,
 } from './support/http-fixture.js';
 import { freePort } from './support/ports.js';
 import { useHttpScene } from './support/http-scene.js';
+import { failureOf } from './support/failure.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const scene = useHttpScene<McpClient>();
@@ -66,9 +68,7 @@ describe('HTTP failures', () => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(`database down (token ${SECRET})`);
       return true;
     });
-    const error = await scene.client!.callTool('echo', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({
+    const error = await failureOf(scene.client!.callTool('echo', {}), HttpError, {
       code: 'TRANSPORT',
       server: 'remote',
       method: 'tools/call',
@@ -116,13 +116,10 @@ describe('HTTP failures', () => {
 
   it('401: AUTH_REQUIRED carrying the WWW-Authenticate challenge, secrets redacted', async () => {
     await scene.start((_seen, res) => {
-      res
-        .writeHead(401, {
-          'www-authenticate':
-            'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"',
-        })
-        .end();
-      return true;
+      return unauthorized(
+        res,
+        'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", error="invalid_token"',
+      );
     });
     const error = await McpClient.connect(
       { url: scene.fixture.url, headers: { Authorization: `Bearer ${SECRET}` } },

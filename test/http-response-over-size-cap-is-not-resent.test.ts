@@ -9,6 +9,7 @@ import { SizeLimitError } from '../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../src/transport/http/streamable-http.js';
 import { json, legacyServer, openSse, result, sse } from './support/http-fixture.js';
 import { useHttpScene } from './support/http-scene.js';
+import { failureOf } from './support/failure.js';
 
 /** The cap: larger than one socket read (64 KiB), so the body passes it after the reader attached. */
 const CAP = 256 * 1024;
@@ -39,9 +40,7 @@ describe('an HTTP response over the size cap', () => {
       legacyServer(),
     );
     const { client, diagnostics } = await connectWithCap();
-    const error = await client.listTools().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({
+    const error = await failureOf(client.listTools(), SizeLimitError, {
       code: 'TRANSPORT',
       server: 'big',
       method: 'tools/list',
@@ -66,9 +65,7 @@ describe('an HTTP response over the size cap', () => {
       return true;
     }, legacyServer());
     const { client, diagnostics } = await connectWithCap();
-    const error = await client.listTools().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({
+    const error = await failureOf(client.listTools(), SizeLimitError, {
       code: 'TRANSPORT',
       method: 'tools/list',
       limit: CAP,

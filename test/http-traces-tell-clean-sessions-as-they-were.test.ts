@@ -42,6 +42,15 @@ async function tools(url: string, ...extra: string[]): Promise<void> {
   expect(run.stdout).toContain('echo');
 }
 
+/** `runs` runs of `mcpwire tools` through the recording proxy in front of `server`; resolves with the trace file. */
+async function throughProxy(runs: number, name: string): Promise<string> {
+  const file = path.join(tmp.dir, name);
+  const proxy = await startHttpProxyCli(server!.url, file);
+  for (let run = 0; run < runs; run++) await tools(proxy.url);
+  expect(await proxy.stop()).toBe(0);
+  return file;
+}
+
 /** What a user reads off a trace: the report's headline, `trace show --json`, `--errors`, the HAR statuses. */
 async function views(file: string) {
   const read = await readTrace(file);
@@ -64,10 +73,7 @@ async function views(file: string) {
 describe('HTTP traces of clean sessions', () => {
   it('four CLI runs through the proxy are four clean sessions: 0 open, 0 orphans, 0 duplicates, the probe is negotiation', async () => {
     server = await everythingOverHttp('streamableHttp');
-    const file = path.join(tmp.dir, 'proxy.jsonl');
-    const proxy = await startHttpProxyCli(server.url, file);
-    for (let run = 0; run < 4; run++) await tools(proxy.url);
-    expect(await proxy.stop()).toBe(0);
+    const file = await throughProxy(4, 'proxy.jsonl');
 
     const { read, report, show, errors, har } = await views(file);
     // Four client sessions, each with a session id of its own from the server.
@@ -151,10 +157,7 @@ describe('HTTP traces of clean sessions', () => {
 
   it('four CLI runs through the proxy against a 2026 server (no session ids, several connections each) are four sessions', async () => {
     server = await modernOverHttp();
-    const file = path.join(tmp.dir, 'modern.jsonl');
-    const proxy = await startHttpProxyCli(server.url, file);
-    for (let run = 0; run < 4; run++) await tools(proxy.url);
-    expect(await proxy.stop()).toBe(0);
+    const file = await throughProxy(4, 'modern.jsonl');
 
     const { report, show, errors, har } = await views(file);
     expect(show.sessions).toHaveLength(4);
@@ -169,10 +172,7 @@ describe('HTTP traces of clean sessions', () => {
 
   it('runs through the proxy against an HTTP+SSE (2024-11-05) server are a session each, the fall-back included', async () => {
     server = await everythingOverHttp('sse');
-    const file = path.join(tmp.dir, 'sse.jsonl');
-    const proxy = await startHttpProxyCli(server.url, file);
-    for (let run = 0; run < 2; run++) await tools(proxy.url);
-    expect(await proxy.stop()).toBe(0);
+    const file = await throughProxy(2, 'sse.jsonl');
 
     const { report, show, errors } = await views(file);
     expect(show.sessions).toHaveLength(2);

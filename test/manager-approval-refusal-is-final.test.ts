@@ -4,23 +4,18 @@
  * by rejecting — leaves the server `not-approved` (not `error`), schedules no restart and is not
  * asked again, even by an explicit connect; only a changed definition asks afresh.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import type { StatusChange } from '../src/manager/servers/server-slot.js';
 import { isMcpError } from '../src/protocol/errors.js';
-import { FIXTURES, eventually } from './support/processes.js';
+import { eventually } from './support/processes.js';
+import { scriptedServer } from './support/managed-servers.js';
 import { endAll } from './support/end-all.js';
 
-const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 const project = (name: string, ...flags: string[]): ManagedServer => ({
-  name,
-  transport: 'stdio',
-  command: process.execPath,
-  args: [SCRIPTED, ...flags],
+  ...scriptedServer(name, flags, { file: '/repo/.mcp.json', scope: 'project' }),
   trusted: false,
-  provenance: { file: '/repo/.mcp.json', scope: 'project' },
   restart: { initialDelayMs: 10, maxRestarts: 3 },
 });
 

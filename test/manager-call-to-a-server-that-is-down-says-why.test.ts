@@ -4,32 +4,22 @@
  * error, not connected) and quotes its last error, instead of "tool not found" (its tools left
  * the catalogue when it went down). A name no server accounts for is still "tool not found".
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-import { isMcpError, type McpError } from '../src/protocol/errors.js';
-import { FIXTURES, eventually } from './support/processes.js';
+import { McpError } from '../src/protocol/errors.js';
+import { failureOf } from './support/failure.js';
+import { eventually } from './support/processes.js';
+import { scriptedServer } from './support/managed-servers.js';
 import { endAll } from './support/end-all.js';
 
-const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
-const scripted = (name: string, ...flags: string[]): ManagedServer => ({
-  name,
-  transport: 'stdio',
-  command: process.execPath,
-  args: [SCRIPTED, ...flags],
-});
+const scripted = (name: string, ...flags: string[]): ManagedServer => scriptedServer(name, flags);
 
 let manager: McpManager | undefined;
 afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
 
-async function callError(name: string): Promise<McpError> {
-  const error = await manager!.callTool(name, { text: 'x' }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(isMcpError(error), String(error)).toBe(true);
-  return error as McpError;
+function callError(name: string): Promise<McpError> {
+  return failureOf(manager!.callTool(name, { text: 'x' }), McpError, {});
 }
 
 describe('calling a tool of a server that is down', () => {

@@ -5,15 +5,15 @@
  * host's own `client.onDiagnostic` still hears everything too.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
 import { endAll } from './support/end-all.js';
+import { nodeServer } from './support/managed-servers.js';
 
 // Writes `booting the server... (not JSON)` and `{"half": ` before it reads anything.
-const JUNK_FIRST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/junk-then-legacy-server.mjs');
+const JUNK_FIRST = path.join(import.meta.dirname, 'support/junk-then-legacy-server.mjs');
 const node = process.execPath;
 
 let manager: McpManager | undefined;
@@ -22,7 +22,7 @@ afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])
 describe('junk a server prints before connect resolves', () => {
   it('is a diagnostic event of the manager and counted in the status', async () => {
     manager = McpManager.create({
-      servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }],
+      servers: [nodeServer('noisy', JUNK_FIRST)],
     });
     const seen: Array<{ server: string; kind: string }> = [];
     manager.on('diagnostic', ({ server, diagnostic }) => seen.push({ server, kind: diagnostic.kind }));
@@ -37,7 +37,7 @@ describe('junk a server prints before connect resolves', () => {
   it("is counted once after a reconnect too, and a host's own client.onDiagnostic hears it as well", async () => {
     const fromHost: TransportDiagnostic[] = [];
     manager = McpManager.create({
-      servers: [{ name: 'noisy', transport: 'stdio', command: node, args: [JUNK_FIRST] }],
+      servers: [nodeServer('noisy', JUNK_FIRST)],
       client: { onDiagnostic: (d) => fromHost.push(d) },
     });
     await manager.connect('noisy');

@@ -4,7 +4,7 @@
  * `ask` goes to the host's hook (or is denied without one), denied tools can be hidden, `explain`
  * names the rule and file, and a rule that can never match is reported.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { handleCommand } from '../src/manager/commands.js';
 import { McpManager, type PermissionRequest } from '../src/manager/mcp-manager.js';
 import { FIXTURES } from './support/processes.js';
 import { endAll } from './support/end-all.js';
+import { readJsonl } from './support/jsonl.js';
 
 const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
 let root: string;
@@ -44,13 +45,7 @@ afterEach(async () => {
 });
 
 const calls = () =>
-  (existsSync(received)
-    ? readFileSync(received, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { method?: string; params?: { name?: string } })
-    : []
-  )
+  (existsSync(received) ? readJsonl<{ method?: string; params?: { name?: string } }>(received) : [])
     .filter((m) => m.method === 'tools/call')
     .map((m) => m.params?.name);
 

@@ -5,20 +5,19 @@
  * servers are the scripted legacy server silent on `server/discover`; every process of one test
  * appends what it receives to one `--record` file, so the file shows every probe ever sent.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
 import { SCRIPTED } from './support/cli.js';
 import { eventually } from './support/wait.js';
+import { recordedMethods } from './support/jsonl.js';
+import { useTempDir } from './support/temp-dir.js';
 
 const managers: McpManager[] = [];
-const dirs: string[] = [];
+const temp = useTempDir('mcpwire-manager-era-');
 afterEach(async () => {
   for (const manager of managers.splice(0)) await manager.disconnectAll();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 function silentLegacy(record: string): ManagedServer {
@@ -37,17 +36,9 @@ function managerOf(server: ManagedServer): McpManager {
   return manager;
 }
 
+/** Where the test's server records what it receives. */
 function recordFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-manager-era-'));
-  dirs.push(dir);
-  return path.join(dir, 'received.jsonl');
-}
-
-function received(file: string): Array<string | undefined> {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { method?: string }).method);
+  return path.join(temp.dir, 'received.jsonl');
 }
 
 describe('the era a server spoke, kept by the manager', () => {
@@ -63,7 +54,7 @@ describe('the era a server spoke, kept by the manager', () => {
     });
     // The restarted process answered a call: everything it received before is recorded.
     await manager.callTool('mcp__silent__echo', { text: 'back' });
-    const methods = received(record);
+    const methods = recordedMethods(record);
     expect(methods.filter((m) => m === 'server/discover')).toHaveLength(1);
     expect(methods.filter((m) => m === 'initialize')).toHaveLength(2);
   });
@@ -76,7 +67,7 @@ describe('the era a server spoke, kept by the manager', () => {
     const state = before.saveState();
     expect(state.servers).toEqual([expect.objectContaining({ name: 'silent', era: 'legacy' })]);
     await before.disconnectAll();
-    const probes = () => received(record).filter((m) => m === 'server/discover').length;
+    const probes = () => recordedMethods(record).filter((m) => m === 'server/discover').length;
     expect(probes()).toBe(1);
 
     const restored = managerOf(server);

@@ -141,39 +141,29 @@ describe('resultToText', () => {
 
 describe('resultToText truncation', () => {
   const ten = { content: [{ type: 'text', text: '0123456789' }] } satisfies CallToolResult;
+  /** What a cut text reads as: `kept`, then the marker saying it shows `shown` of `total` characters. */
+  const cut = (kept: string, shown: number, total: number) => ({
+    text: `${kept}${kept === '' ? '' : '\n'}[… truncated: showing ${shown} of ${total} characters]`,
+    truncated: true,
+    totalChars: total,
+  });
 
   it('keeps a text of exactly maxChars whole', () => {
     expect(textOf(ten, { maxChars: 10 })).toEqual({ text: '0123456789', truncated: false, totalChars: 10 });
   });
 
   it('cuts one past maxChars and says how much it shows', () => {
-    expect(textOf(ten, { maxChars: 9 })).toEqual({
-      text: '012345678\n[… truncated: showing 9 of 10 characters]',
-      truncated: true,
-      totalChars: 10,
-    });
+    expect(textOf(ten, { maxChars: 9 })).toEqual(cut('012345678', 9, 10));
   });
 
   it('counts the Error: prefix as part of the text', () => {
-    expect(textOf({ ...ten, isError: true }, { maxChars: 10 })).toEqual({
-      text: 'Error: 012\n[… truncated: showing 10 of 17 characters]',
-      truncated: true,
-      totalChars: 17,
-    });
+    expect(textOf({ ...ten, isError: true }, { maxChars: 10 })).toEqual(cut('Error: 012', 10, 17));
   });
 
   it('never cuts inside a surrogate pair', () => {
     const emoji = { content: [{ type: 'text', text: 'ab😀cd' }] } satisfies CallToolResult; // 😀 is 2 UTF-16 code units
-    expect(textOf(emoji, { maxChars: 3 })).toEqual({
-      text: 'ab\n[… truncated: showing 2 of 6 characters]',
-      truncated: true,
-      totalChars: 6,
-    });
-    expect(textOf(emoji, { maxChars: 4 })).toEqual({
-      text: 'ab😀\n[… truncated: showing 4 of 6 characters]',
-      truncated: true,
-      totalChars: 6,
-    });
+    expect(textOf(emoji, { maxChars: 3 })).toEqual(cut('ab', 2, 6));
+    expect(textOf(emoji, { maxChars: 4 })).toEqual(cut('ab😀', 4, 6));
     expect(textOf(emoji, { maxChars: 2 }).text).toBe('ab\n[… truncated: showing 2 of 6 characters]');
   });
 
@@ -183,11 +173,7 @@ describe('resultToText truncation', () => {
   });
 
   it('at maxChars 0 shows only the marker', () => {
-    expect(textOf(ten, { maxChars: 0 })).toEqual({
-      text: '[… truncated: showing 0 of 10 characters]',
-      truncated: true,
-      totalChars: 10,
-    });
+    expect(textOf(ten, { maxChars: 0 })).toEqual(cut('', 0, 10));
   });
 
   it('defaults to 100 000 characters; Infinity keeps everything', () => {

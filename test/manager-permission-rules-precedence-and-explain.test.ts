@@ -19,6 +19,7 @@ import {
 } from '../src/manager/permissions/permission-rules.js';
 import { PermissionError } from '../src/manager/permissions/permission-rules.js';
 import { assignToolNames } from '../src/manager/catalogue/tool-names.js';
+import { failureOf } from './support/failure.js';
 
 type Lists = Partial<Pick<PermissionBlock, 'allow' | 'deny' | 'ask' | 'defaultMode'>>;
 const block = (file: string, scope: PermissionBlock['scope'], rules: Lists): PermissionBlock => ({
@@ -302,9 +303,7 @@ describe('authorize', () => {
   });
 
   it('deny rejects without asking, naming the tool, the rule and its file', async () => {
-    const error = await authorize(verdict('rm'), never, call('rm')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PermissionError);
-    expect(error).toMatchObject({
+    const error = await failureOf(authorize(verdict('rm'), never, call('rm')), PermissionError, {
       code: 'PERMISSION_DENIED',
       server: 'fs',
       method: 'tools/call',
@@ -420,69 +419,35 @@ describe('PermissionPolicy.unreachable', () => {
       .unreachable(servers ? { servers, ...(tools ? { tools } : {}) } : {})
       .map((u) => u.reason);
 
+  const unconfigured = (list: string, rule: string, server: string, configured: string) =>
+    `${USER}: ${list} rule "${rule}" names server "${server}", which is not configured (configured: ${configured})`;
+
   type Case = [string, Lists, string[] | undefined, string | undefined];
   const cases: Case[] = [
-    // malformed
-    [
-      'no mcp__ prefix',
-      { allow: ['fs_read'] },
-      undefined,
-      `${USER}: allow rule "fs_read" can never match: it does not start with mcp__ (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
-    [
-      'bare mcp__',
-      { deny: ['mcp__'] },
-      undefined,
-      `${USER}: deny rule "mcp__" can never match: its server part is empty (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
-    [
-      'empty server part',
-      { allow: ['mcp____x'] },
-      undefined,
-      `${USER}: allow rule "mcp____x" can never match: its server part is empty (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
-    [
-      'empty tool part',
-      { ask: ['mcp__fs__'] },
-      undefined,
-      `${USER}: ask rule "mcp__fs__" can never match: its tool part is empty (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
-    [
-      'a space',
-      { deny: ['mcp__fs__read file'] },
-      undefined,
-      `${USER}: deny rule "mcp__fs__read file" can never match: it has characters other than letters, digits, _ - . and * (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
-    [
-      'regex syntax',
-      { deny: ['mcp__fs__(read|write)'] },
-      undefined,
-      `${USER}: deny rule "mcp__fs__(read|write)" can never match: it has characters other than letters, digits, _ - . and * (patterns are mcp__<server> or mcp__<server>__<tool>)`,
-    ],
     // unknown servers
     [
       'a server not configured',
       { allow: ['mcp__ghost__x'] },
       ['fs', 'git'],
-      `${USER}: allow rule "mcp__ghost__x" names server "ghost", which is not configured (configured: fs, git)`,
+      unconfigured('allow', 'mcp__ghost__x', 'ghost', 'fs, git'),
     ],
     [
       'a server-level rule for a server not configured',
       { deny: ['mcp__ghost'] },
       [],
-      `${USER}: deny rule "mcp__ghost" names server "ghost", which is not configured (configured: none)`,
+      unconfigured('deny', 'mcp__ghost', 'ghost', 'none'),
     ],
     [
       'a prefix of a configured name is not that server',
       { deny: ['mcp__f'] },
       ['fs'],
-      `${USER}: deny rule "mcp__f" names server "f", which is not configured (configured: fs)`,
+      unconfigured('deny', 'mcp__f', 'f', 'fs'),
     ],
     [
       'known server, unknown server',
       { deny: ['mcp__fs__x', 'mcp__gti__push'] },
       ['fs', 'git'],
-      `${USER}: deny rule "mcp__gti__push" names server "gti", which is not configured (configured: fs, git)`,
+      unconfigured('deny', 'mcp__gti__push', 'gti', 'fs, git'),
     ],
     ['servers unknown: no check', { allow: ['mcp__ghost__x'] }, undefined, undefined],
     ['a star in the server part is not checked', { allow: ['mcp__gh*__x', 'mcp__*'] }, ['fs'], undefined],
@@ -493,49 +458,6 @@ describe('PermissionPolicy.unreachable', () => {
       { deny: [`mcp__p__${'x'.repeat(47)}_*`] },
       [`p__${'x'.repeat(60)}.z`],
       undefined,
-    ],
-    // shadowed by a stronger rule that covers all the rule could match
-    [
-      'allow under deny mcp__fs',
-      { allow: ['mcp__fs__read'], deny: ['mcp__fs'] },
-      undefined,
-      `${USER}: allow rule "mcp__fs__read" can never apply: deny rule "mcp__fs" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'allow under deny mcp__fs__*',
-      { allow: ['mcp__fs__read'], deny: ['mcp__fs__*'] },
-      undefined,
-      `${USER}: allow rule "mcp__fs__read" can never apply: deny rule "mcp__fs__*" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'allow under deny mcp__*',
-      { allow: ['mcp__fs__read'], deny: ['mcp__*'] },
-      undefined,
-      `${USER}: allow rule "mcp__fs__read" can never apply: deny rule "mcp__*" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'server-level allow under deny mcp__fs__*',
-      { allow: ['mcp__fs'], deny: ['mcp__fs__*'] },
-      undefined,
-      `${USER}: allow rule "mcp__fs" can never apply: deny rule "mcp__fs__*" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'ask under deny',
-      { ask: ['mcp__fs__write_*'], deny: ['mcp__fs__write*'] },
-      undefined,
-      `${USER}: ask rule "mcp__fs__write_*" can never apply: deny rule "mcp__fs__write*" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'allow under ask',
-      { allow: ['mcp__git__push'], ask: ['mcp__git__push'] },
-      undefined,
-      `${USER}: allow rule "mcp__git__push" can never apply: ask rule "mcp__git__push" in ${USER} covers every tool it matches`,
-    ],
-    [
-      'wildcard allow under wildcard deny',
-      { allow: ['mcp__*__list'], deny: ['mcp__*'] },
-      undefined,
-      `${USER}: allow rule "mcp__*__list" can never apply: deny rule "mcp__*" in ${USER} covers every tool it matches`,
     ],
     // reachable: no report
     ['deny narrower than allow', { allow: ['mcp__fs__*'], deny: ['mcp__fs__write_*'] }, ['fs'], undefined],
@@ -558,6 +480,37 @@ describe('PermissionPolicy.unreachable', () => {
   ];
   it.each(cases)('%s', (_name, lists, servers, reason) => {
     expect(reasonsOf([user(lists)], servers)).toEqual(reason ? [reason] : []);
+  });
+
+  type List = 'allow' | 'deny' | 'ask';
+  const malformedCases: Array<[string, List, string, string]> = [
+    ['no mcp__ prefix', 'allow', 'fs_read', 'it does not start with mcp__'],
+    ['bare mcp__', 'deny', 'mcp__', 'its server part is empty'],
+    ['empty server part', 'allow', 'mcp____x', 'its server part is empty'],
+    ['empty tool part', 'ask', 'mcp__fs__', 'its tool part is empty'],
+    ['a space', 'deny', 'mcp__fs__read file', 'it has characters other than letters, digits, _ - . and *'],
+    ['regex syntax', 'deny', 'mcp__fs__(read|write)', 'it has characters other than letters, digits, _ - . and *'],
+  ];
+  it.each(malformedCases)('malformed: %s', (_name, list, rule, why) => {
+    expect(reasonsOf([user({ [list]: [rule] })])).toEqual([
+      `${USER}: ${list} rule "${rule}" can never match: ${why} (patterns are mcp__<server> or mcp__<server>__<tool>)`,
+    ]);
+  });
+
+  /** A rule, and the stronger rule that covers all it could match. */
+  const shadowCases: Array<[string, [List, string], [List, string]]> = [
+    ['allow under deny mcp__fs', ['allow', 'mcp__fs__read'], ['deny', 'mcp__fs']],
+    ['allow under deny mcp__fs__*', ['allow', 'mcp__fs__read'], ['deny', 'mcp__fs__*']],
+    ['allow under deny mcp__*', ['allow', 'mcp__fs__read'], ['deny', 'mcp__*']],
+    ['server-level allow under deny mcp__fs__*', ['allow', 'mcp__fs'], ['deny', 'mcp__fs__*']],
+    ['ask under deny', ['ask', 'mcp__fs__write_*'], ['deny', 'mcp__fs__write*']],
+    ['allow under ask', ['allow', 'mcp__git__push'], ['ask', 'mcp__git__push']],
+    ['wildcard allow under wildcard deny', ['allow', 'mcp__*__list'], ['deny', 'mcp__*']],
+  ];
+  it.each(shadowCases)('shadowed: %s', (_name, [list, rule], [byList, byRule]) => {
+    expect(reasonsOf([user({ [list]: [rule], [byList]: [byRule] })])).toEqual([
+      `${USER}: ${list} rule "${rule}" can never apply: ${byList} rule "${byRule}" in ${USER} covers every tool it matches`,
+    ]);
   });
 
   it('a stronger rule in another file shadows too, and the reason names both files', () => {

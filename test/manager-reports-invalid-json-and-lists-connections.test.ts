@@ -4,17 +4,14 @@
  * And `listConnections()` hands out the live connections themselves.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client/mcp-client.js';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { TransportDiagnostic } from '../src/protocol/transport.js';
-import { FIXTURES } from './support/processes.js';
 import { endAll } from './support/end-all.js';
+import { nodeServer, scriptedServer } from './support/managed-servers.js';
 
-const JUNKY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/junk-before-marked-answers-server.mjs');
-const SCRIPTED = path.join(FIXTURES, 'legacy/scripted-server.mjs');
-const node = process.execPath;
+const JUNKY = path.join(import.meta.dirname, 'support/junk-before-marked-answers-server.mjs');
 
 let manager: McpManager | undefined;
 afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])));
@@ -22,10 +19,7 @@ afterEach(async () => void ([manager] = await endAll([manager, 'disconnectAll'])
 describe("the manager and its servers' connections", () => {
   it('a line that is not JSON from a connected server is a diagnostic event with its name, and counted in the status', async () => {
     manager = McpManager.create({
-      servers: [
-        { name: 'junky', transport: 'stdio', command: node, args: [JUNKY] },
-        { name: 'clean', transport: 'stdio', command: node, args: [SCRIPTED] },
-      ],
+      servers: [nodeServer('junky', JUNKY), scriptedServer('clean')],
     });
     const seen: Array<{ server: string; diagnostic: TransportDiagnostic }> = [];
     manager.on('diagnostic', (event) => seen.push(event));
@@ -47,11 +41,7 @@ describe("the manager and its servers' connections", () => {
 
   it('listConnections() returns the connected clients, named, in configuration order', async () => {
     manager = McpManager.create({
-      servers: [
-        { name: 'one', transport: 'stdio', command: node, args: [SCRIPTED] },
-        { name: 'idle', transport: 'stdio', command: node, args: [SCRIPTED], autoConnect: false },
-        { name: 'two', transport: 'stdio', command: node, args: [SCRIPTED] },
-      ],
+      servers: [scriptedServer('one'), { ...scriptedServer('idle'), autoConnect: false }, scriptedServer('two')],
     });
     expect(manager.listConnections()).toEqual([]);
     await manager.connectAll();

@@ -8,7 +8,8 @@ import { OAuthError } from '../src/auth/auth-error.js';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { McpClient } from '../src/client/mcp-client.js';
 import { HttpError } from '../src/protocol/errors.js';
-import { startHttpFixture, type HttpFixture } from './support/http-fixture.js';
+import { failureOf } from './support/failure.js';
+import { startHttpFixture, type HttpFixture, unauthorized } from './support/http-fixture.js';
 import { endAll } from './support/end-all.js';
 import { forgetHttpRoutesAfterEach } from './support/http-scene.js';
 
@@ -20,28 +21,23 @@ describe('a failed login after a 401', () => {
   it('keeps the server refusal (status, URL, challenge) on the OAuthError', async () => {
     fixture = await startHttpFixture((_seen, res) => {
       // Port 1 on loopback: nothing listens, so discovery fails at once.
-      res
-        .writeHead(401, {
-          'www-authenticate':
-            'Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource", scope="tools:read"',
-        })
-        .end();
-      return true;
+      return unauthorized(
+        res,
+        'Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource", scope="tools:read"',
+      );
     });
-    const error = await McpClient.connect(
+    const connecting = McpClient.connect(
       { url: fixture.url, auth: { store: new MemoryTokenStore() } },
       { name: 'guarded' },
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OAuthError);
-    expect((error as OAuthError).step).toBe('discovery');
-    const refusal = (error as OAuthError).refusal;
-    expect(refusal).toBeInstanceOf(HttpError);
-    expect(refusal).toMatchObject({
+    );
+    const error = await failureOf(connecting, OAuthError, { step: 'discovery' });
+    expect(error.refusal).toBeInstanceOf(HttpError);
+    expect(error.refusal).toMatchObject({
       code: 'AUTH_REQUIRED',
       status: 401,
       url: fixture.url,
       challenge: [{ scheme: 'bearer', params: { scope: 'tools:read' } }],
     });
-    expect((error as OAuthError).toJSON()).toMatchObject({ step: 'discovery', refusal: { status: 401 } });
+    expect(error.toJSON()).toMatchObject({ step: 'discovery', refusal: { status: 401 } });
   });
 });

@@ -6,12 +6,11 @@
  * loopback counts the refreshes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { OAuthSession } from '../src/auth/oauth-session.js';
-import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { parseAuthChallenges } from '../src/util/auth-challenge.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { endAll } from './support/end-all.js';
+import { sessionOnStoredLogin, storedLogin } from './support/oauth-sessions.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
@@ -25,21 +24,16 @@ describe('a refusal of a token already replaced', () => {
       return json(res, { access_token: `fresh-${issued}`, token_type: 'Bearer', expires_in: 3600 });
     });
     const origin = `http://127.0.0.1:${fixture.port}`;
-    const url = new URL(`${origin}/mcp`);
-    const store = new MemoryTokenStore();
     // What another process left: tokens renewed from "old-token".
-    await store.set(url.toString(), {
-      tokens: { accessToken: 'current', tokenType: 'Bearer', refreshToken: 'r1', expiresAt: Date.now() + 3_600_000 },
-      client: { issuer: origin, clientId: 'c1', redirectUris: ['http://127.0.0.1:1/callback'], source: 'registered' },
-      discovery: {
-        resource: url.toString(),
-        authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` },
-      },
-    });
-    const session = new OAuthSession(url, 'srv', {
-      store,
-      onAuthorizationUrl: () => expect.fail('no login while a refresh token works'),
-    });
+    const { url, session } = await sessionOnStoredLogin(
+      origin,
+      storedLogin(origin, {
+        accessToken: 'current',
+        tokenType: 'Bearer',
+        refreshToken: 'r1',
+        expiresAt: Date.now() + 3_600_000,
+      }),
+    );
     expect(await session.authorize({ method: 'POST', url })).toEqual({ authorization: 'Bearer current' });
     const rejected = new HttpError('AUTH_REQUIRED', 'HTTP 401', {
       url: url.toString(),

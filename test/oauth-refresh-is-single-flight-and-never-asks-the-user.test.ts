@@ -4,12 +4,12 @@
  * redirect URI; a 401 with a working refresh token is answered by a refresh, never by a login.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { OAuthSession } from '../src/auth/oauth-session.js';
-import { MemoryTokenStore, type StoredLogin } from '../src/auth/token-store.js';
+import type { StoredLogin } from '../src/auth/token-store.js';
 import { HttpError } from '../src/protocol/errors.js';
 import { parseAuthChallenges } from '../src/util/auth-challenge.js';
 import { json, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { endAll } from './support/end-all.js';
+import { sessionOnStoredLogin, storedLogin } from './support/oauth-sessions.js';
 
 let fixture: HttpFixture | undefined;
 afterEach(async () => void ([fixture] = await endAll([fixture, 'close'])));
@@ -34,27 +34,23 @@ async function tokenEndpoint(): Promise<{ fixture: HttpFixture; release(): void;
 }
 
 function loginFor(origin: string, expiresAt: number): StoredLogin {
-  return {
-    tokens: { accessToken: 'old', tokenType: 'Bearer', refreshToken: 'the-refresh', expiresAt, scope: 'mcp:tools' },
-    client: { issuer: origin, clientId: 'c1', redirectUris: ['http://127.0.0.1:1/callback'], source: 'registered' },
-    discovery: {
-      resource: `${origin}/mcp`,
-      authorizationServer: { issuer: origin, token_endpoint: `${origin}/token` },
-    },
-  };
+  return storedLogin(origin, {
+    accessToken: 'old',
+    tokenType: 'Bearer',
+    refreshToken: 'the-refresh',
+    expiresAt,
+    scope: 'mcp:tools',
+  });
 }
 
 describe('refreshing a login', () => {
   it('refreshes tokens about to expire once, however many requests wait for them', async () => {
     const endpoint = await tokenEndpoint();
     fixture = endpoint.fixture;
-    const store = new MemoryTokenStore();
-    const url = new URL(`${endpoint.origin}/mcp`);
-    await store.set(url.toString(), loginFor(endpoint.origin, Date.now() + 5_000));
-    const session = new OAuthSession(url, 'srv', {
-      store,
-      onAuthorizationUrl: () => expect.fail('no login while a refresh token works'),
-    });
+    const { url, store, session } = await sessionOnStoredLogin(
+      endpoint.origin,
+      loginFor(endpoint.origin, Date.now() + 5_000),
+    );
     const waiting = Array.from({ length: 5 }, () => session.authorize({ method: 'POST', url }));
     endpoint.release();
     const headers = await Promise.all(waiting);
@@ -72,13 +68,10 @@ describe('refreshing a login', () => {
     const endpoint = await tokenEndpoint();
     fixture = endpoint.fixture;
     endpoint.release();
-    const store = new MemoryTokenStore();
-    const url = new URL(`${endpoint.origin}/mcp`);
-    await store.set(url.toString(), loginFor(endpoint.origin, Date.now() + 3_600_000));
-    const session = new OAuthSession(url, 'srv', {
-      store,
-      onAuthorizationUrl: () => expect.fail('no login while a refresh token works'),
-    });
+    const { url, session } = await sessionOnStoredLogin(
+      endpoint.origin,
+      loginFor(endpoint.origin, Date.now() + 3_600_000),
+    );
     expect(await session.authorize({ method: 'POST', url })).toEqual({ authorization: 'Bearer old' });
     const rejected = new HttpError('AUTH_REQUIRED', 'HTTP 401', {
       url: url.toString(),

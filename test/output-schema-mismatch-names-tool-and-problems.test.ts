@@ -9,6 +9,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import { OutputSchemaError } from '../src/client/output-schema.js';
 import { scriptedPair } from './support/scripted-peer.js';
 import { endAll } from './support/end-all.js';
+import { failureOf } from './support/failure.js';
 
 const INITIALIZED = {
   protocolVersion: '2025-11-25',
@@ -36,32 +37,31 @@ async function connected(structuredContent: unknown) {
 
 describe('an outputSchema mismatch', () => {
   it('is an OutputSchemaError with the tool and every problem the validator found', async () => {
-    const error = await (await connected({ n: 1.5 })).callTool('strict', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OutputSchemaError);
-    expect(error).toMatchObject({
+    const error = await failureOf((await connected({ n: 1.5 })).callTool('strict', {}), OutputSchemaError, {
       code: 'OUTPUT_SCHEMA_MISMATCH',
       server: 'typed',
       method: 'tools/call',
       tool: 'strict',
       data: undefined,
     });
-    const problems = (error as OutputSchemaError).problems;
+    const problems = error.problems;
     expect(problems.map((p) => [p.instancePath, p.keyword])).toEqual(
       expect.arrayContaining([
         ['', 'required'],
         ['/n', 'type'],
       ]),
     );
-    expect((error as OutputSchemaError).toJSON()).toMatchObject({
+    expect(error.toJSON()).toMatchObject({
       tool: 'strict',
       problems: expect.arrayContaining([expect.objectContaining({ instancePath: '/n', keyword: 'type' })]),
     });
   });
 
   it('no structuredContent from a tool with an outputSchema: the same class, no problems', async () => {
-    const error = await (await connected(undefined)).callTool('strict', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OutputSchemaError);
-    expect(error).toMatchObject({ tool: 'strict', problems: [] });
+    const error = await failureOf((await connected(undefined)).callTool('strict', {}), OutputSchemaError, {
+      tool: 'strict',
+      problems: [],
+    });
     expect((error as Error).message).toBe(
       'server "typed": tools/call tool "strict" declares an outputSchema but returned no structuredContent',
     );

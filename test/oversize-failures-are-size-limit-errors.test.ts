@@ -11,6 +11,7 @@ import { SizeLimitError } from '../src/protocol/errors.js';
 import { httpSseServer, json, legacyServer, result } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
 import { useHttpScene } from './support/http-scene.js';
+import { failureOf } from './support/failure.js';
 
 const CAP = 64 * 1024;
 
@@ -22,9 +23,7 @@ describe('a response over maxMessageBytes', () => {
       { command: process.execPath, args: [path.join(FIXTURES, 'legacy', 'scripted-server.mjs')] },
       { name: 'scripted', era: 'legacy', stdio: { maxMessageBytes: CAP } },
     );
-    const error = await scene.client.callTool('big', { bytes: 4 * CAP }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({
+    const error = await failureOf(scene.client.callTool('big', { bytes: 4 * CAP }), SizeLimitError, {
       code: 'TRANSPORT',
       server: 'scripted',
       method: 'tools/call',
@@ -33,8 +32,8 @@ describe('a response over maxMessageBytes', () => {
       url: undefined,
       data: undefined,
     });
-    expect((error as SizeLimitError).size).toBeGreaterThan(4 * CAP);
-    expect((error as SizeLimitError).toJSON()).toMatchObject({ limit: CAP, option: 'maxMessageBytes' });
+    expect(error.size).toBeGreaterThan(4 * CAP);
+    expect(error.toJSON()).toMatchObject({ limit: CAP, option: 'maxMessageBytes' });
   });
 
   it('HTTP+SSE: a SizeLimitError with the limit', async () => {
@@ -45,9 +44,7 @@ describe('a response over maxMessageBytes', () => {
       { url: scene.fixture.url, transport: 'sse' },
       { name: 'old', http: { maxMessageBytes: CAP } },
     );
-    const error = await scene.client.listTools().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({
+    await failureOf(scene.client.listTools(), SizeLimitError, {
       code: 'TRANSPORT',
       server: 'old',
       method: 'tools/list',
@@ -72,9 +69,7 @@ describe('a response over maxMessageBytes', () => {
       legacyServer(),
     );
     scene.client = await McpClient.connect({ url: scene.fixture.url }, { name: 'big', http: { maxMessageBytes: cap } });
-    const error = await scene.client.listTools().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SizeLimitError);
-    expect(error).toMatchObject({
+    await failureOf(scene.client.listTools(), SizeLimitError, {
       code: 'TRANSPORT',
       server: 'big',
       method: 'tools/list',

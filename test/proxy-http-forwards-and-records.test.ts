@@ -20,7 +20,7 @@ import {
   type HttpFixture,
   type Seen,
 } from './support/http-fixture.js';
-import { everythingOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { everythingOverHttp, type HttpServerProcess, longRunProgress } from './support/http-servers.js';
 import { freePort } from './support/ports.js';
 
 const TOKEN = 'sekrit-token-42';
@@ -58,12 +58,7 @@ describe('the HTTP proxy in front of server-everything (Streamable HTTP)', () =>
       expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([
         { type: 'text', text: 'The sum of 2 and 40 is 42.' },
       ]);
-      const progress: number[] = [];
-      await client.callTool(
-        'trigger-long-running-operation',
-        { duration: 0.3, steps: 3 },
-        { onProgress: (p) => progress.push(p.progress) },
-      );
+      const progress = await longRunProgress(client, 3, 0.3);
       expect(progress).toEqual([1, 2, 3]);
     } finally {
       await client.close();
@@ -286,12 +281,7 @@ describe('the HTTP proxy in front of HTTP+SSE servers (2024-11-05 transport)', (
         expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([
           { type: 'text', text: 'Echo: over sse' },
         ]);
-        const progress: number[] = [];
-        await client.callTool(
-          'trigger-long-running-operation',
-          { duration: 0.2, steps: 2 },
-          { onProgress: (p) => progress.push(p.progress) },
-        );
+        const progress = await longRunProgress(client, 2, 0.2);
         expect(progress).toEqual([1, 2]);
       } finally {
         await client.close();

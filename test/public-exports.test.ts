@@ -6,6 +6,7 @@ import * as api from '../src/index.js';
 import * as http from '../src/transport/http/index.js';
 import * as server from '../src/server/index.js';
 import * as neutral from '../src/server/neutral.js';
+import * as rootNeutral from '../src/neutral.js';
 import * as types from '../src/types.js';
 
 /** The names an entry file exports only as types (interfaces, type aliases), sorted: what the compiler sees. */
@@ -34,7 +35,7 @@ function typeOnlyExports(entry: string): string[] {
 }
 
 describe('the public surface', () => {
-  it('mcpwire/http exports exactly this list of runtime names', () => {
+  it('mcpwire/http exports exactly this list of runtime names', async () => {
     expect(Object.keys(http).sort()).toMatchInlineSnapshot(`
       [
         "LegacySseTransport",
@@ -48,9 +49,13 @@ describe('the public surface', () => {
       ]
     `);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      exports: Record<string, { import: string }>;
+      exports: Record<string, Record<'node' | 'default', { default: string }>>;
     };
-    expect(manifest.exports['./http']!.import).toBe('./dist/transport/http/index.js');
+    // Node's entry is the same list with undici's pool registered as the default engine.
+    expect(manifest.exports['./http']!.default.default).toBe('./dist/transport/http/index.js');
+    expect(manifest.exports['./http']!.node.default).toBe('./dist/transport/http/node.js');
+    const onNode = await import('../src/transport/http/node.js');
+    expect(Object.keys(onNode).sort()).toEqual(Object.keys(http).sort());
   });
 
   it('mcpwire/server/redis exports exactly this list of runtime names, from its own entry', async () => {
@@ -132,8 +137,173 @@ describe('the public surface', () => {
   });
 
   it('the main entry re-exports nothing at runtime from the HTTP transports (undici loads on demand)', () => {
-    const index = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
-    expect(index).not.toMatch(/^export \{[^}]*\} from '\.\/transport\/http\//m);
+    for (const entry of ['src/index.ts', 'src/client-surface.ts', 'src/neutral.ts']) {
+      const source = readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8');
+      expect(source, entry).not.toMatch(/^export \{[^}]*\} from '\.\/transport\/http\//m);
+    }
+  });
+
+  it('the root has a Node entry and a runtime-neutral one, each with its own types', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, unknown>;
+      sideEffects: string[];
+    };
+    // Node, Deno and Bun (and `require('mcpwire')`) take the full entry; browsers and Workers the neutral one.
+    expect(manifest.exports['.']).toEqual({
+      node: { types: './dist/index.d.ts', default: './dist/index.js' },
+      default: { types: './dist/neutral.d.ts', default: './dist/neutral.js' },
+    });
+    // Both root entries do work at load (Node parts registered, the no-eval engine installed).
+    expect(manifest.sideEffects).toEqual(expect.arrayContaining(['./dist/index.js', './dist/neutral.js']));
+  });
+
+  it('the neutral root exports exactly this list of runtime names: the Node entry without its Node-only parts', () => {
+    const nodeOnly = [
+      'ApprovalStore',
+      'ConfigLoader',
+      'HOSTS',
+      'HeadersHelperError',
+      'IMPORT_HOSTS',
+      'McpManager',
+      'McpStepRunner',
+      'StdioTransport',
+      'connectServer',
+      'connectTarget',
+      'discoverHosts',
+      'handleCommand',
+      'hostFiles',
+      'importFrom',
+      'jsonlFileSink',
+      'loadConfig',
+      'resetMcpSteps',
+      'runMcpStep',
+      'watchConfigFiles',
+    ];
+    expect(Object.keys(rootNeutral).sort()).toEqual(
+      Object.keys(api)
+        .filter((name) => !nodeOnly.includes(name))
+        .sort(),
+    );
+    expect(Object.keys(rootNeutral).sort()).toMatchInlineSnapshot(`
+      [
+        "ConfigError",
+        "DEFAULT_MAX_RESULT_CHARS",
+        "DEFAULT_MAX_TOTAL_TIMEOUT_MS",
+        "DEFAULT_REQUEST_TIMEOUT_MS",
+        "HttpError",
+        "HttpRouteCache",
+        "LATEST_LEGACY_REVISION",
+        "LATEST_MODERN_REVISION",
+        "LEGACY_REVISIONS",
+        "MCP_CHANNELS",
+        "MODERN_REVISIONS",
+        "McpClient",
+        "McpError",
+        "OutputSchemaError",
+        "PermissionError",
+        "PermissionPolicy",
+        "RpcErrorCode",
+        "SUPPORTED_REVISIONS",
+        "SessionExpiredError",
+        "SizeLimitError",
+        "ToolRegistry",
+        "VERSION",
+        "authorize",
+        "canonicalToolName",
+        "cleanSchema",
+        "contentBlockToText",
+        "createLinkedPair",
+        "eraOf",
+        "hasFeature",
+        "isMcpError",
+        "isSupportedRevision",
+        "prettyTraceLine",
+        "redactServer",
+        "resultToText",
+        "streamSink",
+        "toAnthropicTools",
+        "toGeminiFunctionDeclarations",
+        "toOpenAITools",
+        "toolDescription",
+        "traceTransport",
+      ]
+    `);
+  });
+
+  it('exports exactly this list of types from the neutral root', () => {
+    expect(typeOnlyExports('src/neutral.ts')).toMatchInlineSnapshot(`
+      [
+        "AbortLike",
+        "AnthropicTool",
+        "AuthChallenge",
+        "CallOptions",
+        "ClientEvents",
+        "ClientOptions",
+        "CloseInfo",
+        "ConnectTarget",
+        "Disposer",
+        "ElicitationMode",
+        "Era",
+        "EraChoice",
+        "ExportableTool",
+        "Feature",
+        "GeminiFunctionDeclaration",
+        "HttpRoute",
+        "HttpServerSpec",
+        "KnownTools",
+        "ListOptions",
+        "ManagedServer",
+        "McpConnectionFacts",
+        "McpErrorCode",
+        "McpErrorDetails",
+        "McpHandleNotificationEvent",
+        "McpHandleRequestEvent",
+        "McpMessageEvent",
+        "McpSendNotificationEvent",
+        "McpSendRequestEvent",
+        "McpSessionEvent",
+        "McpTransportKind",
+        "OpenAIFunctionTool",
+        "OutputSchemaProblem",
+        "PermissionAskHook",
+        "PermissionAskRequest",
+        "PermissionBlock",
+        "PermissionDecision",
+        "PermissionRule",
+        "PermissionSubject",
+        "PermissionVerdict",
+        "PrettyOptions",
+        "ProtocolRevision",
+        "Provenance",
+        "RegisteredTool",
+        "ResendPolicy",
+        "RestartPolicy",
+        "ResultText",
+        "ResultTextOptions",
+        "SchemaChange",
+        "SchemaProfile",
+        "SendOptions",
+        "ServerDefinition",
+        "ServerInputContext",
+        "ServerInputHandlers",
+        "StdioServerSpec",
+        "ToolAddress",
+        "ToolExportOptions",
+        "ToolRename",
+        "ToolRenameReason",
+        "ToolSchemaChanges",
+        "TraceDirection",
+        "TraceHttp",
+        "TraceKind",
+        "TraceOptions",
+        "TraceRecord",
+        "TraceSink",
+        "TraceTransportOptions",
+        "Transport",
+        "TransportDiagnostic",
+        "UnreachableRule",
+      ]
+    `);
   });
 
   it('exports exactly this list of runtime names', () => {
@@ -354,9 +524,19 @@ describe('the public surface', () => {
     expect(manifest.exports['./types']).toEqual({ types: './dist/types.d.ts', import: './dist/types.js' });
   });
 
-  it('no entry re-exports a whole module (no export * / export type *)', () => {
-    for (const entry of ['src/index.ts', 'src/types.ts', 'src/transport/http/index.ts', 'src/inspect/proxy/index.ts']) {
-      expect(readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8'), entry).not.toMatch(/^export (type )?\*/m);
+  it('no entry re-exports a whole module (no export * / export type *) but the root surface list', () => {
+    for (const entry of [
+      'src/index.ts',
+      'src/neutral.ts',
+      'src/client-surface.ts',
+      'src/types.ts',
+      'src/transport/http/index.ts',
+      'src/inspect/proxy/index.ts',
+    ]) {
+      const source = readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8');
+      // Both root entries re-export the one explicit list whole, as `mcpwire/server` does with kit-surface.ts.
+      const rest = source.replace(/^export \* from '\.\/client-surface\.js';$/m, '');
+      expect(rest, entry).not.toMatch(/^export (type )?\*/m);
     }
   });
 

@@ -20,7 +20,7 @@ import { McpClient } from '../src/client/mcp-client.js';
 import type { ClientOptions } from '../src/client/options.js';
 import { McpError } from '../src/protocol/errors.js';
 import { CLI, EVERYTHING, MODERN, requireBuiltCli, runCli } from './support/cli.js';
-import { modernOverHttp } from './support/http-servers.js';
+import { modernOverHttp, longRunProgress } from './support/http-servers.js';
 import { within } from './support/wait.js';
 
 let dir: string;
@@ -77,12 +77,7 @@ async function mcpwireScript(target: Parameters<typeof McpClient.connect>[0], re
       echo = await echoCall();
       sum = await sumCall();
     }
-    const progress: number[] = [];
-    await client.callTool(
-      'trigger-long-running-operation',
-      { duration: 1.5, steps: 3 },
-      { onProgress: (p) => progress.push(p.progress) },
-    );
+    const progress = await longRunProgress(client, 3, 1.5);
     const elicitation = await client.callTool('trigger-elicitation-request', {});
     return { tools, echo, sum, progress, elicited, elicitation };
   } finally {

@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createFetchHandler, createHttpHandler } from '../src/server/index.js';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, watchedPage } from './support/browser.js';
 import { mountedServer, type MountedServer } from './support/mounted-server.js';
 import { answerMessages, initializeMessage, legacyInit, modernInit, type WireInit } from './support/fetch-wire.js';
 import { serveFetch, serveNode, type Listening } from './support/mounts.js';
@@ -117,19 +117,7 @@ afterAll(async () => {
 
 /** A fresh page at `origin`, failing the test on any page error or a request off loopback. */
 async function openPage(origin: string): Promise<Page> {
-  const context = await browser!.newContext();
-  onTestFinished(() => context.close());
-  const errors: string[] = [];
-  const offLoopback: string[] = [];
-  context.on('request', (request) => {
-    if (new URL(request.url()).hostname !== '127.0.0.1') offLoopback.push(request.url());
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  onTestFinished(() => {
-    expect(errors).toEqual([]);
-    expect(offLoopback).toEqual([]);
-  });
+  const page = await watchedPage(browser!);
   await page.goto(`${origin}/`);
   return page;
 }

@@ -68,6 +68,21 @@ function send(method: string, body: string | undefined, headers: Record<string, 
   return exchange(kit.url, { method, body, headers: { 'content-type': 'application/json', ...headers } });
 }
 
+/**
+ * A 2026 POST written out by hand: `params` as given (its `_meta` too), `Mcp-Method` naming the
+ * method, `MCP-Protocol-Version: revision`, and `headers` beside them.
+ */
+function handWritten(
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  revision = '2026-07-28',
+): Promise<Exchange> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+  return send('POST', body, { 'mcp-protocol-version': revision, 'mcp-method': method, ...headers });
+}
+
 function modern(
   method: string,
   params: Record<string, unknown>,
@@ -137,30 +152,20 @@ describe('2026-07-28 requests', () => {
 
   it('an unsupported revision is 400 with -32022 and the supported list; a missing capability object is 400 with -32602', async () => {
     await start();
-    const body = {
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/list',
-      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
-    };
-    const answer = await send('POST', JSON.stringify(body), {
-      'mcp-protocol-version': '2027-01-01',
-      'mcp-method': 'tools/list',
-    });
+    const answer = await handWritten(
+      7,
+      'tools/list',
+      { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+      {},
+      '2027-01-01',
+    );
     expect(answer.status).toBe(400);
     expect(answer.json.error).toMatchObject({
       code: -32022,
       data: { supported: ['2026-07-28'], requested: '2027-01-01' },
     });
-    const noCaps = {
-      jsonrpc: '2.0',
-      id: 8,
-      method: 'tools/list',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
-    };
-    const missing = await send('POST', JSON.stringify(noCaps), {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/list',
+    const missing = await handWritten(8, 'tools/list', {
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
     });
     expect(missing.status).toBe(400);
     expect(missing.json.error.code).toBe(-32602);
@@ -168,15 +173,8 @@ describe('2026-07-28 requests', () => {
 
   it('a body naming another revision than the header is -32020, even a revision the server does not speak', async () => {
     await start();
-    const body = {
-      jsonrpc: '2.0',
-      id: 9,
-      method: 'server/discover',
-      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } },
-    };
-    const answer = await send('POST', JSON.stringify(body), {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'server/discover',
+    const answer = await handWritten(9, 'server/discover', {
+      _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' },
     });
     expect(answer.status).toBe(400);
     expect(answer.json.error.code).toBe(-32020);
@@ -198,40 +196,27 @@ describe('2026-07-28 requests', () => {
     const answer = await modern('tools/call', { name: 'needs_sampling', arguments: {} });
     expect(answer.status).toBe(400);
     expect(answer.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    const declared = await send(
-      'POST',
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: {
-          name: 'needs_sampling',
-          arguments: {},
-          _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
-        },
-      }),
+    const declared = await handWritten(
+      2,
+      'tools/call',
       {
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'needs_sampling',
+        name: 'needs_sampling',
+        arguments: {},
+        _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
       },
+      { 'mcp-name': 'needs_sampling' },
     );
     expect(declared.json.result.content).toEqual([{ type: 'text', text: 'ran' }]);
   });
 
   it('answers over SSE, with event ids, when progress must go before the answer', async () => {
     await start();
-    const body = {
-      jsonrpc: '2.0',
-      id: 4,
-      method: 'tools/call',
-      params: { name: 'lookup', arguments: { q: 'y' }, _meta: { ...META, progressToken: 'p1' } },
-    };
-    const answer = await send('POST', JSON.stringify(body), {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'lookup',
-    });
+    const answer = await handWritten(
+      4,
+      'tools/call',
+      { name: 'lookup', arguments: { q: 'y' }, _meta: { ...META, progressToken: 'p1' } },
+      { 'mcp-name': 'lookup' },
+    );
     expect(answer.headers['content-type']).toBe('text/event-stream');
     const events = sseEvents(answer.text);
     expect(events.map((e) => e.id)).toEqual(['1', '2']);

@@ -15,6 +15,13 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
 };
 
+/** `initialize` params offering `protocolVersion`, with no capabilities. */
+const init = (protocolVersion: string) => ({
+  protocolVersion,
+  capabilities: {},
+  clientInfo: { name: 'raw', version: '0' },
+});
+
 /** A raw client end on a fresh server: `ask` sends a request and resolves with the message answering its id. */
 function rawPeer(): RawKitPeer {
   const server = new McpServer({ name: 'envelope', version: '9', logger: () => undefined });
@@ -65,12 +72,7 @@ describe('the 2026-07-28 envelope', () => {
 
   it('initialize with a 2026 envelope is a removed method (-32601), even before any handshake', async () => {
     const peer = rawPeer();
-    const answer = await peer.ask('initialize', {
-      protocolVersion: '2026-07-28',
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-      _meta: META,
-    });
+    const answer = await peer.ask('initialize', { ...init('2026-07-28'), _meta: META });
     expect(answer.error).toMatchObject({ code: -32601 });
   });
 
@@ -86,22 +88,14 @@ describe('the 2026-07-28 envelope', () => {
 describe('the legacy handshake', () => {
   it('echoes a legacy revision it speaks and offers its newest for one it does not', async () => {
     const peer = rawPeer();
-    const old = await peer.ask('initialize', {
-      protocolVersion: '2025-03-26',
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-    });
+    const old = await peer.ask('initialize', init('2025-03-26'));
     expect(old.result).toMatchObject({
       protocolVersion: '2025-03-26',
       serverInfo: { name: 'envelope', version: '9' },
       capabilities: { tools: { listChanged: true } },
     });
     const other = rawPeer();
-    const unknown = await other.ask('initialize', {
-      protocolVersion: '1999-01-01',
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-    });
+    const unknown = await other.ask('initialize', init('1999-01-01'));
     expect(unknown.result).toMatchObject({ protocolVersion: '2025-11-25' });
   });
 
@@ -109,19 +103,14 @@ describe('the legacy handshake', () => {
     const peer = rawPeer();
     expect((await peer.ask('ping')).result).toEqual({});
     expect((await peer.ask('tools/list')).error).toMatchObject({ code: -32602 });
-    const init = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } };
-    expect((await peer.ask('initialize', init)).result).toBeDefined();
+    expect((await peer.ask('initialize', init('2025-06-18'))).result).toBeDefined();
     expect((await peer.ask('tools/list')).result).toMatchObject({ tools: [{ name: 'noop' }] });
-    expect((await peer.ask('initialize', init)).error).toMatchObject({ code: -32602 });
+    expect((await peer.ask('initialize', init('2025-06-18'))).error).toMatchObject({ code: -32602 });
   });
 
   it('hides fields a 2024-11-05 client cannot read (outputSchema, structuredContent)', async () => {
     const peer = rawPeer();
-    await peer.ask('initialize', {
-      protocolVersion: '2024-11-05',
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-    });
+    await peer.ask('initialize', init('2024-11-05'));
     const list = (await peer.ask('tools/list')).result as { tools: Array<Record<string, unknown>> };
     expect(list.tools[0]).not.toHaveProperty('outputSchema');
     const call = (await peer.ask('tools/call', { name: 'noop', arguments: {} })).result as Record<string, unknown>;

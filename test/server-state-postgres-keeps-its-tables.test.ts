@@ -180,19 +180,16 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
     const p = prefix();
     const a = state(p);
     const b = state(p);
-    let resyncs = 0;
-    const heard: unknown[] = [];
-    await b.bus.subscribe({ change: (change) => heard.push(change), resync: () => resyncs++ });
+    const heard = await listenTo(b);
     expect(await cluster.terminateBackends()).toBeGreaterThan(0);
-    await until(() => resyncs >= 1, { what: 'the resync after pg_terminate_backend' });
-    await until(
-      async () => {
-        await a.bus.publish({ type: 'resource_updated', uri: 'test://after' });
-        return heard.length > 0;
-      },
-      { what: 'a change delivered after the reconnection' },
+    await until(() => heard.resyncs >= 1, { what: 'the resync after pg_terminate_backend' });
+    await publishUntilHeard(
+      a,
+      { type: 'resource_updated', uri: 'test://after' },
+      heard.changes,
+      'after the reconnection',
     );
-    expect(heard[0]).toEqual({ type: 'resource_updated', uri: 'test://after' });
+    expect(heard.changes[0]).toEqual({ type: 'resource_updated', uri: 'test://after' });
   });
 
   it('replaces a listening connection that went silent (no reset), and tells subscribers to resync', async () => {
@@ -205,18 +202,10 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
       await b.close();
     });
     const a = state(p);
-    let resyncs = 0;
-    const heard: unknown[] = [];
-    await b.bus.subscribe({ change: (change) => heard.push(change), resync: () => resyncs++ });
+    const heard = await listenTo(b);
     proxy.freeze(); // every connection open now stops carrying bytes, both ways, and stays open
-    await until(() => resyncs >= 1, { what: 'the resync after the silent connection was replaced' });
-    await until(
-      async () => {
-        await a.bus.publish({ type: 'list_changed', list: 'prompts' });
-        return heard.length > 0;
-      },
-      { what: 'a change heard on the new connection' },
-    );
+    await until(() => heard.resyncs >= 1, { what: 'the resync after the silent connection was replaced' });
+    await publishUntilHeard(a, { type: 'list_changed', list: 'prompts' }, heard.changes, 'on the new connection');
   });
 
   it('fails fast, naming the store, while the database is down, and serves again once it is back', async () => {
@@ -313,6 +302,24 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL state', () => {
 });
 
 /** A TCP proxy to `port` on 127.0.0.1 whose open connections can be frozen (no bytes either way, no reset). */
+/** Subscribes to the bus of `node`: the changes it hears, and how many resyncs it is told. */
+async function listenTo(node: PostgresState): Promise<{ changes: Change[]; readonly resyncs: number }> {
+  const heard = { changes: [] as Change[], resyncs: 0 };
+  await node.bus.subscribe({ change: (change) => heard.changes.push(change), resync: () => heard.resyncs++ });
+  return heard;
+}
+
+/** Publishes `change` from `node` again until `heard` holds a change (one sent while reconnecting may be lost). */
+async function publishUntilHeard(node: PostgresState, change: Change, heard: Change[], when: string): Promise<void> {
+  await until(
+    async () => {
+      await node.bus.publish(change);
+      return heard.length > 0;
+    },
+    { what: `a change heard ${when}` },
+  );
+}
+
 async function freezableProxy(port: number): Promise<{ port: number; freeze(): void; close(): void }> {
   const pairs = new Set<[net.Socket, net.Socket]>();
   const server = net.createServer((downstream) => {

@@ -203,6 +203,21 @@ describe('rules follow the revision in force', () => {
     expect(ruleFindings(checkTrace(modern))).toEqual([[2, 'method.not-in-revision']]);
   });
 
+  it("the era probe's enveloped ping is judged by no era: a legacy server's answer to it is clean, and it settles nothing", () => {
+    const probed = traffic('s', [
+      ['out', rq(0, 'server/discover', { _meta: META })],
+      ['out', rq(1, 'ping', { _meta: META })],
+      ['in', ok(1, {})],
+      ['in', { jsonrpc: '2.0', id: 0, error: { code: -32601, message: 'Method not found' } }],
+      ...initialize('2025-11-25').map(([dir, message]): [TraceDirection, unknown] => [
+        dir,
+        { ...(message as object), ...('id' in (message as object) ? { id: 9 } : {}) },
+      ]),
+    ]);
+    expect(probed.slice(0, 4).map((r) => r.protocolVersion)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(describeAll(checkTrace(probed))).toEqual([]);
+  });
+
   it('batches pass in 2025-03-26 only', () => {
     const batch: [TraceDirection, unknown] = ['out', [rq(2, 'ping'), rq(3, 'tools/list')]];
     const answer: [TraceDirection, unknown] = ['in', [ok(2, {}), ok(3, { tools: [] })]];

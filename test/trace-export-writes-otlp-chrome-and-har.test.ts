@@ -18,6 +18,7 @@ import { ATTR, CANCELLED_ERROR, EXECUTE_TOOL, TOOL_ERROR } from '../src/util/mcp
 import { requireBuiltCli, runCli } from './support/cli.js';
 import { recordMixedTrace } from './support/mixed-trace.js';
 import { attributesOf, type ReceivedKeyValue } from './support/otlp-receiver.js';
+import { readJsonl } from './support/jsonl.js';
 
 let dir: string;
 let trace: string;
@@ -40,10 +41,7 @@ async function mixedTrace(): Promise<string> {
 }
 
 function records(): TraceRecord[] {
-  return readFileSync(trace, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as TraceRecord);
+  return readJsonl<TraceRecord>(trace);
 }
 
 async function exported<T>(format: string, ...extra: string[]): Promise<T> {

@@ -24,6 +24,7 @@ import {
   type Seen,
 } from './support/http-fixture.js';
 import { modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
+import { parseJsonl } from './support/jsonl.js';
 
 const TOKEN = 'sekrit-bearer-token-0042';
 const SECRET = 'config-secret-value-77';
@@ -127,12 +128,7 @@ describe('tracing a legacy Streamable HTTP server', () => {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(SECRET);
     }
-    expect(
-      file
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as TraceRecord),
-    ).toEqual(records);
+    expect(parseJsonl<TraceRecord>(file)).toEqual(records);
   });
 
   it('a session that expired: the 404, the failed send, the new handshake and the re-sent request are all in the trace', async () => {

@@ -28,6 +28,7 @@ import { modernOverHttp } from './support/http-servers.js';
 import { instrumented } from './support/otel-sdk.js';
 import { until } from './support/wait.js';
 import { useTempDir } from './support/temp-dir.js';
+import { readJsonl } from './support/jsonl.js';
 
 const node = process.execPath;
 const JUNK_LEGACY = path.resolve(import.meta.dirname, 'support/junk-then-legacy-server.mjs');
@@ -47,10 +48,7 @@ afterAll(async () => {
 });
 
 function records(file: string): TraceRecord[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as TraceRecord);
+  return readJsonl<TraceRecord>(file);
 }
 
 /** The legacy server behind the proxy: errors, progress, a cancel, a secret, the hostile payload, then a crash. */

@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpStepRunner } from '../src/manager/workflow-step.js';
-import { isMcpError, type McpError } from '../src/protocol/errors.js';
+import { McpError } from '../src/protocol/errors.js';
+import { failureOf } from './support/failure.js';
 import { json, legacyServer, rpcError, startHttpFixture, type HttpFixture } from './support/http-fixture.js';
 import { FIXTURES } from './support/processes.js';
 import { endAll } from './support/end-all.js';
@@ -19,13 +20,8 @@ let runner: McpStepRunner | undefined;
 let fixture: HttpFixture | undefined;
 afterEach(async () => void ([runner, fixture] = await endAll([runner, 'reset'], [fixture, 'close'])));
 
-async function failure(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(isMcpError(error), String(error)).toBe(true);
-  return error as McpError;
+function failure(promise: Promise<unknown>): Promise<McpError> {
+  return failureOf(promise, McpError, {});
 }
 
 describe('inline step servers', () => {

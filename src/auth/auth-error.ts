@@ -54,3 +54,21 @@ export function withRefusal(error: unknown, refusal: HttpError): unknown {
   if (error instanceof OAuthError && error.refusal === undefined) error.refusal = refusal;
   return error;
 }
+
+/**
+ * The login by redirect started: the page is on its way to the authorization server (the
+ * `onAuthorizationUrl` hook sent it there), and the login finishes when it comes back with the
+ * callback URL. Step `authorization`; `authorizationUrl` is where the page went.
+ */
+export class LoginRedirectError extends OAuthError {
+  override readonly name: string = 'LoginRedirectError';
+  readonly authorizationUrl: string;
+
+  constructor(serverName: string, authorizationUrl: URL) {
+    super(
+      'the login continues by redirect: the page was sent to the authorization server, and the login finishes when it comes back (the auth option "callbackUrl", or finishRedirectLogin)',
+      { server: serverName, step: 'authorization' },
+    );
+    this.authorizationUrl = authorizationUrl.toString();
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * The `auth` option of a URL target: how mcpwire logs in to an OAuth-protected MCP server.
  */
-import type { Dispatcher } from 'undici';
+import type { FetchLike } from './oauth-http.js';
 import type { TokenStore } from './token-store.js';
 
 /** What the assertion hook is told: where the assertion will be presented. */
@@ -34,9 +34,12 @@ export interface AuthorizationUrlContext {
   server: string;
   /** Aborted when the login is abandoned (timeout, close, the caller's signal). */
   signal: AbortSignal;
-  /** Where the authorization server sends the browser back: the loopback receiver, listening now. */
+  /**
+   * Where the authorization server sends the browser back: the loopback receiver, listening now,
+   * or (the login by redirect) the auth option's `redirectUri`.
+   */
   redirectUri: string;
-  /** How long the receiver waits for that callback from now (ms). */
+  /** How long the receiver waits for that callback from now (ms); by redirect, how long the login may take. */
   timeoutMs: number;
 }
 
@@ -53,8 +56,28 @@ export interface OAuthOptions {
    * `exchangeForIdJag`). Called for each token request; never logged.
    */
   assertion?: (context: AssertionContext) => string | Promise<string>;
-  /** Where logins are kept (default: a `FileTokenStore` in `~/.mcpwire/oauth`). */
+  /**
+   * Where logins are kept (default on Node, Deno and Bun: a `FileTokenStore` in `~/.mcpwire/oauth`;
+   * elsewhere a `MemoryTokenStore`). In a browser, `SessionStorageTokenStore` keeps a login across
+   * the redirect; a store of your own can use IndexedDB.
+   */
   store?: TokenStore;
+  /**
+   * The login by redirect (a browser page, no loopback receiver): the URL of the app's page the
+   * authorization server sends the browser back to (registered, or sent in registration). A login
+   * is then started (the authorization URL handed to {@link OAuthOptions.onAuthorizationUrl},
+   * which sends the page there, or returned by `startRedirectLogin`) and finished when the page
+   * comes back, from the callback URL ({@link OAuthOptions.callbackUrl}, or
+   * `finishRedirectLogin`); the PKCE verifier and `state` wait in the store meanwhile.
+   */
+  redirectUri?: string;
+  /**
+   * The login by redirect: the URL the browser came back with (`location.href` on the redirect
+   * URI's page). The login under way is finished from it (its `state` checked, the verifier taken
+   * from the store, the code redeemed) before the first request. A URL of a login already
+   * finished is ignored when the store has its tokens.
+   */
+  callbackUrl?: string | URL;
   /** Pre-registered credentials; preferred over a metadata document and registration. */
   client?: PreRegisteredClient;
   /** The URL of this client's Client ID Metadata Document, used when the server supports it. */
@@ -74,13 +97,17 @@ export interface OAuthOptions {
   /** How long the browser step may take (default 300000 ms). */
   loginTimeoutMs?: number;
   /**
-   * Hands the authorization URL to the user (open a browser, print it). Without it no
-   * interactive login is possible: a server without a usable stored login fails with
-   * `AUTH_REQUIRED` saying so. May resolve at once; the login then waits for the callback.
+   * Hands the authorization URL to the user (open a browser, print it; by redirect,
+   * `location.assign(url)`). Without it no interactive login is possible: a server without a
+   * usable stored login fails with `AUTH_REQUIRED` saying so. May resolve at once; the login then
+   * waits for the callback (by redirect: the connect fails with a `LoginRedirectError`, and the
+   * page that comes back finishes it).
    */
   onAuthorizationUrl?: (url: URL, context: AuthorizationUrlContext) => void | Promise<void>;
   /** How many times a `403 insufficient_scope` may start a new login per connection (default 2). */
   maxStepUps?: number;
-  /** The undici dispatcher for the OAuth requests (default: one the session owns). */
-  dispatcher?: Dispatcher;
+  /** The `fetch` for the OAuth requests (metadata, registration, tokens); default: the runtime's (undici on Node). */
+  fetch?: FetchLike;
+  /** Node: the undici `Dispatcher` for the OAuth requests (default: one the session owns). */
+  dispatcher?: object;
 }

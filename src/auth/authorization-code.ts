@@ -2,7 +2,9 @@
  * One interactive login: authorization code with PKCE S256 (RFC 7636), `state`, `resource`
  * (RFC 8707) in both requests, the loopback redirect (RFC 8252) and the `iss` check (RFC 9207,
  * done by oauth4webapi's `validateAuthResponse`). Refuses an authorization server that does not
- * list S256. The code is never sent anywhere but the token endpoint.
+ * list S256. The code is never sent anywhere but the token endpoint. The pieces (the checks, the
+ * authorization URL, redeeming the code) are shared with the login by redirect
+ * (`redirect-login.ts`); the loopback receiver is a Node part (`auth-runtime.ts`).
  */
 import * as oauth from 'oauth4webapi';
 import { redactUrl } from '../util/redact.js';
@@ -10,7 +12,7 @@ import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
 import { clientAuthOf, clientFor, oauthCode, oauthReason } from './client-identity.js';
 import { dpopHandle, withNonceRetry, type StoredDpopKey } from './dpop.js';
-import { LoopbackReceiver } from './loopback-receiver.js';
+import { nodeAuthParts } from './auth-runtime.js';
 import type { OAuthFetch } from './oauth-http.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
 
@@ -54,19 +56,15 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
       { server: serverName, step: 'authorization' },
     );
   }
-  if (!as.authorization_endpoint)
-    throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} has no authorization endpoint`, {
-      server: serverName,
-      step: 'discovery',
-    });
-  // PKCE is mandatory in MCP: a server that does not say it supports S256 is refused.
-  if (!as.code_challenge_methods_supported?.includes('S256')) {
+  checkAuthorizationServer(as, serverName);
+  const parts = await nodeAuthParts();
+  if (!parts) {
     throw new OAuthError(
-      `the authorization server ${redactUrl(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to log in without PKCE`,
-      { server: serverName, step: 'discovery' },
+      'a login with a loopback redirect needs Node, Deno or Bun (it listens on 127.0.0.1); here, log in by redirect: give the auth option "redirectUri" (a page of this app) and finish the login from the callback URL (auth option "callbackUrl", or finishRedirectLogin)',
+      { server: serverName, step: 'authorization' },
     );
   }
-  const receiver = await LoopbackReceiver.start({
+  const receiver = await parts.startReceiver({
     serverName,
     ...(options.callbackPort !== undefined ? { port: options.callbackPort } : {}),
     ...(options.callbackPortFixed === true ? { fixed: true } : {}),
@@ -82,15 +80,7 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
     );
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', client.clientId);
-    url.searchParams.set('redirect_uri', receiver.redirectUri);
-    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
-    url.searchParams.set('code_challenge_method', 'S256');
-    url.searchParams.set('state', state);
-    url.searchParams.set('resource', context.resource);
-    if (context.scopes.length > 0) url.searchParams.set('scope', context.scopes.join(' '));
+    const url = await authorizationUrl(context, client, receiver.redirectUri, verifier, state);
 
     const timeoutMs = options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
     const callback = receiver.wait(state, timeoutMs, signal);
@@ -108,50 +98,114 @@ export async function loginWithBrowser(context: LoginContext): Promise<{ tokens:
       );
     }
     const params = await callback;
-    const oauthClient: oauth.Client = { client_id: client.clientId };
-    let validated: URLSearchParams;
-    try {
-      validated = oauth.validateAuthResponse(as, oauthClient, params, state);
-    } catch (error) {
-      throw new OAuthError(`the authorization response was refused: ${oauthReason(error)}`, {
-        server: serverName,
-        step: 'callback',
-        ...oauthCode(error),
-        cause: error,
-      });
-    }
-    let result: oauth.TokenEndpointResponse;
-    try {
-      const DPoP = context.dpop ? await dpopHandle(context.dpop, client.clientId) : undefined;
-      result = await withNonceRetry(async () => {
-        const response = await oauth.authorizationCodeGrantRequest(
-          as,
-          oauthClient,
-          clientAuthOf(client),
-          validated,
-          receiver.redirectUri,
-          verifier,
-          {
-            additionalParameters: { resource: context.resource },
-            [oauth.customFetch]: context.fetch,
-            [oauth.allowInsecureRequests]: true,
-            signal,
-            ...(DPoP ? { DPoP } : {}),
-          },
-        );
-        return oauth.processAuthorizationCodeResponse(as, oauthClient, response);
-      });
-    } catch (error) {
-      throw new OAuthError(
-        `the token request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
-        { server: serverName, step: 'token', ...oauthCode(error), cause: error },
-      );
-    }
-    return { tokens: tokensOf(result, context.scopes), client };
+    const tokens = await redeemCode({ ...context, signal }, client, params, {
+      state,
+      verifier,
+      redirectUri: receiver.redirectUri,
+    });
+    return { tokens, client };
   } finally {
     life.abort();
     await receiver.close();
   }
+}
+
+/**
+ * Refuses an authorization server without an authorization endpoint, or that does not list PKCE
+ * S256 (mandatory in MCP), with an {@link OAuthError} (step `discovery`).
+ */
+export function checkAuthorizationServer(as: oauth.AuthorizationServer, serverName: string): void {
+  if (!as.authorization_endpoint)
+    throw new OAuthError(`the authorization server ${redactUrl(as.issuer)} has no authorization endpoint`, {
+      server: serverName,
+      step: 'discovery',
+    });
+  if (!as.code_challenge_methods_supported?.includes('S256')) {
+    throw new OAuthError(
+      `the authorization server ${redactUrl(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to log in without PKCE`,
+      { server: serverName, step: 'discovery' },
+    );
+  }
+}
+
+/** The authorization request: code, PKCE S256 from `verifier`, `state`, `resource`, the scopes. */
+export async function authorizationUrl(
+  context: { as: oauth.AuthorizationServer; resource: string; scopes: string[] },
+  client: StoredClient,
+  redirectUri: string,
+  verifier: string,
+  state: string,
+): Promise<URL> {
+  const url = new URL(context.as.authorization_endpoint!);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', client.clientId);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  url.searchParams.set('state', state);
+  url.searchParams.set('resource', context.resource);
+  if (context.scopes.length > 0) url.searchParams.set('scope', context.scopes.join(' '));
+  return url;
+}
+
+/** What the authorization request sent that redeeming its code needs. */
+export interface SentAuthorization {
+  state: string;
+  verifier: string;
+  redirectUri: string;
+}
+
+/**
+ * The authorization response `params` checked (`state`, `iss`, an `error`: step `callback`) and
+ * its code redeemed at the token endpoint (step `token`), bound with DPoP when `context.dpop`.
+ */
+export async function redeemCode(
+  context: Pick<LoginContext, 'as' | 'serverName' | 'fetch' | 'resource' | 'scopes' | 'dpop' | 'signal'>,
+  client: StoredClient,
+  params: URLSearchParams,
+  sent: SentAuthorization,
+): Promise<StoredTokens> {
+  const { as, serverName } = context;
+  const oauthClient: oauth.Client = { client_id: client.clientId };
+  let validated: URLSearchParams;
+  try {
+    validated = oauth.validateAuthResponse(as, oauthClient, params, sent.state);
+  } catch (error) {
+    throw new OAuthError(`the authorization response was refused: ${oauthReason(error)}`, {
+      server: serverName,
+      step: 'callback',
+      ...oauthCode(error),
+      cause: error,
+    });
+  }
+  let result: oauth.TokenEndpointResponse;
+  try {
+    const DPoP = context.dpop ? await dpopHandle(context.dpop, client.clientId) : undefined;
+    result = await withNonceRetry(async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        oauthClient,
+        clientAuthOf(client),
+        validated,
+        sent.redirectUri,
+        sent.verifier,
+        {
+          additionalParameters: { resource: context.resource },
+          [oauth.customFetch]: context.fetch,
+          [oauth.allowInsecureRequests]: true,
+          ...(context.signal ? { signal: context.signal } : {}),
+          ...(DPoP ? { DPoP } : {}),
+        },
+      );
+      return oauth.processAuthorizationCodeResponse(as, oauthClient, response);
+    });
+  } catch (error) {
+    throw new OAuthError(
+      `the token request at ${redactUrl(as.token_endpoint ?? as.issuer)} failed: ${oauthReason(error)}`,
+      { server: serverName, step: 'token', ...oauthCode(error), cause: error },
+    );
+  }
+  return tokensOf(result, context.scopes);
 }
 
 /** A token response as stored: absolute expiry, the scopes granted (or asked for when the server did not say). */

@@ -4,8 +4,8 @@
  * itself with a secret (`client_secret_basic` / `_post`) or a signed assertion
  * (`private_key_jwt`, RFC 7523, ES256 or RS256), and `resource` (RFC 8707). No browser.
  */
-import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { bytesFromBase64url } from '../util/base64url.js';
 import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import { tokensOf, type TokenRequestContext } from './authorization-code.js';
@@ -44,7 +44,7 @@ export async function clientCredentialsTokens(
     const alg = configured.signingAlgorithm ?? 'ES256';
     let key: Parameters<typeof oauth.PrivateKeyJwt>[0];
     try {
-      key = await importPKCS8(configured.privateKey, alg);
+      key = await importPkcs8(configured.privateKey, alg);
     } catch (error) {
       throw new OAuthError(`the client's private key is not a PKCS#8 PEM ${alg} key`, {
         server: serverName,
@@ -73,4 +73,17 @@ export async function clientCredentialsTokens(
       { server: serverName, step: 'token', ...oauthCode(error), cause: error },
     );
   }
+}
+
+/** A PKCS#8 PEM private key for signing with `alg`, non-extractable (Web Crypto, as jose's `importPKCS8`). */
+async function importPkcs8(pem: string, alg: 'ES256' | 'RS256'): Promise<oauth.CryptoKey> {
+  const body = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem)?.[1];
+  const der =
+    body === undefined
+      ? undefined
+      : bytesFromBase64url(body.replace(/\s+/g, '').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  if (der === undefined) throw new TypeError('not a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----")');
+  const algorithm =
+    alg === 'ES256' ? { name: 'ECDSA', namedCurve: 'P-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+  return await crypto.subtle.importKey('pkcs8', der, algorithm, false, ['sign']);
 }

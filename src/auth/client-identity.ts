@@ -6,6 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { errorMessage } from '../protocol/errors.js';
+import { base64FromText } from '../util/base64url.js';
 import { redactUrl } from '../util/redact.js';
 import { OAuthError } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
@@ -101,7 +102,8 @@ async function register(
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: method,
-        application_type: 'native',
+        // A page of a web app (the login by redirect) is a web client; a loopback receiver, a native one.
+        application_type: context.options.redirectUri !== undefined ? 'web' : 'native',
       },
       {
         [oauth.customFetch]: context.fetch,
@@ -170,10 +172,7 @@ export function clientAuthOf(client: StoredClient): oauth.ClientAuth {
 function secretBasic(secret: string): oauth.ClientAuth {
   const encode = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
   return (_as, client, _body, headers) => {
-    headers.set(
-      'authorization',
-      `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString('base64')}`,
-    );
+    headers.set('authorization', `Basic ${base64FromText(`${encode(client.client_id)}:${encode(secret)}`)}`);
   };
 }
 

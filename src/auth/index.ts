@@ -1,21 +1,12 @@
 /**
- * OAuth for MCP servers (spec: basic/authorization): the session a URL target's `auth` option
- * creates, the token stores, and the errors.
+ * OAuth for MCP servers (spec: basic/authorization), the node entry of `mcpwire/auth`: everything
+ * in `neutral.ts` (the session, the memory and `sessionStorage` stores, the login by redirect,
+ * the errors) and the Node parts: the file token store and the loopback receiver.
  */
-export { OAuthError, type OAuthErrorDetails, type OAuthStep } from './auth-error.js';
-export type { AuthorizationUrlContext, OAuthOptions, PreRegisteredClient } from './auth-options.js';
+export * from './neutral.js';
 export { FileTokenStore, defaultTokenDir, type FileTokenStoreOptions } from './file-token-store.js';
-export {
-  MemoryTokenStore,
-  serverKey,
-  type StoredClient,
-  type StoredDiscovery,
-  type StoredLogin,
-  type StoredTokens,
-  type TokenStore,
-} from './token-store.js';
-export { OAuthSession } from './oauth-session.js';
-export { NotOAuthError } from './discovery.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './loopback-receiver.js';
-export { exchangeForIdJag, type IdJagRequest } from './jwt-bearer.js';
-export type { AssertionContext } from './auth-options.js';
+import { setNodeAuthParts } from './auth-runtime.js';
+
+// This entry is Node's: its logins default to the file store and may use the loopback receiver.
+setNodeAuthParts(() => import('./node-auth-parts.js'));

@@ -1,14 +1,21 @@
 /**
- * The HTTP that OAuth traffic (metadata, registration, token requests) goes through: undici's
- * fetch with a dispatcher the session owns, so it can be traced and closed like the MCP traffic;
- * and the rule that an authorization server is reached over HTTPS, or plain HTTP on loopback.
+ * The HTTP that OAuth traffic (metadata, registration, token requests) goes through, so it can be
+ * traced and closed like the MCP traffic: the caller's `fetch` when the `auth` option gives one;
+ * else, with the Node parts registered (`auth-runtime.ts`), undici's fetch with a dispatcher the
+ * session owns; else the runtime's `fetch`. Redirects are never followed. And the rule that an
+ * authorization server is reached over HTTPS, or plain HTTP on loopback.
+ *
+ * In a browser every request here is a CORS request: only `accept`, `content-type` (form or JSON)
+ * and, for token requests, `authorization` / `dpop` are sent, as oauth4webapi sends them.
  */
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { errorMessage } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
+import { nodeAuthParts, type OAuthFetch, type OwnedFetch } from './auth-runtime.js';
 
-/** What oauth4webapi calls as its `customFetch`. */
-export type OAuthFetch = (url: string, init: RequestInit & { signal?: AbortSignal | null }) => Promise<Response>;
+export type { OAuthFetch } from './auth-runtime.js';
+
+/** A `fetch` of the caller's own (the runtime's, a wrapper around it). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * One OAuth HTTP exchange as traces show it: method, URL (credentials redacted), status or the
@@ -25,21 +32,38 @@ export interface OAuthExchange {
 /** Receives each {@link OAuthExchange} (a trace). */
 export type OAuthObserver = (exchange: OAuthExchange) => void;
 
-/** An owned keep-alive dispatcher and the fetch bound to it; `close()` ends its sockets. */
+/** An owned fetch; `close()` ends its sockets. */
 export interface OAuthHttp {
   fetch: OAuthFetch;
   close(): Promise<void>;
 }
 
-/** A fetch through a new undici `Agent` (or `dispatcher`, which the caller then owns and closes). */
-export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAuthHttp {
-  const agent = dispatcher ?? new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  const send = (url: string, init: RequestInit): Promise<Response> =>
-    undiciFetch(url, {
-      ...(init as object),
-      dispatcher: agent,
-      redirect: 'manual',
-    } as never);
+/** Where OAuth requests go: the `auth` option's `fetch` and `dispatcher`. */
+export interface OAuthHttpSource {
+  /** Used for every OAuth request when given. */
+  fetch?: FetchLike | undefined;
+  /** An undici `Dispatcher` (Node; the caller owns and closes it). */
+  dispatcher?: unknown;
+}
+
+/**
+ * A fetch for OAuth requests: `source.fetch`, else (Node parts registered) undici through a new
+ * `Agent` or `source.dispatcher`, else `globalThis.fetch`. The choice is made at the first request.
+ */
+export function oauthHttp(source: OAuthHttpSource = {}, observe?: OAuthObserver): OAuthHttp {
+  let owned: Promise<OwnedFetch> | undefined;
+  const engine = (): Promise<OwnedFetch> =>
+    (owned ??= (async (): Promise<OwnedFetch> => {
+      const given = source.fetch;
+      if (given) return { fetch: (url, init) => given(url, { ...init, redirect: 'manual' }), close: async () => {} };
+      const node = await nodeAuthParts();
+      if (node) return node.ownedFetch(source.dispatcher);
+      return {
+        fetch: (url, init) => globalThis.fetch(url, { ...init, redirect: 'manual' }),
+        close: async () => {},
+      };
+    })());
+  const send = async (url: string, init: RequestInit): Promise<Response> => (await engine()).fetch(url, init);
   return {
     fetch: async (url, init) => {
       if (!observe) return send(url, init);
@@ -55,7 +79,7 @@ export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAu
       }
     },
     close: async () => {
-      if (dispatcher === undefined) await agent.close().catch(() => {});
+      if (owned) await (await owned.catch(() => undefined))?.close();
     },
   };
 }
@@ -65,11 +89,11 @@ export function oauthHttp(dispatcher?: Dispatcher, observe?: OAuthObserver): OAu
  * a login, a refresh) leaves no socket open between exchanges and nothing to close.
  */
 export async function withOAuthHttp<T>(
-  dispatcher: Dispatcher | undefined,
+  source: OAuthHttpSource | undefined,
   work: (http: OAuthHttp) => Promise<T>,
   observe?: OAuthObserver,
 ): Promise<T> {
-  const http = oauthHttp(dispatcher, observe);
+  const http = oauthHttp(source, observe);
   try {
     return await work(http);
   } finally {

@@ -10,17 +10,29 @@ import type { AuthChallenge } from '../util/auth-challenge.js';
 import type { HttpError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
 import type { AuthorizeRequest } from '../transport/http/authorize-hook.js';
-import { OAuthError, withRefusal } from './auth-error.js';
+import { LoginRedirectError, OAuthError, withRefusal } from './auth-error.js';
 import type { OAuthOptions } from './auth-options.js';
-import { loginWithBrowser, tokensOf, type LoginContext } from './authorization-code.js';
+import {
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  loginWithBrowser,
+  redeemCode,
+  tokensOf,
+  type LoginContext,
+} from './authorization-code.js';
 import { clientAuthOf, oauthCode, oauthReason } from './client-identity.js';
-import { clientCredentialsTokens } from './client-credentials.js';
-import { defaultEndpointsMissing, discover } from './discovery.js';
+import { DefaultTokenStore, keepsCryptoKeys } from './default-store.js';
+import { defaultEndpointsMissing, discover, type Discovered } from './discovery.js';
 import { dpopHandle, newDpopKey, resourceProof, wantsDpop, withNonceRetry } from './dpop.js';
-import { jwtBearerTokens } from './jwt-bearer.js';
-import { FileTokenStore } from './file-token-store.js';
 import { withOAuthHttp, type OAuthFetch, type OAuthObserver } from './oauth-http.js';
-import { serverKey, type StoredClient, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
+import { prepareRedirect } from './redirect-login.js';
+import {
+  serverKey,
+  type StoredClient,
+  type StoredDiscovery,
+  type StoredLogin,
+  type StoredTokens,
+  type TokenStore,
+} from './token-store.js';
 
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;
@@ -51,6 +63,8 @@ export class OAuthSession {
   private loginsAfterRefusal = 0;
   /** The MCP server's latest DPoP nonce. */
   private resourceNonce: string | undefined;
+  /** The `callbackUrl` option's login, finished once. */
+  private callbackFinished: Promise<unknown> | undefined;
 
   private readonly observe: OAuthObserver | undefined;
 
@@ -61,11 +75,21 @@ export class OAuthSession {
     this.key = serverKey(this.serverUrl);
     this.serverName = serverName;
     this.options = options;
-    this.store = options.store ?? new FileTokenStore();
+    this.store = options.store ?? new DefaultTokenStore();
   }
 
   /** The transports' authorize hook (bound). */
   readonly authorize = async (request: AuthorizeRequest): Promise<Record<string, string> | undefined> => {
+    // A login by redirect that came back is finished before anything is sent (its failure fails
+    // every request). Not under this request's signal: a probe's timeout must not end a login
+    // whose code can be redeemed once; the request stops waiting on its own abort.
+    if (this.options.callbackUrl !== undefined) {
+      if (this.callbackFinished === undefined) {
+        this.callbackFinished = this.finishRedirect(this.options.callbackUrl);
+        this.callbackFinished.catch(() => {}); // each waiting request gets the failure
+      }
+      await untilAborted(this.callbackFinished, request.signal);
+    }
     if (request.rejected === undefined) return this.headersOf(await this.currentTokens(request.signal), request);
     const tokens = await this.answerRefusal(request.rejected, request.signal, tokenIn(request.rejectedAuthorization));
     return tokens === undefined ? undefined : this.headersOf(tokens, request);
@@ -81,6 +105,85 @@ export class OAuthSession {
       this.loggingIn = undefined;
     });
     return this.loggingIn;
+  }
+
+  /**
+   * The login by redirect, first half: discovery (from the well-known URLs), the client (a
+   * registration for the `redirectUri` option when needed), PKCE and `state` kept in the store as
+   * the pending login; resolves with the authorization URL to send the page to (no hook called).
+   */
+  startRedirect(signal?: AbortSignal): Promise<URL> {
+    return withOAuthHttp(
+      this.options,
+      async (http) =>
+        (await this.beginRedirect(http.fetch, await this.prepare(http.fetch, undefined, [], signal), signal)).url,
+      this.observe,
+    );
+  }
+
+  /**
+   * The login by redirect, second half: the pending login finished from `callbackUrl` (the URL the
+   * page came back with): its `state` must be the one sent and the login not older than
+   * `loginTimeoutMs`; the code is redeemed with the stored verifier and the tokens stored. A
+   * callback of a login already finished (no login pending, tokens stored) resolves with those
+   * tokens. Rejects with an {@link OAuthError} (step `callback` or `token`).
+   */
+  async finishRedirect(callbackUrl: string | URL, signal?: AbortSignal): Promise<StoredTokens> {
+    const params = new URL(callbackUrl).searchParams;
+    const login = (await this.reread()) ?? {};
+    const pending = login.pending;
+    const fail = (reason: string): OAuthError => new OAuthError(reason, { server: this.serverName, step: 'callback' });
+    if (!pending) {
+      if (login.tokens) return login.tokens;
+      throw fail(
+        'no login by redirect is under way for this server in this store (finished already, or started with another store): start the login again',
+      );
+    }
+    if (params.get('state') !== pending.state)
+      throw fail(
+        'the login callback carried a state that is not the one sent (a forged or stale authorization response); log in again',
+      );
+    const { pending: _finished, ...rest } = login;
+    if (Date.now() - pending.startedAt > (this.options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS)) {
+      await this.save(rest);
+      throw fail('the login callback came after the login timeout (auth option "loginTimeoutMs"); log in again');
+    }
+    const as = pending.discovery.authorizationServer as oauth.AuthorizationServer;
+    const dpop = pending.dpop ? (login.dpopKey ?? (await newDpopKey(await keepsCryptoKeys(this.store)))) : undefined;
+    let tokens: StoredTokens;
+    try {
+      tokens = await withOAuthHttp(
+        this.options,
+        (http) =>
+          redeemCode(
+            {
+              as,
+              serverName: this.serverName,
+              fetch: http.fetch,
+              resource: pending.discovery.resource,
+              scopes: pending.scopes,
+              dpop,
+              signal,
+            },
+            pending.client,
+            params,
+            pending,
+          ),
+        this.observe,
+      );
+    } catch (error) {
+      // A code is redeemed once: the pending login is over either way.
+      await this.save(rest);
+      throw error;
+    }
+    await this.save({
+      ...rest,
+      tokens,
+      client: pending.client,
+      discovery: pending.discovery,
+      ...(dpop ? { dpopKey: dpop } : {}),
+    });
+    return tokens;
   }
 
   /** Forgets the stored login of this server. */
@@ -230,7 +333,7 @@ export class OAuthSession {
     try {
       const DPoP = login.dpopKey ? await dpopHandle(login.dpopKey, storedClient.clientId) : undefined;
       result = await withOAuthHttp(
-        this.options.dispatcher,
+        this.options,
         (http) =>
           withNonceRetry(async () => {
             const response = await oauth.refreshTokenGrantRequest(
@@ -277,19 +380,16 @@ export class OAuthSession {
     extraScopes: string[],
     signal?: AbortSignal,
   ): Promise<StoredTokens> {
-    return withOAuthHttp(
-      this.options.dispatcher,
-      (http) => this.loginWith(http.fetch, bearer, extraScopes, signal),
-      this.observe,
-    );
+    return withOAuthHttp(this.options, (http) => this.loginWith(http.fetch, bearer, extraScopes, signal), this.observe);
   }
 
-  private async loginWith(
+  /** What every login starts from: discovery, the stored login (read afresh), the scopes, whether to bind with DPoP. */
+  private async prepare(
     fetch: OAuthFetch,
     bearer: AuthChallenge | undefined,
     extraScopes: string[],
     signal?: AbortSignal,
-  ): Promise<StoredTokens> {
+  ): Promise<Prepared> {
     const found = await discover(
       { serverUrl: this.serverUrl, serverName: this.serverName, fetch, signal, bearerChallenged: bearer !== undefined },
       bearer?.params.resource_metadata,
@@ -304,12 +404,68 @@ export class OAuthSession {
       as.scopes_supported,
       extraScopes,
     );
-    const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
     // DPoP when both ends take it: the MCP server challenged with the DPoP scheme (or its metadata
     // requires bound tokens) and the authorization server signs ES256 proofs' tokens.
     const serverTakesDpop =
       bearer?.scheme === 'dpop' || found.resourceMetadata?.dpop_bound_access_tokens_required === true;
-    const dpop = browser && serverTakesDpop && wantsDpop(as) ? (stored.dpopKey ?? (await newDpopKey())) : undefined;
+    return { found, stored, scopes, bind: serverTakesDpop && wantsDpop(as) };
+  }
+
+  /** The pending login by redirect kept in the store, and its authorization URL. */
+  private async beginRedirect(fetch: OAuthFetch, prepared: Prepared, signal?: AbortSignal) {
+    const { found, stored, scopes, bind } = prepared;
+    const { url, pending } = await prepareRedirect({
+      serverName: this.serverName,
+      options: this.options,
+      fetch,
+      as: found.authorizationServer,
+      resource: found.resource,
+      scopes,
+      storedClient: stored.client,
+      signal,
+      discovery: discoveryOf(found),
+      dpop: bind,
+    });
+    await this.save({ ...stored, pending });
+    return { url, pending };
+  }
+
+  private async loginWith(
+    fetch: OAuthFetch,
+    bearer: AuthChallenge | undefined,
+    extraScopes: string[],
+    signal?: AbortSignal,
+  ): Promise<StoredTokens> {
+    const prepared = await this.prepare(fetch, bearer, extraScopes, signal);
+    const { found, stored, scopes } = prepared;
+    const as = found.authorizationServer;
+    const browser = this.options.grant === undefined || this.options.grant === 'authorization_code';
+    if (browser && this.options.redirectUri !== undefined) {
+      const hook = this.options.onAuthorizationUrl;
+      if (!hook)
+        throw new OAuthError(
+          'the server requires an OAuth login and no stored login works: start the login by redirect (startRedirectLogin, or give onAuthorizationUrl to send the page to the authorization server)',
+          { server: this.serverName, step: 'authorization' },
+        );
+      const { url, pending } = await this.beginRedirect(fetch, prepared, signal);
+      const timeoutMs = this.options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
+      try {
+        await hook(url, {
+          server: this.serverName,
+          signal: signal ?? new AbortController().signal,
+          redirectUri: pending.redirectUri,
+          timeoutMs,
+        });
+      } catch (error) {
+        throw new OAuthError(
+          `the authorization URL could not be handed over: ${(error as Error)?.message ?? String(error)}`,
+          { server: this.serverName, step: 'authorization', cause: error },
+        );
+      }
+      throw new LoginRedirectError(this.serverName, url);
+    }
+    const dpop =
+      browser && prepared.bind ? (stored.dpopKey ?? (await newDpopKey(await keepsCryptoKeys(this.store)))) : undefined;
     const machine = {
       serverName: this.serverName,
       options: this.options,
@@ -321,9 +477,9 @@ export class OAuthSession {
     };
     const { tokens, client } =
       this.options.grant === 'client_credentials'
-        ? await clientCredentialsTokens(machine)
+        ? await (await import('./client-credentials.js')).clientCredentialsTokens(machine)
         : this.options.grant === 'jwt_bearer'
-          ? await jwtBearerTokens(machine)
+          ? await (await import('./jwt-bearer.js')).jwtBearerTokens(machine)
           : await browserLoginOnce({
               serverName: this.serverName,
               options: this.options,
@@ -341,14 +497,29 @@ export class OAuthSession {
       tokens,
       client,
       ...(dpop ? { dpopKey: dpop } : {}),
-      discovery: {
-        resource: found.resource,
-        authorizationServer: { ...(as as Record<string, unknown>), issuer: as.issuer },
-        ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: found.resourceMetadataUrl } : {}),
-      },
+      discovery: discoveryOf(found),
     });
     return tokens;
   }
+}
+
+/** What {@link OAuthSession.prepare} found. */
+interface Prepared {
+  found: Discovered;
+  stored: StoredLogin;
+  scopes: string[];
+  /** Both ends take DPoP. */
+  bind: boolean;
+}
+
+/** Discovery as stored. */
+function discoveryOf(found: Discovered): StoredDiscovery {
+  const as = found.authorizationServer;
+  return {
+    resource: found.resource,
+    authorizationServer: { ...(as as Record<string, unknown>), issuer: as.issuer },
+    ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: found.resourceMetadataUrl } : {}),
+  };
 }
 
 /**
@@ -368,6 +539,17 @@ async function browserLoginOnce(context: LoginContext): Promise<{ tokens: Stored
       throw error;
     return loginWithBrowser({ ...context, storedClient: undefined });
   }
+}
+
+/** `work`, or the signal's reason as soon as `signal` aborts (`work` goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** True for stored tokens other than `stale` (the ones in hand) not about to expire: they are taken as they are. */

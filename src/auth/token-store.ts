@@ -1,8 +1,11 @@
 /**
  * What a login leaves behind, and where it is kept: tokens with an absolute expiry, the client
- * registration with the redirect URIs it was registered for, and the discovery results, keyed by
- * the MCP server's canonical URL. {@link MemoryTokenStore} keeps them for the process;
- * `FileTokenStore` (file-token-store.ts) across processes, with a lock around each refresh.
+ * registration with the redirect URIs it was registered for, the discovery results, the DPoP key,
+ * and a login by redirect that is under way (its PKCE verifier and `state`), keyed by the MCP
+ * server's canonical URL. {@link MemoryTokenStore} keeps them for the process (or the page);
+ * `SessionStorageTokenStore` (session-storage-store.ts) for a browser tab, across the redirect;
+ * `FileTokenStore` (file-token-store.ts, Node) across processes, with a lock around each refresh.
+ * A store of your own (IndexedDB, a server-side session) implements {@link TokenStore}.
  */
 
 import type { StoredDpopKey } from './dpop.js';
@@ -42,6 +45,27 @@ export interface StoredDiscovery {
   resourceMetadataUrl?: string;
 }
 
+/**
+ * A login by redirect that was started and has not come back yet: what finishing it from the
+ * callback URL needs. Secrets: the verifier (never logged, never in an error).
+ */
+export interface PendingLogin {
+  /** The `state` sent: the callback must carry it. */
+  state: string;
+  /** The PKCE code verifier (RFC 7636). */
+  verifier: string;
+  redirectUri: string;
+  /** The scopes asked for (empty: none). */
+  scopes: string[];
+  /** The client the authorization request named, and what discovery found. */
+  client: StoredClient;
+  discovery: StoredDiscovery;
+  /** Bind the tokens with DPoP (both ends take it). */
+  dpop?: boolean;
+  /** When it started, ms since the epoch: a callback after the login timeout is refused. */
+  startedAt: number;
+}
+
 /** Everything kept for one server. */
 export interface StoredLogin {
   tokens?: StoredTokens;
@@ -49,6 +73,8 @@ export interface StoredLogin {
   discovery?: StoredDiscovery;
   /** The key DPoP-bound tokens are bound to (a secret). */
   dpopKey?: StoredDpopKey;
+  /** A login by redirect under way. */
+  pending?: PendingLogin;
 }
 
 /** Where logins are kept, by server key (the canonical server URL). */
@@ -67,19 +93,29 @@ export interface TokenStore {
    * the store's bound, or on `signal`.
    */
   lock?<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * True when the store keeps `CryptoKey` objects as they are (structured clone: memory,
+   * IndexedDB): a DPoP key is then made non-extractable and kept as keys. Otherwise (a store that
+   * writes JSON) it is kept as JWKs.
+   */
+  readonly keepsCryptoKeys?: boolean;
 }
 
-/** A store for the life of the process (copies in and out, so callers cannot alias its state). */
+/**
+ * A store for the life of the process or the page (structured copies in and out, so callers
+ * cannot alias its state; DPoP keys stay non-extractable `CryptoKey`s).
+ */
 export class MemoryTokenStore implements TokenStore {
-  private readonly logins = new Map<string, string>();
+  readonly keepsCryptoKeys = true;
+  private readonly logins = new Map<string, StoredLogin>();
 
   async get(key: string): Promise<StoredLogin | undefined> {
-    const text = this.logins.get(key);
-    return text === undefined ? undefined : (JSON.parse(text) as StoredLogin);
+    const login = this.logins.get(key);
+    return login === undefined ? undefined : structuredClone(login);
   }
 
   async set(key: string, login: StoredLogin): Promise<void> {
-    this.logins.set(key, JSON.stringify(login));
+    this.logins.set(key, structuredClone(login));
   }
 
   async delete(key: string): Promise<void> {

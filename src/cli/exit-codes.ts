@@ -10,7 +10,11 @@ export const EXIT = {
   ok: 0,
   /** The command line was wrong (unknown option, missing operand, bad value). */
   usage: 1,
-  /** A config file or entry is broken, or the named server is not configured. */
+  /**
+   * A config file or entry is broken, or the named server is not configured; or the command
+   * needs a library that is not installed (`DEPENDENCY_MISSING`: an optional peer dependency,
+   * the message names the `npm install` to run).
+   */
   config: 2,
   /**
    * The server wants credentials (HTTP 401/403) this command cannot give: no stored login works
@@ -90,6 +94,7 @@ export function exitCodeOf(error: unknown): number {
   if (!(error instanceof McpError)) return EXIT.unreachable;
   switch (error.code) {
     case 'CONFIG_INVALID':
+    case 'DEPENDENCY_MISSING':
       return EXIT.config;
     case 'AUTH_REQUIRED':
       return EXIT.auth;

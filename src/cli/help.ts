@@ -6,6 +6,7 @@
  * server of that name, and for `--url`, the reference server's HTTP mode running. A test runs
  * them all offline. Lines stay within 80 columns.
  */
+import { installCommand } from '../util/optional-peers.js';
 
 /** The reference server every example talks to. */
 const EVERYTHING = 'npx -y @modelcontextprotocol/server-everything';
@@ -42,10 +43,11 @@ Output:
     --otlp-header 'K: V'   a header for it, e.g. an API key (repeatable)
   --no-color`;
 
-const EXITS = `Exit codes: 0 ok, 1 usage, 2 config error or project server not approved,
-3 auth required, 4 server unreachable or failed to start, 5 tool error (isError,
-unknown tool, server error), 6 timeout, 7 result too deeply nested to print,
-129/130/143 terminal closed (SIGHUP) or interrupted (SIGINT, SIGTERM).`;
+const EXITS = `Exit codes: 0 ok, 1 usage, 2 config error, project server not approved or
+an optional library not installed, 3 auth required, 4 server unreachable or
+failed to start, 5 tool error (isError, unknown tool, server error), 6 timeout,
+7 result too deeply nested to print, 129/130/143 terminal closed (SIGHUP) or
+interrupted (SIGINT, SIGTERM).`;
 
 export const HELP: Record<string, string> = {
   main: `mcpwire — see, call and debug any MCP server from a terminal
@@ -397,6 +399,8 @@ the client), any other with its CallToolResult; a result with isError rejects
 with an McpError, code TOOL_ERROR, data the result. The module imports mcpwire
 only and compiles in tsc's strict mode. Schema parts that cannot be typed (a
 $ref outside the schema, nesting past 64 levels) become unknown, with a warning.
+The generator is an optional peer dependency of mcpwire; without it emit-ts
+exits 2 and names the install: ${installCommand('json-schema-to-typescript')}
 
   -o, --output FILE.ts     write the module there (default: stdout; - too)
 

@@ -40,7 +40,6 @@ import type {
   SubscriptionFilter,
 } from '../protocol/types.js';
 import { Emitter } from '../util/emitter.js';
-import type { StdioTransport } from '../transport/stdio/stdio.js';
 import type { StreamableHttpTransport } from '../transport/http/streamable-http.js';
 import type { HttpSession } from '../transport/http/legacy-session.js';
 import { isStdioTransport, isStreamableHttpTransport } from '../transport/kinds.js';
@@ -96,8 +95,11 @@ export class ClientSession {
   /** Resource URIs subscribed to (modern: the listen filter's `resourceSubscriptions`). */
   readonly subscribed = new Set<string>();
   connection: JsonRpcConnection;
-  /** The server process, when the transport is a stdio one (for `pid`). */
-  process: StdioTransport | undefined;
+  /**
+   * The server process, when the transport is a stdio one (for `pid`). Typed by the one field
+   * read, so the client's declarations name no Node type (the neutral root's `"types": []` check).
+   */
+  process: { readonly pid: number | undefined } | undefined;
   /** The Streamable HTTP transport, when it is one: told the session, given per-message headers. */
   readonly http: StreamableHttpTransport | undefined;
   negotiated!: Negotiated;

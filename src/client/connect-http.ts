@@ -18,6 +18,7 @@ import type { ClientOptions } from './options.js';
 import type { OAuthOptions } from '../auth/auth-options.js';
 import type { AuthorizeHook } from '../transport/http/authorize-hook.js';
 import type { ConnectTracer } from './trace-hook.js';
+import type { FetchFunction } from '../transport/http/fetch-engine.js';
 
 /** A server reached over HTTP. */
 export interface HttpServerSpec {
@@ -36,6 +37,12 @@ export interface HttpServerSpec {
    * there, once more.
    */
   authorize?: AuthorizeHook;
+  /**
+   * The `fetch` every request of this connection goes through (the probes, both eras, HTTP+SSE):
+   * a wrapper of your own, a polyfill, a test double. Without it: undici's pool on Node and Deno,
+   * the global `fetch` elsewhere.
+   */
+  fetch?: FetchFunction;
 }
 
 const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', {
@@ -44,6 +51,7 @@ const HTTP_SPEC_KEYS = optionKeys<HttpServerSpec>('HTTP server spec', {
   transport: true,
   auth: true,
   authorize: true,
+  fetch: true,
 });
 
 /** True when `target` names a URL rather than a command or a transport. */
@@ -79,6 +87,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   const maxMessageBytes = options.http?.maxMessageBytes;
   const sizeCap = maxMessageBytes === undefined ? {} : { maxMessageBytes };
   const routes = options.http?.routes ?? PROCESS_HTTP_ROUTES;
+  const engine = spec.fetch === undefined ? {} : { fetch: spec.fetch };
   const http = await import('../transport/http/index.js');
   const pinned = spec.transport === 'http' || spec.transport === 'sse' ? spec.transport : undefined;
   const eraPinned = options.era !== undefined && options.era !== 'auto' ? true : options.protocolVersion !== undefined;
@@ -112,8 +121,10 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   // OAuth: the session gives each request its headers; during the connect it only refreshes, a
   // login (which may wait on a person) happens below, outside the connect timeout.
   const traceOAuth = tracer ? (exchange: object) => tracer.event('oauth-exchange', { ...exchange }) : undefined;
-  const session = spec.auth
-    ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, spec.auth, traceOAuth)
+  // The connection's own `fetch` carries the OAuth traffic too, unless `auth` names one of its own.
+  const auth = spec.auth && spec.fetch && !spec.auth.fetch ? { ...spec.auth, fetch: spec.fetch } : spec.auth;
+  const session = auth
+    ? new (await import('../auth/oauth-session.js')).OAuthSession(url, name, auth, traceOAuth)
     : undefined;
   // When tracing, what a hook hands out (a token, a helper's header) joins the trace's secrets at once,
   // so a server echoing it in a message body does not put it in the trace.
@@ -125,6 +136,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
       name,
       headers: extra ? { ...headers, ...extra } : headers,
       ...sizeCap,
+      ...engine,
       connectTimeoutMs: timeLeft('the HTTP+SSE stream was opened'),
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -159,7 +171,7 @@ export async function connectHttp<C extends { era: 'legacy' | 'modern' }>(
   };
   const viaStreamable = async (era: ClientOptions['era']): Promise<C> => {
     const connectTimeoutMs = timeLeft('Streamable HTTP was tried');
-    const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap, ...authorize });
+    const transport = new http.StreamableHttpTransport(url, { name, headers, ...sizeCap, ...engine, ...authorize });
     const client = await open(transport, traced(transport), {
       ...base,
       connectTimeoutMs,

@@ -1,14 +1,17 @@
 /**
  * The connect of `McpClient`: from a target (a ready transport, the command line of a stdio
  * server, a URL) to a negotiated client. It checks the options, starts the server (stdio, loaded
- * on demand) or hands a URL to `connect-http.ts`, wraps the transport for tracing, builds the
- * client over it, negotiates era and revision (`negotiate.ts`, which may restart a server the
- * probe killed), and runs what follows the handshake (`logging/setLevel`, the listen stream).
+ * on demand through the launcher Node registers: `stdio-launcher.ts`) or hands a URL to
+ * `connect-http.ts`, wraps the transport for tracing, builds the client over it, negotiates era
+ * and revision (`negotiate.ts`, which may restart a server the probe killed), and runs what
+ * follows the handshake (`logging/setLevel`, the listen stream).
  *
  * Contract: one deadline (`connectTimeoutMs`, from the call on) bounds every step and runs out
  * with one `TIMEOUT` naming the step; `signal` rejects every step with `CANCELLED`. On any
  * rejection nothing is left running: the client is closed, and after an abort or once the time
  * is up a server this connect started is destroyed with its tree rather than closed politely.
+ * Where no stdio launcher is registered (no Node, Deno or Bun: a browser, a Worker), a command
+ * line rejects with `UNSUPPORTED` naming the server, before anything is loaded or started.
  */
 import { errorMessage, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
@@ -18,13 +21,15 @@ import type { Implementation } from '../protocol/types.js';
 import { VERSION } from '../util/version.js';
 import { commandDisplayName } from '../transport/command-name.js';
 import { STDIO_SPEC_KEYS } from '../transport/transport-options.js';
-import type { StdioServerSpec, StdioTransport } from '../transport/stdio/stdio.js';
+import type { StdioServerSpec } from '../transport/stdio-server-spec.js';
+import type { StdioTransport } from '../transport/stdio/stdio.js';
 import type { ClientSession, Held, SessionSetup } from './client-session.js';
 import { ConnectDeadline } from './connect-deadline.js';
 import { connectHttp, isHttpSpec, type HttpServerSpec } from './connect-http.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, negotiate } from './negotiate.js';
 import { checkClientOptions, type ClientOptions } from './options.js';
 import type { ServerInputHandlers } from './server-input.js';
+import { stdioLauncher, type StdioLauncher } from './stdio-launcher.js';
 import type { ConnectTracer } from './trace-hook.js';
 
 /** What `connect` accepts: a ready transport, the command line of a stdio server, or a URL. */
@@ -87,6 +92,7 @@ export async function connectTarget<C extends Connected>(
   // The spec is checked before its fields are read for the display name (a `{ cmd }` typo has no command).
   if (!isTransport(target)) checkOptions(target, STDIO_SPEC_KEYS);
   const name = options.name ?? (isTransport(target) ? 'server' : commandDisplayName(target.command, target.args));
+  const launch = isTransport(target) ? undefined : stdioLauncherFor(name);
   const { signal } = options;
   // Nothing to start: a given transport is closed by the failed handshake below, as on any failure.
   if (signal?.aborted && !isTransport(target))
@@ -97,13 +103,14 @@ export async function connectTarget<C extends Connected>(
   const handlers = options.handlers ?? {};
   const stderr: Array<(line: string) => void> = [];
   let started: StdioTransport | undefined;
-  const spawn = isTransport(target)
+  // `launch` is set for a command line only.
+  const spawn = !launch
     ? undefined
     : async () => {
         // Loaded on demand: a caller with its own transport never pays for child_process.
-        const { StdioTransport } = await import('../transport/stdio/stdio.js');
+        const { StdioTransport } = await launch();
         deadline.check(name, 'before the server was started');
-        const transport = await StdioTransport.spawn(target, {
+        const transport = await StdioTransport.spawn(target as StdioServerSpec, {
           name,
           onStderr: (line: string) => stderr[0]?.(line),
           ...(signal ? { signal } : {}),
@@ -137,6 +144,18 @@ export async function connectTarget<C extends Connected>(
     { start, deadline, clientInfo, handlers, stderr, started: () => started },
     build,
   );
+}
+
+/** The registered stdio launcher, or the `UNSUPPORTED` error naming `server` where there is none. */
+function stdioLauncherFor(server: string): StdioLauncher {
+  const launch = stdioLauncher();
+  if (!launch)
+    throw new McpError(
+      'UNSUPPORTED',
+      'stdio servers need Node, Deno or Bun to start their process; on this runtime connect to a URL or pass a Transport',
+      { server },
+    );
+  return launch;
 }
 
 /**

@@ -8,6 +8,11 @@
  *   `basic/lifecycle.mdx`: "The client SHOULD NOT send requests other than pings before the
  *   server has responded to the initialize request"; the SDKs of TypeScript, Python and Go answer
  *   it at any time), and a ping changes nothing on the server;
+ * - the ping carries the probe's modern `_meta` envelope (a legacy server reads `_meta` as
+ *   request metadata and ignores it). A dual-era server that takes the era of a connection from
+ *   its opening messages (the official SDK 2.4.0's `serveStdio`: a request without the envelope
+ *   claim is 2025-era traffic) would otherwise pin the connection to legacy on the bare ping,
+ *   after it answered the probe, and refuse every modern request from then on (-32601);
  * - a stdio server reads its input in order, so an answer to the ping, whatever it says (a
  *   result or an error), proves the server has read the probe before it. If the probe is still
  *   unanswered a short grace later, the server ignored it: it is a legacy server (the spec's
@@ -15,8 +20,8 @@
  *   server that answers out of order (an asynchronous discover handler): a quarter of the ping's
  *   round trip, between {@link MIN_GRACE_MS} and {@link MAX_GRACE_MS};
  * - a modern server answers the probe first, as it reads it first; its answer to the ping (a
- *   result from a dual-era server, -32601 from a 2026-only one, which has no ping) is awaited
- *   and ignored. A server still starting (npx) answers neither until it is up, so start-up is
+ *   result, or -32601 from a server that serves the enveloped ping as 2026, which has no ping)
+ *   is awaited and ignored. A server still starting (npx) answers neither until it is up, so start-up is
  *   never taken for silence; a server silent on the ping too leaves the probe its timeout, as
  *   before;
  * - a server that exits on the probe exits before the ping is read: the probe fails with
@@ -76,13 +81,15 @@ export async function probeEra(connection: JsonRpcConnection, input: ProbeInput)
   const pinged = new Promise<number>((resolve) => {
     const send = (): void => {
       const sentAt = performance.now();
-      connection.request('ping', undefined, { ...limits, ...(input.signal ? { signal: input.signal } : {}) }).then(
-        () => resolve(performance.now() - sentAt),
-        (error: unknown) => {
-          // An error the server sent is an answer too; a timeout, a close or a cancel is not.
-          if (error instanceof McpError && error.rpcCode !== undefined) resolve(performance.now() - sentAt);
-        },
-      );
+      connection
+        .request('ping', { _meta: input.meta }, { ...limits, ...(input.signal ? { signal: input.signal } : {}) })
+        .then(
+          () => resolve(performance.now() - sentAt),
+          (error: unknown) => {
+            // An error the server sent is an answer too; a timeout, a close or a cancel is not.
+            if (error instanceof McpError && error.rpcCode !== undefined) resolve(performance.now() - sentAt);
+          },
+        );
     };
     if (input.ping === 'with-probe') send();
     else pingTimer = setTimeout(send, (input.ping as { afterMs: number }).afterMs);

@@ -8,9 +8,10 @@
  *   headers and their retry; `resend-policy.ts`: what is sent again after a transport lost it.
  */
 import type { RequestOptions } from '../protocol/connection.js';
-import { isMcpError, McpError } from '../protocol/errors.js';
+import { errorMessage, isMcpError, McpError } from '../protocol/errors.js';
 import type { ClientRequestMethod, ParamsOf, ResultOf } from '../protocol/methods.js';
 import { hasFeature, type Era, type ProtocolRevision } from '../protocol/revisions.js';
+import { schemaEngineReady } from '../protocol/schema-engines.js';
 import type { CloseInfo, Disposer } from '../protocol/transport.js';
 import type {
   CallToolResult,
@@ -409,6 +410,16 @@ export class McpClient {
       });
     }
     const dialect = hasFeature(this.protocolVersion, 'icons') ? '2020-12' : 'draft-07';
+    // Where Ajv cannot run, the engine without code generation loads on the first output schema.
+    // A failed load (a chunk the page could not fetch) is reported as a result that could not be checked.
+    const ready = schemaEngineReady();
+    if (ready)
+      await ready.catch((error: unknown) => {
+        throw new OutputSchemaError(
+          `tool "${name}" has an outputSchema and the JSON Schema validator did not load: ${errorMessage(error)}`,
+          { server: this.name, method: 'tools/call', tool: name, cause: error },
+        );
+      });
     checkStructuredContent(schema, result.structuredContent, dialect, this.name, name);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * TypeScript declarations for a set of named JSON Schemas, through json-schema-to-typescript
- * (loaded on first use: it brings Prettier and a `$ref` resolver). All schemas go into one
+ * (an optional peer dependency, loaded on first use: it brings Prettier and a `$ref` resolver,
+ * ~20 MB a library user never needs; absent, `DEPENDENCY_MISSING` names the install). All schemas go into one
  * document so the generator's name bookkeeping sees every nested type at once: two tools whose
  * schemas both hold a `Task` get `Task` and `Task1`, never two declarations of one name.
  */
+import { importOptionalPeer } from '../protocol/missing-dependency.js';
 import { copySchema, MAX_TUPLE_ITEMS } from './schema-copy.js';
 import { RESERVED_TYPE_NAMES } from './type-names.js';
 
@@ -37,13 +39,22 @@ const STYLE = { singleQuote: true, printWidth: 120, trailingComma: 'all', bracke
 
 let loaded: Promise<Loaded> | undefined;
 
+/**
+ * Loads the generator (once). Rejects with `DEPENDENCY_MISSING` (`MissingDependencyError`) when
+ * json-schema-to-typescript is not installed; a later call tries again (it may be by then).
+ * `mcpwire emit-ts` calls it before it starts a server, so a missing generator is told at once.
+ */
+export async function loadSchemaGenerator(): Promise<void> {
+  await load();
+}
+
 function load(): Promise<Loaded> {
-  return (loaded ??= (async () => {
+  loaded ??= (async () => {
     // Its name rule and its Prettier call (files of its own, not its documented API: the
     // package has no export map), so the module's names and layout are the generator's own. A
     // version without the formatter file still works: the module is then left unformatted.
-    const [generator, utils, formatter] = await Promise.all([
-      import('json-schema-to-typescript'),
+    const generator = await importOptionalPeer('json-schema-to-typescript', () => import('json-schema-to-typescript'));
+    const [utils, formatter] = await Promise.all([
       import('json-schema-to-typescript/dist/src/utils.js'),
       import('json-schema-to-typescript/dist/src/formatter.js').catch(() => undefined),
     ]);
@@ -51,9 +62,11 @@ function load(): Promise<Loaded> {
     return {
       compile: generator.compile,
       safeName: utils.toSafeString,
-      format: (code) => (formatter ? formatter.format(code, options) : Promise.resolve(code)),
+      format: (code: string) => (formatter ? formatter.format(code, options) : Promise.resolve(code)),
     };
-  })());
+  })();
+  loaded.catch(() => (loaded = undefined));
+  return loaded;
 }
 
 /**

@@ -209,7 +209,12 @@ export class TraceBuilder {
         if (c.kind === 'response' && match?.method === 'initialize') {
           const version = (c.message.result as { protocolVersion?: unknown }).protocolVersion;
           if (typeof version === 'string') this.protocolVersion = version;
-        } else if (c.kind === 'response' && match?.revision !== undefined) {
+        } else if (
+          c.kind === 'response' &&
+          match?.revision !== undefined &&
+          !(match.probe && match.method === 'ping')
+        ) {
+          // (The probe's ping carries the 2026 envelope but is answered by either era: its answer settles nothing.)
           this.protocolVersion ??= match.revision;
         }
         const fields: Partial<TraceRecord> = {};

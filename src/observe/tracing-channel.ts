@@ -9,16 +9,35 @@
 /** A subscriber of one channel: the published event and the channel's name. */
 export type ChannelListener<E> = (event: E, name: string | symbol) => void;
 
+/**
+ * What {@link EventChannel.bindStore} takes: anything with `AsyncLocalStorage`'s `run` — an
+ * `AsyncLocalStorage`, or an adapter over a context manager (OpenTelemetry's `context.with`).
+ */
+export interface ChannelStore<S> {
+  run<T>(value: S, fn: () => T): T;
+}
+
 /** One channel: what mcpwire publishes on, and what subscribers listen to. */
 export interface EventChannel<E extends object> {
-  /** False when nobody listens: publishing is then skipped by callers. */
+  /** False when nobody listens (no subscriber, no bound store): publishing is then skipped by callers. */
   readonly hasSubscribers: boolean;
   publish(event: E): void;
-  /** Publishes `event`, then runs `run` (inside the stores bound to the channel, where the runtime has them). */
+  /**
+   * Runs `run` inside every store bound to the channel (each entered with `transform(event)`, or
+   * the event itself), publishing `event` first, inside them (Node's `runStores`).
+   */
   runStores<T>(event: E, run: () => T): T;
   subscribe(listener: ChannelListener<E>): void;
   /** False when `listener` was not subscribed. */
   unsubscribe(listener: ChannelListener<E>): boolean;
+  /**
+   * Binds `store` to the channel: {@link runStores} runs inside `store.run(transform(event), …)`.
+   * Binding a bound store again replaces its transform. A throwing transform is reported
+   * asynchronously and its store skipped for that event.
+   */
+  bindStore<S>(store: ChannelStore<S>, transform?: (event: E) => S): void;
+  /** False when `store` was not bound. */
+  unbindStore(store: ChannelStore<never>): boolean;
 }
 
 /** The five events of a traced operation, each on `tracing:<name>:<event>`. */
@@ -77,14 +96,24 @@ function anySubscribed(channel: Readonly<Record<TracingEvent, EventChannel<objec
   return EVENTS.some((event) => channel[event].hasSubscribers);
 }
 
+/** Rethrows `error` outside the publisher's stack (Node reports a throwing subscriber so too). */
+function reportLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
+type Transform<E> = ((event: E) => unknown) | undefined;
+
 /** A channel as a list of subscribers; a throwing subscriber is skipped (reported asynchronously, as Node does). */
 class ListChannel<E extends object> implements EventChannel<E> {
   private listeners: ReadonlyArray<ChannelListener<E>> = [];
+  private readonly stores = new Map<ChannelStore<unknown>, Transform<E>>();
 
   constructor(readonly name: string) {}
 
   get hasSubscribers(): boolean {
-    return this.listeners.length > 0;
+    return this.listeners.length > 0 || this.stores.size > 0;
   }
 
   publish(event: E): void {
@@ -92,16 +121,39 @@ class ListChannel<E extends object> implements EventChannel<E> {
       try {
         listener(event, this.name);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        reportLater(error);
       }
     }
   }
 
   runStores<T>(event: E, run: () => T): T {
-    this.publish(event);
-    return run();
+    let next = (): T => {
+      this.publish(event);
+      return run();
+    };
+    // As Node does: each store wraps the ones bound before it, so the last bound is entered first.
+    for (const [store, transform] of this.stores) {
+      const inner = next;
+      next = () => {
+        let value: unknown;
+        try {
+          value = transform ? transform(event) : event;
+        } catch (error) {
+          reportLater(error);
+          return inner();
+        }
+        return store.run(value, inner);
+      };
+    }
+    return next();
+  }
+
+  bindStore<S>(store: ChannelStore<S>, transform?: (event: E) => S): void {
+    this.stores.set(store, transform);
+  }
+
+  unbindStore(store: ChannelStore<never>): boolean {
+    return this.stores.delete(store);
   }
 
   subscribe(listener: ChannelListener<E>): void {

@@ -4,6 +4,9 @@
  * CLIENT span for each request or notification sent (its parent: the caller's active span; its
  * context propagated in `params._meta`), a SERVER span for each one handled (its parent: the
  * context in the message's `_meta`, the ambient one linked), the four duration histograms.
+ * Runtime-neutral (no Node built-in): the channels are Node's where the runtime has them, subscriber
+ * lists elsewhere (`observe/tracing-channel.ts`). The active span flows through the context
+ * manager the caller installed — AsyncLocalStorage on Node, the web SDK's on a page.
  */
 import {
   context,
@@ -23,7 +26,6 @@ import {
   type TextMapSetter,
   type TracerProvider,
 } from '@opentelemetry/api';
-import diagnostics from 'node:diagnostics_channel';
 import type {
   McpHandleNotificationEvent,
   McpHandleRequestEvent,
@@ -33,6 +35,7 @@ import type {
   McpSessionEvent,
 } from '../observe/channel-events.js';
 import { MCP_CHANNELS } from '../observe/channels.js';
+import { tracingChannel, type ChannelStore, type TracingChannel } from '../observe/tracing-channel.js';
 import {
   ATTR,
   classifyOutcome,
@@ -89,9 +92,6 @@ const metaSetter: TextMapSetter<Record<string, string>> = {
   },
 };
 
-/** A store for `bindStore`: runs the handler (or the send) with the message's span active. */
-const contextStore = { run: <T>(value: Context, fn: () => T): T => context.with(value, fn) };
-
 /**
  * Subscribes to mcpwire's diagnostics channels and turns what they carry into OpenTelemetry spans
  * and metrics. Returns a disposer that unsubscribes (spans already started still end). Call it
@@ -117,6 +117,9 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     serverSession: histogram(METRIC.serverSessionDuration, 'MCP session duration, as the server saw it'),
   };
   const live = new WeakMap<object, Live>();
+  // A store for `bindStore`, one per call (a second instrument() binds its own): runs the handler
+  // (or the send) with the message's span active in whatever context manager the caller installed.
+  const contextStore: ChannelStore<Context> = { run: (value, fn) => context.with(value, fn) };
 
   const sent = (event: SentEvent): Live => {
     let state = live.get(event);
@@ -203,15 +206,15 @@ export function instrument(options: InstrumentOptions = {}): () => void {
 
   const subscriptions: Array<() => void> = [];
   const on = <E extends object>(name: string, handlers: Partial<Record<'start' | 'asyncEnd', (event: E) => void>>) => {
-    const channel = diagnostics.tracingChannel<unknown, E>(name);
-    const all = { start: noop, end: noop, asyncStart: noop, asyncEnd: noop, error: noop, ...handlers } as never;
+    const channel = tracingChannel<E>(name);
+    const all = { start: noop, end: noop, asyncStart: noop, asyncEnd: noop, error: noop, ...handlers };
     channel.subscribe(all);
     subscriptions.push(() => channel.unsubscribe(all));
     return channel;
   };
-  const bind = <E extends object>(channel: diagnostics.TracingChannel<unknown, E>, ensure: (event: E) => Live) => {
-    channel.start.bindStore(contextStore as never, (event) => ensure(event).context);
-    subscriptions.push(() => channel.start.unbindStore(contextStore as never));
+  const bind = <E extends object>(channel: TracingChannel<E>, ensure: (event: E) => Live) => {
+    channel.start.bindStore(contextStore, (event) => ensure(event).context);
+    subscriptions.push(() => void channel.start.unbindStore(contextStore));
   };
 
   const sentChannels = [MCP_CHANNELS.sendRequest, MCP_CHANNELS.sendNotification];

@@ -45,8 +45,16 @@ export type McpErrorCode =
   | 'INVALID_STATE'
   /** An argument was out of range or malformed. */
   | 'INVALID_ARGUMENT'
+  /** The runtime lacks what the call needs (a stdio server where no process can be started: browsers, Workers). */
+  | 'UNSUPPORTED'
   /** A configuration file or object is invalid. */
   | 'CONFIG_INVALID'
+  /**
+   * A library that only some commands need (an optional peer dependency, such as
+   * json-schema-to-typescript for `mcpwire emit-ts`) is not installed: `MissingDependencyError`
+   * names it and the `npm install` to run.
+   */
+  | 'DEPENDENCY_MISSING'
   /** The server needs credentials (HTTP 401/403). */
   | 'AUTH_REQUIRED'
   /** A permission rule (or the user, asked) refused a tool call; nothing was sent. */

@@ -3,8 +3,9 @@
  * allows: Ajv (fast, generates code) where `new Function` works and Node's `require` is reachable
  * (Node, Deno, Bun, through `process.getBuiltinModule`, so no bundle for a Worker sees a `node:`
  * import); otherwise the engine that needs no code generation (`@cfworker/json-schema`, walking
- * the schema), which the runtime-neutral entries install (`installNoEvalCompiler`) so that Node
- * never loads it. Both report Ajv-shaped problems (`AjvValidate`).
+ * the schema), which the runtime-neutral entries install (`installNoEvalCompiler`, or
+ * `installNoEvalLoader` to load it on first use) so that Node never loads it. Both report
+ * Ajv-shaped problems (`AjvValidate`).
  */
 import type { JsonSchema } from './types.js';
 
@@ -30,6 +31,9 @@ export interface SchemaCompileOptions {
 /** Compiles `schema` by `dialect` without code generation; throws for a schema that is not valid. */
 export type NoEvalCompiler = (schema: JsonSchema, dialect: SchemaDialect, options: SchemaCompileOptions) => AjvValidate;
 
+/** Loads the no-eval engine's module on first use (a lazy `() => import(…)`). */
+export type NoEvalLoader = () => Promise<{ compileWithoutEval: NoEvalCompiler }>;
+
 /** Loads a module by specifier (Node's `require`). */
 export type ModuleLoader = (specifier: string) => unknown;
 
@@ -38,6 +42,7 @@ type Host = { process?: { getBuiltinModule?: (id: string) => unknown } };
 let codeGeneration: boolean | undefined;
 let loader: ModuleLoader | null | undefined;
 let noEval: NoEvalCompiler | undefined;
+let noEvalLoad: NoEvalLoader | undefined;
 
 /** True where the runtime lets code be generated (`new Function`): not on Workers, nor under a strict CSP. */
 export function codeGenerationAllowed(): boolean {
@@ -75,6 +80,26 @@ export function nodeRequire(): ModuleLoader | undefined {
 /** Makes `compile` the engine for runtimes where Ajv cannot run. Idempotent for one compiler. */
 export function installNoEvalCompiler(compile: NoEvalCompiler): void {
   noEval = compile;
+}
+
+/**
+ * Makes `load` the way to the engine for runtimes where Ajv cannot run, loaded on first
+ * {@link schemaEngineReady} (a browser client that never meets an output schema never loads it).
+ */
+export function installNoEvalLoader(load: NoEvalLoader): void {
+  noEvalLoad = load;
+}
+
+/**
+ * Undefined when compiling can start now (Ajv runs here, the no-eval compiler is installed, or
+ * no loader was installed: then compiling reports what is missing); else a promise settled once
+ * the installed loader has installed the no-eval compiler. Call it before compiling in async code.
+ */
+export function schemaEngineReady(): Promise<void> | undefined {
+  if (noEval !== undefined || noEvalLoad === undefined || preferredEngine() === 'ajv') return undefined;
+  return noEvalLoad().then((loaded) => {
+    noEval ??= loaded.compileWithoutEval;
+  });
 }
 
 /** The no-eval compiler, when an entry installed one. */

@@ -4,9 +4,10 @@
  * loads neither `child_process` nor undici, and the transports import them without a circle. The
  * compiler checks each key list against its interface.
  */
-import type { Dispatcher } from 'undici';
 import { optionKeys } from '../protocol/option-keys.js';
 import type { AuthorizeHook } from './http/authorize-hook.js';
+import type { HttpDispatcher } from './http/dispatch.js';
+import type { FetchFunction } from './http/fetch-engine.js';
 import type { StdioServerSpec } from './stdio/stdio-spawn.js';
 
 /** Options of {@link StdioTransport.spawn}. */
@@ -54,8 +55,17 @@ export interface StreamableHttpOptions {
   defaultRetryMs?: number;
   /** Consecutive resumption attempts without progress before a stream is given up (default 5). */
   maxResumeAttempts?: number;
-  /** An undici dispatcher to share; by default the transport owns a keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
+  /**
+   * An undici dispatcher to share (an `Agent`, `Pool`, `ProxyAgent`…; Node). Without it and
+   * without `fetch`, the transport owns a keep-alive undici `Agent` on Node and Deno, and uses the
+   * global `fetch` elsewhere (browsers, Workers, Bun).
+   */
+  dispatcher?: HttpDispatcher;
+  /**
+   * The `fetch` to send every request with (a wrapper of your own, a polyfill, a test double):
+   * the transport then runs on it on any runtime. Called as `fetch(url, init)` with a string URL.
+   */
+  fetch?: FetchFunction;
   /** Headers per request (OAuth), and one resend after a 401/403 when it says so; see {@link AuthorizeHook}. */
   authorize?: AuthorizeHook;
 }
@@ -72,7 +82,10 @@ export interface LegacySseOptions {
   postTimeoutMs?: number;
   /** Aborts the connect (the GET and the wait for `endpoint`); no effect once connected. */
   signal?: AbortSignal;
-  dispatcher?: Dispatcher;
+  /** An undici dispatcher to share (Node); see {@link StreamableHttpOptions.dispatcher}. */
+  dispatcher?: HttpDispatcher;
+  /** The `fetch` to send every request with; see {@link StreamableHttpOptions.fetch}. */
+  fetch?: FetchFunction;
 }
 
 /** A stdio server's command line (`McpClient.connect`'s stdio target, `StdioTransport.spawn`'s spec). */
@@ -104,6 +117,7 @@ export const STREAMABLE_HTTP_KEYS = optionKeys<StreamableHttpOptions>('Streamabl
   defaultRetryMs: true,
   maxResumeAttempts: true,
   dispatcher: true,
+  fetch: true,
   authorize: true,
 });
 
@@ -116,4 +130,5 @@ export const LEGACY_SSE_KEYS = optionKeys<LegacySseOptions>('LegacySseTransport 
   postTimeoutMs: true,
   signal: true,
   dispatcher: true,
+  fetch: true,
 });

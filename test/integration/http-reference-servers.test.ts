@@ -10,7 +10,12 @@ import { PROCESS_HTTP_ROUTES } from '../../src/client/http-routes.js';
 import { isMcpError } from '../../src/protocol/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamable-http.js';
 import { recordHttpExchanges, type RecordingTransport } from '../kit/recording-transport.js';
-import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from '../support/http-servers.js';
+import {
+  everythingOverHttp,
+  modernOverHttp,
+  type HttpServerProcess,
+  longRunProgress,
+} from '../support/http-servers.js';
 import { until } from '../support/wait.js';
 import { invalidSent } from './support/wire-conformance.js';
 
@@ -65,12 +70,7 @@ describe('server-everything over Streamable HTTP', () => {
     expect((await client.callTool('get-sum', { a: 2, b: 40 })).content).toEqual([
       { type: 'text', text: 'The sum of 2 and 40 is 42.' },
     ]);
-    const progress: number[] = [];
-    await client.callTool(
-      'trigger-long-running-operation',
-      { duration: 0.3, steps: 3 },
-      { onProgress: (p) => progress.push(p.progress) },
-    );
+    const progress = await longRunProgress(client, 3, 0.3);
     expect(progress).toEqual([1, 2, 3]);
   });
 
@@ -122,12 +122,7 @@ describe('server-everything over HTTP+SSE (2024-11-05 transport), found by detec
       expect((await client.callTool('echo', { message: 'over sse' })).content).toEqual([
         { type: 'text', text: 'Echo: over sse' },
       ]);
-      const progress: number[] = [];
-      await client.callTool(
-        'trigger-long-running-operation',
-        { duration: 0.2, steps: 2 },
-        { onProgress: (p) => progress.push(p.progress) },
-      );
+      const progress = await longRunProgress(client, 2, 0.2);
       expect(progress).toEqual([1, 2]);
     } finally {
       await client.close();

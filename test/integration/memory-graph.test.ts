@@ -4,7 +4,7 @@
  * observations are created, read back, searched and deleted through tools whose structured
  * output passes validation; the graph resource is readable and its subscription reports changes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { McpClient } from '../../src/client/mcp-client.js';
 import type { ResourceUpdatedParams } from '../../src/protocol/types.js';
 import { waitUntilGone } from '../support/processes.js';
 import { binScript, memory, packageDir } from './support/reference-servers.js';
+import { readJsonl } from '../support/jsonl.js';
 
 interface Graph {
   entities: Array<{ name: string; entityType: string; observations: string[] }>;
@@ -86,10 +87,7 @@ describe('server-memory: a knowledge graph in the file named by env', () => {
   });
 
   it('wrote the graph to MEMORY_FILE_PATH: the env reached the server', () => {
-    const lines = readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; name?: string });
+    const lines = readJsonl<{ type: string; name?: string }>(file);
     expect(
       lines
         .filter((l) => l.type === 'entity')

@@ -14,7 +14,7 @@ import { createFetchHandler, McpServer } from 'mcpwire/server';
 const object = { type: 'object' };
 
 /** The kit server with its tools; `handler()` is the fetch handler once it exists (`streams` reads it). */
-function kitServer(state, handler) {
+export function kitServer(state, handler) {
   const server = new McpServer({ name: 'kit-everywhere', version: '1.0.0', logger: () => undefined, state });
   let aborts = 0;
   server.registerTool({

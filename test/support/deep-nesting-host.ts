@@ -6,7 +6,11 @@
  * this process with a non-zero exit code, which is what the tests watch for.
  */
 import { McpClient } from '../../src/client/mcp-client.js';
+import { installNodeParts } from '../../src/client/node-parts.js';
 import type { TraceRecord } from '../../src/observe/trace-record.js';
+
+// A process of its own, outside vitest's setup: stdio comes from the Node parts, as the node entry registers them.
+installNodeParts();
 
 const [server, mode] = process.argv.slice(2);
 const TOOLS = ['deep-line-then-answer', 'deep-notification', 'deep-result-field', 'deep-error', 'deep-structured'];

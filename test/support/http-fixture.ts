@@ -107,6 +107,12 @@ export function json(res: ServerResponse, value: unknown, status = 200, headers:
   return true;
 }
 
+/** Refuses with 401 and the `WWW-Authenticate` challenge `challenge` (no body). */
+export function unauthorized(res: ServerResponse, challenge: string): true {
+  res.writeHead(401, { 'www-authenticate': challenge }).end();
+  return true;
+}
+
 /** Opens an SSE response; write events with {@link sse}. */
 export function openSse(res: ServerResponse, headers: Record<string, string> = {}): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });

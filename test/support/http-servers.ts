@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { McpClient } from '../../src/client/mcp-client.js';
 import { waitUntilGone } from './processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,4 +79,18 @@ export function modernOverHttp(args: string[] = []): Promise<HttpServerProcess> 
 /** A kit server with OpenTelemetry exporting to `otlpUrl` (`test/support/otel-kit-server.mjs`), `/mcp`. */
 export function otelKitOverHttp(otlpUrl: string): Promise<HttpServerProcess> {
   return start('test/support/otel-kit-server.mjs', ['--http'], '/mcp', { OTLP_URL: otlpUrl });
+}
+
+/**
+ * Calls server-everything's `trigger-long-running-operation` (`steps` steps over `duration`
+ * seconds) on `client`; resolves with the progress values it reported, in order.
+ */
+export async function longRunProgress(client: McpClient, steps: number, duration: number): Promise<number[]> {
+  const progress: number[] = [];
+  await client.callTool(
+    'trigger-long-running-operation',
+    { duration, steps },
+    { onProgress: (p) => progress.push(p.progress) },
+  );
+  return progress;
 }

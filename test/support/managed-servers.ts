@@ -25,3 +25,8 @@ export function scriptedServer(
     ...(provenance ? { provenance } : {}),
   };
 }
+
+/** The script `script` run by this Node over stdio as the server named `name`, with `args` after it. */
+export function nodeServer(name: string, script: string, ...args: string[]): ManagedServer {
+  return { name, transport: 'stdio', command: process.execPath, args: [script, ...args] };
+}

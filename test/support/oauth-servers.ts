@@ -44,6 +44,13 @@ export interface AuthorizationServerOptions {
    * follows redirects with cookies ({@link userApprovesByHttp}) plays the user.
    */
   autoApprove?: boolean;
+  /**
+   * A browser page's origin allowed to register by CORS: oidc-provider answers CORS on its
+   * metadata, JWKS and token endpoints (the token endpoint for a public client whose redirect URI
+   * is on the page's origin) but not on registration, which a browser's JSON POST needs (a
+   * preflight asking for `content-type`).
+   */
+  registrationCorsOrigin?: string;
 }
 
 /** Starts oidc-provider on 127.0.0.1:0. */
@@ -102,6 +109,16 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     if (options.autoApprove && req.url?.startsWith('/auto-approve/')) {
       approve(provider, req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
       return;
+    }
+    if (options.registrationCorsOrigin !== undefined && req.url === '/reg') {
+      res.setHeader('access-control-allow-origin', options.registrationCorsOrigin);
+      res.setHeader('vary', 'Origin');
+      if (req.method === 'OPTIONS') {
+        res
+          .writeHead(204, { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' })
+          .end();
+        return;
+      }
     }
     if (req.url === '/token') {
       void tokenGate.finally(() => callback(req, res));

@@ -3,7 +3,8 @@
  * `POST /v1/metrics` with JSON bodies (gzip too), keeps what they carried, and answers `200 {}`.
  * No collector can be installed here (see ../shared/research/observability.md); this is the
  * ~50 lines that stand in for one. `hang: true` makes it take requests and never answer (an
- * endpoint that hangs); `status` answers with another status instead of 200.
+ * endpoint that hangs); `status` answers with another status instead of 200; `cors` lets a browser
+ * page on another origin export to it (what a collector's `cors.allowed_origins` does).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,8 @@ export interface OtlpReceiverOptions {
   hang?: boolean;
   /** Answer with this status (default 200). */
   status?: number;
+  /** Answer CORS preflights and allow every origin, as a collector with `cors.allowed_origins: ['*']`. */
+  cors?: boolean;
 }
 
 /** Attributes as a plain object (`intValue` as a number). */
@@ -87,6 +90,19 @@ export async function listenOtlpReceiver(options: OtlpReceiverOptions = {}): Pro
   const requests: Array<{ path: string; headers: http.IncomingHttpHeaders }> = [];
   const waiters = new Set<() => void>();
   const server = http.createServer((req, res) => {
+    if (options.cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      if (req.method === 'OPTIONS') {
+        res
+          .writeHead(204, {
+            'access-control-allow-methods': 'POST',
+            'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type',
+            'access-control-max-age': '600',
+          })
+          .end();
+        return;
+      }
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -2,7 +2,7 @@
  * mcpwire installed in a project as a user installs it, from the packed tarball, without the
  * network: `npm pack` of the built `dist/` once, its contents extracted into
  * `node_modules/mcpwire`, each runtime dependency its `package.json` lists (and the packages the
- * docs tell a user to add: the reference servers, the optional peers) a symlink to the
+ * docs tell a user to add: the reference servers, every optional peer) a symlink to the
  * repository's `node_modules`, and their bins in `node_modules/.bin`. Scratch projects use that
  * install; each has a home of its own whose `.npmrc` closes the registry (`offline`, an
  * unreachable registry), which `npx` reads even where a server's environment is filtered, so
@@ -10,7 +10,17 @@
  * never download.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,7 +46,12 @@ export interface PackedInstall {
   /** The directory holding the install's `node_modules`. */
   dir: string;
   /** The installed package's `package.json`. */
-  manifest: { name: string; version: string; dependencies?: Record<string, string> };
+  manifest: {
+    name: string;
+    version: string;
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
   /** The packages linked from the repository beside it. */
   linked: string[];
   /** A fresh scratch project using this install (removed with the install). */
@@ -56,32 +71,64 @@ export interface ScratchProject {
   env: Record<string, string>;
 }
 
+/** What `npm pack --json` tells of one tarball. */
+export interface PackedTarball {
+  /** The tarball's path. */
+  file: string;
+  /** Its size in bytes, and the size of its files unpacked. */
+  size: number;
+  unpackedSize: number;
+  /** Every file in it, relative to the package root (`dist/index.js`, `package.json`). */
+  files: string[];
+}
+
+/**
+ * `npm pack --ignore-scripts` of the built repository (its `dist/` as it is: the prepack build is
+ * skipped) into `destination`.
+ */
+export async function packTarball(destination: string): Promise<PackedTarball> {
+  requireBuiltCli();
+  const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+    cwd: ROOT,
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  });
+  const [pack] = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    file: path.join(destination, pack!.filename),
+    size: pack!.size,
+    unpackedSize: pack!.unpackedSize,
+    files: pack!.files.map((f) => f.path),
+  };
+}
+
 /** `npm pack --ignore-scripts` of the built repository, extracted and linked in a temp directory. */
 export async function packedInstall(): Promise<PackedInstall> {
-  requireBuiltCli();
   const root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-packed-install-'));
   try {
-    const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', root], {
-      cwd: ROOT,
-      timeout: 120_000,
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
-    });
-    const [pack] = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as Array<{ filename: string }>;
+    const pack = await packTarball(root);
     const modules = path.join(root, 'install', 'node_modules');
     mkdirSync(path.join(modules, '.bin'), { recursive: true });
-    await run('tar', ['xzf', path.join(root, pack!.filename), '-C', path.join(root, 'install')], { timeout: 60_000 });
+    await run('tar', ['xzf', pack.file, '-C', path.join(root, 'install')], { timeout: 60_000 });
     const own = path.join(modules, 'mcpwire');
     // The tarball's top directory is `package/`.
     await run('mv', [path.join(root, 'install', 'package'), own]);
     const manifest = JSON.parse(readFileSync(path.join(own, 'package.json'), 'utf8')) as PackedInstall['manifest'];
 
-    const wanted = [...Object.keys(manifest.dependencies ?? {}), ...DOCUMENTED_EXTRAS];
+    // The optional peers too: the docs tell a user to install them for the commands that need them.
+    const extras = [...DOCUMENTED_EXTRAS, ...Object.keys(manifest.peerDependencies ?? {})];
+    const wanted = [...new Set([...Object.keys(manifest.dependencies ?? {}), ...extras])];
     const linked: string[] = [];
     for (const name of wanted) {
       const from = path.join(ROOT, 'node_modules', name);
       if (!existsSync(from)) {
-        if (DOCUMENTED_EXTRAS.includes(name)) continue;
+        if (extras.includes(name)) continue;
         throw new Error(`mcpwire's dependency ${name} is not in ${path.join(ROOT, 'node_modules')}: run npm ci`);
       }
       mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
@@ -158,4 +205,73 @@ function scratchProject(root: string, modules: string): ScratchProject {
   // Under `npm run coverage` the documented commands count too.
   if (process.env.NODE_V8_COVERAGE) env.NODE_V8_COVERAGE = process.env.NODE_V8_COVERAGE;
   return { dir, home, work, env };
+}
+
+/** What an install put in `node_modules`. */
+export interface InstallFootprint {
+  /** The sum of the sizes of every file in `node_modules` (bytes as the files hold them, not disk blocks). */
+  bytes: number;
+  /** The packages installed (npm's lock entries, the installed package itself among them), sorted. */
+  packages: string[];
+}
+
+/**
+ * A real `npm install TARBALL` in `dir` (made empty, with a private `package.json`), from the
+ * registry npm is configured with (its cache first: `--prefer-offline`), as a user's first
+ * install is: peers npm 11 installs by default, optional peers not. Bounded (4 min).
+ */
+export async function npmInstallTarball(tarball: string, dir: string): Promise<InstallFootprint> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'lean-user', private: true, type: 'module' })}\n`,
+  );
+  await npmInstall(dir, [tarball]);
+  return installFootprint(dir);
+}
+
+/** `npm install ...specs` in the project `dir` (as {@link npmInstallTarball} runs it; bounded, 4 min). */
+export async function npmInstall(dir: string, specs: readonly string[]): Promise<void> {
+  await run(NPM, ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    timeout: 240_000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...outsideNpmScripts(process.env), npm_config_update_notifier: 'false' },
+  });
+}
+
+/**
+ * `env` without what an npm script run (`npm test`, `npx vitest`) adds about the repository's
+ * own package (its lifecycle, its package.json fields, its prefix), keeping the user's npm
+ * configuration (registry, cache, proxy).
+ */
+function outsideNpmScripts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([key]) => !/^(npm_lifecycle_|npm_package_)|^(npm_config_local_prefix|npm_command|INIT_CWD)$/.test(key),
+    ),
+  );
+}
+
+/** The {@link InstallFootprint} of the install in `dir` (its `node_modules` and `package-lock.json`). */
+export function installFootprint(dir: string): InstallFootprint {
+  const lock = JSON.parse(readFileSync(path.join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
+  const packages = Object.keys(lock.packages)
+    .filter((key) => key !== '')
+    .map((key) => key.replace(/^.*node_modules\//, ''))
+    .sort();
+  return { bytes: treeBytes(path.join(dir, 'node_modules')), packages };
+}
+
+function treeBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) bytes += treeBytes(full);
+    else if (entry.isFile()) bytes += statSync(full).size;
+  }
+  return bytes;
 }

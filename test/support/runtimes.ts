@@ -5,7 +5,8 @@
  * port workerd picks itself and reports on its control pipe). Each start resolves once the server
  * answers; `stop()` ends it and everything it started and resolves with how it exited. Start a
  * runtime once per test file (`beforeAll`) and stop it in `afterAll`: a failing test leaves no
- * process behind either way.
+ * process behind either way. A script that is not a server (a client run, `runScript`) runs to its
+ * own end under node, deno or bun, and what of its group outlived it is reported, then killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,6 +163,74 @@ export async function startRuntime(
   }
 }
 
+/** Options of a script run to its end ({@link runScript}). */
+export interface RunOptions {
+  /** Variables added to this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Deno permissions beyond net, read and env (e.g. `['run']` to spawn stdio servers). */
+  allow?: readonly string[];
+  /** How long the script may run (default 45 s); past it its group is killed and the run rejects. */
+  timeoutMs?: number;
+}
+
+/** How a script run ended. */
+export interface ScriptRun {
+  readonly runtime: ServeRuntime;
+  readonly exit: Exit;
+  /** Its stdout and stderr (the last 64 kB). */
+  readonly output: string;
+  /** Whether a process of its group was still alive the moment it exited (then killed). */
+  readonly leftProcesses: boolean;
+  /** The JSON of its last `RESULT {json}` line; throws with the output when it printed none. */
+  result<T = unknown>(): T;
+}
+
+/**
+ * Runs `script` (a module in `test/runtimes/`, or an absolute path) under `runtime` to its end,
+ * as the leader of its own process group (Deno: a cache directory of its own, no network for
+ * modules). Resolves once it exited by itself, with whether anything of its group outlived it
+ * (whatever did is killed then); rejects, after killing the group, when it runs past the bound.
+ */
+export async function runScript(
+  runtime: ServeRuntime,
+  script: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<ScriptRun> {
+  const denoDir = runtime === 'deno' ? mkdtempSync(path.join(tmpdir(), 'mcpwire-deno-')) : undefined;
+  const cleanup = () => denoDir && rmSync(denoDir, { recursive: true, force: true });
+  let spawned: Spawned;
+  try {
+    const file = path.isAbsolute(script) ? script : path.join(RUNTIME_APPS, script);
+    const line = runtimeCommand(runtime, file, args, { denoDir, allow: options.allow });
+    spawned = spawnGroup(line.command, line.args, { ...options.env, ...line.env }, 0, cleanup);
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  const timeoutMs = options.timeoutMs ?? 45_000;
+  const exit = await within(spawned.exited, { timeoutMs, what: `${runtime} ${script} to end by itself` }).catch(
+    async (error: unknown) => {
+      await spawned.stop(0, 'SIGKILL');
+      throw new Error(`${(error as Error).message}: ${spawned.output().slice(-4_000)}`);
+    },
+  );
+  const leftProcesses = groupPidAlive(spawned.child.pid!);
+  await spawned.stop(0, 'SIGKILL');
+  const output = spawned.output();
+  return {
+    runtime,
+    exit,
+    output,
+    leftProcesses,
+    result<T>(): T {
+      const lines = [...output.matchAll(/^RESULT (.*)$/gm)];
+      if (lines.length === 0) throw new Error(`${runtime} ${script} printed no RESULT line: ${output.slice(-4_000)}`);
+      return JSON.parse(lines.at(-1)![1]!) as T;
+    },
+  };
+}
+
 function served(runtime: Runtime, url: string, spawned: Spawned): RuntimeServer {
   return {
     runtime,
@@ -173,12 +242,42 @@ function served(runtime: Runtime, url: string, spawned: Spawned): RuntimeServer 
   };
 }
 
+/**
+ * Bundles `entry` (a module in `test/runtimes/` or an absolute path) into one ES module, as an
+ * app's build would for `target`: `workerd` (platform neutral, conditions workerd/worker/browser,
+ * as Wrangler does) or `browser` (platform browser, esbuild's browser conditions). `mcpwire` and
+ * its subpaths resolve through the package's exports to the built `dist/`. Resolves with the
+ * bundle's text; rejects with esbuild's errors when it cannot be built (e.g. a `node:*` import).
+ */
+export async function bundle(entry: string, target: 'workerd' | 'browser'): Promise<string> {
+  const built = await build({
+    entryPoints: [path.isAbsolute(entry) ? entry : path.join(RUNTIME_APPS, entry)],
+    write: false,
+    outdir: 'out',
+    bundle: true,
+    format: 'esm',
+    ...(target === 'workerd'
+      ? { platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'] }
+      : { platform: 'browser' }),
+    logLevel: 'silent',
+  }).finally(() => stopEsbuild()); // esbuild's service process would outlive the test file
+  return built.outputFiles[0]!.text;
+}
+
 /** Options of a Worker under workerd. */
 export interface WorkerdOptions extends StartOptions {
   /** The endpoint's path (default `/mcp`). */
   path?: string;
   /** The compatibility date (default 2026-09-01, within the pinned workerd's range). */
   compatibilityDate?: string;
+  /** Text bindings: the Worker's `env.NAME` (e.g. the URL of a loopback server it calls). */
+  bindings?: Record<string, string>;
+  /**
+   * Where the Worker's `fetch()` may go: `none` (default: workerd's own default, public addresses
+   * only, so nothing on this machine) or `loopback` (127.0.0.0/8 and nothing else, through a
+   * network service that is the Worker's `globalOutbound`).
+   */
+  outbound?: 'none' | 'loopback';
 }
 
 /**
@@ -194,17 +293,8 @@ export async function startWorkerd(entry: string, options: WorkerdOptions = {}):
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   let spawned: Spawned;
   try {
-    await build({
-      entryPoints: [path.isAbsolute(entry) ? entry : path.join(RUNTIME_APPS, entry)],
-      outfile: path.join(dir, 'worker.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['browser', 'module', 'main'],
-      logLevel: 'silent',
-    }).finally(() => stopEsbuild()); // esbuild's service process would outlive the test file
-    writeFileSync(path.join(dir, 'config.capnp'), workerdConfig(options.compatibilityDate ?? '2026-09-01'));
+    writeFileSync(path.join(dir, 'worker.js'), await bundle(entry, 'workerd'));
+    writeFileSync(path.join(dir, 'config.capnp'), workerdConfig(options));
     const args = ['serve', path.join(dir, 'config.capnp'), '--control-fd=3'];
     spawned = spawnGroup(runtimeBinary('workerd'), args, options.env ?? {}, 1, cleanup);
   } catch (error) {
@@ -228,18 +318,29 @@ export async function startWorkerd(entry: string, options: WorkerdOptions = {}):
   }
 }
 
-/** A workerd config: one Worker (the bundle beside it, ES module) behind one HTTP socket on 127.0.0.1:0. */
-function workerdConfig(compatibilityDate: string): string {
+/**
+ * A workerd config: one Worker (the bundle beside it, ES module) behind one HTTP socket on
+ * 127.0.0.1:0, with its text bindings and, for `outbound: 'loopback'`, a network service allowing
+ * only "local" addresses as its global outbound.
+ */
+function workerdConfig(options: WorkerdOptions): string {
+  const loopback = options.outbound === 'loopback';
+  const bindings = Object.entries(options.bindings ?? {}).map(
+    ([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`,
+  );
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [
+    (name = "main", worker = .worker),${loopback ? '\n    (name = "loopback", network = (allow = ["local"])),' : ''}
+  ],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
 
 const worker :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${compatibilityDate}",
+  compatibilityDate = "${options.compatibilityDate ?? '2026-09-01'}",
+  bindings = [${bindings.join(', ')}],${loopback ? '\n  globalOutbound = "loopback",' : ''}
 );
 `;
 }
@@ -273,10 +374,15 @@ function controlPort(spawned: Spawned, timeoutMs: number, what: string): Promise
 
 /** True while any process of the server's group (the server or what it started) is alive. */
 export function groupAlive(server: RuntimeServer): boolean {
+  return groupPidAlive(server.pid);
+}
+
+/** True while any process of the group `leader` leads is alive. */
+function groupPidAlive(leader: number): boolean {
   try {
-    process.kill(-server.pid, 0);
+    process.kill(-leader, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' || isAlive(server.pid);
+    return (error as NodeJS.ErrnoException).code === 'EPERM' || isAlive(leader);
   }
 }

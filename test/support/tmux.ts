@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { afterEach } from 'vitest';
 
 let counter = 0;
 
@@ -96,4 +97,27 @@ export function startTerminal(
     },
   };
   return terminal;
+}
+
+/** Starts terminals as {@link startTerminal} does; what each test started is killed after it. */
+export interface Terminals {
+  start(...args: Parameters<typeof startTerminal>): Terminal;
+}
+
+/**
+ * Registers an `afterEach` that kills the terminals the test started (call it after the hooks
+ * that must run after the kill: vitest runs `afterEach` hooks last registered first).
+ */
+export function useTerminals(): Terminals {
+  const started: Terminal[] = [];
+  afterEach(() => {
+    for (const terminal of started.splice(0)) terminal.kill();
+  });
+  return {
+    start(...args) {
+      const terminal = startTerminal(...args);
+      started.push(terminal);
+      return terminal;
+    },
+  };
 }

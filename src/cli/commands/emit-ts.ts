@@ -3,11 +3,14 @@
  * output types, and `typedTools(client)`, a typed wrapper over `McpClient`), written to FILE or,
  * without `-o` (or with `-o -`), to stdout (with `--json`: in the envelope's `code`). What could
  * not be typed exactly is told on stderr as a warning (and in `--json`); the module still compiles.
+ * The generator (json-schema-to-typescript, an optional peer dependency) is loaded before any
+ * server starts: without it the command exits 2 (`DEPENDENCY_MISSING`) naming the install.
  */
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { emitToolsModule } from '../../codegen/emit-tools.js';
+import { loadSchemaGenerator } from '../../codegen/schema-types.js';
 import { flag, stringOption, type ParsedArgs } from '../argv.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -16,6 +19,7 @@ import { withServerSession } from '../session-run.js';
 
 /** Runs `mcpwire emit-ts`. */
 export async function emitTsCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
+  await loadSchemaGenerator();
   const emitted = await withServerSession(args, io, async (client) => {
     const tools = client.capabilities.tools ? await client.listTools() : [];
     const module = await emitToolsModule({ tools, server: client.name, serverInfo: client.serverInfo });

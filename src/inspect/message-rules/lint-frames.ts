@@ -66,6 +66,16 @@ function idKey(id: JsonRpcId): string {
 
 const senderOf = (dir: FrameDirection): Sender => (dir === 'out' ? 'client' : 'server');
 const otherDir = (dir: FrameDirection): FrameDirection => (dir === 'out' ? 'in' : 'out');
+/**
+ * The era probe's ping: a client `ping` carrying the 2026 envelope while its `server/discover`
+ * probe is still open and no revision is settled. It is read by either era (a legacy server takes
+ * `_meta` as request metadata; a 2026 one answers -32601), so it is checked by no revision's rules.
+ */
+function isProbePing(session: Session, frame: RuleFrame, method: string): boolean {
+  if (method !== 'ping' || frame.dir !== 'out' || session.revision !== undefined) return false;
+  return [...session.open.out.values()].some((open) => open.method === 'server/discover');
+}
+
 /** 2026-07-28 and later known revisions: per-request `_meta`, resultType. */
 const isModern = (revision: string | undefined): boolean =>
   revision !== undefined && isSupportedRevision(revision) && hasFeature(revision, 'resultType');
@@ -167,7 +177,8 @@ class Linter {
     const meta = metaOf(params);
     const stated = meta?.[VERSION_KEY];
     let revision: string | undefined;
-    if (typeof stated === 'string') revision = stated;
+    if (typeof stated === 'string' && isProbePing(session, frame, method)) revision = undefined;
+    else if (typeof stated === 'string') revision = stated;
     else if (method === 'initialize' && frame.dir === 'out') {
       // A new legacy session: what came before (a 2026 probe, an earlier process) no longer counts.
       const offered = isObject(params) ? params.protocolVersion : undefined;
@@ -189,7 +200,12 @@ class Linter {
         message: `request id ${JSON.stringify(id)} is already in use by an open ${session.open[frame.dir].get(key)!.method} request from the ${sender}`,
       });
     }
-    session.open[frame.dir].set(key, { method, revision, params, modern: typeof stated === 'string' });
+    session.open[frame.dir].set(key, {
+      method,
+      revision,
+      params,
+      modern: revision !== undefined && typeof stated === 'string',
+    });
 
     if (revision !== undefined && this.methodBroken(frame, index, { id, method, revision }, sender, 'request', prefix))
       return { sender, revision };

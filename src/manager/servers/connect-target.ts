@@ -8,6 +8,7 @@
  * here.
  */
 import { McpClient } from '../../client/mcp-client.js';
+import { installNodeParts } from '../../client/node-parts.js';
 import type { ClientOptions } from '../../client/options.js';
 import { McpError } from '../../protocol/errors.js';
 import { escapeVariables } from '../../transport/variables.js';
@@ -15,6 +16,9 @@ import { loginHint } from '../login-hint.js';
 import { headersHelperHook } from './headers-helper.js';
 import { oauthOptionsFor, type LoginHooks } from './server-oauth.js';
 import type { ManagedServer } from './managed-server.js';
+
+// The manager runs on Node: a deep import of it (the CLI, a test) starts stdio servers too.
+installNodeParts();
 
 /**
  * The connect target of `spec`. Throws `CONFIG_INVALID` (naming the server) when a field is

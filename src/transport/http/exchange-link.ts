@@ -9,7 +9,7 @@
  */
 import type { AbortFanout } from './abort-fanout.js';
 import { toAbortSignal, type AbortLike } from '../../protocol/send-signal.js';
-import type { ExchangeOptions } from './dispatch.js';
+import type { ExchangeOptions } from './http-engine.js';
 
 export class ExchangeLink {
   /**

@@ -34,7 +34,7 @@ export interface HttpExchangeInfo {
   message?: unknown;
 }
 
-/** Headers as undici hands them over: lower-case names, a list for repeated ones. */
+/** Headers as an engine hands them over: lower-case names, a list for repeated ones (undici's). */
 export type RawHeaders = Record<string, string | string[] | undefined>;
 
 /** The response facts of one exchange, kept while its body is read (so each message can be reported with them). */

@@ -5,7 +5,7 @@
  * the last `retry` with `Last-Event-ID` (2025-11-25 "priming event then close").
  */
 import { errorMessage } from '../../protocol/errors.js';
-import type { LiteResponse } from './dispatch.js';
+import type { LiteResponse } from './http-engine.js';
 import { discard, mediaType, pumpSse } from './http-body.js';
 import { SseDecoder } from './sse-decoder.js';
 import { sleep } from './sleep.js';

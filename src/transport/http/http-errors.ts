@@ -164,10 +164,14 @@ export function isConnectFailure(error: unknown): boolean {
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return true;
+    // Deno's fetch says it in words only: `client error (Connect): tcp connect error: Connection refused`.
+    if (DENO_CONNECT_FAILURE.test(current.message)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
+
+const DENO_CONNECT_FAILURE = /client error \(Connect\): (tcp connect error|dns error)/;
 
 /** Turns undici / Node socket errors into one readable line: `connect ECONNREFUSED 127.0.0.1:9`. */
 function describeNetworkError(error: unknown): string {

@@ -1,6 +1,7 @@
 /**
- * The HTTP transports, published as `mcpwire/http` and loaded on demand by the client: undici is
- * imported only when a URL is used.
+ * The HTTP transports, published as `mcpwire/http` and loaded on demand by the client. Runtime-
+ * neutral: they send through `fetch`, or through undici's pool when the Node entry registered it
+ * (`default-engine.ts`); undici is imported only on the first exchange.
  */
 export { LegacySseTransport } from './legacy-sse.js';
 export type { LegacySseOptions } from './legacy-sse.js';
@@ -10,3 +11,5 @@ export { decodeHeaderValue, encodeHeaderValue } from './header-values.js';
 export { redactHeaders, redactHeaderValue, redactUrl } from '../../util/redact.js';
 export { SseDecoder } from './sse-decoder.js';
 export type { SseEvent, SseSink } from './sse-decoder.js';
+export type { FetchFunction } from './fetch-engine.js';
+export type { HttpDispatcher } from './dispatch.js';

@@ -16,8 +16,6 @@
  * usable: the SSE framing resumes at the next event, so later requests are unaffected. (Failing
  * the whole connection instead would also end requests the event cannot have answered.)
  */
-import { setMaxListeners } from 'node:events';
-import { Agent, type Dispatcher } from 'undici';
 import { McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -27,7 +25,9 @@ import { Listeners } from '../listeners.js';
 import { LEGACY_SSE_KEYS, type LegacySseOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
 import { ExchangeReporter, flatHeaders, type HttpExchangeInfo, type ResponseFacts } from './exchange-reporter.js';
-import { exchange, type LiteResponse } from './dispatch.js';
+import { engineFor } from './engine-choice.js';
+import type { HttpEngine, LiteResponse } from './http-engine.js';
+import { unlimitedListeners } from './max-listeners.js';
 import { discard, headerOf, mediaType, pumpSse, readText } from './http-body.js';
 import { copyHeaders } from './header-values.js';
 import { networkError, responseError, statusError, type ExchangeContext } from './http-errors.js';
@@ -55,8 +55,8 @@ export class LegacySseTransport implements Transport {
   private readonly secrets: string[];
   private readonly postTimeoutMs: number;
   private readonly maxBytes: number;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** What sends the requests (`default-engine.ts`). */
+  private readonly engine: HttpEngine;
   private readonly inbox = new Inbox<unknown>();
   private readonly diagnostics = new Listeners<TransportDiagnostic>();
   private readonly reporter = new ExchangeReporter();
@@ -75,8 +75,7 @@ export class LegacySseTransport implements Transport {
     endpoint: URL,
     life: AbortController,
     options: LegacySseOptions,
-    dispatcher: Dispatcher,
-    ownsDispatcher: boolean,
+    engine: HttpEngine,
     headers: Record<string, string>,
   ) {
     this.url = url;
@@ -87,8 +86,7 @@ export class LegacySseTransport implements Transport {
     this.secrets = Object.values(headers);
     this.postTimeoutMs = options.postTimeoutMs ?? 30_000;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.dispatcher = dispatcher;
-    this.ownsDispatcher = ownsDispatcher;
+    this.engine = engine;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 
@@ -111,13 +109,10 @@ export class LegacySseTransport implements Transport {
       url: target.toString(),
       secrets: Object.values(headers),
     };
-    const ownsDispatcher = options.dispatcher === undefined;
-    const dispatcher =
-      options.dispatcher ??
-      new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    const engine = engineFor(options);
     const life = new AbortController();
     // Every POST in flight listens to it (many in flight are normal, not a leak).
-    setMaxListeners(0, life.signal);
+    unlimitedListeners(life.signal);
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const { signal } = options;
     const cancelled = (): McpError =>
@@ -126,7 +121,7 @@ export class LegacySseTransport implements Transport {
         cause: signal?.reason,
       });
     if (signal?.aborted) {
-      if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
+      await engine.destroy();
       throw cancelled();
     }
     // One deadline for the GET and the wait for `endpoint`; it and the caller's abort both end
@@ -153,14 +148,14 @@ export class LegacySseTransport implements Transport {
       // Whatever failed once the caller aborted or the time ran out, that is the reason.
       const reason = signal?.aborted ? cancelled() : limit.signal.aborted ? timedOut() : error;
       life.abort(reason);
-      if (ownsDispatcher) await dispatcher.destroy().catch(() => {});
+      await engine.destroy();
       throw reason;
     };
 
     let response: LiteResponse;
     const getHeaders = { ...headers, accept: 'text/event-stream' };
     try {
-      response = await exchange(dispatcher, target, {
+      response = await engine.exchange(target, {
         method: 'GET',
         headers: getHeaders,
         signal: life.signal,
@@ -239,7 +234,7 @@ export class LegacySseTransport implements Transport {
       return giveUp(endpointError ?? responseError(ctx, 'the SSE stream ended before its endpoint event'));
     }
     settled();
-    transport = new LegacySseTransport(target, endpoint, life, options, dispatcher, ownsDispatcher, headers);
+    transport = new LegacySseTransport(target, endpoint, life, options, engine, headers);
     // Kept (two small objects) for a tracer that attaches after connect: the GET is traffic too.
     const stream: ResponseFacts = {
       exchange: 0,
@@ -305,14 +300,14 @@ export class LegacySseTransport implements Transport {
   }
 
   /**
-   * Ends the stream and every POST now and destroys the sockets (an owned dispatcher) without
+   * Ends the stream and every POST now and destroys the sockets (not those of a caller's dispatcher) without
    * waiting for them; `closed` resolves with `reason`. Synchronous; harmless at any time.
    */
   destroy(reason?: McpError): void {
     const info: CloseInfo = reason ? { error: reason } : (this.closeInfo ?? {});
     this.closeInfo ??= info;
     this.life.abort(reason ?? new McpError('CONNECTION_CLOSED', 'transport destroyed', { server: this.name }));
-    if (this.ownsDispatcher) void this.dispatcher.destroy().catch(() => {});
+    void this.engine.destroy();
     this.closing ??= this.closed.then(() => undefined);
     this.resolveClosed(info);
   }
@@ -325,7 +320,7 @@ export class LegacySseTransport implements Transport {
     headers['content-type'] = 'application/json';
     const traced = this.reporter.out('POST', this.endpoint, headers, message);
     try {
-      response = await exchange(this.dispatcher, this.endpoint, {
+      response = await this.engine.exchange(this.endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
@@ -374,11 +369,9 @@ export class LegacySseTransport implements Transport {
       this.closeInfo = info;
       this.life.abort(info.error ?? new McpError('CONNECTION_CLOSED', 'transport closed', { server: this.name }));
       await Promise.allSettled([...this.posts]);
-      if (this.ownsDispatcher) {
-        // Graceful first, then nothing may remain either way.
-        await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
-        await this.dispatcher.destroy().catch(() => {});
-      }
+      // Graceful first, then nothing may remain either way.
+      await settledWithin(this.engine.close(), CLOSE_GRACE_MS);
+      await this.engine.destroy();
       this.resolveClosed(this.closeInfo);
     })();
     return this.closing;

@@ -14,7 +14,7 @@ import { McpError, SessionExpiredError, SizeLimitError } from '../../protocol/er
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { AbortLike } from '../../protocol/send-signal.js';
 import { redactUrl } from '../../util/redact.js';
-import { exchange, type LiteResponse } from './dispatch.js';
+import type { LiteResponse } from './http-engine.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, readText, type Body } from './http-body.js';
 import {
@@ -53,7 +53,7 @@ export async function postExchange(
   const traced = host.reporter.out('POST', host.url, headers, message);
   let response: LiteResponse;
   try {
-    response = await exchange(host.dispatcher, host.url, {
+    response = await host.engine.exchange(host.url, {
       method: 'POST',
       headers,
       body: JSON.stringify(message),

@@ -12,11 +12,10 @@
  * `if-idempotent` (the server may have run the request). A refused resumption closes the
  * transport (`lost`): the server is gone.
  */
-import type { Dispatcher } from 'undici';
 import { errorMessage, McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../util/redact.js';
 import type { AbortLike } from '../../protocol/send-signal.js';
-import { exchange, type LiteResponse } from './dispatch.js';
+import type { HttpEngine, LiteResponse } from './http-engine.js';
 import type { ExchangeLink } from './exchange-link.js';
 import { discard, headerOf, mediaType, pumpSse, readText, type Body } from './http-body.js';
 import {
@@ -35,7 +34,8 @@ import { sleep } from './sleep.js';
 /** What resuming needs of its transport. */
 export interface ResumeHost extends AnswerSink {
   readonly url: URL;
-  readonly dispatcher: Dispatcher;
+  /** What sends the resumption GETs. */
+  readonly engine: HttpEngine;
   /** The era the transport was told; read at each drop. */
   readonly era: HttpSession['era'];
   readonly defaultRetryMs: number;
@@ -152,7 +152,7 @@ async function resume(
   const traced = host.reporter.out('GET', host.url, headers);
   let response: LiteResponse;
   try {
-    response = await exchange(host.dispatcher, host.url, {
+    response = await host.engine.exchange(host.url, {
       method: 'GET',
       headers,
       ...abort.signals,

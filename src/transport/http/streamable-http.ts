@@ -22,8 +22,6 @@
  * resumption; the request metadata headers of `modern-headers.ts` on every request; aborting a
  * request's signal closes its stream, which is the cancellation.
  */
-import { setMaxListeners } from 'node:events';
-import { Agent, type Dispatcher } from 'undici';
 import { HttpError, McpError } from '../../protocol/errors.js';
 import { checkOptions } from '../../protocol/option-keys.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -35,7 +33,9 @@ import { Inbox } from '../inbox.js';
 import { Listeners } from '../listeners.js';
 import { STREAMABLE_HTTP_KEYS, type StreamableHttpOptions } from '../transport-options.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../ndjson-framer.js';
-import { exchange, type LiteResponse } from './dispatch.js';
+import { engineFor } from './engine-choice.js';
+import type { HttpEngine, LiteResponse } from './http-engine.js';
+import { unlimitedListeners } from './max-listeners.js';
 import { ExchangeLink } from './exchange-link.js';
 import { ExchangeReporter, type HttpExchangeInfo } from './exchange-reporter.js';
 import { GetStream } from './get-stream.js';
@@ -78,8 +78,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly wantsGetStream: boolean;
   private readonly defaultRetryMs: number;
   private readonly maxResumeAttempts: number;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** What sends the requests (`default-engine.ts`: undici's pool on Node, else `fetch`). */
+  private readonly engine: HttpEngine;
   private readonly authorize: AuthorizeHook | undefined;
   /** The latest headers the authorize hook gave, also sent on the GET stream and the DELETE. */
   private authHeaders: Record<string, string> = {};
@@ -118,14 +118,11 @@ export class StreamableHttpTransport implements Transport {
     this.wantsGetStream = options.getStream ?? true;
     this.defaultRetryMs = options.defaultRetryMs ?? 1_000;
     this.maxResumeAttempts = options.maxResumeAttempts ?? 5;
-    this.ownsDispatcher = options.dispatcher === undefined;
     this.authorize = options.authorize;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+    this.engine = engineFor(options);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    // Every exchange in flight listens to it (64 in flight are normal, not a leak).
-    setMaxListeners(0, this.life.signal);
+    // Waits between resumptions and the GET stream listen to it (many at once are normal, not a leak).
+    unlimitedListeners(this.life.signal);
     this.host = this.postHost();
   }
 
@@ -184,14 +181,14 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * Aborts every exchange and the GET stream now and destroys the sockets (an owned dispatcher),
+   * Aborts every exchange and the GET stream now and destroys the sockets (not those of a caller's dispatcher),
    * without ending the session (no DELETE); `closed` resolves with `reason`. Synchronous.
    */
   destroy(reason?: McpError): void {
     const error = reason ?? new McpError('CONNECTION_CLOSED', 'transport destroyed', { server: this.name });
     this.getStream?.stop();
     this.life.abort(error);
-    if (this.ownsDispatcher) void this.dispatcher.destroy().catch(() => {});
+    void this.engine.destroy();
     this.closing ??= this.closed.then(() => undefined);
     this.resolveClosed(reason ? { error: reason } : {});
   }
@@ -263,12 +260,11 @@ export class StreamableHttpTransport implements Transport {
   /** This transport as the POST exchanges see it (built once). */
   private postHost(): PostHost {
     const transport = this;
-    const { name, url, dispatcher, reporter, maxBytes, notificationTimeoutMs, defaultRetryMs, maxResumeAttempts } =
-      this;
+    const { name, url, engine, reporter, maxBytes, notificationTimeoutMs, defaultRetryMs, maxResumeAttempts } = this;
     return {
       name,
       url,
-      dispatcher,
+      engine,
       reporter,
       maxBytes,
       notificationTimeoutMs,
@@ -306,7 +302,7 @@ export class StreamableHttpTransport implements Transport {
         const traced = this.reporter.out('GET', this.url, headers);
         let response: LiteResponse;
         try {
-          response = await exchange(this.dispatcher, this.url, {
+          response = await this.engine.exchange(this.url, {
             method: 'GET',
             headers,
             signal,
@@ -412,7 +408,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         const headers = await this.sessionHeaders('DELETE', limit.signal);
         const traced = this.reporter.out('DELETE', this.url, headers);
-        const response = await exchange(this.dispatcher, this.url, {
+        const response = await this.engine.exchange(this.url, {
           method: 'DELETE',
           headers,
           signal: limit.signal,
@@ -427,11 +423,9 @@ export class StreamableHttpTransport implements Transport {
         limit.dispose();
       }
     }
-    if (this.ownsDispatcher) {
-      // Graceful first (lets the DELETE's socket finish), then nothing may remain either way.
-      await settledWithin(this.dispatcher.close(), CLOSE_GRACE_MS);
-      await this.dispatcher.destroy().catch(() => {});
-    }
+    // Graceful first (lets the DELETE's socket finish), then nothing may remain either way.
+    await settledWithin(this.engine.close(), CLOSE_GRACE_MS);
+    await this.engine.destroy();
     this.resolveClosed(error ? { error } : {});
   }
 }

@@ -25,8 +25,12 @@ export interface EditPlan {
   /** The file's text before (undefined: the file does not exist yet). */
   before: string | undefined;
   after: string;
-  /** The unified diff, secrets as `***` (empty when nothing changes). */
-  diff: string;
+  /**
+   * The unified diff, secrets as `***` (empty when nothing changes); computed when first read, so
+   * a plan that is only written never needs `diff` (an optional peer dependency: reading this
+   * without it throws `DEPENDENCY_MISSING`).
+   */
+  readonly diff: string;
   /** Added: the entry as written, the given values as `***`. */
   entry?: Entry;
   /** Added with `force` over an entry of the same name. */
@@ -69,11 +73,25 @@ export async function planAdd(
   const list = target.list === true;
   const after = document.withEntry(container, name, shape(server, name), list);
   const shown = shape(hideGiven(server), name);
-  const diff = unifiedDiff(target.file, before, document.withEntry(container, name, shown, list), [
-    ...givenSecrets(server),
-    ...documentSecrets(document.value),
-  ]);
-  return { action: 'add', server: name, target, container, before, after, diff, entry: shown, replaced };
+  const diff = once(() =>
+    unifiedDiff(target.file, before, document.withEntry(container, name, shown, list), [
+      ...givenSecrets(server),
+      ...documentSecrets(document.value),
+    ]),
+  );
+  return {
+    action: 'add',
+    server: name,
+    target,
+    container,
+    before,
+    after,
+    get diff() {
+      return diff();
+    },
+    entry: shown,
+    replaced,
+  };
 }
 
 /**
@@ -103,8 +121,24 @@ export async function planRemove(files: readonly EditFile[], name: string): Prom
     );
   const { target, document, container, before } = holding[0]!;
   const after = document.withoutEntry(container, name);
-  const diff = unifiedDiff(target.file, before, after, documentSecrets(document.value));
-  return { action: 'remove', server: name, target, container, before, after, diff };
+  const diff = once(() => unifiedDiff(target.file, before, after, documentSecrets(document.value)));
+  return {
+    action: 'remove',
+    server: name,
+    target,
+    container,
+    before,
+    after,
+    get diff() {
+      return diff();
+    },
+  };
+}
+
+/** `make()`'s value, made on the first call and kept (a throw is not kept: the next call tries again). */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** Writes `plan` (atomically, with a backup; see `writeFileAtomic`). */

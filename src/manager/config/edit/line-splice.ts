@@ -5,20 +5,20 @@
  * (`diff`'s `diffLines`) between the re-printed text before and after the edit, and only those
  * lines are replaced in the original.
  */
-import { diffLines } from 'diff';
+import { diffLibrary } from './editor-libraries.js';
 
 /**
  * `original` with the lines that changed from `printedBefore` to `printedAfter` changed alike,
  * or undefined when the two texts before do not line up (a different number of lines: the
  * re-printing moved lines, so no line can be mapped). Every other line of `original` keeps its
- * bytes.
+ * bytes. Throws `DEPENDENCY_MISSING` when `diff` (an optional peer dependency) is not installed.
  */
 export function spliceLineChanges(original: string, printedBefore: string, printedAfter: string): string | undefined {
   const lines = splitLines(original);
   if (lines.length !== splitLines(printedBefore).length) return undefined;
   const out: string[] = [];
   let at = 0;
-  for (const part of diffLines(printedBefore, printedAfter)) {
+  for (const part of diffLibrary().diffLines(printedBefore, printedAfter)) {
     const count = splitLines(part.value).length;
     if (part.added) out.push(part.value);
     else {

@@ -5,9 +5,9 @@
  * a table goes, so an added server is written as a `[mcp_servers.NAME]` table of its own at the
  * end of the file (the body from toml-patch's `stringify`), and a removed one takes out exactly
  * its tables and keys (with the comment lines right above them). The result is parsed again and
- * must differ from the original only by that entry.
+ * must differ from the original only by that entry. toml-patch is an optional peer dependency:
+ * without it, opening a TOML file throws `DEPENDENCY_MISSING`.
  */
-import { parse, parseDocument, stringify } from '@decimalturn/toml-patch';
 import { ConfigError, errorMessage } from '../../../protocol/errors.js';
 import {
   assertOneChange,
@@ -18,6 +18,7 @@ import {
   type ConfigDocument,
   type ConfigFormat,
 } from './config-document.js';
+import { tomlPatchLibrary } from './editor-libraries.js';
 
 interface Loc {
   start: { line: number };
@@ -31,8 +32,12 @@ interface TomlNode {
   items?: TomlNode[];
 }
 
-/** Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the syntax error. */
+/**
+ * Parses `text` of `file`; throws `CONFIG_INVALID` with the line and column of the syntax error,
+ * `DEPENDENCY_MISSING` when toml-patch is not installed.
+ */
 export function openTomlDocument(file: string, text: string): ConfigDocument {
+  const { stringify } = tomlPatchLibrary();
   const value = parseToml(file, text);
   return {
     file,
@@ -60,6 +65,8 @@ export function openTomlDocument(file: string, text: string): ConfigDocument {
 }
 
 function parseToml(file: string, text: string): Record<string, unknown> {
+  // Outside the try: a missing library is not a syntax error of the file.
+  const { parse } = tomlPatchLibrary();
   try {
     return parse(text, { integersAsBigInt: false }) as Record<string, unknown>;
   } catch (error) {
@@ -86,7 +93,7 @@ function removeLines(text: string, container: readonly string[], name: string): 
   const path = [...container, name];
   const starts = (key: string[], prefix: readonly string[]) => prefix.every((part, i) => key[i] === part);
   const ranges: Array<[number, number]> = [];
-  for (const block of parseDocument(text).cst as unknown as TomlNode[]) {
+  for (const block of tomlPatchLibrary().parseDocument(text).cst as unknown as TomlNode[]) {
     const key = keyOf(block);
     if (block.type === 'Table' && starts(key, path)) {
       const rows = (block.items ?? []).filter((item) => item.type === 'KeyValue');

@@ -1,0 +1,77 @@
+/**
+ * The login by redirect in tests: the browser's trip through an auto-approving provider
+ * (`startAuthorizationServer({ autoApprove: true })`) played over HTTP with cookies, stopped where
+ * the provider sends the browser back to the app's redirect URI (never fetched: that URL is
+ * the callback the app's page reads), a `sessionStorage` stand-in that outlives the store
+ * instances (one per "page"), and a kit server requiring DPoP-bound tokens from the provider.
+ */
+import { onTestFinished } from 'vitest';
+import { jwtBearer, McpServer, type AuthInfo, type HttpHandlerOptions } from '../../src/server/index.js';
+import type { KeyValueStorage } from '../../src/auth/session-storage-store.js';
+import { listenKitAt, type KitHttp } from './kit-http.js';
+import { registerWhoamiTool } from './kit-tools.js';
+
+/**
+ * Follows the authorization URL's redirects (at most 20, each bounded by 30 s) with the cookies
+ * they set, and resolves with the first `Location` that starts with `redirectUri`.
+ */
+export async function followToRedirectUri(url: URL | string, redirectUri: string): Promise<URL> {
+  const cookies = new Map<string, string>();
+  let next = new URL(url);
+  for (let hop = 0; hop < 20; hop++) {
+    const answer = await fetch(next, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      signal: AbortSignal.timeout(30_000),
+    });
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+    const location = answer.headers.get('location');
+    await answer.body?.cancel();
+    if (location === null) throw new Error(`${next.href} answered ${answer.status} without sending the browser on`);
+    const target = new URL(location, next);
+    if (target.href.startsWith(redirectUri)) return target;
+    next = target;
+  }
+  throw new Error(`the authorization at ${String(url)} did not come back within 20 redirects`);
+}
+
+/** A `sessionStorage` stand-in whose entries can be read (what a page would leave in the tab). */
+export class MapStorage implements KeyValueStorage {
+  readonly entries = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.entries.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.entries.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/** A kit server with `whoami` whose endpoint takes only DPoP-bound JWTs of `issuer` (server nonces on). */
+export async function startDpopKit(
+  issuer: string,
+  extra: (url: string) => HttpHandlerOptions = () => ({}),
+): Promise<{ kit: KitHttp; seen: Array<AuthInfo | undefined> }> {
+  const seen: Array<AuthInfo | undefined> = [];
+  const server = new McpServer({ name: 'dpop-kit', version: '1.0.0', logger: () => undefined });
+  onTestFinished(() => server.close());
+  registerWhoamiTool(server, seen);
+  const kit = await listenKitAt(server, (url) => ({
+    ...extra(url),
+    auth: {
+      resource: url,
+      authorizationServers: [issuer],
+      scopesSupported: ['mcp:tools'],
+      verifyToken: jwtBearer({ issuer }),
+      dpop: { required: true, nonce: true },
+    },
+  }));
+  onTestFinished(() => kit.close());
+  return { kit, seen };
+}
