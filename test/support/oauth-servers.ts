@@ -185,7 +185,30 @@ async function approve(
  * client's redirect URI, and resolves with that last answer's status and page. Each request is
  * bounded (30 s).
  */
-export async function userApprovesByHttp(url: URL | string): Promise<{ status: number; text: string }> {
+export function userApprovesByHttp(url: URL | string): Promise<{ status: number; text: string }> {
+  return followRedirects(url, async ({ answer, location }) =>
+    answer.status < 300 || answer.status >= 400 || location === undefined
+      ? { status: answer.status, text: await answer.text() }
+      : undefined,
+  );
+}
+
+/** One answer on the way through an authorization's redirects, and where it sends the browser. */
+export interface RedirectHop {
+  answer: Response;
+  /** The `Location` resolved against the request's URL; undefined when there is none. */
+  location: URL | undefined;
+}
+
+/**
+ * Follows `url`'s redirects as a browser does (at most 20, each bounded by 30 s, with the cookies
+ * they set) and resolves with what `decide` returns for the first hop it returns something for;
+ * a hop it passes on (or throws on) has its body cancelled.
+ */
+export async function followRedirects<T>(
+  url: URL | string,
+  decide: (hop: RedirectHop) => T | undefined | Promise<T | undefined>,
+): Promise<T> {
   const cookies = new Map<string, string>();
   let next = new URL(url);
   for (let hop = 0; hop < 20; hop++) {
@@ -199,11 +222,16 @@ export async function userApprovesByHttp(url: URL | string): Promise<{ status: n
       const eq = pair!.indexOf('=');
       cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
     }
-    const location = answer.headers.get('location');
-    if (answer.status < 300 || answer.status >= 400 || location === null)
-      return { status: answer.status, text: await answer.text() };
-    await answer.body?.cancel();
-    next = new URL(location, next);
+    const header = answer.headers.get('location');
+    const location = header === null ? undefined : new URL(header, next);
+    let decided: T | undefined;
+    try {
+      decided = await decide({ answer, location });
+    } finally {
+      if (decided === undefined) await answer.body?.cancel().catch(() => undefined);
+    }
+    if (decided !== undefined) return decided;
+    next = location!;
   }
   throw new Error(`the authorization at ${String(url)} did not end within 20 redirects`);
 }

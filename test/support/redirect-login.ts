@@ -9,34 +9,19 @@ import { onTestFinished } from 'vitest';
 import { jwtBearer, McpServer, type AuthInfo, type HttpHandlerOptions } from '../../src/server/index.js';
 import type { KeyValueStorage } from '../../src/auth/session-storage-store.js';
 import { listenKitAt, type KitHttp } from './kit-http.js';
+import { followRedirects } from './oauth-servers.js';
 import { registerWhoamiTool } from './kit-tools.js';
 
 /**
  * Follows the authorization URL's redirects (at most 20, each bounded by 30 s) with the cookies
  * they set, and resolves with the first `Location` that starts with `redirectUri`.
  */
-export async function followToRedirectUri(url: URL | string, redirectUri: string): Promise<URL> {
-  const cookies = new Map<string, string>();
-  let next = new URL(url);
-  for (let hop = 0; hop < 20; hop++) {
-    const answer = await fetch(next, {
-      redirect: 'manual',
-      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
-      signal: AbortSignal.timeout(30_000),
-    });
-    for (const line of answer.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-    }
-    const location = answer.headers.get('location');
-    await answer.body?.cancel();
-    if (location === null) throw new Error(`${next.href} answered ${answer.status} without sending the browser on`);
-    const target = new URL(location, next);
-    if (target.href.startsWith(redirectUri)) return target;
-    next = target;
-  }
-  throw new Error(`the authorization at ${String(url)} did not come back within 20 redirects`);
+export function followToRedirectUri(url: URL | string, redirectUri: string): Promise<URL> {
+  return followRedirects(url, ({ answer, location }) => {
+    if (location === undefined)
+      throw new Error(`${answer.url} answered ${answer.status} without sending the browser on`);
+    return location.href.startsWith(redirectUri) ? location : undefined;
+  });
 }
 
 /** A `sessionStorage` stand-in whose entries can be read (what a page would leave in the tab). */
