@@ -9,6 +9,7 @@
  *
  * Nothing loads until a login, a refresh or a default store needs it.
  */
+import { LazyPart } from '../util/lazy-part.js';
 import type { TokenStore } from './token-store.js';
 
 /** What oauth4webapi calls as its `customFetch` (re-exported by `oauth-http.ts`). */
@@ -50,8 +51,8 @@ export interface NodeAuthParts {
   ownedFetch(dispatcher?: unknown): OwnedFetch;
 }
 
-let loader: NodeAuthPartsLoader | undefined;
-let loaded: Promise<NodeAuthParts> | undefined;
+/** The Node parts' loader and what it loaded. */
+const parts = new LazyPart<NodeAuthParts>();
 
 /** How the Node parts are loaded (a lazy `() => import(…)`). */
 export type NodeAuthPartsLoader = () => Promise<NodeAuthParts>;
@@ -61,19 +62,10 @@ export type NodeAuthPartsLoader = () => Promise<NodeAuthParts>;
  * replaces (so a test can put it back). Idempotent for the same loader.
  */
 export function setNodeAuthParts(load: NodeAuthPartsLoader | undefined): NodeAuthPartsLoader | undefined {
-  const previous = loader;
-  if (load === loader) return previous;
-  loader = load;
-  loaded = undefined;
-  return previous;
+  return parts.set(load);
 }
 
 /** The Node parts, loaded on first use; undefined when none are registered. A failed load is tried again next time. */
 export function nodeAuthParts(): Promise<NodeAuthParts | undefined> {
-  if (loader === undefined) return Promise.resolve(undefined);
-  const loading = (loaded ??= loader());
-  loading.catch(() => {
-    if (loaded === loading) loaded = undefined;
-  });
-  return loading;
+  return parts.get();
 }

@@ -7,6 +7,7 @@
  */
 import type { Disposer } from '../protocol/transport.js';
 import type { StdioTransport } from '../transport/stdio/stdio.js';
+import { LazyPart } from '../util/lazy-part.js';
 
 /** What a launcher resolves to: the stdio transport's module (its class is all the connect uses). */
 export interface StdioModule {
@@ -16,7 +17,8 @@ export interface StdioModule {
 /** Loads the stdio transport on first use (a lazy `() => import(…)`, so nothing loads until a stdio connect). */
 export type StdioLauncher = () => Promise<StdioModule>;
 
-let launcher: StdioLauncher | undefined;
+/** The registered launcher (its module is kept by the module loader itself). */
+const launcher = new LazyPart<StdioModule>();
 
 /**
  * Registers `load` as the stdio launcher, replacing any other; `undefined` registers none (as on a
@@ -24,14 +26,13 @@ let launcher: StdioLauncher | undefined;
  * the current one).
  */
 export function setStdioLauncher(load: StdioLauncher | undefined): Disposer {
-  const previous = launcher;
-  launcher = load;
+  const previous = launcher.set(load);
   return () => {
-    if (launcher === load) launcher = previous;
+    if (launcher.loader === load) launcher.set(previous);
   };
 }
 
 /** The registered launcher; undefined where none was (no Node parts installed). */
 export function stdioLauncher(): StdioLauncher | undefined {
-  return launcher;
+  return launcher.loader;
 }

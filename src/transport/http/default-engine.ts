@@ -3,9 +3,10 @@
  * Neutral code never imports undici; the Node entry calls {@link setNodeHttpEngine} with a lazy
  * `() => import('…/undici-engine.js')`, so neither undici nor `node:*` is in a browser's or a
  * Worker's bundle, and nothing of it loads until a transport's first exchange. Which engine a
- * transport then gets is `engine-choice.ts`'s business. This module imports nothing, so the
- * Node entry registering costs no import time.
+ * transport then gets is `engine-choice.ts`'s business. This module imports next to nothing, so
+ * the Node entry registering costs no import time.
  */
+import { LazyPart } from '../../util/lazy-part.js';
 import type { HttpEngine, HttpEngineOptions } from './http-engine.js';
 
 /** What the Node engine's module exports (`undici-engine.ts`). */
@@ -14,11 +15,7 @@ export interface NodeHttpEngineModule {
 }
 
 /** The registered loader, and its module once loaded. */
-export const nodeEngine: {
-  load: (() => Promise<NodeHttpEngineModule>) | undefined;
-  module: NodeHttpEngineModule | undefined;
-  loading: Promise<NodeHttpEngineModule> | undefined;
-} = { load: undefined, module: undefined, loading: undefined };
+export const nodeEngine = new LazyPart<NodeHttpEngineModule>();
 
 /**
  * Registers the Node engine's module loader (called by the Node entry; `undefined` unregisters).
@@ -26,7 +23,5 @@ export const nodeEngine: {
  * needed it.
  */
 export function setNodeHttpEngine(load: (() => Promise<NodeHttpEngineModule>) | undefined): void {
-  nodeEngine.load = load;
-  nodeEngine.module = undefined;
-  nodeEngine.loading = undefined;
+  nodeEngine.set(load);
 }

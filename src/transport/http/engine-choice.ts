@@ -10,7 +10,7 @@
  * module on its first exchange; later ones build the engine at once.
  */
 import { McpError } from '../../protocol/errors.js';
-import { nodeEngine, type NodeHttpEngineModule } from './default-engine.js';
+import { nodeEngine } from './default-engine.js';
 import { DispatcherEngine, type HttpDispatcher } from './dispatch.js';
 import { FetchEngine, type FetchFunction } from './fetch-engine.js';
 import type { ExchangeOptions, HttpEngine, HttpEngineOptions, LiteResponse } from './http-engine.js';
@@ -25,11 +25,11 @@ export interface EngineChoice extends HttpEngineOptions {
 export function engineFor(choice: EngineChoice): HttpEngine {
   if (choice.dispatcher !== undefined) return new DispatcherEngine(choice.dispatcher);
   if (choice.fetch !== undefined) return new FetchEngine(choice.fetch);
-  if (nodeEngine.load !== undefined && !onBun()) {
+  if (nodeEngine.loader !== undefined && !onBun()) {
     const options: HttpEngineOptions =
       choice.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: choice.connectTimeoutMs };
-    if (nodeEngine.module) return nodeEngine.module.createUndiciEngine(options);
-    return new LazyEngine(() => loadNodeModule().then((module) => module.createUndiciEngine(options)));
+    if (nodeEngine.loaded) return nodeEngine.loaded.createUndiciEngine(options);
+    return new LazyEngine(() => nodeEngine.get().then((module) => module!.createUndiciEngine(options)));
   }
   const global = (globalThis as { fetch?: FetchFunction }).fetch;
   if (typeof global === 'function') return new FetchEngine((input, init) => global(input, init));
@@ -41,11 +41,6 @@ export function engineFor(choice: EngineChoice): HttpEngine {
       ),
     ),
   );
-}
-
-function loadNodeModule(): Promise<NodeHttpEngineModule> {
-  nodeEngine.loading ??= nodeEngine.load!().then((module) => (nodeEngine.module = module));
-  return nodeEngine.loading;
 }
 
 function onBun(): boolean {
