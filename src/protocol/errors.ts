@@ -64,6 +64,12 @@ export type McpErrorCode =
   /** A server kit resource read found nothing at the URI (`ResourceNotFoundError`, src/server). */
   | 'RESOURCE_NOT_FOUND'
   /**
+   * A skill file (or its entry) failed verification against what the server listed: an unlisted
+   * file, a size or digest that differs, a `SKILL.md` whose frontmatter differs from its entry, a
+   * limit passed (`SkillVerificationError`, src/client/skills). Its bytes were never returned.
+   */
+  | 'SKILL_REJECTED'
+  /**
    * The server kit's shared state (a session, task or event store) could not be reached; the
    * request may be retried (HTTP answers 503 with `Retry-After`). Its message names no internals.
    */

@@ -21,8 +21,5 @@ export const META_KEYS = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-/** Extension identifiers (capability keys under `extensions`) of the 2026-07-28 revision. */
-export const EXTENSION_IDS = {
-  /** The tasks extension (SEP-2663). */
-  tasks: 'io.modelcontextprotocol/tasks',
-} as const;
+/** Extension identifiers, spelled once in `./extensions/ids.ts`. */
+export { EXTENSION_IDS } from './extensions/ids.js';
