@@ -27,6 +27,12 @@ export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArg
 
 async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = serverName(args, 'add');
+  const fromFile = stringOption(args, 'from-server-json');
+  if (fromFile !== undefined) {
+    if (stringOption(args, 'url') !== undefined || args.command.length)
+      throw new UsageError('--from-server-json takes the server from the file: give no --url and no command');
+    return (await import('./registry-install.js')).addFromServerJsonFile(args, io, name, fromFile);
+  }
   refuseAddOptionsAfterDashes(args, name);
   const host = hostOf(args);
   const scope = scopeOf(args) ?? 'user';
@@ -51,7 +57,7 @@ async function remove(args: ParsedArgs, io: CliIO): Promise<Outcome> {
  * Prints the diff (`--dry-run`) or writes the plan and says where. A write that finds the file
  * changed since it was read (another program, another mcpwire) plans again on the new text.
  */
-async function finish(args: ParsedArgs, makePlan: () => Promise<EditPlan>, notes: string[]): Promise<Outcome> {
+export async function finish(args: ParsedArgs, makePlan: () => Promise<EditPlan>, notes: string[]): Promise<Outcome> {
   let plan = await makePlan();
   const about = () => ({
     action: plan.action,
@@ -110,7 +116,7 @@ function addressed(args: ParsedArgs, sub: string): { host?: HostId; name: string
   return { host, name: serverName({ ...args, words: [...args.words.slice(0, 2), operand.slice(colon + 1)] }, sub) };
 }
 
-function serverName(args: ParsedArgs, sub: string): string {
+export function serverName(args: ParsedArgs, sub: string): string {
   const name = args.words[2];
   if (name === undefined) throw new UsageError(`config ${sub} needs a server name`);
   if (args.words.length > 3)
@@ -122,21 +128,21 @@ function serverName(args: ParsedArgs, sub: string): string {
   return name;
 }
 
-function hostOf(args: ParsedArgs): 'mcpwire' | HostId {
+export function hostOf(args: ParsedArgs): 'mcpwire' | HostId {
   const host = stringOption(args, 'to');
   if (host === undefined || host === 'mcpwire') return 'mcpwire';
   if (!isHostId(host)) throw new UsageError(`--to must be one of mcpwire, ${HOST_IDS.join(', ')}; got "${host}"`);
   return host;
 }
 
-function scopeOf(args: ParsedArgs): 'user' | 'project' | undefined {
+export function scopeOf(args: ParsedArgs): 'user' | 'project' | undefined {
   const scope = stringOption(args, 'scope');
   if (scope !== undefined && scope !== 'user' && scope !== 'project')
     throw new UsageError(`--scope must be user or project, got "${scope}"`);
   return scope;
 }
 
-function other(scope: 'user' | 'project'): 'user' | 'project' {
+export function other(scope: 'user' | 'project'): 'user' | 'project' {
   return scope === 'user' ? 'project' : 'user';
 }
 
@@ -145,7 +151,7 @@ function describeTarget(target: EditFile): string {
 }
 
 /** Where the files are: `$HOME`, `--cwd`, this platform, the environment (`XDG_CONFIG_HOME`, `CODEX_HOME`, …). */
-function locations(args: ParsedArgs, io: CliIO): HostLocationOptions {
+export function locations(args: ParsedArgs, io: CliIO): HostLocationOptions {
   return {
     homeDir: io.env.HOME ?? os.homedir(),
     cwd: path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.'),

@@ -11,12 +11,7 @@
  * and so is an identifier or version that starts with `-` (it would be read as an option). Pure.
  */
 import { McpError } from '../../protocol/errors.js';
-import type {
-  GivenValue,
-  LiteralText,
-  ServerToWrite,
-  VariableReference,
-} from '../config/edit/entry-shapes.js';
+import type { GivenValue, LiteralText, ServerToWrite, VariableReference } from '../config/edit/entry-shapes.js';
 import type { ArgumentSpec, InputSpec, KeyValueSpec, PackageJson, RemoteJson, ServerJson } from './server-json.js';
 
 /** What can be installed: a package kind, or a hosted server. */
@@ -95,20 +90,27 @@ export function planInstall(doc: ServerJson, options: PlanInstallOptions): Insta
 }
 
 type Source =
-  | { kind: 'npm' | 'pypi' | 'oci'; pkg: PackageJson; at: string }
-  | { kind: 'remote'; remote: RemoteJson; at: string };
+  { kind: 'npm' | 'pypi' | 'oci'; pkg: PackageJson; at: string } | { kind: 'remote'; remote: RemoteJson; at: string };
 
 function pickSource(doc: ServerJson, pick: string | undefined, notices: string[]): Source {
   if (pick !== undefined && !INSTALL_KINDS.includes(pick as InstallKind))
-    throw refuse(doc, unsupported(pick) ?? `has no package kind "${pick}" (mcpwire installs ${INSTALL_KINDS.join(', ')})`);
+    throw refuse(
+      doc,
+      unsupported(pick) ?? `has no package kind "${pick}" (mcpwire installs ${INSTALL_KINDS.join(', ')})`,
+    );
   const sources: Source[] = [];
   doc.packages.forEach((pkg, i) => {
-    const kind = pkg.registryType as string;
+    const kind: string = pkg.registryType;
     if (kind !== 'npm' && kind !== 'pypi' && kind !== 'oci') return;
     if (pkg.transport.type !== 'stdio') {
       if (pick === kind)
-        throw refuse(doc, `packages[${i}] (${kind}) serves ${pkg.transport.type}, not stdio; mcpwire runs local packages over stdio only`);
-      notices.push(`packages[${i}] (${kind}) serves ${pkg.transport.type}; skipped (local packages run over stdio only)`);
+        throw refuse(
+          doc,
+          `packages[${i}] (${kind}) serves ${pkg.transport.type}, not stdio; mcpwire runs local packages over stdio only`,
+        );
+      notices.push(
+        `packages[${i}] (${kind}) serves ${pkg.transport.type}; skipped (local packages run over stdio only)`,
+      );
       return;
     }
     sources.push({ kind, pkg, at: `packages[${i}]` });
@@ -124,8 +126,10 @@ function pickSource(doc: ServerJson, pick: string | undefined, notices: string[]
 }
 
 function unsupported(kind: string): string | undefined {
-  if (kind === 'mcpb') return 'is an mcpb bundle; mcpwire does not install mcpb packages (use a host that does, e.g. Claude Desktop)';
-  if (kind === 'nuget') return 'is a nuget package; mcpwire does not install nuget packages (run it with dnx and add it with config add)';
+  if (kind === 'mcpb')
+    return 'is an mcpb bundle; mcpwire does not install mcpb packages (use a host that does, e.g. Claude Desktop)';
+  if (kind === 'nuget')
+    return 'is a nuget package; mcpwire does not install nuget packages (run it with dnx and add it with config add)';
   return undefined;
 }
 
@@ -139,7 +143,10 @@ function planPackage(
 ): Pick<InstallPlan, 'server' | 'kind' | 'package'> {
   const runtime = RUNTIME[kind];
   if (pkg.runtimeHint !== undefined && pkg.runtimeHint !== runtime)
-    throw refuse(doc, `${at}.runtimeHint "${pkg.runtimeHint}" is not ${runtime}; mcpwire runs ${kind} packages with ${runtime} only`);
+    throw refuse(
+      doc,
+      `${at}.runtimeHint "${pkg.runtimeHint}" is not ${runtime}; mcpwire runs ${kind} packages with ${runtime} only`,
+    );
   safeWord(doc, pkg.identifier, `${at}.identifier`);
   if (!IDENTIFIER[kind].test(pkg.identifier))
     throw refuse(doc, `${at}.identifier "${pkg.identifier}" is not a ${kind} package name`);
@@ -175,7 +182,8 @@ function planPackage(
   else {
     const passed = Object.keys(env).flatMap((name) => ['-e', name]);
     args = ['run', '-i', '--rm', ...runtimeArgs, ...passed, lit(v ? `${id}:${v}` : id), ...packageArgs];
-    if (!id.includes('@sha256:')) notices.push(`${id} is not pinned by digest; docker cannot check it (pin it with @sha256:…)`);
+    if (!id.includes('@sha256:'))
+      notices.push(`${id} is not pinned by digest; docker cannot check it (pin it with @sha256:…)`);
   }
   const server: ServerToWrite = {
     transport: 'stdio',
@@ -186,7 +194,12 @@ function planPackage(
   return { server, kind, package: pkg };
 }
 
-function planRemote(doc: ServerJson, remote: RemoteJson, at: string, state: Inputs): Pick<InstallPlan, 'server' | 'kind'> {
+function planRemote(
+  doc: ServerJson,
+  remote: RemoteJson,
+  at: string,
+  state: Inputs,
+): Pick<InstallPlan, 'server' | 'kind'> {
   let incomplete = false;
   const url = remote.url.replace(/\{([A-Za-z_][\w-]*)\}/g, (match, key: string) => {
     const spec = remote.variables[key];
@@ -213,7 +226,8 @@ function planRemote(doc: ServerJson, remote: RemoteJson, at: string, state: Inpu
   const headers: Record<string, GivenValue> = {};
   remote.headers.forEach((spec: KeyValueSpec, i) => {
     const field = `${at}.headers[${i}]`;
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(spec.name)) throw refuse(doc, `${field}.name "${spec.name}" is not a header name`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(spec.name))
+      throw refuse(doc, `${field}.name "${spec.name}" is not a header name`);
     const value = state.value(spec, spec.name, field, envName(spec.name));
     if (value !== undefined) headers[spec.name] = value;
   });
@@ -226,7 +240,7 @@ function planRemote(doc: ServerJson, remote: RemoteJson, at: string, state: Inpu
     },
   };
 }
-
+/** One argument as argv items: a named one is its flag and value (two items) or a bare flag; a positional, its value. */
 /** One argument as argv items: a named one is its flag and its value (two items), a flag alone, or a positional value. */
 function argument(state: Inputs, arg: ArgumentSpec, field: string): GivenValue[] {
   if (arg.type === 'positional') {
@@ -322,7 +336,8 @@ class Inputs {
       const key = match[1]!;
       const variable = spec.variables?.[key];
       if (!variable) continue; // left as written (the schema's rule)
-      if (reference) throw refuse(this.doc, `${field}.value has text after its secret {…}; only a trailing secret can be written`);
+      if (reference)
+        throw refuse(this.doc, `${field}.value has text after its secret {…}; only a trailing secret can be written`);
       const before = text.slice(last, match.index);
       last = match.index + match[0].length;
       if (variable.isSecret && variable.value === undefined) {
@@ -336,7 +351,8 @@ class Inputs {
     }
     const rest = text.slice(last);
     if (reference) {
-      if (rest !== '') throw refuse(this.doc, `${field}.value has text after its secret {…}; only a trailing secret can be written`);
+      if (rest !== '')
+        throw refuse(this.doc, `${field}.value has text after its secret {…}; only a trailing secret can be written`);
       return reference;
     }
     return incomplete ? undefined : lit(prefix + rest);
@@ -349,7 +365,6 @@ function lit(text: string): LiteralText {
 
 /** Refuses NUL and line breaks (`field` names where), and a leading `-` in identifiers and versions. */
 function safeWord(doc: ServerJson, text: string, field: string): void {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000\r\n]/.test(text)) throw refuse(doc, `${field} holds a NUL or a line break; not installed`);
   if (/\.(identifier|version)$/.test(field) && text.startsWith('-'))
     throw refuse(doc, `${field} "${text}" starts with "-" and would be read as an option; not installed`);
@@ -361,7 +376,10 @@ function refuse(doc: ServerJson, why: string): McpError {
 
 /** `my-header` as `MY_HEADER`. */
 function envName(text: string): string {
-  return text.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^(?=\d)/, '_');
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^(?=\d)/, '_');
 }
 
 /**
@@ -375,11 +393,15 @@ export function shownInstall(server: ServerToWrite): string[] {
   if (server.transport === 'stdio') {
     const lines = [[server.command!, ...(server.args ?? []).map(text)].map(quote).join(' ')];
     for (const [key, value] of Object.entries(server.env ?? {}))
-      lines.push(`env ${key}=${typeof value !== 'string' && 'variable' in value ? `\${${value.variable}}` : text(value)}`);
+      lines.push(
+        `env ${key}=${typeof value !== 'string' && 'variable' in value ? `\${${value.variable}}` : text(value)}`,
+      );
     return lines;
   }
   const lines = [`${server.transport === 'sse' ? 'sse' : 'http'} ${text(server.url!)}`];
   for (const [key, value] of Object.entries(server.headers ?? {}))
-    lines.push(`header ${key}: ${typeof value !== 'string' && 'variable' in value ? `${value.prefix}\${${value.variable}}` : text(value)}`);
+    lines.push(
+      `header ${key}: ${typeof value !== 'string' && 'variable' in value ? `${value.prefix}\${${value.variable}}` : text(value)}`,
+    );
   return lines;
 }

@@ -73,7 +73,7 @@ export class RegistryClient {
     const query = new URLSearchParams({ search: text, version: 'latest' });
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     if (options.cursor !== undefined) query.set('cursor', options.cursor);
-    const answer = await this.getJson(`/v0.1/servers?${query}`, undefined, options.signal);
+    const answer = await this.getJson(`/v0.1/servers?${query.toString()}`, undefined, options.signal);
     const page = this.list(answer, `/v0.1/servers`);
     const metadata = isObject(answer) && isObject(answer.metadata) ? answer.metadata : {};
     const next = metadata.nextCursor;
@@ -123,11 +123,17 @@ export class RegistryClient {
   }
 
   /** GET `path` as JSON, bounded and timed. */
-  private async getJson(path: string, name: string | undefined, signal?: AbortSignal, version?: string): Promise<unknown> {
+  private async getJson(
+    path: string,
+    name: string | undefined,
+    signal?: AbortSignal,
+    version?: string,
+  ): Promise<unknown> {
     const url = `${this.baseUrl}${path}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const about = name === undefined ? '' : ` (server "${name}"${version && version !== 'latest' ? ` ${version}` : ''})`;
+    const about =
+      name === undefined ? '' : ` (server "${name}"${version && version !== 'latest' ? ` ${version}` : ''})`;
     const failed = (error: unknown): never => {
       if (signal?.aborted) throw signal.reason;
       if (timeout.aborted)
@@ -193,7 +199,7 @@ export async function boundedText(response: Response, maxBytes: number, url: str
 /** The body's bytes, refused once past `maxBytes` (the stream is cancelled). */
 export async function boundedBytes(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -63,8 +63,7 @@ type Literal = (text: string, host: string, name: string) => string;
 function literalFor(host: string): Literal {
   if (host === 'mcpwire') return (text) => escapeVariables(text);
   if (host === 'codex' || host === 'goose') return (text) => text;
-  const expands =
-    host === 'opencode' ? /\{(env|file):/ : host === 'gemini' ? /\$(\{|[A-Za-z_])/ : /\$\{/;
+  const expands = host === 'opencode' ? /\{(env|file):/ : host === 'gemini' ? /\$(\{|[A-Za-z_])/ : /\$\{/;
   return (text, _host, name) => {
     if (expands.test(text))
       throw refused(
@@ -259,7 +258,8 @@ function split(record: Record<string, GivenValue> | undefined): {
   const referenced: Array<[string, VariableReference]> = [];
   for (const [key, value] of Object.entries(record ?? {}))
     if (typeof value === 'string') literal[key] = value;
-    else if ('literal' in value) literal[key] = value.literal; // Codex and Goose expand nothing
+    else if ('literal' in value)
+      literal[key] = value.literal; // Codex and Goose expand nothing
     else referenced.push([key, value]);
   return { literal, referenced };
 }
