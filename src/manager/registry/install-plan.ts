@@ -240,8 +240,8 @@ function planRemote(
     },
   };
 }
-/** One argument as argv items: a named one is its flag and value (two items) or a bare flag; a positional, its value. */
-/** One argument as argv items: a named one is its flag and its value (two items), a flag alone, or a positional value. */
+
+/** One argument as argv items: a named one is its flag and value (two items) or a bare flag. */
 function argument(state: Inputs, arg: ArgumentSpec, field: string): GivenValue[] {
   if (arg.type === 'positional') {
     const key = arg.valueHint ?? field;
