@@ -1,6 +1,7 @@
 /** The capabilities a server offers in each era, read from what is registered when asked. */
 import type { Era } from '../../protocol/revisions.js';
 import type { ServerCapabilities } from '../../protocol/types.js';
+import { advertiseSkills } from '../skills/skills-methods.js';
 import { TASKS_EXTENSION } from '../tasks/task-runtime.js';
 import type { ServerCore } from './server-core.js';
 
@@ -17,5 +18,6 @@ export function capabilitiesOf(core: ServerCore, era: Era): ServerCapabilities {
   if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
   if (legacy) capabilities.logging = {};
   if (!legacy && core.tools.anyTaskSupport) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  advertiseSkills(core, capabilities);
   return capabilities;
 }

@@ -8,6 +8,7 @@ import type { ChangeFeed } from '../change-listeners.js';
 import type { InputStateSigner } from '../input/input-state.js';
 import type { PromptSet } from '../prompt-set.js';
 import type { ResourceSet } from '../resource-set.js';
+import type { SkillSet } from '../skills/skill-set.js';
 import type { ServerLogger, ToolCallObserver } from '../server-types.js';
 import type { ServerState } from '../state/server-state.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
@@ -34,4 +35,6 @@ export interface ServerCore {
   readonly tasks: TaskRuntime;
   /** Where the server's shared state lives, and this node's id. */
   readonly state: ServerState;
+  /** The skills it publishes (the skills extension, SEP-2640). */
+  readonly skills: SkillSet;
 }
