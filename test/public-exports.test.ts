@@ -96,6 +96,7 @@ describe('the public surface', () => {
         "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",
+        "skillsFromDirectory",
         "stderrLogger",
       ]
     `);
@@ -110,7 +111,7 @@ describe('the public surface', () => {
     });
     expect(Object.keys(neutral).sort()).toEqual(
       Object.keys(server)
-        .filter((name) => name !== 'StdioServerTransport' && name !== 'createHttpHandler')
+        .filter((name) => !['StdioServerTransport', 'createHttpHandler', 'skillsFromDirectory'].includes(name))
         .sort(),
     );
   });

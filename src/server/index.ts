@@ -10,3 +10,5 @@ export { StdioServerTransport } from '../transport/stdio/stdio-server.js';
 export type { StdioServerTransportOptions } from '../transport/stdio/stdio-server.js';
 export { createHttpHandler } from './http/node-handler.js';
 export type { McpHttpHandler } from './http/node-handler.js';
+export { skillsFromDirectory } from './skills/from-directory.js';
+export type { SkillsFromDirectoryOptions } from './skills/from-directory.js';

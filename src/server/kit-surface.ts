@@ -65,3 +65,5 @@ export type {
 } from './state/task-store.js';
 export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
 export type { ServerStateOptions } from './state/server-state.js';
+export type { SkillDefinition } from './skills/skill-entry.js';
+export type { SkillRegistration } from './skills/skill-set.js';
