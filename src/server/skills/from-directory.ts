@@ -8,7 +8,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
 import { SKILL_LIMITS } from '../../protocol/extensions/skills-types.js';
-import { frontmatterOf, SKILL_NAME, type SkillDefinition } from './skill-entry.js';
+import { frontmatterOf, frontmatterProblem, SKILL_NAME, type SkillDefinition } from './skill-entry.js';
 
 /** Options of {@link skillsFromDirectory}. */
 export interface SkillsFromDirectoryOptions {
@@ -69,8 +69,9 @@ export async function skillsFromDirectory(
       problem(where, `the frontmatter must state name "${name}" (its folder's name, a valid skill name)`);
       continue;
     }
-    if (typeof frontmatter.description !== 'string' || frontmatter.description.trim() === '') {
-      problem(where, 'the frontmatter must state a non-empty description');
+    const rule = frontmatterProblem(frontmatter);
+    if (rule !== undefined || typeof frontmatter.description !== 'string') {
+      problem(where, rule ?? 'the frontmatter must state a description');
       continue;
     }
     const below = folder === '' ? '' : `${folder}/`;

@@ -77,6 +77,8 @@ export async function buildSkill(definition: SkillDefinition): Promise<BuiltSkil
     frontmatter = generatedFrontmatter(definition);
     sources.set(SKILL_MD, skillMarkdown(frontmatter, definition.instructions ?? ''));
   }
+  const problem = frontmatterProblem(frontmatter);
+  if (problem) throw invalid(definition, problem);
   const files: SkillFile[] = [];
   // SKILL.md first, then the rest in the order given.
   for (const path of [SKILL_MD, ...[...sources.keys()].filter((p) => p !== SKILL_MD)]) {
@@ -126,6 +128,31 @@ export function checkDefinition(definition: SkillDefinition): {
       throw invalid(definition, `file path "${path}" is also a directory of another file`);
   }
   return { root: `skill://${prefix ? `${prefix}/` : ''}${name}`, files };
+}
+
+/**
+ * What breaks the Agent Skills frontmatter rules hosts check (SDK 2.4 refuses such an entry), or
+ * undefined: a description of 1–1024 characters, a `compatibility` of 1–500, `metadata` mapping
+ * strings to strings.
+ */
+export function frontmatterProblem(frontmatter: Record<string, unknown>): string | undefined {
+  const { description, compatibility, metadata } = frontmatter;
+  if (typeof description !== 'string' || description === '' || [...description].length > 1024)
+    return 'the description must be 1-1024 characters';
+  if (
+    compatibility !== undefined &&
+    (typeof compatibility !== 'string' || compatibility === '' || [...compatibility].length > 500)
+  )
+    return 'frontmatter compatibility must be a string of 1-500 characters';
+  if (
+    metadata !== undefined &&
+    (metadata === null ||
+      typeof metadata !== 'object' ||
+      Array.isArray(metadata) ||
+      !Object.values(metadata).every((v) => typeof v === 'string'))
+  )
+    return 'frontmatter metadata must map strings to strings';
+  return undefined;
 }
 
 /** `sha256:` and the 64 lowercase hex digits of the SHA-256 of `bytes` (Web Crypto). */
