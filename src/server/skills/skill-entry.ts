@@ -2,11 +2,12 @@
  * One skill as a server publishes it (SEP-2640): the definition `McpServer.registerSkill` takes,
  * its checks, its `SKILL.md` (given, or generated from `instructions`), and the built skill: every
  * file's URI, bytes, size and `sha256:` digest, and the `Skill` entry `skills/list` and
- * `skills/get` carry. Runtime-neutral: digests come from Web Crypto, YAML from the lazily
- * imported `yaml` package (only when a `SKILL.md` is given).
+ * `skills/get` carry. Runtime-neutral: digests come from Web Crypto; a given `SKILL.md` is read
+ * with the YAML reader the Node entry registers (`yaml-reader.ts`).
  */
 import { McpError } from '../../protocol/errors.js';
 import type { Skill, SkillFrontmatter } from '../../protocol/extensions/skills-types.js';
+import { skillYamlReader } from './yaml-reader.js';
 
 /** A skill as registered with `McpServer.registerSkill`. */
 export interface SkillDefinition {
@@ -172,10 +173,16 @@ export async function frontmatterOf(text: string, where: string): Promise<Record
     text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
   );
   if (!match) return undefined;
-  const { parse } = await import('yaml');
+  const yaml = await skillYamlReader();
+  if (!yaml)
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `${where}: a given SKILL.md needs a YAML reader, which only the Node entry of mcpwire/server has; ` +
+        'give "instructions" and "frontmatter" instead and the kit writes SKILL.md',
+    );
   let value: unknown;
   try {
-    value = parse(match[1]!);
+    value = yaml.parse(match[1]!);
   } catch (error) {
     throw new McpError('INVALID_ARGUMENT', `${where}: the SKILL.md frontmatter is not YAML`, { cause: error });
   }
