@@ -36,11 +36,11 @@ async function sdkClient(
   }
   const sent: Array<{ method: string; params?: Record<string, unknown> }> = [];
   const send = pipe.send.bind(pipe) as (...args: unknown[]) => Promise<void>;
-  pipe.send = ((message: { method?: string; id?: unknown; params?: Record<string, unknown> }, ...rest: unknown[]) => {
+  pipe.send = (message: { method?: string; id?: unknown; params?: Record<string, unknown> }, ...rest: unknown[]) => {
     if (message.method !== undefined && message.id !== undefined)
       sent.push({ method: message.method, params: message.params });
     return send(message, ...rest);
-  });
+  };
   await client.connect(pipe);
   onTestFinished(() => client.close());
   return { client, sent };
