@@ -17,6 +17,9 @@ import { ToolSet } from './tools/tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
 import { TaskRuntime } from './tasks/task-runtime.js';
+import { TASKS_EXTENSION_ENTRY } from './tasks/tool-task.js';
+import { ExtensionList } from './extensions/extension-list.js';
+import { extensionFromDefinition, type ExtensionDefinition } from './extensions/extension-definition.js';
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
 import { resolveState } from './state/server-state.js';
@@ -32,6 +35,7 @@ const OPTION_KEYS = new Set([
   'onToolCall',
   'stateSecret',
   'tasks',
+  'extensions',
   'state',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
@@ -77,6 +81,10 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
+    const extensions = new ExtensionList();
+    extensions.add(TASKS_EXTENSION_ENTRY);
+    for (const [id, settings] of Object.entries(options.extensions ?? {}))
+      extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
       info,
       instructions: options.instructions,
@@ -88,6 +96,7 @@ export class McpServer {
       logger,
       onToolCall: options.onToolCall,
       inputState: state.inputState,
+      extensions,
       tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
     };
@@ -179,6 +188,16 @@ export class McpServer {
   }
 
   /**
+   * Offers an extension (SEP-2133): advertised with its `settings` in the capabilities of its
+   * eras from the next `initialize` / `server/discover` on, its `methods` answered after the
+   * era's own. Throws `INVALID_ARGUMENT` for a malformed or already registered id. Returns the
+   * disposer that withdraws it. Handlers read what the client declared in `context.extensions`.
+   */
+  registerExtension(definition: ExtensionDefinition): Disposer {
+    return this.core.extensions.add(extensionFromDefinition(definition));
+  }
+
+  /**
    * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
    * legacy sessions that sent `resources/subscribe`, and 2026 `subscriptions/listen` streams that
    * name it in `resourceSubscriptions`. Never throws.
@@ -207,6 +226,7 @@ export class McpServer {
       requestId: 'in-process',
       clientInfo: undefined,
       clientCapabilities: {},
+      extensions: {},
       progress: () => undefined,
       log: () => undefined,
       elicit: () => Promise.reject(noClient('elicitation/create')),
