@@ -18,6 +18,10 @@ export type { HttpRoute } from './client/http-routes.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
 export type { TraceOptions } from './client/trace-hook.js';
+// Extensions (SEP-2133): the ids mcpwire implements, and reading an `extensions` capability map.
+export { EXTENSION_IDS, extensionSettings, extensionsOf, isExtensionId } from './protocol/extensions/ids.js';
+export type { ExtensionMap, ExtensionSettings } from './protocol/extensions/ids.js';
+export type { ExtensionDeclaration } from './client/extensions.js';
 // The shape of a stdio target (`connect({ command })` needs Node, Deno or Bun to run it).
 export type { StdioServerSpec } from './transport/stdio-server-spec.js';
 

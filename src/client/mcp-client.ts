@@ -353,9 +353,7 @@ export class McpClient {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.session.send(method as ClientRequestMethod, params as never, options) as Promise<
-      Record<string, unknown>
-    >;
+    return this.session.send(method as ClientRequestMethod, params, options);
   }
 
   /** Graceful, idempotent close: ends listen streams, closes the transport (stdio: stdin EOF → SIGTERM → SIGKILL). */

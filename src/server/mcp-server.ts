@@ -17,7 +17,7 @@ import { ToolSet } from './tools/tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
 import { TaskRuntime } from './tasks/task-runtime.js';
-import { TASKS_EXTENSION_ENTRY } from './tasks/tool-task.js';
+import { tasksExtension } from './tasks/tool-task.js';
 import { ExtensionList } from './extensions/extension-list.js';
 import { extensionFromDefinition, type ExtensionDefinition } from './extensions/extension-definition.js';
 import { ChangeFeed } from './change-listeners.js';
@@ -81,15 +81,16 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
+    const tools = new ToolSet();
     const extensions = new ExtensionList();
-    extensions.add(TASKS_EXTENSION_ENTRY);
+    extensions.add(tasksExtension(tools));
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
       info,
       instructions: options.instructions,
       pageSize,
-      tools: new ToolSet(),
+      tools,
       resources: new ResourceSet(),
       prompts: new PromptSet(),
       changes: new ChangeFeed(),

@@ -10,18 +10,23 @@ import { McpError } from '../../protocol/errors.js';
 import type { Disposer } from '../../protocol/transport.js';
 import type { Era } from '../../protocol/revisions.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
-import { handlerOf, type MethodHandler, type MethodTable } from '../router/method-table.js';
 import { RequestFault } from '../router/request-fault.js';
-import type { ServerCore } from '../router/server-core.js';
+
+/**
+ * A handler of the router's method tables (`router/method-table.ts`: `(params, call) => result`),
+ * typed loosely here because `ServerCore` holds this list and the tables' types name the core:
+ * the router, which made the call, is the one that runs it.
+ */
+export type ExtensionHandler = (params: Record<string, unknown>, call: never) => unknown;
 
 /** One extension as the kit serves it. */
 export interface ServerExtension {
   /** `{vendor-prefix}/{name}`. */
   readonly id: string;
   /** What to advertise in `era` now; `undefined`: not advertised (its methods still answer). */
-  settings(core: ServerCore, era: Era): ExtensionSettings | undefined;
+  settings(era: Era): ExtensionSettings | undefined;
   /** The methods it adds, answered in its eras after the era's own table. */
-  readonly methods?: MethodTable;
+  readonly methods?: Readonly<Record<string, ExtensionHandler>>;
   /** The eras it exists in (default both). */
   readonly eras?: readonly Era[];
   /** Its methods answer -32021 unless the request's client declared the extension. */
@@ -59,28 +64,25 @@ export class ExtensionList {
   }
 
   /** The `extensions` capability object of `era` now, or `undefined` when nothing is advertised. */
-  advertised(core: ServerCore, era: Era): Record<string, ExtensionSettings> | undefined {
+  advertised(era: Era): Record<string, ExtensionSettings> | undefined {
     let out: Record<string, ExtensionSettings> | undefined;
     for (const extension of this.entries.values()) {
       if (extension.eras && !extension.eras.includes(era)) continue;
-      const settings = extension.settings(core, era);
+      const settings = extension.settings(era);
       if (settings !== undefined) (out ??= {})[extension.id] = settings;
     }
     return out;
   }
 
-  /** The handler of `method` among the extensions of `era`, gated on the client's declaration where asked. */
-  handler(method: string, era: Era): MethodHandler | undefined {
+  /**
+   * The extension of `era` that answers `method`, and its handler; the caller refuses the request
+   * with {@link extensionRequired} when the extension wants the client's declaration and lacks it.
+   */
+  route(method: string, era: Era): { extension: ServerExtension; handler: ExtensionHandler } | undefined {
     for (const extension of this.entries.values()) {
       if (extension.eras && !extension.eras.includes(era)) continue;
-      const handler = extension.methods && handlerOf(extension.methods, method);
-      if (!handler) continue;
-      if (!extension.clientMustDeclare) return handler;
-      const id = extension.id;
-      return (params, call) => {
-        if (!clientDeclares(call.facts.clientCapabilities, id)) throw extensionRequired(id, method);
-        return handler(params, call);
-      };
+      const methods = extension.methods;
+      if (methods && Object.hasOwn(methods, method)) return { extension, handler: methods[method]! };
     }
     return undefined;
   }

@@ -16,7 +16,7 @@ export function capabilitiesOf(core: ServerCore, era: Era): ServerCapabilities {
   if (core.prompts.size > 0) capabilities.prompts = { listChanged: true };
   if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
   if (legacy) capabilities.logging = {};
-  const extensions = core.extensions.advertised(core, era);
+  const extensions = core.extensions.advertised(era);
   if (extensions) capabilities.extensions = extensions;
   return capabilities;
 }

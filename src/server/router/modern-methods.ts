@@ -1,10 +1,10 @@
 /**
  * The 2026-07-28 era: no handshake, every request carries its revision and the client's
  * capabilities in `params._meta` (`modern-envelope.ts`). Methods: `server/discover`,
- * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`) and the shared ones (the
- * extensions' methods, tasks included, come from the server's extension list); lists and reads that any client may cache carry
- * `ttlMs` and `cacheScope`. The router adds `resultType` and the server's info in `_meta` to
- * every result.
+ * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`) and the shared ones
+ * (the extensions' methods, tasks included, come from the server's extension list); lists and
+ * reads that any client may cache carry `ttlMs` and `cacheScope`. The router adds `resultType`
+ * and the server's info in `_meta` to every result.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
 import { callToolMethod } from '../tools/tools-call.js';

@@ -22,10 +22,12 @@ import {
   handlerOf,
   isObject,
   type MethodCall,
+  type MethodHandler,
   type MethodResult,
   type MethodTable,
   type Params,
 } from './method-table.js';
+import { clientDeclares, extensionRequired } from '../extensions/extension-list.js';
 import { envelopeFault, readModern } from './modern-envelope.js';
 import { MODERN_METHODS } from './modern-methods.js';
 import { faultAnswer, RequestFault } from './request-fault.js';
@@ -83,12 +85,21 @@ export async function routeRequest(
   }
 }
 
-/** Runs the handler of the call's method in `table`, else among the extensions of `era`; -32601 when none has it. */
+/**
+ * Runs the handler of the call's method in `table`, else of the extension of `era` that has it
+ * (-32021 when that extension needs the client's declaration and the request lacks it); -32601
+ * when none has it.
+ */
 function run(table: MethodTable, era: Era, params: Params, call: MethodCall): MethodResult | Promise<MethodResult> {
   const method = call.request.method;
-  const handler = handlerOf(table, method) ?? call.core.extensions.handler(method, era);
-  if (!handler) throw RequestFault.methodNotFound(call.request.method);
-  return handler(params, call);
+  const own = handlerOf(table, method);
+  if (own) return own(params, call);
+  const found = call.core.extensions.route(method, era);
+  if (!found) throw RequestFault.methodNotFound(method);
+  const { extension, handler } = found;
+  if (extension.clientMustDeclare && !clientDeclares(call.facts.clientCapabilities, extension.id))
+    throw extensionRequired(extension.id, method);
+  return (handler as MethodHandler)(params, call);
 }
 
 /** A 2026 result: `resultType` (`complete` unless the handler said otherwise) and the server's info in `_meta`. */

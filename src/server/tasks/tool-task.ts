@@ -76,15 +76,17 @@ export const TASK_METHODS: Readonly<Record<string, MethodHandler>> = {
 
 /**
  * The tasks extension as one entry of the server's extension list: 2026-07-28 only, advertised
- * (`{}`) while some tool supports tasks, its methods answered whenever the era is modern (each
- * refuses a request without the client's declaration itself, with the task's own -32021).
+ * (`{}`) while one of `tools` supports tasks, its methods answered whenever the era is modern
+ * (each refuses a request without the client's declaration itself, with the task's own -32021).
  */
-export const TASKS_EXTENSION_ENTRY: ServerExtension = {
-  id: TASKS_EXTENSION,
-  eras: ['modern'],
-  settings: (core) => (core.tools.anyTaskSupport ? {} : undefined),
-  methods: TASK_METHODS,
-};
+export function tasksExtension(tools: { readonly anyTaskSupport: boolean }): ServerExtension {
+  return {
+    id: TASKS_EXTENSION,
+    eras: ['modern'],
+    settings: () => (tools.anyTaskSupport ? {} : undefined),
+    methods: TASK_METHODS,
+  };
+}
 
 /**
  * One task-capable tool call on its way to becoming a task. The handler's signal is the
