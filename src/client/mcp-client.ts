@@ -33,6 +33,7 @@ import { connectTarget, type ConnectTarget } from './connect.js';
 import type { ClientEvents } from './events.js';
 import { assertCapability } from './gating.js';
 import { assertServerExtension } from './extensions.js';
+import { SkillsApi } from './skills/skills-api.js';
 import { extensionsOf, type ExtensionMap } from '../protocol/extensions/ids.js';
 import { continueWithInput, withInput } from './input-rounds.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
@@ -55,6 +56,7 @@ export class McpClient {
   private readonly session: ClientSession;
   private readonly caches = new ListCache();
   private toolIndex: Map<string, Tool> | undefined;
+  private skillsApi: SkillsApi | undefined;
   /** The tools a 2026 HTTP call reads its `x-mcp-header` markings from. */
   private readonly tools: ToolLookup = {
     get: (name) => this.toolIndex?.get(name),
@@ -122,6 +124,15 @@ export class McpClient {
    */
   get serverExtensions(): ExtensionMap {
     return extensionsOf(this.session.negotiated.capabilities);
+  }
+
+  /**
+   * The skills the server publishes (SEP-2640): `list()` (reads no file), `get(uri)`, and
+   * `read(uri)` returning a file only once it matches its entry. `supported` says whether the
+   * server advertised the extension; without it every method is `CAPABILITY_MISSING`, nothing sent.
+   */
+  get skills(): SkillsApi {
+    return (this.skillsApi ??= new SkillsApi(this, this.session.options.maxPages ?? 64));
   }
 
   /** The server's instructions for the model, if any. */
