@@ -22,6 +22,18 @@ export type { TraceOptions } from './client/trace-hook.js';
 export { EXTENSION_IDS, extensionSettings, extensionsOf, isExtensionId } from './protocol/extensions/ids.js';
 export type { ExtensionMap, ExtensionSettings } from './protocol/extensions/ids.js';
 export type { ExtensionDeclaration } from './client/extensions.js';
+// Skills (SEP-2640): `client.skills`, its refusals, and the wire shapes.
+export { SkillVerificationError } from './client/skills/skill-verification-error.js';
+export type { SkillRejection } from './client/skills/skill-verification-error.js';
+export type { SkillFile, SkillListing, SkillReadOptions, SkillsApi } from './client/skills/skills-api.js';
+export type {
+  DirectoryResource,
+  Skill,
+  SkillFrontmatter,
+  SkillResourceEntry,
+  SkillsCapability,
+} from './protocol/extensions/skills-types.js';
+export { SKILL_LIMITS } from './protocol/extensions/skills-types.js';
 // The shape of a stdio target (`connect({ command })` needs Node, Deno or Bun to run it).
 export type { StdioServerSpec } from './transport/stdio-server-spec.js';
 
