@@ -178,7 +178,9 @@ function check(
   // Bridge records are not checked (not MCP wire traffic): said once, not counted as messages.
   const bridge = read.records.filter(isUiLane).length;
   if (bridge > 0)
-    notes.push(`${bridge} MCP Apps bridge record${bridge === 1 ? '' : 's'} (ui lane) not checked: not MCP wire traffic`);
+    notes.push(
+      `${bridge} MCP Apps bridge record${bridge === 1 ? '' : 's'} (ui lane) not checked: not MCP wire traffic`,
+    );
   const messages = read.records.filter((r) => r.kind !== 'event' && !isUiLane(r)).length;
   const lines = violations.map(
     (v) =>
