@@ -42,7 +42,7 @@ const BROKEN_TOOLS_LIST = 5;
  * records as written.
  */
 async function writeTrace(file: string): Promise<TraceRecord[]> {
-  const { sink, close } = jsonlFileSink(file);
+  const out = jsonlFileSink(file);
   let clock = 0;
   const now = () => (clock += 1.5);
   const mcp = new TraceBuilder({ server: 'weather', now, secrets: [SECRET] });
@@ -51,7 +51,7 @@ async function writeTrace(file: string): Promise<TraceRecord[]> {
   const put = (builder: TraceBuilder, dir: TraceDirection, message: unknown) => {
     const record = builder.frame(dir, message);
     written.push(record);
-    sink(record);
+    out.sink(record);
   };
   const info = { name: 't', version: '1' };
   put(mcp, 'out', rq(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: info }));
@@ -70,7 +70,7 @@ async function writeTrace(file: string): Promise<TraceRecord[]> {
   // The view asks its host for a tool call of its own, carrying a configured secret.
   put(ui, 'in', rq(2, 'tools/call', { name: 'forecast', arguments: { city: 'Bergen', key: SECRET } }));
   put(ui, 'out', ok(2, { content: [{ type: 'text', text: 'rain' }] }));
-  await close();
+  await out.close();
   return written;
 }
 
@@ -215,9 +215,12 @@ describe('an MCP Apps bridge in a trace', () => {
         'weather ui #2',
       ]);
       const styleOf = (selector: string) =>
-        page
-          .locator(selector)
-          .evaluate((node) => getComputedStyle(node).borderLeftStyle + ' ' + getComputedStyle(node).color);
+        page.locator(selector).evaluate((node) => {
+          // The page's own getComputedStyle (the test's type library has no DOM).
+          type Style = { borderLeftStyle: string; color: string };
+          const style = (globalThis as unknown as { getComputedStyle(n: unknown): Style }).getComputedStyle(node);
+          return `${style.borderLeftStyle} ${style.color}`;
+        });
       expect(await styleOf('.lane.ui')).not.toBe(await styleOf('.lane:not(.ui)'));
       expect(await page.locator('[data-k="sessions"] b').textContent()).toBe('1');
       expect(await page.locator('[data-k="app bridges"] b').textContent()).toBe('1');

@@ -1,11 +1,12 @@
 /**
  * The report page's script, part 3: the timeline. One lane per server session, an MCP Apps
  * bridge (ui) session tinted and labelled `<server> ui #n` (labels in the DOM, drawing on a
- * canvas so thousands of calls stay cheap): requests are bars from send to answer (unanswered ones dashed to the end of their lane, cancelled ones grey with a cross at
- * the cancel, a refused or ignored era probe slate up to the client's next request), their
- * notifications ticks on the bar, other notifications diamonds, process and connection events
- * triangles, invalid frames and orphan answers red crosses. Zoom with the
- * wheel (around the pointer), the buttons, or by dragging a range; shift+wheel pans.
+ * canvas so thousands of calls stay cheap): requests are bars from send to answer (unanswered
+ * ones dashed to the end of their lane, cancelled ones grey with a cross at the cancel, a refused
+ * or ignored era probe slate up to the client's next request), their notifications ticks on the
+ * bar, other notifications diamonds, process and connection events triangles, invalid frames and
+ * orphan answers red crosses. Zoom with the wheel (around the pointer), the buttons, or by
+ * dragging a range; shift+wheel pans.
  */
 export const PAGE_TIMELINE = String.raw`
 // ---- timeline ----
