@@ -77,7 +77,7 @@ export type { TraceTransportOptions } from './observe/tracing-transport.js';
 export { prettyTraceLine, streamSink } from './inspect/trace/stream-sinks.js';
 export type { PrettyOptions } from './inspect/trace/stream-sinks.js';
 export type { TraceSink } from './observe/trace-sink.js';
-export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './observe/trace-record.js';
+export type { TraceDirection, TraceHttp, TraceKind, TraceLane, TraceRecord } from './observe/trace-record.js';
 export { MCP_CHANNELS } from './observe/channels.js';
 export type {
   McpConnectionFacts,
