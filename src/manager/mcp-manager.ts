@@ -5,6 +5,8 @@
  * that run several agents). Servers start in parallel and one failing server never blocks the
  * others.
  */
+import type { Skill } from '../protocol/extensions/skills-types.js';
+import type { SkillFile } from '../client/skills/skills-api.js';
 import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../util/emitter.js';
@@ -397,6 +399,27 @@ export class McpManager {
     return this.slots.gather(async (client, server) =>
       client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : [],
     );
+  }
+
+  /**
+   * Every skill of every connected server that publishes skills (SEP-2640), each with its
+   * server's name; entries a server listed against the rules are left out. Reads no skill file.
+   */
+  async getAllSkills(): Promise<Array<Skill & { server: string }>> {
+    return this.slots.gather(async (client, server) =>
+      client.skills.supported ? (await client.skills.list()).skills.map((s) => ({ ...s, server })) : [],
+    );
+  }
+
+  /**
+   * One file of a skill of `server`, verified against its entry (`client.skills.read`): rejects
+   * with `INVALID_STATE` when `server` is not connected, `SKILL_REJECTED` when the file does not
+   * match or is not listed. A skill of one server never causes a read on another.
+   */
+  async readSkill(server: string, uri: string, options: CallOptions = {}): Promise<SkillFile> {
+    const client = this.getConnection(server);
+    if (!client) throw new McpError('INVALID_STATE', `server "${server}" is not connected`, { server });
+    return client.skills.read(uri, options);
   }
 
   /**

@@ -13,6 +13,9 @@ export { ResourceNotFoundError } from './resource-not-found.js';
 export { KIT_ERROR_CODES } from './tools/tool-call.js';
 export type { ToolErrorBody } from './tools/tool-call.js';
 export { stderrLogger } from './server-log.js';
+export type { ExtensionDefinition, ExtensionMethod } from './extensions/extension-definition.js';
+export { EXTENSION_IDS } from '../protocol/extensions/ids.js';
+export type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids.js';
 export type {
   CompleteHandler,
   McpServerOptions,

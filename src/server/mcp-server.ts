@@ -17,10 +17,14 @@ import { ToolSet } from './tools/tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
 import { TaskRuntime } from './tasks/task-runtime.js';
+import { tasksExtension } from './tasks/tool-task.js';
+import { ExtensionList } from './extensions/extension-list.js';
+import { extensionFromDefinition, type ExtensionDefinition } from './extensions/extension-definition.js';
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
 import { resolveState } from './state/server-state.js';
 import { SkillSet, type SkillRegistration } from './skills/skill-set.js';
+import { skillsExtension } from './skills/skills-methods.js';
 import type { SkillDefinition } from './skills/skill-entry.js';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -34,6 +38,7 @@ const OPTION_KEYS = new Set([
   'onToolCall',
   'stateSecret',
   'tasks',
+  'extensions',
   'state',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
@@ -79,20 +84,28 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
+    const tools = new ToolSet();
+    const extensions = new ExtensionList();
+    extensions.add(tasksExtension(tools));
+    const skills = new SkillSet(logger);
+    extensions.add(skillsExtension(skills));
+    for (const [id, settings] of Object.entries(options.extensions ?? {}))
+      extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
       info,
       instructions: options.instructions,
       pageSize,
-      tools: new ToolSet(),
+      tools,
       resources: new ResourceSet(),
       prompts: new PromptSet(),
       changes: new ChangeFeed(),
       logger,
       onToolCall: options.onToolCall,
       inputState: state.inputState,
+      extensions,
       tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
-      skills: new SkillSet(logger),
+      skills,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.
     this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
@@ -182,6 +195,16 @@ export class McpServer {
   }
 
   /**
+   * Offers an extension (SEP-2133): advertised with its `settings` in the capabilities of its
+   * eras from the next `initialize` / `server/discover` on, its `methods` answered after the
+   * era's own. Throws `INVALID_ARGUMENT` for a malformed or already registered id. Returns the
+   * disposer that withdraws it. Handlers read what the client declared in `context.extensions`.
+   */
+  registerExtension(definition: ExtensionDefinition): Disposer {
+    return this.core.extensions.add(extensionFromDefinition(definition));
+  }
+
+  /**
    * Publishes a skill (the skills extension, SEP-2640): served at `skill://<prefix>/<name>/…`,
    * listed by `skills/list`, its files read through `resources/read` and its directories through
    * `resources/directory/read`; while any skill is registered the server advertises
@@ -243,6 +266,7 @@ export class McpServer {
       requestId: 'in-process',
       clientInfo: undefined,
       clientCapabilities: {},
+      extensions: {},
       progress: () => undefined,
       log: () => undefined,
       elicit: () => Promise.reject(noClient('elicitation/create')),

@@ -2,6 +2,7 @@
  * The public types of the server kit: options, tool definitions, the context a handler gets and
  * what it returns.
  */
+import type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids.js';
 import type { AuthInfo } from './auth-info.js';
 import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
@@ -74,6 +75,11 @@ export interface McpServerOptions {
    * `failed` after it).
    */
   tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number; leaseMs?: number };
+  /**
+   * Extensions to advertise (SEP-2133), id → settings, in both eras' capabilities; the same as
+   * `registerExtension({ id, settings })` for each (an extension with methods needs that call).
+   */
+  extensions?: Readonly<Record<string, ExtensionSettings>>;
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */
@@ -103,6 +109,8 @@ export interface RequestContext {
   readonly clientInfo: Implementation | undefined;
   /** The client's capabilities (legacy: declared at `initialize`; modern: on this request). */
   readonly clientCapabilities: ClientCapabilities;
+  /** The extensions the client declared, id → settings (from `clientCapabilities.extensions`). */
+  readonly extensions: ExtensionMap;
   /**
    * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
    * Values that do not increase are dropped (the spec requires increasing progress).

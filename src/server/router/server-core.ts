@@ -5,6 +5,7 @@
  */
 import type { Implementation } from '../../protocol/types.js';
 import type { ChangeFeed } from '../change-listeners.js';
+import type { ExtensionList } from '../extensions/extension-list.js';
 import type { InputStateSigner } from '../input/input-state.js';
 import type { PromptSet } from '../prompt-set.js';
 import type { ResourceSet } from '../resource-set.js';
@@ -31,6 +32,8 @@ export interface ServerCore {
   readonly onToolCall: ToolCallObserver | undefined;
   /** Signs the 2026 `requestState` of multi-round-trip input. */
   readonly inputState: InputStateSigner;
+  /** The extensions it offers (tasks among them): their advertisement per era and their methods. */
+  readonly extensions: ExtensionList;
   /** The tasks of the 2026 tasks extension. */
   readonly tasks: TaskRuntime;
   /** Where the server's shared state lives, and this node's id. */

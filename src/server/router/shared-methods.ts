@@ -1,15 +1,16 @@
 /**
  * The methods both eras share beyond tools: resource and prompt lists, `resources/read`,
- * `prompts/get` (with 2026 input rounds) and `completion/complete`, and the skills extension's
- * (`skills/skills-methods.ts`): skills' `SKILL.md` files are listed after the server's own
- * resources, and a read asks the skills first. A method whose capability is not offered (no
- * resource, skill or prompt registered) is answered -32601, as an unknown one.
+ * `prompts/get` (with 2026 input rounds) and `completion/complete`; the skills extension
+ * (`skills/skills-methods.ts`, its own methods routed through the extension list) adds each
+ * skill's `SKILL.md` after the server's own resources, and a read asks the skills first. A
+ * method whose capability is not offered (no resource, skill or prompt registered) is answered
+ * -32601, as an unknown one.
  */
 import { eraOf } from '../../protocol/revisions.js';
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { inputRequired, InputRequiredSignal, roundInput } from '../input/input-round.js';
 import { ResourceNotFoundError } from '../resource-not-found.js';
-import { readSkillFile, SKILLS_METHODS } from '../skills/skills-methods.js';
+import { readSkillFile } from '../skills/skills-methods.js';
 import { pageOf } from '../change-listeners.js';
 import { McpError } from '../../protocol/errors.js';
 import { requestContext } from './handler-context.js';
@@ -125,7 +126,6 @@ export const SHARED_METHODS: Readonly<Record<string, MethodHandler>> = {
   'prompts/list': offeredWhen(hasPrompts, (params, { core }) => core.prompts.page(params.cursor, core.pageSize)),
   'prompts/get': offeredWhen(hasPrompts, getPrompt),
   'completion/complete': offeredWhen((call) => hasResources(call) || hasPrompts(call), complete),
-  ...SKILLS_METHODS,
 };
 
 /** `value` as string arguments: `{}` when absent, undefined when it is not an object of strings. */

@@ -5,15 +5,17 @@
  * -32601 while no skill is registered, as an unknown method. Their results carry `ttlMs` and
  * `cacheScope` in both eras (the extension requires them; SDK 2.4 refuses a 2026 page without
  * them); the 2026 runner adds `resultType: "complete"`. Skill files are read through plain
- * `resources/read` ({@link readSkillFile}, asked before the server's own resources), and
- * `advertiseSkills` adds the extension to the server's capabilities.
+ * `resources/read` ({@link readSkillFile}, asked before the server's own resources). The
+ * extension is one entry of the server's extension list ({@link skillsExtension}).
  */
 import { EXTENSION_IDS } from '../../protocol/extensions/ids.js';
 import type { SkillsCapability } from '../../protocol/extensions/skills-types.js';
 import type { ResourceContents, ServerCapabilities } from '../../protocol/types.js';
+import type { ServerExtension } from '../extensions/extension-list.js';
 import type { MethodCall, MethodHandler } from '../router/method-table.js';
 import { RequestFault } from '../router/request-fault.js';
 import type { ServerCore } from '../router/server-core.js';
+import type { SkillSet } from './skill-set.js';
 
 /** A result any cache may keep, and must re-ask at once: the entries change when skills are (re)registered. */
 const PUBLIC_NOW = { ttlMs: 0, cacheScope: 'public' } as const;
@@ -56,12 +58,22 @@ export function readSkillFile(core: ServerCore, uri: string): Promise<ResourceCo
 }
 
 /**
- * Adds the skills extension to `capabilities` while a skill is registered: its settings under
- * `extensions`, and the `resources` capability the extension requires (without `subscribe`
- * when the server has no resources of its own: skill files do not change in place).
+ * The skills extension as the kit's extension list holds it: advertised in both eras with
+ * `{ directoryRead: true }` while a skill is registered (not at all before), its methods routed
+ * after each era's own table.
  */
-export function advertiseSkills(core: ServerCore, capabilities: ServerCapabilities): void {
-  if (core.skills.size === 0) return;
-  capabilities.resources ??= { listChanged: true };
-  capabilities.extensions = { ...capabilities.extensions, [EXTENSION_IDS.skills]: { ...SKILLS_SETTINGS } };
+export function skillsExtension(skills: SkillSet): ServerExtension {
+  return {
+    id: EXTENSION_IDS.skills,
+    settings: () => (skills.size > 0 ? { ...SKILLS_SETTINGS } : undefined),
+    methods: SKILLS_METHODS,
+  };
+}
+
+/**
+ * The `resources` capability the extension requires while a skill is registered (without
+ * `subscribe` when the server has no resources of its own: skill files do not change in place).
+ */
+export function skillsNeedResources(core: ServerCore, capabilities: ServerCapabilities): void {
+  if (core.skills.size > 0) capabilities.resources ??= { listChanged: true };
 }
