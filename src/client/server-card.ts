@@ -55,7 +55,15 @@ const DEFAULT_MAX_BYTES = 64 * 1024;
  * that is not a valid card resolves, with its problems.
  */
 export async function fetchServerCard(url: string | URL, options: CardFetchOptions = {}): Promise<FetchedServerCard> {
-  const target = cardUrl(url);
+  return fetchCardDocument(cardUrl(url), options);
+}
+
+/**
+ * Reads a card at exactly `url` (no suffix added: a legacy location such as
+ * `/.well-known/mcp.json`); rejects as {@link fetchServerCard} does. Not in the public surface.
+ */
+export async function fetchCardDocument(url: string, options: CardFetchOptions = {}): Promise<FetchedServerCard> {
+  const target = parsed(url).toString();
   const value = await fetchJson(target, SERVER_CARD_MEDIA_TYPE, 'server card', options);
   return { url: target, card: value as ServerCard, problems: serverCardProblems(value) };
 }
@@ -76,9 +84,13 @@ export async function fetchMcpCatalog(
 /**
  * Where `card` disagrees with what the connection reports (`serverInfo`, and the negotiated
  * `protocolVersion` against the remotes' `supportedProtocolVersions`), one line each; empty when
- * they agree. Prefer the runtime values.
+ * they agree; a field the card or the server leaves out is not compared. Prefer the runtime values.
  */
-export function compareServerCard(card: ServerCard, serverInfo: Implementation, protocolVersion?: string): string[] {
+export function compareServerCard(
+  card: Partial<ServerCard>,
+  serverInfo: Implementation,
+  protocolVersion?: string,
+): string[] {
   const found: string[] = [];
   const differs = (field: string, carded: unknown, live: unknown) => {
     if (carded !== undefined && live !== undefined && carded !== live)
@@ -139,6 +151,12 @@ async function fetchJson(url: string, accept: string, what: string, options: Car
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       throw fail(`HTTP ${response.status}`, { status: response.status });
+    }
+    // A GET on an MCP endpoint itself may open its SSE stream, which never ends: not a document.
+    const type = response.headers.get('content-type') ?? '';
+    if (/text\/event-stream/i.test(type)) {
+      await response.body?.cancel().catch(() => {});
+      throw fail(`the answer is an event stream (${type}), not JSON`, { status: response.status });
     }
     const text = await boundedText(response, maxBytes);
     if (text === undefined) throw fail(`larger than ${maxBytes} bytes (maxBytes)`, { status: response.status });
