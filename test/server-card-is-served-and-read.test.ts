@@ -6,7 +6,8 @@
  * and list a bad card's problems instead of trusting it, and fail clearly (naming the URL) on an
  * HTTP error, a body that is not JSON, one too big, and no answer in time. A server without a
  * reverse-DNS name serves no card (one warning in its log); a card that names another server than
- * `serverInfo` is logged and reported by `compareServerCard`.
+ * `serverInfo` is logged and reported by `compareServerCard`. A Chromium page on another origin
+ * reads the card (preflighted) and the catalog.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,8 +16,10 @@ import { compareServerCard, fetchMcpCatalog, fetchServerCard } from '../src/clie
 import { McpError } from '../src/protocol/errors.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../src/protocol/revisions.js';
 import { createFetchHandler, McpServer, type McpServerOptions, type ServerLogRecord } from '../src/server/index.js';
+import { launchBrowser, watchedPage } from './support/browser.js';
 import { connectClient } from './support/client.js';
 import { startKitHttp } from './support/kit-http.js';
+import { serveFetch } from './support/mounts.js';
 
 const SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 const PUBLIC_HEADERS = {
@@ -248,6 +251,48 @@ describe('the kit serves its server card', () => {
     expect(compareServerCard(read.card, client.serverInfo!, client.protocolVersion)).toEqual([
       'name: the card says "com.example/forecasts", the server "weather"',
     ]);
+  });
+});
+
+describe('a browser page on another origin', () => {
+  it('reads the card and the catalog, a preflighted request included', async () => {
+    const { server } = kitServer();
+    const kit = await startKitHttp(server);
+    const site = await serveFetch(
+      () =>
+        new Response('<!doctype html><title>page</title>', {
+          headers: { 'content-type': 'text/html' },
+        }),
+    );
+    onTestFinished(() => site.stop());
+    const browser = await launchBrowser();
+    onTestFinished(() => browser.close());
+    const page = await watchedPage(browser, { consoleErrors: true });
+    await page.goto(`${site.origin}/`);
+    const read = await page.evaluate(
+      async ({ card, catalog }) => {
+        // `Content-Type` on a GET is not safelisted: the browser preflights this one first.
+        const preflighted = await fetch(card, {
+          headers: { accept: 'application/mcp-server-card+json', 'content-type': 'application/json' },
+        });
+        const simple = await fetch(catalog);
+        return {
+          status: preflighted.status,
+          type: preflighted.headers.get('content-type'),
+          cache: preflighted.headers.get('cache-control'),
+          name: ((await preflighted.json()) as { name: string }).name,
+          catalog: ((await simple.json()) as { entries: { identifier: string }[] }).entries[0]!.identifier,
+        };
+      },
+      { card: `${kit.url}/server-card`, catalog: `${new URL(kit.url).origin}/.well-known/mcp/catalog.json` },
+    );
+    expect(read).toEqual({
+      status: 200,
+      type: 'application/mcp-server-card+json',
+      cache: 'public, max-age=3600',
+      name: 'com.example/weather',
+      catalog: 'urn:air:example.com:weather',
+    });
   });
 });
 
