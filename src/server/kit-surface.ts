@@ -68,3 +68,5 @@ export type {
 } from './state/task-store.js';
 export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
 export type { ServerStateOptions } from './state/server-state.js';
+// The MCP Server Card the HTTP handlers serve (SEP-2127, draft).
+export type { ServerCardOptions } from './http/server-card.js';
