@@ -122,3 +122,14 @@ export type {
 } from './llm/tool-export.js';
 export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
 export type { ResultText, ResultTextOptions } from './llm/result-text.js';
+
+// MCP Server Cards and Catalogs (SEP-2127, draft): read before connecting, advisory only.
+export { compareServerCard, fetchMcpCatalog, fetchServerCard } from './client/server-card.js';
+export type { CardFetchOptions, FetchedMcpCatalog, FetchedServerCard } from './client/server-card.js';
+export type {
+  McpCatalog,
+  McpCatalogEntry,
+  ServerCard,
+  ServerCardRemote,
+  ServerCardRepository,
+} from './protocol/extensions/server-card.js';

@@ -40,6 +40,9 @@ const OPTION_KEYS = new Set([
   'tasks',
   'extensions',
   'state',
+  'description',
+  'websiteUrl',
+  'icons',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
 const LISTS: readonly ChangeList[] = ['tools', 'resources', 'prompts'];
@@ -54,7 +57,8 @@ export class McpServer {
   private readonly disposers: Disposer[];
 
   /**
-   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `pageSize`, `tasks` or
+   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `description`,
+   * `websiteUrl`, `icons`, `pageSize`, `tasks` or
    * `state` value, or a shared store without `state.stateSecret`.
    */
   constructor(options: McpServerOptions) {
@@ -84,6 +88,18 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
+    for (const key of ['description', 'websiteUrl'] as const) {
+      const value = options[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || value === '')
+        throw new McpError('INVALID_ARGUMENT', `McpServer option "${key}" must be a non-empty string`);
+      info[key] = value;
+    }
+    if (options.icons !== undefined) {
+      if (!Array.isArray(options.icons) || options.icons.some((icon) => typeof icon?.src !== 'string'))
+        throw new McpError('INVALID_ARGUMENT', 'McpServer option "icons" must be a list of { src, … }');
+      info.icons = options.icons;
+    }
     const tools = new ToolSet();
     const extensions = new ExtensionList();
     extensions.add(tasksExtension(tools));
@@ -122,7 +138,7 @@ export class McpServer {
     return this.core.state.nodeId;
   }
 
-  /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
+  /** The server's `name` and `version` (and `title`, `description`, `websiteUrl`, `icons`), as sent in `serverInfo`. */
   get info(): Implementation {
     return this.core.info;
   }

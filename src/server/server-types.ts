@@ -14,6 +14,7 @@ import type {
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
+  Icon,
   Implementation,
   JsonSchema,
   ListRootsResult,
@@ -43,6 +44,15 @@ export interface McpServerOptions {
   /** `serverInfo.version`. */
   version: string;
   title?: string;
+  /**
+   * `serverInfo.description` (2025-11-25 and later sessions, and 2026): what the server does, for
+   * people. Also the Server Card's description (1–100 characters there).
+   */
+  description?: string;
+  /** `serverInfo.websiteUrl` (2025-11-25+): the server's homepage or documentation. */
+  websiteUrl?: string;
+  /** `serverInfo.icons` (2025-11-25+). */
+  icons?: Icon[];
   /** Guidance for the model, sent in the `initialize` / `server/discover` result. */
   instructions?: string;
   /** Entries per page of every list: tools, resources, templates, prompts (default 100). */

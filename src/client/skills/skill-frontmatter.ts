@@ -2,6 +2,7 @@
  * A `SKILL.md`'s YAML frontmatter, and its comparison with the entry's (SEP-2640: field by field;
  * the file wins nothing, a difference refuses it). The YAML parser loads on first use.
  */
+import { sameJson } from '../../util/same-json.js';
 
 /** The frontmatter as JSON and the Markdown after it; `undefined` frontmatter when there is none. */
 export interface SplitSkillMd {
@@ -28,16 +29,4 @@ export function frontmatterDifferences(
 ): string[] {
   const keys = new Set([...Object.keys(listed), ...Object.keys(found ?? {})]);
   return [...keys].filter((key) => !sameJson(listed[key], found?.[key])).sort();
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Date) return sameJson(a.toISOString(), b);
-  if (b instanceof Date) return sameJson(a, b.toISOString());
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

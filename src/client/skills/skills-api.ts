@@ -7,14 +7,11 @@
  */
 import { McpError } from '../../protocol/errors.js';
 import { EXTENSION_IDS, extensionSettings } from '../../protocol/extensions/ids.js';
-import {
-  SKILL_LIMITS,
-  type DirectoryResource,
-  type Skill,
-} from '../../protocol/extensions/skills-types.js';
+import { SKILL_LIMITS, type DirectoryResource, type Skill } from '../../protocol/extensions/skills-types.js';
 import type { ReadResourceResult, ServerCapabilities } from '../../protocol/types.js';
 import type { CallOptions } from '../options.js';
 import { walkPages, type Page } from '../pagination.js';
+import { bytesFromBase64 } from '../../util/base64url.js';
 import { checkSkillEntry, type CheckedSkill } from './skill-entry-check.js';
 import { verifiedBytes, type ReadContent } from './skill-file-check.js';
 import { frontmatterDifferences, splitSkillMd } from './skill-frontmatter.js';
@@ -238,12 +235,8 @@ export class SkillsApi {
     const atLeast = typeof content.text === 'string' ? encoded.length : Math.floor((encoded.length * 3) / 4) - 2;
     if (atLeast > left)
       throw this.reject('limit', `${skill.entry.uri} passed the ${SKILL_LIMITS.bytes} bytes a skill may have`, uri);
-    let bytes: Uint8Array;
-    if (typeof content.text === 'string') bytes = new TextEncoder().encode(content.text);
-    else {
-      const binary = atob(encoded);
-      bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    }
+    const bytes = typeof content.text === 'string' ? new TextEncoder().encode(content.text) : bytesFromBase64(encoded);
+    if (!bytes) throw this.protocol('resources/read', `returned a blob for ${uri} that is not base64`);
     if (bytes.length > left)
       throw this.reject('limit', `${skill.entry.uri} passed the ${SKILL_LIMITS.bytes} bytes a skill may have`, uri);
     this.dynamicBytes.set(skill.entry.uri, spent + bytes.length);
