@@ -97,6 +97,7 @@ describe('the public surface', () => {
         "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",
+        "skillsFromDirectory",
         "stderrLogger",
       ]
     `);
@@ -111,7 +112,7 @@ describe('the public surface', () => {
     });
     expect(Object.keys(neutral).sort()).toEqual(
       Object.keys(server)
-        .filter((name) => name !== 'StdioServerTransport' && name !== 'createHttpHandler')
+        .filter((name) => !['StdioServerTransport', 'createHttpHandler', 'skillsFromDirectory'].includes(name))
         .sort(),
     );
   });

@@ -68,5 +68,7 @@ export type {
 } from './state/task-store.js';
 export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
 export type { ServerStateOptions } from './state/server-state.js';
+export type { SkillDefinition } from './skills/skill-entry.js';
+export type { SkillRegistration } from './skills/skill-set.js';
 // The MCP Server Card the HTTP handlers serve (SEP-2127, draft).
 export type { ServerCardOptions } from './http/server-card.js';

@@ -23,6 +23,9 @@ import { extensionFromDefinition, type ExtensionDefinition } from './extensions/
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
 import { resolveState } from './state/server-state.js';
+import { SkillSet, type SkillRegistration } from './skills/skill-set.js';
+import { skillsExtension } from './skills/skills-methods.js';
+import type { SkillDefinition } from './skills/skill-entry.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([
@@ -100,6 +103,8 @@ export class McpServer {
     const tools = new ToolSet();
     const extensions = new ExtensionList();
     extensions.add(tasksExtension(tools));
+    const skills = new SkillSet(logger);
+    extensions.add(skillsExtension(skills));
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
@@ -116,6 +121,7 @@ export class McpServer {
       extensions,
       tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
+      skills,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.
     this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
@@ -215,6 +221,39 @@ export class McpServer {
   }
 
   /**
+   * Publishes a skill (the skills extension, SEP-2640): served at `skill://<prefix>/<name>/…`,
+   * listed by `skills/list`, its files read through `resources/read` and its directories through
+   * `resources/directory/read`; while any skill is registered the server advertises
+   * `extensions["io.modelcontextprotocol/skills"] = { directoryRead: true }` and `resources` in
+   * both eras. Without `files["SKILL.md"]` one is generated from `instructions` and
+   * `frontmatter`. Throws `INVALID_ARGUMENT` for a bad name, prefix, description or file path, or
+   * a skill URI already taken; a given `SKILL.md` stating another name or description is refused
+   * when read (`ready` rejects with `INVALID_ARGUMENT`, and it is logged). Clients hear
+   * `notifications/resources/list_changed` (skills have no list_changed of their own). Returns the
+   * disposer that withdraws it; `ready` resolves with its entry once its digests are computed.
+   */
+  registerSkill(definition: SkillDefinition): SkillRegistration {
+    return this.core.skills.add(definition);
+  }
+
+  /**
+   * Publishes several skills (`skillsFromDirectory`'s result) as {@link registerSkill} does each;
+   * a throw withdraws those already added. Returns the disposer that withdraws them all.
+   */
+  registerSkills(definitions: readonly SkillDefinition[]): Disposer {
+    const added: Disposer[] = [];
+    try {
+      for (const definition of definitions) added.push(this.registerSkill(definition));
+    } catch (error) {
+      for (const dispose of added) dispose();
+      throw error;
+    }
+    return () => {
+      for (const dispose of added.splice(0)) dispose();
+    };
+  }
+
+  /**
    * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
    * legacy sessions that sent `resources/subscribe`, and 2026 `subscriptions/listen` streams that
    * name it in `resourceSubscriptions`. Never throws.
@@ -278,8 +317,16 @@ export class McpServer {
 
   private listOf(list: ChangeList): (listener: () => void) => Disposer {
     if (list === 'tools') return (listener) => this.core.tools.onChange(listener);
-    const set = list === 'resources' ? this.core.resources : this.core.prompts;
-    return (listener) => set.changes.add(listener);
+    if (list === 'resources')
+      return (listener) => {
+        const offResources = this.core.resources.changes.add(listener);
+        const offSkills = this.core.skills.changes.add(listener);
+        return () => {
+          offResources();
+          offSkills();
+        };
+      };
+    return (listener) => this.core.prompts.changes.add(listener);
   }
 
   /** Never throws: a bus that is down loses the change (subscribers resync when it is back); it is logged. */

@@ -1,6 +1,7 @@
 /** The capabilities a server offers in each era, read from what is registered when asked. */
 import type { Era } from '../../protocol/revisions.js';
 import type { ServerCapabilities } from '../../protocol/types.js';
+import { skillsNeedResources } from '../skills/skills-methods.js';
 import type { ServerCore } from './server-core.js';
 
 /**
@@ -16,6 +17,7 @@ export function capabilitiesOf(core: ServerCore, era: Era): ServerCapabilities {
   if (core.prompts.size > 0) capabilities.prompts = { listChanged: true };
   if (core.resources.size > 0 || core.prompts.size > 0) capabilities.completions = {};
   if (legacy) capabilities.logging = {};
+  skillsNeedResources(core, capabilities);
   const extensions = core.extensions.advertised(era);
   if (extensions) capabilities.extensions = extensions;
   return capabilities;

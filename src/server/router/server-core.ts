@@ -9,6 +9,7 @@ import type { ExtensionList } from '../extensions/extension-list.js';
 import type { InputStateSigner } from '../input/input-state.js';
 import type { PromptSet } from '../prompt-set.js';
 import type { ResourceSet } from '../resource-set.js';
+import type { SkillSet } from '../skills/skill-set.js';
 import type { ServerLogger, ToolCallObserver } from '../server-types.js';
 import type { ServerState } from '../state/server-state.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
@@ -37,4 +38,6 @@ export interface ServerCore {
   readonly tasks: TaskRuntime;
   /** Where the server's shared state lives, and this node's id. */
   readonly state: ServerState;
+  /** The skills it publishes (the skills extension, SEP-2640). */
+  readonly skills: SkillSet;
 }
