@@ -109,6 +109,8 @@ Examples:
   tools: `Usage: mcpwire tools [server]
 
 Lists every tool (all pages): name, arguments (* = required), description.
+A tool only the server's MCP App may call (_meta.ui.visibility without
+"model") is tagged [app]: the manager never offers it to a model.
 Off a terminal the table fits $COLUMNS (default 80); --json has every field.
 
 ${TARGET}

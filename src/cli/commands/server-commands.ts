@@ -5,6 +5,7 @@
  */
 import { resultToText } from '../../llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
+import { isModelVisible } from '../../protocol/extensions/apps-types.js';
 import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { toolNamed } from '../call-tool-name.js';
@@ -42,6 +43,11 @@ function argumentSummary(schema: Tool['inputSchema'] | undefined): string {
   return properties.map((name) => (required.has(name) ? `${name}*` : name)).join(', ');
 }
 
+/** A tool's name in the table, tagged `[app]` when only its server's MCP App may call it (never a model). */
+function toolLabel(tool: Tool): string {
+  return isModelVisible(tool) ? tool.name : `${tool.name} [app]`;
+}
+
 const info: ServerCommand = async (client) => {
   const json = {
     server: client.name,
@@ -69,7 +75,7 @@ const tools: ServerCommand = async (client, args, io) => {
   const text = list.length
     ? table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-        list.map((t) => [t.name, argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]),
+        list.map((t) => [toolLabel(t), argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]),
         io.columns,
       )
     : 'no tools';
