@@ -18,6 +18,22 @@ export type { HttpRoute } from './client/http-routes.js';
 export type { CallOptions, ClientOptions, EraChoice, ListOptions } from './client/options.js';
 export type { ElicitationMode, ServerInputContext, ServerInputHandlers } from './client/server-input.js';
 export type { TraceOptions } from './client/trace-hook.js';
+// Extensions (SEP-2133): the ids mcpwire implements, and reading an `extensions` capability map.
+export { EXTENSION_IDS, extensionSettings, extensionsOf, isExtensionId } from './protocol/extensions/ids.js';
+export type { ExtensionMap, ExtensionSettings } from './protocol/extensions/ids.js';
+export type { ExtensionDeclaration } from './client/extensions.js';
+// Skills (SEP-2640): `client.skills`, its refusals, and the wire shapes.
+export { SkillVerificationError } from './client/skills/skill-verification-error.js';
+export type { SkillRejection } from './client/skills/skill-verification-error.js';
+export type { SkillFile, SkillListing, SkillReadOptions, SkillsApi } from './client/skills/skills-api.js';
+export type {
+  DirectoryResource,
+  Skill,
+  SkillFrontmatter,
+  SkillResourceEntry,
+  SkillsCapability,
+} from './protocol/extensions/skills-types.js';
+export { SKILL_LIMITS } from './protocol/extensions/skills-types.js';
 // The shape of a stdio target (`connect({ command })` needs Node, Deno or Bun to run it).
 export type { StdioServerSpec } from './transport/stdio-server-spec.js';
 
@@ -61,7 +77,7 @@ export type { TraceTransportOptions } from './observe/tracing-transport.js';
 export { prettyTraceLine, streamSink } from './inspect/trace/stream-sinks.js';
 export type { PrettyOptions } from './inspect/trace/stream-sinks.js';
 export type { TraceSink } from './observe/trace-sink.js';
-export type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './observe/trace-record.js';
+export type { TraceDirection, TraceHttp, TraceKind, TraceLane, TraceRecord } from './observe/trace-record.js';
 export { MCP_CHANNELS } from './observe/channels.js';
 export type {
   McpConnectionFacts,
@@ -106,3 +122,14 @@ export type {
 } from './llm/tool-export.js';
 export { contentBlockToText, DEFAULT_MAX_RESULT_CHARS, resultToText } from './llm/result-text.js';
 export type { ResultText, ResultTextOptions } from './llm/result-text.js';
+
+// MCP Server Cards and Catalogs (SEP-2127, draft): read before connecting, advisory only.
+export { compareServerCard, fetchMcpCatalog, fetchServerCard } from './client/server-card.js';
+export type { CardFetchOptions, FetchedMcpCatalog, FetchedServerCard } from './client/server-card.js';
+export type {
+  McpCatalog,
+  McpCatalogEntry,
+  ServerCard,
+  ServerCardRemote,
+  ServerCardRepository,
+} from './protocol/extensions/server-card.js';

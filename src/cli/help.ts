@@ -61,6 +61,7 @@ Talk to a server:
   read URI    read a resource          prompts      list prompts
   prompt NAME render a prompt          complete     argument completions
   ping        liveness and round-trip time
+  skills      list skills              skills read URI  read one, verified
 Your config:
   servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
@@ -109,6 +110,8 @@ Examples:
   tools: `Usage: mcpwire tools [server]
 
 Lists every tool (all pages): name, arguments (* = required), description.
+A tool only the server's MCP App may call (_meta.ui.visibility without
+"model") is tagged [app]: the manager never offers it to a model.
 Off a terminal the table fits $COLUMNS (default 80); --json has every field.
 
 ${TARGET}
@@ -161,6 +164,18 @@ ${TARGET}
 
 Example:
   mcpwire read demo://resource/static/document/features.md --server everything`,
+  skills: `Usage: mcpwire skills [read URI] [server]
+
+Lists the skills a server publishes (SEP-2640, io.modelcontextprotocol/skills),
+all pages, reading none of their files. \`skills read URI\` prints one file of a
+listed skill once its size and sha256 digest match the skill's entry (and a
+SKILL.md's frontmatter); a file that does not match, or that no entry lists,
+fails with the reason and none of its bytes.
+
+${TARGET}
+
+Example:
+  mcpwire skills -- ${EVERYTHING}`,
   prompts: `Usage: mcpwire prompts [server]
 
 Lists prompts with their arguments (* = required).

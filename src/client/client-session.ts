@@ -52,6 +52,7 @@ import { modernMeta, pickModern, type Link, type Negotiated } from './negotiate.
 import type { ClientOptions } from './options.js';
 import { Resender } from './resend-policy.js';
 import { capabilitiesFor, fulfilInput, type ServerInputHandlers } from './server-input.js';
+import { withExtensions } from './extensions.js';
 
 /** Methods the 2026-07-28 revision removed. */
 const LEGACY_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
@@ -119,7 +120,7 @@ export class ClientSession {
     this.handlers = setup.handlers;
     this.clientInfo = setup.clientInfo;
     this.listsChanged = setup.listsChanged;
-    this.declared = capabilitiesFor(setup.handlers, options.elicitationModes);
+    this.declared = withExtensions(capabilitiesFor(setup.handlers, options.elicitationModes), options.extensions);
     this.logLevel = options.logLevel;
     if (options.onDiagnostic) this.events.on('diagnostic', options.onDiagnostic);
     this.http = isStreamableHttpTransport(held.concrete) ? held.concrete : undefined;

@@ -4,6 +4,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import { hasFeature, type Era } from '../protocol/revisions.js';
+import { EXTENSION_IDS } from '../protocol/extensions/ids.js';
 import type { ServerCapabilities } from '../protocol/types.js';
 
 /** The capability a method needs, as a path into `ServerCapabilities`. */
@@ -19,6 +20,13 @@ const REQUIRED: Record<string, readonly string[]> = {
   'prompts/get': ['prompts'],
   'completion/complete': ['completions'],
   'logging/setLevel': ['logging'],
+  // Extension methods need the extension advertised (SEP-2133); skills' directory read needs its setting too.
+  'skills/list': ['extensions', EXTENSION_IDS.skills],
+  'skills/get': ['extensions', EXTENSION_IDS.skills],
+  'resources/directory/read': ['extensions', EXTENSION_IDS.skills, 'directoryRead'],
+  'tasks/get': ['extensions', EXTENSION_IDS.tasks],
+  'tasks/update': ['extensions', EXTENSION_IDS.tasks],
+  'tasks/cancel': ['extensions', EXTENSION_IDS.tasks],
 };
 
 /** The capability path `method` needs in `revision`, or undefined when it needs none. */

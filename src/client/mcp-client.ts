@@ -32,6 +32,9 @@ import { ClientSession, type Held, type SessionSetup } from './client-session.js
 import { connectTarget, type ConnectTarget } from './connect.js';
 import type { ClientEvents } from './events.js';
 import { assertCapability } from './gating.js';
+import { assertServerExtension } from './extensions.js';
+import { SkillsApi } from './skills/skills-api.js';
+import { extensionsOf, type ExtensionMap } from '../protocol/extensions/ids.js';
 import { continueWithInput, withInput } from './input-rounds.js';
 import { cacheLifetime, LIST_KEYS, ListCache, type ListMethod } from './list-cache.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
@@ -53,6 +56,7 @@ export class McpClient {
   private readonly session: ClientSession;
   private readonly caches = new ListCache();
   private toolIndex: Map<string, Tool> | undefined;
+  private skillsApi: SkillsApi | undefined;
   /** The tools a 2026 HTTP call reads its `x-mcp-header` markings from. */
   private readonly tools: ToolLookup = {
     get: (name) => this.toolIndex?.get(name),
@@ -112,6 +116,23 @@ export class McpClient {
   /** The capabilities the server advertised. */
   get capabilities(): ServerCapabilities {
     return this.session.negotiated.capabilities;
+  }
+
+  /**
+   * The extensions the server advertised, by id, with their settings (both eras: the
+   * `initialize` result or `server/discover`). Only well-formed ids with object settings count.
+   */
+  get serverExtensions(): ExtensionMap {
+    return extensionsOf(this.session.negotiated.capabilities);
+  }
+
+  /**
+   * The skills the server publishes (SEP-2640): `list()` (reads no file), `get(uri)`, and
+   * `read(uri)` returning a file only once it matches its entry. `supported` says whether the
+   * server advertised the extension; without it every method is `CAPABILITY_MISSING`, nothing sent.
+   */
+  get skills(): SkillsApi {
+    return (this.skillsApi ??= new SkillsApi(this, this.session.options.maxPages ?? 64));
   }
 
   /** The server's instructions for the model, if any. */
@@ -325,6 +346,25 @@ export class McpClient {
     options: CallOptions = {},
   ): Promise<ResultOf<M>> {
     return this.session.send(method, params, options, false);
+  }
+
+  /**
+   * Sends `method` of extension `id` with the era's envelope: rejects with `CAPABILITY_MISSING`,
+   * nothing sent, when the server did not advertise `id` (or, for a method the client knows, the
+   * setting it needs). Resolves with the raw result; checking its shape is the caller's.
+   */
+  extensionRequest(
+    id: string,
+    method: string,
+    params?: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    try {
+      assertServerExtension(this.capabilities, id, this.name, method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.session.send(method as ClientRequestMethod, params, options);
   }
 
   /** Graceful, idempotent close: ends listen streams, closes the transport (stdio: stdin EOF → SIGTERM → SIGKILL). */

@@ -9,6 +9,7 @@ import type { Implementation, LoggingLevel } from '../protocol/types.js';
 import type { ElicitationMode, ServerInputHandlers } from './server-input.js';
 import type { HttpRouteCache } from './http-routes.js';
 import type { TraceOptions } from './trace-hook.js';
+import { checkExtensionDeclarations, type ExtensionDeclaration } from './extensions.js';
 
 /** How the client picks the era: probe (`auto`, default), or pin one. */
 export type EraChoice = 'auto' | Era;
@@ -129,6 +130,13 @@ export interface ClientOptions {
    * default; without it the transport is not wrapped at all.
    */
   trace?: TraceOptions;
+  /**
+   * Extensions this client supports, by id (`{vendor-prefix}/{name}`): settings, or `true` for
+   * `{}`. Declared in every era (legacy: `initialize`'s capabilities; 2026-07-28: each request's
+   * client capabilities). An extension is on only where the server advertises it too
+   * (`client.serverExtensions`). Default: none.
+   */
+  extensions?: Readonly<Record<string, ExtensionDeclaration>>;
 }
 
 /** Options of every call: cancel, timeouts and progress. */
@@ -166,6 +174,7 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>(
     onDiagnostic: true,
     signal: true,
     trace: true,
+    extensions: true,
   },
   {
     timeoutMs: 'requestTimeoutMs',
@@ -207,4 +216,5 @@ export function checkClientOptions(options: ClientOptions): void {
   checkOptions(options.http, HTTP_OPTION_KEYS);
   checkOptions(options.handlers, HANDLER_KEYS);
   checkOptions(options.trace, TRACE_KEYS);
+  checkExtensionDeclarations(options.extensions);
 }

@@ -4,6 +4,9 @@
  * and a deep copy of JSON data. Pure; nothing here touches a caller's object.
  */
 import type { SchemaChange, SchemaProfile } from './schema-types.js';
+import { sameJson } from '../util/same-json.js';
+
+export { sameJson };
 
 /** A plain JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>;
@@ -115,19 +118,6 @@ export function mergeInto(target: JsonObject, member: JsonObject): string[] {
     }
   }
   return conflicts;
-}
-
-/** Structural equality of JSON data (object key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  if (isJsonObject(a) && isJsonObject(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
-    );
-  }
-  return false;
 }
 
 /** A deep copy of JSON data: fresh arrays and objects everywhere, so no two places share one. */

@@ -2,8 +2,11 @@
  * The manager's catalogue of tools in the request shapes of the LLM APIs: OpenAI function tools,
  * Anthropic tools, Gemini function declarations. Names are taken as they are (the catalogue's
  * exposed names are already provider-safe); each `inputSchema` goes through {@link cleanSchema}
- * for the chosen profile. Pure: the catalogue entries are not touched.
+ * for the chosen profile. App-only tools (`_meta.ui.visibility` without `model`, MCP Apps) are
+ * never exported, whatever list they come in: a host MUST NOT offer them to a model. Pure: the
+ * catalogue entries are not touched.
  */
+import { isModelVisible } from '../protocol/extensions/apps-types.js';
 import type { Tool } from '../protocol/types.js';
 import { cleanSchema, type SchemaChange, type SchemaProfile } from './schema-profiles.js';
 
@@ -108,10 +111,12 @@ function describe(description: string | undefined): { description?: string } {
 
 function exportEach(tools: readonly ExportableTool[], profile: SchemaProfile) {
   const changes: ToolSchemaChanges[] = [];
-  const entries = tools.map(({ name, definition }) => {
-    const cleaned = cleanSchema(definition.inputSchema, profile);
-    if (cleaned.changes.length > 0) changes.push({ name, changes: cleaned.changes });
-    return { name, description: toolDescription(definition), schema: cleaned.schema };
-  });
+  const entries = tools
+    .filter(({ definition }) => isModelVisible(definition))
+    .map(({ name, definition }) => {
+      const cleaned = cleanSchema(definition.inputSchema, profile);
+      if (cleaned.changes.length > 0) changes.push({ name, changes: cleaned.changes });
+      return { name, description: toolDescription(definition), schema: cleaned.schema };
+    });
   return { entries, changes };
 }

@@ -5,8 +5,10 @@
  * the top-level `cwd` becomes `config.cwd`, and options that could not both take effect are
  * refused. Also what tells two option sets apart, for `McpManager.getInstance`.
  */
-import { checkClientOptions } from '../client/options.js';
+import { checkClientOptions, type ClientOptions } from '../client/options.js';
 import { McpError } from '../protocol/errors.js';
+import { UI_MIME_TYPE } from '../protocol/extensions/apps-types.js';
+import { EXTENSION_IDS } from '../protocol/extensions/ids.js';
 import { checkOptions, optionKeys } from '../protocol/option-keys.js';
 import { unknownHost } from './config/hosts/host-layer.js';
 import { checkConfigOptions } from './config/load-config.js';
@@ -54,6 +56,7 @@ const MANAGER_OPTION_KEYS = optionKeys<ManagerOptions>(
     onAuthorizationUrl: true,
     tokenStore: true,
     importHosts: true,
+    apps: true,
   },
   NESTED_HINTS,
 );
@@ -72,6 +75,8 @@ export type NormalOptions = Omit<ManagerOptions, 'servers'> & { servers?: Manage
 export function normaliseManagerOptions(options: ManagerOptions): NormalOptions {
   checkOptions(options, MANAGER_OPTION_KEYS);
   if (options.client) checkClientOptions(options.client);
+  if (options.apps !== undefined && typeof options.apps !== 'boolean')
+    throw new McpError('INVALID_ARGUMENT', 'McpManager options: "apps" must be true or false');
   if (options.config) checkConfigOptions(options.config);
   let normal: NormalOptions =
     options.servers === undefined
@@ -105,6 +110,17 @@ export function normaliseManagerOptions(options: ManagerOptions): NormalOptions 
     );
   }
   return normal;
+}
+
+/**
+ * The options every managed client gets: `client`, and with `apps: true` the MCP Apps declaration
+ * (`extensions[EXTENSION_IDS.ui] = { mimeTypes: [UI_MIME_TYPE] }`) beside its other extensions.
+ * A ui declaration `client.extensions` already makes is kept as given.
+ */
+export function managedClientOptions(options: NormalOptions): ClientOptions {
+  const client = options.client ?? {};
+  if (options.apps !== true || client.extensions?.[EXTENSION_IDS.ui] !== undefined) return client;
+  return { ...client, extensions: { ...client.extensions, [EXTENSION_IDS.ui]: { mimeTypes: [UI_MIME_TYPE] } } };
 }
 
 /**

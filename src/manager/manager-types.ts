@@ -30,6 +30,14 @@ export interface ManagerOptions {
   /** Options every client gets (handlers, timeouts, clientInfo); per-server values win. */
   client?: ClientOptions;
   /**
+   * This host renders MCP Apps (SEP-1865): every managed client declares the ui extension
+   * (`EXTENSION_IDS.ui` with `mimeTypes: [UI_MIME_TYPE]`), so servers may offer their `ui://`
+   * views. Default false: nothing is declared. Either way, app-only tools (`_meta.ui.visibility`
+   * without `model`) stay out of the catalogue ({@link McpManager.getAllTools}, `execute`, the LLM
+   * exports); the server's client (`getConnection(name)`) still lists and calls them for its app.
+   */
+  apps?: boolean;
+  /**
    * Where the configuration comes from, for {@link McpManager.reloadConfig} and `/mcp reload`
    * (the config layer: read, expand, validate, merge the files). Without it, reload is refused.
    */

@@ -5,6 +5,8 @@
  * that run several agents). Servers start in parallel and one failing server never blocks the
  * others.
  */
+import type { Skill } from '../protocol/extensions/skills-types.js';
+import type { SkillFile } from '../client/skills/skills-api.js';
 import type { McpClient } from '../client/mcp-client.js';
 import type { CallOptions, ClientOptions } from '../client/options.js';
 import { Emitter } from '../util/emitter.js';
@@ -14,10 +16,16 @@ import type { CallToolResult, Prompt, Resource, Tool } from '../protocol/types.j
 import { ApprovalStep } from './permissions/approval-step.js';
 import { ConfigSource } from './config/config-source.js';
 import { Catalogue } from './catalogue/catalogue.js';
+import { modelVisibleTools } from './catalogue/server-tools.js';
 import { configFingerprint } from './config/fingerprint.js';
 import type { ConfigWatch, WatchOptions } from './config/config-watcher.js';
 import { debugLogger, type DebugLogger } from './debug-log.js';
-import { differingOptions, normaliseManagerOptions, type NormalOptions } from './manager-options.js';
+import {
+  differingOptions,
+  managedClientOptions,
+  normaliseManagerOptions,
+  type NormalOptions,
+} from './manager-options.js';
 import type {
   CatalogTool,
   ExecuteResult,
@@ -90,7 +98,7 @@ export class McpManager {
   /** `options` must already be normalised ({@link normaliseManagerOptions}). */
   private constructor(options: NormalOptions) {
     this.log = debugLogger(options.logger);
-    this.clientOptions = options.client ?? {};
+    this.clientOptions = managedClientOptions(options);
     this.maxResultChars = options.maxResultChars;
     this.gate = new PermissionGate(options.permissions ?? [], options.ask, options.hideDeniedTools === true);
     this.approval = new ApprovalStep({
@@ -338,7 +346,11 @@ export class McpManager {
     return this.slots.get(name)?.status === 'connected';
   }
 
-  /** Every tool of every connected server, namespaced, after the servers' include/exclude rules. */
+  /**
+   * Every tool of every connected server, namespaced, after the servers' include/exclude rules;
+   * never an app-only tool (`_meta.ui.visibility` without `model`: only the server's own MCP App
+   * may call it, through `getConnection(server).callTool`).
+   */
   getAllTools(): CatalogTool[] {
     return this.gate.visible(this.catalogue.list());
   }
@@ -364,10 +376,11 @@ export class McpManager {
   /**
    * Makes `tools` the catalogue entries of `server` (what a connect or a list change does; also
    * for hosts that feed tools of their own). Names of other servers' tools change only if a
-   * clash appears or disappears. Emits `catalogChanged`.
+   * clash appears or disappears. App-only tools (`_meta.ui.visibility` without `model`) are left
+   * out, as a connect leaves them out. Emits `catalogChanged`.
    */
   registerServerTools(server: string, tools: readonly Tool[]): void {
-    this.catalogue.publish(server, tools);
+    this.catalogue.publish(server, modelVisibleTools(tools));
   }
 
   /** Removes `server`'s tools from the catalogue; other servers' tools stay. */
@@ -397,6 +410,27 @@ export class McpManager {
     return this.slots.gather(async (client, server) =>
       client.capabilities.prompts ? (await client.listPrompts()).map((p) => ({ ...p, server })) : [],
     );
+  }
+
+  /**
+   * Every skill of every connected server that publishes skills (SEP-2640), each with its
+   * server's name; entries a server listed against the rules are left out. Reads no skill file.
+   */
+  async getAllSkills(): Promise<Array<Skill & { server: string }>> {
+    return this.slots.gather(async (client, server) =>
+      client.skills.supported ? (await client.skills.list()).skills.map((s) => ({ ...s, server })) : [],
+    );
+  }
+
+  /**
+   * One file of a skill of `server`, verified against its entry (`client.skills.read`): rejects
+   * with `INVALID_STATE` when `server` is not connected, `SKILL_REJECTED` when the file does not
+   * match or is not listed. A skill of one server never causes a read on another.
+   */
+  async readSkill(server: string, uri: string, options: CallOptions = {}): Promise<SkillFile> {
+    const client = this.getConnection(server);
+    if (!client) throw new McpError('INVALID_STATE', `server "${server}" is not connected`, { server });
+    return client.skills.read(uri, options);
   }
 
   /**

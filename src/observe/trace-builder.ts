@@ -10,7 +10,7 @@
 import { classifyMessage } from '../protocol/jsonrpc.js';
 import { sampleValue } from '../protocol/value-sample.js';
 import { redactHeaderValue, redactUrl, scrubSecrets } from '../util/redact.js';
-import type { TraceDirection, TraceHttp, TraceKind, TraceRecord } from './trace-record.js';
+import type { TraceDirection, TraceHttp, TraceKind, TraceLane, TraceRecord } from './trace-record.js';
 import { META_KEYS } from '../protocol/meta-keys.js';
 
 export interface TraceBuilderOptions {
@@ -22,6 +22,11 @@ export interface TraceBuilderOptions {
   now?: () => number;
   /** Open requests remembered per direction for correlation (default 10 000). */
   maxPending?: number;
+  /**
+   * The lane every record is stamped with: `ui` for an MCP Apps bridge (`out` host → view, `in`
+   * view → host). Absent: MCP traffic. Records go to the same sink with the same redaction either way.
+   */
+  lane?: TraceLane;
 }
 
 /** Longest raw text a record keeps of what could not be read as a message (characters). */
@@ -66,6 +71,7 @@ export class TraceBuilder {
   private readonly now: () => number;
   private readonly start: number;
   private readonly maxPending: number;
+  private readonly lane: TraceLane | undefined;
   /** This tracer's {@link TraceRecord.session}: wall-clock start and random digits, base 36. */
   private readonly session = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   /** Requests by direction they travelled, keyed by JSON id (typed: `s:1` vs `n:1`). */
@@ -80,6 +86,7 @@ export class TraceBuilder {
     this.now = options.now ?? (() => performance.now());
     this.start = this.now();
     this.maxPending = options.maxPending ?? 10_000;
+    this.lane = options.lane;
   }
 
   /**
@@ -252,6 +259,7 @@ export class TraceBuilder {
       server: this.server,
       session: this.session,
       dir,
+      ...(this.lane ? { lane: this.lane } : {}),
       kind,
       bytes,
       ...fields,

@@ -12,13 +12,25 @@
  *   frame that parsed but that JSON cannot write back (nested deeper than the stack allows) keeps
  *   its kind, id and method, and a bounded sample in `raw` instead of `message`.
  * - `t` is milliseconds since the tracer started (monotonic); `ts` is wall-clock ISO time.
+ * - A record with `lane: 'ui'` is MCP Apps bridge traffic (`ui/*` between a host and its view),
+ *   not MCP wire traffic; records without `lane` are MCP. The version stays 1: readers that do
+ *   not know the field read ui records as ordinary frames of their own session.
  */
 
-/** Direction of a frame: `out` is client → server, `in` is server → client. */
+/**
+ * Direction of a frame: `out` is client → server, `in` is server → client. On the ui lane,
+ * `out` is host → view and `in` is view → host.
+ */
 export type TraceDirection = 'out' | 'in';
 
 /** What a frame is, from its JSON-RPC shape. `event` records are not frames (connect, exit, close). */
 export type TraceKind = 'request' | 'response' | 'error' | 'notification' | 'batch' | 'invalid' | 'event';
+
+/**
+ * A lane of traffic other than MCP's own: `ui` is the MCP Apps bridge (`ui/*` and the MCP
+ * requests a view sends through its host), recorded beside the MCP session of the same server.
+ */
+export type TraceLane = 'ui';
 
 /** HTTP facts of a frame carried over HTTP. Header names are lower-case. */
 export interface TraceHttp {
@@ -45,6 +57,8 @@ export interface TraceRecord {
    */
   session?: string;
   dir: TraceDirection;
+  /** Absent for MCP traffic; `ui` for the MCP Apps bridge between a host and its view. */
+  lane?: TraceLane;
   kind: TraceKind;
   /** UTF-8 bytes of the frame as it crossed the wire (0 for events). */
   bytes: number;
@@ -78,4 +92,9 @@ export interface TraceRecord {
   event?: string;
   /** For `event` records: free-form facts (exit code, signal, pid, error message). */
   detail?: Record<string, unknown>;
+}
+
+/** The record is MCP Apps bridge traffic (`lane: 'ui'`), not MCP wire traffic. */
+export function isUiLane(record: Pick<TraceRecord, 'lane'>): boolean {
+  return record.lane === 'ui';
 }

@@ -13,6 +13,9 @@ export { ResourceNotFoundError } from './resource-not-found.js';
 export { KIT_ERROR_CODES } from './tools/tool-call.js';
 export type { ToolErrorBody } from './tools/tool-call.js';
 export { stderrLogger } from './server-log.js';
+export type { ExtensionDefinition, ExtensionMethod } from './extensions/extension-definition.js';
+export { EXTENSION_IDS } from '../protocol/extensions/ids.js';
+export type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids.js';
 export type {
   CompleteHandler,
   McpServerOptions,
@@ -65,3 +68,7 @@ export type {
 } from './state/task-store.js';
 export type { SessionFacts, SessionStore, StoredSession } from './state/session-store.js';
 export type { ServerStateOptions } from './state/server-state.js';
+export type { SkillDefinition } from './skills/skill-entry.js';
+export type { SkillRegistration } from './skills/skill-set.js';
+// The MCP Server Card the HTTP handlers serve (SEP-2127, draft).
+export type { ServerCardOptions } from './http/server-card.js';

@@ -17,9 +17,15 @@ import { ToolSet } from './tools/tool-set.js';
 import { ResourceSet, type ResourceDefinition, type ResourceTemplateDefinition } from './resource-set.js';
 import { PromptSet, type PromptArguments, type PromptDefinition } from './prompt-set.js';
 import { TaskRuntime } from './tasks/task-runtime.js';
+import { tasksExtension } from './tasks/tool-task.js';
+import { ExtensionList } from './extensions/extension-list.js';
+import { extensionFromDefinition, type ExtensionDefinition } from './extensions/extension-definition.js';
 import { ChangeFeed } from './change-listeners.js';
 import type { Change, ChangeList } from './state/change-bus.js';
 import { resolveState } from './state/server-state.js';
+import { SkillSet, type SkillRegistration } from './skills/skill-set.js';
+import { skillsExtension } from './skills/skills-methods.js';
+import type { SkillDefinition } from './skills/skill-entry.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([
@@ -32,7 +38,11 @@ const OPTION_KEYS = new Set([
   'onToolCall',
   'stateSecret',
   'tasks',
+  'extensions',
   'state',
+  'description',
+  'websiteUrl',
+  'icons',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
 const LISTS: readonly ChangeList[] = ['tools', 'resources', 'prompts'];
@@ -47,7 +57,8 @@ export class McpServer {
   private readonly disposers: Disposer[];
 
   /**
-   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `pageSize`, `tasks` or
+   * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `description`,
+   * `websiteUrl`, `icons`, `pageSize`, `tasks` or
    * `state` value, or a shared store without `state.stateSecret`.
    */
   constructor(options: McpServerOptions) {
@@ -77,19 +88,40 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
+    for (const key of ['description', 'websiteUrl'] as const) {
+      const value = options[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || value === '')
+        throw new McpError('INVALID_ARGUMENT', `McpServer option "${key}" must be a non-empty string`);
+      info[key] = value;
+    }
+    if (options.icons !== undefined) {
+      if (!Array.isArray(options.icons) || options.icons.some((icon) => typeof icon?.src !== 'string'))
+        throw new McpError('INVALID_ARGUMENT', 'McpServer option "icons" must be a list of { src, … }');
+      info.icons = options.icons;
+    }
+    const tools = new ToolSet();
+    const extensions = new ExtensionList();
+    extensions.add(tasksExtension(tools));
+    const skills = new SkillSet(logger);
+    extensions.add(skillsExtension(skills));
+    for (const [id, settings] of Object.entries(options.extensions ?? {}))
+      extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
       info,
       instructions: options.instructions,
       pageSize,
-      tools: new ToolSet(),
+      tools,
       resources: new ResourceSet(),
       prompts: new PromptSet(),
       changes: new ChangeFeed(),
       logger,
       onToolCall: options.onToolCall,
       inputState: state.inputState,
+      extensions,
       tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
+      skills,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.
     this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
@@ -106,7 +138,7 @@ export class McpServer {
     return this.core.state.nodeId;
   }
 
-  /** The server's `name` and `version` (and `title`), as sent in `serverInfo`. */
+  /** The server's `name` and `version` (and `title`, `description`, `websiteUrl`, `icons`), as sent in `serverInfo`. */
   get info(): Implementation {
     return this.core.info;
   }
@@ -179,6 +211,49 @@ export class McpServer {
   }
 
   /**
+   * Offers an extension (SEP-2133): advertised with its `settings` in the capabilities of its
+   * eras from the next `initialize` / `server/discover` on, its `methods` answered after the
+   * era's own. Throws `INVALID_ARGUMENT` for a malformed or already registered id. Returns the
+   * disposer that withdraws it. Handlers read what the client declared in `context.extensions`.
+   */
+  registerExtension(definition: ExtensionDefinition): Disposer {
+    return this.core.extensions.add(extensionFromDefinition(definition));
+  }
+
+  /**
+   * Publishes a skill (the skills extension, SEP-2640): served at `skill://<prefix>/<name>/…`,
+   * listed by `skills/list`, its files read through `resources/read` and its directories through
+   * `resources/directory/read`; while any skill is registered the server advertises
+   * `extensions["io.modelcontextprotocol/skills"] = { directoryRead: true }` and `resources` in
+   * both eras. Without `files["SKILL.md"]` one is generated from `instructions` and
+   * `frontmatter`. Throws `INVALID_ARGUMENT` for a bad name, prefix, description or file path, or
+   * a skill URI already taken; a given `SKILL.md` stating another name or description is refused
+   * when read (`ready` rejects with `INVALID_ARGUMENT`, and it is logged). Clients hear
+   * `notifications/resources/list_changed` (skills have no list_changed of their own). Returns the
+   * disposer that withdraws it; `ready` resolves with its entry once its digests are computed.
+   */
+  registerSkill(definition: SkillDefinition): SkillRegistration {
+    return this.core.skills.add(definition);
+  }
+
+  /**
+   * Publishes several skills (`skillsFromDirectory`'s result) as {@link registerSkill} does each;
+   * a throw withdraws those already added. Returns the disposer that withdraws them all.
+   */
+  registerSkills(definitions: readonly SkillDefinition[]): Disposer {
+    const added: Disposer[] = [];
+    try {
+      for (const definition of definitions) added.push(this.registerSkill(definition));
+    } catch (error) {
+      for (const dispose of added) dispose();
+      throw error;
+    }
+    return () => {
+      for (const dispose of added.splice(0)) dispose();
+    };
+  }
+
+  /**
    * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
    * legacy sessions that sent `resources/subscribe`, and 2026 `subscriptions/listen` streams that
    * name it in `resourceSubscriptions`. Never throws.
@@ -207,6 +282,7 @@ export class McpServer {
       requestId: 'in-process',
       clientInfo: undefined,
       clientCapabilities: {},
+      extensions: {},
       progress: () => undefined,
       log: () => undefined,
       elicit: () => Promise.reject(noClient('elicitation/create')),
@@ -241,8 +317,16 @@ export class McpServer {
 
   private listOf(list: ChangeList): (listener: () => void) => Disposer {
     if (list === 'tools') return (listener) => this.core.tools.onChange(listener);
-    const set = list === 'resources' ? this.core.resources : this.core.prompts;
-    return (listener) => set.changes.add(listener);
+    if (list === 'resources')
+      return (listener) => {
+        const offResources = this.core.resources.changes.add(listener);
+        const offSkills = this.core.skills.changes.add(listener);
+        return () => {
+          offResources();
+          offSkills();
+        };
+      };
+    return (listener) => this.core.prompts.changes.add(listener);
   }
 
   /** Never throws: a bus that is down loses the change (subscribers resync when it is back); it is logged. */

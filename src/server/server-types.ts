@@ -2,6 +2,7 @@
  * The public types of the server kit: options, tool definitions, the context a handler gets and
  * what it returns.
  */
+import type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids.js';
 import type { AuthInfo } from './auth-info.js';
 import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
@@ -13,6 +14,7 @@ import type {
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
+  Icon,
   Implementation,
   JsonSchema,
   ListRootsResult,
@@ -42,6 +44,15 @@ export interface McpServerOptions {
   /** `serverInfo.version`. */
   version: string;
   title?: string;
+  /**
+   * `serverInfo.description` (2025-11-25 and later sessions, and 2026): what the server does, for
+   * people. Also the Server Card's description (1–100 characters there).
+   */
+  description?: string;
+  /** `serverInfo.websiteUrl` (2025-11-25+): the server's homepage or documentation. */
+  websiteUrl?: string;
+  /** `serverInfo.icons` (2025-11-25+). */
+  icons?: Icon[];
   /** Guidance for the model, sent in the `initialize` / `server/discover` result. */
   instructions?: string;
   /** Entries per page of every list: tools, resources, templates, prompts (default 100). */
@@ -74,6 +85,11 @@ export interface McpServerOptions {
    * `failed` after it).
    */
   tasks?: { ttlMs?: number; pollIntervalMs?: number; maxTasks?: number; leaseMs?: number };
+  /**
+   * Extensions to advertise (SEP-2133), id → settings, in both eras' capabilities; the same as
+   * `registerExtension({ id, settings })` for each (an extension with methods needs that call).
+   */
+  extensions?: Readonly<Record<string, ExtensionSettings>>;
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */
@@ -103,6 +119,8 @@ export interface RequestContext {
   readonly clientInfo: Implementation | undefined;
   /** The client's capabilities (legacy: declared at `initialize`; modern: on this request). */
   readonly clientCapabilities: ClientCapabilities;
+  /** The extensions the client declared, id → settings (from `clientCapabilities.extensions`). */
+  readonly extensions: ExtensionMap;
   /**
    * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
    * Values that do not increase are dropped (the spec requires increasing progress).

@@ -64,3 +64,17 @@ export function textFromBase64(text: string): string {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return decoder.decode(bytes);
 }
+
+/**
+ * The bytes of standard base64 `text` (RFC 4648 §4; padding optional), or undefined when it is
+ * not base64: a strict reader, for bytes that are verified against a digest afterwards.
+ */
+export function bytesFromBase64(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const bare = text.replace(/=+$/, '');
+  if (bare.length % 4 === 1 || (text.length !== bare.length && text.length % 4 !== 0)) return undefined;
+  const binary = atob(bare);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -6,8 +6,6 @@
  * scenario's server expects a client to do, through mcpwire's public API only (dist/, built by
  * `npm run build`). Exit code 0 on success, 1 with a message otherwise.
  */
-import { createHash } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import { McpClient } from '../../dist/index.js';
 import { exchangeForIdJag, MemoryTokenStore } from '../../dist/auth/index.js';
 
@@ -160,52 +158,21 @@ async function exercise(client, { callTools = true } = {}) {
 }
 
 /**
- * A minimal skills host (SEP-2640, extension io.modelcontextprotocol/skills), built on
- * `client.request` since mcpwire has no skills API: `skills/list` gives entries; loading a skill
- * reads its SKILL.md and verifies it against the entry (byte size, sha256 digest, frontmatter
- * field by field) before anything else of the skill is read. A skill that fails is rejected.
+ * The skills host (SEP-2640) is mcpwire's own `client.skills`: listing reads no file; loading a
+ * skill reads its SKILL.md first (verified against its entry: size, digest, frontmatter), then
+ * its other files, each verified; a refused SKILL.md refuses the rest of its skill.
  */
-const sha256 = (text) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
-
-async function listSkills(client) {
-  const result = await client.request('skills/list', {});
-  return result.skills ?? [];
-}
-
-/** Reads one file of a skill and checks it against its `resources` entry; throws on a mismatch. */
-async function readVerified(client, entry, uri) {
-  const listed = (entry.resources ?? []).find((r) => r.uri === uri);
-  if (!listed) throw new Error(`${uri} is not listed in the skill's resources`);
-  const { contents } = await client.readResource(uri);
-  const text =
-    contents?.[0]?.text ??
-    (contents?.[0]?.blob !== undefined ? Buffer.from(contents[0].blob, 'base64').toString('utf8') : undefined);
-  if (typeof text !== 'string') throw new Error(`${uri}: no content`);
-  if (typeof listed.size === 'number' && Buffer.byteLength(text, 'utf8') !== listed.size)
-    throw new Error(`${uri}: ${Buffer.byteLength(text, 'utf8')} bytes, the entry says ${listed.size}`);
-  if (typeof listed.digest === 'string' && sha256(text) !== listed.digest)
-    throw new Error(`${uri}: digest ${sha256(text)}, the entry says ${listed.digest}`);
-  return text;
-}
-
-/** Loads a skill: SKILL.md verified and its frontmatter compared, then its other files, each verified. */
 async function loadSkill(client, entry) {
-  const skillMd = await readVerified(client, entry, entry.uri);
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(skillMd);
-  const frontmatter = match ? parseYaml(match[1]) : undefined;
-  for (const [key, value] of Object.entries(entry.frontmatter ?? {})) {
-    if (JSON.stringify(frontmatter?.[key]) !== JSON.stringify(value))
-      throw new Error(
-        `${entry.uri}: frontmatter "${key}" is ${JSON.stringify(frontmatter?.[key])}, the entry says ${JSON.stringify(value)}`,
-      );
-  }
-  for (const resource of entry.resources ?? [])
-    if (resource.uri !== entry.uri) await readVerified(client, entry, resource.uri);
+  await client.skills.read(entry.uri);
+  for (const resource of Array.isArray(entry.resources) ? entry.resources : [])
+    if (resource.uri !== entry.uri) await client.skills.read(resource.uri);
 }
 
 async function loadEverySkill() {
   const client = await connect();
-  for (const entry of await listSkills(client)) {
+  const { skills, invalid } = await client.skills.list();
+  for (const bad of invalid) console.error(`skill entry ${bad.uri ?? bad.index} refused: ${bad.reason}`);
+  for (const entry of skills) {
     // A skill that fails verification is not loaded; the scenario wants exactly that refusal.
     await loadSkill(client, entry).catch((e) => console.error(`skill ${entry.uri} rejected: ${e.message}`));
   }
@@ -284,7 +251,7 @@ const SCENARIOS = {
   async 'sep-2640-client-no-prefetch'() {
     // Listing skills must not read any of their files: nothing is loaded here.
     const client = await connect();
-    await listSkills(client);
+    await client.skills.list();
     await client.close();
   },
   'sep-2640-client-verify-digest': loadEverySkill,

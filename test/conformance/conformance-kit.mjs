@@ -596,6 +596,34 @@ server.registerResource({
   mimeType: 'text/plain',
   read: (uri) => [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }],
 });
+// Skills (SEP-2640, the sep-2640-skills-* server scenarios): the first listed skill has a
+// subdirectory with a nested one, so the directory scenario finds a child directory to descend.
+server.registerSkill({
+  name: 'pdf-processing',
+  description: 'Extract, fill, and assemble PDF documents',
+  instructions: '# PDF processing\n\nChoose the matching template from `templates/`.\n',
+  frontmatter: { license: 'Apache-2.0', metadata: { version: '2.1.0' } },
+  files: {
+    'references/FORMS.md': '# Forms\n\nFields are named `field_<n>`.\n',
+    'templates/invoice.md': '# Invoice\n\nTotal: {{total}}\n',
+    'templates/regional/eu-invoice.md': '# EU invoice\n\nVAT: {{vat}}\n',
+  },
+});
+server.registerSkill({
+  name: 'refunds',
+  prefix: 'acme/billing',
+  description: 'Process customer refund requests per company policy',
+  instructions: '# Refunds\n\nSee `examples/email.md`.\n',
+  files: { 'examples/email.md': 'Dear customer,\n\nYour refund is on its way.\n' },
+});
+server.registerSkill({
+  name: 'git-workflow',
+  description: "Follow this team's Git conventions for branching and commits",
+  files: {
+    'SKILL.md':
+      "---\nname: git-workflow\ndescription: Follow this team's Git conventions for branching and commits\n---\n\n# Git workflow\n",
+  },
+});
 server.registerResourceTemplate({
   uriTemplate: 'test://template/{id}/data',
   name: 'template-data',

@@ -94,3 +94,8 @@ export async function longRunProgress(client: McpClient, steps: number, duration
   );
   return progress;
 }
+
+/** The kit's skills fixture (`spec-fixtures/servers/skills/kit-skills-server.mjs`, on dist/), `/mcp`. */
+export function kitSkillsOverHttp(): Promise<HttpServerProcess> {
+  return start('spec-fixtures/servers/skills/kit-skills-server.mjs', ['--http'], '/mcp');
+}

@@ -28,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   prompt: server,
   complete: server,
   ping: server,
+  skills: server,
   // A login waits for the browser: a signal abandons it (the loopback receiver is closed).
   auth: (args, io) => withInterrupts(io, async (i) => (await import('./auth-commands.js')).authCommand(args, io, i)),
   // They run a manager's servers: a signal disconnects them all before the exit.

@@ -1,10 +1,11 @@
 /**
  * The commands that talk to one server: info, tools, call, resources, templates, read, prompts,
- * prompt, complete, ping. Each takes a connected session and returns an {@link Outcome}; the
+ * prompt, complete, ping, skills. Each takes a connected session and returns an {@link Outcome}; the
  * work is the client's, this file only shapes arguments and output.
  */
 import { resultToText } from '../../llm/result-text.js';
 import type { McpClient } from '../../client/mcp-client.js';
+import { isModelVisible } from '../../protocol/extensions/apps-types.js';
 import { jsonText } from '../../protocol/json-text.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { toolNamed } from '../call-tool-name.js';
@@ -42,6 +43,11 @@ function argumentSummary(schema: Tool['inputSchema'] | undefined): string {
   return properties.map((name) => (required.has(name) ? `${name}*` : name)).join(', ');
 }
 
+/** A tool's name in the table, tagged `[app]` when only its server's MCP App may call it (never a model). */
+function toolLabel(tool: Tool): string {
+  return isModelVisible(tool) ? tool.name : `${tool.name} [app]`;
+}
+
 const info: ServerCommand = async (client) => {
   const json = {
     server: client.name,
@@ -69,7 +75,7 @@ const tools: ServerCommand = async (client, args, io) => {
   const text = list.length
     ? table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-        list.map((t) => [t.name, argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]),
+        list.map((t) => [toolLabel(t), argumentSummary(t.inputSchema), firstLine(t.description ?? t.title)]),
         io.columns,
       )
     : 'no tools';
@@ -173,6 +179,37 @@ const read: ServerCommand = async (client, args) => {
   return { json: result, text };
 };
 
+/**
+ * `skills` lists the server's skills (SEP-2640) without reading any; `skills read URI` prints one
+ * file verified against its entry (size, digest, a SKILL.md's frontmatter). A refusal fails the
+ * command with the reason only: none of the refused bytes reach stdout.
+ */
+const skills: ServerCommand = async (client, args, io) => {
+  if (args.words[1] === 'read') {
+    const uri = operand(args, 2, 'skill file URI: mcpwire skills read URI');
+    // A fresh connection holds no entry yet: the listing is what the file is verified against.
+    await client.skills.list();
+    const file = await client.skills.read(uri);
+    const text =
+      file.text ??
+      `[${file.uri}: ${file.mimeType ?? 'application/octet-stream'}, ${file.bytes.length} bytes, verified; not text]`;
+    return { json: { uri: file.uri, mimeType: file.mimeType, verified: file.verified, text: file.text }, text };
+  }
+  if (args.words[1] !== undefined) throw new UsageError(`unknown skills subcommand "${args.words[1]}": list or read`);
+  if (!client.skills.supported)
+    return { json: { skills: [], invalid: [] }, text: 'no skills (the server does not publish any)' };
+  const listing = await client.skills.list();
+  const rows = listing.skills.map((s) => [
+    s.frontmatter.name,
+    s.uri,
+    Array.isArray(s.resources) ? String(s.resources.length) : 'dynamic',
+    firstLine(s.frontmatter.description),
+  ]);
+  const lines = rows.length ? [table(['NAME', 'URI', 'FILES', 'DESCRIPTION'], rows, io.columns)] : ['no skills'];
+  for (const bad of listing.invalid) lines.push(`refused entry ${bad.uri ?? `#${bad.index}`}: ${bad.reason}`);
+  return { json: listing, text: lines.join('\n') };
+};
+
 const prompts: ServerCommand = async (client, args, io) => {
   const list = client.capabilities.prompts ? await client.listPrompts() : [];
   await remember(
@@ -255,6 +292,7 @@ export const SERVER_COMMANDS: Record<string, ServerCommand> = {
   prompt,
   complete,
   ping,
+  skills,
 };
 
 /** The method whose answer each of {@link SERVER_COMMANDS} prints (for messages about that answer). */
@@ -269,4 +307,5 @@ export const COMMAND_METHODS: Record<string, string> = {
   prompt: 'prompts/get',
   complete: 'completion/complete',
   ping: 'ping',
+  skills: 'skills/list',
 };

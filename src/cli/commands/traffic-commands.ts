@@ -8,6 +8,7 @@ import { commandDisplayName } from '../../transport/command-name.js';
 import { startHttpProxy } from '../../inspect/proxy/http-proxy.js';
 import { runStdioProxy } from '../../inspect/proxy/stdio-proxy.js';
 import { checkTrace } from '../../inspect/trace/trace-check.js';
+import { isUiLane } from '../../observe/trace-record.js';
 import { filterTrace, matchesFilter, readTrace, type TraceFilter } from '../../inspect/trace/read-trace.js';
 import { prettyTraceLine } from '../../inspect/trace/sinks.js';
 import { pairCalls } from '../../inspect/trace/trace-calls.js';
@@ -140,6 +141,7 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
       index: i + 1,
       of: all.length,
       server: session.server,
+      ...(session.lane ? { lane: session.lane } : {}),
       startedAt: session.startedAt,
       summary: summarizeTrace(session.records),
     }));
@@ -147,13 +149,14 @@ function show(args: ParsedArgs, io: CliIO, read: Awaited<ReturnType<typeof readT
   for (const session of sessions) {
     lines.push(
       '',
-      `session ${session.index} of ${session.of}: ${session.server}${session.startedAt ? `, started ${session.startedAt}` : ''}`,
+      `session ${session.index} of ${session.of}: ${session.server}${session.lane === 'ui' ? ' (app bridge)' : ''}${session.startedAt ? `, started ${session.startedAt}` : ''}`,
       ...formatSummary(session.summary),
     );
   }
   lines.push(...problems.map((p) => `note: ${p}`));
-  // Per method and per tool, as `trace report` shows them (nearest-rank p50/p90/p99, error rate).
-  const latency = latencyTable(pairCalls(records).calls);
+  // Per method and per tool, as `trace report` shows them (nearest-rank p50/p90/p99, error rate);
+  // MCP calls only: a view's bridge requests wait on the page, not on the server.
+  const latency = latencyTable(pairCalls(records).calls.filter((call) => !isUiLane(records[call.request]!)));
   const json = { records, summary, latency, sessions: sessions.map(({ of: _of, ...session }) => session), problems };
   return { json, text: lines.join('\n') };
 }
@@ -172,7 +175,13 @@ function check(
     ...(schemas !== undefined ? { schemasDir: path.resolve(io.cwd, schemas) } : {}),
     onNote: (note) => notes.push(note),
   });
-  const messages = read.records.filter((r) => r.kind !== 'event').length;
+  // Bridge records are not checked (not MCP wire traffic): said once, not counted as messages.
+  const bridge = read.records.filter(isUiLane).length;
+  if (bridge > 0)
+    notes.push(
+      `${bridge} MCP Apps bridge record${bridge === 1 ? '' : 's'} (ui lane) not checked: not MCP wire traffic`,
+    );
+  const messages = read.records.filter((r) => r.kind !== 'event' && !isUiLane(r)).length;
   const lines = violations.map(
     (v) =>
       `${file}:${v.line ?? v.index + 1}: ${v.server} ${v.dir === 'in' ? '←' : '→'} ${[v.method, v.id !== undefined ? `#${v.id}` : ''].filter(Boolean).join(' ')} [${v.rule}] ${v.message}${v.revision ? ` (${v.revision})` : ''}`,

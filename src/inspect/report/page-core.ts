@@ -25,7 +25,7 @@ function fmtMs(ms) {
   return (ms < 10 ? ms.toFixed(2) : ms.toFixed(1)) + 'ms';
 }
 function fmtAt(ms) { return '+' + (ms >= 1000 ? (ms / 1000).toFixed(3) + 's' : ms.toFixed(1) + 'ms'); }
-function laneName(i) { var l = lanes[i]; return l.server + ' #' + l.session; }
+function laneName(i) { var l = lanes[i]; return l.server + (l.lane === 'ui' ? ' ui' : '') + ' #' + l.session; }
 function rowTitle(r) { return r.m + (r.tool ? ' ' + r.tool : '') + (r.id !== undefined ? ' #' + r.id : ''); }
 function statusText(r) {
   if (r.st === 'info') return '';

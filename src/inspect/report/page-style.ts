@@ -28,6 +28,7 @@ h2 { font-size: 13px; margin: 8px 0 4px; text-transform: uppercase; letter-spaci
 #lane-labels { flex: none; width: 190px; border-right: 1px solid var(--line); }
 .lane { display: flex; align-items: center; padding: 0 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; font-size: 11px; }
 .lane small { color: var(--muted); margin-left: 4px; }
+.lane.ui { color: #6d28d9; background: #f7f4fc; border-left: 3px solid #7c5cbf; }
 #tl { display: block; cursor: crosshair; }
 #timeline { position: relative; }
 #tl-tip { position: absolute; pointer-events: none; background: #1f2328; color: #fff; padding: 2px 6px; border-radius: 4px; font: 11px ui-monospace, monospace; white-space: nowrap; max-width: 520px; overflow: hidden; text-overflow: ellipsis; z-index: 3; }

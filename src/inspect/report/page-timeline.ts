@@ -1,11 +1,12 @@
 /**
- * The report page's script, part 3: the timeline. One lane per server session (labels in the
- * DOM, drawing on a canvas so thousands of calls stay cheap): requests are bars from send to
- * answer (unanswered ones dashed to the end of their lane, cancelled ones grey with a cross at
- * the cancel, a refused or ignored era probe slate up to the client's next request), their
- * notifications ticks on the bar, other notifications diamonds, process and connection events
- * triangles, invalid frames and orphan answers red crosses. Zoom with the
- * wheel (around the pointer), the buttons, or by dragging a range; shift+wheel pans.
+ * The report page's script, part 3: the timeline. One lane per server session, an MCP Apps
+ * bridge (ui) session tinted and labelled `<server> ui #n` (labels in the DOM, drawing on a
+ * canvas so thousands of calls stay cheap): requests are bars from send to answer (unanswered
+ * ones dashed to the end of their lane, cancelled ones grey with a cross at the cancel, a refused
+ * or ignored era probe slate up to the client's next request), their notifications ticks on the
+ * bar, other notifications diamonds, process and connection events triangles, invalid frames and
+ * orphan answers red crosses. Zoom with the wheel (around the pointer), the buttons, or by
+ * dragging a range; shift+wheel pans.
  */
 export const PAGE_TIMELINE = String.raw`
 // ---- timeline ----
@@ -34,11 +35,13 @@ function resetView() {
 function renderLanes() {
   var box = $('lane-labels');
   lanes.forEach(function (l, i) {
-    var label = el('div', 'lane', l.server + ' #' + l.session);
+    var label = el('div', l.lane === 'ui' ? 'lane ui' : 'lane', laneName(i));
     label.dataset.lane = String(i);
     label.style.height = LANE_H + 'px';
     if (l.revision) label.appendChild(el('small', null, ' ' + l.revision));
-    label.title = l.server + ', session ' + l.session + (l.revision ? ', ' + l.revision : '');
+    label.title = l.lane === 'ui'
+      ? l.server + ', app bridge (\u2192 host to view, \u2190 view to host), session ' + l.session
+      : l.server + ', session ' + l.session + (l.revision ? ', ' + l.revision : '');
     box.appendChild(label);
   });
   box.style.paddingTop = AXIS_H + 'px';
@@ -111,7 +114,8 @@ var brush = null;
 function drawTimeline() {
   ctx.clearRect(0, 0, W, AXIS_H + lanes.length * LANE_H);
   lanes.forEach(function (l, i) {
-    ctx.fillStyle = i % 2 ? '#f6f7f9' : '#ffffff';
+    // An app bridge lane (ui) is tinted apart from the MCP sessions.
+    ctx.fillStyle = l.lane === 'ui' ? (i % 2 ? '#f1ecfa' : '#f7f4fc') : i % 2 ? '#f6f7f9' : '#ffffff';
     ctx.fillRect(0, AXIS_H + i * LANE_H, W, LANE_H);
     var s = xOf(l.start), e = xOf(l.end);
     ctx.fillStyle = '#e8edf3'; ctx.fillRect(s, AXIS_H + i * LANE_H + LANE_H - 3, Math.max(1, e - s), 2);

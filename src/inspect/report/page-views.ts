@@ -17,6 +17,8 @@ function renderSummary() {
     ['errors', s.errors], ['negotiation', s.negotiation], ['invalid', s.invalid], ['events', s.events], ['open', s.open], ['cancelled', s.cancelled],
     ['orphans', s.orphans], ['duplicates', s.duplicates], ['late', s.late], ['span', fmtMs(s.spanMs)]
   ];
+  // MCP Apps bridges (ui lanes) are no MCP sessions: a fact of their own, only when there are any.
+  if (s.uiSessions) facts.splice(2, 0, ['app bridges', s.uiSessions]);
   facts.forEach(function (f) {
     var card = el('div', 'fact' + ((f[0] === 'errors' || f[0] === 'invalid' || f[0] === 'orphans') && f[1] ? ' bad' : ''));
     card.dataset.k = f[0];

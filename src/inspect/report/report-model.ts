@@ -3,8 +3,12 @@
  * per server and session), rows (calls, notifications, events, invalid frames, orphan answers)
  * on one time axis, the latency table, the errors and HTTP statuses. The page only filters and
  * draws it. Pure computation; no I/O.
+ *
+ * An MCP Apps bridge session (`lane: 'ui'`) is a lane of its own, drawn apart; it is no MCP
+ * session: the session and server counts and the latency table leave it out (a view's requests
+ * wait on the page and its host, not on the server), and `uiSessions` counts it.
  */
-import type { TraceDirection, TraceRecord } from '../../observe/trace-record.js';
+import type { TraceDirection, TraceLane, TraceRecord } from '../../observe/trace-record.js';
 import { pairCalls, type CallStatus, type TraceCall } from '../trace/trace-calls.js';
 import { latencyTable, type LatencyTable } from '../trace/trace-stats.js';
 
@@ -12,6 +16,8 @@ import { latencyTable, type LatencyTable } from '../trace/trace-stats.js';
 export interface ReportLane {
   server: string;
   session: number;
+  /** `ui`: an MCP Apps bridge session (host ↔ view); absent for an MCP session. */
+  lane?: TraceLane;
   revision?: string;
   start: number;
   end: number;
@@ -58,8 +64,12 @@ export interface ReportRow {
 export interface ReportSummary {
   file: string;
   records: number;
+  /** The servers with MCP lanes; a server's `sessions` count its MCP sessions only. */
   servers: Array<{ name: string; sessions: number; revisions: string[] }>;
+  /** MCP sessions (ui lanes left out). */
   sessions: number;
+  /** MCP Apps bridge sessions: the ui lanes. */
+  uiSessions: number;
   revisions: string[];
   requests: number;
   notifications: number;
@@ -139,6 +149,7 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
 
   const lanes: ReportLane[] = sessions.map((s) => {
     const lane: ReportLane = { server: s.server, session: s.index, start: at(s.positions[0]!), end: 0 };
+    if (s.lane) lane.lane = s.lane;
     for (const position of s.positions) lane.end = Math.max(lane.end, at(position));
     const revision = s.records.findLast((r) => r.protocolVersion)?.protocolVersion;
     if (revision) lane.revision = revision;
@@ -210,10 +221,13 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
   const http = new Map<number, number>();
   for (const r of records)
     if (typeof r.http?.status === 'number') http.set(r.http.status, (http.get(r.http.status) ?? 0) + 1);
-  const revisions = [...new Set(lanes.flatMap((l) => (l.revision ? [l.revision] : [])))];
+  const mcpLanes = lanes.filter((l) => l.lane !== 'ui');
+  const uiSession = new Set(lanes.flatMap((l) => (l.lane === 'ui' ? [l.session] : [])));
+  const revisions = [...new Set(mcpLanes.flatMap((l) => (l.revision ? [l.revision] : [])))];
   // A session that recorded no frame (a proxy's own listen and close) has a lane but is no client session.
-  const counted = lanes.filter((_, i) => sessions[i]!.records.some((r) => r.kind !== 'event'));
-  const servers = [...new Set(lanes.map((l) => l.server))].map((name) => {
+  const framed = lanes.filter((_, i) => sessions[i]!.records.some((r) => r.kind !== 'event'));
+  const counted = framed.filter((l) => l.lane !== 'ui');
+  const servers = [...new Set(mcpLanes.map((l) => l.server))].map((name) => {
     const own = counted.filter((l) => l.server === name);
     return {
       name,
@@ -227,6 +241,7 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
     records: records.length,
     servers,
     sessions: counted.length,
+    uiSessions: framed.length - counted.length,
     revisions,
     requests: calls.length,
     notifications: count('note'),
@@ -246,7 +261,7 @@ export function buildReport(records: readonly TraceRecord[], file: string, probl
     summary,
     lanes,
     rows: sorted,
-    latency: latencyTable(calls),
+    latency: latencyTable(calls.filter((c) => !uiSession.has(c.session))),
     errors: sorted.flatMap((r, i) => (r.st === 'error' ? [i] : [])),
     http: [...http].sort((a, b) => a[0] - b[0]).map(([status, n]) => ({ status, count: n })),
     problems,

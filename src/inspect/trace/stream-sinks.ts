@@ -50,7 +50,8 @@ const ARROWS = { out: '→', in: '←' } as const;
 const ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
 
 /**
- * One compact line for a record: time offset, server, arrow (→ client to server, ← server to
+ * One compact line for a record: time offset, server (followed by `ui` for an MCP Apps bridge
+ * record, where → is host to view and ← view to host), arrow (→ client to server, ← server to
  * client), kind, method, `#id`, latency, bytes, HTTP status, then the params, result, error or
  * event detail as JSON shortened to `width`. No ANSI escape unless `color`; no newline.
  */
@@ -63,6 +64,7 @@ export function prettyTraceLine(record: TraceRecord, options: PrettyOptions): st
   const parts = [
     paint('dim', `+${(record.t / 1000).toFixed(3)}s`),
     printable(record.server),
+    ...(record.lane === 'ui' ? [paint('dim', 'ui')] : []),
     ARROWS[record.dir] ?? printable(String(record.dir)),
   ];
   switch (record.kind) {

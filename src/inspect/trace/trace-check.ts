@@ -1,11 +1,13 @@
 /**
  * `mcpwire trace check`: lints every recorded message against the rules of the revision in force
  * for it — mcpwire's own rules (`src/inspect/message-rules`, always) and, given a schemas
- * directory, the official JSON Schema of that revision.
+ * directory, the official JSON Schema of that revision. MCP Apps bridge records (`lane: 'ui'`)
+ * are not MCP wire traffic: they are left out, and the MCP records around them are judged as if
+ * they were not there.
  */
 import { lintFrames, type RuleFrame } from '../message-rules/lint-frames.js';
 import { openSpecSchemas } from './schema-check.js';
-import type { TraceDirection, TraceRecord } from '../../observe/trace-record.js';
+import { isUiLane, type TraceDirection, type TraceRecord } from '../../observe/trace-record.js';
 
 /** One broken rule in a trace. */
 export interface Violation {
@@ -54,10 +56,15 @@ function frameOf(record: TraceRecord): RuleFrame {
  */
 export function checkTrace(records: readonly TraceRecord[], options: CheckTraceOptions = {}): Violation[] {
   const schemas = options.schemasDir === undefined ? undefined : openSpecSchemas(options.schemasDir);
-  const { violations: found, contexts } = lintFrames(records.map(frameOf));
+  // The positions of the MCP records: what is linted, and how a finding maps back to `records`.
+  const positions: number[] = [];
+  records.forEach((record, position) => {
+    if (!isUiLane(record)) positions.push(position);
+  });
+  const { violations: found, contexts } = lintFrames(positions.map((position) => frameOf(records[position]!)));
   const out: Violation[] = found.map((v) => {
     const violation: Violation = {
-      index: v.frame,
+      index: positions[v.frame]!,
       server: v.server,
       dir: v.dir,
       rule: v.rule,
@@ -73,7 +80,8 @@ export function checkTrace(records: readonly TraceRecord[], options: CheckTraceO
 
   if (schemas) {
     const unchecked = new Map<string, number>();
-    contexts.forEach((context, index) => {
+    contexts.forEach((context, frame) => {
+      const index = positions[frame]!;
       const record = records[index]!;
       const items: unknown[] = Array.isArray(record.message) ? record.message : [record.message];
       context.messages.forEach((m, i) => {

@@ -13,14 +13,19 @@
  * A proxy run written before the proxy recorded each client session apart (one tracer, starting
  * with its `listen` event) is split by the records' `Mcp-Session-Id`: what comes before a session
  * id appears (the era probe, `initialize`) joins the session it starts.
+ *
+ * A lane is a session of its own: the MCP Apps bridge records (`lane: 'ui'`) of a server never
+ * join its MCP session, even when one tracer wrote both or their clocks agree.
  */
-import type { TraceRecord } from '../../observe/trace-record.js';
+import type { TraceLane, TraceRecord } from '../../observe/trace-record.js';
 
 /** One session: the records one tracer wrote, in file order. */
 export interface TraceSession {
   /** 1-based, in order of each session's first record in the file. */
   index: number;
   server: string;
+  /** `ui` for a session of MCP Apps bridge records; absent for an MCP session. */
+  lane?: TraceLane;
   /** When its tracer started (the first record's `ts` minus its `t`), ISO; undefined without clocks. */
   startedAt?: string;
   records: TraceRecord[];
@@ -67,8 +72,11 @@ export function splitSessions(records: readonly TraceRecord[]): TraceSession[] {
   records.forEach((record, position) => {
     const t = typeof record.t === 'number' && Number.isFinite(record.t) ? record.t : undefined;
     const wall = wallOf(record);
-    const id = typeof record.session === 'string' ? `${record.server}\u0000${record.session}` : undefined;
-    const candidates = byServer.get(record.server) ?? [];
+    const lane = record.lane === 'ui' ? 'ui' : undefined;
+    // Server and lane: what a session never mixes.
+    const where = `${record.server}\u0000${lane ?? ''}`;
+    const id = typeof record.session === 'string' ? `${where}\u0000${record.session}` : undefined;
+    const candidates = byServer.get(where) ?? [];
     // Named: exactly its session. Unnamed, latest first: interleaved runs of the same server are
     // told apart by their clocks; only the last few are tried, so many sessions stay linear.
     let open =
@@ -80,13 +88,14 @@ export function splitSessions(records: readonly TraceRecord[]): TraceSession[] {
             .find((candidate) => continues(candidate, t, wall));
     if (!open) {
       const session: TraceSession = { index: sessions.length + 1, server: record.server, records: [], positions: [] };
+      if (lane) session.lane = lane;
       if (t !== undefined && wall !== undefined) session.startedAt = new Date(wall - t).toISOString();
       sessions.push(session);
       open = { session };
       if (id !== undefined) byId.set(id, open);
       else {
         candidates.push(open);
-        byServer.set(record.server, candidates);
+        byServer.set(where, candidates);
       }
     }
     open.session.records.push(record);

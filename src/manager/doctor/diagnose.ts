@@ -5,7 +5,8 @@
  * Every server: `definition` (the entry is complete and typed), `approval` (only when a project
  * server is not approved: it is not started). Then stdio: `command`, `start`
  * (`stdio-steps.ts`); URL: `dns`, `tcp`, `tls`, `http`, `oauth`, `login` (`url-steps.ts`). Then,
- * once connected: `revision`, `tools`, `schemas`.
+ * once connected: `revision`, `tools`, `schemas`. Last, for a URL server it reached: `card` (its
+ * MCP Server Card, compared with what the connection said; `card-check.ts`).
  *
  * The server's configured secrets never appear in what it returns; the connect uses the stored
  * login only (no browser).
@@ -13,6 +14,7 @@
 import type { Tool } from '../../protocol/types.js';
 import { checkServerDefinition } from '../servers/check-definition.js';
 import type { ManagedServer } from '../servers/managed-server.js';
+import { checkServerCard } from './card-check.js';
 import { Diagnosis, type DiagnoseOptions } from './diagnosis.js';
 import type { ServerDiagnosis } from './doctor-types.js';
 import { skipped } from './run-check.js';
@@ -61,6 +63,7 @@ export async function diagnoseServer(spec: ManagedServer, options: DiagnoseOptio
   }
   try {
     if (await (spec.transport === 'stdio' ? stdioSteps(d) : urlSteps(d))) await sessionChecks(d);
+    if (spec.transport !== 'stdio') await cardStep(d);
     return d.report();
   } finally {
     await d.close();
@@ -87,4 +90,11 @@ async function sessionChecks(d: Diagnosis): Promise<void> {
   const all = tools;
   if (all) await d.check('schemas', async () => checkToolSchemas(all));
   else d.add(skipped('schemas', listed.verdict === 'fail' ? 'the tools did not list' : 'no tools'));
+}
+
+/** `card`, unless the host was never reached (no DNS, TCP or TLS). */
+async function cardStep(d: Diagnosis): Promise<void> {
+  const unreached = d.checks.find((c) => ['dns', 'tcp', 'tls'].includes(c.id) && c.verdict === 'fail');
+  if (unreached) d.add(skipped('card', `the host was not reached (${unreached.id})`));
+  else await d.check('card', (signal) => checkServerCard(d, signal));
 }

@@ -14,7 +14,7 @@ export type FailureKind = 'config' | 'auth' | 'unreachable' | 'tool' | 'timeout'
 export interface CheckResult {
   /**
    * Stable id: `definition`, `approval`, `command`, `start`, `dns`, `tcp`, `tls`, `http`, `oauth`,
-   * `login`, `connect`, `revision`, `tools`, `schemas`.
+   * `login`, `connect`, `revision`, `tools`, `schemas`, `card`.
    */
   id: string;
   verdict: Verdict;

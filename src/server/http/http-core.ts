@@ -16,6 +16,7 @@
  * - `close()` is graceful: new requests get 503 while the calls in flight finish (up to `graceMs`).
  * - With `auth`, an OAuth protected resource (`auth/bearer-gate.ts`): Protected Resource Metadata
  *   served, every MCP request's bearer token checked before it is read (401/403 challenges).
+ * - The MCP Server Card and catalog (`server-card.ts`), public, before the path check and auth.
  */
 import { DeadlineSet } from '../../protocol/deadline-set.js';
 import { McpError } from '../../protocol/errors.js';
@@ -39,6 +40,7 @@ import {
 import { HttpSessions } from './http-sessions.js';
 import { HttpPost, type PostCall } from './http-post.js';
 import { checkHostAndOrigin } from './request-guards.js';
+import { ServerCardRoutes } from './server-card.js';
 import { followChanges, serveDelete, serveGet } from './session-streams.js';
 import { isStoreDown, logStoreDown, refuseStoreDown } from './store-down.js';
 
@@ -54,6 +56,7 @@ export class HttpCore {
   private readonly disposers: Disposer[];
   private closing: Promise<void> | undefined;
   private readonly gate: BearerGate | undefined;
+  private readonly card: ServerCardRoutes | undefined;
   private readonly core: ServerCore;
   /** Where the edges keep the SSE streams they open alive (one timer); undefined: `keepAliveMs` off. */
   readonly keepAlive: SseKeepAlive | undefined;
@@ -75,6 +78,13 @@ export class HttpCore {
     const keepAliveMs = options.keepAliveMs === false || options.keepAliveMs === 0 ? 0 : options.keepAliveMs;
     this.keepAlive = keepAliveMs === 0 ? undefined : new SseKeepAlive(positive(keepAliveMs, 8_000, 'keepAliveMs'));
     this.gate = options.auth ? new BearerGate(options.auth, core.logger) : undefined;
+    this.card = ServerCardRoutes.from({
+      info: core.info,
+      logger: core.logger,
+      path: options.path,
+      option: options.serverCard,
+      guards: options,
+    });
     const idleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
     this.sessions =
       options.sessions === false
@@ -178,6 +188,8 @@ export class HttpCore {
   }
 
   private async dispatch(req: HttpRequestIn, sink: ResponseSink): Promise<void> {
+    // The card and catalog are public, with CORS of their own (`*`): before the `cors` option's.
+    if (this.card?.serve(req, sink, pathOf(req.target))) return;
     const cors = this.options.cors;
     if (cors) {
       // A preflight is answered before anything else, and nothing of the server runs for it.

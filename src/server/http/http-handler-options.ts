@@ -6,6 +6,7 @@
 import type { HttpAuthOptions } from './auth/bearer-gate.js';
 import type { CorsOptions } from './cors.js';
 import type { GuardOptions } from './request-guards.js';
+import type { ServerCardOptions } from './server-card.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends GuardOptions {
@@ -57,6 +58,15 @@ export interface HttpHandlerOptions extends GuardOptions {
    * A listed origin also passes the Origin guard; one not listed is refused 403 before anything runs.
    */
   cors?: CorsOptions;
+  /**
+   * The MCP Server Card (SEP-2127, draft): `GET|HEAD <path>/server-card` and the catalog at
+   * `/.well-known/mcp/catalog.json`, public (CORS `*`, cacheable an hour), served outside `path`
+   * and before auth. Built from `serverInfo` and these fields. Default: served when the card would
+   * be valid (a reverse-DNS `name` such as `com.example/weather`, and a `description`), otherwise
+   * not (one warning in the server's log). Given explicitly, an invalid card throws
+   * `INVALID_ARGUMENT`. `false`: never.
+   */
+  serverCard?: false | ServerCardOptions;
 }
 
 /** Options of {@link McpHttpHandler.close}. */
@@ -99,4 +109,5 @@ export const OPTION_KEYS = new Set([
   'dnsRebindingProtection',
   'auth',
   'cors',
+  'serverCard',
 ]);

@@ -31,10 +31,9 @@ export interface GuardOptions {
 /** A `Host`/`Origin` refusal (403), or undefined when the request passes. */
 export function checkHostAndOrigin(req: HttpRequestIn, options: GuardOptions): Refusal | undefined {
   if (options.dnsRebindingProtection === false) return undefined;
+  const hostRefusal = checkHost(req, options);
+  if (hostRefusal) return hostRefusal;
   const hosts = lowerCased(options.allowedHosts ?? LOCAL_HOSTS);
-  const host = req.header('host')?.toLowerCase();
-  if (!host || !hostAllowed(host, hosts))
-    return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
   const origin = req.header('origin');
   if (origin === undefined) return undefined;
   if (options.cors)
@@ -53,6 +52,15 @@ export function checkHostAndOrigin(req: HttpRequestIn, options: GuardOptions): R
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !hostAllowed(url.host.toLowerCase(), hosts))
     return { status: 403, message: 'Forbidden: the Origin header is not an allowed origin' };
+  return undefined;
+}
+
+/** A `Host` refusal (403), or undefined when the Host is allowed (or the check is off); `Origin` is not looked at. */
+export function checkHost(req: HttpRequestIn, options: GuardOptions): Refusal | undefined {
+  if (options.dnsRebindingProtection === false) return undefined;
+  const host = req.header('host')?.toLowerCase();
+  if (!host || !hostAllowed(host, lowerCased(options.allowedHosts ?? LOCAL_HOSTS)))
+    return { status: 403, message: 'Forbidden: the Host header is not an allowed host' };
   return undefined;
 }
 

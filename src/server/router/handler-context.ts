@@ -5,6 +5,7 @@
  * multi-round-trip input; a task's `tasks/update`). After `finish`, nothing more goes out.
  */
 import { McpError } from '../../protocol/errors.js';
+import { extensionsOf } from '../../protocol/extensions/ids.js';
 import { eraOf, hasFeature } from '../../protocol/revisions.js';
 import type { Meta } from '../../protocol/types.js';
 import { missingInputCapability } from '../input/input-capability.js';
@@ -37,6 +38,9 @@ export function requestContext(
     requestId: request.id,
     clientInfo: facts.clientInfo,
     clientCapabilities: facts.clientCapabilities,
+    get extensions() {
+      return extensionsOf(facts.clientCapabilities);
+    },
     progress(progress, total, message) {
       if (
         finished ||

@@ -47,10 +47,17 @@ export function initialize(params: Params, call: Pick<MethodCall, 'core' | 'link
   const result: MethodResult = {
     protocolVersion: revision,
     capabilities: capabilitiesOf(core, 'legacy'),
-    serverInfo: core.info,
+    serverInfo: infoForRevision(core.info, revision),
   };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
+}
+
+/** `serverInfo` without the fields added in 2025-11-25 (`description`, `websiteUrl`, `icons`) for an older revision. */
+function infoForRevision(info: Implementation, revision: ProtocolRevision): Implementation {
+  if (hasFeature(revision, 'icons')) return info;
+  const { description: _d, websiteUrl: _w, icons: _i, ...older } = info;
+  return older;
 }
 
 /** The session a legacy method runs in (the router runs this table only for a link that has one). */

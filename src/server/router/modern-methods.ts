@@ -1,13 +1,12 @@
 /**
  * The 2026-07-28 era: no handshake, every request carries its revision and the client's
  * capabilities in `params._meta` (`modern-envelope.ts`). Methods: `server/discover`,
- * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`), the tasks extension's
- * (`tasks/tool-task.ts`) and the shared ones; lists and reads that any client may cache carry
- * `ttlMs` and `cacheScope`. The router adds `resultType` and the server's info in `_meta` to
- * every result.
+ * `tools/list`, `tools/call`, `subscriptions/listen` (`listen-stream.ts`) and the shared ones
+ * (the extensions' methods, tasks included, come from the server's extension list); lists and
+ * reads that any client may cache carry `ttlMs` and `cacheScope`. The router adds `resultType`
+ * and the server's info in `_meta` to every result.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
-import { TASK_METHODS } from '../tasks/tool-task.js';
 import { callToolMethod } from '../tools/tools-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { serveListen } from './listen-stream.js';
@@ -28,7 +27,6 @@ function cached(handler: MethodHandler): MethodHandler {
 export const MODERN_METHODS: MethodTable = {
   ...SHARED_METHODS,
   ...Object.fromEntries(CACHEABLE.map((method) => [method, cached(SHARED_METHODS[method]!)])),
-  ...TASK_METHODS,
   'server/discover': (_params, { core }) => {
     const result: MethodResult = {
       supportedVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],

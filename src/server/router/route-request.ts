@@ -14,6 +14,7 @@
 import { McpError } from '../../protocol/errors.js';
 import { makeResponse, RpcErrorCode, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { META_KEYS } from '../../protocol/meta-keys.js';
+import type { Era } from '../../protocol/revisions.js';
 import type { Meta } from '../../protocol/types.js';
 import { isStateUnavailable } from '../state/state-unavailable.js';
 import { initialize, LEGACY_METHODS } from './legacy-methods.js';
@@ -21,10 +22,12 @@ import {
   handlerOf,
   isObject,
   type MethodCall,
+  type MethodHandler,
   type MethodResult,
   type MethodTable,
   type Params,
 } from './method-table.js';
+import { clientDeclares, extensionRequired } from '../extensions/extension-list.js';
 import { envelopeFault, readModern } from './modern-envelope.js';
 import { MODERN_METHODS } from './modern-methods.js';
 import { faultAnswer, RequestFault } from './request-fault.js';
@@ -52,7 +55,7 @@ export async function routeRequest(
   try {
     if (meta?.[META_VERSION] !== undefined) {
       const call: MethodCall = { core, request, link, facts: readModern(request.method, meta) };
-      return makeResponse(request.id, modernResult(core, await run(MODERN_METHODS, params, call)));
+      return makeResponse(request.id, modernResult(core, await run(MODERN_METHODS, 'modern', params, call)));
     }
     if (request.method === 'initialize') return makeResponse(request.id, initialize(params, { core, link }));
     if (request.method === 'server/discover') throw envelopeFault(request.method, meta);
@@ -60,7 +63,7 @@ export async function routeRequest(
     if (session) {
       const { revision, clientCapabilities, clientInfo, logLevel } = session;
       const call: MethodCall = { core, request, link, facts: { revision, clientCapabilities, clientInfo, logLevel } };
-      return makeResponse(request.id, await run(LEGACY_METHODS, params, call));
+      return makeResponse(request.id, await run(LEGACY_METHODS, 'legacy', params, call));
     }
     if (request.method === 'ping') return makeResponse(request.id, {});
     throw RequestFault.invalidParams(
@@ -82,11 +85,21 @@ export async function routeRequest(
   }
 }
 
-/** Runs the handler of the call's method in `table`; -32601 when it has none. */
-function run(table: MethodTable, params: Params, call: MethodCall): MethodResult | Promise<MethodResult> {
-  const handler = handlerOf(table, call.request.method);
-  if (!handler) throw RequestFault.methodNotFound(call.request.method);
-  return handler(params, call);
+/**
+ * Runs the handler of the call's method in `table`, else of the extension of `era` that has it
+ * (-32021 when that extension needs the client's declaration and the request lacks it); -32601
+ * when none has it.
+ */
+function run(table: MethodTable, era: Era, params: Params, call: MethodCall): MethodResult | Promise<MethodResult> {
+  const method = call.request.method;
+  const own = handlerOf(table, method);
+  if (own) return own(params, call);
+  const found = call.core.extensions.route(method, era);
+  if (!found) throw RequestFault.methodNotFound(method);
+  const { extension, handler } = found;
+  if (extension.clientMustDeclare && !clientDeclares(call.facts.clientCapabilities, extension.id))
+    throw extensionRequired(extension.id, method);
+  return (handler as MethodHandler)(params, call);
 }
 
 /** A 2026 result: `resultType` (`complete` unless the handler said otherwise) and the server's info in `_meta`. */

@@ -5,9 +5,11 @@
  */
 import type { Implementation } from '../../protocol/types.js';
 import type { ChangeFeed } from '../change-listeners.js';
+import type { ExtensionList } from '../extensions/extension-list.js';
 import type { InputStateSigner } from '../input/input-state.js';
 import type { PromptSet } from '../prompt-set.js';
 import type { ResourceSet } from '../resource-set.js';
+import type { SkillSet } from '../skills/skill-set.js';
 import type { ServerLogger, ToolCallObserver } from '../server-types.js';
 import type { ServerState } from '../state/server-state.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
@@ -30,8 +32,12 @@ export interface ServerCore {
   readonly onToolCall: ToolCallObserver | undefined;
   /** Signs the 2026 `requestState` of multi-round-trip input. */
   readonly inputState: InputStateSigner;
+  /** The extensions it offers (tasks among them): their advertisement per era and their methods. */
+  readonly extensions: ExtensionList;
   /** The tasks of the 2026 tasks extension. */
   readonly tasks: TaskRuntime;
   /** Where the server's shared state lives, and this node's id. */
   readonly state: ServerState;
+  /** The skills it publishes (the skills extension, SEP-2640). */
+  readonly skills: SkillSet;
 }

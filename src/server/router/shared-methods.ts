@@ -1,12 +1,18 @@
 /**
  * The methods both eras share beyond tools: resource and prompt lists, `resources/read`,
- * `prompts/get` (with 2026 input rounds) and `completion/complete`. A method whose capability is
- * not offered (no resource or prompt registered) is answered -32601, as an unknown one.
+ * `prompts/get` (with 2026 input rounds) and `completion/complete`; the skills extension
+ * (`skills/skills-methods.ts`, its own methods routed through the extension list) adds each
+ * skill's `SKILL.md` after the server's own resources, and a read asks the skills first. A
+ * method whose capability is not offered (no resource, skill or prompt registered) is answered
+ * -32601, as an unknown one.
  */
 import { eraOf } from '../../protocol/revisions.js';
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { inputRequired, InputRequiredSignal, roundInput } from '../input/input-round.js';
 import { ResourceNotFoundError } from '../resource-not-found.js';
+import { readSkillFile } from '../skills/skills-methods.js';
+import { pageOf } from '../change-listeners.js';
+import { McpError } from '../../protocol/errors.js';
 import { requestContext } from './handler-context.js';
 import { isObject, type MethodCall, type MethodHandler, type MethodResult, type Params } from './method-table.js';
 import { RequestFault } from './request-fault.js';
@@ -20,17 +26,33 @@ function offeredWhen(offered: (call: MethodCall) => boolean, handler: MethodHand
 }
 
 const hasResources = (call: MethodCall): boolean => call.core.resources.size > 0;
+/** Resources to list and read: the server's own, or a skill's files. */
+const hasReadable = (call: MethodCall): boolean => hasResources(call) || call.core.skills.size > 0;
 const hasPrompts = (call: MethodCall): boolean => call.core.prompts.size > 0;
+
+/** `resources/list`: the server's resources, then each skill's `SKILL.md`, paged as one list. */
+async function listResources(params: Params, call: MethodCall): Promise<MethodResult> {
+  const { core } = call;
+  if (core.skills.size === 0) return core.resources.page(params.cursor, core.pageSize);
+  const all = [...core.resources.page(undefined, Infinity).resources, ...(await core.skills.listedResources())];
+  const { items, nextCursor } = pageOf(all, params.cursor, core.pageSize, () => {
+    throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
+  });
+  return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+}
 
 async function readResource(params: Params, call: MethodCall): Promise<MethodResult> {
   if (typeof params.uri !== 'string') throw RequestFault.invalidParams('resources/read needs a "uri"');
   const uri = params.uri;
   const { context, finish } = requestContext(call, params);
   try {
-    const contents = await call.core.resources.read(uri, context).catch((error: unknown) => {
-      if (error instanceof ResourceNotFoundError) return undefined;
-      throw error;
-    });
+    // A skill's file first: the skills own their `skill://` names.
+    const contents =
+      (await readSkillFile(call.core, uri)) ??
+      (await call.core.resources.read(uri, context).catch((error: unknown) => {
+        if (error instanceof ResourceNotFoundError) return undefined;
+        throw error;
+      }));
     // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
     if (!contents)
       throw new RequestFault(
@@ -96,11 +118,11 @@ async function complete(params: Params, call: MethodCall): Promise<MethodResult>
 
 /** The shared methods; the 2026 table marks the lists and reads cacheable (`modern-methods.ts`). */
 export const SHARED_METHODS: Readonly<Record<string, MethodHandler>> = {
-  'resources/list': offeredWhen(hasResources, (params, { core }) => core.resources.page(params.cursor, core.pageSize)),
-  'resources/templates/list': offeredWhen(hasResources, (params, { core }) =>
+  'resources/list': offeredWhen(hasReadable, listResources),
+  'resources/templates/list': offeredWhen(hasReadable, (params, { core }) =>
     core.resources.templatePage(params.cursor, core.pageSize),
   ),
-  'resources/read': offeredWhen(hasResources, readResource),
+  'resources/read': offeredWhen(hasReadable, readResource),
   'prompts/list': offeredWhen(hasPrompts, (params, { core }) => core.prompts.page(params.cursor, core.pageSize)),
   'prompts/get': offeredWhen(hasPrompts, getPrompt),
   'completion/complete': offeredWhen((call) => hasResources(call) || hasPrompts(call), complete),

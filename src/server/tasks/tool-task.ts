@@ -4,7 +4,6 @@
  * task (`tasks/get`, `tasks/update`, `tasks/cancel`). The extension has no `tasks/result` or
  * `tasks/list` (the result is inlined on `tasks/get`): those stay unknown methods (-32601).
  */
-import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import type { StoredTask, TaskInputRequest } from '../state/task-store.js';
 import { TASKS_EXTENSION, taskDetails, type TaskRuntime } from './task-runtime.js';
@@ -17,22 +16,16 @@ import {
 } from '../router/method-table.js';
 import { RequestFault } from '../router/request-fault.js';
 import { principalOf } from '../state/principal.js';
+import { clientDeclares, extensionRequired, type ServerExtension } from '../extensions/extension-list.js';
 
 /** True when a request declared the tasks extension in its client capabilities. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
-  const extensions = capabilities.extensions;
-  return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
+  return clientDeclares(capabilities, TASKS_EXTENSION);
 }
 
 /** The -32021 fault of a task method or a `required` tool (`what`) for a request without the extension. */
 export function tasksRequired(what: string): RequestFault {
-  return new RequestFault(
-    RpcErrorCode.MissingRequiredClientCapability,
-    `${what} needs the client capability extensions["${TASKS_EXTENSION}"]`,
-    {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    },
-  );
+  return extensionRequired(TASKS_EXTENSION, what);
 }
 
 /** The task of a task method's request: its id, checked, and who asks. */
@@ -80,6 +73,20 @@ export const TASK_METHODS: Readonly<Record<string, MethodHandler>> = {
   'tasks/update': updateTask,
   'tasks/cancel': cancelTask,
 };
+
+/**
+ * The tasks extension as one entry of the server's extension list: 2026-07-28 only, advertised
+ * (`{}`) while one of `tools` supports tasks, its methods answered whenever the era is modern
+ * (each refuses a request without the client's declaration itself, with the task's own -32021).
+ */
+export function tasksExtension(tools: { readonly anyTaskSupport: boolean }): ServerExtension {
+  return {
+    id: TASKS_EXTENSION,
+    eras: ['modern'],
+    settings: () => (tools.anyTaskSupport ? {} : undefined),
+    methods: TASK_METHODS,
+  };
+}
 
 /**
  * One task-capable tool call on its way to becoming a task. The handler's signal is the
