@@ -421,14 +421,15 @@ Examples:
   or $MCPWIRE_REGISTRY) and --timeout MS.
 
 add shows the full command line first (secrets ***): npm runs as npx -y
-ID@VERSION, pypi as uvx ID==VERSION, oci as docker run -i --rm IMAGE:VERSION,
-a remote as its URL. Each argument is one argv item, never a shell line, and
-the publisher's text is kept literal (a \${VAR} in it is not expanded). Secret
-inputs are written as variable references (\${NAME}): set NAME where the host
-runs. Required inputs: --input K=V, asked on a terminal, else exit 2. On a
-terminal add asks before writing; elsewhere it writes only with --yes (exit 1
-otherwise). A deleted server, mcpb and nuget packages, and an identifier that
-starts with - are refused; a fileSha256 is checked before anything is written.
+ID@VERSION, pypi as uvx ID==VERSION, oci as docker run IMAGE:VERSION (with -i,
+the container removed on exit), a remote as its URL. Each argument is one argv
+item, never a shell line, and the publisher's text is kept literal (a \${VAR}
+in it is not expanded). Secret inputs are written as variable references
+(\${NAME}): set NAME where the host runs. Required inputs: --input K=V, asked
+on a terminal, else exit 2. On a terminal add asks before writing; elsewhere
+it writes only with --yes (exit 1 otherwise). A deleted server, mcpb and nuget
+packages, and an identifier that starts with - are refused; a fileSha256 is
+checked before anything is written.
 
 For example (these need the network):
   mcpwire registry search filesystem
@@ -436,10 +437,10 @@ For example (these need the network):
   mcpwire registry add io.example/weather --to cursor --input units=metric
 
 Examples (a server.json of your own, on stdin):
-  echo '{"name": "io.example/memory", "description": "Memory",' \
-    '"version": "1.0.0", "packages": [{"registryType": "npm",' \
-    '"identifier": "@modelcontextprotocol/server-memory",' \
-    '"version": "2025.4.25", "transport": {"type": "stdio"}}]}' \
+  echo '{"name": "io.example/memory", "description": "Memory",' \\
+    '"version": "1.0.0", "packages": [{"registryType": "npm",' \\
+    '"identifier": "@modelcontextprotocol/server-memory",' \\
+    '"version": "2025.4.25", "transport": {"type": "stdio"}}]}' \\
     | mcpwire config add memory --from-server-json - --dry-run`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 

@@ -19,7 +19,7 @@ import { askYesNo } from '../ask.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { Outcome } from '../outcome.js';
-import { finish, hostOf, locations, other, scopeOf } from './config-edit-commands.js';
+import { finish, hostOf, locations, other, scopeOf } from './config-edit-target.js';
 
 /** Where the document came from, for the messages and `--json`. */
 export interface InstallSource {
