@@ -71,6 +71,14 @@ const OPTIONS: Record<string, OptionKind> = {
   'dry-run': 'flag',
   'env-ref': 'flag',
   verbatim: 'flag',
+  'from-server-json': 'string',
+  // registry search / show / add
+  registry: 'string',
+  limit: 'number',
+  cursor: 'string',
+  package: 'string',
+  input: 'list',
+  yes: 'flag',
   // replay
   http: 'string',
   loose: 'flag',
@@ -118,7 +126,17 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     const eq = body.indexOf('=');
     const rawName = eq >= 0 ? body.slice(0, eq) : body;
     const name = long ? rawName : ALIASES[rawName];
-    const kind = name === undefined ? undefined : OPTIONS[name];
+    // `registry show|add --version V` picks a server's version; elsewhere --version is mcpwire's.
+    const kind =
+      name === 'version' &&
+      parsed.words[0] === 'registry' &&
+      eq < 0 &&
+      argv[i + 1] !== undefined &&
+      !argv[i + 1]!.startsWith('-')
+        ? 'string'
+        : name === undefined
+          ? undefined
+          : OPTIONS[name];
     if (name === undefined || kind === undefined) throw new UsageError(`unknown option ${long ? '--' : '-'}${rawName}`);
     if (kind === 'flag') {
       if (eq >= 0) throw new UsageError(`option --${name} takes no value`);

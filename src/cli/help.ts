@@ -66,6 +66,7 @@ Your config:
   servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
   config show|check|import|add|remove|get
+  registry search|show|add   find servers in the MCP Registry and install them
   repl        interactive /mcp commands over every configured server
   doctor      what each server needs to work, checked step by step
 Traffic:
@@ -256,6 +257,10 @@ Examples:
                                        .mcp.json) or, with --to HOST, to that
                                        host's file in its own shape; exit 1
                                        if NAME exists (--force replaces it)
+  mcpwire config add NAME --from-server-json FILE|- [--input K=V]... [--yes]
+                                       the same from a registry server.json
+                                       (FILE, or - for stdin): see registry
+                                       --help for what it writes and asks
   mcpwire config remove NAME [--scope user|project] [--to HOST] [--dry-run]
                                        take it out; exit 2 when no file has it
   mcpwire config get NAME              one server as loaded: the file it came
@@ -402,6 +407,41 @@ Examples:
     -- ${EVERYTHING}
   mcpwire tools -- mcpwire replay tools.jsonl
   mcpwire tools -- mcpwire replay tools.jsonl --loose`,
+  registry: `Usage:
+  mcpwire registry search TEXT [--limit N] [--cursor C] [--json]
+                                       servers whose name contains TEXT
+  mcpwire registry show NAME [--version V] [--json]
+                                       one server: packages, remotes, inputs
+  mcpwire registry add NAME [--version V] [--package npm|pypi|oci|remote]
+                     [--to HOST] [--scope user|project] [--input K=V]...
+                     [--dry-run] [--yes] [--force]
+                                       install it: write the entry that runs
+                                       it to your config (or HOST's file)
+  All take --registry URL (default https://registry.modelcontextprotocol.io,
+  or $MCPWIRE_REGISTRY) and --timeout MS.
+
+add shows the full command line first (secrets ***): npm runs as npx -y
+ID@VERSION, pypi as uvx ID==VERSION, oci as docker run IMAGE:VERSION (with -i,
+the container removed on exit), a remote as its URL. Each argument is one argv
+item, never a shell line, and the publisher's text is kept literal (a \${VAR}
+in it is not expanded). Secret inputs are written as variable references
+(\${NAME}): set NAME where the host runs. Required inputs: --input K=V, asked
+on a terminal, else exit 2. On a terminal add asks before writing; elsewhere
+it writes only with --yes (exit 1 otherwise). A deleted server, mcpb and nuget
+packages, and an identifier that starts with - are refused; a fileSha256 is
+checked before anything is written.
+
+For example (these need the network):
+  mcpwire registry search filesystem
+  mcpwire registry show io.github.modelcontextprotocol/filesystem
+  mcpwire registry add io.example/weather --to cursor --input units=metric
+
+Examples (a server.json of your own, on stdin):
+  echo '{"name": "io.example/memory", "description": "Memory",' \\
+    '"version": "1.0.0", "packages": [{"registryType": "npm",' \\
+    '"identifier": "@modelcontextprotocol/server-memory",' \\
+    '"version": "2025.4.25", "transport": {"type": "stdio"}}]}' \\
+    | mcpwire config add memory --from-server-json - --dry-run`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 
 Writes a TypeScript module for the server's tools: an input type per tool (from

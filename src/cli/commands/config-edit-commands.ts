@@ -5,19 +5,17 @@
  * nothing. Values given with `--env`/`--header` are never printed (`***` in the diff, the entry
  * and `--json`); with `--env-ref` they are written as references to environment variables.
  */
-import os from 'node:os';
-import path from 'node:path';
-import { addTarget, editableFiles, type EditFile } from '../../manager/config/edit/edit-targets.js';
-import { FileChangedError, type WriteResult } from '../../manager/config/edit/atomic-write.js';
-import { applyEditPlan, planAdd, planRemove, type EditPlan } from '../../manager/config/edit/edit-plan.js';
+import { addTarget, editableFiles } from '../../manager/config/edit/edit-targets.js';
+import { planAdd, planRemove } from '../../manager/config/edit/edit-plan.js';
 import type { GivenValue, ServerToWrite } from '../../manager/config/edit/entry-shapes.js';
-import { HOST_IDS, isHostId, type HostId, type HostLocationOptions } from '../../manager/config/hosts/host-table.js';
+import { HOST_IDS, isHostId, type HostId } from '../../manager/config/hosts/host-table.js';
 import { flag, headerPairs, listOption, pairs, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import type { CliIO } from '../io.js';
 import { refuseAddOptionsAfterDashes } from './config-add-trailing-options.js';
 import type { Outcome } from '../outcome.js';
 import { describeServer, shownServer } from '../server-description.js';
 import { findServer } from '../target.js';
+import { finish, hostOf, locations, other, scopeOf } from './config-edit-target.js';
 
 /** Runs `config add|remove|get`. */
 export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArgs, io: CliIO): Promise<Outcome> {
@@ -27,6 +25,12 @@ export function configEditCommand(sub: 'add' | 'remove' | 'get', args: ParsedArg
 
 async function add(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const name = serverName(args, 'add');
+  const fromFile = stringOption(args, 'from-server-json');
+  if (fromFile !== undefined) {
+    if (stringOption(args, 'url') !== undefined || args.command.length)
+      throw new UsageError('--from-server-json takes the server from the file: give no --url and no command');
+    return (await import('./registry-install.js')).addFromServerJsonFile(args, io, name, fromFile);
+  }
   refuseAddOptionsAfterDashes(args, name);
   const host = hostOf(args);
   const scope = scopeOf(args) ?? 'user';
@@ -45,48 +49,6 @@ async function remove(args: ParsedArgs, io: CliIO): Promise<Outcome> {
   const { host, name } = addressed(args, 'remove');
   const files = editableFiles(host ?? hostOf(args), scopeOf(args), locations(args, io));
   return finish(args, () => planRemove(files, name), []);
-}
-
-/**
- * Prints the diff (`--dry-run`) or writes the plan and says where. A write that finds the file
- * changed since it was read (another program, another mcpwire) plans again on the new text.
- */
-async function finish(args: ParsedArgs, makePlan: () => Promise<EditPlan>, notes: string[]): Promise<Outcome> {
-  let plan = await makePlan();
-  const about = () => ({
-    action: plan.action,
-    server: plan.server,
-    host: plan.target.host,
-    scope: plan.target.scope,
-    file: plan.target.file,
-    ...(plan.entry ? { entry: plan.entry } : {}),
-    ...(plan.replaced ? { replaced: true } : {}),
-  });
-  if (flag(args, 'dry-run'))
-    return {
-      json: { ...about(), dryRun: true, diff: plan.diff, notes },
-      text: [plan.diff || '(no change)', ...notes.map((n) => `# ${n}`)].join('\n'),
-    };
-  let written: WriteResult | undefined;
-  for (let attempt = 1; !written; attempt++) {
-    try {
-      written = await applyEditPlan(plan);
-    } catch (error) {
-      if (!(error instanceof FileChangedError) || attempt === 5) throw error;
-      plan = await makePlan();
-    }
-  }
-  const verb = plan.action === 'add' ? (plan.replaced ? 'replaced' : 'added') : 'removed';
-  const where = `${plan.action === 'add' ? 'in' : 'from'} ${written.file}`;
-  const kept = written.backup
-    ? `; the previous version is in ${written.backup}`
-    : written.created
-      ? '; created it'
-      : '';
-  return {
-    json: { ...about(), file: written.file, created: written.created, backup: written.backup ?? null, notes },
-    text: [`${verb} server "${plan.server}" ${where} (${describeTarget(plan.target)}${kept})`, ...notes].join('\n'),
-  };
 }
 
 /**
@@ -110,7 +72,7 @@ function addressed(args: ParsedArgs, sub: string): { host?: HostId; name: string
   return { host, name: serverName({ ...args, words: [...args.words.slice(0, 2), operand.slice(colon + 1)] }, sub) };
 }
 
-function serverName(args: ParsedArgs, sub: string): string {
+export function serverName(args: ParsedArgs, sub: string): string {
   const name = args.words[2];
   if (name === undefined) throw new UsageError(`config ${sub} needs a server name`);
   if (args.words.length > 3)
@@ -120,38 +82,6 @@ function serverName(args: ParsedArgs, sub: string): string {
       `server name "${name}" must start with a letter or digit and hold only letters, digits, _ . @ -`,
     );
   return name;
-}
-
-function hostOf(args: ParsedArgs): 'mcpwire' | HostId {
-  const host = stringOption(args, 'to');
-  if (host === undefined || host === 'mcpwire') return 'mcpwire';
-  if (!isHostId(host)) throw new UsageError(`--to must be one of mcpwire, ${HOST_IDS.join(', ')}; got "${host}"`);
-  return host;
-}
-
-function scopeOf(args: ParsedArgs): 'user' | 'project' | undefined {
-  const scope = stringOption(args, 'scope');
-  if (scope !== undefined && scope !== 'user' && scope !== 'project')
-    throw new UsageError(`--scope must be user or project, got "${scope}"`);
-  return scope;
-}
-
-function other(scope: 'user' | 'project'): 'user' | 'project' {
-  return scope === 'user' ? 'project' : 'user';
-}
-
-function describeTarget(target: EditFile): string {
-  return `${target.host === 'mcpwire' ? 'mcpwire' : target.host}, ${target.scope} scope`;
-}
-
-/** Where the files are: `$HOME`, `--cwd`, this platform, the environment (`XDG_CONFIG_HOME`, `CODEX_HOME`, …). */
-function locations(args: ParsedArgs, io: CliIO): HostLocationOptions {
-  return {
-    homeDir: io.env.HOME ?? os.homedir(),
-    cwd: path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.'),
-    platform: process.platform,
-    env: io.env,
-  };
 }
 
 /**

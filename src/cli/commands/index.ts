@@ -41,6 +41,7 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   replay: async (args, io) => (await import('./replay.js')).replayCommand(args, io),
   doctor: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
+  registry: async (args, io) => (await import('./registry-commands.js')).registryCommand(args, io),
   'emit-ts': async (args, io) => (await import('./emit-ts.js')).emitTsCommand(args, io),
 };
 

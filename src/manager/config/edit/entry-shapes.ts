@@ -4,9 +4,12 @@
  * (`serverUrl`, `httpUrl`, `cmd`/`envs`, an array `command`, `environment`, `http_headers`) and
  * how the host writes a reference to an environment variable (`${VAR}`, `${env:VAR}`,
  * `{env:VAR}`, or Codex's and Goose's lists of variable names). A host that expands no variables
- * refuses a reference rather than receiving a literal `${VAR}` it would pass on.
+ * refuses a reference rather than receiving a literal `${VAR}` it would pass on. Text a publisher
+ * wrote ({@link LiteralText}, from the MCP Registry) stays literal: escaped in mcpwire's files
+ * (`$${…}`), as it is in hosts that expand nothing, and refused by a host that would expand it.
  */
 import { McpError } from '../../../protocol/errors.js';
+import { escapeVariables } from '../../../transport/variables.js';
 import type { Entry } from './config-document.js';
 
 /** A value written as a reference to the environment variable `variable`, after `prefix` (`Bearer `). */
@@ -15,16 +18,25 @@ export interface VariableReference {
   prefix: string;
 }
 
-/** A value as given: literal text, or a reference (`--env-ref`). */
-export type GivenValue = string | VariableReference;
+/**
+ * Text that must reach the server exactly as written, never expanded by mcpwire or a host: a
+ * publisher's value (a registry's `server.json`), which must not be able to name the user's
+ * variables (`${AWS_SECRET_ACCESS_KEY}`).
+ */
+export interface LiteralText {
+  literal: string;
+}
+
+/** A value as given: the user's text, a reference (`--env-ref`, a registry secret), or {@link LiteralText}. */
+export type GivenValue = string | VariableReference | LiteralText;
 
 /** The server a `config add` writes, before it takes a host's shape. */
 export interface ServerToWrite {
   transport: 'stdio' | 'http' | 'sse';
   command?: string;
-  args?: string[];
+  args?: GivenValue[];
   env?: Record<string, GivenValue>;
-  url?: string;
+  url?: string | LiteralText;
   headers?: Record<string, GivenValue>;
 }
 
@@ -40,6 +52,47 @@ export function mcpwireContainer(document: Record<string, unknown>): readonly st
 }
 
 type Reference = ((variable: string) => string) | undefined;
+
+/** How a host receives {@link LiteralText}: as text it will not expand, or a refusal. */
+type Literal = (text: string, host: string, name: string) => string;
+
+/**
+ * mcpwire's own files escape (`$${…}`); Codex and Goose expand nothing; every other host expands
+ * `${…}` (OpenCode `{env:…}`, Gemini `$VAR` too) with no escape, so such text is refused there.
+ */
+function literalFor(host: string): Literal {
+  if (host === 'mcpwire') return (text) => escapeVariables(text);
+  if (host === 'codex' || host === 'goose') return (text) => text;
+  const expands = host === 'opencode' ? /\{(env|file):/ : host === 'gemini' ? /\$(\{|[A-Za-z_])/ : /\$\{/;
+  return (text, _host, name) => {
+    if (expands.test(text))
+      throw refused(
+        host,
+        `the publisher's value ${JSON.stringify(text.slice(0, 80))} would be expanded as a variable there and cannot be escaped; add it to mcpwire's config instead`,
+        name,
+      );
+    return text;
+  };
+}
+
+/** `value` as text for `host` (a reference in its syntax; undefined `reference`: refused). */
+function textOf(value: GivenValue, reference: Reference, host: string, name: string, what: string): string {
+  const literal = literalFor(host);
+  if (typeof value === 'string') return value;
+  if ('literal' in value) return literal(value.literal, host, name);
+  if (!reference) throw refused(host, `its file expands no variables, so ${what} cannot be written there`, name);
+  return `${literal(value.prefix, host, name)}${reference(value.variable)}`;
+}
+
+/** The arguments as texts for `host`. */
+function argTexts(server: ServerToWrite, reference: Reference, host: string, name: string): string[] {
+  return (server.args ?? []).map((arg) => textOf(arg, reference, host, name, 'a secret argument'));
+}
+
+/** The URL as text for `host`. */
+function urlText(server: ServerToWrite, host: string, name: string): string {
+  return textOf(server.url!, undefined, host, name, 'a URL');
+}
 
 const dollar: Reference = (name) => `\${${name}}`;
 const envColon: Reference = (name) => `\${env:${name}}`;
@@ -103,13 +156,13 @@ function plain(server: ServerToWrite, name: string, host: string, reference: Ref
     return {
       ...(options.typeStdio ? { type: 'stdio' } : {}),
       command: server.command!,
-      ...(server.args?.length ? { args: server.args } : {}),
+      ...(server.args?.length ? { args: argTexts(server, reference, host, name) } : {}),
       ...values(server.env, 'env'),
     };
   const type = server.transport === 'sse' ? 'sse' : (options.httpType ?? 'http');
   return {
     ...(options.typeHttp || server.transport === 'sse' ? { type } : {}),
-    [options.urlKey ?? 'url']: server.url!,
+    [options.urlKey ?? 'url']: urlText(server, host, name),
     ...values(server.headers, 'headers'),
   };
 }
@@ -119,7 +172,7 @@ function openCode(server: ServerToWrite, name: string): Entry {
   if (server.transport === 'stdio')
     return {
       type: 'local',
-      command: [server.command!, ...(server.args ?? [])],
+      command: [server.command!, ...argTexts(server, reference, 'opencode', name)],
       ...(server.env && Object.keys(server.env).length
         ? { environment: texts(server.env, reference, 'opencode', name) }
         : {}),
@@ -127,7 +180,7 @@ function openCode(server: ServerToWrite, name: string): Entry {
     };
   return {
     type: 'remote',
-    url: server.url!,
+    url: urlText(server, 'opencode', name),
     ...(server.headers && Object.keys(server.headers).length
       ? { headers: texts(server.headers, reference, 'opencode', name) }
       : {}),
@@ -141,7 +194,7 @@ function codex(server: ServerToWrite, name: string): Entry {
   if (server.transport === 'stdio')
     return {
       command: server.command!,
-      ...(server.args?.length ? { args: server.args } : {}),
+      ...(server.args?.length ? { args: argTexts(server, undefined, 'codex', name) } : {}),
       ...(Object.keys(literal).length ? { env: literal } : {}),
       ...(referenced.length ? { env_vars: referenced.map(([key, ref]) => sameName(key, ref, 'codex', name)) } : {}),
     };
@@ -155,7 +208,7 @@ function codex(server: ServerToWrite, name: string): Entry {
         name,
       );
   return {
-    url: server.url!,
+    url: urlText(server, 'codex', name),
     ...(Object.keys(literal).length ? { http_headers: literal } : {}),
     ...(bearer ? { bearer_token_env_var: bearer[1].variable } : {}),
     ...(others.length ? { env_http_headers: Object.fromEntries(others.map(([key, ref]) => [key, ref.variable])) } : {}),
@@ -171,7 +224,7 @@ function goose(server: ServerToWrite, name: string): Entry {
       ...common,
       type: 'stdio',
       cmd: server.command!,
-      args: server.args ?? [],
+      args: argTexts(server, undefined, 'goose', name),
       ...(Object.keys(literal).length ? { envs: literal } : {}),
       ...(referenced.length ? { env_keys: referenced.map(([key, ref]) => sameName(key, ref, 'goose', name)) } : {}),
     };
@@ -181,7 +234,7 @@ function goose(server: ServerToWrite, name: string): Entry {
   return {
     ...common,
     type: server.transport === 'sse' ? 'sse' : 'streamable_http',
-    uri: server.url!,
+    uri: urlText(server, 'goose', name),
     ...(Object.keys(literal).length ? { headers: literal } : {}),
   };
 }
@@ -205,6 +258,8 @@ function split(record: Record<string, GivenValue> | undefined): {
   const referenced: Array<[string, VariableReference]> = [];
   for (const [key, value] of Object.entries(record ?? {}))
     if (typeof value === 'string') literal[key] = value;
+    else if ('literal' in value)
+      literal[key] = value.literal; // Codex and Goose expand nothing
     else referenced.push([key, value]);
   return { literal, referenced };
 }
@@ -223,11 +278,7 @@ function texts(
   name: string,
 ): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(record).map(([key, value]) => {
-      if (typeof value === 'string') return [key, value];
-      if (!reference) throw refused(host, 'its file expands no variables, so --env-ref cannot be written there', name);
-      return [key, `${value.prefix}${reference(value.variable)}`];
-    }),
+    Object.entries(record).map(([key, value]) => [key, textOf(value, reference, host, name, '--env-ref')]),
   );
 }
 
