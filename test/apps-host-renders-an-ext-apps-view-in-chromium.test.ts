@@ -168,6 +168,8 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     expect(initializedAt).toBe(1);
     const early = log.received.filter((r: any) => r.sentBefore <= initializedAt);
     expect(early.map((r: any) => r.data.id)).toEqual([log.sent[initializeAt].id]);
+    // The proxy's own messages never reach the view.
+    expect(log.received.filter((r: any) => String(r.data.method).startsWith('ui/notifications/sandbox-'))).toEqual([]);
     expect(early[0].data.result.hostInfo).toEqual({ name: 'apps-host-page', version: '1.0.0' });
     expect(log.events.slice(0, 2)).toMatchObject([
       { kind: 'tool-input', arguments: { city: 'Oslo' } },
@@ -201,6 +203,8 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     });
     expect((await view(frame, 'callTool', 'model_only', {})).error).toMatch(/not callable by an app/);
     expect((await view(frame, 'callTool', 'no_such_tool', {})).error).toMatch(/not callable by an app/);
+    // A message posted around the proxy (straight to the host page) is not heard at all.
+    await view(frame, 'postToTop', 'around-the-proxy');
     const read = await view(frame, 'readResource', VIEW_URI);
     expect(read.ok.contents[0].mimeType).toBe('text/html;profile=mcp-app');
 
@@ -259,6 +263,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     const viewSent = (await viewLog(frame)).sent.map((m: any) => m.method).filter(Boolean);
     expect(audit.slice(1).map((e: any) => e.method)).toEqual(viewSent);
     const refusals = audit
+      .slice(1)
       .filter((e: any) => e.outcome !== 'allowed')
       .map((e: any) => [e.method, e.params?.name ?? e.params?.url]);
     expect(refusals).toEqual([
@@ -269,6 +274,8 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
 
     // Teardown: asked and answered, then the frame is gone.
     expect(await host(page, 'teardown')).toEqual({ attached: false });
+    expect((await host(page, 'log')).logs.at(-1)).toEqual({ level: 'info', data: 'torn down' });
+    expect(JSON.stringify((await host(page, 'log')).audit)).not.toContain('around-the-proxy');
     expect(thirdRequests).toBe(0);
   });
 

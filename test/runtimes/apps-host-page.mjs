@@ -1,3 +1,4 @@
+/* global document */
 // The host page of test/apps-host-renders-an-ext-apps-view-in-chromium.test.ts: mcpwire's
 // McpClient and AppHost, bundled from src/ with esbuild for the browser. It sets
 // `globalThis.hostPage`, the steps the test drives (each answer plain JSON), and records what

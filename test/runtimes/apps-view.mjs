@@ -1,3 +1,4 @@
+/* global window, document */
 // An MCP App view as a server ships one: ext-apps' `App` over its `PostMessageTransport` to the
 // window that embeds it (the sandbox proxy), bundled with esbuild into one inline script by
 // test/support/apps-view.ts. It records what it sees in `globalThis.viewLog` — every message its
@@ -27,6 +28,8 @@ app.ontoolcancelled = (params) => log.events.push({ kind: 'tool-cancelled', reas
 app.onhostcontextchanged = (params) => log.events.push({ kind: 'host-context-changed', params });
 app.onteardown = async () => {
   log.events.push({ kind: 'teardown' });
+  // Heard by the host's log hook before the answer: proof the teardown reached the view.
+  await app.sendLog({ level: 'info', data: 'torn down' });
   return {};
 };
 
@@ -59,6 +62,9 @@ globalThis.viewSteps = {
   displayMode: (mode) => settle(app.requestDisplayMode({ mode })),
   size: (width, height) => settle(app.sendSizeChanged({ width, height })),
   log: (data) => settle(app.sendLog({ level: 'info', data })),
+  /** A request posted straight to the host page, around the proxy: the host must not hear it. */
+  postToTop: (name) =>
+    window.top.postMessage({ jsonrpc: '2.0', id: 'direct-1', method: 'tools/call', params: { name } }, '*'),
   host: () => ({ capabilities: app.getHostCapabilities(), context: app.getHostContext(), info: app.getHostVersion() }),
 };
 
