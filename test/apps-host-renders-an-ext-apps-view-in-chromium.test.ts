@@ -33,6 +33,9 @@ let mcp: ReturnType<typeof createMcpHandler> | undefined;
 /** Requests the third origin got (the policy must keep it at 0). */
 let thirdRequests = 0;
 let hostScript: Promise<string> | undefined;
+/** Lets the waiting `slow_weather` calls end (they wait for the test, not for time). */
+let releaseSlow!: () => void;
+const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
 let viewHtml: string;
 
 /** The SDK server: a tool with a view, an app-only tool, a model-only tool. */
@@ -53,6 +56,15 @@ function sdkServer(hostOrigin: string): McpServer {
       content: [{ type: 'text', text: `sunny in ${city}` }],
       structuredContent: { city, sky: 'sunny' },
     }),
+  );
+  registerAppTool(
+    server,
+    'slow_weather',
+    { description: 'Waits for the test', inputSchema: { city: z.string() }, _meta: { ui: { resourceUri: VIEW_URI } } },
+    async () => {
+      await slowReleased;
+      return { content: [{ type: 'text' as const, text: 'late' }] };
+    },
   );
   registerAppTool(
     server,
@@ -112,6 +124,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  releaseSlow();
   await browser?.close();
   await mcp?.close();
   await hostSite?.stop();
@@ -152,7 +165,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     // The declared entry with a quote and a space was dropped on the way.
     expect(JSON.parse(src.searchParams.get('csp')!)).toEqual({ connectDomains: [hostSite!.origin] });
 
-    const frame = await eventually(() => page.frames().find((f) => f.url() === 'about:srcdoc'), {
+    const frame = await eventually(() => page.frames().findLast((f) => f.url() === 'about:srcdoc' && !f.isDetached()), {
       what: "the view's srcdoc frame",
     });
     await until(async () => (await viewLog(frame)).events.length >= 2, {
@@ -277,6 +290,37 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     expect((await host(page, 'log')).logs.at(-1)).toEqual({ level: 'info', data: 'torn down' });
     expect(JSON.stringify((await host(page, 'log')).audit)).not.toContain('around-the-proxy');
     expect(thirdRequests).toBe(0);
+  });
+
+  it('hands the view an isError result for a failed call, and tool-cancelled for an aborted one', async () => {
+    const page = await openHost();
+    await host(page, 'render', 'show_weather', { city: 5 });
+    const failed = await host(page, 'result');
+    expect(failed.isError).toBe(true);
+    let frame = await eventually(() => page.frames().findLast((f) => f.url() === 'about:srcdoc' && !f.isDetached()), {
+      what: 'the view frame',
+    });
+    await until(async () => (await viewLog(frame)).events.some((e: any) => e.kind === 'tool-result'));
+    expect((await viewLog(frame)).events.map((e: any) => [e.kind, e.result?.isError])).toEqual([
+      ['tool-input', undefined],
+      ['tool-result', true],
+    ]);
+    await host(page, 'teardown');
+
+    await host(page, 'renderAbortable', 'slow_weather', { city: 'Bergen' });
+    frame = await eventually(() => page.frames().findLast((f) => f.url() === 'about:srcdoc' && !f.isDetached()), {
+      what: 'the second view frame',
+    });
+    await until(async () => (await viewLog(frame)).events.some((e: any) => e.kind === 'tool-input'));
+    await host(page, 'abort');
+    await until(async () => (await viewLog(frame)).events.some((e: any) => e.kind === 'tool-cancelled'), {
+      what: 'tool-cancelled to reach the view',
+    });
+    expect((await viewLog(frame)).events.map((e: any) => e.kind)).toEqual(['tool-input', 'tool-cancelled']);
+    expect(await host(page, 'result')).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: /^cancelled: / }],
+    });
   });
 
   it('refuses a tool without a view', async () => {

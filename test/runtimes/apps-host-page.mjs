@@ -10,6 +10,7 @@ const hostLog = { audit: [], links: [], messages: [], modelContexts: [], sizes: 
 let client;
 let host;
 let view;
+let controller;
 
 globalThis.hostPage = {
   async open(mcpUrl, sandboxUrl) {
@@ -35,6 +36,13 @@ globalThis.hostPage = {
     view = await host.render({ tool, arguments: args });
     return { src: view.frame.src, sandbox: view.frame.getAttribute('sandbox') };
   },
+  /** Renders with a signal the `abort` step aborts. */
+  async renderAbortable(tool, args) {
+    controller = new AbortController();
+    view = await host.render({ tool, arguments: args, signal: controller.signal });
+    return { src: view.frame.src };
+  },
+  abort: () => controller.abort(),
   async renderFails(tool) {
     return host.render({ tool }).then(
       () => 'rendered',
