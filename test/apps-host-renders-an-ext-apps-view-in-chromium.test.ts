@@ -214,6 +214,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
     expect(await view(frame, 'callTool', 'refresh', {})).toMatchObject({
       ok: { content: [{ type: 'text', text: 'refreshed' }] },
     });
+    expect((await view(frame, 'callTool', 'refresh', { decline: true })).error).toMatch(/declined the call of refresh/);
     expect((await view(frame, 'callTool', 'model_only', {})).error).toMatch(/not callable by an app/);
     expect((await view(frame, 'callTool', 'no_such_tool', {})).error).toMatch(/not callable by an app/);
     // A message posted around the proxy (straight to the host page) is not heard at all.
@@ -253,6 +254,8 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
       },
       { what: "the view's log line" },
     );
+    // Asked only for app-callable tools of the server (never for a refused one).
+    expect(hooks.approvals).toEqual(['refresh', 'refresh']);
     expect(hooks.links).toEqual(['https://example.com/forecast']);
     expect(hooks.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what about tomorrow?' }] }]);
     expect(hooks.modelContexts).toEqual([{ structuredContent: { city: 'Oslo', shown: true } }]);
@@ -280,6 +283,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
       .filter((e: any) => e.outcome !== 'allowed')
       .map((e: any) => [e.method, e.params?.name ?? e.params?.url]);
     expect(refusals).toEqual([
+      ['tools/call', 'refresh'],
       ['tools/call', 'model_only'],
       ['tools/call', 'no_such_tool'],
       ['ui/open-link', 'javascript:alert(1)'],

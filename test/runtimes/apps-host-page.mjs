@@ -6,7 +6,16 @@
 import { AppHost } from '../../src/apps/index.ts';
 import { McpClient } from '../../src/neutral.ts';
 
-const hostLog = { audit: [], links: [], messages: [], modelContexts: [], sizes: [], modes: [], logs: [] };
+const hostLog = {
+  approvals: [],
+  audit: [],
+  links: [],
+  messages: [],
+  modelContexts: [],
+  sizes: [],
+  modes: [],
+  logs: [],
+};
 let client;
 let host;
 let view;
@@ -27,6 +36,8 @@ globalThis.hostPage = {
       onDisplayMode: (mode) => (hostLog.modes.push(mode), mode),
       onSizeChanged: (size) => hostLog.sizes.push(size),
       onLog: (params) => hostLog.logs.push(params),
+      // The user declines a call whose arguments say so.
+      approveToolCall: async (name, args) => (hostLog.approvals.push(name), args.decline !== true),
       audit: (event) => hostLog.audit.push(event),
       timeoutMs: 15_000,
     });
