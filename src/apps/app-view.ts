@@ -91,11 +91,6 @@ export class LiveAppView implements AppView {
     return this.#modelContext;
   }
 
-  /** True once the view said `initialized` and is not gone. */
-  get live(): boolean {
-    return this.#phase === 'initialized';
-  }
-
   /** The view's lifetime (aborted when it is gone): its own requests' calls end with it. */
   get signal(): AbortSignal {
     return this.#lifetime.signal;
@@ -125,6 +120,8 @@ export class LiveAppView implements AppView {
 
   teardown(reason = 'the host closed the view'): Promise<void> {
     return (this.#tearingDown ??= (async () => {
+      // A call still running is cancelled first: the view hears why before it is asked to close.
+      this.deliverCancelled(reason);
       if (this.#phase === 'initialized') {
         try {
           await this.#channel.request(UI_METHODS.resourceTeardown, {}, this.#parts.timeoutMs);
@@ -132,7 +129,6 @@ export class LiveAppView implements AppView {
           // An unanswered teardown does not keep the view: the frame goes either way.
         }
       }
-      this.deliverCancelled(reason);
       this.#gone(new McpError('CANCELLED', `the view was torn down: ${reason}`));
     })());
   }
