@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, Implementation, ReadResourceResult, Tool } from '../protocol/types.js';
 import type { AppAuditEvent, UiDisplayMode, UiHostContext, UiMessage, UiModelContext } from './bridge-types.js';
-import type { AppContainer } from './dom-shapes.js';
+import type { AppContainer, AppFrame } from './dom-shapes.js';
 
 /** The MCP side a host needs: one server connection (views may reach only this one). */
 export interface AppServerClient {
@@ -54,7 +54,7 @@ export interface AppHostOptions {
 /** One rendered view. */
 export interface AppView {
   /** The proxy iframe (an `HTMLIFrameElement`). */
-  readonly frame: unknown;
+  readonly frame: AppFrame;
   /** The tool call's result (as the view got it: an error is an `isError` result). */
   readonly result: Promise<CallToolResult>;
   /** The last context the view asked the model to see. */
