@@ -4,6 +4,7 @@
  * never replaced; nothing here is per request.
  */
 import type { Implementation } from '../../protocol/types.js';
+import type { AppsPolicy } from '../apps/app-only-tools.js';
 import type { ChangeFeed } from '../change-listeners.js';
 import type { ExtensionList } from '../extensions/extension-list.js';
 import type { InputStateSigner } from '../input/input-state.js';
@@ -37,4 +38,6 @@ export interface ServerCore {
   readonly tasks: TaskRuntime;
   /** Where the server's shared state lives, and this node's id. */
   readonly state: ServerState;
+  /** Who sees app-only tools (MCP Apps). */
+  readonly apps: AppsPolicy;
 }
