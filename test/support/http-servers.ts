@@ -94,3 +94,8 @@ export async function longRunProgress(client: McpClient, steps: number, duration
   );
   return progress;
 }
+
+/** The MCP Apps kit server (`test/support/kit-apps-server.mjs`, built kit) over Streamable HTTP, `/mcp`. */
+export function appsKitOverHttp(args: string[] = []): Promise<HttpServerProcess> {
+  return start('test/support/kit-apps-server.mjs', ['--http', ...args], '/mcp');
+}
