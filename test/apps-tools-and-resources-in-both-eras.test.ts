@@ -185,7 +185,10 @@ describe('the official SDK 2.4 client and ext-apps helpers', () => {
         const weather = tools.find((t) => t.name === 'weather')!;
         expect(getToolUiResourceUri(weather)).toBe(VIEW);
         const read = await client.readResource({ uri: VIEW });
-        expect(read.contents[0]).toMatchObject({ mimeType: RESOURCE_MIME_TYPE, _meta: { ui: { prefersBorder: true } } });
+        expect(read.contents[0]).toMatchObject({
+          mimeType: RESOURCE_MIME_TYPE,
+          _meta: { ui: { prefersBorder: true } },
+        });
         const result = await client.callTool({ name: 'weather', arguments: { city: 'Rome' } });
         expect(result.content).toEqual([
           { type: 'text', text: JSON.stringify({ city: 'Rome', tempC: 21, ui: { mimeTypes: [RESOURCE_MIME_TYPE] } }) },

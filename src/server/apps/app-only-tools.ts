@@ -39,7 +39,7 @@ export function appsPolicy(options: AppsOptions | undefined): AppsPolicy {
 
 /** The ui settings a client declared, or `undefined`. */
 export function clientUi(capabilities: ClientCapabilities | undefined): UiClientCapability | undefined {
-  return extensionSettings(capabilities, EXTENSION_IDS.ui) as UiClientCapability | undefined;
+  return extensionSettings(capabilities, EXTENSION_IDS.ui);
 }
 
 /** Which tools a client with `capabilities` sees; `undefined` when it sees every tool. */

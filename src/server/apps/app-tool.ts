@@ -44,10 +44,7 @@ export function appToolDefinition(definition: AppToolDefinition): ToolDefinition
   const { resourceUri, visibility } = ui;
   if (typeof resourceUri !== 'string' || !resourceUri.startsWith(`${UI_SCHEME}//`))
     throw new McpError('INVALID_ARGUMENT', `app tool "${name}": ui.resourceUri must be a ui:// URI`);
-  if (
-    visibility !== undefined &&
-    (!Array.isArray(visibility) || visibility.some((v) => v !== 'model' && v !== 'app'))
-  )
+  if (visibility !== undefined && (!Array.isArray(visibility) || visibility.some((v) => v !== 'model' && v !== 'app')))
     throw new McpError('INVALID_ARGUMENT', `app tool "${name}": ui.visibility must list "model" and/or "app"`);
   const given = tool._meta?.ui;
   const uiMeta: UiToolMeta = {

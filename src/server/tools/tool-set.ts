@@ -84,11 +84,7 @@ export class ToolSet {
    * cursor is opaque to clients (the offset of the next page among the kept ones); a cursor this
    * set did not make throws `INVALID_ARGUMENT` (→ -32602).
    */
-  page(
-    cursor: unknown,
-    pageSize: number,
-    visible?: (tool: Tool) => boolean,
-  ): { tools: Tool[]; nextCursor?: string } {
+  page(cursor: unknown, pageSize: number, visible?: (tool: Tool) => boolean): { tools: Tool[]; nextCursor?: string } {
     const wires = [...this.tools.values()].map((t) => t.wire);
     const all = visible ? wires.filter(visible) : wires;
     let start = 0;
