@@ -99,7 +99,9 @@ for (const route of ['stdio', 'http'] as const) {
         const structured = { city: 'Oslo', tempC: 21, ui: UI_DECLARED };
         expect(result.structuredContent).toEqual(structured);
         expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(structured) }]);
-        expect(await client.callTool('refresh', {})).toMatchObject({ content: [{ type: 'text', text: 'refreshed' }] });
+        expect(await client.callTool('refresh', { region: 'eu' })).toMatchObject({
+          content: [{ type: 'text', text: 'refreshed' }],
+        });
 
         const resources = await client.listResources();
         expect(resources).toEqual([
@@ -131,6 +133,8 @@ for (const route of ['stdio', 'http'] as const) {
         const tools = await client.listTools();
         expect(tools.map((t) => t.name).sort()).toEqual(['weather', 'withdraw']);
         expect(await rpcCodeOf(client.callTool('refresh', {}))).toBe(-32602);
+        // Unknown before its headers are checked too (2026 HTTP: no -32020 for the Mcp-Param-Region it never sent).
+        expect(await rpcCodeOf(client.callTool('refresh', { region: 'eu' }))).toBe(-32602);
         // Its handler sees no ui declaration; the text is what this client shows.
         const result = await client.callTool('weather', { city: 'Lima' });
         expect(result.content).toEqual([{ type: 'text', text: '{"city":"Lima","tempC":21,"ui":null}' }]);

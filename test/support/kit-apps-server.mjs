@@ -4,7 +4,7 @@
 // sets `apps: { hideAppOnlyFromTextClients: false }`. Offers:
 // - `weather` {city}: an app tool (view `ui://weather/view.html`) answering empty `content` and
 //   `structuredContent` { city, tempC, ui } (`ui`: the client's declared ui settings, or null);
-// - `refresh`: app-only (`visibility: ['app']`), answers the text `refreshed`;
+// - `refresh` {region?}: app-only (`visibility: ['app']`), answers the text `refreshed`;
 // - `withdraw`: disposes `weather`, `refresh` and the view (list_changed for tools and resources);
 // - `ui://weather/view.html`: the view (CSP, clipboard permission, prefersBorder), listed;
 // - `ui://weather/unlisted.html`: a view left out of resources/list.
@@ -31,7 +31,8 @@ const disposers = [
   }),
   server.registerAppTool({
     name: 'refresh',
-    inputSchema: { type: 'object' },
+    // An HTTP header parameter (2026): a client that was shown the tool sends Mcp-Param-Region.
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
     ui: { resourceUri: 'ui://weather/view.html', visibility: ['app'] },
     handler: () => ({ content: [{ type: 'text', text: 'refreshed' }] }),
   }),
