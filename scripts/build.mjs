@@ -3,7 +3,7 @@
 // source file); JavaScript comes from esbuild, one file per public entry (`mcpwire`: its Node
 // entry `index.js` and its runtime-neutral one `neutral.js`; `mcpwire/types` — types only, so an
 // empty module — `mcpwire/http`, `mcpwire/proxy`, `mcpwire/server` (its Node entry and its
-// runtime-neutral one, `server/neutral.js`), `mcpwire/otel`,
+// runtime-neutral one, `server/neutral.js`), `mcpwire/otel`, `mcpwire/apps` (browser code),
 // the `mcpwire` command) plus shared chunks. Shared chunks keep one copy of every module across
 // entries (one McpError class whichever entry threw it); bundling makes `import('mcpwire')` load
 // ~10 files instead of ~60 (measured in bench/: the import scenario). Lazy imports stay lazy:
@@ -64,6 +64,7 @@ await build({
     'src/server/postgres/index.ts',
     'src/otel/index.ts',
     'src/server/redis/index.ts',
+    'src/apps/index.ts',
   ],
   chunkNames: 'chunks/[name]-[hash]',
 });

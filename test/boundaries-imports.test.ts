@@ -36,6 +36,7 @@ const LAYERS: Record<string, number> = {
   inspect: 3,
   otel: 3,
   codegen: 3,
+  apps: 3,
   manager: 4,
   cli: 5,
 };
@@ -44,7 +45,7 @@ const LAYERS: Record<string, number> = {
  * (channels through `process.getBuiltinModule` where it exists) and `mcpwire/otel` (a browser page
  * instruments with the OpenTelemetry web SDK).
  */
-const NO_NODE_LAYERS = new Set(['protocol', 'util', 'observe', 'otel']);
+const NO_NODE_LAYERS = new Set(['protocol', 'util', 'observe', 'otel', 'apps']);
 /** Layers of equal rank that must still not import each other. */
 const SIBLINGS_APART = [
   ['client', 'server'],
@@ -55,12 +56,17 @@ const SIBLINGS_APART = [
   ['llm', 'inspect'],
   ...['server', 'llm', 'inspect'].map((layer): [string, string] => ['codegen', layer]),
   ...['client', 'server', 'llm', 'inspect', 'auth', 'codegen'].map((layer): [string, string] => ['otel', layer]),
+  ...['client', 'server', 'llm', 'inspect', 'otel', 'codegen'].map((layer): [string, string] => ['apps', layer]),
 ];
 /** Imports the ranks would allow but the map forbids: the manager runs servers, it does not inspect traffic. */
 const FORBIDDEN: Array<[from: string, to: string]> = [
   ['manager', 'inspect'],
   ['server', 'auth'],
   ['client', 'codegen'],
+  // `mcpwire/apps` is browser code over a structural client: protocol and util only.
+  ['apps', 'transport'],
+  ['apps', 'observe'],
+  ['apps', 'auth'],
 ];
 /**
  * Rooms inside a layer that must stay apart, as [importing path prefix, imported path prefix, why]

@@ -77,6 +77,42 @@ describe('the public surface', () => {
     expect(manifest.peerDependenciesMeta.ioredis).toEqual({ optional: true });
   });
 
+  it('mcpwire/apps exports exactly this list of runtime names and types, from its own entry (browser code)', async () => {
+    const apps = await import('../src/apps/index.js');
+    expect(Object.keys(apps).sort()).toEqual([
+      'AppHost',
+      'DEFAULT_APP_CSP',
+      'UI_METHODS',
+      'UI_PROTOCOL_VERSIONS',
+      'VIEW_REFUSED',
+      'buildAppCsp',
+      'sandboxProxyHeaders',
+      'sandboxProxyHtml',
+      'sanitizeCsp',
+    ]);
+    expect(typeOnlyExports('src/apps/index.ts')).toEqual([
+      'AppAuditEvent',
+      'AppContainer',
+      'AppFrame',
+      'AppHostOptions',
+      'AppServerClient',
+      'AppView',
+      'HostWindow',
+      'MessageEventShape',
+      'PostTarget',
+      'RenderCall',
+      'SandboxProxyOptions',
+      'UiDisplayMode',
+      'UiHostContext',
+      'UiMessage',
+      'UiModelContext',
+    ]);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>;
+    };
+    expect(manifest.exports['./apps']).toEqual({ types: './dist/apps/index.d.ts', import: './dist/apps/index.js' });
+  });
+
   it('mcpwire/server exports exactly this list of runtime names', () => {
     expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
       [
@@ -595,6 +631,7 @@ describe('the public surface', () => {
       'src/types.ts',
       'src/transport/http/index.ts',
       'src/inspect/proxy/index.ts',
+      'src/apps/index.ts',
     ]) {
       const source = readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8');
       // Both root entries re-export the one explicit list whole, as `mcpwire/server` does with kit-surface.ts.
