@@ -130,6 +130,7 @@ describe('the public surface', () => {
         "ServerSession",
         "StdioServerTransport",
         "ToolError",
+        "UI_MIME_TYPE",
         "createFetchHandler",
         "createHttpHandler",
         "jwtBearer",

@@ -72,3 +72,16 @@ export type { SkillDefinition } from './skills/skill-entry.js';
 export type { SkillRegistration } from './skills/skill-set.js';
 // The MCP Server Card the HTTP handlers serve (SEP-2127, draft).
 export type { ServerCardOptions } from './http/server-card.js';
+// MCP Apps (SEP-1865): tools with views, their ui:// resources, and who sees app-only tools.
+export { UI_MIME_TYPE } from '../protocol/extensions/apps-types.js';
+export type {
+  UiClientCapability,
+  UiCsp,
+  UiPermissions,
+  UiResourceMeta,
+  UiToolMeta,
+  UiToolVisibility,
+} from '../protocol/extensions/apps-types.js';
+export type { AppToolDefinition, AppToolUi } from './apps/app-tool.js';
+export type { AppResourceDefinition } from './apps/app-resource.js';
+export type { AppsOptions } from './apps/app-only-tools.js';

@@ -26,6 +26,10 @@ import { resolveState } from './state/server-state.js';
 import { SkillSet, type SkillRegistration } from './skills/skill-set.js';
 import { skillsExtension } from './skills/skills-methods.js';
 import type { SkillDefinition } from './skills/skill-entry.js';
+import { appsPolicy } from './apps/app-only-tools.js';
+import { appToolDefinition, type AppToolDefinition } from './apps/app-tool.js';
+import { appResourceDefinition, type AppResourceDefinition } from './apps/app-resource.js';
+import { AppRegistrations, appsExtension } from './apps/apps-extension.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([
@@ -43,6 +47,7 @@ const OPTION_KEYS = new Set([
   'description',
   'websiteUrl',
   'icons',
+  'apps',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
 const LISTS: readonly ChangeList[] = ['tools', 'resources', 'prompts'];
@@ -55,10 +60,11 @@ export class McpServer {
   /** The server's one subscription to the change bus (resolves with its disposer). */
   private readonly subscription: Promise<Disposer>;
   private readonly disposers: Disposer[];
+  private readonly apps = new AppRegistrations();
 
   /**
    * Throws `INVALID_ARGUMENT` for an unknown option key, a missing name or version, a bad `description`,
-   * `websiteUrl`, `icons`, `pageSize`, `tasks` or
+   * `websiteUrl`, `icons`, `pageSize`, `tasks`, `apps` or
    * `state` value, or a shared store without `state.stateSecret`.
    */
   constructor(options: McpServerOptions) {
@@ -100,11 +106,13 @@ export class McpServer {
         throw new McpError('INVALID_ARGUMENT', 'McpServer option "icons" must be a list of { src, … }');
       info.icons = options.icons;
     }
+    const apps = appsPolicy(options.apps);
     const tools = new ToolSet();
     const extensions = new ExtensionList();
     extensions.add(tasksExtension(tools));
     const skills = new SkillSet(logger);
     extensions.add(skillsExtension(skills));
+    extensions.add(appsExtension(this.apps));
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       extensions.add(extensionFromDefinition({ id, settings }));
     this.core = {
@@ -122,6 +130,7 @@ export class McpServer {
       tasks: new TaskRuntime(state.tasks, state.bus, state, logger, tasks),
       state,
       skills,
+      apps,
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.
     this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
@@ -180,6 +189,50 @@ export class McpServer {
     },
   ): Disposer {
     return this.core.tools.add(definition as unknown as ToolDefinition);
+  }
+
+  /**
+   * Offers a tool with an MCP App view (SEP-1865): `registerTool` plus `ui: { resourceUri,
+   * visibility? }`, written to `_meta.ui` and to the deprecated flat `_meta["ui/resourceUri"]`
+   * (hosts read either). A result with empty `content` and a `structuredContent` is sent with one
+   * text block of that JSON (hosts without the view show the text). An app-only tool
+   * (`visibility: ['app']`) is hidden from clients that cannot show apps unless
+   * `apps.hideAppOnlyFromTextClients` is false. While any app tool or resource is offered, the
+   * server advertises the ui extension. Throws `INVALID_ARGUMENT` as `registerTool` does, and for a
+   * `resourceUri` that is not `ui://…` or a bad `visibility`. Returns the disposer that withdraws it.
+   *
+   * @example
+   * server.registerAppTool({
+   *   name: 'show_chart',
+   *   inputSchema: { type: 'object', properties: { series: { type: 'string' } } } as const,
+   *   ui: { resourceUri: 'ui://charts/view.html' },
+   *   handler: async ({ series }) => ({ content: [], structuredContent: await points(series) }),
+   * });
+   */
+  registerAppTool<
+    Args = TypeFromSchema,
+    Structured = TypeFromSchema,
+    const InputSchema extends JsonSchema = JsonSchema,
+    const OutputSchema extends JsonSchema | undefined = undefined,
+  >(
+    definition: AppToolDefinition<ArgumentsFor<Args, InputSchema>, StructuredFor<Structured, OutputSchema>> & {
+      inputSchema: InputSchema;
+      outputSchema?: OutputSchema;
+    },
+  ): Disposer {
+    const tool = appToolDefinition(definition as unknown as AppToolDefinition);
+    return this.apps.track(this.core.tools.add(tool));
+  }
+
+  /**
+   * Offers the HTML of an MCP App view as a `ui://` resource of MIME type
+   * `text/html;profile=mcp-app`; each content of a read carries `_meta.ui` with the `csp`,
+   * `permissions`, `domain` and `prefersBorder` given. `listed: false` keeps it out of
+   * `resources/list` (it is still read by its URI). Throws `INVALID_ARGUMENT` for a URI that is not
+   * `ui://…`, one already taken, or a bad definition. Returns the disposer that withdraws it.
+   */
+  registerAppResource(definition: AppResourceDefinition): Disposer {
+    return this.apps.track(this.core.resources.add(appResourceDefinition(definition)));
   }
 
   /**
@@ -283,6 +336,7 @@ export class McpServer {
       clientInfo: undefined,
       clientCapabilities: {},
       extensions: {},
+      ui: undefined,
       progress: () => undefined,
       log: () => undefined,
       elicit: () => Promise.reject(noClient('elicitation/create')),

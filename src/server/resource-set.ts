@@ -17,6 +17,8 @@ export interface ResourceDefinition {
   description?: string;
   mimeType?: string;
   _meta?: Record<string, unknown>;
+  /** Whether it is in `resources/list` (default true); an unlisted resource is still read by its URI. */
+  listed?: boolean;
   /**
    * The contents of the resource (text or base64 blob). Throw `ResourceNotFoundError` when it is
    * gone (the client gets the not-found error an unknown URI gets); any other throw is an
@@ -73,7 +75,7 @@ export class ResourceSet {
       throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" is already registered`);
     if (typeof definition.read !== 'function')
       throw new McpError('INVALID_ARGUMENT', `resource "${definition.uri}" has no read function`);
-    const { read: _read, ...wire } = definition;
+    const { read: _read, listed: _listed, ...wire } = definition;
     const entry = { definition, wire: wire as Resource };
     this.resources.set(definition.uri, entry);
     this.changes.emit();
@@ -118,7 +120,7 @@ export class ResourceSet {
 
   page(cursor: unknown, pageSize: number): { resources: Resource[]; nextCursor?: string } {
     const { items, nextCursor } = pageOf(
-      [...this.resources.values()].map((r) => r.wire),
+      [...this.resources.values()].filter((r) => r.definition.listed !== false).map((r) => r.wire),
       cursor,
       pageSize,
       invalidCursor,

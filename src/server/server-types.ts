@@ -3,6 +3,8 @@
  * what it returns.
  */
 import type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids.js';
+import type { UiClientCapability } from '../protocol/extensions/apps-types.js';
+import type { AppsOptions } from './apps/app-only-tools.js';
 import type { AuthInfo } from './auth-info.js';
 import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
@@ -90,6 +92,13 @@ export interface McpServerOptions {
    * `registerExtension({ id, settings })` for each (an extension with methods needs that call).
    */
   extensions?: Readonly<Record<string, ExtensionSettings>>;
+  /**
+   * MCP Apps (`registerAppTool`): `hideAppOnlyFromTextClients` (default true) keeps app-only tools
+   * (`ui.visibility` without `model`) out of `tools/list` for a client that did not declare the
+   * ui extension with `text/html;profile=mcp-app`, and answers its `tools/call` of one -32602
+   * (unknown tool); `false` shows them to every client.
+   */
+  apps?: AppsOptions;
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */
@@ -121,6 +130,12 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The extensions the client declared, id → settings (from `clientCapabilities.extensions`). */
   readonly extensions: ExtensionMap;
+  /**
+   * What the client declared for MCP Apps (`extensions["io.modelcontextprotocol/ui"]`, e.g.
+   * `{ mimeTypes: ["text/html;profile=mcp-app"] }`), or `undefined` when it did not: a tool may
+   * answer a client without it differently (its text is all such a client shows).
+   */
+  readonly ui: UiClientCapability | undefined;
   /**
    * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
    * Values that do not increase are dropped (the spec requires increasing progress).

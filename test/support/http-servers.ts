@@ -99,3 +99,8 @@ export async function longRunProgress(client: McpClient, steps: number, duration
 export function kitSkillsOverHttp(): Promise<HttpServerProcess> {
   return start('spec-fixtures/servers/skills/kit-skills-server.mjs', ['--http'], '/mcp');
 }
+
+/** The MCP Apps kit server (`test/support/kit-apps-server.mjs`, built kit) over Streamable HTTP, `/mcp`. */
+export function appsKitOverHttp(args: string[] = []): Promise<HttpServerProcess> {
+  return start('test/support/kit-apps-server.mjs', ['--http', ...args], '/mcp');
+}

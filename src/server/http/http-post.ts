@@ -23,7 +23,8 @@ import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/ht
 import type { AuthInfo } from '../auth-info.js';
 import { batchRefusal } from '../batch-gate.js';
 import { statelessLegacy, type LegacySession } from '../router/request-link.js';
-import { claimedRevision, modernEnvelopeProblem } from '../router/modern-envelope.js';
+import { toolVisibleTo } from '../apps/app-only-tools.js';
+import { claimedCapabilities, claimedRevision, modernEnvelopeProblem } from '../router/modern-envelope.js';
 import type { ServerCore } from '../router/server-core.js';
 import type { BearerGate } from './auth/bearer-gate.js';
 import { legacyStatusOf, modernHeader, refuse, statusOf } from './http-answers.js';
@@ -124,7 +125,10 @@ export class HttpPost {
       request.method === 'tools/call' && request.params && !Array.isArray(request.params)
         ? request.params.name
         : undefined;
-    const tool = typeof toolName === 'string' ? this.options.core.tools.get(toolName) : undefined;
+    const found = typeof toolName === 'string' ? this.options.core.tools.get(toolName) : undefined;
+    // A tool this client is not shown (app-only) is unknown to it here too: no headers checked against it.
+    const tool =
+      found && toolVisibleTo(this.options.core.apps, claimedCapabilities(request), found.wire) ? found : undefined;
     const mismatch = headerMismatch(req, request, revision, tool?.definition.inputSchema);
     if (mismatch)
       return answer(

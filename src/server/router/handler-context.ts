@@ -8,6 +8,7 @@ import { McpError } from '../../protocol/errors.js';
 import { extensionsOf } from '../../protocol/extensions/ids.js';
 import { eraOf, hasFeature } from '../../protocol/revisions.js';
 import type { Meta } from '../../protocol/types.js';
+import { clientUi } from '../apps/app-only-tools.js';
 import { missingInputCapability } from '../input/input-capability.js';
 import { InputRequiredSignal, type RoundInput } from '../input/input-round.js';
 import type { ToolContext } from '../server-types.js';
@@ -40,6 +41,9 @@ export function requestContext(
     clientCapabilities: facts.clientCapabilities,
     get extensions() {
       return extensionsOf(facts.clientCapabilities);
+    },
+    get ui() {
+      return clientUi(facts.clientCapabilities);
     },
     progress(progress, total, message) {
       if (

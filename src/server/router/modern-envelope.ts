@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { META_KEYS } from '../../protocol/meta-keys.js';
 import { MODERN_REVISIONS, type ProtocolRevision } from '../../protocol/revisions.js';
-import type { Implementation, Meta } from '../../protocol/types.js';
+import type { ClientCapabilities, Implementation, Meta } from '../../protocol/types.js';
 import { peerText, sampleValue } from '../../protocol/value-sample.js';
 import { isObject, type Params, type RequestFacts } from './method-table.js';
 import { faultAnswer, RequestFault } from './request-fault.js';
@@ -60,6 +60,13 @@ export function modernEnvelopeProblem(request: JsonRpcRequest): JsonRpcMessage |
 export function claimedRevision(request: JsonRpcRequest): unknown {
   const params = request.params && !Array.isArray(request.params) ? request.params : undefined;
   return isObject(params?._meta) ? (params._meta as Meta)[META_VERSION] : undefined;
+}
+
+/** The client capabilities a request's `_meta` carries, when they are an object (unchecked otherwise). */
+export function claimedCapabilities(request: JsonRpcRequest): ClientCapabilities | undefined {
+  const params = request.params && !Array.isArray(request.params) ? request.params : undefined;
+  const capabilities = isObject(params?._meta) ? (params._meta as Meta)[META_CAPABILITIES] : undefined;
+  return isObject(capabilities) ? capabilities : undefined;
 }
 
 /** The facts of a modern request (`method`) read from its `_meta`; throws the envelope's fault when they are wrong. */

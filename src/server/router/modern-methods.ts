@@ -7,6 +7,7 @@
  * and the server's info in `_meta` to every result.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
+import { toolsVisibleTo } from '../apps/app-only-tools.js';
 import { callToolMethod } from '../tools/tools-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { serveListen } from './listen-stream.js';
@@ -37,7 +38,12 @@ export const MODERN_METHODS: MethodTable = {
     if (core.instructions !== undefined) result.instructions = core.instructions;
     return result;
   },
-  'tools/list': (params, { core }) => ({ ...core.tools.page(params.cursor, core.pageSize), ...PUBLIC_NOW }),
+  // What a client sees depends on its declared ui extension (app-only tools); that declaration is
+  // part of the request, and `ttlMs: 0` keeps no cache from serving one client's list to another.
+  'tools/list': (params, { core, facts }) => ({
+    ...core.tools.page(params.cursor, core.pageSize, toolsVisibleTo(core.apps, facts.clientCapabilities)),
+    ...PUBLIC_NOW,
+  }),
   'tools/call': callToolMethod,
   // Cancelled: the transport sends nothing (this answer is dropped).
   'subscriptions/listen': async (params, { core, request, link }) =>

@@ -4,6 +4,7 @@
  * never replaced; nothing here is per request.
  */
 import type { Implementation } from '../../protocol/types.js';
+import type { AppsPolicy } from '../apps/app-only-tools.js';
 import type { ChangeFeed } from '../change-listeners.js';
 import type { ExtensionList } from '../extensions/extension-list.js';
 import type { InputStateSigner } from '../input/input-state.js';
@@ -40,4 +41,6 @@ export interface ServerCore {
   readonly state: ServerState;
   /** The skills it publishes (the skills extension, SEP-2640). */
   readonly skills: SkillSet;
+  /** Who sees app-only tools (MCP Apps). */
+  readonly apps: AppsPolicy;
 }

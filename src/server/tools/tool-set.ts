@@ -80,11 +80,13 @@ export class ToolSet {
   }
 
   /**
-   * One page of tools in registration order. The cursor is opaque to clients (the offset of the
-   * next page); a cursor this set did not make throws `INVALID_ARGUMENT` (→ -32602).
+   * One page of tools in registration order, of those `visible` keeps (all when absent). The
+   * cursor is opaque to clients (the offset of the next page among the kept ones); a cursor this
+   * set did not make throws `INVALID_ARGUMENT` (→ -32602).
    */
-  page(cursor: unknown, pageSize: number): { tools: Tool[]; nextCursor?: string } {
-    const all = [...this.tools.values()].map((t) => t.wire);
+  page(cursor: unknown, pageSize: number, visible?: (tool: Tool) => boolean): { tools: Tool[]; nextCursor?: string } {
+    const wires = [...this.tools.values()].map((t) => t.wire);
+    const all = visible ? wires.filter(visible) : wires;
     let start = 0;
     if (cursor !== undefined) {
       start = typeof cursor === 'string' ? decodeCursor(cursor) : -1;

@@ -1,5 +1,6 @@
 /**
- * The `tools/call` method in both eras: finding the tool (unknown → -32602), the client
+ * The `tools/call` method in both eras: finding the tool (unknown, or hidden from this client
+ * by `apps/app-only-tools.ts` → -32602), the client
  * capabilities it needs (-32021), the 2026 input round, and running the call, or running it as a
  * task of the 2026 tasks extension when the tool and the request allow (`tasks/tool-task.ts`).
  * Resolves with the result: the tool's (a failure of the handler is an `isError` result), the
@@ -10,6 +11,7 @@ import { McpError } from '../../protocol/errors.js';
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { eraOf } from '../../protocol/revisions.js';
 import type { CallToolResult } from '../../protocol/types.js';
+import { toolVisibleTo } from '../apps/app-only-tools.js';
 import { inputRequired, InputRequiredSignal, roundInput, type RoundInput } from '../input/input-round.js';
 import { requestContext } from '../router/handler-context.js';
 import type { MethodCall, MethodResult, Params } from '../router/method-table.js';
@@ -25,7 +27,9 @@ import type { RegisteredTool } from './tool-set.js';
 export async function callToolMethod(params: Params, call: MethodCall): Promise<MethodResult> {
   const { core, facts } = call;
   const name = params.name;
-  const tool = typeof name === 'string' ? core.tools.get(name) : undefined;
+  const found = typeof name === 'string' ? core.tools.get(name) : undefined;
+  // A tool the client is not shown (app-only, to a client without apps) is unknown to it.
+  const tool = found && toolVisibleTo(core.apps, facts.clientCapabilities, found.wire) ? found : undefined;
   if (!tool)
     throw RequestFault.invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"');
   const required = tool.definition.requiredClientCapabilities;
