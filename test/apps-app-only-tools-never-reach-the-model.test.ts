@@ -72,6 +72,7 @@ describe('an app-only tool (visibility ["app"])', () => {
     expect(names).toEqual(MODEL_TOOLS);
     expect(m.getAllTools().find((t) => t.tool === 'show_chart')?.definition._meta).toEqual({
       ui: { resourceUri: 'ui://charts/view.html', visibility: ['model', 'app'] },
+      'ui/resourceUri': 'ui://charts/view.html',
     });
 
     const all = m.getAllTools();
@@ -136,6 +137,7 @@ describe('an app-only tool (visibility ["app"])', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(['client_extensions', 'refresh', 'show_chart']);
     expect(tools.find((t) => t.name === 'refresh')?._meta).toEqual({
       ui: { resourceUri: 'ui://charts/view.html', visibility: ['app'] },
+      'ui/resourceUri': 'ui://charts/view.html',
     });
     expect(text(await client!.callTool('refresh', {}))).toBe('refreshed');
   });

@@ -3,27 +3,30 @@
  * (mcpwire's own source: no build needed) on its own stdin/stdout; exits when stdin ends.
  * Tools: `show_chart` (`_meta.ui` with a `ui://` view, visible to model and app), `refresh`
  * (`visibility: ['app']`: only the app may call it), `client_extensions` (plain: answers with the
- * extensions the calling client declared, as JSON text).
+ * extensions the calling client declared, as JSON text). App-only tools are shown to every
+ * client (`apps.hideAppOnlyFromTextClients: false`).
  */
-import { EXTENSION_IDS, McpServer, StdioServerTransport } from '../../src/server/index.js';
+import { McpServer, StdioServerTransport } from '../../src/server/index.js';
 
 const server = new McpServer({
   name: 'kit-apps-tools',
   version: '1.0.0',
-  extensions: { [EXTENSION_IDS.ui]: {} },
+  // The client side is under test: the kit shows app-only tools to every client, so what keeps
+  // them from the model is the manager's filter, not the server's.
+  apps: { hideAppOnlyFromTextClients: false },
 });
-server.registerTool({
+server.registerAppTool({
   name: 'show_chart',
   description: 'Shows a chart of the data',
   inputSchema: { type: 'object' },
-  _meta: { ui: { resourceUri: 'ui://charts/view.html', visibility: ['model', 'app'] } },
+  ui: { resourceUri: 'ui://charts/view.html', visibility: ['model', 'app'] },
   handler: () => ({ content: [{ type: 'text', text: 'chart shown' }] }),
 });
-server.registerTool({
+server.registerAppTool({
   name: 'refresh',
   description: 'Reloads the chart data (for the view only)',
   inputSchema: { type: 'object' },
-  _meta: { ui: { resourceUri: 'ui://charts/view.html', visibility: ['app'] } },
+  ui: { resourceUri: 'ui://charts/view.html', visibility: ['app'] },
   handler: () => ({ content: [{ type: 'text', text: 'refreshed' }] }),
 });
 server.registerTool({
