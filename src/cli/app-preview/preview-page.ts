@@ -19,8 +19,7 @@ export interface PreviewConfig {
 /** The id of the element holding the page's JSON settings. */
 export const PREVIEW_CONFIG_ID = 'mcpwire-app-config';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `</script` and `<!--` cannot end or confuse the element that carries `text`. */
 const inScript = (text: string): string => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');

@@ -38,6 +38,8 @@ export interface PreviewSitesOptions {
   trace?: { sink: TraceSink; secrets: readonly string[] };
   /** Told of each bridge event worth a line on the terminal (a view's message, link, result). */
   onEvent?: (line: string) => void;
+  /** The view was handed its tool's result (or told the call was cancelled). */
+  onDelivered?: () => void;
 }
 
 export interface PreviewSites {
@@ -166,6 +168,12 @@ export async function startPreviewSites(options: PreviewSitesOptions): Promise<P
           if (ui && options.trace) options.trace.sink(ui.frame(dir, message));
           const line = eventLine(dir, message, typeof tool === 'string' ? tool : options.tool.name);
           if (line) options.onEvent?.(line);
+          const method = (message as { method?: unknown } | null)?.method;
+          if (
+            dir === 'out' &&
+            (method === 'ui/notifications/tool-result' || method === 'ui/notifications/tool-cancelled')
+          )
+            options.onDelivered?.();
         }
         sendJson(res, 200, {});
       },
