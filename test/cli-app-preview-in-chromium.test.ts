@@ -16,6 +16,12 @@ import { launchBrowser, watchedPage } from './support/browser.js';
 import { requireBuiltCli, startCli, type RunningCli } from './support/cli.js';
 import { useConfigDirs } from './support/config-dirs.js';
 
+/** The page's document, inside `page.waitForFunction` (the tests are type-checked without the DOM lib). */
+declare const document: {
+  querySelector(s: string): unknown;
+  getElementById(id: string): { textContent: string | null } | null;
+};
+
 const FIXTURE = path.resolve(import.meta.dirname, 'support/kit-app-preview-server.mjs');
 const dirs = useConfigDirs('mcpwire-app-preview-');
 let browser: Browser;
@@ -113,7 +119,9 @@ describe('mcpwire app', () => {
     expect(
       (await rpc({ origin: 'http://127.0.0.1:9', 'x-mcpwire-token': token }, { method: 'tools/list' })).status,
     ).toBe(403);
-    const refused = await (await rpc({ origin, 'x-mcpwire-token': token }, { method: 'prompts/list' })).json();
+    const refused = (await (await rpc({ origin, 'x-mcpwire-token': token }, { method: 'prompts/list' })).json()) as {
+      error: { code: number };
+    };
     expect(refused.error.code).toBe(-32601);
     expect((await fetch(`${origin}/`)).status).toBe(403);
 
