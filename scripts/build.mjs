@@ -74,4 +74,23 @@ await build({
 // the library's modules into as many shared chunks, and `import('mcpwire')` loaded 41 files for
 // what 21 hold now (measured in bench/: each file costs the ESM loader ~0.25 ms, the chunks
 // together ~40 % of the import time).
-await build({ ...common, entryPoints: ['src/cli.ts'], chunkNames: 'chunks/cli/[name]-[hash]' });
+// `mcpwire app`'s host page runs in a browser: its script (AppHost and the relay client) is
+// bundled for the browser into one file and handed to the command's chunk as a string constant,
+// so the command serves it with no file to find at run time.
+const page = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/app-preview/page-main.ts'],
+  bundle: true,
+  write: false,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+});
+await build({
+  ...common,
+  entryPoints: ['src/cli.ts'],
+  chunkNames: 'chunks/cli/[name]-[hash]',
+  define: { __MCPWIRE_APP_PAGE__: JSON.stringify(page.outputFiles[0].text) },
+});

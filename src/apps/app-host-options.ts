@@ -43,6 +43,11 @@ export interface AppHostOptions {
   onLog?: (params: Record<string, unknown>) => void;
   /** A view's `tools/call` of an app-callable tool of its server: false refuses it (-32000). */
   approveToolCall?: (name: string, args: unknown) => boolean | Promise<boolean>;
+  /**
+   * Every bridge message as it crossed, for a trace: `out` posted to the view's proxy, `in` heard
+   * from it (after the source and origin checks). Called after the message is sent or received.
+   */
+  onBridgeFrame?: (frame: { tool: string; dir: 'out' | 'in'; message: unknown }) => void;
   /** Every message a view sent, with the verdict, and the policy of every view created. */
   audit?: (event: AppAuditEvent) => void;
   /** The largest view HTML accepted, in UTF-8 bytes (default 5 MiB). */

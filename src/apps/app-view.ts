@@ -83,6 +83,7 @@ export class LiveAppView implements AppView {
     this.#channel = new ViewChannel(parts.window, parts.frame, parts.sandboxOrigin, {
       onRequest: (request) => void this.#onRequest(request),
       onNotification: (notification) => this.#onNotification(notification),
+      onFrame: (dir, message) => parts.options.onBridgeFrame?.({ tool: parts.tool.name, dir, message }),
     });
     this.#send(UI_METHODS.toolInput, { arguments: args });
   }

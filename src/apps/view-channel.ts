@@ -22,6 +22,8 @@ import type { AppFrame, HostWindow, MessageEventShape } from './dom-shapes.js';
 export interface ChannelHandlers {
   onRequest(request: JsonRpcRequest): void;
   onNotification(notification: JsonRpcNotification): void;
+  /** Every message posted to the proxy (`out`) and every one heard from it (`in`), as it is. */
+  onFrame?(dir: 'out' | 'in', message: unknown): void;
 }
 
 interface Pending {
@@ -51,8 +53,10 @@ export class ViewChannel {
 
   /** Posts one message to the proxy (dropped once closed or before the frame has a window). */
   post(message: unknown): void {
-    if (this.#closed) return;
-    this.#frame.contentWindow?.postMessage(message, this.#origin);
+    const target = this.#closed ? undefined : this.#frame.contentWindow;
+    if (!target) return;
+    target.postMessage(message, this.#origin);
+    this.#handlers.onFrame?.('out', message);
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -99,6 +103,7 @@ export class ViewChannel {
   #receive(event: MessageEventShape): void {
     if (this.#closed) return;
     if (event.source !== this.#frame.contentWindow || event.origin !== this.#origin) return;
+    this.#handlers.onFrame?.('in', event.data);
     const classified = classifyMessage(event.data);
     switch (classified.kind) {
       case 'request':

@@ -79,6 +79,8 @@ const OPTIONS: Record<string, OptionKind> = {
   package: 'string',
   input: 'list',
   yes: 'flag',
+  // app
+  once: 'flag',
   // replay
   http: 'string',
   loose: 'flag',

@@ -62,6 +62,7 @@ Talk to a server:
   prompt NAME render a prompt          complete     argument completions
   ping        liveness and round-trip time
   skills      list skills              skills read URI  read one, verified
+  app TOOL    preview a tool's MCP App in your browser, against the server
 Your config:
   servers     configured servers, status, provenance (--all: other apps' too)
   auth login|status|logout   OAuth logins of hosted (URL) servers
@@ -442,6 +443,25 @@ Examples (a server.json of your own, on stdin):
     '"identifier": "@modelcontextprotocol/server-memory",' \\
     '"version": "2025.4.25", "transport": {"type": "stdio"}}]}' \\
     | mcpwire config add memory --from-server-json - --dry-run`,
+  app: `Usage: mcpwire app TOOL [--arg k=v ...] [--args-json JSON] [server]
+      --no-browser      print the page's address only, open no browser
+      --once            stop once the view has its result (else Ctrl-C)
+      --trace-file F    the MCP traffic and the view's bridge (the ui lane)
+
+Previews the MCP App of TOOL (its _meta.ui.resourceUri, a ui:// view): connects
+the server declaring MCP Apps, serves a host page and the sandbox proxy on two
+loopback ports (two origins), prints the page's address and opens it. The page
+renders the view with mcpwire/apps: the tool is called with the arguments
+given, the view gets its input and result, and what the view does (its calls
+to the server's tools, links, messages, model context) is listed beside it.
+The view runs under the Content-Security-Policy built from the domains its
+resource declares, never more; the page reaches the server only through this
+command, on a random address only the printed URL knows.
+
+For example (these open a browser):
+  mcpwire app show_weather --server weather --arg city=Oslo
+  mcpwire app dashboard --url http://127.0.0.1:3001/mcp --trace-file app.jsonl
+  mcpwire trace show app.jsonl     the MCP lane and the ui lane, in order`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 
 Writes a TypeScript module for the server's tools: an input type per tool (from

@@ -25,6 +25,8 @@ import { openTrace, type TraceOutput } from './trace-output.js';
 export interface Session {
   client: McpClient;
   target: ResolvedTarget;
+  /** The command line's trace outputs, when it asked for any (closed with the session). */
+  trace?: TraceOutput;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,8 @@ export interface SessionOptions {
   target?: ResolvedTarget;
   /** The login hooks (default: the CLI's store, and on a terminal the offer to log in). */
   hooks?: LoginHooks;
+  /** Extensions the client declares (`mcpwire app` declares MCP Apps). */
+  extensions?: ClientOptions['extensions'];
 }
 
 /**
@@ -84,6 +88,7 @@ export async function openSession(
   try {
     const options = clientOptionsFor(target.spec, cliClientOptions(args, io, trace));
     if (signal) options.signal = signal;
+    if (given.extensions) options.extensions = { ...options.extensions, ...given.extensions };
     if (flag(args, 'trace')) options.onStderr = (line) => io.stderr.write(`[${target.spec.name} stderr] ${line}\n`);
     const configured = connectTarget(target.spec, given.hooks ?? sessionLoginHooks(args, io, target));
     // A bare --url leaves the shape to the client's probe (2026, Streamable HTTP, then HTTP+SSE).
@@ -93,6 +98,7 @@ export async function openSession(
     return {
       client,
       target,
+      ...(trace ? { trace } : {}),
       close: () =>
         (closing ??= (async () => {
           await client.close();

@@ -42,6 +42,8 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   doctor: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   completion: async (args, io) => (await import('./completion-command.js')).completionCommand(args, io),
   registry: async (args, io) => (await import('./registry-commands.js')).registryCommand(args, io),
+  // The preview runs until Ctrl-C: a signal closes its sites and the session (inside the command).
+  app: async (args, io) => (await import('./app-command.js')).appCommand(args, io),
   'emit-ts': async (args, io) => (await import('./emit-ts.js')).emitTsCommand(args, io),
 };
 
