@@ -1,8 +1,10 @@
 /**
  * mcpwire's MCP Apps host in Debian's Chromium, with a view built from ext-apps (`App` over
- * `PostMessageTransport`, bundled into one inline script) served by an official SDK 2.4 server
- * through ext-apps' own `registerAppTool`/`registerAppResource`. Three loopback origins: the host
- * page (with the server's /mcp), the sandbox proxy (`sandboxProxyHtml()` with
+ * `PostMessageTransport`, bundled into one inline script) served twice, with the same tools: by
+ * an official SDK 2.4 server through ext-apps' own `registerAppTool`/`registerAppResource`
+ * (at /mcp), and by mcpwire's kit through its `registerAppTool`/`registerAppResource` on
+ * `createFetchHandler` (at /kit). Three loopback origins: the host page (with both servers), the
+ * sandbox proxy (`sandboxProxyHtml()` with
  * `sandboxProxyHeaders()`), and a third server the view was never allowed to reach. The view is
  * initialized before the host sends it anything; it hears the tool input, then the result; its
  * call of an app-only tool works and its call of a model-only tool is refused; its fetch of the
@@ -16,6 +18,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { buildAppCsp, DEFAULT_APP_CSP, sandboxProxyHeaders, sandboxProxyHtml } from '../src/apps/index.js';
+import { createFetchHandler, McpServer as KitServer } from '../src/server/index.js';
 import { appViewHtml } from './support/apps-view.js';
 import { launchBrowser, watchedPage } from './support/browser.js';
 import { serveFetch, serveNode, type Listening } from './support/mounts.js';
@@ -30,6 +33,8 @@ let hostSite: Listening | undefined;
 let sandboxSite: Listening | undefined;
 let thirdSite: Listening | undefined;
 let mcp: ReturnType<typeof createMcpHandler> | undefined;
+let kit: KitServer | undefined;
+let kitHandler: ReturnType<typeof createFetchHandler> | undefined;
 /** Requests the third origin got (the policy must keep it at 0). */
 let thirdRequests = 0;
 let hostScript: Promise<string> | undefined;
@@ -92,6 +97,55 @@ function sdkServer(hostOrigin: string): McpServer {
   return server;
 }
 
+/** The same tools and view on mcpwire's kit (the view's policy is declared as on the SDK server). */
+function kitServer(hostOrigin: string): KitServer {
+  const server = new KitServer({ name: 'kit-weather', version: '1.0.0', logger: () => undefined });
+  const city = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
+  server.registerAppTool({
+    name: 'show_weather',
+    description: 'The weather of a city, with a view',
+    inputSchema: city,
+    ui: { resourceUri: VIEW_URI },
+    handler: ({ city }) => ({
+      content: [{ type: 'text', text: `sunny in ${city}` }],
+      structuredContent: { city, sky: 'sunny' },
+    }),
+  });
+  server.registerAppTool({
+    name: 'slow_weather',
+    description: 'Waits for the test',
+    inputSchema: city,
+    ui: { resourceUri: VIEW_URI },
+    handler: async () => {
+      await slowReleased;
+      return { content: [{ type: 'text', text: 'late' }] };
+    },
+  });
+  server.registerAppTool({
+    name: 'refresh',
+    description: 'App-only refresh',
+    inputSchema: { type: 'object' },
+    ui: { resourceUri: VIEW_URI, visibility: ['app'] },
+    handler: () => ({ content: [{ type: 'text', text: 'refreshed' }] }),
+  });
+  server.registerTool({
+    name: 'model_only',
+    description: 'Only for the model',
+    inputSchema: { type: 'object' },
+    _meta: { ui: { visibility: ['model'] } },
+    handler: () => ({ content: [{ type: 'text', text: 'should never run for an app' }] }),
+  });
+  server.registerAppResource({
+    uri: VIEW_URI,
+    name: 'Weather view',
+    description: 'The weather view',
+    html: () => viewHtml,
+    csp: { connectDomains: [hostOrigin, "evil.example 'unsafe-eval'"] },
+    prefersBorder: false,
+  });
+  return server;
+}
+
 beforeAll(async () => {
   viewHtml = await appViewHtml('weather view');
   hostScript = bundle(`${RUNTIME_APPS}/apps-host-page.mjs`, 'browser');
@@ -108,6 +162,7 @@ beforeAll(async () => {
   hostSite = await serveFetch(async (request) => {
     const url = new URL(request.url);
     if (url.pathname === '/mcp') return mcp!.fetch(request);
+    if (url.pathname === '/kit') return kitHandler!(request);
     if (url.pathname === '/declared')
       return new Response('declared', { headers: { 'access-control-allow-origin': '*' } });
     if (url.pathname === '/host.js')
@@ -120,6 +175,8 @@ beforeAll(async () => {
     );
   });
   hostOrigin = hostSite.origin;
+  kit = kitServer(hostOrigin);
+  kitHandler = createFetchHandler(kit, { path: '/kit' });
   browser = await launchBrowser();
 }, 60_000);
 
@@ -127,6 +184,8 @@ afterAll(async () => {
   releaseSlow();
   await browser?.close();
   await mcp?.close();
+  await kitHandler?.close();
+  await kit?.close();
   await hostSite?.stop();
   await sandboxSite?.stop();
   await thirdSite?.stop();
@@ -145,19 +204,25 @@ function view(frame: Frame, name: string, ...args: unknown[]): Promise<any> {
 const viewLog = (frame: Frame): Promise<any> =>
   frame.evaluate(() => JSON.parse(JSON.stringify((globalThis as any).viewLog)));
 
-async function openHost(): Promise<Page> {
+/** Opens the host page on the server at `mcpPath` of the host site. */
+async function openHost(mcpPath: string): Promise<Page> {
   const page = await watchedPage(browser!, {
     beforeCheck: (page) => page.evaluate(() => (globalThis as any).hostPage?.close()).catch(() => undefined),
   });
   await page.goto(`${hostSite!.origin}/`);
   await page.waitForFunction(() => 'hostPage' in globalThis, undefined, { timeout: 15_000 });
-  await host(page, 'open', `${hostSite!.origin}/mcp`, `${sandboxSite!.origin}/sandbox`);
+  await host(page, 'open', `${hostSite!.origin}${mcpPath}`, `${sandboxSite!.origin}/sandbox`);
   return page;
 }
 
-describe('an ext-apps view in mcpwire/apps, in chromium', () => {
+const SERVERS = [
+  { kind: 'an SDK 2.4 server', mcpPath: '/mcp' },
+  { kind: "mcpwire's kit", mcpPath: '/kit' },
+];
+
+describe.each(SERVERS)('an ext-apps view in mcpwire/apps, served by $kind, in chromium', ({ mcpPath }) => {
   it('runs the whole bridge: handshake first, input then result, server calls, CSP, hooks, teardown, audit', async () => {
-    const page = await openHost();
+    const page = await openHost(mcpPath);
     const rendered = await host(page, 'render', 'show_weather', { city: 'Oslo' });
     expect(rendered.sandbox).toBe('allow-scripts allow-same-origin allow-forms');
     const src = new URL(rendered.src);
@@ -297,7 +362,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
   });
 
   it('hands the view an isError result for a failed call, and tool-cancelled for an aborted one', async () => {
-    const page = await openHost();
+    const page = await openHost(mcpPath);
     await host(page, 'render', 'show_weather', { city: 5 });
     const failed = await host(page, 'result');
     expect(failed.isError).toBe(true);
@@ -328,7 +393,7 @@ describe('an ext-apps view in mcpwire/apps, in chromium', () => {
   });
 
   it('refuses a tool without a view', async () => {
-    const page = await openHost();
+    const page = await openHost(mcpPath);
     expect(await host(page, 'renderFails', 'model_only')).toMatch(
       /^INVALID_ARGUMENT: tool model_only has no ui:\/\/ resource/,
     );
