@@ -24,12 +24,15 @@ let view;
 let controller;
 
 globalThis.hostPage = {
-  async open(mcpUrl, sandboxUrl) {
+  /** `declareUi: false` connects as a text-only client would. */
+  async open(mcpUrl, sandboxUrl, { declareUi = true } = {}) {
     client = await McpClient.connect(
       { url: mcpUrl },
       {
         name: 'apps-host-page',
-        extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+        ...(declareUi
+          ? { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }
+          : {}),
       },
     );
     host = new AppHost({
@@ -49,7 +52,7 @@ globalThis.hostPage = {
       audit: (event) => hostLog.audit.push(event),
       timeoutMs: 15_000,
     });
-    return client.protocolVersion;
+    return { era: client.era, protocolVersion: client.protocolVersion, server: client.serverInfo?.name };
   },
   async render(tool, args) {
     view = await host.render({ tool, arguments: args });
