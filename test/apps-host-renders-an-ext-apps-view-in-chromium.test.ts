@@ -10,7 +10,9 @@
  * call of an app-only tool works and its call of a model-only tool is refused; its fetch of the
  * undeclared origin is blocked by the policy (that server counts no request) while the declared
  * one answers; its open-link, message, model-context, display-mode, size and log reach the hooks;
- * the teardown is answered; the audit saw every message the view sent.
+ * the teardown is answered; the audit saw every message the view sent. Each server in both eras.
+ * The host page's client declares the ui extension; without it, the kit hides the app-only tool
+ * from it (so the view cannot call it), while the SDK server shows it to any client.
  */
 import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
@@ -213,11 +215,11 @@ interface Opened {
 
 /**
  * Opens the host page on the server at `mcpPath` of the host site (`declareUi: false`: its
- * client connects as a text-only one).
+ * client connects as a text-only one; `era` pins the era).
  */
 async function openHost(
   mcpPath: string,
-  options: { declareUi?: boolean } = {},
+  options: { declareUi?: boolean; era?: 'legacy' | 'modern' } = {},
 ): Promise<{ page: Page; opened: Opened }> {
   const page = await watchedPage(browser!, {
     beforeCheck: (page) => page.evaluate(() => (globalThis as any).hostPage?.close()).catch(() => undefined),
@@ -239,15 +241,17 @@ async function openHost(
  * declare the ui extension (`hidesAppOnly`); the SDK server shows every tool to every client.
  */
 const SERVERS = [
-  { kind: 'an SDK 2.4 server', mcpPath: '/mcp', server: 'sdk-weather', hidesAppOnly: false },
-  { kind: "mcpwire's kit", mcpPath: '/kit', server: 'kit-weather', hidesAppOnly: true },
-];
+  { kind: 'an SDK 2.4 server', mcpPath: '/mcp', server: 'sdk-weather', hidesAppOnly: false, era: 'modern' },
+  { kind: 'an SDK 2.4 server', mcpPath: '/mcp', server: 'sdk-weather', hidesAppOnly: false, era: 'legacy' },
+  { kind: "mcpwire's kit", mcpPath: '/kit', server: 'kit-weather', hidesAppOnly: true, era: 'modern' },
+  { kind: "mcpwire's kit", mcpPath: '/kit', server: 'kit-weather', hidesAppOnly: true, era: 'legacy' },
+] as const;
 
 describe.each(SERVERS)(
-  'an ext-apps view in mcpwire/apps, served by $kind, in chromium',
-  ({ mcpPath, server, hidesAppOnly }) => {
+  'an ext-apps view in mcpwire/apps, served by $kind ($era era), in chromium',
+  ({ mcpPath, server, hidesAppOnly, era }) => {
     it('runs the whole bridge: handshake first, input then result, server calls, CSP, hooks, teardown, audit', async () => {
-      const { page, opened } = await openHost(mcpPath);
+      const { page, opened } = await openHost(mcpPath, { era });
       expect(opened.server).toBe(server);
       const rendered = await host(page, 'render', 'show_weather', { city: 'Oslo' });
       expect(rendered.sandbox).toBe('allow-scripts allow-same-origin allow-forms');
@@ -395,7 +399,7 @@ describe.each(SERVERS)(
     });
 
     it('hands the view an isError result for a failed call, and tool-cancelled for an aborted one', async () => {
-      const { page } = await openHost(mcpPath);
+      const { page } = await openHost(mcpPath, { era });
       await host(page, 'render', 'show_weather', { city: 5 });
       const failed = await host(page, 'result');
       expect(failed.isError).toBe(true);
@@ -426,7 +430,7 @@ describe.each(SERVERS)(
     });
 
     it(`lets the view call its app-only tool only when the server shows it to this client`, async () => {
-      const { page, opened } = await openHost(mcpPath, { declareUi: false });
+      const { page, opened } = await openHost(mcpPath, { declareUi: false, era });
       expect(opened.server).toBe(server);
       await host(page, 'render', 'show_weather', { city: 'Tromsø' });
       const frame = await eventually(
@@ -445,7 +449,7 @@ describe.each(SERVERS)(
     });
 
     it('refuses a tool without a view', async () => {
-      const { page } = await openHost(mcpPath);
+      const { page } = await openHost(mcpPath, { era });
       expect(await host(page, 'renderFails', 'model_only')).toMatch(
         /^INVALID_ARGUMENT: tool model_only has no ui:\/\/ resource/,
       );

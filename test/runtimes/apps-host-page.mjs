@@ -24,12 +24,13 @@ let view;
 let controller;
 
 globalThis.hostPage = {
-  /** `declareUi: false` connects as a text-only client would. */
-  async open(mcpUrl, sandboxUrl, { declareUi = true } = {}) {
+  /** `declareUi: false` connects as a text-only client would; `era` pins the era. */
+  async open(mcpUrl, sandboxUrl, { declareUi = true, era } = {}) {
     client = await McpClient.connect(
       { url: mcpUrl },
       {
         name: 'apps-host-page',
+        ...(era ? { era } : {}),
         ...(declareUi
           ? { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }
           : {}),
