@@ -22,6 +22,7 @@ import type { Tool } from '../src/protocol/types.js';
 import { McpServer } from '../src/server/index.js';
 import { appsKitOverHttp } from './support/http-servers.js';
 import { startKitHttp } from './support/kit-http.js';
+import { exchange, modernRequest, sseEvents, type Exchange } from './support/kit-wire.js';
 import { connectKitClient } from './support/kit-memory.js';
 
 const KIT_APPS_SERVER = fileURLToPath(new URL('./support/kit-apps-server.mjs', import.meta.url));
@@ -250,5 +251,95 @@ describe('registration rules and the in-process server', () => {
       content: [{ type: 'text', text: '{"ui":null}' }],
       structuredContent: { ui: null },
     });
+  });
+});
+
+/** A kit whose app-only `refresh` needs `weather:refresh`, behind a gate whose tokens have no scopes. */
+async function scopedAppsKit(options: { sessions?: boolean } = {}): Promise<string> {
+  const server = new McpServer({ name: 'scoped-apps', version: '1.0.0', logger: () => undefined });
+  server.registerAppResource({ uri: VIEW, name: 'Weather view', html: '<!doctype html><p>view</p>' });
+  server.registerAppTool({
+    name: 'refresh',
+    inputSchema: { type: 'object' },
+    requiredScopes: ['weather:refresh'],
+    ui: { resourceUri: VIEW, visibility: ['app'] },
+    handler: () => ({ content: [{ type: 'text', text: 'refreshed' }] }),
+  });
+  const kit = await startKitHttp(server, {
+    ...options,
+    auth: {
+      resource: 'http://127.0.0.1/mcp',
+      authorizationServers: ['https://as.example'],
+      verifyToken: async () => ({ scopes: [] }),
+    },
+  });
+  return kit.url;
+}
+
+const BEARER = { authorization: 'Bearer a-token-without-scopes' };
+const WITH_UI_CAPABILITIES = { extensions: { [EXTENSION_IDS.ui]: UI_DECLARED } };
+
+/** A legacy session opened with `capabilities` (raw HTTP), then its `tools/call` of `refresh`. */
+async function legacyRefresh(url: string, capabilities: Record<string, unknown>): Promise<Exchange> {
+  const headers = { ...BEARER, 'mcp-protocol-version': '2025-11-25' };
+  const opened = await exchange(url, {
+    headers: BEARER,
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1.0.0' } },
+    },
+  });
+  expect(opened.status).toBe(200);
+  const session = { ...headers, 'mcp-session-id': String(opened.headers['mcp-session-id']) };
+  const initialized = await exchange(url, {
+    headers: session,
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  });
+  expect(initialized.status).toBe(202);
+  return exchange(url, {
+    headers: session,
+    body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'refresh', arguments: {} } },
+  });
+}
+
+/** The JSON-RPC error of a JSON or SSE answer. */
+function rpcError(answer: Exchange): unknown {
+  if (answer.json) return answer.json.error;
+  const last = sseEvents(answer.text).at(-1);
+  return last ? JSON.parse(last.data).error : undefined;
+}
+
+describe('an app-only tool that needs a scope, on a protected endpoint', () => {
+  it('2026: is -32602 to a text client whose token lacks the scope, 403 to a client that declared ui', async () => {
+    const url = await scopedAppsKit();
+    const call = (capabilities: Record<string, unknown>) =>
+      modernRequest(url, 'tools/call', { name: 'refresh', arguments: {} }, { capabilities, headers: BEARER });
+    // Hidden from a text client: unknown to it, so no 403 tells that it exists.
+    const text = await call({});
+    expect(text.status).not.toBe(403);
+    expect(rpcError(text)).toMatchObject({ code: -32602, message: 'Unknown tool: refresh' });
+    // Shown to a client with apps: its scope is checked before it runs.
+    const app = await call(WITH_UI_CAPABILITIES);
+    expect(app.status).toBe(403);
+    expect(app.headers['www-authenticate']).toMatch(/error="insufficient_scope"/);
+    expect(app.headers['www-authenticate']).toMatch(/scope="weather:refresh"/);
+  });
+
+  it("legacy: the same, by the session's capabilities; stateless legacy hides it from every client", async () => {
+    const url = await scopedAppsKit();
+    const text = await legacyRefresh(url, {});
+    expect(text.status).not.toBe(403);
+    expect(rpcError(text)).toMatchObject({ code: -32602, message: 'Unknown tool: refresh' });
+    const app = await legacyRefresh(url, WITH_UI_CAPABILITIES);
+    expect(app.status).toBe(403);
+    expect(app.headers['www-authenticate']).toMatch(/scope="weather:refresh"/);
+    const stateless = await exchange(await scopedAppsKit({ sessions: false }), {
+      headers: { ...BEARER, 'mcp-protocol-version': '2025-11-25' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'refresh', arguments: {} } },
+    });
+    expect(stateless.status).not.toBe(403);
+    expect(rpcError(stateless)).toMatchObject({ code: -32602, message: 'Unknown tool: refresh' });
   });
 });

@@ -1,6 +1,8 @@
 /* global document */
 // The host page of test/apps-host-renders-an-ext-apps-view-in-chromium.test.ts: mcpwire's
-// McpClient and AppHost, bundled from src/ with esbuild for the browser. It sets
+// McpClient and AppHost, bundled from src/ with esbuild for the browser. The client declares the
+// ui extension, as a host of apps does (a server that hides app-only tools from text clients,
+// as mcpwire's kit does, shows them to it). It sets
 // `globalThis.hostPage`, the steps the test drives (each answer plain JSON), and records what
 // the host's hooks heard in `hostLog`.
 import { AppHost } from '../../src/apps/index.ts';
@@ -22,8 +24,18 @@ let view;
 let controller;
 
 globalThis.hostPage = {
-  async open(mcpUrl, sandboxUrl) {
-    client = await McpClient.connect({ url: mcpUrl }, { name: 'apps-host-page' });
+  /** `declareUi: false` connects as a text-only client would; `era` pins the era. */
+  async open(mcpUrl, sandboxUrl, { declareUi = true, era } = {}) {
+    client = await McpClient.connect(
+      { url: mcpUrl },
+      {
+        name: 'apps-host-page',
+        ...(era ? { era } : {}),
+        ...(declareUi
+          ? { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }
+          : {}),
+      },
+    );
     host = new AppHost({
       client,
       container: document.getElementById('apps'),
@@ -41,7 +53,7 @@ globalThis.hostPage = {
       audit: (event) => hostLog.audit.push(event),
       timeoutMs: 15_000,
     });
-    return client.protocolVersion;
+    return { era: client.era, protocolVersion: client.protocolVersion, server: client.serverInfo?.name };
   },
   async render(tool, args) {
     view = await host.render({ tool, arguments: args });

@@ -25,6 +25,7 @@ import { batchRefusal } from '../batch-gate.js';
 import { statelessLegacy, type LegacySession } from '../router/request-link.js';
 import { toolVisibleTo } from '../apps/app-only-tools.js';
 import { claimedCapabilities, claimedRevision, modernEnvelopeProblem } from '../router/modern-envelope.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
 import type { ServerCore } from '../router/server-core.js';
 import type { BearerGate } from './auth/bearer-gate.js';
 import { legacyStatusOf, modernHeader, refuse, statusOf } from './http-answers.js';
@@ -72,7 +73,6 @@ export class HttpPost {
 
   async serve(call: PostCall): Promise<void> {
     const { req, sink } = call;
-    const { core, gate } = this.options;
     const media = checkMediaTypes(req);
     if (media) return refuse(sink, media);
     const body = await req.text(this.options.maxBodyBytes, this.options.bodyTimeoutMs, this.options.bodyDeadlines);
@@ -101,17 +101,35 @@ export class HttpPost {
           classified.id ?? null,
         );
     }
-    if (gate?.refuseToolCalls(sink, call.auth, requests, core.tools)) return;
     const first = requests[0];
     const claimed = first ? claimedRevision(first) : undefined;
     // The `_meta` revision makes a request modern, whatever it names (an unsupported one is -32022);
     // so does a 2026 `MCP-Protocol-Version` header on a body that leaves that revision out (-32602).
     if (first && (claimed !== undefined || modernHeader(req))) {
+      if (this.refusesScopes(call, requests, claimedCapabilities)) return;
       if (batch) return refuse(sink, { status: 400, message: batchRefusal(LATEST_MODERN_REVISION)! });
       return this.modern(call, first, claimed);
     }
     if (first?.method === 'server/discover') return answer(sink, modernEnvelopeProblem(first)!, 400);
     return this.legacy(call, items, requests, batch);
+  }
+
+  /**
+   * A 403 for the first tool call of `requests` whose tool needs a scope the token lacks (true:
+   * answered), checked once the client's capabilities are known (`capabilitiesOf`: 2026, the
+   * request's `_meta`; legacy, the session's): a tool hidden from that client (app-only, to a
+   * client without apps) is unknown to it, so its call goes on to be -32602, as for an unknown tool.
+   */
+  private refusesScopes(
+    call: PostCall,
+    requests: readonly JsonRpcRequest[],
+    capabilitiesOf: (request: JsonRpcRequest) => ClientCapabilities | undefined,
+  ): boolean {
+    const { core, gate } = this.options;
+    if (!gate) return false;
+    return gate.refuseToolCalls(call.sink, call.auth, requests, core.tools, (request, tool) =>
+      toolVisibleTo(core.apps, capabilitiesOf(request), tool.wire),
+    );
   }
 
   /** `revision` is the body's `_meta` revision as sent (any JSON value), or undefined when it has none. */
@@ -240,6 +258,8 @@ export class HttpPost {
         return refuse(sink, { status: 400, message: 'Bad Request: unsupported MCP-Protocol-Version' });
       legacy = statelessLegacy(version as ProtocolRevision);
     }
+    const capabilities = legacy?.clientCapabilities;
+    if (this.refusesScopes(call, requests, () => capabilities)) return;
     // 2025-06-18 removed batching: such a batch is refused as a whole, before any of it runs.
     const refusal = batch ? batchRefusal(legacy?.revision) : undefined;
     if (refusal) return refuse(sink, { status: 400, message: refusal });

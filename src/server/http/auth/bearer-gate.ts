@@ -14,7 +14,7 @@ import { errorMessage, McpError } from '../../../protocol/errors.js';
 import { makeErrorResponse, RpcErrorCode, type JsonRpcRequest } from '../../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../auth-info.js';
 import type { ServerLogger } from '../../server-types.js';
-import type { ToolSet } from '../../tools/tool-set.js';
+import type { RegisteredTool, ToolSet } from '../../tools/tool-set.js';
 import type { HttpRequestIn, ResponseSink } from '../../../transport/http-server/http-exchange.js';
 import { BearerTokenError, type BearerErrorCode } from './bearer-error.js';
 import { boundKeyOf, DpopCheck, type DpopOptions } from './dpop-check.js';
@@ -229,20 +229,25 @@ export class BearerGate {
 
   /**
    * The first tool call among `requests` whose tool needs a scope the token lacks is refused
-   * (403) before anything runs. Returns true when it answered.
+   * (403) before anything runs. Returns true when it answered. A tool `shown` says the request's
+   * client is not shown (an app-only tool, to a client without apps) is unknown to it: its scopes
+   * are not checked, so the call is the method's -32602, as for an unknown tool, and no 403 tells
+   * that it exists.
    */
   refuseToolCalls(
     sink: ResponseSink,
     auth: AuthInfo | undefined,
     requests: readonly JsonRpcRequest[],
     tools: ToolSet,
+    shown: (request: JsonRpcRequest, tool: RegisteredTool) => boolean = () => true,
   ): boolean {
     for (const request of requests) {
       const params = request.params;
       if (request.method !== 'tools/call' || !params || Array.isArray(params) || typeof params.name !== 'string')
         continue;
-      if (this.refuseToolScopes(sink, auth, params.name, tools.get(params.name)?.definition.requiredScopes))
-        return true;
+      const tool = tools.get(params.name);
+      if (!tool || !shown(request, tool)) continue;
+      if (this.refuseToolScopes(sink, auth, params.name, tool.definition.requiredScopes)) return true;
     }
     return false;
   }
