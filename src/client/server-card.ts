@@ -17,6 +17,7 @@ import {
 } from '../protocol/extensions/server-card.js';
 import type { Implementation } from '../protocol/types.js';
 import { redactUrl } from '../util/redact.js';
+import { readBoundedBody } from '../util/bounded-body.js';
 
 /** Options of {@link fetchServerCard} and {@link fetchMcpCatalog}. */
 export interface CardFetchOptions {
@@ -176,30 +177,6 @@ async function fetchJson(url: string, accept: string, what: string, options: Car
 
 /** The body as text, or undefined once it passes `maxBytes` (the rest is not read). */
 async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  if (!response.body) return '';
-  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await readBoundedBody(response, maxBytes);
+  return bytes && new TextDecoder().decode(bytes);
 }

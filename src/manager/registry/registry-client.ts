@@ -7,6 +7,7 @@
  */
 import { HttpError, McpError } from '../../protocol/errors.js';
 import { readServerJson, type ServerJson } from './server-json.js';
+import { readBoundedBody } from '../../util/bounded-body.js';
 
 /** The official registry; the one place its address is spelled. */
 export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
@@ -198,27 +199,9 @@ export async function boundedText(response: Response, maxBytes: number, url: str
 
 /** The body's bytes, refused once past `maxBytes` (the stream is cancelled). */
 export async function boundedBytes(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array();
-  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new McpError('TRANSPORT', `answer from ${url} exceeds ${maxBytes} bytes (maxBytes)`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  const bytes = await readBoundedBody(response, maxBytes);
+  if (!bytes) throw new McpError('TRANSPORT', `answer from ${url} exceeds ${maxBytes} bytes (maxBytes)`);
+  return bytes;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
