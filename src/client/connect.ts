@@ -13,7 +13,7 @@
  * Where no stdio launcher is registered (no Node, Deno or Bun: a browser, a Worker), a command
  * line rejects with `UNSUPPORTED` naming the server, before anything is loaded or started.
  */
-import { errorMessage, McpError } from '../protocol/errors.js';
+import { errorMessage, isMcpError, McpError } from '../protocol/errors.js';
 import { checkOptions } from '../protocol/option-keys.js';
 import type { Era } from '../protocol/revisions.js';
 import type { Transport } from '../protocol/transport.js';
@@ -221,8 +221,10 @@ async function open<C extends Connected>(
   } catch (error) {
     // The caller wants out now, or the connect's time is up: the polite close could spend its
     // whole budget (4 s) on a server that ignores stdin EOF and SIGTERM — and a server that
-    // hangs is often the reason for the abort or the timeout.
-    if (signal?.aborted || deadline.left() <= 0) setup.started()?.destroy();
+    // hangs is often the reason for the abort or the timeout. A TIMEOUT counts even when the
+    // clock still shows a fraction of a millisecond left: Node's timers run on a millisecond
+    // loop clock and can fire just before `performance.now()` reaches the deadline.
+    if (signal?.aborted || deadline.left() <= 0 || isMcpError(error, 'TIMEOUT')) setup.started()?.destroy();
     await session.close();
     throw error;
   }
