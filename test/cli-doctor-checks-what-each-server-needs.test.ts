@@ -10,39 +10,26 @@
  * machine starts the reference server slowly).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ServerDiagnosis } from '../src/manager/doctor/doctor-types.js';
 import { createHttpHandler, McpServer } from '../src/server/index.js';
-import { EVERYTHING, requireBuiltCli, runCli } from './support/cli.js';
+import { EVERYTHING, runCli } from './support/cli.js';
 import { httpSseServer, legacyServer, startHttpFixture } from './support/http-fixture.js';
 import { startKitHttp } from './support/kit-http.js';
 import { startAuthorizationServer, startProtectedServer } from './support/oauth-servers.js';
 import { machineToken, registerMachineClient } from './support/protected-kit.js';
 import { FileTokenStore } from '../src/auth/file-token-store.js';
 import { serverKey } from '../src/auth/token-store.js';
+import { configHomes } from './support/config-homes.js';
 import { freePort } from './support/ports.js';
 
-let root: string;
-beforeAll(() => {
-  requireBuiltCli();
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-doctor-'));
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
+const homes = configHomes('mcpwire-doctor-');
 /** A home of the test's own whose user config holds `servers`. */
-function homeWith(servers: Record<string, unknown>): Record<string, string> {
-  const home = mkdtempSync(path.join(root, 'home-'));
-  mkdirSync(path.join(home, '.mcpwire'));
-  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: servers }));
-  return { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
-}
+const homeWith = homes.homeWith;
 
 type Envelope = { ok: boolean; result: { servers: ServerDiagnosis[] } };
 
@@ -247,7 +234,7 @@ describe('mcpwire doctor', () => {
   });
 
   it('checks TLS: a self-signed certificate fails (exit 4); trusted, one about to expire is a warning', async () => {
-    const dir = mkdtempSync(path.join(root, 'tls-'));
+    const dir = mkdtempSync(path.join(homes.root, 'tls-'));
     // openssl (Debian's) makes a certificate for 127.0.0.1 that expires in 5 days.
     execFileSync(
       'openssl',

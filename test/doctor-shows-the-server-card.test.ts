@@ -7,32 +7,17 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CheckResult, ServerDiagnosis } from '../src/manager/doctor/doctor-types.js';
 import { createHttpHandler, McpServer, type HttpHandlerOptions } from '../src/server/index.js';
-import { requireBuiltCli, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
 import { startKitHttp } from './support/kit-http.js';
+import { configHomes } from './support/config-homes.js';
 import { freePort } from './support/ports.js';
 
-let root: string;
-beforeAll(() => {
-  requireBuiltCli();
-  root = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-doctor-card-'));
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
+const homes = configHomes('mcpwire-doctor-card-');
 /** A home of the test's own whose user config holds `servers`. */
-function homeWith(servers: Record<string, unknown>): Record<string, string> {
-  const home = mkdtempSync(path.join(root, 'home-'));
-  mkdirSync(path.join(home, '.mcpwire'));
-  writeFileSync(path.join(home, '.mcpwire/config.json'), JSON.stringify({ mcpServers: servers }));
-  return { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
-}
+const homeWith = homes.homeWith;
 
 function weather(name = 'com.example/weather'): McpServer {
   const server = new McpServer({

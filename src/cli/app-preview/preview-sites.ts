@@ -98,9 +98,8 @@ function sameToken(given: string | null | undefined, token: string): boolean {
 /** Starts both sites on loopback; rejects (with nothing left listening) when either cannot. */
 export async function startPreviewSites(options: PreviewSitesOptions): Promise<PreviewSites> {
   const token = randomBytes(24).toString('base64url');
-  const ui = options.trace
-    ? new TraceBuilder({ server: options.client.name, lane: 'ui', secrets: options.trace.secrets })
-    : undefined;
+  const trace = options.trace;
+  const ui = trace && new TraceBuilder({ server: options.client.name, lane: 'ui', secrets: trace.secrets });
   let hostAuthority = '';
   let sandboxAuthority = '';
 
@@ -165,7 +164,7 @@ export async function startPreviewSites(options: PreviewSitesOptions): Promise<P
         for (const frame of Array.isArray(body) ? body : []) {
           const { dir, message, tool } = (frame ?? {}) as { dir?: unknown; message?: unknown; tool?: unknown };
           if (dir !== 'in' && dir !== 'out') continue;
-          if (ui && options.trace) options.trace.sink(ui.frame(dir, message));
+          if (trace && ui) trace.sink(ui.frame(dir, message));
           const line = eventLine(dir, message, typeof tool === 'string' ? tool : options.tool.name);
           if (line) options.onEvent?.(line);
           const method = (message as { method?: unknown } | null)?.method;
