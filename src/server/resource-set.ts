@@ -49,13 +49,21 @@ export interface ResourceTemplateDefinition {
   ) => ResourceContents[] | Promise<ResourceContents[]>;
   /** Completion of a variable's value (`completion/complete` with `ref/resource`). */
   complete?: Record<string, CompleteHandler>;
+  /**
+   * Matches a URI itself instead of the kit's level-1 matching of `uriTemplate` (for templates of
+   * higher levels, or a server forwarding reads it cannot match: a gateway): the variables of a
+   * URI it takes, `undefined` for one it does not. With it, `uriTemplate` needs no `{variable}`.
+   */
+  match?: (uri: string) => Record<string, string> | undefined;
+  /** Whether it is in `resources/templates/list` (default true); an unlisted one still reads what it matches. */
+  listed?: boolean;
 }
 
 interface RegisteredTemplate {
   definition: ResourceTemplateDefinition;
   wire: ResourceTemplate;
-  pattern: RegExp;
-  variables: string[];
+  /** The variables of a URI the template matches, `undefined` for another. */
+  match: (uri: string) => Record<string, string> | undefined;
 }
 
 export class ResourceSet {
@@ -93,21 +101,11 @@ export class ResourceSet {
       throw new McpError('INVALID_ARGUMENT', 'a resource template needs a "uriTemplate" and a "name"');
     if (this.templates.has(uriTemplate))
       throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" is already registered`);
-    const variables: string[] = [];
-    const source = uriTemplate.split(/(\{[A-Za-z0-9_]+\})/).map((part) => {
-      const variable = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
-      if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      variables.push(variable[1]!);
-      return '([^/?#]+)';
-    });
-    if (variables.length === 0)
-      throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" has no {variable}`);
-    const { read: _read, complete: _complete, ...wire } = definition;
+    const { read: _read, complete: _complete, match, listed: _listed, ...wire } = definition;
     const entry: RegisteredTemplate = {
       definition,
       wire: wire,
-      pattern: new RegExp(`^${source.join('')}$`),
-      variables,
+      match: match ?? levelOneMatcher(uriTemplate),
     };
     this.templates.set(uriTemplate, entry);
     this.changes.emit();
@@ -130,7 +128,7 @@ export class ResourceSet {
 
   templatePage(cursor: unknown, pageSize: number): { resourceTemplates: ResourceTemplate[]; nextCursor?: string } {
     const { items, nextCursor } = pageOf(
-      [...this.templates.values()].map((t) => t.wire),
+      [...this.templates.values()].filter((t) => t.definition.listed !== false).map((t) => t.wire),
       cursor,
       pageSize,
       invalidCursor,
@@ -143,12 +141,8 @@ export class ResourceSet {
     const direct = this.resources.get(uri);
     if (direct) return direct.definition.read(uri, context);
     for (const template of this.templates.values()) {
-      const match = template.pattern.exec(uri);
-      if (!match) continue;
-      const variables = Object.fromEntries(
-        template.variables.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]),
-      );
-      return template.definition.read(uri, variables, context);
+      const variables = template.match(uri);
+      if (variables) return template.definition.read(uri, variables, context);
     }
     return undefined;
   }
@@ -161,4 +155,24 @@ export class ResourceSet {
 
 function invalidCursor(): never {
   throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
+}
+
+/** The matcher of a level-1 template (`{name}` variables, each one path segment); `INVALID_ARGUMENT` without one. */
+function levelOneMatcher(uriTemplate: string): (uri: string) => Record<string, string> | undefined {
+  const variables: string[] = [];
+  const source = uriTemplate.split(/(\{[A-Za-z0-9_]+\})/).map((part) => {
+    const variable = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
+    if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    variables.push(variable[1]!);
+    return '([^/?#]+)';
+  });
+  if (variables.length === 0)
+    throw new McpError('INVALID_ARGUMENT', `resource template "${uriTemplate}" has no {variable}`);
+  const pattern = new RegExp(`^${source.join('')}$`);
+  return (uri) => {
+    const found = pattern.exec(uri);
+    return found
+      ? Object.fromEntries(variables.map((name, i) => [name, decodeURIComponent(found[i + 1]!)]))
+      : undefined;
+  };
 }

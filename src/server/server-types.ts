@@ -290,5 +290,12 @@ export interface ToolDefinition<Args = Record<string, unknown>, Structured = unk
    * checked. Ignored where there is no bearer check (stdio, an unprotected handler).
    */
   requiredScopes?: readonly string[];
+  /**
+   * Whether the kit checks arguments against `inputSchema` and results against `outputSchema`
+   * (default true). `false` is for a tool that forwards its call to another server which checks
+   * them itself (a gateway): the schemas are sent in `tools/list` as given, never compiled, so a
+   * dialect the kit does not know passes through too, and results are sent as the handler returns them.
+   */
+  checkSchemas?: boolean;
   handler: ToolHandler<Args, Structured>;
 }

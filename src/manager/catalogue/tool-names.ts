@@ -18,6 +18,7 @@
  *    `JSON.stringify([server, tool])` instead, so their suffixes differ.
  *
  * The prefix `mcp__` survives every rule, so empty server or tool names still give valid names.
+ * A {@link ToolNaming} other than the manager's (a gateway's `SERVER__TOOL`) follows the same rules.
  */
 import { McpError } from '../../protocol/errors.js';
 import { sha256Hex } from '../hashing.js';
@@ -44,17 +45,42 @@ export interface ToolNameAssignment {
   reasons: ToolRenameReason[];
 }
 
-const PREFIX = 'mcp__';
+/**
+ * How a pair is joined into a canonical name: `<prefix><server><separator><tool>`. The manager's
+ * is `mcp__` and `__`; a gateway's is no prefix and a separator of its choosing. Both parts are
+ * provider-safe characters, the separator non-empty, so even empty names give valid names.
+ */
+export interface ToolNaming {
+  prefix: string;
+  separator: string;
+}
+
+/** The manager's naming: `mcp__<server>__<tool>`. */
+export const MANAGER_TOOL_NAMING: ToolNaming = Object.freeze({ prefix: 'mcp__', separator: '__' });
+
+const SAFE_PART = /^[A-Za-z0-9_-]*$/;
 const UNSAFE = /[^A-Za-z0-9_-]/gu;
 const HEX_STEP = 8;
-/** The longest suffix that still leaves `mcp__` in front of it. */
-const MAX_HEX = MAX_TOOL_NAME_LENGTH - PREFIX.length - 1;
-const MAX_LEVEL = Math.ceil(MAX_HEX / HEX_STEP);
 const REASON_ORDER: readonly ToolRenameReason[] = ['characters', 'length', 'collision'];
 
-/** `mcp__<server>__<tool>`, unchanged: the name before any provider rule is applied. */
-export function canonicalToolName(server: string, tool: string): string {
-  return `${PREFIX}${server}__${tool}`;
+/** `mcp__<server>__<tool>` (or `naming`'s form), unchanged: the name before any provider rule is applied. */
+export function canonicalToolName(server: string, tool: string, naming: ToolNaming = MANAGER_TOOL_NAMING): string {
+  return `${naming.prefix}${server}${naming.separator}${tool}`;
+}
+
+/** Throws `INVALID_ARGUMENT` unless `naming` has a non-empty separator and both parts are provider-safe and short. */
+export function checkToolNaming(naming: ToolNaming): void {
+  const { prefix, separator } = naming;
+  if (typeof separator !== 'string' || separator === '' || separator.length > 8 || !SAFE_PART.test(separator))
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `tool name separator ${JSON.stringify(separator)} must be 1–8 of A–Z, a–z, 0–9, "_" or "-"`,
+    );
+  if (typeof prefix !== 'string' || prefix.length > 16 || !SAFE_PART.test(prefix))
+    throw new McpError(
+      'INVALID_ARGUMENT',
+      `tool name prefix ${JSON.stringify(prefix)} must be at most 16 of A–Z, a–z, 0–9, "_" or "-"`,
+    );
 }
 
 /** Whether providers accept `name` as it is. */
@@ -93,19 +119,24 @@ interface Work {
  * (callers drop duplicates first), and `INVALID_STATE` if names still clash with the longest
  * suffix (a SHA-256 collision).
  */
-export function assignToolNames(pairs: readonly ToolPair[]): ToolNameAssignment[] {
-  const work = pairs.map(prepare);
+export function assignToolNames(
+  pairs: readonly ToolPair[],
+  naming: ToolNaming = MANAGER_TOOL_NAMING,
+): ToolNameAssignment[] {
+  // The longest suffix that still leaves the prefix in front of it.
+  const maxHex = MAX_TOOL_NAME_LENGTH - naming.prefix.length - 1;
+  const work = pairs.map((pair) => prepare(pair, naming));
   markTwins(work);
-  resolveClashes(work);
+  resolveClashes(work, maxHex);
   return work.map((w) => ({
     canonical: w.canonical,
-    name: nameAt(w, w.level),
+    name: nameAt(w, w.level, maxHex),
     reasons: REASON_ORDER.filter((reason) => w.reasons.has(reason)),
   }));
 }
 
-function prepare(pair: ToolPair): Work {
-  const canonical = canonicalToolName(pair.server, pair.tool);
+function prepare(pair: ToolPair, naming: ToolNaming): Work {
+  const canonical = canonicalToolName(pair.server, pair.tool, naming);
   const base = canonical.replace(UNSAFE, '_');
   const reasons = new Set<ToolRenameReason>();
   if (base !== canonical) reasons.add('characters');
@@ -141,10 +172,11 @@ function markTwins(work: Work[]): void {
 }
 
 /** Rule 3: until every name is unique, everyone in a clash but its keeper takes a longer suffix. */
-function resolveClashes(work: Work[]): void {
+function resolveClashes(work: Work[], maxHex: number): void {
+  const maxLevel = Math.ceil(maxHex / HEX_STEP);
   for (;;) {
     let clashed = false;
-    for (const group of groupBy(work, (w) => nameAt(w, w.level))) {
+    for (const group of groupBy(work, (w) => nameAt(w, w.level, maxHex))) {
       if (group.length < 2) continue;
       clashed = true;
       const movers = group.filter((w) => !(w.level === 0 && w.keeper));
@@ -155,7 +187,7 @@ function resolveClashes(work: Work[]): void {
       for (const w of movers) {
         w.reasons.add('collision');
         w.level += 1;
-        if (w.level > MAX_LEVEL) {
+        if (w.level > maxLevel) {
           throw new McpError('INVALID_STATE', `no unique tool name for "${w.canonical}": hash suffixes collide`);
         }
       }
@@ -164,9 +196,9 @@ function resolveClashes(work: Work[]): void {
   }
 }
 
-function nameAt(w: Work, level: number): string {
+function nameAt(w: Work, level: number, maxHex: number): string {
   if (level === 0) return w.base;
-  const hex = w.digest.slice(0, Math.min(level * HEX_STEP, MAX_HEX));
+  const hex = w.digest.slice(0, Math.min(level * HEX_STEP, maxHex));
   const room = MAX_TOOL_NAME_LENGTH - 1 - hex.length;
   return `${w.base.length > room ? w.base.slice(0, room) : w.base}_${hex}`;
 }

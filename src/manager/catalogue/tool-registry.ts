@@ -6,10 +6,17 @@
  * or disappear; a tool that is in no clash keeps its name.
  */
 import type { Tool } from '../../protocol/types.js';
-import { assignToolNames, compareToolPairs, type ToolRenameReason } from './tool-names.js';
+import {
+  assignToolNames,
+  checkToolNaming,
+  compareToolPairs,
+  MANAGER_TOOL_NAMING,
+  type ToolNaming,
+  type ToolRenameReason,
+} from './tool-names.js';
 
 export { canonicalToolName } from './tool-names.js';
-export type { ToolRenameReason } from './tool-names.js';
+export type { ToolNaming, ToolRenameReason } from './tool-names.js';
 
 /** One tool as the catalogue exposes it. */
 export interface RegisteredTool {
@@ -47,6 +54,11 @@ export class ToolRegistry {
   private byName = new Map<string, RegisteredTool>();
   private byCanonical = new Map<string, RegisteredTool>();
   private renamed: ToolRename[] = [];
+
+  /** Names by `naming` (default the manager's `mcp__<server>__<tool>`); `INVALID_ARGUMENT` for a bad one. */
+  constructor(private readonly naming: ToolNaming = MANAGER_TOOL_NAMING) {
+    checkToolNaming(naming);
+  }
 
   /**
    * Makes `tools` the whole tool set of `server` (replacing what it had) and renames every
@@ -112,7 +124,7 @@ export class ToolRegistry {
     const pairs = [...this.byServer].flatMap(([server, tools]) =>
       tools.map((definition) => ({ server, tool: definition.name, definition })),
     );
-    const names = assignToolNames(pairs);
+    const names = assignToolNames(pairs, this.naming);
     const entries: RegisteredTool[] = [];
     const byName = new Map<string, RegisteredTool>();
     const byCanonical = new Map<string, RegisteredTool>();

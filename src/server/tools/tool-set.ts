@@ -41,18 +41,20 @@ export class ToolSet {
     if (typeof definition.handler !== 'function')
       throw new McpError('INVALID_ARGUMENT', `tool "${name}" has no handler`);
     const input = definition.inputSchema;
-    if (!input || typeof input !== 'object' || input.type !== 'object')
+    if (!input || typeof input !== 'object' || (input.type !== 'object' && definition.checkSchemas !== false))
       throw new McpError(
         'INVALID_ARGUMENT',
         `tool "${name}" inputSchema must be an object schema ({ "type": "object", … })`,
       );
+    const checked = definition.checkSchemas !== false;
     const registered: RegisteredTool = {
       definition: definition,
       wire: wireTool(definition),
-      checkInput: compileSchema(input, `tool "${name}" inputSchema`),
-      checkOutput: definition.outputSchema
-        ? compileSchema(definition.outputSchema, `tool "${name}" outputSchema`)
-        : undefined,
+      checkInput: checked ? compileSchema(input, `tool "${name}" inputSchema`) : acceptAll,
+      checkOutput:
+        checked && definition.outputSchema
+          ? compileSchema(definition.outputSchema, `tool "${name}" outputSchema`)
+          : undefined,
     };
     this.tools.set(name, registered);
     this.changed();
@@ -121,6 +123,9 @@ export class ToolSet {
     }
   }
 }
+
+/** The check of a tool registered with `checkSchemas: false`: its server checks for itself. */
+const acceptAll: SchemaCheck = () => [];
 
 function wireTool(definition: ToolDefinition): Tool {
   const tool: Tool = { name: definition.name, inputSchema: definition.inputSchema };
