@@ -6,58 +6,29 @@
  * completion of every upstream are served under `SERVER__NAME` and rewritten URIs; the server
  * that is down is reported, not dropped.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createGateway, GATEWAY_STATUS_URI, type Gateway } from '../src/gateway/index.js';
-import { createHttpHandler } from '../src/server/index.js';
+import { GATEWAY_STATUS_URI, type Gateway } from '../src/gateway/index.js';
 import type { Era } from '../src/protocol/revisions.js';
 import type { TextContent } from '../src/protocol/types.js';
-import {
-  everythingDefinition,
-  kitModernUpstream,
-  sdkV1Upstream,
-  type UpstreamProcess,
-} from './support/gateway-upstreams.js';
-import type { KitHttp } from './support/kit-http.js';
+import { everythingDefinition, startGatewayScene, type GatewayScene } from './support/gateway-upstreams.js';
 import { connectClient } from './support/client.js';
 import { within } from './support/wait.js';
 
-let v1: UpstreamProcess;
-let kit: KitHttp;
+let scene: GatewayScene;
 let gateway: Gateway;
-let listener: http.Server;
 let url: string;
 
 beforeAll(async () => {
-  [v1, kit] = await Promise.all([sdkV1Upstream(), kitModernUpstream()]);
-  gateway = createGateway({
-    manager: {
-      servers: [
-        everythingDefinition('everything'),
-        { name: 'v1', url: v1.url },
-        { name: 'kit', url: kit.url },
-        { name: 'broken', command: '/nonexistent/mcp-server-that-is-not-there' },
-      ],
-    },
-    pageSize: 7,
-    logger: () => undefined,
-  });
-  await gateway.ready;
-  const handler = createHttpHandler(gateway.server, { path: '/mcp' });
-  listener = http.createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+  scene = await startGatewayScene(
+    [everythingDefinition('everything'), { name: 'broken', command: '/nonexistent/mcp-server-that-is-not-there' }],
+    { pageSize: 7 },
+  );
+  ({ gateway, url } = scene);
 }, 60_000);
 
-afterAll(async () => {
-  listener?.closeAllConnections();
-  await new Promise((resolve) => listener?.close(resolve));
-  await gateway?.close();
-  await Promise.all([v1?.stop(), kit?.close()]);
-});
+afterAll(() => scene?.close());
 
 const text = (result: { content: unknown[] }) => (result.content[0] as TextContent).text;
 

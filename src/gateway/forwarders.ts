@@ -38,9 +38,9 @@ export function forwardedTool(
     inputSchema: tool.inputSchema,
     checkSchemas: false,
     handler: (args, context) =>
-      forward(via, server, context, async (client) => {
+      forward(via, server, context, async (client, signal) => {
         const result = await client.callTool(tool.name, args, {
-          signal: context.signal,
+          signal,
           onProgress: (p) => context.progress(p.progress, p.total, p.message),
         });
         const out: ToolResult = { content: rewriteBlocks(server, result.content ?? []) };
@@ -75,8 +75,8 @@ export function forwardedPrompt(
   const definition: PromptDefinition = {
     name,
     get: (args, context) =>
-      forward(via, server, context, async (client) => {
-        const result = await client.getPrompt(prompt.name, args, { signal: context.signal });
+      forward(via, server, context, async (client, signal) => {
+        const result = await client.getPrompt(prompt.name, args, { signal });
         return {
           ...(result.description !== undefined ? { description: result.description } : {}),
           messages: result.messages.map((message) => ({
@@ -178,21 +178,28 @@ async function readUpstream(via: ForwardingContext, server: string, uri: string,
   }
 }
 
-/** Runs `work` on the server's client with the call marked in flight; an upstream failure becomes a `ToolError`. */
+/**
+ * Runs `work` on the server's client with the call marked in flight (`signal` is the upstream
+ * call's); an upstream failure becomes a `ToolError`, and a 2026 round that must ask first ends
+ * with the kit's signal for it (`input-router.ts`).
+ */
 async function forward<T>(
   via: ForwardingContext,
   server: string,
   context: RequestContext,
-  work: (client: McpClient) => Promise<T>,
+  work: (client: McpClient, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const done = via.router.enter(server, context);
+  const call = via.router.enter(server, context);
   try {
-    return await work(await via.client(server));
+    const result = await work(await via.client(server), call.signal);
+    if (call.inputRequired) throw call.inputRequired;
+    return result;
   } catch (error) {
+    if (call.inputRequired) throw call.inputRequired;
     if (error instanceof ToolError || context.signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new ToolError('UPSTREAM_ERROR', `The server "${server}" failed: ${message}`, { cause: error });
   } finally {
-    done();
+    call.done();
   }
 }

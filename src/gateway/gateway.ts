@@ -51,6 +51,8 @@ export interface Gateway {
   status(): GatewayStatus;
   /** The server and tool behind an exposed tool name, or undefined. */
   resolveTool(name: string): { server: string; tool: string } | undefined;
+  /** How many downstream calls (tools, prompts) are in flight on the upstream `server`. */
+  inFlight(server: string): number;
   /** Closes the kit server, then (when the gateway made it) the manager and every upstream. Idempotent. */
   close(): Promise<void>;
 }
@@ -271,6 +273,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ready,
     status,
     resolveTool: (name) => tools.resolveToolName(name),
+    inFlight: (name) => router.count(name),
     close: () =>
       (closing ??= (async () => {
         lifetime.abort(new McpError('CONNECTION_CLOSED', 'the gateway closed'));

@@ -10,41 +10,99 @@
  *   an input round and a legacy one as a request);
  * - none, or several: refused with `INPUT_UNSUPPORTED` naming the server, since asking the wrong
  *   user would leak one caller's question to another. Never a guess.
+ *
+ * A 2026 downstream client answers input in rounds: the kit ends the call with `input_required`
+ * and runs the handler again, from the top, on the round that carries the answer. So when the
+ * kit says this round cannot answer (`InputRequiredSignal`), the router keeps that on the call
+ * and aborts the upstream call; the forwarder then ends the call with it, and on the next round
+ * the upstream call is made again and its question answered. (A legacy upstream's tool thus runs
+ * again from its start: what it did before asking is done twice.)
  */
 import { McpError } from '../protocol/errors.js';
-import type { Disposer } from '../protocol/transport.js';
 import type { ServerInputContext, ServerInputHandlers } from '../client/server-input.js';
+import { InputRequiredSignal } from '../server/input/input-round.js';
 import type { RequestContext } from '../server/server-types.js';
 
+/** One downstream call in flight on an upstream. */
+export interface InFlightCall {
+  readonly context: RequestContext;
+  /** Aborted with the downstream request, or when this round of a 2026 client cannot answer input. */
+  readonly signal: AbortSignal;
+  /** The kit's "ask on the next round" of this call, once an input request met it. */
+  readonly inputRequired: InputRequiredSignal | undefined;
+  /** Ends the call's tracking. Idempotent. */
+  done(): void;
+}
+
+interface Entry extends InFlightCall {
+  inputRequired: InputRequiredSignal | undefined;
+  abort: AbortController;
+}
+
 export class InputRouter {
-  private readonly inFlight = new Map<string, Set<RequestContext>>();
+  private readonly inFlight = new Map<string, Set<Entry>>();
 
   /** The handlers every upstream client is made with: each one declares its capability upstream. */
   readonly handlers: ServerInputHandlers = {
-    sampling: (params, context) => this.caller(context, 'sampling/createMessage').sample(params),
-    elicitation: (params, context) => this.caller(context, 'elicitation/create').elicit(params),
-    roots: async (context) => (await this.caller(context, 'roots/list').listRoots()).roots,
+    sampling: (params, context) => this.ask(context, 'sampling/createMessage', (call) => call.sample(params)),
+    elicitation: (params, context) => this.ask(context, 'elicitation/create', (call) => call.elicit(params)),
+    roots: async (context) => (await this.ask(context, 'roots/list', (call) => call.listRoots())).roots,
   };
 
-  /** Marks a downstream call to `server` as in flight until the disposer runs. */
-  enter(server: string, context: RequestContext): Disposer {
+  /** Marks a downstream call to `server` as in flight until `done()`. */
+  enter(server: string, context: RequestContext): InFlightCall {
     let calls = this.inFlight.get(server);
     if (!calls) this.inFlight.set(server, (calls = new Set()));
-    calls.add(context);
-    return () => {
-      calls.delete(context);
-      if (calls.size === 0 && this.inFlight.get(server) === calls) this.inFlight.delete(server);
+    const abort = new AbortController();
+    const entry: Entry = {
+      context,
+      abort,
+      signal: AbortSignal.any([context.signal, abort.signal]),
+      inputRequired: undefined,
+      done: () => {
+        calls.delete(entry);
+        if (calls.size === 0 && this.inFlight.get(server) === calls) this.inFlight.delete(server);
+      },
     };
+    calls.add(entry);
+    return entry;
+  }
+
+  /** How many downstream calls are in flight on `server`. */
+  count(server: string): number {
+    return this.inFlight.get(server)?.size ?? 0;
   }
 
   /** The one downstream call in flight on `server`, or undefined when there is none or more than one. */
   soleCall(server: string): RequestContext | undefined {
+    return this.sole(server)?.context;
+  }
+
+  private sole(server: string): Entry | undefined {
     const calls = this.inFlight.get(server);
     return calls?.size === 1 ? calls.values().next().value : undefined;
   }
 
-  private caller(context: ServerInputContext, method: string): RequestContext {
-    const call = this.soleCall(context.server);
+  /** Asks the caller behind `context`'s server; a round that cannot answer ends the upstream call. */
+  private async ask<T>(
+    context: ServerInputContext,
+    method: string,
+    ask: (call: RequestContext) => Promise<T>,
+  ): Promise<T> {
+    const call = this.caller(context, method);
+    try {
+      return await ask(call.context);
+    } catch (error) {
+      if (error instanceof InputRequiredSignal) {
+        call.inputRequired ??= error;
+        call.abort.abort(error);
+      }
+      throw error;
+    }
+  }
+
+  private caller(context: ServerInputContext, method: string): Entry {
+    const call = this.sole(context.server);
     if (call) return call;
     const count = this.inFlight.get(context.server)?.size ?? 0;
     throw new McpError(

@@ -8,9 +8,12 @@
  *   server definition (the manager starts it).
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '../../src/server/index.js';
+import { createHttpHandler, McpServer } from '../../src/server/index.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import type { ServerDefinition } from '../../src/manager/servers/managed-server.js';
 import { EVERYTHING } from './cli.js';
 import { listenKitAt, type KitHttp } from './kit-http.js';
@@ -96,4 +99,49 @@ export async function kitModernUpstream(): Promise<KitHttp & { server: McpServer
 /** server-everything over stdio, named `name`. */
 export function everythingDefinition(name: string): ServerDefinition {
   return { name, transport: 'stdio', command: process.execPath, args: [path.resolve(EVERYTHING), 'stdio'] };
+}
+
+/** A gateway over the shared upstreams, served over HTTP on a loopback listener. */
+export interface GatewayScene {
+  v1: UpstreamProcess;
+  kit: KitHttp & { server: McpServer };
+  gateway: Gateway;
+  /** The gateway's endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** Closes the listener, the gateway (and its upstream processes), then the upstreams. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the SDK v1 and kit upstreams, a gateway over them (and `extra` servers) and its HTTP
+ * endpoint; for `beforeAll` (with `close()` in `afterAll`).
+ */
+export async function startGatewayScene(
+  extra: ServerDefinition[] = [],
+  options: Omit<GatewayOptions, 'manager'> = {},
+): Promise<GatewayScene> {
+  const [v1, kit] = await Promise.all([sdkV1Upstream(), kitModernUpstream()]);
+  const gateway = createGateway({
+    manager: { servers: [{ name: 'v1', url: v1.url }, { name: 'kit', url: kit.url }, ...extra] },
+    logger: () => undefined,
+    ...options,
+  });
+  await gateway.ready;
+  const handler = createHttpHandler(gateway.server, { path: '/mcp' });
+  const listener = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+  return {
+    v1,
+    kit,
+    gateway,
+    url,
+    close: async () => {
+      await handler.close();
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
+      await gateway.close();
+      await Promise.all([v1.stop(), kit.close()]);
+    },
+  };
 }
