@@ -81,8 +81,9 @@ const OPTIONS: Record<string, OptionKind> = {
   yes: 'flag',
   // app
   once: 'flag',
-  // replay
+  // replay, gateway
   http: 'string',
+  stdio: 'flag',
   loose: 'flag',
   session: 'number',
 };

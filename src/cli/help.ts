@@ -70,6 +70,7 @@ Your config:
   registry search|show|add   find servers in the MCP Registry and install them
   repl        interactive /mcp commands over every configured server
   doctor      what each server needs to work, checked step by step
+  gateway     serve every configured server as one MCP endpoint
 Traffic:
   proxy       record the traffic between your host and a server
   trace show|check|export FILE.jsonl
@@ -462,6 +463,26 @@ For example (these open a browser):
   mcpwire app show_weather --server weather --arg city=Oslo
   mcpwire app dashboard --url http://127.0.0.1:3001/mcp --trace-file app.jsonl
   mcpwire trace show app.jsonl     the MCP lane and the ui lane, in order`,
+  gateway: `Usage: mcpwire gateway (--http HOST:PORT | --stdio) [--config FILE]
+      --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp (port 0:
+                        any free port); prints "listening on URL" once it serves
+      --stdio           serve stdin/stdout (logs go to stderr)
+      --config FILE     add a config file (repeatable); --cwd DIR for the
+                        project's .mcp.json
+      --trace-file F    record the upstream traffic, one JSON object per line
+
+Serves every configured server (yours, the project's, --config files) as one
+MCP server, to clients of either era: tools and prompts as SERVER__NAME,
+resources as mcpwire://SERVER/URI (ui://SERVER+REST for MCP App views), with
+progress, cancellation, and the servers' elicitation, sampling and roots
+requests passed to the client whose call caused them. The resource
+mcpwire://gateway/status says which servers serve and why the others do not.
+The config files are watched: a server added, removed or changed reaches the
+clients as list_changed. SIGINT or SIGTERM stop it and every server it started.
+
+For example (these serve until stopped):
+  mcpwire gateway --http 127.0.0.1:8080
+  mcpwire gateway --stdio --config team.json`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 
 Writes a TypeScript module for the server's tools: an input type per tool (from

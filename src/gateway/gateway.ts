@@ -85,7 +85,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? options.manager
       : McpManager.create({
           ...options.manager,
-          client: { ...options.manager.client, handlers: { ...router.handlers, ...options.manager.client?.handlers } },
+          // The gateway's handlers, whatever the options say: input goes to the downstream caller.
+          client: { ...options.manager.client, handlers: router.handlers },
         });
   const server = new McpServer({
     name: options.name ?? 'mcpwire-gateway',

@@ -44,6 +44,8 @@ export const COMMANDS: Readonly<Record<string, CommandRunner>> = {
   registry: async (args, io) => (await import('./registry-commands.js')).registryCommand(args, io),
   // The preview runs until Ctrl-C: a signal closes its sites and the session (inside the command).
   app: async (args, io) => (await import('./app-command.js')).appCommand(args, io),
+  // The gateway serves until a signal (or stdin's end): it closes every upstream itself.
+  gateway: async (args, io) => (await import('./gateway-command.js')).gatewayCommand(args, io),
   'emit-ts': async (args, io) => (await import('./emit-ts.js')).emitTsCommand(args, io),
 };
 

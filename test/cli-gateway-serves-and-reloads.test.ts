@@ -1,0 +1,100 @@
+/**
+ * `mcpwire gateway` as a user runs it, the built CLI in a real process over a config file:
+ * `--http 127.0.0.1:0` prints its address once it serves, a config edit reaches a connected
+ * client as list_changed (a server added, one removed), `--stdio` serves a client over its
+ * stdin/stdout, and SIGTERM stops it and every upstream it started — even one that ignores
+ * stdin's end and traps SIGTERM — leaving no process behind.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, requireBuiltCli, startCli } from './support/cli.js';
+import { connectClient } from './support/client.js';
+import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
+import { waitUntilGone } from './support/processes.js';
+import { useTempDir } from './support/temp-dir.js';
+import { until, within } from './support/wait.js';
+import type { TextContent } from '../src/protocol/types.js';
+
+const STUBBORN = path.join(ROOT, 'test/support/stubborn-server.mjs');
+const node = process.execPath;
+const tmp = useTempDir('mcpwire-gateway-cli-');
+
+beforeAll(requireBuiltCli);
+
+function writeConfig(file: string, servers: Record<string, unknown>): void {
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
+}
+
+const kit = { command: node, args: [KIT_STDIO_SERVER] };
+const text = (result: { content: unknown[] }) => (result.content[0] as TextContent).text;
+
+describe('mcpwire gateway --http', () => {
+  it('serves the configured servers, follows config edits, and SIGTERM leaves no process', async () => {
+    const config = path.join(tmp.dir, 'team.json');
+    const pidFile = path.join(tmp.dir, 'stubborn.pid');
+    writeConfig(config, { kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } });
+    const gateway = startCli(['gateway', '--http', '127.0.0.1:0', '--config', config], {
+      env: { HOME: tmp.dir },
+      cwd: tmp.dir,
+      timeoutMs: 60_000,
+    });
+    const out = await gateway.until('stdout', (s) => /listening on http:\/\/\S+\/mcp\n/.test(s), 'the listening line');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out)![1]!;
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', { what: 'the stubborn pid' });
+    const stubbornPid = Number(readFileSync(pidFile, 'utf8'));
+
+    const client = await connectClient({ url }, { era: 'legacy' });
+    const names = (await client.listTools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['kit__echo', 'stubborn__echo']));
+    expect(text(await client.callTool('kit__echo', { text: 'through the gateway' }))).toBe('through the gateway');
+
+    // A server added to the file: the client hears list_changed and sees its tools.
+    let changed = new Promise<void>((resolve) => client.on('toolsChanged', () => resolve()));
+    writeConfig(config, {
+      kit,
+      second: kit,
+      stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] },
+    });
+    await within(changed, { what: 'list_changed after a server was added', timeoutMs: 20_000 });
+    await until(async () => (await client.listTools({ refresh: true })).some((t) => t.name === 'second__echo'), {
+      what: 'second__echo to be listed',
+    });
+
+    // One removed: its tools go.
+    changed = new Promise<void>((resolve) => client.on('toolsChanged', () => resolve()));
+    writeConfig(config, { second: kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } });
+    await within(changed, { what: 'list_changed after a server was removed', timeoutMs: 20_000 });
+    await until(async () => !(await client.listTools({ refresh: true })).some((t) => t.name.startsWith('kit__')), {
+      what: 'kit__* to be withdrawn',
+    });
+    await client.close();
+
+    gateway.kill('SIGTERM');
+    const ended = await within(gateway.done, { what: 'the gateway to exit on SIGTERM', timeoutMs: 5_000 });
+    expect(ended.code).toBe(143);
+    expect(await waitUntilGone(stubbornPid, 5_000)).toBe(true);
+  });
+
+  it('refuses a command line without --http or --stdio, naming both', async () => {
+    const run = startCli(['gateway'], { env: { HOME: tmp.dir }, cwd: tmp.dir });
+    const ended = await run.done;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toMatch(/--http HOST:PORT or --stdio/);
+  });
+});
+
+describe('mcpwire gateway --stdio', () => {
+  it('serves a client over its stdin and stdout', async () => {
+    const config = path.join(tmp.dir, 'stdio.json');
+    writeConfig(config, { kit });
+    const client = await connectClient(
+      { command: node, args: [CLI, 'gateway', '--stdio', '--config', config], env: { HOME: tmp.dir }, cwd: tmp.dir },
+      { era: 'legacy' },
+    );
+    expect(text(await client.callTool('kit__echo', { text: 'over stdio' }))).toBe('over stdio');
+    const pid = client.pid!;
+    await client.close();
+    expect(await waitUntilGone(pid, 10_000)).toBe(true);
+  });
+});
