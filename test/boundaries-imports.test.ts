@@ -1,6 +1,6 @@
 /**
  * The layer rules of STYLE.md §1 and ARCHITECTURE.md, checked over whatever src/ holds when the
- * test runs: imports only point down (util < protocol < transport < auth < client < manager < cli,
+ * test runs: imports only point down (util < protocol < transport < auth < client < manager < gateway < cli,
  * with server, llm and inspect beside client), src/util and src/protocol use no Node built-in,
  * src/util imports no other room, rooms inside a layer stay apart where the map says so
  * (transport/stdio and transport/http; the manager's rooms under its facade), nothing under src/
@@ -23,6 +23,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * the only room that may load `@opentelemetry/*`); `auth` is the OAuth client, under `client`.
  * `codegen` (the code `mcpwire emit-ts` writes) stands beside them too and may import `client`, not the other way.
  * `util` is the shared room under everything: small pure helpers any layer may import, which import nothing of src/.
+ * `gateway` (`mcpwire/gateway`) serves a manager's servers through the kit: above both, under the CLI.
  */
 const LAYERS: Record<string, number> = {
   util: -1,
@@ -38,7 +39,8 @@ const LAYERS: Record<string, number> = {
   codegen: 3,
   apps: 3,
   manager: 4,
-  cli: 5,
+  gateway: 5,
+  cli: 6,
 };
 /**
  * Layers every runtime loads, so they import no Node built-in: the protocol, the helpers, tracing
@@ -90,7 +92,8 @@ const ROOMS_APART: Array<[from: string, to: string, why: string]> = [
     ]),
   ),
 ];
-const ORDER = 'util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli';
+const ORDER =
+  'util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < gateway < cli';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
@@ -349,7 +352,7 @@ describe('the import scanner', () => {
       "src/util/x.ts:1 imports 'node:crypto': src/util must not import Node built-ins",
     ]);
     expect(violationsIn(at('util/x.ts'), "import { McpError } from '../protocol/errors.js';")).toEqual([
-      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli",
+      "src/util/x.ts:1 imports '../protocol/errors.js': upward import (util → protocol); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < gateway < cli",
     ]);
     expect(violationsIn(at('util/x.ts'), "import { y } from './y.js';")).toEqual([]);
     expect(violationsIn(at('transport/http/x.ts'), "import { s } from '../stdio/stdio.js';")).toEqual([
@@ -370,7 +373,7 @@ describe('the import scanner', () => {
       "src/client/x.ts:1 imports '@modelcontextprotocol/sdk/client/index.js': nothing under src/ may import an MCP SDK package",
     ]);
     expect(violationsIn(at('transport/x.ts'), "import { McpClient } from '../client/mcp-client.js';")).toEqual([
-      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < cli",
+      "src/transport/x.ts:1 imports '../client/mcp-client.js': upward import (transport → client); the order is util < protocol < transport < auth < client (beside it: server, llm, inspect, codegen) < manager < gateway < cli",
     ]);
     expect(violationsIn(at('protocol/x.ts'), "export type { T } from '../transport/y.js';")).toHaveLength(1);
     expect(violationsIn(at('client/x.ts'), "const m = await import('../manager/m.js');")).toHaveLength(1);
