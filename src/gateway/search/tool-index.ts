@@ -1,0 +1,255 @@
+/**
+ * The ranked tool search of the gateway's search mode (WP-7): BM25F over a catalogue's names,
+ * titles, descriptions and parameters, no dependency. Built once per catalogue (the gateway
+ * rebuilds it on every change, so building is one pass over the text and no more), queried many
+ * times; every score a query can reach is computed at build time.
+ */
+import { McpError } from '../../protocol/errors.js';
+import type { JsonSchema } from '../../protocol/types.js';
+import { tokenize } from './tokenize.js';
+
+/** One tool as the index sees it: the name the gateway serves and the upstream server it comes from. */
+export interface SearchableTool {
+  /** The name clients call (namespaced, `SERVER__TOOL`); unique in the catalogue. */
+  name: string;
+  /** The upstream server's name: what the `server` option filters on. Never parsed out of `name`. */
+  server: string;
+  title?: string;
+  description?: string;
+  /** Its top-level `properties` (names and descriptions) are indexed, with a small weight. */
+  inputSchema?: JsonSchema;
+}
+
+/** Options of {@link ToolSearchIndex.search}. */
+export interface ToolSearchOptions {
+  /** At most this many hits (a positive integer); 10 when absent. */
+  limit?: number;
+  /** Only the tools of this upstream server (compared exactly). */
+  server?: string;
+}
+
+/** One hit: the tool's served name and its score (only the order means anything). */
+export interface ToolSearchHit {
+  name: string;
+  score: number;
+}
+
+/**
+ * How much a term counts in each field. The name and the title say what a tool is; the
+ * description says it at length; a parameter only hints at it.
+ */
+const FIELD_WEIGHTS = { name: 3, title: 2, description: 1, parameters: 0.5 } as const;
+type Field = keyof typeof FIELD_WEIGHTS;
+const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
+
+/** BM25 term-frequency saturation and length normalisation (the usual values). */
+const K1 = 1.2;
+const B = 0.75;
+/** A query word that only begins a term (`repo` → `repository`) counts this much of a whole match. */
+const PREFIX_WEIGHT = 0.5;
+/** Shorter query words do not match as prefixes (`a`, `ls` would match half the vocabulary). */
+const MIN_PREFIX_LENGTH = 3;
+/** The text of one field indexed at most: an upstream server's description is untrusted and unbounded. */
+const MAX_FIELD_CHARS = 10_000;
+/** The parameters of one tool indexed at most. */
+const MAX_PARAMETERS = 100;
+
+/** One tool's share of a term: its position in the catalogue and its precomputed score. */
+interface Posting {
+  doc: number;
+  score: number;
+}
+
+interface Doc {
+  name: string;
+  server: string;
+  /** `name` lowercased, for the exact-name rule. */
+  lowerName: string;
+  /** `name` without its `SERVER__` prefix, lowercased; undefined when it has none. */
+  lowerToolName: string | undefined;
+}
+
+/**
+ * An immutable search index over one catalogue. The constructor throws `INVALID_ARGUMENT` when
+ * two tools share a name; nothing else it is given throws (fields of the wrong type are skipped).
+ */
+export class ToolSearchIndex {
+  readonly #docs: Doc[] = [];
+  readonly #postings = new Map<string, Posting[]>();
+  /** Every term, sorted, for the prefix matches of a query word. */
+  readonly #terms: string[];
+
+  constructor(tools: readonly SearchableTool[]) {
+    const names = new Set<string>();
+    // Pass 1: each tool's term counts per field, the field lengths and each term's document frequency.
+    const counts: Array<Map<string, number[]>> = [];
+    const lengths: number[][] = [];
+    const totals = FIELDS.map(() => 0);
+    const documentFrequency = new Map<string, number>();
+    for (const tool of tools) {
+      if (names.has(tool.name)) throw new McpError('INVALID_ARGUMENT', `two tools are named "${tool.name}"`);
+      names.add(tool.name);
+      const prefix = `${tool.server}__`;
+      this.#docs.push({
+        name: tool.name,
+        server: tool.server,
+        lowerName: tool.name.toLowerCase(),
+        lowerToolName: tool.name.startsWith(prefix) ? tool.name.slice(prefix.length).toLowerCase() : undefined,
+      });
+      const perTerm = new Map<string, number[]>();
+      const fieldLengths = FIELDS.map((field, f) => {
+        const terms = tokenize(fieldText(tool, field));
+        for (const term of terms) {
+          let row = perTerm.get(term);
+          if (row === undefined) {
+            row = FIELDS.map(() => 0);
+            perTerm.set(term, row);
+            documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+          }
+          row[f]! += 1;
+        }
+        totals[f]! += terms.length;
+        return terms.length;
+      });
+      counts.push(perTerm);
+      lengths.push(fieldLengths);
+    }
+    // Pass 2: BM25F — a term's frequencies, normalised by each field's length and weighted, are summed
+    // before the one saturation, so a word in both the name and the description is not counted twice over.
+    const n = this.#docs.length;
+    const averages = totals.map((total) => (n === 0 || total === 0 ? 1 : total / n));
+    const weights = FIELDS.map((field) => FIELD_WEIGHTS[field]);
+    counts.forEach((perTerm, doc) => {
+      const norms = lengths[doc]!.map((length, f) => 1 - B + (B * length) / averages[f]!);
+      for (const [term, row] of perTerm) {
+        let tf = 0;
+        row.forEach((count, f) => {
+          if (count > 0) tf += (weights[f]! * count) / norms[f]!;
+        });
+        const df = documentFrequency.get(term)!;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        const score = (idf * tf * (K1 + 1)) / (tf + K1);
+        let list = this.#postings.get(term);
+        if (list === undefined) this.#postings.set(term, (list = []));
+        list.push({ doc, score });
+      }
+    });
+    this.#terms = [...this.#postings.keys()].sort();
+  }
+
+  /** How many tools the index holds. */
+  get size(): number {
+    return this.#docs.length;
+  }
+
+  /**
+   * The tools that best match `query`, best first: by score descending, then by name (code-unit
+   * order), so equal scores come out the same way on every run and for every catalogue order.
+   * A tool whose whole name equals the trimmed query (case-insensitively) comes first; one whose
+   * name without its `SERVER__` prefix equals it comes next; both have their score raised just
+   * enough to keep the order by score. Words match whole terms, and — at half weight, for words
+   * of three letters or more — the start of longer ones. A query that matches nothing gives `[]`.
+   * Throws `INVALID_ARGUMENT` for a query that is not a string or is empty or only whitespace, and
+   * for a `limit` that is not a positive integer.
+   */
+  search(query: string, options: ToolSearchOptions = {}): ToolSearchHit[] {
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new McpError('INVALID_ARGUMENT', 'the search query must be a non-empty string');
+    }
+    const { limit = 10, server } = options;
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new McpError('INVALID_ARGUMENT', `the search limit must be a positive integer (got ${String(limit)})`);
+    }
+    const scores = this.#bm25(query);
+    const exact = query.trim().toLowerCase();
+    const tiers = new Map<number, number>();
+    this.#docs.forEach((doc, i) => {
+      if (doc.lowerName === exact) tiers.set(i, 2);
+      else if (doc.lowerToolName === exact) tiers.set(i, 1);
+    });
+    const hits: Array<{ doc: number; score: number }> = [];
+    let top = 0;
+    for (const doc of new Set([...scores.keys(), ...tiers.keys()])) {
+      if (server !== undefined && this.#docs[doc]!.server !== server) continue;
+      const score = scores.get(doc) ?? 0;
+      top = Math.max(top, score);
+      hits.push({ doc, score });
+    }
+    // Raising the exact matches by more than any plain score keeps "score descending" the one order.
+    const lift = top + 1;
+    const ranked = hits.map(({ doc, score }) => ({
+      name: this.#docs[doc]!.name,
+      score: score + (tiers.get(doc) ?? 0) * lift,
+    }));
+    ranked.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return ranked.slice(0, limit);
+  }
+
+  /** Each matching tool's BM25F score for `query`: the sum over its distinct words of each word's best match. */
+  #bm25(query: string): Map<number, number> {
+    const scores = new Map<number, number>();
+    for (const word of new Set(tokenize(query))) {
+      const best = new Map<number, number>();
+      const take = (term: string, weight: number): void => {
+        for (const { doc, score } of this.#postings.get(term) ?? []) {
+          best.set(doc, Math.max(best.get(doc) ?? 0, score * weight));
+        }
+      };
+      take(word, 1);
+      if (word.length >= MIN_PREFIX_LENGTH) {
+        for (let i = lowerBound(this.#terms, word); i < this.#terms.length; i++) {
+          const term = this.#terms[i]!;
+          if (!term.startsWith(word)) break;
+          if (term !== word) take(term, PREFIX_WEIGHT);
+        }
+      }
+      for (const [doc, score] of best) scores.set(doc, (scores.get(doc) ?? 0) + score);
+    }
+    return scores;
+  }
+}
+
+/** The text of one field of a tool; fields that are not strings count as empty. */
+function fieldText(tool: SearchableTool, field: Field): string {
+  switch (field) {
+    case 'name':
+      return bounded(tool.name);
+    case 'title':
+      return bounded(tool.title);
+    case 'description':
+      return bounded(tool.description);
+    case 'parameters':
+      return parameterText(tool.inputSchema);
+  }
+}
+
+/** The names and descriptions of a schema's top-level properties, one per line. */
+function parameterText(schema: unknown): string {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return '';
+  const lines: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties).slice(0, MAX_PARAMETERS)) {
+    lines.push(bounded(name));
+    if (isRecord(property)) lines.push(bounded(property.description));
+  }
+  return bounded(lines.join('\n'));
+}
+
+function bounded(text: unknown): string {
+  return typeof text === 'string' ? text.slice(0, MAX_FIELD_CHARS) : '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The first index of `sorted` whose term is not less than `term`. */
+function lowerBound(sorted: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
