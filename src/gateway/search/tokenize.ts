@@ -60,24 +60,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 
 // An apostrophe inside a word joins it (`don't`, `user's`) instead of splitting off a stray letter.
 const APOSTROPHE = /(?<=\p{L})['\u2019](?=\p{L})/gu;
-// lower or digit → Upper (`readFile`, `v2Api`), and the last capital of a run that starts a word (`HTTPServer`).
-const CASE_CHANGE = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
-// letter → digit and digit → letter (`s3`, `ec2`, `2fa`).
-const DIGIT_CHANGE = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/gu;
-// Everything that is neither a letter nor a digit separates words (`_`, `__`, `-`, `.`, `/`, spaces, …).
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/**
+ * One word, in order of preference: a run of capitals that ends where a capitalised word starts
+ * (`HTTP` of `HTTPServer`), an optional capital and lowercase letters (`Server`, `read`), a run
+ * of capitals (`API`), a run of digits, letters without case (`日本語`). Combining marks stay with
+ * their letter. Whatever matches none of these (`_`, `__`, `-`, `.`, `/`, spaces, …) separates.
+ * One matching pass: several times faster than splitting at lookbehind boundaries.
+ */
+const WORD = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|[\p{Lu}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
 
 /**
  * The words of `text` in order, lowercased, before stop words and stemming: `readFileSync` →
- * `read`, `file`, `sync`; `github__create_issue` → `github`, `create`, `issue`. Never throws.
+ * `read`, `file`, `sync`; `github__create_issue` → `github`, `create`, `issue`; `s3` → `s`, `3`.
+ * Never throws.
  */
 export function splitWords(text: string): string[] {
-  const spaced = text.replace(APOSTROPHE, '').replace(CASE_CHANGE, ' ').replace(DIGIT_CHANGE, ' ');
-  const words: string[] = [];
-  for (const word of spaced.split(SEPARATORS)) {
-    if (word !== '') words.push(word.toLowerCase());
-  }
-  return words;
+  const joined = text.includes("'") || text.includes('\u2019') ? text.replace(APOSTROPHE, '') : text;
+  return (joined.match(WORD) ?? []).map((word) => word.toLowerCase());
 }
 
 /**
@@ -88,10 +87,21 @@ export function splitWords(text: string): string[] {
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
   for (const word of splitWords(text)) {
-    if (!STOP_WORDS.has(word)) terms.push(stem(word));
+    let term = TERMS.get(word);
+    if (term === undefined) {
+      // A catalogue repeats its words across hundreds of tools; the cap bounds what hostile text can fill.
+      if (TERMS.size >= TERM_CACHE_SIZE) TERMS.clear();
+      term = STOP_WORDS.has(word) ? '' : stem(word);
+      TERMS.set(word, term);
+    }
+    if (term !== '') terms.push(term);
   }
   return terms;
 }
+
+/** Each word's term, `''` for a stop word: a memo of a pure function, so it changes no result. */
+const TERMS = new Map<string, string>();
+const TERM_CACHE_SIZE = 20_000;
 
 /**
  * A light suffix stemmer for lowercase ASCII words, so that the forms a description and a query

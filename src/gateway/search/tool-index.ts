@@ -54,10 +54,10 @@ const MAX_FIELD_CHARS = 10_000;
 /** The parameters of one tool indexed at most. */
 const MAX_PARAMETERS = 100;
 
-/** One tool's share of a term: its position in the catalogue and its precomputed score. */
-interface Posting {
-  doc: number;
-  score: number;
+/** The tools that hold one term (positions in the catalogue) and, at the same index, the term's score in each. */
+interface Postings {
+  docs: number[];
+  scores: number[];
 }
 
 interface Doc {
@@ -75,20 +75,20 @@ interface Doc {
  */
 export class ToolSearchIndex {
   readonly #docs: Doc[] = [];
-  readonly #postings = new Map<string, Posting[]>();
+  readonly #postings = new Map<string, Postings>();
   /** Every term, sorted, for the prefix matches of a query word. */
   readonly #terms: string[];
 
   constructor(tools: readonly SearchableTool[]) {
     const names = new Set<string>();
-    // Pass 1: each tool's term counts per field, the field lengths and each term's document frequency.
-    const counts: Array<Map<string, number[]>> = [];
-    const lengths: number[][] = [];
+    // Pass 1: each tool's terms per field, each field's total length, each term's document frequency.
+    const fieldTerms: string[][][] = [];
     const totals = FIELDS.map(() => 0);
-    const documentFrequency = new Map<string, number>();
+    const frequency = new Map<string, { documents: number; lastDoc: number }>();
     for (const tool of tools) {
       if (names.has(tool.name)) throw new McpError('INVALID_ARGUMENT', `two tools are named "${tool.name}"`);
       names.add(tool.name);
+      const doc = this.#docs.length;
       const prefix = `${tool.server}__`;
       this.#docs.push({
         name: tool.name,
@@ -96,42 +96,38 @@ export class ToolSearchIndex {
         lowerName: tool.name.toLowerCase(),
         lowerToolName: tool.name.startsWith(prefix) ? tool.name.slice(prefix.length).toLowerCase() : undefined,
       });
-      const perTerm = new Map<string, number[]>();
-      const fieldLengths = FIELDS.map((field, f) => {
-        const terms = tokenize(fieldText(tool, field));
-        for (const term of terms) {
-          let row = perTerm.get(term);
-          if (row === undefined) {
-            row = FIELDS.map(() => 0);
-            perTerm.set(term, row);
-            documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-          }
-          row[f]! += 1;
-        }
+      const perField = FIELDS.map((field) => tokenize(fieldText(tool, field)));
+      perField.forEach((terms, f) => {
         totals[f]! += terms.length;
-        return terms.length;
+        for (const term of terms) {
+          const seen = frequency.get(term);
+          if (seen === undefined) frequency.set(term, { documents: 1, lastDoc: doc });
+          else if (seen.lastDoc !== doc) {
+            seen.documents += 1;
+            seen.lastDoc = doc;
+          }
+        }
       });
-      counts.push(perTerm);
-      lengths.push(fieldLengths);
+      fieldTerms.push(perField);
     }
     // Pass 2: BM25F — a term's frequencies, normalised by each field's length and weighted, are summed
     // before the one saturation, so a word in both the name and the description is not counted twice over.
     const n = this.#docs.length;
-    const averages = totals.map((total) => (n === 0 || total === 0 ? 1 : total / n));
+    const averages = totals.map((total) => (total === 0 ? 1 : total / n));
     const weights = FIELDS.map((field) => FIELD_WEIGHTS[field]);
-    counts.forEach((perTerm, doc) => {
-      const norms = lengths[doc]!.map((length, f) => 1 - B + (B * length) / averages[f]!);
-      for (const [term, row] of perTerm) {
-        let tf = 0;
-        row.forEach((count, f) => {
-          if (count > 0) tf += (weights[f]! * count) / norms[f]!;
-        });
-        const df = documentFrequency.get(term)!;
+    fieldTerms.forEach((perField, doc) => {
+      const tf = new Map<string, number>();
+      perField.forEach((terms, f) => {
+        const share = weights[f]! / (1 - B + (B * terms.length) / averages[f]!);
+        for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + share);
+      });
+      for (const [term, weighted] of tf) {
+        const df = frequency.get(term)!.documents;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        const score = (idf * tf * (K1 + 1)) / (tf + K1);
-        let list = this.#postings.get(term);
-        if (list === undefined) this.#postings.set(term, (list = []));
-        list.push({ doc, score });
+        let postings = this.#postings.get(term);
+        if (postings === undefined) this.#postings.set(term, (postings = { docs: [], scores: [] }));
+        postings.docs.push(doc);
+        postings.scores.push((idf * weighted * (K1 + 1)) / (weighted + K1));
       }
     });
     this.#terms = [...this.#postings.keys()].sort();
@@ -191,9 +187,11 @@ export class ToolSearchIndex {
     for (const word of new Set(tokenize(query))) {
       const best = new Map<number, number>();
       const take = (term: string, weight: number): void => {
-        for (const { doc, score } of this.#postings.get(term) ?? []) {
-          best.set(doc, Math.max(best.get(doc) ?? 0, score * weight));
-        }
+        const postings = this.#postings.get(term);
+        if (postings === undefined) return;
+        postings.docs.forEach((doc, i) => {
+          best.set(doc, Math.max(best.get(doc) ?? 0, postings.scores[i]! * weight));
+        });
       };
       take(word, 1);
       if (word.length >= MIN_PREFIX_LENGTH) {
