@@ -428,6 +428,23 @@ describe('search_tools and call_tool', () => {
     expect(result.structuredContent).toEqual({ tools: [{ name: 'x__ping', inputSchema: { type: 'object' } }] });
   });
 
+  it('long descriptions and queries are cut in the text, never inside a character', () => {
+    const long: CatalogueTool[] = [
+      { server: 'x', name: 'x__emoji', description: `Emoji ${'😀'.repeat(200)}`, inputSchema: { type: 'object' } },
+    ];
+    const result = searchResult(new ToolSearchIndex(long), long, { query: `emoji ${'😀'.repeat(120)}` });
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    const [head, line] = text.split('\n');
+    expect(head!.length).toBeLessThan(140);
+    expect(line!.endsWith('…')).toBe(true);
+    expect(line!.length).toBeLessThanOrEqual('- x__emoji: '.length + 160);
+    // The structured result keeps the description whole.
+    expect((result.structuredContent as { tools: Array<{ description: string }> }).tools[0]!.description).toBe(
+      long[0]!.description,
+    );
+  });
+
   it('the arguments are checked, by the schemas and by the helpers alike', () => {
     const checkSearch = compileSchema(SEARCH_TOOLS.inputSchema, 'search_tools input');
     const checkCall = compileSchema(CALL_TOOL.inputSchema, 'call_tool input');
@@ -435,6 +452,7 @@ describe('search_tools and call_tool', () => {
       {},
       { query: '' },
       { query: '   ' },
+      { query: 'x'.repeat(501) },
       { query: 'x', limit: 0 },
       { query: 'x', limit: 51 },
       { query: 'x', limit: 2.5 },
@@ -444,7 +462,12 @@ describe('search_tools and call_tool', () => {
       invalidArgument(() => parseSearchToolsArgs(bad));
       invalidArgument(() => searchResult(index, CATALOGUE, bad));
     }
-    for (const good of [{ query: 'x' }, { query: 'x', limit: 50, server: 'github' }]) {
+    for (const good of [
+      { query: 'x' },
+      { query: 'x'.repeat(500) },
+      { query: '😀'.repeat(500) },
+      { query: 'x', limit: 50, server: 'github' },
+    ]) {
       expect(checkSearch(good)).toEqual([]);
       expect(parseSearchToolsArgs(good)).toEqual(good);
     }

@@ -12,6 +12,8 @@ import type { ToolSearchIndex } from './tool-index.js';
 export const SEARCH_LIMIT_MAX = 50;
 /** How many tools `search_tools` returns when no `limit` is given. */
 export const SEARCH_LIMIT_DEFAULT = 10;
+/** The longest `query` accepted: a few words are what it is for; the cap bounds the work one call can ask for. */
+const QUERY_MAX_CHARS = 500;
 
 /** `search_tools`: a ranked search over the catalogue, read-only. */
 export const SEARCH_TOOLS: Tool = {
@@ -29,6 +31,7 @@ export const SEARCH_TOOLS: Tool = {
       query: {
         type: 'string',
         minLength: 1,
+        maxLength: QUERY_MAX_CHARS,
         pattern: '\\S',
         description: 'What you want to do, in a few words, or a tool name.',
       },
@@ -123,22 +126,25 @@ export interface FoundTool {
 /**
  * Reads `search_tools` arguments. Throws `INVALID_ARGUMENT` (the kit's schema check refuses the
  * same values first) when they are not an object, `query` is not a string with a non-space
- * character, `limit` is not an integer in 1..{@link SEARCH_LIMIT_MAX}, or `server` is not a string.
+ * character and at most 500 code points, `limit` is not an integer in 1..{@link SEARCH_LIMIT_MAX},
+ * or `server` is not a string.
  */
 export function parseSearchToolsArgs(args: unknown): SearchToolsArgs {
   if (!isRecord(args)) throw invalid('search_tools needs an object of arguments');
   const { query, limit, server } = args;
-  if (typeof query !== 'string' || query.trim() === '') throw invalid('"query" must be a non-empty string');
+  if (typeof query !== 'string' || query.trim() === '' || tooLong(query, QUERY_MAX_CHARS)) {
+    throw invalid(`"query" must be a non-empty string of at most ${QUERY_MAX_CHARS} characters`);
+  }
   if (
     limit !== undefined &&
-    !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= SEARCH_LIMIT_MAX)
+    !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= SEARCH_LIMIT_MAX)
   ) {
     throw invalid(`"limit" must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
   }
   if (server !== undefined && typeof server !== 'string') throw invalid('"server" must be a string');
   return {
     query,
-    ...(limit === undefined ? {} : { limit: limit as number }),
+    ...(limit === undefined ? {} : { limit }),
     ...(server === undefined ? {} : { server }),
   };
 }
@@ -232,8 +238,17 @@ function firstLine(description: string | undefined): string {
   return clip(line.trim(), SUMMARY_CHARS);
 }
 
+/** More than `max` code points, as JSON Schema's `maxLength` counts (an emoji is one, not two UTF-16 units). */
+function tooLong(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  return text.length > 2 * max || [...text].length > max;
+}
+
+/** At most `max` UTF-16 units, an ellipsis marking a cut; never half of a surrogate pair. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
 function isToolList(tools: ReadonlyMap<string, Tool> | readonly Tool[]): tools is readonly Tool[] {
