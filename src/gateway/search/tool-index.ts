@@ -60,13 +60,10 @@ interface Postings {
   scores: number[];
 }
 
+/** What a hit needs of its tool: the served name and the server the `server` option compares. */
 interface Doc {
   name: string;
   server: string;
-  /** `name` lowercased, for the exact-name rule. */
-  lowerName: string;
-  /** `name` without its `SERVER__` prefix, lowercased; undefined when it has none. */
-  lowerToolName: string | undefined;
 }
 
 /**
@@ -75,6 +72,12 @@ interface Doc {
  */
 export class ToolSearchIndex {
   readonly #docs: Doc[] = [];
+  /**
+   * The exact-name rule's lookups: tools by whole name and by name without the `SERVER__` prefix,
+   * both lowercased (two tools may differ only in case, so each key holds a list).
+   */
+  readonly #byName = new Map<string, number[]>();
+  readonly #byToolName = new Map<string, number[]>();
   readonly #postings = new Map<string, Postings>();
   /** Every term, sorted, for the prefix matches of a query word. */
   readonly #terms: string[];
@@ -90,12 +93,9 @@ export class ToolSearchIndex {
       names.add(tool.name);
       const doc = this.#docs.length;
       const prefix = `${tool.server}__`;
-      this.#docs.push({
-        name: tool.name,
-        server: tool.server,
-        lowerName: tool.name.toLowerCase(),
-        lowerToolName: tool.name.startsWith(prefix) ? tool.name.slice(prefix.length).toLowerCase() : undefined,
-      });
+      this.#docs.push({ name: tool.name, server: tool.server });
+      append(this.#byName, tool.name.toLowerCase(), doc);
+      if (tool.name.startsWith(prefix)) append(this.#byToolName, tool.name.slice(prefix.length).toLowerCase(), doc);
       const perField = FIELDS.map((field) => tokenize(fieldText(tool, field)));
       perField.forEach((terms, f) => {
         totals[f]! += terms.length;
@@ -142,8 +142,8 @@ export class ToolSearchIndex {
    * The tools that best match `query`, best first: by score descending, then by name (code-unit
    * order), so equal scores come out the same way on every run and for every catalogue order.
    * A tool whose whole name equals the trimmed query (case-insensitively) comes first; one whose
-   * name without its `SERVER__` prefix equals it comes next; both have their score raised just
-   * enough to keep the order by score. Words match whole terms, and — at half weight, for words
+   * name without its `SERVER__` prefix equals it comes next; both have their score raised above
+   * every plain score, so the order stays the order by score. Words match whole terms, and — at half weight, for words
    * of three letters or more — the start of longer ones. A query that matches nothing gives `[]`.
    * Throws `INVALID_ARGUMENT` for a query that is not a string or is empty or only whitespace, and
    * for a `limit` that is not a positive integer.
@@ -159,10 +159,8 @@ export class ToolSearchIndex {
     const scores = this.#bm25(query);
     const exact = query.trim().toLowerCase();
     const tiers = new Map<number, number>();
-    this.#docs.forEach((doc, i) => {
-      if (doc.lowerName === exact) tiers.set(i, 2);
-      else if (doc.lowerToolName === exact) tiers.set(i, 1);
-    });
+    for (const doc of this.#byToolName.get(exact) ?? []) tiers.set(doc, 1);
+    for (const doc of this.#byName.get(exact) ?? []) tiers.set(doc, 2);
     const hits: Array<{ doc: number; score: number }> = [];
     let top = 0;
     for (const doc of new Set([...scores.keys(), ...tiers.keys()])) {
@@ -238,6 +236,12 @@ function bounded(text: unknown): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function append(map: Map<string, number[]>, key: string, doc: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [doc]);
+  else list.push(doc);
 }
 
 /** The first index of `sorted` whose term is not less than `term`. */
