@@ -241,7 +241,7 @@ describe('tokenize splits names and texts into search terms', () => {
     },
   );
 
-  it('the stemmer keeps the letters a doubled l, s or z, or a three-letter stem, needs', () => {
+  it('the stemmer keeps a doubled l or s, and a three-letter stem, whole', () => {
     expect(stem('pulled')).toBe('pull');
     expect(stem('passed')).toBe('pass');
     expect(stem('added')).toBe('add');
@@ -271,6 +271,16 @@ describe('ToolSearchIndex ranks a catalogue', () => {
   it('parameter names and descriptions are searched', () => {
     expect(names('exclude patterns')[0]).toBe('filesystem__search_files');
     expect(names('thread timestamp')[0]).toBe('slack__reply_to_thread');
+  });
+
+  it('titles are searched, and weigh more than descriptions', () => {
+    const titled = new ToolSearchIndex([
+      { server: 'ops', name: 'ops__run', title: 'Deploy to production' },
+      { server: 'ops', name: 'ops__notes', description: 'Notes on how to deploy to production and staging.' },
+    ]);
+    const hits = titled.search('deploy production');
+    expect(hits.map((hit) => hit.name)).toEqual(['ops__run', 'ops__notes']);
+    expect(hits.every((hit) => Number.isFinite(hit.score) && hit.score > 0)).toBe(true);
   });
 
   it('a word matches the start of longer terms', () => {

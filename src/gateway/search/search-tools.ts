@@ -5,7 +5,7 @@
  * routes the call). Nothing here registers, routes or applies policy: the gateway does.
  */
 import { McpError } from '../../protocol/errors.js';
-import type { CallToolResult, Tool } from '../../protocol/types.js';
+import type { CallToolResult, JsonSchema, Tool } from '../../protocol/types.js';
 import type { ToolSearchIndex } from './tool-index.js';
 
 /** The most tools one `search_tools` call returns (the schema's `limit` maximum). */
@@ -120,7 +120,7 @@ export interface CallToolArgs {
 export interface FoundTool {
   name: string;
   description?: string;
-  inputSchema: Tool['inputSchema'];
+  inputSchema: JsonSchema;
 }
 
 /**
