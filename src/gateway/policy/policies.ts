@@ -148,7 +148,10 @@ export function compilePolicies(policies: unknown, where: string, options: Polic
   const separator = checkSeparator(options.separator ?? '__', where);
   if (policies === undefined) return new PolicySet([], separator);
   if (!Array.isArray(policies))
-    throw configProblem({ where, entry: 'policies' }, 'must be an array of rules ({ principal?, scope?, allow?, deny? })');
+    throw configProblem(
+      { where, entry: 'policies' },
+      'must be an array of rules ({ principal?, scope?, allow?, deny? })',
+    );
   const names = new Set<string>();
   const rules = policies.map((raw: unknown, index): CompiledRule => {
     const named = isRecord(raw) && typeof raw.name === 'string' && raw.name !== '' ? ` ("${raw.name}")` : '';

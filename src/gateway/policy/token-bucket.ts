@@ -15,10 +15,9 @@ export interface BucketLimits {
   readonly refillPerSecond: number;
 }
 
-/** What taking a token concluded: taken (and how many whole tokens are left), or refused (and when one will be there). */
+/** What taking a token concluded: taken (and how many whole tokens are left), or refused (and when one is there). */
 export type BucketResult =
-  | { readonly ok: true; readonly remaining: number }
-  | { readonly ok: false; readonly retryAfterMs: number };
+  { readonly ok: true; readonly remaining: number } | { readonly ok: false; readonly retryAfterMs: number };
 
 /** A bucket's state: its tokens (fractional) as of `at` (epoch ms). */
 export interface BucketState {
@@ -54,7 +53,7 @@ export function isFull(state: BucketState, limits: BucketLimits, now: number): b
   return refilled(state, limits, now).tokens >= limits.capacity;
 }
 
-/** Throws `INVALID_ARGUMENT` naming `where` unless `limits` are a capacity ≥ 1 and a refill rate > 0 (finite numbers). */
+/** Throws `INVALID_ARGUMENT` naming `where` unless `limits` are a capacity ≥ 1 and a refill rate > 0 (finite). */
 export function checkBucketLimits(limits: unknown, where: string): BucketLimits {
   if (typeof limits !== 'object' || limits === null)
     throw new McpError('INVALID_ARGUMENT', `${where} must be an object { capacity, refillPerSecond }`);

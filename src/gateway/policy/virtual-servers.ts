@@ -93,7 +93,12 @@ export function compileVirtualServers(
     const tools = patternList(site, raw, 'tools');
     const servers = patternList(site, raw, 'servers');
     if (!tools && !servers) throw configProblem(site, 'needs "tools" or "servers"');
-    byName.set(name, { name, tools: tools ?? [], servers: servers ?? [], description: optionalText(site, raw, 'description') });
+    byName.set(name, {
+      name,
+      tools: tools ?? [],
+      servers: servers ?? [],
+      description: optionalText(site, raw, 'description'),
+    });
   }
   return new VirtualServerSet(byName, separator);
 }
