@@ -7,13 +7,11 @@
  * Refill follows the callers' clock (`now`); the TTL follows Redis's, so a skew between them moves
  * a bucket's expiry by that skew, no more.
  *
- * Kept apart from the rest of the policy room: it needs an ioredis client (an optional peer), so
- * only a gateway given Redis state loads this file. Imports ioredis for its types only.
+ * It takes an ioredis client but never imports ioredis (only `src/server/redis` may load that
+ * optional peer): {@link ScriptingRedis} is the one method it uses, which an ioredis `Redis` has.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { McpError } from '../../protocol/errors.js';
-import { defineScript, type RedisScript } from '../../server/redis/redis-scripts.js';
 import type { BucketStore } from './bucket-store.js';
 import type { BucketResult } from './token-bucket.js';
 
@@ -57,15 +55,31 @@ export interface RedisBucketStoreOptions {
   where?: string;
 }
 
+/** What the store needs of an ioredis `Redis`: `defineCommand` (EVALSHA, EVAL once after a script flush). */
+export interface ScriptingRedis {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}
+
+const COMMAND = 'mcpwire_gateway_take_token';
+
 export class RedisBucketStore implements BucketStore {
   readonly shared = true;
-  private readonly script: RedisScript;
+  private readonly run: (...args: Array<string | number>) => Promise<unknown>;
   private readonly prefix: string;
   private readonly where: string;
 
   /** `redis`: a connection of the caller's (defines the `mcpwire_gateway_take_token` command on it; yours to close). */
-  constructor(redis: Redis, options: RedisBucketStoreOptions = {}) {
-    this.script = defineScript(redis, 'gateway_take_token', 1, TAKE_TOKEN);
+  constructor(redis: ScriptingRedis, options: RedisBucketStoreOptions = {}) {
+    redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: TAKE_TOKEN });
+    const command = (redis as unknown as Record<string, (...args: Array<string | number>) => Promise<unknown>>)[
+      COMMAND
+    ];
+    if (typeof command !== 'function')
+      throw new McpError(
+        'INVALID_ARGUMENT',
+        'RedisBucketStore needs an ioredis client (defineCommand made no command)',
+      );
+    this.run = (...args) => command.call(redis, ...args);
     this.prefix = options.keyPrefix ?? 'mcpwire:gateway:';
     this.where = options.where ?? 'redis';
   }
@@ -79,7 +93,7 @@ export class RedisBucketStore implements BucketStore {
   async take(key: string, capacity: number, refillPerSecond: number, now: number): Promise<BucketResult> {
     let reply: unknown;
     try {
-      reply = await this.script.run([this.keyOf(key)], [capacity, refillPerSecond, now]);
+      reply = await this.run(this.keyOf(key), capacity, refillPerSecond, now);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new McpError('TRANSPORT', `the Redis bucket store at ${this.where} failed (take): ${reason}`, {
