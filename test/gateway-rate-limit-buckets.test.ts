@@ -3,20 +3,30 @@
  * here: no sleeps): a burst of `capacity`, then one token per `1 / refillPerSecond` seconds, a
  * `retryAfterMs` that says when the next one is there, no credit from a clock going back. Memory
  * stays bounded (idle full buckets forgotten, a cap on keys). The shared variant runs the same
- * arithmetic in a Redis Lua script against a real `redis-server`: the same answers as memory,
- * atomic across two connections, keys that expire once full, and a clear error when Redis is away.
+ * arithmetic in a Redis Lua script against a real `redis-server`, and in one PostgreSQL statement
+ * against a real cluster: the same answers as memory, atomic across connections, storage that
+ * forgets buckets once full, and a clear error when the store is away.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { McpError } from '../src/protocol/errors.js';
 import { MemoryBucketStore, type BucketStore } from '../src/gateway/policy/bucket-store.js';
 import { RateLimiter, SharedRateLimiter } from '../src/gateway/policy/rate-limit.js';
+import { PgBucketStore } from '../src/gateway/policy/pg-bucket-store.js';
 import { RedisBucketStore } from '../src/gateway/policy/redis-bucket-store.js';
+import type { PgPool } from '../src/server/postgres/pg-driver.js';
 import type { BucketResult } from '../src/gateway/policy/token-bucket.js';
+import { freePort } from './support/ports.js';
+import { skipWithoutPostgres, startPostgres, type PostgresCluster } from './support/postgres-cluster.js';
 import { testRedis } from './support/redis-state.js';
 import { skipWithoutRedis, startRedis, type RedisServer } from './support/redis-server.js';
 import { until } from './support/wait.js';
+
+// `pg` has no type declarations here: the test's pools, typed as the store uses them.
+const require = createRequire(import.meta.url);
+const pg = require('pg') as { Pool: new (options: object) => PgPool };
 
 /** A scripted sequence of takes: [key, now]. Mixed keys, bursts, waits, and a clock going back. */
 const SCRIPT: Array<[string, number]> = [
@@ -238,5 +248,76 @@ describe.skipIf(skipWithoutRedis())('the Redis bucket store', () => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe('TRANSPORT');
     expect((error as McpError).message).toContain(`the Redis bucket store at ${server.url} failed (take)`);
+  });
+});
+
+describe.skipIf(skipWithoutPostgres())('the PostgreSQL bucket store', () => {
+  let cluster: PostgresCluster;
+  let pool: PgPool;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    pool = new pg.Pool({ connectionString: cluster.url, max: 8 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await cluster?.stop();
+  });
+
+  async function rows(table: string): Promise<number> {
+    const result = await pool.query<{ n: string }>({ text: `SELECT count(*) AS n FROM "${table}"` });
+    return Number(result.rows[0]!.n);
+  }
+
+  it('answers every take as the in-memory arithmetic does, making its table on first use', async () => {
+    const shared = new PgBucketStore(pool, { table: 'same_bucket', where: 'test-pg' });
+    expect(shared.shared).toBe(true);
+    const results = await runScript(new SharedRateLimiter({ capacity: 3, refillPerSecond: 2, store: shared }));
+    expect(results).toEqual(memoryScript());
+    const fast = new RateLimiter({ capacity: 1, refillPerSecond: 3 });
+    expect([await shared.take('f', 1, 3, 0), await shared.take('f', 1, 3, 0)]).toEqual([
+      fast.take('f', 0),
+      fast.take('f', 0),
+    ]);
+  });
+
+  it('gives the last tokens to exactly as many takes as there are, over many connections at once', async () => {
+    // Two nodes, each its own store (and table migration) on the same database.
+    const nodeA = new SharedRateLimiter({ capacity: 5, refillPerSecond: 0.001, store: new PgBucketStore(pool) });
+    const other = new pg.Pool({ connectionString: cluster.url, max: 8 });
+    onTestFinished(() => other.end());
+    const nodeB = new SharedRateLimiter({ capacity: 5, refillPerSecond: 0.001, store: new PgBucketStore(other) });
+    const takes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? nodeA : nodeB).take('alice', 1_000));
+    const results = await Promise.all(takes);
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    expect(
+      results
+        .filter((r) => r.ok)
+        .map((r) => (r.ok ? r.remaining : -1))
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4]);
+    expect(await nodeB.take('bob', 1_000)).toEqual({ ok: true, remaining: 4 });
+  });
+
+  it('forgets buckets that are full again as later takes pass, keeping the ones in use', async () => {
+    const store = new PgBucketStore(pool, { table: 'swept_bucket' });
+    for (let i = 0; i < 20; i++) await store.take(`idle-${i}`, 2, 1, 0);
+    await store.take('busy', 2, 1, 500); // at 500 ms nobody is full again
+    expect(await rows('swept_bucket')).toBe(21);
+    for (let i = 0; i < 5; i++) await store.take('busy', 2, 1, 10_000 + i); // four forgotten per take
+    expect(await rows('swept_bucket')).toBe(1);
+    expect(await store.take('idle-0', 2, 1, 10_100)).toEqual({ ok: true, remaining: 1 }); // starts full
+  });
+
+  it('refuses a table name that is no identifier, and rejects with TRANSPORT when the database is away', async () => {
+    expect(() => new PgBucketStore(pool, { table: 'x; DROP TABLE y' })).toThrow(/lower-case SQL identifier/);
+    const away = new pg.Pool({ connectionString: `postgres://test@127.0.0.1:${await freePort()}/todo`, max: 1 });
+    onTestFinished(() => away.end());
+    const error = await new PgBucketStore(away, { where: 'the away db' }).take('k', 1, 1, 0).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe('TRANSPORT');
+    expect((error as McpError).message).toContain('the PostgreSQL bucket store at the away db failed (migrate)');
   });
 });
