@@ -3,7 +3,7 @@
  * take per call, so two nodes taking the last token of one key at once give it to exactly one.
  * The kit's state seams (sessions, events, tasks, the change bus) have no counter to build this on,
  * so buckets are a seam of their own: {@link MemoryBucketStore} here, `RedisBucketStore` (one Lua
- * script) for Redis.
+ * script, `redis-bucket-store.ts`) and `PgBucketStore` (one upsert statement, `pg-bucket-store.ts`).
  */
 import { MemoryBuckets, DEFAULT_MAX_BUCKET_KEYS } from './memory-buckets.js';
 import type { BucketResult } from './token-bucket.js';
