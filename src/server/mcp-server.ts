@@ -30,6 +30,7 @@ import { appsPolicy } from './apps/app-only-tools.js';
 import { appToolDefinition, type AppToolDefinition } from './apps/app-tool.js';
 import { appResourceDefinition, type AppResourceDefinition } from './apps/app-resource.js';
 import { AppRegistrations, appsExtension } from './apps/apps-extension.js';
+import type { VisibilityOptions } from './visibility.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([
@@ -48,6 +49,7 @@ const OPTION_KEYS = new Set([
   'websiteUrl',
   'icons',
   'apps',
+  'visibility',
 ]);
 const TASK_OPTION_KEYS = ['ttlMs', 'pollIntervalMs', 'maxTasks', 'leaseMs'];
 const LISTS: readonly ChangeList[] = ['tools', 'resources', 'prompts'];
@@ -131,6 +133,7 @@ export class McpServer {
       state,
       skills,
       apps,
+      visibility: checkVisibility(options.visibility),
     };
     // What changes here goes round the bus, and comes back (with every other node's) as the feed.
     this.disposers = LISTS.map((list) => this.listOf(list)(() => this.publish({ type: 'list_changed', list })));
@@ -412,4 +415,18 @@ export class McpServer {
 
 function noClient(method: string): McpError {
   return new McpError('INPUT_UNSUPPORTED', 'there is no client to ask (an in-process call)', { method });
+}
+
+/** `options.visibility` checked: `tool`, `prompt` and `resource` functions only; `INVALID_ARGUMENT` otherwise. */
+function checkVisibility(visibility: VisibilityOptions | undefined): VisibilityOptions | undefined {
+  if (visibility === undefined) return undefined;
+  if (visibility === null || typeof visibility !== 'object')
+    throw new McpError('INVALID_ARGUMENT', 'McpServer option "visibility" must be an object');
+  for (const [key, value] of Object.entries(visibility)) {
+    if (key !== 'tool' && key !== 'prompt' && key !== 'resource')
+      throw new McpError('INVALID_ARGUMENT', `unknown McpServer option "visibility.${key}"`);
+    if (typeof value !== 'function')
+      throw new McpError('INVALID_ARGUMENT', `McpServer option "visibility.${key}" must be a function`);
+  }
+  return visibility;
 }

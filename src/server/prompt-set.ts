@@ -76,15 +76,16 @@ export class PromptSet {
     return this.prompts.get(name)?.definition;
   }
 
-  page(cursor: unknown, pageSize: number): { prompts: Prompt[]; nextCursor?: string } {
-    const { items, nextCursor } = pageOf(
-      [...this.prompts.values()].map((p) => p.wire),
-      cursor,
-      pageSize,
-      () => {
-        throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
-      },
-    );
+  /** One page of the prompts `visible` keeps (all when absent). */
+  page(
+    cursor: unknown,
+    pageSize: number,
+    visible?: (prompt: Prompt) => boolean,
+  ): { prompts: Prompt[]; nextCursor?: string } {
+    const wires = [...this.prompts.values()].map((p) => p.wire);
+    const { items, nextCursor } = pageOf(visible ? wires.filter(visible) : wires, cursor, pageSize, () => {
+      throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
+    });
     return nextCursor === undefined ? { prompts: items } : { prompts: items, nextCursor };
   }
 }

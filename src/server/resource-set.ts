@@ -116,9 +116,16 @@ export class ResourceSet {
     };
   }
 
-  page(cursor: unknown, pageSize: number): { resources: Resource[]; nextCursor?: string } {
+  /** One page of the listed resources whose URI `visible` keeps (all when absent). */
+  page(
+    cursor: unknown,
+    pageSize: number,
+    visible?: (uri: string) => boolean,
+  ): { resources: Resource[]; nextCursor?: string } {
     const { items, nextCursor } = pageOf(
-      [...this.resources.values()].filter((r) => r.definition.listed !== false).map((r) => r.wire),
+      [...this.resources.values()]
+        .filter((r) => r.definition.listed !== false && (!visible || visible(r.wire.uri)))
+        .map((r) => r.wire),
       cursor,
       pageSize,
       invalidCursor,
@@ -126,9 +133,16 @@ export class ResourceSet {
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
 
-  templatePage(cursor: unknown, pageSize: number): { resourceTemplates: ResourceTemplate[]; nextCursor?: string } {
+  /** One page of the listed templates whose URI template `visible` keeps (all when absent). */
+  templatePage(
+    cursor: unknown,
+    pageSize: number,
+    visible?: (uriTemplate: string) => boolean,
+  ): { resourceTemplates: ResourceTemplate[]; nextCursor?: string } {
     const { items, nextCursor } = pageOf(
-      [...this.templates.values()].filter((t) => t.definition.listed !== false).map((t) => t.wire),
+      [...this.templates.values()]
+        .filter((t) => t.definition.listed !== false && (!visible || visible(t.wire.uriTemplate)))
+        .map((t) => t.wire),
       cursor,
       pageSize,
       invalidCursor,

@@ -6,6 +6,7 @@ import type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids
 import type { UiClientCapability } from '../protocol/extensions/apps-types.js';
 import type { AppsOptions } from './apps/app-only-tools.js';
 import type { AuthInfo } from './auth-info.js';
+import type { VisibilityOptions } from './visibility.js';
 import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';
@@ -99,6 +100,13 @@ export interface McpServerOptions {
    * (unknown tool); `false` shows them to every client.
    */
   apps?: AppsOptions;
+  /**
+   * Who is shown which tools, prompts and resources, per request (from its verified `auth` and
+   * its capabilities): an item a request is not shown is left out of its lists and is unknown to
+   * its calls, gets, reads and completions (-32602, or the resource-not-found error), as if it
+   * were not registered. For policies per principal (a gateway's). Default: everything to everyone.
+   */
+  visibility?: VisibilityOptions;
 }
 
 /** One finished tool call, for {@link McpServerOptions.onToolCall}. */

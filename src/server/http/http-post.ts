@@ -23,7 +23,7 @@ import type { HttpRequestIn, ResponseSink } from '../../transport/http-server/ht
 import type { AuthInfo } from '../auth-info.js';
 import { batchRefusal } from '../batch-gate.js';
 import { statelessLegacy, type LegacySession } from '../router/request-link.js';
-import { toolVisibleTo } from '../apps/app-only-tools.js';
+import { toolShown } from '../visibility.js';
 import { claimedCapabilities, claimedRevision, modernEnvelopeProblem } from '../router/modern-envelope.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import type { ServerCore } from '../router/server-core.js';
@@ -128,7 +128,7 @@ export class HttpPost {
     const { core, gate } = this.options;
     if (!gate) return false;
     return gate.refuseToolCalls(call.sink, call.auth, requests, core.tools, (request, tool) =>
-      toolVisibleTo(core.apps, capabilitiesOf(request), tool.wire),
+      toolShown(core, capabilitiesOf(request), call.auth, tool.wire),
     );
   }
 
@@ -146,7 +146,7 @@ export class HttpPost {
     const found = typeof toolName === 'string' ? this.options.core.tools.get(toolName) : undefined;
     // A tool this client is not shown (app-only) is unknown to it here too: no headers checked against it.
     const tool =
-      found && toolVisibleTo(this.options.core.apps, claimedCapabilities(request), found.wire) ? found : undefined;
+      found && toolShown(this.options.core, claimedCapabilities(request), call.auth, found.wire) ? found : undefined;
     const mismatch = headerMismatch(req, request, revision, tool?.definition.inputSchema);
     if (mismatch)
       return answer(

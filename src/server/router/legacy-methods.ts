@@ -10,7 +10,7 @@ import {
   type ProtocolRevision,
 } from '../../protocol/revisions.js';
 import type { Implementation, Tool } from '../../protocol/types.js';
-import { toolsVisibleTo } from '../apps/app-only-tools.js';
+import { visibleTools } from '../visibility.js';
 import { callToolMethod } from '../tools/tools-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import {
@@ -105,7 +105,7 @@ export const LEGACY_METHODS: MethodTable = {
     return {};
   },
   'tools/list': (params, call) => {
-    const visible = toolsVisibleTo(call.core.apps, call.facts.clientCapabilities);
+    const visible = visibleTools(call.core, call.facts.clientCapabilities, call.link.auth);
     const page = call.core.tools.page(params.cursor, call.core.pageSize, visible);
     return { ...page, tools: page.tools.map((tool) => toolForRevision(tool, call.facts.revision)) };
   },

@@ -7,11 +7,11 @@
  * and the server's info in `_meta` to every result.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/revisions.js';
-import { toolsVisibleTo } from '../apps/app-only-tools.js';
+import { visibleTools } from '../visibility.js';
 import { callToolMethod } from '../tools/tools-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { serveListen } from './listen-stream.js';
-import type { MethodHandler, MethodResult, MethodTable } from './method-table.js';
+import type { MethodCall, MethodHandler, MethodResult, MethodTable } from './method-table.js';
 import { SHARED_METHODS } from './shared-methods.js';
 
 /** The same for every client for now: a result any cache may keep (and must re-ask at once). */
@@ -20,8 +20,16 @@ const PUBLIC_NOW = { ttlMs: 0, cacheScope: 'public' } as const;
 /** Shared methods whose results every client may cache. */
 const CACHEABLE = ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list'];
 
+/** What a request sees when the server decides per request (`visibility`): only its own cache may keep it. */
+const PRIVATE_NOW = { ttlMs: 0, cacheScope: 'private' } as const;
+
+/** The cache marks of a list or read of `core`. */
+function cacheMarks(core: MethodCall['core']): typeof PUBLIC_NOW | typeof PRIVATE_NOW {
+  return core.visibility ? PRIVATE_NOW : PUBLIC_NOW;
+}
+
 function cached(handler: MethodHandler): MethodHandler {
-  return async (params, call) => ({ ...(await handler(params, call)), ...PUBLIC_NOW });
+  return async (params, call) => ({ ...(await handler(params, call)), ...cacheMarks(call.core) });
 }
 
 /** The methods of a 2026 request. */
@@ -40,9 +48,9 @@ export const MODERN_METHODS: MethodTable = {
   },
   // What a client sees depends on its declared ui extension (app-only tools); that declaration is
   // part of the request, and `ttlMs: 0` keeps no cache from serving one client's list to another.
-  'tools/list': (params, { core, facts }) => ({
-    ...core.tools.page(params.cursor, core.pageSize, toolsVisibleTo(core.apps, facts.clientCapabilities)),
-    ...PUBLIC_NOW,
+  'tools/list': (params, { core, facts, link }) => ({
+    ...core.tools.page(params.cursor, core.pageSize, visibleTools(core, facts.clientCapabilities, link.auth)),
+    ...cacheMarks(core),
   }),
   'tools/call': callToolMethod,
   // Cancelled: the transport sends nothing (this answer is dropped).

@@ -15,6 +15,7 @@ import type { ServerLogger, ToolCallObserver } from '../server-types.js';
 import type { ServerState } from '../state/server-state.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
 import type { ToolSet } from '../tools/tool-set.js';
+import type { VisibilityOptions } from '../visibility.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
@@ -43,4 +44,6 @@ export interface ServerCore {
   readonly skills: SkillSet;
   /** Who sees app-only tools (MCP Apps). */
   readonly apps: AppsPolicy;
+  /** Who sees which tools, prompts and resources (`McpServerOptions.visibility`). */
+  readonly visibility: VisibilityOptions | undefined;
 }

@@ -16,6 +16,8 @@ import { McpError } from '../../protocol/errors.js';
 import { requestContext } from './handler-context.js';
 import { isObject, type MethodCall, type MethodHandler, type MethodResult, type Params } from './method-table.js';
 import { RequestFault } from './request-fault.js';
+import { visiblePrompts, visibleResources } from '../visibility.js';
+import type { Prompt } from '../../protocol/types.js';
 
 /** The handler, answered -32601 while `offered` is false for the call's server. */
 function offeredWhen(offered: (call: MethodCall) => boolean, handler: MethodHandler): MethodHandler {
@@ -33,8 +35,12 @@ const hasPrompts = (call: MethodCall): boolean => call.core.prompts.size > 0;
 /** `resources/list`: the server's resources, then each skill's `SKILL.md`, paged as one list. */
 async function listResources(params: Params, call: MethodCall): Promise<MethodResult> {
   const { core } = call;
-  if (core.skills.size === 0) return core.resources.page(params.cursor, core.pageSize);
-  const all = [...core.resources.page(undefined, Infinity).resources, ...(await core.skills.listedResources())];
+  const visible = resourcesShown(call);
+  if (core.skills.size === 0) return core.resources.page(params.cursor, core.pageSize, visible);
+  const all = [
+    ...core.resources.page(undefined, Infinity, visible).resources,
+    ...(await core.skills.listedResources()),
+  ];
   const { items, nextCursor } = pageOf(all, params.cursor, core.pageSize, () => {
     throw new McpError('INVALID_ARGUMENT', 'invalid cursor');
   });
@@ -45,14 +51,17 @@ async function readResource(params: Params, call: MethodCall): Promise<MethodRes
   if (typeof params.uri !== 'string') throw RequestFault.invalidParams('resources/read needs a "uri"');
   const uri = params.uri;
   const { context, finish } = requestContext(call, params);
+  const shown = resourcesShown(call)?.(uri) ?? true;
   try {
     // A skill's file first: the skills own their `skill://` names.
     const contents =
       (await readSkillFile(call.core, uri)) ??
-      (await call.core.resources.read(uri, context).catch((error: unknown) => {
-        if (error instanceof ResourceNotFoundError) return undefined;
-        throw error;
-      }));
+      (!shown
+        ? undefined
+        : await call.core.resources.read(uri, context).catch((error: unknown) => {
+            if (error instanceof ResourceNotFoundError) return undefined;
+            throw error;
+          }));
     // 2026 reports a missing resource as invalid params; legacy revisions had their own code.
     if (!contents)
       throw new RequestFault(
@@ -67,7 +76,7 @@ async function readResource(params: Params, call: MethodCall): Promise<MethodRes
 }
 
 async function getPrompt(params: Params, call: MethodCall): Promise<MethodResult> {
-  const prompt = typeof params.name === 'string' ? call.core.prompts.get(params.name) : undefined;
+  const prompt = typeof params.name === 'string' ? shownPrompt(call, params.name) : undefined;
   if (!prompt)
     throw RequestFault.invalidParams(
       typeof params.name === 'string' ? `Unknown prompt: ${params.name}` : 'prompts/get needs a "name"',
@@ -94,18 +103,18 @@ async function getPrompt(params: Params, call: MethodCall): Promise<MethodResult
 }
 
 async function complete(params: Params, call: MethodCall): Promise<MethodResult> {
-  const { prompts, resources } = call.core;
+  const { resources } = call.core;
   const ref = isObject(params.ref) ? params.ref : {};
   const argument = isObject(params.argument) ? params.argument : {};
   if (typeof argument.name !== 'string' || typeof argument.value !== 'string')
     throw RequestFault.invalidParams('completion/complete needs argument.name and argument.value');
   let completer;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-    const prompt = prompts.get(ref.name);
+    const prompt = shownPrompt(call, ref.name);
     if (!prompt) throw RequestFault.invalidParams(`Unknown prompt: ${ref.name}`);
     completer = prompt.complete?.[argument.name];
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    completer = resources.completer(ref.uri, argument.name);
+    completer = (resourcesShown(call)?.(ref.uri) ?? true) ? resources.completer(ref.uri, argument.name) : undefined;
   } else {
     throw RequestFault.invalidParams('completion/complete needs a ref/prompt or ref/resource "ref"');
   }
@@ -119,14 +128,33 @@ async function complete(params: Params, call: MethodCall): Promise<MethodResult>
 /** The shared methods; the 2026 table marks the lists and reads cacheable (`modern-methods.ts`). */
 export const SHARED_METHODS: Readonly<Record<string, MethodHandler>> = {
   'resources/list': offeredWhen(hasReadable, listResources),
-  'resources/templates/list': offeredWhen(hasReadable, (params, { core }) =>
-    core.resources.templatePage(params.cursor, core.pageSize),
+  'resources/templates/list': offeredWhen(hasReadable, (params, call) =>
+    call.core.resources.templatePage(params.cursor, call.core.pageSize, resourcesShown(call)),
   ),
   'resources/read': offeredWhen(hasReadable, readResource),
-  'prompts/list': offeredWhen(hasPrompts, (params, { core }) => core.prompts.page(params.cursor, core.pageSize)),
+  'prompts/list': offeredWhen(hasPrompts, (params, call) =>
+    call.core.prompts.page(
+      params.cursor,
+      call.core.pageSize,
+      visiblePrompts(call.core, call.facts.clientCapabilities, call.link.auth),
+    ),
+  ),
   'prompts/get': offeredWhen(hasPrompts, getPrompt),
   'completion/complete': offeredWhen((call) => hasResources(call) || hasPrompts(call), complete),
 };
+
+/** The resource filter of this request (`McpServerOptions.visibility`). */
+function resourcesShown(call: MethodCall): ((uri: string) => boolean) | undefined {
+  return visibleResources(call.core, call.facts.clientCapabilities, call.link.auth);
+}
+
+/** The prompt `name`, when it exists and this request is shown it. */
+function shownPrompt(call: MethodCall, name: string) {
+  const prompt = call.core.prompts.get(name);
+  if (!prompt) return undefined;
+  const visible = visiblePrompts(call.core, call.facts.clientCapabilities, call.link.auth);
+  return !visible || visible(prompt as unknown as Prompt) ? prompt : undefined;
+}
 
 /** `value` as string arguments: `{}` when absent, undefined when it is not an object of strings. */
 function stringRecord(value: unknown): Record<string, string> | undefined {

@@ -11,7 +11,7 @@ import { McpError } from '../../protocol/errors.js';
 import { RpcErrorCode } from '../../protocol/jsonrpc.js';
 import { eraOf } from '../../protocol/revisions.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import { toolVisibleTo } from '../apps/app-only-tools.js';
+import { toolShown } from '../visibility.js';
 import { inputRequired, InputRequiredSignal, roundInput, type RoundInput } from '../input/input-round.js';
 import { requestContext } from '../router/handler-context.js';
 import type { MethodCall, MethodResult, Params } from '../router/method-table.js';
@@ -29,7 +29,7 @@ export async function callToolMethod(params: Params, call: MethodCall): Promise<
   const name = params.name;
   const found = typeof name === 'string' ? core.tools.get(name) : undefined;
   // A tool the client is not shown (app-only, to a client without apps) is unknown to it.
-  const tool = found && toolVisibleTo(core.apps, facts.clientCapabilities, found.wire) ? found : undefined;
+  const tool = found && toolShown(core, facts.clientCapabilities, call.link.auth, found.wire) ? found : undefined;
   if (!tool)
     throw RequestFault.invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'tools/call needs a "name"');
   const required = tool.definition.requiredClientCapabilities;

@@ -1,0 +1,83 @@
+/**
+ * Who is shown what: `McpServerOptions.visibility` decides, per request, which tools, prompts
+ * and resources a client sees (a gateway's policies per principal; MCP Apps' app-only tools are
+ * decided beside it, by `apps/app-only-tools.ts`). An item a request is not shown is unknown to
+ * it everywhere: left out of its lists, and its call, get, read or completion answered as for a
+ * name or URI the server does not have. The functions run for every list entry and lookup, so
+ * they are plain and synchronous; a throw counts as "not shown" (and is logged by nobody: keep
+ * them total).
+ */
+import type { ClientCapabilities, Prompt, Tool } from '../protocol/types.js';
+import { toolsVisibleTo } from './apps/app-only-tools.js';
+import type { AuthInfo } from './auth-info.js';
+import type { ServerCore } from './router/server-core.js';
+
+/** What a visibility function knows of the request. */
+export interface VisibilityRequest {
+  /** The verified bearer token's facts (a protected HTTP endpoint); undefined elsewhere. */
+  readonly auth: AuthInfo | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+}
+
+/** `McpServerOptions.visibility`: each function present decides for its kind; absent ones show everything. */
+export interface VisibilityOptions {
+  tool?: (tool: Tool, request: VisibilityRequest) => boolean;
+  prompt?: (prompt: Prompt, request: VisibilityRequest) => boolean;
+  /** Resources by URI and templates by URI template. */
+  resource?: (uri: string, request: VisibilityRequest) => boolean;
+}
+
+/** The filter of the tools `request` sees; undefined when it sees every tool. */
+export function visibleTools(
+  core: ServerCore,
+  capabilities: ClientCapabilities | undefined,
+  auth: AuthInfo | undefined,
+): ((tool: Tool) => boolean) | undefined {
+  const apps = toolsVisibleTo(core.apps, capabilities);
+  const decide = core.visibility?.tool;
+  if (!decide) return apps;
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  return (tool) => (apps ? apps(tool) : true) && shown(() => decide(tool, request));
+}
+
+/** Whether `request` sees `tool`. */
+export function toolShown(
+  core: ServerCore,
+  capabilities: ClientCapabilities | undefined,
+  auth: AuthInfo | undefined,
+  tool: Tool,
+): boolean {
+  return visibleTools(core, capabilities, auth)?.(tool) ?? true;
+}
+
+/** The filter of the prompts a request sees; undefined when it sees every one. */
+export function visiblePrompts(
+  core: ServerCore,
+  capabilities: ClientCapabilities | undefined,
+  auth: AuthInfo | undefined,
+): ((prompt: Prompt) => boolean) | undefined {
+  const decide = core.visibility?.prompt;
+  if (!decide) return undefined;
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  return (prompt) => shown(() => decide(prompt, request));
+}
+
+/** The filter of the resource URIs and templates a request sees; undefined when it sees every one. */
+export function visibleResources(
+  core: ServerCore,
+  capabilities: ClientCapabilities | undefined,
+  auth: AuthInfo | undefined,
+): ((uri: string) => boolean) | undefined {
+  const decide = core.visibility?.resource;
+  if (!decide) return undefined;
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  return (uri) => shown(() => decide(uri, request));
+}
+
+function shown(decide: () => boolean): boolean {
+  try {
+    return decide() === true;
+  } catch {
+    return false;
+  }
+}
