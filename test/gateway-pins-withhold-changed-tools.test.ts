@@ -243,6 +243,30 @@ describe('PinStore', () => {
     expect(gateway.check('github__create_issue', RUG_PULL)).toEqual({ state: 'approved' });
   });
 
+  it('keeps every change of two stores writing one file at the same time', async () => {
+    const first = await PinStore.open(pinsFile());
+    const second = await PinStore.open(pinsFile());
+    const tool = (i: number): Tool => ({ name: `t${i}`, inputSchema: { type: 'object' } });
+    const rounds = Array.from({ length: 15 }, (_, i) => i);
+    await Promise.all(
+      rounds.map((i) => Promise.all([first.observe([seen('a', tool(i))]), second.observe([seen('b', tool(i))])])),
+    );
+    const names = (await PinStore.open(pinsFile())).list().map((entry) => entry.name);
+    expect(names).toHaveLength(30);
+    // Changes of both, then approvals of both at once: none lost.
+    await Promise.all(
+      rounds.map((i) =>
+        Promise.all([
+          first.observe([seen('a', { ...tool(i), title: 'changed' })]),
+          second.observe([seen('b', { ...tool(i), title: 'changed' })]),
+        ]),
+      ),
+    );
+    expect((await PinStore.open(pinsFile())).pending()).toHaveLength(30);
+    await Promise.all([first.approve(rounds.map((i) => `a__t${i}`)), second.approve(rounds.map((i) => `b__t${i}`))]);
+    expect((await PinStore.open(pinsFile())).pending()).toEqual([]);
+  });
+
   it('hears another store approve, and a file replaced by a rename, but not its own writes', async () => {
     const gateway = await PinStore.open(pinsFile());
     await gateway.observe([seen('github', CREATE_ISSUE)]);

@@ -1,14 +1,16 @@
 /**
- * The pins file (`~/.mcpwire/gateway-pins.json`) on disk: its JSON shape, reading it strictly and
- * writing it atomically. A file that does not parse, or whose shape is wrong anywhere, is a
- * `CONFIG_INVALID` error naming the file (and the field): it is never read as empty, so it is never
- * overwritten and the approvals in it are never lost.
+ * The pins file (`~/.mcpwire/gateway-pins.json`) on disk: its JSON shape, reading it strictly,
+ * writing it atomically, and a lock beside it for a read-change-write. A file that does not
+ * parse, or whose shape is wrong anywhere, is a `CONFIG_INVALID` error naming the file (and the
+ * field): it is never read as empty, so it is never overwritten and the approvals in it are never
+ * lost.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomHex } from '../../manager/hashing.js';
-import { ConfigError, errorMessage } from '../../protocol/errors.js';
+import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
 import type { Tool } from '../../protocol/types.js';
 
 /** A definition a person (or trust on first use) approved. */
@@ -131,6 +133,56 @@ export async function writePinFile(file: string, text: string): Promise<void> {
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** How long {@link withPinFileLock} waits for another process's lock. */
+const LOCK_WAIT_MS = 10_000;
+/** A lock not kept fresh for this long was left by a process that died, and is broken. */
+const LOCK_STALE_MS = 10_000;
+/** The longest pause between two tries of a held lock. */
+const MAX_LOCK_PAUSE_MS = 100;
+
+/**
+ * Runs `task` (a read, change and write of `file`) holding the file's lock across processes: a
+ * directory `FILE.lock` beside it (`proper-lockfile`: `mkdir` is atomic, the holder keeps its mtime
+ * fresh, and a lock not refreshed for 10 s, its holder dead, is broken). So two processes changing
+ * pins at the same moment take turns instead of one overwriting the other. Waits up to 10 s for a
+ * held lock, then rejects with `TIMEOUT` naming it; rejects as `task` does.
+ */
+export async function withPinFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+  // Loaded on first use: `mcpwire gateway pins` and most gateway runs never change a pin.
+  const lockfile = (await import('proper-lockfile')).default;
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const lockfilePath = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let release: () => Promise<void>;
+  for (let pause = 2; ; pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MS)) {
+    try {
+      release = await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath,
+        stale: LOCK_STALE_MS,
+        retries: 0,
+        // Only when this process stalled past the stale bound; the file is still written atomically.
+        onCompromised: () => {},
+      });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if (Date.now() >= deadline)
+        throw new McpError(
+          'TIMEOUT',
+          `the gateway pins lock ${lockfilePath} is held by another process for more than ${LOCK_WAIT_MS} ms`,
+          { cause: error },
+        );
+      await sleep(pause + Math.random() * pause);
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    await release().catch(() => {});
   }
 }
 

@@ -5,17 +5,18 @@
  * lists, its calls refused) until someone approves the change; a tool that changes back to its
  * approved definition is served again at once.
  *
- * Every change re-reads the file and applies itself to what is there, so two processes writing
- * in turn never drop each other's approvals (there is no lock: two writes in the same few
- * milliseconds may still lose the first). The file is written only when something changed.
+ * Every change takes the file's lock (across processes), re-reads the file and applies itself to
+ * what is there, so two processes (a gateway, `mcpwire gateway approve`) changing pins at the same
+ * time never drop each other's approvals. The file is written only when something changed.
  */
 import { mkdirSync, watch as watchDirectory } from 'node:fs';
 import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
 import type { Tool } from '../../protocol/types.js';
 import {
-  readPinFile,
   pinsText,
+  readPinFile,
+  withPinFileLock,
   writePinFile,
   type PendingDefinition,
   type PinnedDefinition,
@@ -128,7 +129,8 @@ export class PinStore {
    * allowed (dropping any pending change: the server changed back); any other definition becomes
    * the pending one and is withheld. Pins of tools not in `tools` are kept as they are (their server
    * may be down). Writes the file only when a pin changed. Rejects with `CONFIG_INVALID` when the
-   * file has been broken since (nothing is written), or as the file system does.
+   * file has been broken since (nothing is written), with `TIMEOUT` when another process holds the
+   * file's lock for more than 10 s, or as the file system does.
    */
   observe(
     tools: readonly ObservedTool[],
@@ -284,18 +286,20 @@ export class PinStore {
    * change, and makes them the store's. `apply` may throw to change nothing.
    */
   private change<T>(apply: (pins: Pins, now: string) => { changed: boolean; value: T }): Promise<T> {
-    return this.serialise(async () => {
-      const content = await readPinFile(this.file);
-      const { changed, value } = apply(content.pins, new Date().toISOString());
-      let text = content.text;
-      if (changed) {
-        text = pinsText(content.pins);
-        await writePinFile(this.file, text);
-      }
-      this.pins = content.pins;
-      this.text = text;
-      return value;
-    });
+    return this.serialise(() =>
+      withPinFileLock(this.file, async () => {
+        const content = await readPinFile(this.file);
+        const { changed, value } = apply(content.pins, new Date().toISOString());
+        let text = content.text;
+        if (changed) {
+          text = pinsText(content.pins);
+          await writePinFile(this.file, text);
+        }
+        this.pins = content.pins;
+        this.text = text;
+        return value;
+      }),
+    );
   }
 
   private serialise<T>(task: () => Promise<T>): Promise<T> {
