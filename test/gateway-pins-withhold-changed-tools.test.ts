@@ -4,8 +4,9 @@
  * use); a changed tool is withheld until approved and allowed again when it changes back; two
  * stores writing one file keep each other's approvals; a watching store hears another's approve.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, isMcpError } from '../src/protocol/errors.js';
 import type { Tool } from '../src/protocol/types.js';
@@ -265,6 +266,25 @@ describe('PinStore', () => {
     expect((await PinStore.open(pinsFile())).pending()).toHaveLength(30);
     await Promise.all([first.approve(rounds.map((i) => `a__t${i}`)), second.approve(rounds.map((i) => `b__t${i}`))]);
     expect((await PinStore.open(pinsFile())).pending()).toEqual([]);
+  });
+
+  it("waits for another process's lock, and an abort ends the wait changing nothing", async () => {
+    mkdirSync(path.dirname(pinsFile()), { recursive: true });
+    const release = await lockfile.lock(pinsFile(), { realpath: false, lockfilePath: `${pinsFile()}.lock` });
+    const waiting = (await PinStore.open(pinsFile())).observe([seen('github', SEARCH)]);
+    const controller = new AbortController();
+    const abandoned = (await PinStore.open(pinsFile())).observe([seen('gitlab', SEARCH)], {
+      signal: controller.signal,
+    });
+    controller.abort(new Error('given up'));
+    await expect(abandoned).rejects.toThrow('given up');
+    expect(existsSync(pinsFile())).toBe(false);
+    await release();
+    expect(await within(waiting, { what: 'the observe that waited for the lock' })).toEqual({
+      allowed: ['github__search'],
+      withheld: [],
+    });
+    expect((await PinStore.open(pinsFile())).list().map((entry) => entry.name)).toEqual(['github__search']);
   });
 
   it('hears another store approve, and a file replaced by a rename, but not its own writes', async () => {

@@ -148,9 +148,11 @@ const MAX_LOCK_PAUSE_MS = 100;
  * directory `FILE.lock` beside it (`proper-lockfile`: `mkdir` is atomic, the holder keeps its mtime
  * fresh, and a lock not refreshed for 10 s, its holder dead, is broken). So two processes changing
  * pins at the same moment take turns instead of one overwriting the other. Waits up to 10 s for a
- * held lock, then rejects with `TIMEOUT` naming it; rejects as `task` does.
+ * held lock, then rejects with `TIMEOUT` naming it; with the signal's reason when `signal` aborts
+ * the wait (the task has not run then); otherwise as `task` does.
  */
-export async function withPinFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+export async function withPinFileLock<T>(file: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
   // Loaded on first use: `mcpwire gateway pins` and most gateway runs never change a pin.
   const lockfile = (await import('proper-lockfile')).default;
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -158,6 +160,7 @@ export async function withPinFileLock<T>(file: string, task: () => Promise<T>): 
   const deadline = Date.now() + LOCK_WAIT_MS;
   let release: () => Promise<void>;
   for (let pause = 2; ; pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MS)) {
+    signal?.throwIfAborted();
     try {
       release = await lockfile.lock(file, {
         realpath: false,
@@ -176,7 +179,9 @@ export async function withPinFileLock<T>(file: string, task: () => Promise<T>): 
           `the gateway pins lock ${lockfilePath} is held by another process for more than ${LOCK_WAIT_MS} ms`,
           { cause: error },
         );
-      await sleep(pause + Math.random() * pause);
+      await sleep(pause + Math.random() * pause, undefined, signal ? { signal } : {}).catch(() => {
+        signal?.throwIfAborted();
+      });
     }
   }
   try {

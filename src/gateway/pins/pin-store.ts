@@ -14,6 +14,7 @@ import path from 'node:path';
 import { McpError } from '../../protocol/errors.js';
 import type { Tool } from '../../protocol/types.js';
 import {
+  defaultPinsFile,
   pinsText,
   readPinFile,
   withPinFileLock,
@@ -71,9 +72,15 @@ export interface PendingPin extends PinEntry {
 }
 
 /** Options of {@link PinStore.observe}. */
-export interface ObserveOptions {
+export interface ObserveOptions extends ChangeOptions {
   /** Approve a tool seen for the first time (default true); false records it as pending instead. */
   trustOnFirstUse?: boolean;
+}
+
+/** Options of every change of a {@link PinStore}. */
+export interface ChangeOptions {
+  /** Abandons the wait for the file's lock (another process holds it): rejects with its reason, changes nothing. */
+  signal?: AbortSignal;
 }
 
 /** Undoes a registration; idempotent. */
@@ -100,11 +107,12 @@ export class PinStore {
   }
 
   /**
-   * Opens the pins in `file` (resolved against the working directory). A missing file is no pins
-   * (nothing is created until something is recorded). Rejects with `ConfigError`
-   * (`CONFIG_INVALID`, naming the file) for a file that is not a pins file; it is left as it is.
+   * Opens the pins in `file` (default `~/.mcpwire/gateway-pins.json`; resolved against the working
+   * directory). A missing file is no pins (nothing is created until something is recorded).
+   * Rejects with `ConfigError` (`CONFIG_INVALID`, naming the file) for a file that is not a pins
+   * file; it is left as it is.
    */
-  static async open(file: string): Promise<PinStore> {
+  static async open(file: string = defaultPinsFile()): Promise<PinStore> {
     const absolute = path.resolve(file);
     return new PinStore(absolute, await readPinFile(absolute));
   }
@@ -130,14 +138,15 @@ export class PinStore {
    * the pending one and is withheld. Pins of tools not in `tools` are kept as they are (their server
    * may be down). Writes the file only when a pin changed. Rejects with `CONFIG_INVALID` when the
    * file has been broken since (nothing is written), with `TIMEOUT` when another process holds the
-   * file's lock for more than 10 s, or as the file system does.
+   * file's lock for more than 10 s, with the signal's reason when `signal` aborts that wait, or as
+   * the file system does.
    */
   observe(
     tools: readonly ObservedTool[],
     options: ObserveOptions = {},
   ): Promise<{ allowed: string[]; withheld: WithheldTool[] }> {
     const trust = options.trustOnFirstUse ?? true;
-    return this.change((pins, now) => {
+    return this.change(options.signal, (pins, now) => {
       const allowed: string[] = [];
       const withheld: WithheldTool[] = [];
       let changed = false;
@@ -185,10 +194,11 @@ export class PinStore {
    * Approves the pending definition of each of `names` (`'all'`: every pending one) and resolves
    * with the names approved. All or nothing: a name with no pending change rejects with
    * `INVALID_ARGUMENT` naming it and the pending ones, and approves none. `'all'` with nothing
-   * pending resolves with `[]`.
+   * pending resolves with `[]`. Rejects like {@link observe} for a broken file, a held lock or an
+   * abort.
    */
-  approve(names: readonly string[] | 'all'): Promise<string[]> {
-    return this.change((pins, now) => {
+  approve(names: readonly string[] | 'all', options: ChangeOptions = {}): Promise<string[]> {
+    return this.change(options.signal, (pins, now) => {
       const waiting = [...pins].filter(([, r]) => r.pending).map(([name]) => name);
       const targets = names === 'all' ? waiting.sort() : [...new Set(names)];
       const unknown = targets.filter((name) => !pins.get(name)?.pending);
@@ -285,20 +295,27 @@ export class PinStore {
    * Runs `apply` on the pins as the file holds them now (re-read), writes them when it reports a
    * change, and makes them the store's. `apply` may throw to change nothing.
    */
-  private change<T>(apply: (pins: Pins, now: string) => { changed: boolean; value: T }): Promise<T> {
+  private change<T>(
+    signal: AbortSignal | undefined,
+    apply: (pins: Pins, now: string) => { changed: boolean; value: T },
+  ): Promise<T> {
     return this.serialise(() =>
-      withPinFileLock(this.file, async () => {
-        const content = await readPinFile(this.file);
-        const { changed, value } = apply(content.pins, new Date().toISOString());
-        let text = content.text;
-        if (changed) {
-          text = pinsText(content.pins);
-          await writePinFile(this.file, text);
-        }
-        this.pins = content.pins;
-        this.text = text;
-        return value;
-      }),
+      withPinFileLock(
+        this.file,
+        async () => {
+          const content = await readPinFile(this.file);
+          const { changed, value } = apply(content.pins, new Date().toISOString());
+          let text = content.text;
+          if (changed) {
+            text = pinsText(content.pins);
+            await writePinFile(this.file, text);
+          }
+          this.pins = content.pins;
+          this.text = text;
+          return value;
+        },
+        signal,
+      ),
     );
   }
 
