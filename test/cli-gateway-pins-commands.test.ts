@@ -100,7 +100,7 @@ describe('mcpwire gateway pins', () => {
           fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
           diff: expect.stringContaining('-   "description": "Searches code.",'),
         },
-        { name: 'jira__create_issue', state: 'new', fields: [], approvedFingerprint: null, approvedAt: null },
+        { name: 'jira__create_issue', state: 'unapproved', fields: [], approvedFingerprint: null, approvedAt: null },
       ],
     });
   });

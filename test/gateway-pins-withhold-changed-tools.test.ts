@@ -13,6 +13,7 @@ import type { Tool } from '../src/protocol/types.js';
 import { pinDiff } from '../src/gateway/pins/pin-diff.js';
 import { defaultPinsFile } from '../src/gateway/pins/pin-file.js';
 import { PinStore, type ObservedTool } from '../src/gateway/pins/pin-store.js';
+import { pinRefusal } from '../src/gateway/pins/pin-verdict.js';
 import { toolFingerprint } from '../src/gateway/pins/tool-fingerprint.js';
 import { useTempDir } from './support/temp-dir.js';
 import { within } from './support/wait.js';
@@ -78,6 +79,7 @@ describe('PinStore', () => {
   it('trusts tools on first use, writes the file 0600 in a new directory, and not again when nothing changed', async () => {
     const store = await PinStore.open(pinsFile());
     expect(store.check('github__create_issue', CREATE_ISSUE)).toEqual({ state: 'new' });
+    expect(pinRefusal('github__create_issue', { state: 'new' })).toMatch(/not pinned/);
     const first = await store.observe([seen('github', CREATE_ISSUE), seen('github', SEARCH)]);
     expect(first).toEqual({ allowed: ['github__create_issue', 'github__search'], withheld: [] });
     expect(statSync(pinsFile()).mode & 0o777).toBe(0o600);
@@ -113,10 +115,12 @@ describe('PinStore', () => {
     expect(first.withheld).toEqual([
       {
         name: 'github__search',
-        state: 'new',
-        reason: expect.stringContaining('mcpwire gateway approve github__search'),
+        state: 'unapproved',
+        reason: 'tool "github__search" is new and not approved yet; run: mcpwire gateway approve github__search',
       },
     ]);
+    expect(store.check('github__search', SEARCH)).toEqual({ state: 'unapproved' });
+    expect(pinRefusal('github__search', store.check('github__search', SEARCH))).toBe(first.withheld[0]!.reason);
     expect(store.pending().map((p) => p.name)).toEqual(['github__search']);
     expect(await store.approve(['github__search'])).toEqual(['github__search']);
     expect((await store.observe([seen('github', SEARCH)], { trustOnFirstUse: false })).allowed).toEqual([
@@ -146,6 +150,8 @@ describe('PinStore', () => {
       now: { fingerprint: toolFingerprint(RUG_PULL), definition: { description: RUG_PULL.description } },
       fields: ['description'],
     });
+    expect(pinRefusal('github__create_issue', verdict)).toBe(changed.withheld[0]!.reason);
+    expect(pinRefusal('github__create_issue', { state: 'approved' })).toBeUndefined();
     const [pending] = store.pending();
     expect(pending).toMatchObject({
       name: 'github__create_issue',

@@ -62,7 +62,7 @@ export async function gatewayPinsCommand(args: ParsedArgs, io: CliIO): Promise<O
   const pending = store.pending().map(describe);
   const lines = [`${store.file}: ${approved} approved, ${pending.length} pending`];
   for (const p of pending) {
-    const what = p.state === 'new' ? 'new, never approved' : `changed (${p.fields.join(', ') || 'fingerprint'})`;
+    const what = p.state === 'unapproved' ? 'new, never approved' : `changed (${p.fields.join(', ') || 'fingerprint'})`;
     lines.push(
       '',
       `${printable(p.name)}  ${printable(p.server)}: ${printable(p.tool)}  ${what}, seen ${p.seenAt}`,
@@ -80,7 +80,7 @@ function describe(p: PendingPin) {
     name: p.name,
     server: p.server,
     tool: p.tool,
-    state: before ? ('changed' as const) : ('new' as const),
+    state: before ? ('changed' as const) : ('unapproved' as const),
     fields: before ? changedFields(before, p.pending.definition) : [],
     approvedFingerprint: p.approved?.fingerprint ?? null,
     approvedAt: p.approved?.approvedAt ?? null,

@@ -20,10 +20,10 @@ import {
   withPinFileLock,
   writePinFile,
   type PendingDefinition,
-  type PinnedDefinition,
   type PinRecord,
   type Pins,
 } from './pin-file.js';
+import { pinRefusal, type PinVerdict } from './pin-verdict.js';
 import { changedFields, pinnedView, toolFingerprint } from './tool-fingerprint.js';
 
 /** A tool as the gateway lists it: its gateway name, where it comes from, and its definition upstream. */
@@ -38,26 +38,11 @@ export interface ObservedTool {
   definition: Tool;
 }
 
-/**
- * How a definition stands against its pin:
- * - `new`: nothing was ever approved for the name (never seen, or first seen without trust on first use);
- * - `approved`: it is the approved definition;
- * - `changed`: it differs from the approved one in `fields` (e.g. `['description']`).
- */
-export type PinVerdict =
-  | { state: 'new' }
-  | { state: 'approved' }
-  | {
-      state: 'changed';
-      approved: PinnedDefinition;
-      now: { fingerprint: string; definition: Tool };
-      fields: string[];
-    };
-
 /** A tool {@link PinStore.observe} did not allow, and why (a sentence naming the approve command). */
 export interface WithheldTool {
   name: string;
-  state: 'new' | 'changed';
+  state: 'unapproved' | 'changed';
+  /** {@link pinRefusal}'s sentence. */
   reason: string;
 }
 
@@ -117,10 +102,15 @@ export class PinStore {
     return new PinStore(absolute, await readPinFile(absolute));
   }
 
-  /** How `definition` stands against the pin of `name`, from memory. Pure: records nothing. */
+  /**
+   * How `definition` stands against the pin of `name`, from memory (see {@link PinVerdict}: serve
+   * only `approved`; {@link pinRefusal} says why not). Pure: records nothing.
+   */
   check(name: string, definition: Tool): PinVerdict {
-    const approved = this.pins.get(name)?.approved;
-    if (!approved) return { state: 'new' };
+    const record = this.pins.get(name);
+    if (!record) return { state: 'new' };
+    const approved = record.approved;
+    if (!approved) return { state: 'unapproved' };
     const fingerprint = toolFingerprint(definition);
     if (fingerprint === approved.fingerprint) return { state: 'approved' };
     return {
@@ -161,7 +151,7 @@ export class PinStore {
           );
           changed = true;
           if (trust) allowed.push(name);
-          else withheld.push(withheldNew(name));
+          else withheld.push(withheldAs(name, { state: 'unapproved' }));
           continue;
         }
         if (record.server !== server || record.tool !== tool) {
@@ -181,9 +171,17 @@ export class PinStore {
           changed = true;
         }
         withheld.push(
-          record.approved
-            ? withheldChanged(name, changedFields(record.approved.definition, definition))
-            : withheldNew(name),
+          withheldAs(
+            name,
+            record.approved
+              ? {
+                  state: 'changed',
+                  approved: record.approved,
+                  now: seen,
+                  fields: changedFields(record.approved.definition, definition),
+                }
+              : { state: 'unapproved' },
+          ),
         );
       }
       return { changed, value: { allowed, withheld } };
@@ -335,18 +333,6 @@ function pendingRecord(
   return { server, tool, pending: { ...seen, seenAt: now } };
 }
 
-function withheldNew(name: string): WithheldTool {
-  return {
-    name,
-    state: 'new',
-    reason: `tool "${name}" is new and not approved yet; run: mcpwire gateway approve ${name}`,
-  };
-}
-
-function withheldChanged(name: string, fields: readonly string[]): WithheldTool {
-  return {
-    name,
-    state: 'changed',
-    reason: `tool "${name}" changed since it was approved${fields.length ? ` (${fields.join(', ')})` : ''}; see mcpwire gateway pins, then run: mcpwire gateway approve ${name}`,
-  };
+function withheldAs(name: string, verdict: PinVerdict & { state: 'unapproved' | 'changed' }): WithheldTool {
+  return { name, state: verdict.state, reason: pinRefusal(name, verdict)! };
 }
