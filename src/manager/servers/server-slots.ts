@@ -4,20 +4,20 @@
  * the events, the approval step, the login hooks), and what is asked of all of them at once:
  * connect every auto-connecting one, log in to one, the live clients, a list gathered from each.
  */
-import type { McpClient } from '../client/mcp-client.js';
-import type { ClientOptions } from '../client/options.js';
-import { McpError } from '../protocol/errors.js';
-import type { Emitter } from '../util/emitter.js';
-import { scrubSecrets } from '../util/redact.js';
-import type { Catalogue } from './catalogue/catalogue.js';
-import { catalogueToolsOf, refreshServerTools } from './catalogue/server-tools.js';
-import { unknownServerError } from './catalogue/unknown-names.js';
-import type { DebugLogger } from './debug-log.js';
-import { loginCommand } from './login-hint.js';
-import type { ManagerEvents, ManagerOptions } from './manager-types.js';
-import type { ApprovalStep } from './permissions/approval-step.js';
-import type { ManagedServer } from './servers/managed-server.js';
-import { ServerSlot } from './servers/server-slot.js';
+import type { McpClient } from '../../client/mcp-client.js';
+import type { ClientOptions } from '../../client/options.js';
+import { McpError } from '../../protocol/errors.js';
+import type { Emitter } from '../../util/emitter.js';
+import { scrubSecrets } from '../../util/redact.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { catalogueToolsOf, refreshServerTools } from '../catalogue/server-tools.js';
+import { unknownServerError } from '../catalogue/unknown-names.js';
+import type { DebugLogger } from '../debug-log.js';
+import { loginCommand } from '../login-hint.js';
+import type { ManagerEvents, ManagerOptions } from '../manager-types.js';
+import type { ApprovalStep } from '../permissions/approval-step.js';
+import type { ManagedServer } from './managed-server.js';
+import { ServerSlot } from './server-slot.js';
 
 /** What the slots are wired to: the manager's parts beside them. */
 export interface SlotWiring {

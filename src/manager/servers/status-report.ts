@@ -3,10 +3,10 @@
  * count, last error (its secrets scrubbed), restarts, junk count and provenance; and the config
  * problems of the last load.
  */
-import { scrubSecrets } from '../util/redact.js';
-import type { Catalogue } from './catalogue/catalogue.js';
-import type { ManagerStatus, ServerStatusReport } from './manager-types.js';
-import type { ServerSlot } from './servers/server-slot.js';
+import { scrubSecrets } from '../../util/redact.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ManagerStatus, ServerStatusReport } from '../manager-types.js';
+import type { ServerSlot } from './server-slot.js';
 
 /** The config facts a status shows beside the servers. */
 export interface ConfigFacts {

@@ -4,10 +4,10 @@
  * its definition is unchanged: no era probe, and a server that changed era since is probed
  * (the client falls back by itself), never failed for it.
  */
-import { McpError } from '../protocol/errors.js';
-import { configFingerprint } from './config/fingerprint.js';
-import type { ManagerState } from './manager-types.js';
-import type { ServerSlot } from './servers/server-slot.js';
+import { McpError } from '../../protocol/errors.js';
+import { configFingerprint } from '../config/fingerprint.js';
+import type { ManagerState } from '../manager-types.js';
+import type { ServerSlot } from './server-slot.js';
 
 /** The record of the connected slots among `slots`. */
 export function saveSlots(slots: Iterable<ServerSlot>): ManagerState {
