@@ -337,13 +337,12 @@ export class McpManager {
 
   /** The connected client of `name`, or undefined (unknown or not connected). */
   getConnection(name: string): McpClient | undefined {
-    const slot = this.slots.get(name);
-    return slot?.status === 'connected' ? slot.client : undefined;
+    return this.slots.get(name)?.connectedClient();
   }
 
   /** True when `name` is connected, which means its tools are in the catalogue. */
   isConnected(name: string): boolean {
-    return this.slots.get(name)?.status === 'connected';
+    return this.slots.get(name)?.snapshot().status === 'connected';
   }
 
   /**

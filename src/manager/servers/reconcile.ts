@@ -49,7 +49,8 @@ export async function reconcileServers(
       slot.spec.provenance = server.provenance; // where it is defined may move without a restart
       continue;
     }
-    const wasLive = slot !== undefined && (slot.status === 'connected' || slot.status === 'connecting');
+    const status = slot?.snapshot().status;
+    const wasLive = status === 'connected' || status === 'connecting';
     (slot ? result.changed : result.added).push(server.name);
     await target.replaceServer(server);
     if (server.enabled !== false && (wasLive || server.autoConnect !== false)) {

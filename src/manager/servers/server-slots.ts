@@ -144,13 +144,16 @@ export class ServerSlots extends Map<string, ServerSlot> {
 
   /** The client of every server connected now, in configuration order. */
   clients(): McpClient[] {
-    return [...this.values()].flatMap((slot) => (slot.status === 'connected' && slot.client ? [slot.client] : []));
+    return [...this.values()].flatMap((slot) => slot.connectedClient() ?? []);
   }
 
   /** What `read` lists of each connected server, concatenated; a server whose read fails adds nothing. */
   async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
-    const connected = [...this.values()].filter((slot) => slot.status === 'connected' && slot.client);
-    const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
+    const connected = [...this.values()].flatMap((slot) => {
+      const client = slot.connectedClient();
+      return client ? [{ client, server: slot.spec.name }] : [];
+    });
+    const lists = await Promise.allSettled(connected.map(({ client, server }) => read(client, server)));
     return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
   }
 }
