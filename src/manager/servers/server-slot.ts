@@ -15,18 +15,28 @@
  * and {@link ServerSlot.snapshot} and change it only through the slot's methods.
  */
 import { McpClient } from '../../client/mcp-client.js';
-import { errorMessage, McpError } from '../../protocol/errors.js';
+import { McpError } from '../../protocol/errors.js';
 import type { Era } from '../../protocol/revisions.js';
 import type { TransportDiagnostic } from '../../protocol/transport.js';
 import type { Tool } from '../../protocol/types.js';
 import { scrubSecrets } from '../../util/redact.js';
 import { secretValues } from '../config/redact.js';
 import { redactDiagnostic, redactError } from '../error-redaction.js';
-import { clientOptionsFor, describeTarget, slotTarget } from './connect-target.js';
+import { approvalRefusal } from './approval-refusal.js';
+import { describeTarget } from './connect-target.js';
 import type { ManagedServer } from './managed-server.js';
 import { RestartBackoff } from './restart-backoff.js';
+import { connectSlotClient } from './slot-connect.js';
 import type { SlotHooks } from './slot-hooks.js';
-import { changeErrorOf, lastErrorOf, statusOf, type SlotSnapshot, type SlotState } from './slot-state.js';
+import {
+  heldClientOf,
+  lastErrorOf,
+  statusChange,
+  statusOf,
+  withoutClient,
+  type SlotSnapshot,
+  type SlotState,
+} from './slot-state.js';
 
 /** Diagnostic kinds that mean the server wrote something that is not a JSON-RPC message. */
 const INVALID_KINDS = new Set(['invalid-json', 'invalid-message', 'oversize']);
@@ -133,9 +143,9 @@ export class ServerSlot {
       new McpError('CANCELLED', 'disconnected while connecting', { server: this.spec.name, method: 'connect' }),
     );
     if (starting) await starting.catch(() => {});
-    const client = this.heldClient();
+    const client = heldClientOf(this.state);
     this.detach();
-    this.dropClient();
+    this.state = withoutClient(this.state);
     if (client) await client.close();
     // A refusal stays visible: only a changed definition (a new slot) can start the server.
     if (this.state.kind !== 'not-approved') this.enter({ kind: 'disconnected', lastError: lastErrorOf(this.state) });
@@ -182,7 +192,11 @@ export class ServerSlot {
   private async start(): Promise<McpClient> {
     const name = this.spec.name;
     this.enter({ kind: 'connecting', lastError: lastErrorOf(this.state) });
-    const refusal = await this.approval();
+    const refusal = await approvalRefusal(
+      this.spec,
+      (spec) => this.hooks.refusal(spec),
+      (error) => redactError(error, this.secrets),
+    );
     if (refusal) {
       // Not a failure to restart from: only a new definition gets a new decision.
       this.wanted = false;
@@ -196,23 +210,23 @@ export class ServerSlot {
     const abort = new AbortController();
     this.startAbort = abort;
     try {
-      const options = clientOptionsFor(this.spec, this.hooks.clientOptions);
-      if (this.eraHint !== undefined) options.eraHint = this.eraHint;
-      const signals = [options.signal, this.interactive ? this.loginSignal : undefined, abort.signal];
-      options.signal = AbortSignal.any(signals.filter((signal) => signal !== undefined));
-      // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
-      const own = options.onDiagnostic;
-      options.onDiagnostic = (diagnostic) => {
-        own?.(diagnostic);
-        this.noteDiagnostic(diagnostic);
-      };
-      client = await McpClient.connect(this.target(), options);
+      client = await connectSlotClient(this.spec, {
+        base: this.hooks.clientOptions,
+        eraHint: this.eraHint,
+        signals: [this.interactive ? this.loginSignal : undefined, abort.signal],
+        onDiagnostic: (diagnostic) => this.noteDiagnostic(diagnostic),
+        loginHooks: () => this.hooks.loginHooks(this.interactive),
+        watch: {
+          loginUnderWay: () => this.interactive,
+          credentialsSeen: (values) => {
+            const found = new Set([...this.secretList, ...values]);
+            this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+          },
+        },
+      });
     } catch (error) {
       this.eraHint = undefined;
-      const failure =
-        error instanceof McpError
-          ? error
-          : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error });
+      const failure = error as McpError; // connectSlotClient rejects with McpError only
       // A disconnect (or the manager's close) cut the connect short: not a failure to restart from.
       if (abort.signal.aborted && !this.wanted) throw redactError(failure, this.secrets);
       throw this.failed(failure);
@@ -231,7 +245,7 @@ export class ServerSlot {
       tools = []; // a live server that cannot list its tools is connected without any
     }
     // The server died while its tools were listed: the close listener reported it and scheduled the restart.
-    if (this.heldClient() !== client)
+    if (heldClientOf(this.state) !== client)
       throw (
         lastErrorOf(this.state) ??
         new McpError('CONNECTION_CLOSED', 'the server went away while its tools were listed', {
@@ -250,36 +264,6 @@ export class ServerSlot {
       void this.hooks.toolsChanged(name);
     }
     return client;
-  }
-
-  /** The connect target (`slotTarget`): login pages only while asked for, helper values kept secret. */
-  private target(): Parameters<typeof McpClient.connect>[0] {
-    return slotTarget(this.spec, this.hooks.loginHooks(this.interactive), {
-      loginUnderWay: () => this.interactive,
-      credentialsSeen: (values) => {
-        const found = new Set([...this.secretList, ...values]);
-        this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
-      },
-    });
-  }
-
-  /** The refusal of the approval step, or undefined when the server may start. */
-  private async approval(): Promise<McpError | undefined> {
-    let reason: unknown;
-    let why: string | undefined;
-    try {
-      why = await this.hooks.refusal(this.spec);
-      if (why === undefined) return undefined;
-    } catch (error) {
-      reason = redactError(error, this.secrets);
-      why = `; project servers need approval: the approval hook failed: ${errorMessage(reason)}`;
-    }
-    const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
-    return new McpError('INVALID_STATE', `was not approved to start${where}${why}`, {
-      server: this.spec.name,
-      method: 'connect',
-      ...(reason === undefined ? {} : { cause: reason }),
-    });
   }
 
   /** A failed start: reported, a restart scheduled (none when it needs a login); returns the error to throw. */
@@ -307,9 +291,9 @@ export class ServerSlot {
 
   /** disconnect() came while connecting: do not keep what arrived late. */
   private async superseded(client: McpClient): Promise<McpError> {
-    if (this.heldClient() === client) {
+    if (heldClientOf(this.state) === client) {
       this.detach();
-      this.dropClient();
+      this.state = withoutClient(this.state);
     }
     await client.close();
     return new McpError('CANCELLED', 'connect was superseded by disconnect', {
@@ -318,24 +302,12 @@ export class ServerSlot {
     });
   }
 
-  /** The client the slot holds: connected, or handshaken and listing its tools. */
-  private heldClient(): McpClient | undefined {
-    return this.state.kind === 'connected' || this.state.kind === 'connecting' ? this.state.client : undefined;
-  }
-
-  /** Lets go of the held client without a status change (`connected` turns `closing`). */
-  private dropClient(): void {
-    if (this.state.kind === 'connected') this.state = { kind: 'closing' };
-    else if (this.state.kind === 'connecting' && this.state.client)
-      this.state = { kind: 'connecting', lastError: this.state.lastError };
-  }
-
   private attach(client: McpClient): void {
     this.disposers.push(
       client.on('close', (info) => {
-        if (this.heldClient() !== client) return;
+        if (heldClientOf(this.state) !== client) return;
         this.detach();
-        this.dropClient();
+        this.state = withoutClient(this.state);
         if (!this.wanted) return;
         const error = redactError(
           info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }),
@@ -389,13 +361,10 @@ export class ServerSlot {
    * `connected`). No event when the status stays the same without an error.
    */
   private enter(next: SlotState, before?: () => void): void {
-    const previous = statusOf(this.state);
+    const change = statusChange(this.spec.name, this.state, next);
     this.state = next;
     before?.();
-    const status = statusOf(next);
-    const error = changeErrorOf(next);
-    if (previous === status && error === undefined) return;
-    this.hooks.changed({ server: this.spec.name, status, previous, ...(error ? { error } : {}) });
+    if (change) this.hooks.changed(change);
   }
 
   private shown(text: string): string {

@@ -74,9 +74,26 @@ export function lastErrorOf(state: SlotState): McpError | undefined {
   }
 }
 
-/** The error a status change into `state` reports (the failed states'), or undefined. */
-export function changeErrorOf(state: SlotState): McpError | undefined {
-  return state.kind === 'error' || state.kind === 'needs-auth' || state.kind === 'not-approved'
-    ? state.error
-    : undefined;
+/**
+ * The change `server` reports going from `from` to `to`, with the error of a failed state; none
+ * when the status stays the same without an error.
+ */
+export function statusChange(server: string, from: SlotState, to: SlotState): StatusChange | undefined {
+  const previous = statusOf(from);
+  const status = statusOf(to);
+  const error = to.kind === 'error' || to.kind === 'needs-auth' || to.kind === 'not-approved' ? to.error : undefined;
+  if (previous === status && error === undefined) return undefined;
+  return { server, status, previous, ...(error ? { error } : {}) };
+}
+
+/** The client `state` holds: connected, or handshaken and listing its tools. */
+export function heldClientOf(state: SlotState): McpClient | undefined {
+  return state.kind === 'connected' || state.kind === 'connecting' ? state.client : undefined;
+}
+
+/** `state` without its client, its status unchanged (`connected` turns `closing`). */
+export function withoutClient(state: SlotState): SlotState {
+  if (state.kind === 'connected') return { kind: 'closing' };
+  if (state.kind === 'connecting' && state.client) return { kind: 'connecting', lastError: state.lastError };
+  return state;
 }
