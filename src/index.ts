@@ -44,8 +44,8 @@ export type {
   ServerStatusReport,
 } from './manager/manager-types.js';
 export { HeadersHelperError } from './manager/servers/headers-helper-error.js';
-export type { RestoreResult } from './manager/saved-state.js';
-export type { ServerStatus, StatusChange } from './manager/servers/server-slot.js';
+export type { RestoreResult } from './manager/servers/saved-state.js';
+export type { ServerStatus, StatusChange } from './manager/servers/slot-state.js';
 export type { DebugLogger } from './manager/debug-log.js';
 export { ConfigLoader, loadConfig } from './manager/config/load-config.js';
 export type { ConfigOptions, ConfigProvenance, LoadedConfig, LoadedServer } from './manager/config/load-config.js';

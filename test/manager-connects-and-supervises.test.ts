@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
 import type { ManagedServer } from '../src/manager/servers/managed-server.js';
-import type { StatusChange } from '../src/manager/servers/server-slot.js';
+import type { StatusChange } from '../src/manager/servers/slot-state.js';
 import { isMcpError } from '../src/protocol/errors.js';
 import { FIXTURES, eventually, isAlive, waitUntilGone } from './support/processes.js';
 import { endAll } from './support/end-all.js';

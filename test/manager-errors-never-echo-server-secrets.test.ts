@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { StatusChange } from '../src/manager/servers/server-slot.js';
+import type { StatusChange } from '../src/manager/servers/slot-state.js';
 import { McpStepRunner } from '../src/manager/workflow-step.js';
 import { McpError } from '../src/protocol/errors.js';
 import { cleanUp, type HttpFixture, json, legacyServer, rpcError, startHttpFixture } from './support/http-fixture.js';

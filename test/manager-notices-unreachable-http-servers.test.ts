@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/manager/mcp-manager.js';
-import type { StatusChange } from '../src/manager/servers/server-slot.js';
+import type { StatusChange } from '../src/manager/servers/slot-state.js';
 import { everythingOverHttp, modernOverHttp, type HttpServerProcess } from './support/http-servers.js';
 import { eventually } from './support/processes.js';
 import { until } from './support/wait.js';

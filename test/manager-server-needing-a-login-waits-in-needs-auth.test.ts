@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../src/auth/token-store.js';
 import { handleCommand } from '../src/manager/commands.js';
 import { McpManager, type ManagerOptions, type NeedsAuthEvent } from '../src/manager/mcp-manager.js';
-import type { StatusChange } from '../src/manager/servers/server-slot.js';
+import type { StatusChange } from '../src/manager/servers/slot-state.js';
 import { startAutoApprovingOAuth, type AutoApprovingOAuth } from './support/auto-approving-oauth.js';
 import { startHeaderProtectedServer } from './support/header-protected-server.js';
 import { legacyServer, startHttpFixture, type HttpFixture } from './support/http-fixture.js';

@@ -17,7 +17,7 @@ import type { PermissionBlock } from './permissions/permission-block.js';
 import type { PermissionAskHook, PermissionAskRequest } from './permissions/permission-rules.js';
 import type { DebugLogger } from './debug-log.js';
 import type { ManagedServer, Provenance, ServerDefinition } from './servers/managed-server.js';
-import type { ServerStatus, StatusChange } from './servers/server-slot.js';
+import type { ServerStatus, StatusChange } from './servers/slot-state.js';
 
 /** Options of a manager. */
 export interface ManagerOptions {

@@ -37,12 +37,12 @@ import type {
 } from './manager-types.js';
 import { PermissionGate } from './permissions/permission-gate.js';
 import type { PermissionPolicy, PermissionVerdict } from './permissions/permission-rules.js';
-import { reconcileServers, reloadOnChange } from './reconcile.js';
-import { restoreSlots, saveSlots, type RestoreResult } from './saved-state.js';
+import { reconcileServers, reloadOnChange } from './servers/reconcile.js';
+import { restoreSlots, saveSlots, type RestoreResult } from './servers/saved-state.js';
 import { checkServerDefinition } from './servers/check-definition.js';
 import type { ManagedServer, ServerDefinition } from './servers/managed-server.js';
-import { ServerSlots, type ConnectAllResult } from './server-slots.js';
-import { statusReport } from './status-report.js';
+import { ServerSlots, type ConnectAllResult } from './servers/server-slots.js';
+import { statusReport } from './servers/status-report.js';
 import type { ToolAddress, ToolRename } from './catalogue/tool-registry.js';
 import { callCatalogueTool, executeCatalogueTool, type CallContext } from './catalogue/tool-calls.js';
 
@@ -337,13 +337,12 @@ export class McpManager {
 
   /** The connected client of `name`, or undefined (unknown or not connected). */
   getConnection(name: string): McpClient | undefined {
-    const slot = this.slots.get(name);
-    return slot?.status === 'connected' ? slot.client : undefined;
+    return this.slots.get(name)?.connectedClient();
   }
 
   /** True when `name` is connected, which means its tools are in the catalogue. */
   isConnected(name: string): boolean {
-    return this.slots.get(name)?.status === 'connected';
+    return this.slots.get(name)?.snapshot().status === 'connected';
   }
 
   /**

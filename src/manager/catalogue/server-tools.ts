@@ -38,14 +38,14 @@ export async function refreshServerTools(
   slot: ServerSlot | undefined,
   publish: (tools: Tool[]) => void,
 ): Promise<void> {
-  const client = slot?.client;
-  if (!slot || !client || slot.status !== 'connected') return;
+  const client = slot?.connectedClient();
+  if (!slot || !client) return;
   let tools: Tool[];
   try {
     tools = await catalogueToolsOf(slot.spec, client);
   } catch {
     return;
   }
-  if (slot.client !== client || slot.status !== 'connected') return;
+  if (slot.connectedClient() !== client) return;
   publish(tools);
 }

@@ -41,7 +41,7 @@ export async function callCatalogueTool(
   const secrets = slot?.secrets ?? [];
   try {
     await ctx.gate.authorize(entry, args, options.signal);
-    const client = slot?.status === 'connected' ? slot.client : undefined;
+    const client = slot?.connectedClient();
     if (!slot || !client) throw slot ? unavailableToolError(name, slot) : notCallable(ctx, name);
     const timeout = slot.spec.toolTimeoutMs;
     const call = client.callTool(
@@ -95,6 +95,6 @@ export async function executeCatalogueTool(
 /** Why `name` cannot be called: its server's state, an unknown server, or "tool not found" with the nearest tools. */
 function notCallable(ctx: CallContext, name: string): McpError {
   const slot = slotOfName(name, ctx.slots, ctx.catalogue.lastOwnerOf(name));
-  if (slot && slot.status !== 'connected') return unavailableToolError(name, slot);
+  if (slot && slot.snapshot().status !== 'connected') return unavailableToolError(name, slot);
   return unknownToolError(name, ctx.gate.visible(ctx.catalogue.list()), [...ctx.slots.keys()], ctx.leftOut());
 }

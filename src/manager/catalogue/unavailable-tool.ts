@@ -32,18 +32,19 @@ export function slotOfName(
  */
 export function unavailableToolError(name: string, slot: ServerSlot): McpError {
   const server = slot.spec.name;
-  const last = slot.lastError ? `; last error: ${scrubSecrets(slot.lastError.message, slot.secrets)}` : '';
+  const now = slot.snapshot();
+  const last = now.lastError ? `; last error: ${scrubSecrets(now.lastError.message, slot.secrets)}` : '';
   let state: string;
-  switch (slot.status) {
+  switch (now.status) {
     case 'error':
-      state = slot.circuitOpen
-        ? `is in error: its circuit breaker opened after ${plural(slot.restarts, 'restart')} (connect("${server}") tries again)`
-        : slot.restartPending
-          ? `is in error and will be restarted (${plural(slot.restarts, 'restart')} so far)`
+      state = now.circuitOpen
+        ? `is in error: its circuit breaker opened after ${plural(now.restarts, 'restart')} (connect("${server}") tries again)`
+        : now.restartPending
+          ? `is in error and will be restarted (${plural(now.restarts, 'restart')} so far)`
           : 'is in error';
       break;
     case 'connecting':
-      state = slot.restarts > 0 ? `is restarting (restart ${slot.restarts})` : 'is connecting';
+      state = now.restarts > 0 ? `is restarting (restart ${now.restarts})` : 'is connecting';
       break;
     case 'needs-auth':
       state = `needs a login: ${loginHint(slot.spec)}`;
@@ -57,7 +58,7 @@ export function unavailableToolError(name: string, slot: ServerSlot): McpError {
   return new McpError('INVALID_STATE', `cannot call ${name}: the server ${state}${last}`, {
     server,
     method: 'tools/call',
-    ...(slot.lastError ? { cause: slot.lastError } : {}),
+    ...(now.lastError ? { cause: now.lastError } : {}),
   });
 }
 

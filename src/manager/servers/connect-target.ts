@@ -2,16 +2,18 @@
  * How a {@link ManagedServer} is connected: {@link connectTarget} turns it into an
  * `McpClient.connect` target (a stdio spec, or a URL with its `headersHelper` hook or OAuth),
  * {@link clientOptionsFor} into the client options its fields imply (name, timeouts),
- * {@link connectServer} does both once, and {@link slotTarget} adds the two watches a supervised
- * slot keeps. Shared by the slots, the workflow step and the CLI, so a server behaves
- * the same whoever connects it. A new server field that changes how the client connects is read
- * here.
+ * {@link connectServer} does both once, {@link slotTarget} adds the two watches a supervised
+ * slot keeps, and {@link describeTarget} says what is started, for a log line. Shared by the
+ * slots, the workflow step and the CLI, so a server behaves the same whoever connects it. A new
+ * server field that changes how the client connects is read here.
  */
 import { McpClient } from '../../client/mcp-client.js';
 import { installNodeParts } from '../../client/node-parts.js';
 import type { ClientOptions } from '../../client/options.js';
 import { McpError } from '../../protocol/errors.js';
 import { escapeVariables } from '../../transport/variables.js';
+import { redactUrl } from '../../util/redact.js';
+import { redactServer } from '../config/redact.js';
 import { loginHint } from '../login-hint.js';
 import { headersHelperHook } from './headers-helper.js';
 import { oauthOptionsFor, type LoginHooks } from './server-oauth.js';
@@ -133,4 +135,12 @@ function literalEnv(env: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) out[key] = escapeVariables(value);
   return out;
+}
+
+/** What `spec` starts, for a log line (secrets hidden): `stdio CMD ARGS…` or `TRANSPORT URL`. */
+export function describeTarget(spec: ManagedServer): string {
+  const shown = redactServer(spec);
+  return shown.transport === 'stdio'
+    ? `stdio ${[shown.command, ...(shown.args ?? [])].join(' ')}`
+    : `${shown.transport} ${redactUrl(shown.url ?? '')}`;
 }

@@ -10,98 +10,59 @@
  * someone calls `connect()` again. A refusal is not a failure: nothing is restarted. Neither is
  * `needs-auth` (trying again without a login would fail the same way): it waits for `login()`
  * (`/mcp auth NAME`) or a `connect()` after a login elsewhere (`mcpwire auth login NAME`).
+ *
+ * The state is one private {@link SlotState}; others read it through {@link ServerSlot.connectedClient}
+ * and {@link ServerSlot.snapshot} and change it only through the slot's methods.
  */
 import { McpClient } from '../../client/mcp-client.js';
-import type { ClientOptions } from '../../client/options.js';
-import { errorMessage, McpError } from '../../protocol/errors.js';
+import { McpError } from '../../protocol/errors.js';
 import type { Era } from '../../protocol/revisions.js';
 import type { TransportDiagnostic } from '../../protocol/transport.js';
 import type { Tool } from '../../protocol/types.js';
-import { redactUrl, scrubSecrets } from '../../util/redact.js';
-import { redactServer, secretValues } from '../config/redact.js';
-import type { LoginHooks } from './server-oauth.js';
-import type { DebugLogger } from '../debug-log.js';
+import { scrubSecrets } from '../../util/redact.js';
+import { secretValues } from '../config/redact.js';
 import { redactDiagnostic, redactError } from '../error-redaction.js';
-import type { ManagedServer, RestartPolicy } from './managed-server.js';
-import { clientOptionsFor, slotTarget } from './connect-target.js';
-
-/**
- * Where a server stands. `not-approved`: the approval step refused it (a project server); it is
- * not started again until its definition changes. `needs-auth`: a connect or a call failed with
- * `AUTH_REQUIRED` (no usable login, or its `headersHelper` failed); it is not restarted, and
- * waits for a login (`McpManager.login`, `/mcp auth NAME`).
- */
-export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'error' | 'needs-auth' | 'not-approved';
-
-/** A status change, as the manager's `status` event reports it. */
-export interface StatusChange {
-  server: string;
-  status: ServerStatus;
-  previous: ServerStatus;
-  error?: McpError;
-}
-
-const DEFAULTS: Required<RestartPolicy> = {
-  maxRestarts: 5,
-  initialDelayMs: 500,
-  maxDelayMs: 30_000,
-  resetAfterMs: 60_000,
-};
+import { approvalRefusal } from './approval-refusal.js';
+import { describeTarget } from './connect-target.js';
+import type { ManagedServer } from './managed-server.js';
+import { RestartBackoff } from './restart-backoff.js';
+import { connectSlotClient } from './slot-connect.js';
+import type { SlotHooks } from './slot-hooks.js';
+import {
+  heldClientOf,
+  lastErrorOf,
+  statusChange,
+  statusOf,
+  withoutClient,
+  type SlotSnapshot,
+  type SlotState,
+} from './slot-state.js';
 
 /** Diagnostic kinds that mean the server wrote something that is not a JSON-RPC message. */
 const INVALID_KINDS = new Set(['invalid-json', 'invalid-message', 'oversize']);
 
-/** What a slot needs from its manager. */
-export interface SlotHooks {
-  clientOptions: ClientOptions;
-  /**
-   * Resolves undefined when this server may start (project servers), else with why not (the
-   * text after `was not approved to start (defined in FILE)`); rejects to refuse with a reason.
-   */
-  refusal(spec: ManagedServer): Promise<string | undefined>;
-  changed(change: StatusChange): void;
-  /** The tools of a client that just connected, as the catalogue should hold them; rejects when it cannot list them. */
-  listTools(spec: ManagedServer, client: McpClient): Promise<Tool[]>;
-  /** Puts `tools` in the catalogue as the server's whole tool set (synchronous). */
-  publishTools(server: string, tools: Tool[]): void;
-  /** The connected client's tool list may have changed (list_changed); never rejects. */
-  toolsChanged(server: string): Promise<void>;
-  /** A non-fatal problem the client noticed (junk on stdout, …), from its first byte on. */
-  diagnostic(server: string, diagnostic: TransportDiagnostic): void;
-  /** Debug lines (connection attempts and outcomes); undefined when logging is off. */
-  log: DebugLogger | undefined;
-  /**
-   * The OAuth hooks of a connect: `interactive` for a login the user asked for (with the host's
-   * browser hook), otherwise only what needs no person (the store).
-   */
-  loginHooks(interactive: boolean): LoginHooks;
-  /** The server went to `needs-auth` (after the `status` change); `error` is scrubbed of its secrets. */
-  needsAuth(server: string, error: McpError): void;
-}
-
 export class ServerSlot {
   readonly spec: ManagedServer;
-  status: ServerStatus = 'disconnected';
-  client: McpClient | undefined;
-  lastError: McpError | undefined;
-  /** Restarts performed since the slot was created. */
-  restarts = 0;
-  /** True once the breaker opened after repeated failures. */
-  circuitOpen = false;
-  /** Messages from the server that were not JSON or not JSON-RPC, over the slot's life. */
-  invalidMessages = 0;
+  private state: SlotState = { kind: 'disconnected', lastError: undefined };
+  private restarts = 0;
+  private circuitOpen = false;
+  private invalidMessages = 0;
   /**
    * The era this server was last found to speak (by a connect of this slot, or from a saved
    * state), handed to the next connect as `eraHint`: a restart skips the era probe, and a wrong
    * verdict costs a probe, never the connect. Dropped when a connect fails.
    */
-  eraHint: Era | undefined;
+  private eraHint: Era | undefined;
   private readonly hooks: SlotHooks;
+  private readonly backoff: RestartBackoff;
+  /**
+   * The connect under way, shared by concurrent `connect()` calls. It outlives the `connecting`
+   * state by the few microtasks of its settling: a `connect()` in that window shares it.
+   */
   private starting: Promise<McpClient> | undefined;
   /** Aborts the connect under way: a disconnect does not wait out a handshake that may never come. */
   private startAbort: AbortController | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private failuresInRow = 0;
+  /** When the slot last turned `connected` (0 once a failure was counted): long-lived connections reset the backoff. */
   private connectedAt = 0;
   private wanted = false;
   /** The next start is a login the user asked for (`login()`): the browser hook may be used. */
@@ -125,11 +86,29 @@ export class ServerSlot {
     this.spec = spec;
     this.hooks = hooks;
     this.secretList = secretValues(spec);
+    this.backoff = new RestartBackoff(spec.restart === false ? undefined : spec.restart);
   }
 
-  /** True while a restart is scheduled (the slot is in `error` and will try again by itself). */
-  get restartPending(): boolean {
-    return this.retryTimer !== undefined;
+  /** The client of a `connected` slot (its tools are in the catalogue), else undefined. */
+  connectedClient(): McpClient | undefined {
+    return this.state.kind === 'connected' ? this.state.client : undefined;
+  }
+
+  /** Where the slot stands now, as a frozen plain object (see {@link SlotSnapshot}). */
+  snapshot(): SlotSnapshot {
+    return Object.freeze({
+      status: statusOf(this.state),
+      lastError: lastErrorOf(this.state),
+      restarts: this.restarts,
+      circuitOpen: this.circuitOpen,
+      restartPending: this.backoff.pending,
+      invalidMessages: this.invalidMessages,
+    });
+  }
+
+  /** Offers the era a saved state recorded for the next connect; kept only when the slot knows none. */
+  offerEraHint(era: Era): void {
+    this.eraHint ??= era;
   }
 
   /**
@@ -149,29 +128,27 @@ export class ServerSlot {
     }
     this.wanted = true;
     this.circuitOpen = false;
-    this.cancelRetry();
-    if (this.client && this.status === 'connected') return Promise.resolve(this.client);
-    this.starting ??= this.start().finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
+    this.backoff.cancel();
+    const live = this.connectedClient();
+    if (live) return Promise.resolve(live);
+    return this.attempt();
   }
 
   /** Closes the client and cancels any pending restart. Idempotent. */
   async disconnect(): Promise<void> {
     this.wanted = false;
-    this.cancelRetry();
+    this.backoff.cancel();
     const starting = this.starting;
     this.startAbort?.abort(
       new McpError('CANCELLED', 'disconnected while connecting', { server: this.spec.name, method: 'connect' }),
     );
     if (starting) await starting.catch(() => {});
-    const client = this.client;
+    const client = heldClientOf(this.state);
     this.detach();
-    this.client = undefined;
+    this.state = withoutClient(this.state);
     if (client) await client.close();
     // A refusal stays visible: only a changed definition (a new slot) can start the server.
-    if (this.status !== 'not-approved') this.set('disconnected');
+    if (this.state.kind !== 'not-approved') this.enter({ kind: 'disconnected', lastError: lastErrorOf(this.state) });
   }
 
   /**
@@ -197,49 +174,59 @@ export class ServerSlot {
    * slot goes to `needs-auth` with `error` (no restart). Idempotent; ignored unless connected.
    */
   authLost(error: McpError): void {
-    if (this.status !== 'connected') return;
-    const client = this.client;
+    if (statusOf(this.state) !== 'connected') return;
+    const client = this.connectedClient(); // none while `closing`: a disconnect is closing it
     this.detach();
-    this.client = undefined;
     this.needsLogin(error);
     void client?.close().catch(() => {});
   }
 
+  /** The shared connect attempt: the one under way, or a new one. */
+  private attempt(): Promise<McpClient> {
+    this.starting ??= this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
   private async start(): Promise<McpClient> {
     const name = this.spec.name;
-    this.set('connecting');
-    const refusal = await this.approval();
+    this.enter({ kind: 'connecting', lastError: lastErrorOf(this.state) });
+    const refusal = await approvalRefusal(
+      this.spec,
+      (spec) => this.hooks.refusal(spec),
+      (error) => redactError(error, this.secrets),
+    );
     if (refusal) {
       // Not a failure to restart from: only a new definition gets a new decision.
       this.wanted = false;
-      this.lastError = refusal;
-      this.set('not-approved', refusal);
+      this.enter({ kind: 'not-approved', error: refusal });
       throw refusal;
     }
     const log = this.hooks.log;
     const began = log ? Date.now() : 0;
-    log?.(`connect "${name}": ${this.describeTarget()}`);
+    log?.(`connect "${name}": ${describeTarget(this.spec)}`);
     let client: McpClient;
     const abort = new AbortController();
     this.startAbort = abort;
     try {
-      const options = clientOptionsFor(this.spec, this.hooks.clientOptions);
-      if (this.eraHint !== undefined) options.eraHint = this.eraHint;
-      const signals = [options.signal, this.interactive ? this.loginSignal : undefined, abort.signal];
-      options.signal = AbortSignal.any(signals.filter((signal) => signal !== undefined));
-      // From the first byte: a banner on stdout before the handshake counts too (the event would miss it).
-      const own = options.onDiagnostic;
-      options.onDiagnostic = (diagnostic) => {
-        own?.(diagnostic);
-        this.noteDiagnostic(diagnostic);
-      };
-      client = await McpClient.connect(this.target(), options);
+      client = await connectSlotClient(this.spec, {
+        base: this.hooks.clientOptions,
+        eraHint: this.eraHint,
+        signals: [this.interactive ? this.loginSignal : undefined, abort.signal],
+        onDiagnostic: (diagnostic) => this.noteDiagnostic(diagnostic),
+        loginHooks: () => this.hooks.loginHooks(this.interactive),
+        watch: {
+          loginUnderWay: () => this.interactive,
+          credentialsSeen: (values) => {
+            const found = new Set([...this.secretList, ...values]);
+            this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+          },
+        },
+      });
     } catch (error) {
       this.eraHint = undefined;
-      const failure =
-        error instanceof McpError
-          ? error
-          : new McpError('TRANSPORT', String(error), { server: name, method: 'connect', cause: error });
+      const failure = error as McpError; // connectSlotClient rejects with McpError only
       // A disconnect (or the manager's close) cut the connect short: not a failure to restart from.
       if (abort.signal.aborted && !this.wanted) throw redactError(failure, this.secrets);
       throw this.failed(failure);
@@ -247,7 +234,8 @@ export class ServerSlot {
       if (this.startAbort === abort) this.startAbort = undefined;
     }
     if (!this.wanted) throw await this.superseded(client);
-    this.client = client;
+    // Held while its tools are listed (a close now is a crash), not callable until `connected`.
+    this.state = { kind: 'connecting', lastError: lastErrorOf(this.state), client };
     this.eraHint = client.era;
     this.attach(client);
     let tools: Tool[];
@@ -257,9 +245,9 @@ export class ServerSlot {
       tools = []; // a live server that cannot list its tools is connected without any
     }
     // The server died while its tools were listed: the close listener reported it and scheduled the restart.
-    if (this.client !== client)
+    if (heldClientOf(this.state) !== client)
       throw (
-        this.lastError ??
+        lastErrorOf(this.state) ??
         new McpError('CONNECTION_CLOSED', 'the server went away while its tools were listed', {
           server: name,
           method: 'connect',
@@ -267,8 +255,7 @@ export class ServerSlot {
       );
     if (!this.wanted) throw await this.superseded(client);
     this.connectedAt = Date.now();
-    this.lastError = undefined;
-    this.set('connected', undefined, () => this.hooks.publishTools(name, tools));
+    this.enter({ kind: 'connected', client }, () => this.hooks.publishTools(name, tools));
     log?.(
       `connected "${name}" in ${Date.now() - began} ms: ${client.era} ${client.protocolVersion}, ${tools.length} tools`,
     );
@@ -277,36 +264,6 @@ export class ServerSlot {
       void this.hooks.toolsChanged(name);
     }
     return client;
-  }
-
-  /** The connect target (`slotTarget`): login pages only while asked for, helper values kept secret. */
-  private target(): Parameters<typeof McpClient.connect>[0] {
-    return slotTarget(this.spec, this.hooks.loginHooks(this.interactive), {
-      loginUnderWay: () => this.interactive,
-      credentialsSeen: (values) => {
-        const found = new Set([...this.secretList, ...values]);
-        this.secretList = [...found].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
-      },
-    });
-  }
-
-  /** The refusal of the approval step, or undefined when the server may start. */
-  private async approval(): Promise<McpError | undefined> {
-    let reason: unknown;
-    let why: string | undefined;
-    try {
-      why = await this.hooks.refusal(this.spec);
-      if (why === undefined) return undefined;
-    } catch (error) {
-      reason = redactError(error, this.secrets);
-      why = `; project servers need approval: the approval hook failed: ${errorMessage(reason)}`;
-    }
-    const where = this.spec.provenance ? ` (defined in ${this.spec.provenance.file})` : '';
-    return new McpError('INVALID_STATE', `was not approved to start${where}${why}`, {
-      server: this.spec.name,
-      method: 'connect',
-      ...(reason === undefined ? {} : { cause: reason }),
-    });
   }
 
   /** A failed start: reported, a restart scheduled (none when it needs a login); returns the error to throw. */
@@ -318,27 +275,25 @@ export class ServerSlot {
       this.needsLogin(failure);
       return failure;
     }
-    this.lastError = failure;
-    this.set('error', failure);
+    this.enter({ kind: 'error', error: failure });
     this.scheduleRestart();
     return failure;
   }
 
   /** To `needs-auth` with `error` (already scrubbed): no restart is scheduled, the manager is told. */
   private needsLogin(error: McpError): void {
-    this.cancelRetry();
+    this.backoff.cancel();
     this.connectedAt = 0;
-    this.lastError = error;
     this.hooks.log?.(`"${this.spec.name}" needs a login: ${this.shown(error.message)}`);
-    this.set('needs-auth', error);
+    this.enter({ kind: 'needs-auth', error });
     this.hooks.needsAuth(this.spec.name, error);
   }
 
   /** disconnect() came while connecting: do not keep what arrived late. */
   private async superseded(client: McpClient): Promise<McpError> {
-    if (this.client === client) {
+    if (heldClientOf(this.state) === client) {
       this.detach();
-      this.client = undefined;
+      this.state = withoutClient(this.state);
     }
     await client.close();
     return new McpError('CANCELLED', 'connect was superseded by disconnect', {
@@ -350,22 +305,21 @@ export class ServerSlot {
   private attach(client: McpClient): void {
     this.disposers.push(
       client.on('close', (info) => {
-        if (this.client !== client) return;
+        if (heldClientOf(this.state) !== client) return;
         this.detach();
-        this.client = undefined;
+        this.state = withoutClient(this.state);
         if (!this.wanted) return;
         const error = redactError(
           info.error ?? new McpError('CONNECTION_CLOSED', 'the server went away', { server: this.spec.name }),
           this.secrets,
         );
         if (error.code === 'AUTH_REQUIRED') return this.needsLogin(error);
-        this.lastError = error;
         this.hooks.log?.(`"${this.spec.name}" went away: ${this.shown(error.message)}`);
-        this.set('error', error);
+        this.enter({ kind: 'error', error });
         this.scheduleRestart();
       }),
       client.on('toolsChanged', () => {
-        if (this.status === 'connected') void this.hooks.toolsChanged(this.spec.name);
+        if (this.state.kind === 'connected') void this.hooks.toolsChanged(this.spec.name);
         else this.toolsStale = true;
       }),
     );
@@ -383,54 +337,34 @@ export class ServerSlot {
 
   private scheduleRestart(): void {
     if (!this.wanted || this.spec.restart === false) return;
-    const policy = { ...DEFAULTS, ...(this.spec.restart ?? {}) };
-    // A connection that lived long enough counts as healthy: start counting afresh.
-    if (this.connectedAt > 0 && Date.now() - this.connectedAt >= policy.resetAfterMs) this.failuresInRow = 0;
+    const delay = this.backoff.next(this.connectedAt);
     this.connectedAt = 0;
-    if (this.failuresInRow >= policy.maxRestarts) {
+    const name = this.spec.name;
+    if (delay === undefined) {
       this.circuitOpen = true;
       this.wanted = false;
-      this.hooks.log?.(`"${this.spec.name}": circuit open after ${this.failuresInRow} failed restarts`);
+      this.hooks.log?.(`"${name}": circuit open after ${this.backoff.failures} failed restarts`);
       return;
     }
-    const delay = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** this.failuresInRow);
-    this.failuresInRow++;
-    this.cancelRetry();
-    this.hooks.log?.(`"${this.spec.name}": restart ${this.failuresInRow} of ${policy.maxRestarts} in ${delay} ms`);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
+    this.hooks.log?.(`"${name}": restart ${this.backoff.failures} of ${this.backoff.maxRestarts} in ${delay} ms`);
+    this.backoff.schedule(delay, () => {
       if (!this.wanted) return;
       this.restarts++;
-      this.starting ??= this.start().finally(() => {
-        this.starting = undefined;
+      this.attempt().catch(() => {
+        // Reported through the status and its last error; the next restart is already scheduled.
       });
-      this.starting.catch(() => {
-        // Reported through status and lastError; the next restart is already scheduled.
-      });
-    }, delay);
-    this.retryTimer.unref?.();
+    });
   }
 
-  private cancelRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-  }
-
-  /** Changes the status; `before` runs after the assignment and before the event (the catalogue of `connected`). */
-  private set(status: ServerStatus, error?: McpError, before?: () => void): void {
-    const previous = this.status;
-    this.status = status;
+  /**
+   * Moves to `next`; `before` runs after the assignment and before the event (the catalogue of
+   * `connected`). No event when the status stays the same without an error.
+   */
+  private enter(next: SlotState, before?: () => void): void {
+    const change = statusChange(this.spec.name, this.state, next);
+    this.state = next;
     before?.();
-    if (previous === status && error === undefined) return;
-    this.hooks.changed({ server: this.spec.name, status, previous, ...(error ? { error } : {}) });
-  }
-
-  /** What is being started, for a log line (secrets hidden). */
-  private describeTarget(): string {
-    const shown = redactServer(this.spec);
-    return shown.transport === 'stdio'
-      ? `stdio ${[shown.command, ...(shown.args ?? [])].join(' ')}`
-      : `${shown.transport} ${redactUrl(shown.url ?? '')}`;
+    if (change) this.hooks.changed(change);
   }
 
   private shown(text: string): string {

@@ -3,10 +3,10 @@
  * count, last error (its secrets scrubbed), restarts, junk count and provenance; and the config
  * problems of the last load.
  */
-import { scrubSecrets } from '../util/redact.js';
-import type { Catalogue } from './catalogue/catalogue.js';
-import type { ManagerStatus, ServerStatusReport } from './manager-types.js';
-import type { ServerSlot } from './servers/server-slot.js';
+import { scrubSecrets } from '../../util/redact.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ManagerStatus, ServerStatusReport } from '../manager-types.js';
+import type { ServerSlot } from './server-slot.js';
 
 /** The config facts a status shows beside the servers. */
 export interface ConfigFacts {
@@ -19,19 +19,20 @@ export interface ConfigFacts {
 /** The status of `slots` (in configuration order), their tools counted in `catalogue`. */
 export function statusReport(slots: Iterable<ServerSlot>, catalogue: Catalogue, config: ConfigFacts): ManagerStatus {
   const servers = [...slots].map((slot): ServerStatusReport => {
-    const client = slot.status === 'connected' ? slot.client : undefined;
+    const client = slot.connectedClient();
+    const now = slot.snapshot();
     return {
       name: slot.spec.name,
-      status: slot.status,
+      status: now.status,
       transport: slot.spec.transport,
       enabled: slot.spec.enabled !== false,
       era: client?.era,
       protocolVersion: client?.protocolVersion,
       toolCount: catalogue.countOf(slot.spec.name),
-      lastError: slot.lastError ? scrubSecrets(slot.lastError.message, slot.secrets) : undefined,
-      restarts: slot.restarts,
-      circuitOpen: slot.circuitOpen,
-      invalidMessages: slot.invalidMessages,
+      lastError: now.lastError ? scrubSecrets(now.lastError.message, slot.secrets) : undefined,
+      restarts: now.restarts,
+      circuitOpen: now.circuitOpen,
+      invalidMessages: now.invalidMessages,
       provenance: slot.spec.provenance,
     };
   });

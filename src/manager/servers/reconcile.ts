@@ -4,12 +4,12 @@
  * {@link reloadOnChange} does that again whenever a watched config file changes, one reload at
  * a time, and reports each outcome.
  */
-import { McpError } from '../protocol/errors.js';
-import { configFingerprint } from './config/fingerprint.js';
-import { watchConfigFiles, type ConfigWatch, type WatchOptions } from './config/config-watcher.js';
-import type { ManagerEvents, ReconcileResult } from './manager-types.js';
-import type { ManagedServer } from './servers/managed-server.js';
-import type { ServerSlot } from './servers/server-slot.js';
+import { McpError } from '../../protocol/errors.js';
+import { configFingerprint } from '../config/fingerprint.js';
+import { watchConfigFiles, type ConfigWatch, type WatchOptions } from '../config/config-watcher.js';
+import type { ManagerEvents, ReconcileResult } from '../manager-types.js';
+import type { ManagedServer } from './managed-server.js';
+import type { ServerSlot } from './server-slot.js';
 
 /** What a reconcile needs of the manager. */
 export interface ReconcileTarget {
@@ -49,7 +49,8 @@ export async function reconcileServers(
       slot.spec.provenance = server.provenance; // where it is defined may move without a restart
       continue;
     }
-    const wasLive = slot !== undefined && (slot.status === 'connected' || slot.status === 'connecting');
+    const status = slot?.snapshot().status;
+    const wasLive = status === 'connected' || status === 'connecting';
     (slot ? result.changed : result.added).push(server.name);
     await target.replaceServer(server);
     if (server.enabled !== false && (wasLive || server.autoConnect !== false)) {

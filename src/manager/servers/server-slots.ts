@@ -4,20 +4,20 @@
  * the events, the approval step, the login hooks), and what is asked of all of them at once:
  * connect every auto-connecting one, log in to one, the live clients, a list gathered from each.
  */
-import type { McpClient } from '../client/mcp-client.js';
-import type { ClientOptions } from '../client/options.js';
-import { McpError } from '../protocol/errors.js';
-import type { Emitter } from '../util/emitter.js';
-import { scrubSecrets } from '../util/redact.js';
-import type { Catalogue } from './catalogue/catalogue.js';
-import { catalogueToolsOf, refreshServerTools } from './catalogue/server-tools.js';
-import { unknownServerError } from './catalogue/unknown-names.js';
-import type { DebugLogger } from './debug-log.js';
-import { loginCommand } from './login-hint.js';
-import type { ManagerEvents, ManagerOptions } from './manager-types.js';
-import type { ApprovalStep } from './permissions/approval-step.js';
-import type { ManagedServer } from './servers/managed-server.js';
-import { ServerSlot } from './servers/server-slot.js';
+import type { McpClient } from '../../client/mcp-client.js';
+import type { ClientOptions } from '../../client/options.js';
+import { McpError } from '../../protocol/errors.js';
+import type { Emitter } from '../../util/emitter.js';
+import { scrubSecrets } from '../../util/redact.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { catalogueToolsOf, refreshServerTools } from '../catalogue/server-tools.js';
+import { unknownServerError } from '../catalogue/unknown-names.js';
+import type { DebugLogger } from '../debug-log.js';
+import { loginCommand } from '../login-hint.js';
+import type { ManagerEvents, ManagerOptions } from '../manager-types.js';
+import type { ApprovalStep } from '../permissions/approval-step.js';
+import type { ManagedServer } from './managed-server.js';
+import { ServerSlot } from './server-slot.js';
 
 /** What the slots are wired to: the manager's parts beside them. */
 export interface SlotWiring {
@@ -144,13 +144,16 @@ export class ServerSlots extends Map<string, ServerSlot> {
 
   /** The client of every server connected now, in configuration order. */
   clients(): McpClient[] {
-    return [...this.values()].flatMap((slot) => (slot.status === 'connected' && slot.client ? [slot.client] : []));
+    return [...this.values()].flatMap((slot) => slot.connectedClient() ?? []);
   }
 
   /** What `read` lists of each connected server, concatenated; a server whose read fails adds nothing. */
   async gather<T>(read: (client: McpClient, server: string) => Promise<T[]>): Promise<T[]> {
-    const connected = [...this.values()].filter((slot) => slot.status === 'connected' && slot.client);
-    const lists = await Promise.allSettled(connected.map((slot) => read(slot.client!, slot.spec.name)));
+    const connected = [...this.values()].flatMap((slot) => {
+      const client = slot.connectedClient();
+      return client ? [{ client, server: slot.spec.name }] : [];
+    });
+    const lists = await Promise.allSettled(connected.map(({ client, server }) => read(client, server)));
     return lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
   }
 }

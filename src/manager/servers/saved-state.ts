@@ -4,24 +4,29 @@
  * its definition is unchanged: no era probe, and a server that changed era since is probed
  * (the client falls back by itself), never failed for it.
  */
-import { McpError } from '../protocol/errors.js';
-import { configFingerprint } from './config/fingerprint.js';
-import type { ManagerState } from './manager-types.js';
-import type { ServerSlot } from './servers/server-slot.js';
+import { McpError } from '../../protocol/errors.js';
+import { configFingerprint } from '../config/fingerprint.js';
+import type { ManagerState } from '../manager-types.js';
+import type { ServerSlot } from './server-slot.js';
 
 /** The record of the connected slots among `slots`. */
 export function saveSlots(slots: Iterable<ServerSlot>): ManagerState {
   return {
     version: 1,
     savedAt: new Date().toISOString(),
-    servers: [...slots]
-      .filter((slot) => slot.status === 'connected' && slot.client)
-      .map((slot) => ({
-        name: slot.spec.name,
-        era: slot.client!.era,
-        protocolVersion: slot.client!.protocolVersion,
-        fingerprint: configFingerprint(slot.spec),
-      })),
+    servers: [...slots].flatMap((slot) => {
+      const client = slot.connectedClient();
+      return client
+        ? [
+            {
+              name: slot.spec.name,
+              era: client.era,
+              protocolVersion: client.protocolVersion,
+              fingerprint: configFingerprint(slot.spec),
+            },
+          ]
+        : [];
+    }),
   };
 }
 
@@ -50,7 +55,7 @@ export async function restoreSlots(
         return;
       }
       if (configFingerprint(slot.spec) === saved.fingerprint && (saved.era === 'legacy' || saved.era === 'modern'))
-        slot.eraHint ??= saved.era;
+        slot.offerEraHint(saved.era);
       try {
         await slot.connect();
         result.connected.push(saved.name);
