@@ -118,8 +118,17 @@ describe('the gateway to the official SDK v1 client', () => {
     const client = new ClientV1({ name: 'sdk-v1-downstream', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toContain('kit__add');
+      // The gateway pages by 7: the SDK client walks the cursors itself.
+      const names: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+        names.push(...listed.tools.map((tool) => tool.name));
+        cursor = listed.nextCursor;
+        if (cursor === undefined) break;
+      }
+      expect(cursor).toBeUndefined();
+      expect(names).toContain('kit__add');
       const result = await client.callTool({ name: 'v1__echo', arguments: { text: 'from v1' } });
       expect((result.content as TextContent[])[0]!.text).toBe('from v1');
       const read = await client.readResource({ uri: 'mcpwire://kit/kit://readme' });

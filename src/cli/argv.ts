@@ -84,6 +84,7 @@ const OPTIONS: Record<string, OptionKind> = {
   // replay, gateway
   http: 'string',
   stdio: 'flag',
+  pins: 'string',
   loose: 'flag',
   session: 'number',
 };

@@ -8,6 +8,9 @@ import type { ManagerOptions } from '../manager/manager-types.js';
 import { checkToolNaming } from '../manager/catalogue/tool-names.js';
 import type { ServerLogger } from '../server/server-types.js';
 import type { ServerStateOptions } from '../server/state/server-state.js';
+import type { GatewayPolicy } from './policy/policies.js';
+import type { VirtualServerConfig } from './policy/virtual-servers.js';
+import { checkBucketLimits, type BucketLimits } from './policy/token-bucket.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -33,6 +36,27 @@ export interface GatewayOptions {
   state?: ServerStateOptions;
   /** How long one upstream's lists may take to read before it is reported as failing (default 30 000 ms). */
   listTimeoutMs?: number;
+  /**
+   * Allow and deny rules on servers and tools per principal or scope (`policy/policies.ts`),
+   * applied to every list and enforced on every call, get and read: what a request may not reach
+   * is unknown to it. The principal is the verified bearer token of a protected HTTP endpoint.
+   */
+  policies?: GatewayPolicy[];
+  /** Named tool sets, each served as a server of its own (`/mcp/NAME` in `mcpwire gateway`). */
+  virtualServers?: Record<string, VirtualServerConfig>;
+  /** Calls per principal (a token bucket: `capacity` at once, `refillPerSecond` after); default none. */
+  rateLimit?: BucketLimits;
+  /**
+   * Rug-pull pinning: each tool's definition is fingerprinted when first seen (or first approved,
+   * with `trustOnFirstUse: false`); a later change upstream withholds the tool until
+   * `mcpwire gateway approve NAME`. `true` uses `~/.mcpwire/gateway-pins.json`.
+   */
+  pins?: true | { file?: string; trustOnFirstUse?: boolean };
+  /**
+   * `catalogue` (default): every tool is listed. `search`: two tools only, `search_tools` (ranked
+   * over names and descriptions) and `call_tool`, for catalogues too large to hand a model whole.
+   */
+  mode?: 'catalogue' | 'search';
 }
 
 const KEYS = new Set([
@@ -45,6 +69,11 @@ const KEYS = new Set([
   'logger',
   'state',
   'listTimeoutMs',
+  'policies',
+  'virtualServers',
+  'rateLimit',
+  'pins',
+  'mode',
 ]);
 
 /** `options` checked; throws `INVALID_ARGUMENT` naming the first bad key. */
@@ -61,6 +90,12 @@ export function checkGatewayOptions(options: GatewayOptions): void {
     if (value !== undefined && (typeof value !== 'string' || value === ''))
       throw new McpError('INVALID_ARGUMENT', `createGateway option "${key}" must be a non-empty string`);
   }
+  if (options.mode !== undefined && options.mode !== 'catalogue' && options.mode !== 'search')
+    throw new McpError('INVALID_ARGUMENT', 'createGateway option "mode" must be "catalogue" or "search"');
+  if (options.rateLimit !== undefined) checkBucketLimits(options.rateLimit, 'createGateway option "rateLimit"');
+  const pins = options.pins;
+  if (pins !== undefined && pins !== true && (pins === null || typeof pins !== 'object'))
+    throw new McpError('INVALID_ARGUMENT', 'createGateway option "pins" must be true or { file?, trustOnFirstUse? }');
   const timeout = options.listTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0))
     throw new McpError('INVALID_ARGUMENT', 'createGateway option "listTimeoutMs" must be a positive number');

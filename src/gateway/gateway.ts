@@ -35,6 +35,15 @@ import {
 } from './forwarders.js';
 import { readLists, type ListKind, type UpstreamLists } from './upstream-lists.js';
 import { GATEWAY_STATUS_URI, gatewayStatus, type GatewayStatus } from './gateway-status.js';
+import { GatewayAccess } from './gateway-access.js';
+import { PinStore } from './pins/pin-store.js';
+import { compilePolicies } from './policy/policies.js';
+import { compileVirtualServers } from './policy/virtual-servers.js';
+import type { PolicyTarget } from './policy/pattern.js';
+import { RateLimiter } from './policy/rate-limit.js';
+import { registerSearchMode, type SearchEntry } from './search-mode.js';
+import type { Tool } from '../protocol/types.js';
+import { ToolError } from '../server/tools/tool-error.js';
 
 const ALL_LISTS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'templates'];
 const DEFAULT_LIST_TIMEOUT_MS = 30_000;
@@ -43,6 +52,8 @@ const DEFAULT_LIST_TIMEOUT_MS = 30_000;
 export interface Gateway {
   /** The gateway's MCP server: mount it with `createHttpHandler`, `createFetchHandler` or a stdio transport. */
   readonly server: McpServer;
+  /** One server per virtual server (`virtualServers`), by name: mount each at `/mcp/NAME`. */
+  readonly virtualServers: ReadonlyMap<string, McpServer>;
   /** The manager of the upstreams. */
   readonly manager: McpManager;
   /** Resolves once every configured server was tried and the lists of those that connected were read. */
@@ -55,6 +66,14 @@ export interface Gateway {
   inFlight(server: string): number;
   /** Closes the kit server, then (when the gateway made it) the manager and every upstream. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A server the gateway serves, and which upstream items it includes. */
+interface Surface {
+  server: McpServer;
+  includes(target: PolicyTarget): boolean;
+  /** Search mode on a virtual server: the catalogue's entries it includes. */
+  filtered?: () => ReadonlyMap<string, SearchEntry>;
 }
 
 /** One registration the gateway holds: what it was made from, and how to withdraw it. */
@@ -88,20 +107,73 @@ export function createGateway(options: GatewayOptions): Gateway {
           // The gateway's handlers, whatever the options say: input goes to the downstream caller.
           client: { ...options.manager.client, handlers: router.handlers },
         });
-  const server = new McpServer({
-    name: options.name ?? 'mcpwire-gateway',
-    version: options.version ?? VERSION,
-    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-    ...(options.logger !== undefined ? { logger: options.logger } : {}),
-    ...(options.state !== undefined ? { state: options.state } : {}),
-  });
   const naming = { prefix: '', separator: options.separator ?? '__' };
+  const policies = options.policies
+    ? compilePolicies(options.policies, 'gateway.policies', { separator: naming.separator })
+    : undefined;
+  const virtual = options.virtualServers
+    ? compileVirtualServers(options.virtualServers, 'gateway.virtualServers', { separator: naming.separator })
+    : undefined;
+  const pinOptions = options.pins === true ? {} : options.pins;
+  let pins: PinStore | undefined;
+  let tools = new ToolRegistry(naming);
+  let prompts = new ToolRegistry(naming);
+  let searchEntries = new Map<string, SearchEntry>();
+  const access = new GatewayAccess({
+    policies,
+    pins: () => pins,
+    pinning: pinOptions !== undefined,
+    trustOnFirstUse: pinOptions?.trustOnFirstUse ?? true,
+    limiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+    tool: (name) => tools.get(name),
+    promptServer: (name) => prompts.get(name)?.server,
+  });
+  const visibility = access.visibility();
+  const makeServer = (name: string, description?: string) =>
+    new McpServer({
+      name,
+      version: options.version ?? VERSION,
+      ...(description !== undefined ? { description } : {}),
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      ...(options.logger !== undefined ? { logger: options.logger } : {}),
+      ...(options.state !== undefined ? { state: options.state } : {}),
+      ...(visibility ? { visibility } : {}),
+    });
+  const rootName = options.name ?? 'mcpwire-gateway';
+  const server = makeServer(rootName);
+  /** The root server (everything) and one per virtual server (its tool set), each with what it includes. */
+  const surfaces: Surface[] = [{ server, includes: () => true }];
+  const virtualServers = new Map<string, McpServer>();
+  for (const name of virtual?.names() ?? []) {
+    const entry = virtual!.get(name)!;
+    const surface = makeServer(`${rootName}/${name}`, entry.description);
+    virtualServers.set(name, surface);
+    surfaces.push({ server: surface, includes: (target) => virtual!.includes(name, target) });
+  }
+  const searchMode = options.mode === 'search';
+  const searchOffs = searchMode
+    ? surfaces.map((surface) => registerSearchMode(surface.server, () => surface.filtered?.() ?? searchEntries))
+    : [];
+  for (const surface of surfaces.slice(1)) {
+    let cache: { of: Map<string, SearchEntry>; kept: Map<string, SearchEntry> } | undefined;
+    surface.filtered = () => {
+      if (cache?.of !== searchEntries)
+        cache = {
+          of: searchEntries,
+          kept: new Map(
+            [...searchEntries].filter(([, e]) =>
+              surface.includes({ server: e.server, tool: tools.get(e.name)?.tool, name: e.name }),
+            ),
+          ),
+        };
+      return cache.kept;
+    };
+  }
   const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   const lifetime = new AbortController();
   const attached = new Map<string, Attached>();
   const held = new Map<string, Held>();
-  let tools = new ToolRegistry(naming);
   let closing: Promise<void> | undefined;
 
   const via: ForwardingContext = {
@@ -115,12 +187,29 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 
-  /** Registers what the upstreams offer now and withdraws what they no longer do. */
+  /** A forwarded tool's definition, its call first checked against the pins and the rate limit. */
+  const guardedTool = (entry: { name: string; server: string; definition: Tool }) => {
+    const forwarded = forwardedTool(via, entry.server, entry.name, entry.definition);
+    const forward = forwarded.definition.handler;
+    forwarded.definition.handler = (args, context) => {
+      const refusal = access.refusal(entry.name, entry.definition);
+      if (refusal !== undefined) throw new ToolError('TOOL_WITHHELD', refusal);
+      access.spend(context.auth);
+      return forward(args, context);
+    };
+    return forwarded;
+  };
+
+  /** Registers what the upstreams offer now on every surface that includes it, and withdraws the rest. */
   const sync = (): void => {
     if (lifetime.signal.aborted) return;
     const wanted = new Map<string, () => Disposer>();
     const toolRegistry = new ToolRegistry(naming);
     const promptRegistry = new ToolRegistry(naming);
+    const want = (k: string, target: PolicyTarget, register: (on: McpServer) => Disposer) =>
+      surfaces.forEach((surface, i) => {
+        if (surface.includes(target)) wanted.set(`${i}\u0000${k}`, () => register(surface.server));
+      });
     for (const [name, upstream] of attached) {
       const lists = upstream.lists;
       if (!lists) continue;
@@ -129,28 +218,45 @@ export function createGateway(options: GatewayOptions): Gateway {
         name,
         lists.prompts.map((prompt) => ({ name: prompt.name, inputSchema: { type: 'object' } })),
       );
+      const whole = { server: name };
       if (lists.resources.length > 0 || lists.templates.length > 0)
-        wanted.set(key('catch-all', name, ''), () => server.registerResourceTemplate(serverCatchAll(via, name)));
+        want(key('catch-all', name, ''), whole, (on) => on.registerResourceTemplate(serverCatchAll(via, name)));
       for (const resource of lists.resources)
-        wanted.set(key('resource', name, resource), () =>
-          server.registerResource(forwardedResource(via, name, resource)),
+        want(key('resource', name, resource), whole, (on) =>
+          on.registerResource(forwardedResource(via, name, resource)),
         );
       for (const template of lists.templates)
-        wanted.set(key('template', name, template), () =>
-          server.registerResourceTemplate(forwardedTemplate(via, name, template)),
+        want(key('template', name, template), whole, (on) =>
+          on.registerResourceTemplate(forwardedTemplate(via, name, template)),
         );
     }
+    const entries = new Map<string, SearchEntry>();
     for (const entry of toolRegistry.list()) {
-      wanted.set(key('tool', entry.name, entry.definition, entry.server), () => {
-        const { definition, ui } = forwardedTool(via, entry.server, entry.name, entry.definition);
-        return ui ? server.registerAppTool({ ...definition, ui }) : server.registerTool(definition);
+      const target = { server: entry.server, tool: entry.tool, name: entry.name };
+      if (searchMode) {
+        const { definition } = guardedTool(entry);
+        entries.set(entry.name, {
+          name: entry.name,
+          server: entry.server,
+          wire: { ...entry.definition, name: entry.name },
+          definition,
+          reachable: (context) =>
+            access.allows(context.auth, entry.name, entry) &&
+            access.refusal(entry.name, entry.definition) === undefined,
+          refusal: () => access.refusal(entry.name, entry.definition),
+        });
+        continue;
+      }
+      want(key('tool', entry.name, entry.definition, entry.server), target, (on) => {
+        const { definition, ui } = guardedTool(entry);
+        return ui ? on.registerAppTool({ ...definition, ui }) : on.registerTool(definition);
       });
     }
     for (const entry of promptRegistry.list()) {
       const prompt = attached.get(entry.server)?.lists?.prompts.find((p) => p.name === entry.tool);
       if (prompt)
-        wanted.set(key('prompt', entry.name, prompt, entry.server), () =>
-          server.registerPrompt(forwardedPrompt(via, entry.server, entry.name, prompt)),
+        want(key('prompt', entry.name, prompt, entry.server), { server: entry.server }, (on) =>
+          on.registerPrompt(forwardedPrompt(via, entry.server, entry.name, prompt)),
         );
     }
     // Withdraw first, so that a name moving between two tools is free when it is registered again.
@@ -173,6 +279,31 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     }
     tools = toolRegistry;
+    prompts = promptRegistry;
+    if (searchMode) searchEntries = entries;
+    void observePins();
+  };
+
+  /** Records the tools in the pin store; a verdict that changed what is served tells the clients. */
+  const observePins = async (): Promise<void> => {
+    if (!pins) return;
+    const before = JSON.stringify(tools.list().map((e) => access.refusal(e.name, e.definition) ?? ''));
+    try {
+      await pins.observe(
+        tools.list().map((e) => ({ name: e.name, server: e.server, tool: e.tool, definition: e.definition })),
+        { trustOnFirstUse: pinOptions?.trustOnFirstUse ?? true, signal: lifetime.signal },
+      );
+    } catch (error) {
+      if (lifetime.signal.aborted) return;
+      server.logger({ level: 'error', msg: 'the pins could not be written', error: String(error) });
+      return;
+    }
+    pinsChanged(before);
+  };
+  const pinsChanged = (before?: string): void => {
+    const after = JSON.stringify(tools.list().map((e) => access.refusal(e.name, e.definition) ?? ''));
+    if (before === after) return;
+    for (const surface of surfaces) surface.server.notifyListChanged('tools');
   };
 
   /** Reads `kinds` of `name`'s lists again, then syncs; an older read finishing later is dropped. */
@@ -255,6 +386,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
 
   const ready = (async () => {
+    if (pinOptions) {
+      pins = await PinStore.open(pinOptions.file);
+      offManager.push(
+        pins.watch(
+          () => {
+            pinsChanged();
+          },
+          (error) => server.logger({ level: 'error', msg: 'the pins file could not be read', error: String(error) }),
+        ),
+      );
+    }
     try {
       await manager.connectAll();
     } catch (error) {
@@ -270,6 +412,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     server,
+    virtualServers,
     manager,
     ready,
     status,
@@ -281,7 +424,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         for (const off of offManager) off();
         for (const upstream of attached.values()) for (const off of upstream.off) off();
         attached.clear();
-        await server.close();
+        for (const off of searchOffs) off();
+        await Promise.all(surfaces.map((surface) => surface.server.close()));
         if (owned) await manager.close();
         await ready.catch(() => undefined);
       })()),

@@ -310,6 +310,15 @@ export class McpServer {
   }
 
   /**
+   * Tells clients that a list changed (`notifications/tools/list_changed`, … to legacy sessions and
+   * listen streams that asked) when what they are shown changed without a registration: a
+   * `visibility` decision that is no longer the same. Registrations send it themselves. Never throws.
+   */
+  notifyListChanged(list: 'tools' | 'resources' | 'prompts'): void {
+    this.publish({ type: 'list_changed', list });
+  }
+
+  /**
    * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
    * legacy sessions that sent `resources/subscribe`, and 2026 `subscriptions/listen` streams that
    * name it in `resourceSubscriptions`. Never throws.

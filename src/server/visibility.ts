@@ -17,6 +17,12 @@ export interface VisibilityRequest {
   /** The verified bearer token's facts (a protected HTTP endpoint); undefined elsewhere. */
   readonly auth: AuthInfo | undefined;
   readonly clientCapabilities: ClientCapabilities;
+  /**
+   * `list` for a list, `use` for a call, get, read or completion of one item by its name: a
+   * server may list less than it lets be used by name (a gateway lists no tool it withholds, yet
+   * answers a call of one with why it is withheld).
+   */
+  readonly purpose: 'list' | 'use';
 }
 
 /** `McpServerOptions.visibility`: each function present decides for its kind; absent ones show everything. */
@@ -32,11 +38,12 @@ export function visibleTools(
   core: ServerCore,
   capabilities: ClientCapabilities | undefined,
   auth: AuthInfo | undefined,
+  purpose: VisibilityRequest['purpose'] = 'list',
 ): ((tool: Tool) => boolean) | undefined {
   const apps = toolsVisibleTo(core.apps, capabilities);
   const decide = core.visibility?.tool;
   if (!decide) return apps;
-  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {}, purpose };
   return (tool) => (apps ? apps(tool) : true) && shown(() => decide(tool, request));
 }
 
@@ -47,7 +54,7 @@ export function toolShown(
   auth: AuthInfo | undefined,
   tool: Tool,
 ): boolean {
-  return visibleTools(core, capabilities, auth)?.(tool) ?? true;
+  return visibleTools(core, capabilities, auth, 'use')?.(tool) ?? true;
 }
 
 /** The filter of the prompts a request sees; undefined when it sees every one. */
@@ -55,10 +62,11 @@ export function visiblePrompts(
   core: ServerCore,
   capabilities: ClientCapabilities | undefined,
   auth: AuthInfo | undefined,
+  purpose: VisibilityRequest['purpose'] = 'list',
 ): ((prompt: Prompt) => boolean) | undefined {
   const decide = core.visibility?.prompt;
   if (!decide) return undefined;
-  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {}, purpose };
   return (prompt) => shown(() => decide(prompt, request));
 }
 
@@ -67,10 +75,11 @@ export function visibleResources(
   core: ServerCore,
   capabilities: ClientCapabilities | undefined,
   auth: AuthInfo | undefined,
+  purpose: VisibilityRequest['purpose'] = 'list',
 ): ((uri: string) => boolean) | undefined {
   const decide = core.visibility?.resource;
   if (!decide) return undefined;
-  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {} };
+  const request: VisibilityRequest = { auth, clientCapabilities: capabilities ?? {}, purpose };
   return (uri) => shown(() => decide(uri, request));
 }
 

@@ -51,7 +51,7 @@ async function readResource(params: Params, call: MethodCall): Promise<MethodRes
   if (typeof params.uri !== 'string') throw RequestFault.invalidParams('resources/read needs a "uri"');
   const uri = params.uri;
   const { context, finish } = requestContext(call, params);
-  const shown = resourcesShown(call)?.(uri) ?? true;
+  const shown = resourcesShown(call, 'use')?.(uri) ?? true;
   try {
     // A skill's file first: the skills own their `skill://` names.
     const contents =
@@ -114,7 +114,7 @@ async function complete(params: Params, call: MethodCall): Promise<MethodResult>
     if (!prompt) throw RequestFault.invalidParams(`Unknown prompt: ${ref.name}`);
     completer = prompt.complete?.[argument.name];
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    completer = (resourcesShown(call)?.(ref.uri) ?? true) ? resources.completer(ref.uri, argument.name) : undefined;
+    completer = (resourcesShown(call, 'use')?.(ref.uri) ?? true) ? resources.completer(ref.uri, argument.name) : undefined;
   } else {
     throw RequestFault.invalidParams('completion/complete needs a ref/prompt or ref/resource "ref"');
   }
@@ -144,15 +144,15 @@ export const SHARED_METHODS: Readonly<Record<string, MethodHandler>> = {
 };
 
 /** The resource filter of this request (`McpServerOptions.visibility`). */
-function resourcesShown(call: MethodCall): ((uri: string) => boolean) | undefined {
-  return visibleResources(call.core, call.facts.clientCapabilities, call.link.auth);
+function resourcesShown(call: MethodCall, purpose: 'list' | 'use' = 'list'): ((uri: string) => boolean) | undefined {
+  return visibleResources(call.core, call.facts.clientCapabilities, call.link.auth, purpose);
 }
 
 /** The prompt `name`, when it exists and this request is shown it. */
 function shownPrompt(call: MethodCall, name: string) {
   const prompt = call.core.prompts.get(name);
   if (!prompt) return undefined;
-  const visible = visiblePrompts(call.core, call.facts.clientCapabilities, call.link.auth);
+  const visible = visiblePrompts(call.core, call.facts.clientCapabilities, call.link.auth, 'use');
   return !visible || visible(prompt as unknown as Prompt) ? prompt : undefined;
 }
 
