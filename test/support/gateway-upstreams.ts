@@ -8,11 +8,11 @@
  *   server definition (the manager starts it).
  */
 import { spawn } from 'node:child_process';
-import http from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHttpHandler, McpServer } from '../../src/server/index.js';
+import { createHttpHandler, McpServer, type HttpHandlerOptions, type McpHttpHandler } from '../../src/server/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import type { ServerDefinition } from '../../src/manager/servers/managed-server.js';
 import { EVERYTHING } from './cli.js';
@@ -114,11 +114,13 @@ export interface GatewayScene {
 
 /**
  * Starts the SDK v1 and kit upstreams, a gateway over them (and `extra` servers) and its HTTP
- * endpoint; for `beforeAll` (with `close()` in `afterAll`).
+ * endpoint (each virtual server at `/mcp/NAME`; `http(url)` adds handler options, e.g. `auth`);
+ * for `beforeAll` (with `close()` in `afterAll`).
  */
 export async function startGatewayScene(
   extra: ServerDefinition[] = [],
   options: Omit<GatewayOptions, 'manager'> = {},
+  http?: (url: string) => Omit<HttpHandlerOptions, 'path'>,
 ): Promise<GatewayScene> {
   const [v1, kit] = await Promise.all([sdkV1Upstream(), kitModernUpstream()]);
   const gateway = createGateway({
@@ -127,21 +129,42 @@ export async function startGatewayScene(
     ...options,
   });
   await gateway.ready;
-  const handler = createHttpHandler(gateway.server, { path: '/mcp' });
-  const listener = http.createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+  const served = await serveGateway(gateway, http);
   return {
     v1,
     kit,
     gateway,
-    url,
+    url: served.url,
     close: async () => {
-      await handler.close();
-      listener.closeAllConnections();
-      await new Promise((resolve) => listener.close(resolve));
+      await served.close();
       await gateway.close();
       await Promise.all([v1.stop(), kit.close()]);
+    },
+  };
+}
+
+/** Serves `gateway` on a loopback listener: `/mcp`, and each virtual server at `/mcp/NAME`. */
+export async function serveGateway(
+  gateway: Gateway,
+  http?: (url: string) => Omit<HttpHandlerOptions, 'path'>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const handlers = new Map<string, McpHttpHandler>();
+  const listener = createServer((req, res) => {
+    const handler = handlers.get(new URL(req.url ?? '/', 'http://x').pathname);
+    if (handler) void handler(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+  handlers.set('/mcp', createHttpHandler(gateway.server, { path: '/mcp', ...http?.(url) }));
+  for (const [name, server] of gateway.virtualServers)
+    handlers.set(`/mcp/${name}`, createHttpHandler(server, { path: `/mcp/${name}`, ...http?.(`${url}/${name}`) }));
+  return {
+    url,
+    close: async () => {
+      await Promise.all([...handlers.values()].map((handler) => handler.close()));
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
     },
   };
 }
