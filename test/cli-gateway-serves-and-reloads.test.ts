@@ -22,8 +22,14 @@ const tmp = useTempDir('mcpwire-gateway-cli-');
 
 beforeAll(requireBuiltCli);
 
-function writeConfig(file: string, servers: Record<string, unknown>): void {
-  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
+/** The gateway section every HTTP config carries: a policy and a virtual server. */
+const GATEWAY = {
+  policies: [{ name: 'no-crash', deny: ['kit__crash'] }],
+  virtualServers: { echo: { tools: ['*__echo'] } },
+};
+
+function writeConfig(file: string, servers: Record<string, unknown>, gateway?: unknown): void {
+  writeFileSync(file, JSON.stringify({ mcpServers: servers, ...(gateway ? { gateway } : {}) }, null, 2));
 }
 
 const kit = { command: node, args: [KIT_STDIO_SERVER] };
@@ -33,13 +39,13 @@ describe('mcpwire gateway --http', () => {
   it('serves the configured servers, follows config edits, and SIGTERM leaves no process', async () => {
     const config = path.join(tmp.dir, 'team.json');
     const pidFile = path.join(tmp.dir, 'stubborn.pid');
-    writeConfig(config, { kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } });
+    writeConfig(config, { kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } }, GATEWAY);
     const gateway = startCli(['gateway', '--http', '127.0.0.1:0', '--config', config], {
       env: { HOME: tmp.dir },
       cwd: tmp.dir,
       timeoutMs: 60_000,
     });
-    const out = await gateway.until('stdout', (s) => /listening on http:\/\/\S+\/mcp\n/.test(s), 'the listening line');
+    const out = await gateway.until('stdout', (s) => /virtual server echo on \S+\n/.test(s), 'the listening lines');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out)![1]!;
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', { what: 'the stubborn pid' });
     const stubbornPid = Number(readFileSync(pidFile, 'utf8'));
@@ -47,15 +53,19 @@ describe('mcpwire gateway --http', () => {
     const client = await connectClient({ url }, { era: 'legacy' });
     const names = (await client.listTools()).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['kit__echo', 'stubborn__echo']));
+    expect(names).not.toContain('kit__crash');
+    const virtual = await connectClient({ url: `${url}/echo` }, { era: 'modern' });
+    expect((await virtual.listTools()).map((tool) => tool.name).sort()).toEqual(['kit__echo', 'stubborn__echo']);
+    await virtual.close();
     expect(text(await client.callTool('kit__echo', { text: 'through the gateway' }))).toBe('through the gateway');
 
     // A server added to the file: the client hears list_changed and sees its tools.
     let changed = new Promise<void>((resolve) => client.on('toolsChanged', () => resolve()));
-    writeConfig(config, {
-      kit,
-      second: kit,
-      stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] },
-    });
+    writeConfig(
+      config,
+      { kit, second: kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } },
+      GATEWAY,
+    );
     await within(changed, { what: 'list_changed after a server was added', timeoutMs: 20_000 });
     await until(async () => (await client.listTools({ refresh: true })).some((t) => t.name === 'second__echo'), {
       what: 'second__echo to be listed',
@@ -63,7 +73,7 @@ describe('mcpwire gateway --http', () => {
 
     // One removed: its tools go.
     changed = new Promise<void>((resolve) => client.on('toolsChanged', () => resolve()));
-    writeConfig(config, { second: kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } });
+    writeConfig(config, { second: kit, stubborn: { command: node, args: [STUBBORN, '--pid-file', pidFile] } }, GATEWAY);
     await within(changed, { what: 'list_changed after a server was removed', timeoutMs: 20_000 });
     await until(async () => !(await client.listTools({ refresh: true })).some((t) => t.name.startsWith('kit__')), {
       what: 'kit__* to be withdrawn',

@@ -464,6 +464,8 @@ For example (these open a browser):
   mcpwire app dashboard --url http://127.0.0.1:3001/mcp --trace-file app.jsonl
   mcpwire trace show app.jsonl     the MCP lane and the ui lane, in order`,
   gateway: `Usage: mcpwire gateway (--http HOST:PORT | --stdio) [--config FILE]
+       mcpwire gateway pins [--pins FILE] [--json]
+       mcpwire gateway approve NAME... | --all [--pins FILE]
       --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp (port 0:
                         any free port); prints "listening on URL" once it serves
       --stdio           serve stdin/stdout (logs go to stderr)
@@ -479,10 +481,18 @@ requests passed to the client whose call caused them. The resource
 mcpwire://gateway/status says which servers serve and why the others do not.
 The config files are watched: a server added, removed or changed reaches the
 clients as list_changed. SIGINT or SIGTERM stop it and every server it started.
+A "gateway" section beside "mcpServers" in a --config file sets auth (JWT
+bearer tokens of an issuer), policies, virtualServers (each at /mcp/NAME),
+rateLimit, pins and mode ("search": search_tools and call_tool only); see
+docs/gateway.md. With pins, a tool whose definition changes upstream is
+withheld until "gateway approve NAME"; "gateway pins" shows each change.
 
 For example (these serve until stopped):
   mcpwire gateway --http 127.0.0.1:8080
-  mcpwire gateway --stdio --config team.json`,
+  mcpwire gateway --stdio --config team.json
+
+Examples:
+  mcpwire gateway pins`,
   'emit-ts': `Usage: mcpwire emit-ts [-o FILE.ts] [server]
 
 Writes a TypeScript module for the server's tools: an input type per tool (from

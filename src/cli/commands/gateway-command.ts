@@ -10,7 +10,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, type Gateway } from '../../gateway/index.js';
-import { createHttpHandler, StdioServerTransport } from '../../server/index.js';
+import {
+  createHttpHandler,
+  jwtBearer,
+  StdioServerTransport,
+  type HttpHandlerOptions,
+  type McpHttpHandler,
+} from '../../server/index.js';
+import { gatewayFileOptions, type GatewayAuthConfig } from '../gateway-config.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { configOptions } from '../config-options.js';
 import { withInterrupts, type Interrupt } from '../interrupt.js';
@@ -21,8 +28,10 @@ import { cliClientOptions } from '../session.js';
 import { openTrace } from '../trace-output.js';
 
 export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outcome> {
-  if (args.words.length > 1)
-    throw new UsageError(`unknown gateway command "${args.words[1]}"; try mcpwire gateway --help`);
+  const sub = args.words[1];
+  if (sub === 'approve') return (await import('./gateway-pins-commands.js')).gatewayApproveCommand(args, io);
+  if (sub === 'pins') return (await import('./gateway-pins-commands.js')).gatewayPinsCommand(args, io);
+  if (sub !== undefined) throw new UsageError(`unknown gateway command "${sub}"; try mcpwire gateway --help`);
   const address = stringOption(args, 'http');
   const stdio = flag(args, 'stdio');
   if ((address === undefined) === !stdio)
@@ -33,8 +42,11 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
   return withInterrupts(io, async (interrupt) => {
     const trace = await openTrace(args, io);
     const { handlers: _asksThePerson, ...client } = cliClientOptions(args, io, trace);
+    const config = configOptions(args, io);
+    const { auth, ...fromFile } = gatewayFileOptions(config.configPaths ?? []).options;
     const gateway = createGateway({
-      manager: { config: configOptions(args, io), client, requireApproval: true, tokenStore: loginStore(args, io) },
+      ...fromFile,
+      manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
       logger: (record) => io.stderr.write(`${JSON.stringify(record)}\n`),
     });
     let stopServing: () => Promise<void> = async () => {};
@@ -49,7 +61,7 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
       gateway.manager.watchConfig(gateway.manager.configFiles());
       note(io, gateway);
       let ended: Promise<unknown> | undefined;
-      if (listen) stopServing = await serveHttp(gateway, listen, io);
+      if (listen) stopServing = await serveHttp(gateway, listen, io, auth);
       else {
         const session = gateway.server.connect(new StdioServerTransport());
         stopServing = () => session.close();
@@ -74,14 +86,22 @@ function hostPort(text: string): { host: string; port: number } {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-/** Listens; resolves once it serves (having printed the address) with the way to stop. */
+/**
+ * Listens; resolves once it serves (having printed the address) with the way to stop. The root
+ * is `/mcp`, each virtual server `/mcp/NAME`; with `auth`, every one checks JWT bearer tokens.
+ */
 async function serveHttp(
   gateway: Gateway,
   at: { host: string; port: number },
   io: CliIO,
+  auth: GatewayAuthConfig | undefined,
 ): Promise<() => Promise<void>> {
-  const handler = createHttpHandler(gateway.server, { path: '/mcp' });
-  const listener = http.createServer((req, res) => void handler(req, res));
+  const handlers = new Map<string, McpHttpHandler>();
+  const listener = http.createServer((req, res) => {
+    const handler = handlers.get(new URL(req.url ?? '/', 'http://gateway').pathname.replace(/\/$/, ''));
+    if (handler) void handler(req, res);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not an MCP endpoint of this gateway\n');
+  });
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
     listener.listen(at.port, at.host, () => {
@@ -91,9 +111,31 @@ async function serveHttp(
   });
   const { address, port } = listener.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
-  io.stdout.write(`listening on http://${host}:${port}/mcp\n`);
+  const url = `http://${host}:${port}/mcp`;
+  const options = (endpoint: string, path: string): HttpHandlerOptions => {
+    if (!auth) return { path };
+    const resource = auth.resource ? `${auth.resource.replace(/\/$/, '')}${endpoint.slice(url.length)}` : endpoint;
+    return {
+      path,
+      auth: {
+        resource,
+        authorizationServers: [auth.issuer],
+        verifyToken: jwtBearer({
+          issuer: auth.issuer,
+          jwksUrl: auth.jwksUrl ?? `${auth.issuer.replace(/\/$/, '')}/jwks`,
+          audience: auth.audience ?? resource,
+          ...(auth.scopes ? { requiredScopes: auth.scopes } : {}),
+        }),
+      },
+    };
+  };
+  handlers.set('/mcp', createHttpHandler(gateway.server, options(url, '/mcp')));
+  for (const [name, server] of gateway.virtualServers)
+    handlers.set(`/mcp/${name}`, createHttpHandler(server, options(`${url}/${name}`, `/mcp/${name}`)));
+  io.stdout.write(`listening on ${url}\n`);
+  for (const name of gateway.virtualServers.keys()) io.stdout.write(`virtual server ${name} on ${url}/${name}\n`);
   return async () => {
-    await handler.close();
+    await Promise.all([...handlers.values()].map((handler) => handler.close()));
     listener.closeAllConnections();
     await new Promise((resolve) => listener.close(resolve));
   };

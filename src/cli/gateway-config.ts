@@ -1,0 +1,56 @@
+/**
+ * The `gateway` section of a config file, for `mcpwire gateway`: beside `mcpServers`, in the
+ * last `--config` file that has one (JSON or JSONC). Its keys are `createGateway`'s — `policies`,
+ * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions` — plus `auth`
+ * (`{ issuer, jwksUrl?, audience?, resource?, scopes? }`: JWT bearer tokens, checked against the
+ * issuer's keys). A broken file or section is a `CONFIG_INVALID` error naming the file and key.
+ */
+import { readFileSync } from 'node:fs';
+import { McpError } from '../protocol/errors.js';
+import { stripJsonComments } from '../manager/config/text-formats.js';
+import type { GatewayOptions } from '../gateway/gateway-options.js';
+
+/** The gateway's bearer-token check. */
+export interface GatewayAuthConfig {
+  issuer: string;
+  jwksUrl?: string;
+  audience?: string;
+  /** The canonical URL clients use (default: the listening URL). */
+  resource?: string;
+  /** Scopes every request needs. */
+  scopes?: string[];
+}
+
+export type GatewayFileOptions = Omit<GatewayOptions, 'manager' | 'logger' | 'state'> & { auth?: GatewayAuthConfig };
+
+const KEYS = new Set(['policies', 'virtualServers', 'rateLimit', 'pins', 'mode', 'separator', 'instructions', 'auth']);
+const AUTH_KEYS = new Set(['issuer', 'jwksUrl', 'audience', 'resource', 'scopes']);
+
+/** The `gateway` section of the last of `files` that has one, or `{}`. */
+export function gatewayFileOptions(files: readonly string[]): { options: GatewayFileOptions; file?: string } {
+  for (const file of [...files].reverse()) {
+    let document: unknown;
+    try {
+      document = JSON.parse(stripJsonComments(readFileSync(file, 'utf8')));
+    } catch (error) {
+      throw new McpError('CONFIG_INVALID', `${file}: not JSON: ${(error as Error).message}`, { cause: error });
+    }
+    const section = (document as { gateway?: unknown } | null)?.gateway;
+    if (section === undefined) continue;
+    if (section === null || typeof section !== 'object' || Array.isArray(section))
+      throw new McpError('CONFIG_INVALID', `${file}: "gateway" must be an object`);
+    for (const key of Object.keys(section))
+      if (!KEYS.has(key)) throw new McpError('CONFIG_INVALID', `${file}: unknown key "gateway.${key}"`);
+    const auth = (section as { auth?: unknown }).auth;
+    if (auth !== undefined) {
+      if (auth === null || typeof auth !== 'object')
+        throw new McpError('CONFIG_INVALID', `${file}: "gateway.auth" must be an object`);
+      for (const key of Object.keys(auth))
+        if (!AUTH_KEYS.has(key)) throw new McpError('CONFIG_INVALID', `${file}: unknown key "gateway.auth.${key}"`);
+      if (typeof (auth as GatewayAuthConfig).issuer !== 'string')
+        throw new McpError('CONFIG_INVALID', `${file}: "gateway.auth.issuer" must be the token issuer's URL`);
+    }
+    return { options: section as GatewayFileOptions, file };
+  }
+  return { options: {} };
+}
