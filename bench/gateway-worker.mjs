@@ -26,8 +26,13 @@ const node = process.execPath;
 export const ROWS = ['direct-stdio', 'gateway-stdio', 'direct-http', 'gateway-http', 'mcporter-stdio', 'mcporter-http'];
 const [row, scenario] = process.argv.slice(2);
 const quick = process.argv.includes('--quick');
-/** Sizes: [warm-up, measured]. The warm-ups stay the same under --quick, the loops shrink. */
-const SIZES = { seq: quick ? [1500, 400] : [3000, 2000], par: quick ? [4000, 2000] : [6000, 6000] };
+/**
+ * Sizes: [warm-up, measured]. mcporter's rows are 10-30× slower per call, so they run shorter
+ * loops (a whole run stays near 2 minutes); their medians rest on fewer calls.
+ */
+const SIZES = row?.startsWith('mcporter')
+  ? { seq: quick ? [100, 200] : [200, 400], par: quick ? [300, 600] : [600, 1500] }
+  : { seq: quick ? [1500, 400] : [3000, 1500], par: quick ? [4000, 2000] : [6000, 4000] };
 const IN_FLIGHT = 64;
 
 const owned = new Set();
@@ -40,9 +45,20 @@ function killOwned() {
     }
   }
 }
-process.on('exit', killOwned);
+/** Process groups found rather than spawned here (mcporter's daemon). */
+const ownedGroups = new Set();
+process.on('exit', () => {
+  killOwned();
+  for (const pgid of ownedGroups) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
 
-/** Starts a process in a group of its own; resolves once `ready(stdoutSoFar)` matches. */
+/** Starts a process in a group of its own; resolves once `ready(outputSoFar)` matches (stdout or stderr). */
 function start(command, args, { cwd, env, ready, what }) {
   const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   owned.add(child);
@@ -50,15 +66,16 @@ function start(command, args, { cwd, env, ready, what }) {
   let err = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} not ready in 20 s: ${err.slice(-300)}`)), 20_000);
-    child.stderr.setEncoding('utf8').on('data', (c) => (err = (err + c).slice(-2000)));
-    child.stdout.setEncoding('utf8').on('data', (c) => {
-      out += c;
-      const match = ready(out);
+    const check = (text) => {
+      const match = ready(text);
       if (match) {
         clearTimeout(timer);
         resolve({ child, match });
       }
-    });
+    };
+    // mcporter announces its address on stderr, mcpwire's gateway on stdout.
+    child.stderr.setEncoding('utf8').on('data', (c) => check((err = (err + c).slice(-2000))));
+    child.stdout.setEncoding('utf8').on('data', (c) => check((out += c)));
     child.once('exit', (code, signal) => reject(new Error(`${what} exited (${code ?? signal}): ${err.slice(-300)}`)));
   });
 }
@@ -72,7 +89,9 @@ function scratch() {
 
 function writeConfig(dir, server) {
   const file = path.join(dir, 'gateway.json');
-  writeFileSync(file, JSON.stringify({ mcpServers: { bench: server } }, null, 2));
+  // mcporter serve bridges only the servers its daemon keeps alive.
+  const entry = row.startsWith('mcporter') ? { ...server, lifecycle: 'keep-alive' } : server;
+  writeFileSync(file, JSON.stringify({ mcpServers: { bench: entry } }, null, 2));
   return file;
 }
 
@@ -84,15 +103,15 @@ async function httpUpstream() {
   return `http://127.0.0.1:${match[1]}/mcp`;
 }
 
-/** The pid of the child of `ppid` whose command line contains `needle` (the spawned gateway). */
+/** The pid of the child of `ppid` (any process: undefined) whose command line contains `needle`. */
 function childPid(ppid, needle) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== ppid) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) return Number(entry);
+      if (ppid !== undefined && Number(fields[1]) !== ppid) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(needle)) return Number(entry);
     } catch {
       // gone meanwhile
     }
@@ -100,20 +119,37 @@ function childPid(ppid, needle) {
   throw new Error(`no child of ${ppid} running ${needle}`);
 }
 
+/**
+ * The processes between the client and the upstream: the gateway; for mcporter, `serve` and the
+ * daemon it starts (a process group of its own, killed on exit). Their CPU and VmHWM are summed.
+ */
+function frontPids(frontPid, config) {
+  if (!row.startsWith('mcporter')) return [frontPid];
+  const daemon = childPid(undefined, `${config} daemon`);
+  ownedGroups.add(daemon);
+  return [frontPid, daemon];
+}
+
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 /** utime + stime of a process (all its threads), in µs. */
-function cpuUs(pid) {
+function cpuUs(pids) {
+  return pids.reduce((sum, pid) => sum + cpuUsOf(pid), 0);
+}
+function cpuUsOf(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
 }
 /** VmHWM (peak resident set) of a process, in MiB. */
-function peakRssMiB(pid) {
+function peakRssMiB(pids) {
+  return pids.reduce((sum, pid) => sum + peakRssMiBOf(pid), 0);
+}
+function peakRssMiBOf(pid) {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return kb === undefined ? null : Number(kb) / 1024;
+  return kb === undefined ? 0 : Number(kb) / 1024;
 }
 
-/** Connects the client for `row`; `{ client, tool, gatewayPid? }`. */
+/** Connects the client for `row`; `{ client, tool, frontPids? }`. */
 async function connect(McpClient) {
   const options = { name: 'bench-gateway', era: 'legacy' };
   const stdioUpstream = { command: node, args: [STDIO_UPSTREAM] };
@@ -128,25 +164,27 @@ async function connect(McpClient) {
     const args =
       row === 'gateway-stdio'
         ? [CLI, 'gateway', '--stdio', '--config', config]
-        : [MCPORTER, 'serve', '--config', config];
+        : [MCPORTER, '--config', config, 'serve', '--stdio'];
     const client = await McpClient.connect({ command: node, args, cwd: dir, env: { HOME: dir } }, options);
-    const gatewayPid = childPid(process.pid, row === 'gateway-stdio' ? 'gateway' : 'serve');
-    return { client, tool: await toolName(client), gatewayPid };
+    const tool = await toolName(client);
+    const front = childPid(process.pid, row === 'gateway-stdio' ? 'gateway' : 'serve');
+    return { client, tool, frontPids: frontPids(front, config) };
   }
   if (row === 'gateway-http' || row === 'mcporter-http') {
     const config = writeConfig(dir, { url: await httpUpstream() });
     const args =
       row === 'gateway-http'
         ? [CLI, 'gateway', '--http', '127.0.0.1:0', '--config', config]
-        : [MCPORTER, 'serve', '--http', '127.0.0.1:0', '--config', config];
+        : [MCPORTER, '--config', config, 'serve', '--http', '0'];
     const { child, match } = await start(node, args, {
       cwd: dir,
       env: { PATH: process.env.PATH, HOME: dir },
-      ready: (out) => /(?:listening on|on) (http:\/\/\S+\/mcp)\b/.exec(out),
+      ready: (out) => /(?:listening on|HTTP bridge) (http:\/\/\S+\/mcp)\b/.exec(out),
       what: row,
     });
     const client = await McpClient.connect({ url: match[1], transport: 'http' }, options);
-    return { client, tool: await toolName(client), gatewayPid: child.pid };
+    const tool = await toolName(client);
+    return { client, tool, frontPids: frontPids(child.pid, config) };
   }
   throw new Error(`unknown row ${row}; one of ${ROWS.join(', ')}`);
 }
@@ -192,18 +230,18 @@ async function main() {
   if (!SIZES[scenario]) throw new Error('usage: node bench/gateway-worker.mjs ROW seq|par [--quick]');
   if (row.startsWith('mcporter') && !(MCPORTER && existsSync(MCPORTER))) throw new Error('mcporter not installed');
   const { McpClient } = await import(new URL('../dist/index.js', import.meta.url).href);
-  const { client, tool, gatewayPid } = await connect(McpClient);
+  const { client, tool, frontPids: pids } = await connect(McpClient);
   const call = () => client.callTool(tool, { text: 'hello' });
   const loop = scenario === 'seq' ? seqLoop : parLoop;
   const [warmup, n] = SIZES[scenario];
   await loop(call, warmup);
-  const gw0 = gatewayPid ? cpuUs(gatewayPid) : 0;
+  const gw0 = pids ? cpuUs(pids) : 0;
   const own0 = process.cpuUsage();
   const t0 = performance.now();
   const lat = await loop(call, n);
   const wallMs = performance.now() - t0;
   const own = process.cpuUsage(own0);
-  const gwCpu = gatewayPid ? cpuUs(gatewayPid) - gw0 : null;
+  const gwCpu = pids ? cpuUs(pids) - gw0 : null;
   const sorted = Array.from(lat).sort((a, b) => a - b);
   const result = {
     calls: n,
@@ -212,7 +250,7 @@ async function main() {
     callsPerSec: n / (wallMs / 1000),
     clientCpuUs: (own.user + own.system) / n,
     gatewayCpuUs: gwCpu === null ? null : gwCpu / n,
-    gatewayRssMiB: gatewayPid ? peakRssMiB(gatewayPid) : null,
+    gatewayRssMiB: pids ? peakRssMiB(pids) : null,
   };
   console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
