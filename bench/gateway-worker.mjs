@@ -31,8 +31,8 @@ const quick = process.argv.includes('--quick');
  * loops (a whole run stays near 2 minutes); their medians rest on fewer calls.
  */
 const SIZES = row?.startsWith('mcporter')
-  ? { seq: quick ? [100, 200] : [200, 400], par: quick ? [300, 600] : [600, 1500] }
-  : { seq: quick ? [1500, 400] : [3000, 1500], par: quick ? [4000, 2000] : [6000, 4000] };
+  ? { seq: quick ? [50, 100] : [100, 250], par: quick ? [200, 300] : [300, 800] }
+  : { seq: quick ? [1000, 300] : [3000, 1500], par: quick ? [2000, 1000] : [5000, 3000] };
 const IN_FLIGHT = 64;
 
 const owned = new Set();

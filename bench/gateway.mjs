@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node bench/gateway.mjs [--rounds N] [--quick]` (after `npm run build`): issue 29's
+// `node bench/gateway.mjs [--rounds N] [--quick [--mcporter]]` (after `npm run build`): issue 29's
 // "Measured": the no-op `echo` through mcpwire's gateway against the same call direct, over
 // stdio and over HTTP, sequential and 64 in flight. Each (row, scenario) sample runs in its own
 // fresh process (bench/gateway-worker.mjs); rows are interleaved in an order that rotates every
@@ -21,7 +21,7 @@ const quick = argv.includes('--quick');
 const roundsAt = argv.indexOf('--rounds');
 const rounds = roundsAt === -1 ? (quick ? 1 : 3) : Number(argv[roundsAt + 1]);
 if (!Number.isInteger(rounds) || rounds < 1) {
-  console.error('usage: node bench/gateway.mjs [--rounds N] [--quick]');
+  console.error('usage: node bench/gateway.mjs [--rounds N] [--quick [--mcporter]]');
   process.exit(2);
 }
 const WORKER = fileURLToPath(new URL('./gateway-worker.mjs', import.meta.url));
@@ -160,8 +160,13 @@ async function main() {
   }
   const mcporter = mcporterBin();
   const env = { ...process.env, ...(mcporter ? { MCPORTER_BIN: mcporter.bin } : {}) };
-  const rows = ROWS.map(([row]) => row).filter((row) => mcporter || !row.startsWith('mcporter'));
+  // --quick is a smoke run of mcpwire's rows: mcporter's (seconds per sample) only with --mcporter.
+  const skipMcporter = quick && !argv.includes('--mcporter');
+  const rows = ROWS.map(([row]) => row).filter((row) => (mcporter && !skipMcporter) || !row.startsWith('mcporter'));
   const unavailable = {};
+  if (mcporter && skipMcporter)
+    for (const row of ['mcporter-stdio', 'mcporter-http'])
+      unavailable[row] = { seq: 'skipped (--quick)', par: 'skipped (--quick)' };
   if (!mcporter)
     for (const row of ['mcporter-stdio', 'mcporter-http'])
       unavailable[row] = { seq: 'not installed', par: 'not installed' };
