@@ -65,6 +65,7 @@ await build({
     'src/otel/index.ts',
     'src/server/redis/index.ts',
     'src/apps/index.ts',
+    'src/gateway/index.ts',
   ],
   chunkNames: 'chunks/[name]-[hash]',
 });

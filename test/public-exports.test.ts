@@ -113,6 +113,36 @@ describe('the public surface', () => {
     expect(manifest.exports['./apps']).toEqual({ types: './dist/apps/index.d.ts', import: './dist/apps/index.js' });
   });
 
+  it('mcpwire/gateway exports exactly this list of runtime names and types, from its own entry', async () => {
+    const gateway = await import('../src/gateway/index.js');
+    expect(Object.keys(gateway).sort()).toEqual([
+      'GATEWAY_STATUS_URI',
+      'PinStore',
+      'createGateway',
+      'gatewayUri',
+      'pinDiff',
+      'toolFingerprint',
+      'upstreamUri',
+    ]);
+    expect(typeOnlyExports('src/gateway/index.ts')).toEqual([
+      'BucketLimits',
+      'Gateway',
+      'GatewayOptions',
+      'GatewayPolicy',
+      'GatewayStatus',
+      'PinVerdict',
+      'UpstreamStatus',
+      'VirtualServerConfig',
+    ]);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>;
+    };
+    expect(manifest.exports['./gateway']).toEqual({
+      types: './dist/gateway/index.d.ts',
+      import: './dist/gateway/index.js',
+    });
+  });
+
   it('mcpwire/server exports exactly this list of runtime names', () => {
     expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
       [

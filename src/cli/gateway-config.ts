@@ -50,7 +50,7 @@ export function gatewayFileOptions(files: readonly string[]): { options: Gateway
       if (typeof (auth as GatewayAuthConfig).issuer !== 'string')
         throw new McpError('CONFIG_INVALID', `${file}: "gateway.auth.issuer" must be the token issuer's URL`);
     }
-    return { options: section as GatewayFileOptions, file };
+    return { options: section, file };
   }
   return { options: {} };
 }

@@ -85,3 +85,4 @@ export type {
 export type { AppToolDefinition, AppToolUi } from './apps/app-tool.js';
 export type { AppResourceDefinition } from './apps/app-resource.js';
 export type { AppsOptions } from './apps/app-only-tools.js';
+export type { VisibilityOptions, VisibilityRequest } from './visibility.js';

@@ -30,7 +30,7 @@ import { appsPolicy } from './apps/app-only-tools.js';
 import { appToolDefinition, type AppToolDefinition } from './apps/app-tool.js';
 import { appResourceDefinition, type AppResourceDefinition } from './apps/app-resource.js';
 import { AppRegistrations, appsExtension } from './apps/apps-extension.js';
-import type { VisibilityOptions } from './visibility.js';
+import type { VisibilityOptions } from './visibility-types.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 const OPTION_KEYS = new Set([

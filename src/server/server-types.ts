@@ -6,7 +6,7 @@ import type { ExtensionMap, ExtensionSettings } from '../protocol/extensions/ids
 import type { UiClientCapability } from '../protocol/extensions/apps-types.js';
 import type { AppsOptions } from './apps/app-only-tools.js';
 import type { AuthInfo } from './auth-info.js';
-import type { VisibilityOptions } from './visibility.js';
+import type { VisibilityOptions } from './visibility-types.js';
 import type { ServerStateOptions } from './state/server-state.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { Era, ProtocolRevision } from '../protocol/revisions.js';

@@ -15,7 +15,7 @@ import type { ServerLogger, ToolCallObserver } from '../server-types.js';
 import type { ServerState } from '../state/server-state.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
 import type { ToolSet } from '../tools/tool-set.js';
-import type { VisibilityOptions } from '../visibility.js';
+import type { VisibilityOptions } from '../visibility-types.js';
 
 /** What the router needs of the server. */
 export interface ServerCore {
