@@ -114,7 +114,8 @@ async function complete(params: Params, call: MethodCall): Promise<MethodResult>
     if (!prompt) throw RequestFault.invalidParams(`Unknown prompt: ${ref.name}`);
     completer = prompt.complete?.[argument.name];
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    completer = (resourcesShown(call, 'use')?.(ref.uri) ?? true) ? resources.completer(ref.uri, argument.name) : undefined;
+    completer =
+      (resourcesShown(call, 'use')?.(ref.uri) ?? true) ? resources.completer(ref.uri, argument.name) : undefined;
   } else {
     throw RequestFault.invalidParams('completion/complete needs a ref/prompt or ref/resource "ref"');
   }
