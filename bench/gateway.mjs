@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAll, live } from './support/process-groups.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -50,24 +51,6 @@ function mcporterBin() {
 }
 
 // ---- child bookkeeping ----------------------------------------------------------------------
-const live = new Set();
-function killAll() {
-  for (const child of live) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  live.clear();
-}
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(128 + os.constants.signals[signal]);
-  });
-}
 
 /** Runs one worker; resolves to its result or `{ error }`. Never rejects. */
 function runWorker(row, scenario, env) {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { METRICS, ratios, render, summarize, targets } from './report.mjs';
+import { killAll, live } from './support/process-groups.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -41,24 +42,6 @@ const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const WORKER_TIMEOUT_MS = 120_000;
 
 // ---- child bookkeeping: every worker leads its own process group, killed as a group ----------
-const live = new Set();
-function killAll() {
-  for (const child of live) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  live.clear();
-}
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(128 + os.constants.signals[signal]);
-  });
-}
 
 /** Runs one worker; resolves to its result object or `{ error }`. Never rejects. */
 function runWorker(client, scenario) {
