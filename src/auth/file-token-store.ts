@@ -11,8 +11,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredLogin, TokenStore } from './token-store.js';
+import { withFileLock } from './file-lock.js';
 
 /** Options of {@link FileTokenStore}. */
 export interface FileTokenStoreOptions {
@@ -34,9 +34,6 @@ export function defaultTokenDir(): string {
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
 const DEFAULT_LOCK_WAIT_MS = 30_000;
-/** The longest pause between two tries of a held lock. */
-const MAX_LOCK_PAUSE_MS = 100;
-
 /** A {@link TokenStore} in files; a file that cannot be read as a login counts as none. */
 export class FileTokenStore implements TokenStore {
   readonly dir: string;
@@ -98,39 +95,18 @@ export class FileTokenStore implements TokenStore {
    * when `signal` aborts the wait.
    */
   async lock<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    // Loaded on first use: most commands never refresh, and the CLI starts faster without it.
-    const lockfile = (await import('proper-lockfile')).default;
     await this.ensureDir();
-    const lockfilePath = this.lockOf(key);
-    const deadline = Date.now() + this.lockWaitMs;
-    let release: () => Promise<void>;
-    for (let pause = 5; ; pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MS)) {
-      signal?.throwIfAborted();
-      try {
-        release = await lockfile.lock(this.fileOf(key), {
-          realpath: false,
-          lockfilePath,
-          stale: this.lockStaleMs,
-          retries: 0,
-          // Only when this process stalled past the stale bound: another may refresh too, nothing to crash for.
-          onCompromised: () => {},
-        });
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-        if (Date.now() >= deadline)
-          throw new Error(
-            `the login lock ${lockfilePath} is held by another process for more than ${this.lockWaitMs} ms`,
-            { cause: error },
-          );
-        await sleep(pause + Math.random() * pause, undefined, signal ? { signal } : {});
-      }
-    }
-    try {
-      return await task();
-    } finally {
-      await release().catch(() => {});
-    }
+    return withFileLock(
+      {
+        file: this.fileOf(key),
+        lockfilePath: this.lockOf(key),
+        staleMs: this.lockStaleMs,
+        waitMs: this.lockWaitMs,
+        what: 'login',
+      },
+      task,
+      signal,
+    );
   }
 
   private async ensureDir(): Promise<void> {

@@ -8,9 +8,9 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { withFileLock } from '../../auth/file-lock.js';
 import { randomHex } from '../../manager/hashing.js';
-import { ConfigError, errorMessage, McpError } from '../../protocol/errors.js';
+import { ConfigError, errorMessage } from '../../protocol/errors.js';
 import type { Tool } from '../../protocol/types.js';
 
 /** A definition a person (or trust on first use) approved. */
@@ -140,8 +140,6 @@ export async function writePinFile(file: string, text: string): Promise<void> {
 const LOCK_WAIT_MS = 10_000;
 /** A lock not kept fresh for this long was left by a process that died, and is broken. */
 const LOCK_STALE_MS = 10_000;
-/** The longest pause between two tries of a held lock. */
-const MAX_LOCK_PAUSE_MS = 100;
 
 /**
  * Runs `task` (a read, change and write of `file`) holding the file's lock across processes: a
@@ -153,42 +151,12 @@ const MAX_LOCK_PAUSE_MS = 100;
  */
 export async function withPinFileLock<T>(file: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   signal?.throwIfAborted();
-  // Loaded on first use: `mcpwire gateway pins` and most gateway runs never change a pin.
-  const lockfile = (await import('proper-lockfile')).default;
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const lockfilePath = `${file}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let release: () => Promise<void>;
-  for (let pause = 2; ; pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MS)) {
-    signal?.throwIfAborted();
-    try {
-      release = await lockfile.lock(file, {
-        realpath: false,
-        lockfilePath,
-        stale: LOCK_STALE_MS,
-        retries: 0,
-        // Only when this process stalled past the stale bound; the file is still written atomically.
-        onCompromised: () => {},
-      });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      if (Date.now() >= deadline)
-        throw new McpError(
-          'TIMEOUT',
-          `the gateway pins lock ${lockfilePath} is held by another process for more than ${LOCK_WAIT_MS} ms`,
-          { cause: error },
-        );
-      await sleep(pause + Math.random() * pause, undefined, signal ? { signal } : {}).catch(() => {
-        signal?.throwIfAborted();
-      });
-    }
-  }
-  try {
-    return await task();
-  } finally {
-    await release().catch(() => {});
-  }
+  return withFileLock(
+    { file, staleMs: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS, what: 'gateway pins', firstPauseMs: 2 },
+    task,
+    signal,
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
