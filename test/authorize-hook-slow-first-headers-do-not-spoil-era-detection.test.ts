@@ -30,10 +30,11 @@ describe('a slow authorize hook', () => {
     });
     const kit = await startKitHttp(server);
     dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-slow-helper-'));
-    // Slower than the probe timeout below: the helper's own pace, not a wait of the test.
+    // Slower than the probe timeout below (3 s against 1.5 s): the helper's own pace, not a wait of
+    // the test. The probe's budget is generous so a loopback probe on a busy machine still fits.
     writeFileSync(
       path.join(dir, 'slow.sh'),
-      'echo run >> "$HELPER_DIR/runs"\nsleep 1\necho "X-Token: slow-but-sure"\n',
+      'echo run >> "$HELPER_DIR/runs"\nsleep 3\necho "X-Token: slow-but-sure"\n',
     );
     const hook = headersHelperHook({
       name: 'kit',
@@ -44,7 +45,7 @@ describe('a slow authorize hook', () => {
     });
     const client = await connectClient(
       { url: kit.url, authorize: hook },
-      { name: 'kit', probeTimeoutMs: 300, connectTimeoutMs: 20_000 },
+      { name: 'kit', probeTimeoutMs: 1_500, connectTimeoutMs: 20_000 },
     );
     expect(client.era).toBe('modern');
     expect(readFileSync(path.join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
