@@ -228,7 +228,10 @@ export class McpClient {
     options: CallOptions,
   ): CallToolResult | Promise<CallToolResult> {
     if (result.isError || this.session.options.validateOutput === false) return result;
-    if (this.toolIndex === undefined && result.structuredContent === undefined) return result;
+    // Nothing to check, known without waiting: no index and nothing structured, or a tool the index has no schema for.
+    const index = this.toolIndex;
+    if (index === undefined ? result.structuredContent === undefined : index.get(name)?.outputSchema === undefined)
+      return result;
     return this.validateOutput(name, result, options).then(() => result);
   }
 

@@ -39,10 +39,14 @@ export function forwardedTool(
     checkSchemas: false,
     handler: (args, context) =>
       forward(via, server, context, async (client, signal) => {
-        const result = await client.callTool(tool.name, args, {
-          signal,
-          onProgress: (p) => context.progress(p.progress, p.total, p.message),
-        });
+        // Progress is asked of the upstream only when the caller asked for it (a token each call costs).
+        const result = await client.callTool(
+          tool.name,
+          args,
+          context.wantsProgress
+            ? { signal, onProgress: (p) => context.progress(p.progress, p.total, p.message) }
+            : { signal, trackProgress: false },
+        );
         const out: ToolResult = { content: rewriteBlocks(server, result.content ?? []) };
         if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
         if (result.isError) out.isError = true;

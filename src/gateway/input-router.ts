@@ -53,13 +53,20 @@ export class InputRouter {
   enter(server: string, context: RequestContext): InFlightCall {
     let calls = this.inFlight.get(server);
     if (!calls) this.inFlight.set(server, (calls = new Set()));
+    // One controller that follows the downstream signal through one listener, removed when the
+    // call is done: cheaper per call than `AbortSignal.any` (weak references on Node 20).
     const abort = new AbortController();
+    const downstream = context.signal;
+    const follow = () => abort.abort(downstream.reason);
+    if (downstream.aborted) follow();
+    else downstream.addEventListener('abort', follow, { once: true });
     const entry: Entry = {
       context,
       abort,
-      signal: AbortSignal.any([context.signal, abort.signal]),
+      signal: abort.signal,
       inputRequired: undefined,
       done: () => {
+        downstream.removeEventListener('abort', follow);
         calls.delete(entry);
         if (calls.size === 0 && this.inFlight.get(server) === calls) this.inFlight.delete(server);
       },

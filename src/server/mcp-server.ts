@@ -350,6 +350,7 @@ export class McpServer {
       extensions: {},
       ui: undefined,
       progress: () => undefined,
+      wantsProgress: false,
       log: () => undefined,
       elicit: () => Promise.reject(noClient('elicitation/create')),
       sample: () => Promise.reject(noClient('sampling/createMessage')),

@@ -149,6 +149,8 @@ export interface RequestContext {
    * Values that do not increase are dropped (the spec requires increasing progress).
    */
   progress(progress: number, total?: number, message?: string): void;
+  /** True when the client asked for progress (its request carried a `progressToken`). */
+  readonly wantsProgress: boolean;
   /**
    * Sends a log message to the client when it asked for this level or a more severe one
    * (legacy: `logging/setLevel`, default `info`; modern: this request's `_meta` log level, none

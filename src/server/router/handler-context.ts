@@ -59,6 +59,7 @@ export function requestContext(
       if (message !== undefined && hasFeature(facts.revision, 'progressMessage')) out.message = message;
       link.notify('notifications/progress', out);
     },
+    wantsProgress: typeof token === 'string' || typeof token === 'number',
     log(level, data, logger) {
       if (finished || threshold === undefined || !isLoggingLevel(level) || LOG_LEVEL_RANK[level] < threshold) return;
       link.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
