@@ -15,6 +15,7 @@ import { ResourceNotFoundError } from '../server/resource-not-found.js';
 import type { CompleteHandler, RequestContext, ToolDefinition, ToolResult } from '../server/server-types.js';
 import { ToolError } from '../server/tools/tool-error.js';
 import type { AppToolUi } from '../server/apps/app-tool.js';
+import { auditPrincipal, publishForward } from './forward-channel.js';
 import type { InputRouter } from './input-router.js';
 import { gatewayUri, serverUriPrefixes, upstreamUri } from './resource-uris.js';
 import { rewriteBlocks, rewriteContents, rewriteToolMeta } from './rewrite-uris.js';
@@ -38,7 +39,7 @@ export function forwardedTool(
     inputSchema: tool.inputSchema,
     checkSchemas: false,
     handler: (args, context) =>
-      forward(via, server, context, async (client, signal) => {
+      forward(via, server, { method: 'tools/call', target: tool.name }, context, async (client, signal) => {
         // Progress is asked of the upstream only when the caller asked for it (a token each call costs).
         const result = await client.callTool(
           tool.name,
@@ -79,7 +80,7 @@ export function forwardedPrompt(
   const definition: PromptDefinition = {
     name,
     get: (args, context) =>
-      forward(via, server, context, async (client, signal) => {
+      forward(via, server, { method: 'prompts/get', target: prompt.name }, context, async (client, signal) => {
         const result = await client.getPrompt(prompt.name, args, { signal });
         return {
           ...(result.description !== undefined ? { description: result.description } : {}),
@@ -172,7 +173,8 @@ function completer(
 async function readUpstream(via: ForwardingContext, server: string, uri: string, context: RequestContext) {
   const client = await via.client(server);
   try {
-    const result = await client.readResource(uri, { signal: context.signal });
+    const facts = { server, method: 'resources/read', target: uri, principal: auditPrincipal(context) };
+    const result = await publishForward(facts, () => client.readResource(uri, { signal: context.signal }));
     return result.contents.map((contents) => rewriteContents(server, contents));
   } catch (error) {
     // Not found upstream is not found here (the kit answers with the gateway's URI).
@@ -184,18 +186,21 @@ async function readUpstream(via: ForwardingContext, server: string, uri: string,
 
 /**
  * Runs `work` on the server's client with the call marked in flight (`signal` is the upstream
- * call's); an upstream failure becomes a `ToolError`, and a 2026 round that must ask first ends
- * with the kit's signal for it (`input-router.ts`).
+ * call's) and published as `upstream` of `server` (`forward-channel.ts`); an upstream failure
+ * becomes a `ToolError`, and a 2026 round that must ask first ends with the kit's signal for it
+ * (`input-router.ts`).
  */
 async function forward<T>(
   via: ForwardingContext,
   server: string,
+  upstream: { method: string; target: string },
   context: RequestContext,
   work: (client: McpClient, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const call = via.router.enter(server, context);
   try {
-    const result = await work(await via.client(server), call.signal);
+    const facts = { server, ...upstream, principal: auditPrincipal(context) };
+    const result = await publishForward(facts, async () => work(await via.client(server), call.signal));
     if (call.inputRequired) throw call.inputRequired;
     return result;
   } catch (error) {

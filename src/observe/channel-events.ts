@@ -95,3 +95,22 @@ export interface McpSessionEvent {
   /** Why it ended, when that was a failure (the transport broke, the peer crashed). */
   error?: unknown;
 }
+
+/**
+ * `mcpwire:gateway-forward`: one downstream call a gateway forwards to an upstream (a tool call,
+ * a prompt get, a resource read), published inside the handling of the downstream request and
+ * around the upstream call (so the upstream request's `send-request` life lies within it). Audit
+ * facts only: never a token, a secret or an argument.
+ */
+export interface McpGatewayForwardEvent {
+  /** The upstream server's configured name. */
+  readonly server: string;
+  /** The upstream method: `tools/call`, `prompts/get` or `resources/read`. */
+  readonly method: string;
+  /** The upstream's own name of the tool or prompt, or its own URI of the resource. */
+  readonly target: string;
+  /** Who asked: the verified token's subject, else its OAuth client id; undefined without a bearer check. */
+  readonly principal: string | undefined;
+  /** Why the upstream call failed, when it did. */
+  error?: unknown;
+}

@@ -6,6 +6,7 @@
  * (`tracing-channel.ts`).
  */
 import type {
+  McpGatewayForwardEvent,
   McpHandleNotificationEvent,
   McpHandleRequestEvent,
   McpSendNotificationEvent,
@@ -26,6 +27,8 @@ export const MCP_CHANNELS = {
   handleNotification: 'mcpwire:handle-notification',
   /** A connection's (session's) life: {@link McpSessionEvent}. */
   session: 'mcpwire:session',
+  /** A call a gateway forwards to an upstream: {@link McpGatewayForwardEvent}. */
+  gatewayForward: 'mcpwire:gateway-forward',
 } as const;
 
 export const sendRequestChannel = tracingChannel<McpSendRequestEvent>(MCP_CHANNELS.sendRequest);
@@ -33,3 +36,4 @@ export const sendNotificationChannel = tracingChannel<McpSendNotificationEvent>(
 export const handleRequestChannel = tracingChannel<McpHandleRequestEvent>(MCP_CHANNELS.handleRequest);
 export const handleNotificationChannel = tracingChannel<McpHandleNotificationEvent>(MCP_CHANNELS.handleNotification);
 export const sessionChannel = tracingChannel<McpSessionEvent>(MCP_CHANNELS.session);
+export const gatewayForwardChannel = tracingChannel<McpGatewayForwardEvent>(MCP_CHANNELS.gatewayForward);

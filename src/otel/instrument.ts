@@ -3,7 +3,8 @@
  * handles, by the conventions of `util/mcp-semconv.ts`, from mcpwire's diagnostics channels. A
  * CLIENT span for each request or notification sent (its parent: the caller's active span; its
  * context propagated in `params._meta`), a SERVER span for each one handled (its parent: the
- * context in the message's `_meta`, the ambient one linked), the four duration histograms.
+ * context in the message's `_meta`, the ambient one linked), the four duration histograms; in a
+ * gateway, each forwarded call's audit attributes on both its spans (`gateway-audit.ts`).
  * Runtime-neutral (no Node built-in): the channels are Node's where the runtime has them, subscriber
  * lists elsewhere (`observe/tracing-channel.ts`). The active span flows through the context
  * manager the caller installed — AsyncLocalStorage on Node, the web SDK's on a page.
@@ -27,6 +28,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import type {
+  McpGatewayForwardEvent,
   McpHandleNotificationEvent,
   McpHandleRequestEvent,
   McpMessageEvent,
@@ -49,6 +51,7 @@ import {
 import { VERSION } from '../util/version.js';
 import { connectionAttributes, endAttributes, metricAttributes, startAttributes } from './attributes.js';
 import { captured, type ContentCapture } from './content.js';
+import { forwardAttributes, upstreamAttributes, withForward } from './gateway-audit.js';
 import { handledOutcome, sentOutcome } from './outcome.js';
 
 /** Options of {@link instrument}. */
@@ -128,6 +131,9 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     const attributes = startAttributes(event, (event as McpSendRequestEvent).id);
     if (capture) captureArguments(event, attributes, capture);
     const span = tracer.startSpan(spanNameOf(event.method, event), { kind: SpanKind.CLIENT, attributes }, parent);
+    // A gateway's upstream call: its audit facts on the span, kept out of the metric attributes.
+    const audit = upstreamAttributes(parent);
+    if (audit) span.setAttributes(audit);
     const active = trace.setSpan(parent, span);
     if (propagator) propagator.inject(active, event.meta, metaSetter);
     else propagation.inject(active, event.meta);
@@ -235,6 +241,12 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     });
     bind(channel, handled);
   }
+  // A gateway's forwarded call: audited on the SERVER span, its facts in the upstream call's context.
+  const forwards = on<McpGatewayForwardEvent>(MCP_CHANNELS.gatewayForward, {
+    start: (event) => trace.getActiveSpan()?.setAttributes(forwardAttributes(event)),
+  });
+  forwards.start.bindStore(contextStore, (event) => withForward(context.active(), event));
+  subscriptions.push(() => void forwards.start.unbindStore(contextStore));
   on<McpSessionEvent>(MCP_CHANNELS.session, {
     start: (event) => void sessions.set(event, performance.now()),
     asyncEnd: sessionEnded,

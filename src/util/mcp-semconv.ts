@@ -34,6 +34,18 @@ export const ATTR = {
   clientPort: 'client.port',
 } as const;
 
+/**
+ * A gateway's audit attributes on the spans of a forwarded call (its SERVER span and the upstream
+ * CLIENT span): the upstream server and the upstream's own name of what was called (mcpwire's
+ * names: the conventions have none for a gateway), and the principal as OpenTelemetry's general
+ * `enduser.id`. Never a token.
+ */
+export const GATEWAY_ATTR = {
+  upstreamServer: 'mcpwire.gateway.upstream.server',
+  upstreamTarget: 'mcpwire.gateway.upstream.target',
+  principal: 'enduser.id',
+} as const;
+
 /** `gen_ai.operation.name` of a tool call (and of nothing else). */
 export const EXECUTE_TOOL = 'execute_tool';
 /** `error.type` of a `tools/call` answered with `isError: true`. */

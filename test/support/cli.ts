@@ -28,6 +28,8 @@ export interface CliRunOptions {
   cwd?: string;
   input?: string;
   timeoutMs?: number;
+  /** Node's own options, before the CLI's path (`--import ./otel.mjs`). */
+  nodeOptions?: readonly string[];
 }
 
 /** Throws a clear error when the CLI was not built (`npm test` builds it first). */
@@ -76,7 +78,7 @@ export interface RunningCli {
  * caller awaits `done` or kills it.
  */
 export function startCli(args: readonly string[], options: CliRunOptions = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
