@@ -54,6 +54,11 @@ export function forwardedTool(
   if (tool.description !== undefined) definition.description = tool.description;
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  // A task-capable tool stays one. The gateway runs such a call as a task of its own (the kit's
+  // task runtime: its ids, `tasks/get`, `tasks/cancel`) that awaits a plain upstream call, rather
+  // than forwarding the upstream's task: see docs/gateway.md, "Tasks".
+  const support = tool.execution?.taskSupport;
+  if (support === 'optional' || support === 'required') definition.taskSupport = support;
   const meta = rewriteToolMeta(server, tool._meta);
   if (meta !== undefined) definition._meta = meta;
   const ui = meta?.ui as { resourceUri?: unknown; visibility?: unknown } | undefined;
