@@ -4,8 +4,10 @@
  * resource, a gateway over it, its HTTP endpoint):
  * - a task-capable upstream tool stays task-capable in the gateway's list; a 2026 client that
  *   calls it as a task gets a task of the gateway's, which `tasks/get` shows working while the
- *   upstream call runs and completed with its result after; `tasks/cancel` cancels the upstream
- *   call;
+ *   upstream task runs and completed with its result after; `tasks/cancel` cancels the upstream
+ *   task; a tool the upstream runs only as a task works for a legacy client too (the gateway
+ *   follows the upstream task), and the upstream task's question reaches the downstream client
+ *   (a 2026 client in its task's `inputRequests`, a legacy client as a request);
  * - the upstream's `notifications/resources/updated` reach a legacy client that subscribed to
  *   the gateway's URI (mcpwire's client, the official SDK v2 client) and a 2026 client on its
  *   `subscriptions/listen` stream, with the URI rewritten to the gateway's.
@@ -22,7 +24,7 @@ import { modernRequest } from './support/kit-wire.js';
 import { eventually, until } from './support/wait.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
-const WITH_TASKS = { extensions: { [TASKS]: {} } };
+const WITH_TASKS = { extensions: { [TASKS]: {} }, elicitation: {} };
 const UPSTREAM_URI = 'kit://counter';
 const GATEWAY_URI = 'mcpwire://kit/kit://counter';
 
@@ -33,12 +35,37 @@ let gateway: Gateway;
 let served: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  upstream = new McpServer({ name: 'tasks-upstream', version: '1.0.0', logger: () => undefined });
+  upstream = new McpServer({
+    name: 'tasks-upstream',
+    version: '1.0.0',
+    logger: () => undefined,
+    tasks: { pollIntervalMs: 20 },
+  });
   gate = registerGateTool(upstream, { whenAborted: { content: [{ type: 'text', text: 'aborted' }] } });
   upstream.registerTool({
     name: 'plain',
     inputSchema: { type: 'object' },
     handler: () => ({ content: [{ type: 'text', text: 'plain ran' }] }),
+  });
+  upstream.registerTool({
+    name: 'must_task',
+    inputSchema: { type: 'object' },
+    taskSupport: 'required',
+    handler: (_args, context) => ({
+      content: [{ type: 'text', text: `done in task ${String(context.taskId !== undefined)}` }],
+    }),
+  });
+  upstream.registerTool({
+    name: 'ask_in_task',
+    inputSchema: { type: 'object' },
+    taskSupport: 'required',
+    handler: async (_args, context) => {
+      const answer = await context.elicit(
+        { message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+        { key: 'who' },
+      );
+      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
+    },
   });
   upstream.registerResource({
     uri: UPSTREAM_URI,
@@ -110,6 +137,54 @@ describe('tasks through the gateway', () => {
     expect((await ask('tasks/cancel', { taskId })).error).toBeUndefined();
     await until(() => gate.aborted.length === aborted + 1, { what: 'the upstream call to be cancelled' });
     await taskWith(taskId, 'cancelled');
+  });
+
+  it('runs a tool the upstream runs only as a task, for a 2026 task and for a legacy call', async () => {
+    const created = await ask('tools/call', { name: 'kit__must_task', arguments: {} });
+    expect(created.result).toMatchObject({ resultType: 'task' });
+    const done = await taskWith(created.result.taskId as string, 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'done in task true' }]);
+    const legacy = await McpClient.connect({ url: served.url }, { era: 'legacy' });
+    onTestFinished(() => legacy.close());
+    expect((await legacy.listTools()).find((tool) => tool.name === 'kit__must_task')?.execution).toBeUndefined();
+    const result = await legacy.callTool('kit__must_task', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'done in task true' }]);
+  });
+
+  it("passes the upstream task's question to a 2026 task's inputRequests and its answer back", async () => {
+    const created = await ask('tools/call', { name: 'kit__ask_in_task', arguments: {} });
+    const taskId = created.result.taskId as string;
+    const asking = await taskWith(taskId, 'input_required');
+    expect(asking.inputRequests).toEqual({
+      who: { method: 'elicitation/create', params: expect.objectContaining({ message: 'name?' }) },
+    });
+    const update = await ask('tasks/update', {
+      taskId,
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } },
+    });
+    expect(update.error).toBeUndefined();
+    const done = await taskWith(taskId, 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
+  });
+
+  it("passes the upstream task's question to a legacy client as an elicitation request", async () => {
+    const asked: string[] = [];
+    const legacy = await McpClient.connect(
+      { url: served.url },
+      {
+        era: 'legacy',
+        handlers: {
+          elicitation: (params) => {
+            asked.push(params.message);
+            return { action: 'accept', content: { name: 'Grace' } };
+          },
+        },
+      },
+    );
+    onTestFinished(() => legacy.close());
+    const result = await legacy.callTool('kit__ask_in_task', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'hello Grace' }]);
+    expect(asked).toEqual(['name?']);
   });
 
   it("does not know another server's task ids", async () => {

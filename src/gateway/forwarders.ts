@@ -18,6 +18,7 @@ import type { AppToolUi } from '../server/apps/app-tool.js';
 import type { InputRouter } from './input-router.js';
 import { gatewayUri, serverUriPrefixes, upstreamUri } from './resource-uris.js';
 import { rewriteBlocks, rewriteContents, rewriteToolMeta } from './rewrite-uris.js';
+import { callUpstreamTool } from './upstream-task.js';
 
 /** What a forwarder needs of the gateway. */
 export interface ForwardingContext {
@@ -39,10 +40,7 @@ export function forwardedTool(
     checkSchemas: false,
     handler: (args, context) =>
       forward(via, server, context, async (client, signal) => {
-        const result = await client.callTool(tool.name, args, {
-          signal,
-          onProgress: (p) => context.progress(p.progress, p.total, p.message),
-        });
+        const result = await callUpstreamTool(client, tool, args, context, signal);
         const out: ToolResult = { content: rewriteBlocks(server, result.content ?? []) };
         if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
         if (result.isError) out.isError = true;
@@ -55,8 +53,8 @@ export function forwardedTool(
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) definition.annotations = tool.annotations;
   // A task-capable tool stays one. The gateway runs such a call as a task of its own (the kit's
-  // task runtime: its ids, `tasks/get`, `tasks/cancel`) that awaits a plain upstream call, rather
-  // than forwarding the upstream's task: see docs/gateway.md, "Tasks".
+  // task runtime: its ids, `tasks/get`, `tasks/update`, `tasks/cancel`), which awaits the upstream
+  // call and follows the upstream's task when there is one (`upstream-task.ts`); see docs/gateway.md.
   const support = tool.execution?.taskSupport;
   if (support === 'optional' || support === 'required') definition.taskSupport = support;
   const meta = rewriteToolMeta(server, tool._meta);

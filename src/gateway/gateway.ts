@@ -35,6 +35,7 @@ import {
 } from './forwarders.js';
 import { readLists, type ListKind, type UpstreamLists } from './upstream-lists.js';
 import { ResourceUpdates } from './resource-updates.js';
+import { UPSTREAM_TASKS_EXTENSION } from './upstream-task.js';
 import { GATEWAY_STATUS_URI, gatewayStatus, type GatewayStatus } from './gateway-status.js';
 import { GatewayAccess } from './gateway-access.js';
 import { PinStore } from './pins/pin-store.js';
@@ -107,8 +108,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? options.manager
       : McpManager.create({
           ...options.manager,
-          // The gateway's handlers, whatever the options say: input goes to the downstream caller.
-          client: { ...options.manager.client, handlers: router.handlers },
+          // The gateway's handlers, whatever the options say: input goes to the downstream caller;
+          // and the tasks extension, so that an upstream may run a call as its task (`upstream-task.ts`).
+          client: {
+            ...options.manager.client,
+            handlers: router.handlers,
+            extensions: { ...options.manager.client?.extensions, ...UPSTREAM_TASKS_EXTENSION },
+          },
         });
   const naming = { prefix: '', separator: options.separator ?? '__' };
   const policies = options.policies
