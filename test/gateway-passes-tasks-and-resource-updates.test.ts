@@ -123,6 +123,9 @@ describe('tasks through the gateway', () => {
     const taskId = created.result.taskId as string;
     await until(() => gate.opens.length === opened + 1, { what: 'the upstream call to run' });
     expect((await ask('tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' });
+    // The id is the gateway's own task, not the upstream's passed on.
+    const upstreamAnswer = await modernRequest(kit.url, 'tasks/get', { taskId }, { capabilities: WITH_TASKS });
+    expect(upstreamAnswer.json.error).toMatchObject({ code: -32602 });
     gate.openAll();
     const done = await taskWith(taskId, 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'opened' }] });

@@ -359,7 +359,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       const updates = new ResourceUpdates(
         client,
         name,
-        (uri) => surfaces.forEach((surface) => surface.server.notifyResourceUpdated(uri)),
+        (uri) => {
+          for (const surface of surfaces)
+            if (surface.includes({ server: name })) surface.server.notifyResourceUpdated(uri);
+        },
         server.logger,
       );
       const upstream: Attached = { client, off: [], lists: undefined, updates, generation: 0 };
