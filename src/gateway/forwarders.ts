@@ -14,11 +14,13 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from '../server/r
 import { ResourceNotFoundError } from '../server/resource-not-found.js';
 import type { CompleteHandler, RequestContext, ToolDefinition, ToolResult } from '../server/server-types.js';
 import { ToolError } from '../server/tools/tool-error.js';
+import { InputRequiredSignal } from '../server/input/input-round.js';
 import type { AppToolUi } from '../server/apps/app-tool.js';
 import { auditPrincipal, publishForward } from './forward-channel.js';
 import type { InputRouter } from './input-router.js';
 import { gatewayUri, serverUriPrefixes, upstreamUri } from './resource-uris.js';
 import { rewriteBlocks, rewriteContents, rewriteToolMeta } from './rewrite-uris.js';
+import { callUpstreamTool } from './upstream-task.js';
 
 /** What a forwarder needs of the gateway. */
 export interface ForwardingContext {
@@ -40,14 +42,7 @@ export function forwardedTool(
     checkSchemas: false,
     handler: (args, context) =>
       forward(via, server, { method: 'tools/call', target: tool.name }, context, async (client, signal) => {
-        // Progress is asked of the upstream only when the caller asked for it (a token each call costs).
-        const result = await client.callTool(
-          tool.name,
-          args,
-          context.wantsProgress
-            ? { signal, onProgress: (p) => context.progress(p.progress, p.total, p.message) }
-            : { signal, trackProgress: false },
-        );
+        const result = await callUpstreamTool(client, tool, args, context, signal);
         const out: ToolResult = { content: rewriteBlocks(server, result.content ?? []) };
         if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
         if (result.isError) out.isError = true;
@@ -59,6 +54,11 @@ export function forwardedTool(
   if (tool.description !== undefined) definition.description = tool.description;
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  // A task-capable tool stays one. The gateway runs such a call as a task of its own (the kit's
+  // task runtime: its ids, `tasks/get`, `tasks/update`, `tasks/cancel`), which awaits the upstream
+  // call and follows the upstream's task when there is one (`upstream-task.ts`); see docs/gateway.md.
+  const support = tool.execution?.taskSupport;
+  if (support === 'optional' || support === 'required') definition.taskSupport = support;
   const meta = rewriteToolMeta(server, tool._meta);
   if (meta !== undefined) definition._meta = meta;
   const ui = meta?.ui as { resourceUri?: unknown; visibility?: unknown } | undefined;
@@ -205,6 +205,8 @@ async function forward<T>(
     return result;
   } catch (error) {
     if (call.inputRequired) throw call.inputRequired;
+    // A question of an upstream task the caller's round cannot answer yet: the kit ends the round.
+    if (error instanceof InputRequiredSignal) throw error;
     if (error instanceof ToolError || context.signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new ToolError('UPSTREAM_ERROR', `The server "${server}" failed: ${message}`, { cause: error });

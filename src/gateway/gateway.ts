@@ -34,6 +34,8 @@ import {
   type ForwardingContext,
 } from './forwarders.js';
 import { readLists, type ListKind, type UpstreamLists } from './upstream-lists.js';
+import { ResourceUpdates } from './resource-updates.js';
+import { UPSTREAM_TASKS_EXTENSION } from './upstream-task.js';
 import { GATEWAY_STATUS_URI, gatewayStatus, type GatewayStatus } from './gateway-status.js';
 import { GatewayAccess } from './gateway-access.js';
 import { PinStore } from './pins/pin-store.js';
@@ -87,6 +89,8 @@ interface Attached {
   client: McpClient;
   off: Disposer[];
   lists: UpstreamLists | undefined;
+  /** Its listed resources' updates, told downstream under the gateway's URIs (`resource-updates.ts`). */
+  updates: ResourceUpdates;
   /** Bumped by every read, so that a slower, older read never overwrites a newer one. */
   generation: number;
 }
@@ -104,8 +108,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? options.manager
       : McpManager.create({
           ...options.manager,
-          // The gateway's handlers, whatever the options say: input goes to the downstream caller.
-          client: { ...options.manager.client, handlers: router.handlers },
+          // The gateway's handlers, whatever the options say: input goes to the downstream caller;
+          // and the tasks extension, so that an upstream may run a call as its task (`upstream-task.ts`).
+          client: {
+            ...options.manager.client,
+            handlers: router.handlers,
+            extensions: { ...options.manager.client?.extensions, ...UPSTREAM_TASKS_EXTENSION },
+          },
         });
   const naming = { prefix: '', separator: options.separator ?? '__' };
   const policies = options.policies
@@ -318,6 +327,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       if (attached.get(name) !== upstream || upstream.generation !== generation) return;
       upstream.lists = lists;
+      upstream.updates.follow(lists.resources);
       sync();
     } catch (error) {
       if (lifetime.signal.aborted) return;
@@ -346,8 +356,18 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (attached.has(name) || !manager.isConnected(name)) continue;
       const client = manager.getConnection(name);
       if (!client || client.isClosed) continue;
-      const upstream: Attached = { client, off: [], lists: undefined, generation: 0 };
+      const updates = new ResourceUpdates(
+        client,
+        name,
+        (uri) => {
+          for (const surface of surfaces)
+            if (surface.includes({ server: name })) surface.server.notifyResourceUpdated(uri);
+        },
+        server.logger,
+      );
+      const upstream: Attached = { client, off: [], lists: undefined, updates, generation: 0 };
       upstream.off.push(
+        () => updates.dispose(),
         client.on('toolsChanged', () => void refresh(name, ['tools'])),
         client.on('promptsChanged', () => void refresh(name, ['prompts'])),
         client.on('resourcesChanged', () => void refresh(name, ['resources', 'templates'])),
