@@ -67,6 +67,22 @@ beforeAll(async () => {
       return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
     },
   });
+  upstream.registerTool({
+    name: 'ask_then_task',
+    inputSchema: { type: 'object' },
+    taskSupport: 'optional',
+    taskStart: 'handler',
+    handler: async (_args, context) => {
+      const answer = await context.elicit(
+        { message: 'colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } },
+        { key: 'colour' },
+      );
+      context.startTask();
+      return {
+        content: [{ type: 'text', text: String(answer.content?.colour) }],
+      };
+    },
+  });
   upstream.registerResource({
     uri: UPSTREAM_URI,
     name: 'counter',
@@ -189,6 +205,28 @@ describe('tasks through the gateway', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'hello Grace' }]);
     expect(asked).toEqual(['name?']);
   });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`answers an upstream tool's question asked before it starts its task, for a ${era} call`, async () => {
+      const asked: string[] = [];
+      const client = await McpClient.connect(
+        { url: served.url },
+        {
+          era,
+          handlers: {
+            elicitation: (params) => {
+              asked.push(params.message);
+              return { action: 'accept', content: { colour: 'teal' } };
+            },
+          },
+        },
+      );
+      onTestFinished(() => client.close());
+      const result = await client.callTool('kit__ask_then_task', {});
+      expect(result.content).toEqual([{ type: 'text', text: 'teal' }]);
+      expect(asked).toEqual(['colour?']);
+    });
+  }
 
   it("does not know another server's task ids", async () => {
     const answer = await ask('tasks/get', { taskId: 'kit:1' });
