@@ -49,18 +49,20 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     const { auth, state: stateConfig, ...fromFile } = section.options;
     const logger: ServerLogger = (record) => io.stderr.write(`${JSON.stringify(record)}\n`);
     let shared: OpenedGatewayState | undefined;
+    let gateway: Gateway;
     try {
       shared = stateConfig && (await openGatewayState(stateConfig, section.file!, process.env, logger));
+      gateway = createGateway({
+        ...fromFile,
+        ...(shared ? { state: shared.state } : {}),
+        manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
+        logger,
+      });
     } catch (error) {
+      await shared?.close();
       await trace?.close();
       throw error;
     }
-    const gateway = createGateway({
-      ...fromFile,
-      ...(shared ? { state: shared.state } : {}),
-      manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
-      logger,
-    });
     let stopServing: () => Promise<void> = async () => {};
     const stop = async () => {
       await stopServing();
