@@ -3,12 +3,14 @@
  * last `--config` file that has one (JSON or JSONC). Its keys are `createGateway`'s — `policies`,
  * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions` — plus `auth`
  * (`{ issuer, jwksUrl?, audience?, resource?, scopes? }`: JWT bearer tokens, checked against the
- * issuer's keys). A broken file or section is a `CONFIG_INVALID` error naming the file and key.
+ * issuer's keys) and `state` (PostgreSQL or Redis shared by several gateway processes:
+ * `gateway-state.ts`). A broken file or section is a `CONFIG_INVALID` error naming the file and key.
  */
 import { readFileSync } from 'node:fs';
 import { McpError } from '../protocol/errors.js';
 import { stripJsonComments } from '../manager/config/text-formats.js';
 import type { GatewayOptions } from '../gateway/gateway-options.js';
+import { checkGatewayState, type GatewayStateConfig } from './gateway-state.js';
 
 /** The gateway's bearer-token check. */
 export interface GatewayAuthConfig {
@@ -21,9 +23,22 @@ export interface GatewayAuthConfig {
   scopes?: string[];
 }
 
-export type GatewayFileOptions = Omit<GatewayOptions, 'manager' | 'logger' | 'state'> & { auth?: GatewayAuthConfig };
+export type GatewayFileOptions = Omit<GatewayOptions, 'manager' | 'logger' | 'state'> & {
+  auth?: GatewayAuthConfig;
+  state?: GatewayStateConfig;
+};
 
-const KEYS = new Set(['policies', 'virtualServers', 'rateLimit', 'pins', 'mode', 'separator', 'instructions', 'auth']);
+const KEYS = new Set([
+  'policies',
+  'virtualServers',
+  'rateLimit',
+  'pins',
+  'mode',
+  'separator',
+  'instructions',
+  'auth',
+  'state',
+]);
 const AUTH_KEYS = new Set(['issuer', 'jwksUrl', 'audience', 'resource', 'scopes']);
 
 /** The `gateway` section of the last of `files` that has one, or `{}`. */
@@ -50,6 +65,8 @@ export function gatewayFileOptions(files: readonly string[]): { options: Gateway
       if (typeof (auth as GatewayAuthConfig).issuer !== 'string')
         throw new McpError('CONFIG_INVALID', `${file}: "gateway.auth.issuer" must be the token issuer's URL`);
     }
+    const state = (section as { state?: unknown }).state;
+    if (state !== undefined) checkGatewayState(state, file);
     return { options: section, file };
   }
   return { options: {} };

@@ -13,7 +13,8 @@ import type { VisibilityOptions } from '../server/visibility.js';
 import type { PinStore } from './pins/pin-store.js';
 import { pinRefusal } from './pins/pin-verdict.js';
 import type { PolicySet } from './policy/policies.js';
-import type { RateLimiter } from './policy/rate-limit.js';
+import type { RateLimiter, SharedRateLimiter } from './policy/rate-limit.js';
+import type { BucketResult } from './policy/token-bucket.js';
 import { upstreamUri } from './resource-uris.js';
 import { GATEWAY_STATUS_URI } from './gateway-status.js';
 
@@ -31,7 +32,8 @@ export interface AccessOptions {
   /** Whether pinning is on (the store may still be opening: nothing is listed before it is). */
   pinning: boolean;
   trustOnFirstUse: boolean;
-  limiter: RateLimiter | undefined;
+  /** In memory (answers at once), or shared by the nodes on one store (answers a promise). */
+  limiter: RateLimiter | SharedRateLimiter | undefined;
   /** The upstream pair behind an exposed tool name, now. */
   tool(name: string): Owned | undefined;
   /** The server of an exposed prompt name, now. */
@@ -80,15 +82,23 @@ export class GatewayAccess {
     };
   }
 
-  /** Spends one call of `auth`'s principal; throws a `RATE_LIMITED` tool error when none is left. */
-  spend(auth: AuthInfo | undefined): void {
+  /**
+   * Spends one call of `auth`'s principal; throws a `RATE_LIMITED` tool error when none is left.
+   * With a shared limiter the answer is a promise, which rejects so too, or as the store does
+   * when it cannot be reached (a call is never let through unrecorded).
+   */
+  spend(auth: AuthInfo | undefined): void | Promise<void> {
     const limiter = this.options.limiter;
     if (!limiter) return;
     const taken = limiter.take(principalOf(auth) ?? 'anonymous');
-    if (!taken.ok)
-      throw new ToolError(
-        'RATE_LIMITED',
-        `Too many calls through the gateway; try again in ${Math.ceil(taken.retryAfterMs / 1000)} s.`,
-      );
+    return taken instanceof Promise ? taken.then(refuseWhenOut) : refuseWhenOut(taken);
   }
+}
+
+function refuseWhenOut(taken: BucketResult): void {
+  if (!taken.ok)
+    throw new ToolError(
+      'RATE_LIMITED',
+      `Too many calls through the gateway; try again in ${Math.ceil(taken.retryAfterMs / 1000)} s.`,
+    );
 }

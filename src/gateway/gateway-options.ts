@@ -32,7 +32,11 @@ export interface GatewayOptions {
   pageSize?: number;
   /** Where the gateway's own records go (default: JSON lines on stderr). */
   logger?: ServerLogger;
-  /** The kit's state (sessions, events, tasks) shared by several gateway processes: see `docs/server-state.md`. */
+  /**
+   * The kit's state (sessions, events, tasks) shared by several gateway processes: see
+   * `docs/server-state.md`. With `postgresState` or `redisState`, the rate limit's buckets are
+   * kept there too (same pool or connection), so every node spends from the same buckets.
+   */
   state?: ServerStateOptions;
   /** How long one upstream's lists may take to read before it is reported as failing (default 30 000 ms). */
   listTimeoutMs?: number;
@@ -44,7 +48,11 @@ export interface GatewayOptions {
   policies?: GatewayPolicy[];
   /** Named tool sets, each served as a server of its own (`/mcp/NAME` in `mcpwire gateway`). */
   virtualServers?: Record<string, VirtualServerConfig>;
-  /** Calls per principal (a token bucket: `capacity` at once, `refillPerSecond` after); default none. */
+  /**
+   * Calls per principal (a token bucket: `capacity` at once, `refillPerSecond` after); default
+   * none. In memory, or in the PostgreSQL or Redis `state` when it is one (a call is then refused
+   * while that store cannot be reached).
+   */
   rateLimit?: BucketLimits;
   /**
    * Rug-pull pinning: each tool's definition is fingerprinted when first seen (or first approved,

@@ -42,7 +42,7 @@ import { PinStore } from './pins/pin-store.js';
 import { compilePolicies } from './policy/policies.js';
 import { compileVirtualServers } from './policy/virtual-servers.js';
 import type { PolicyTarget } from './policy/pattern.js';
-import { RateLimiter } from './policy/rate-limit.js';
+import { rateLimiterFor } from './policy/state-buckets.js';
 import { registerSearchMode, type SearchEntry } from './search-mode.js';
 import type { Tool } from '../protocol/types.js';
 import { ToolError } from '../server/tools/tool-error.js';
@@ -133,7 +133,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     pins: () => pins,
     pinning: pinOptions !== undefined,
     trustOnFirstUse: pinOptions?.trustOnFirstUse ?? true,
-    limiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+    limiter: options.rateLimit ? rateLimiterFor(options.rateLimit, options.state) : undefined,
     tool: (name) => tools.get(name),
     promptServer: (name) => prompts.get(name)?.server,
   });
@@ -203,8 +203,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     forwarded.definition.handler = (args, context) => {
       const refusal = access.refusal(entry.name, entry.definition);
       if (refusal !== undefined) throw new ToolError('TOOL_WITHHELD', refusal);
-      access.spend(context.auth);
-      return forward(args, context);
+      const spent = access.spend(context.auth);
+      return spent ? spent.then(() => forward(args, context)) : forward(args, context);
     };
     return forwarded;
   };

@@ -16,8 +16,10 @@ import {
   StdioServerTransport,
   type HttpHandlerOptions,
   type McpHttpHandler,
+  type ServerLogger,
 } from '../../server/index.js';
 import { gatewayFileOptions, type GatewayAuthConfig } from '../gateway-config.js';
+import { openGatewayState, type OpenedGatewayState } from '../gateway-state.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
 import { configOptions } from '../config-options.js';
 import { withInterrupts, type Interrupt } from '../interrupt.js';
@@ -43,16 +45,29 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     const trace = await openTrace(args, io);
     const { handlers: _asksThePerson, ...client } = cliClientOptions(args, io, trace);
     const config = configOptions(args, io);
-    const { auth, ...fromFile } = gatewayFileOptions(config.configPaths ?? []).options;
-    const gateway = createGateway({
-      ...fromFile,
-      manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
-      logger: (record) => io.stderr.write(`${JSON.stringify(record)}\n`),
-    });
+    const section = gatewayFileOptions(config.configPaths ?? []);
+    const { auth, state: stateConfig, ...fromFile } = section.options;
+    const logger: ServerLogger = (record) => io.stderr.write(`${JSON.stringify(record)}\n`);
+    let shared: OpenedGatewayState | undefined;
+    let gateway: Gateway;
+    try {
+      shared = stateConfig && (await openGatewayState(stateConfig, section.file!, process.env, logger));
+      gateway = createGateway({
+        ...fromFile,
+        ...(shared ? { state: shared.state } : {}),
+        manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
+        logger,
+      });
+    } catch (error) {
+      await shared?.close();
+      await trace?.close();
+      throw error;
+    }
     let stopServing: () => Promise<void> = async () => {};
     const stop = async () => {
       await stopServing();
       await gateway.close();
+      await shared?.close();
       await trace?.close();
     };
     interrupt.onInterrupt(stop);

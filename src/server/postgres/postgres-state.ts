@@ -161,6 +161,15 @@ export class PostgresState implements ServerStateOptions {
   }
 
   /**
+   * The schema (undefined: the connection's search path) and table prefix of the stores' tables,
+   * for tables of your own beside them on the same pool (the gateway's rate-limit buckets).
+   */
+  get tableNaming(): { readonly schema: string | undefined; readonly prefix: string } {
+    const { schema, prefix } = inner(this).db.tables;
+    return { schema, prefix };
+  }
+
+  /**
    * Makes the tables and indexes when missing: idempotent, and safe when several nodes run it at
    * once (one transaction under an advisory lock). Rejects `TRANSPORT` naming the database's error.
    */

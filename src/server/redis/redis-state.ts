@@ -82,6 +82,8 @@ export class RedisState {
   readonly sessions: RedisSessionStore;
   readonly events: RedisEventLog;
   readonly #replayCache: RedisReplayCache;
+  readonly #client: Redis;
+  readonly #keyPrefix: string;
   readonly #where: string;
   readonly #release: () => Promise<void>;
   #closing: Promise<void> | undefined;
@@ -95,6 +97,8 @@ export class RedisState {
     sessions: RedisSessionStore;
     events: RedisEventLog;
     replayCache: RedisReplayCache;
+    client: Redis;
+    keyPrefix: string;
     where: string;
     release: () => Promise<void>;
   }) {
@@ -106,6 +110,8 @@ export class RedisState {
     this.sessions = parts.sessions;
     this.events = parts.events;
     this.#replayCache = parts.replayCache;
+    this.#client = parts.client;
+    this.#keyPrefix = parts.keyPrefix;
     this.#where = parts.where;
     this.#release = parts.release;
   }
@@ -113,6 +119,20 @@ export class RedisState {
   /** The DPoP replay cache on the same Redis: give it as `auth.dpop.replayCache` on every node. */
   get replayCache(): RedisReplayCache {
     return this.#replayCache;
+  }
+
+  /**
+   * The connection the stores send their commands on (made here, or the `client` given), for
+   * stores of your own beside them (the gateway's rate-limit buckets). Closed by `close()` when
+   * made here: do not close it yourself.
+   */
+  get client(): Redis {
+    return this.#client;
+  }
+
+  /** What every key and channel of the stores starts with (`keyPrefix`, default `mcpwire:`). */
+  get keyPrefix(): string {
+    return this.#keyPrefix;
   }
 
   /** Where the store is (no credentials), as its errors name it. */
@@ -199,6 +219,8 @@ export async function redisState(options: RedisStateOptions): Promise<RedisState
     sessions: new RedisSessionStore(commands, prefix, given.sessionIdleMs ?? 30 * 60_000, where),
     events,
     replayCache: new RedisReplayCache(commands, prefix, where),
+    client: commands,
+    keyPrefix: prefix,
     where,
     release: async () => {
       await Promise.all([bus.close(), events.close()]);
