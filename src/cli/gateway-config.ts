@@ -1,7 +1,8 @@
 /**
  * The `gateway` section of a config file, for `mcpwire gateway`: beside `mcpServers`, in the
  * last `--config` file that has one (JSON or JSONC). Its keys are `createGateway`'s — `policies`,
- * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions` — plus `auth`
+ * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions`, `tokenExchange` —
+ * plus `auth`
  * (`{ issuer, jwksUrl?, audience?, resource?, scopes? }`: JWT bearer tokens, checked against the
  * issuer's keys) and `state` (PostgreSQL or Redis shared by several gateway processes:
  * `gateway-state.ts`). A broken file or section is a `CONFIG_INVALID` error naming the file and key.
@@ -36,6 +37,7 @@ const KEYS = new Set([
   'mode',
   'separator',
   'instructions',
+  'tokenExchange',
   'auth',
   'state',
 ]);
