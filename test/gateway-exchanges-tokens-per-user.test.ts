@@ -5,7 +5,8 @@
  * resource with the subject's `sub`), and an upstream kit server that takes only tokens of its
  * own audience and says whom it sees. Each user reaches the upstream as themselves, through a
  * connection of their own; the caller's token never reaches the upstream; one exchange serves a
- * user's calls; a refused exchange is an error naming the server. The gateway lists the
+ * user's calls, and a token the upstream stops taking is exchanged again; a refused exchange is
+ * an error naming the server. The gateway lists the
  * upstream with its own credentials (a machine token in the server's headers).
  */
 import * as jose from 'jose';
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, keepSubjectTokens, type Gateway } from '../src/gateway/index.js';
 import { PerPrincipalUpstreams } from '../src/gateway/credentials/per-principal-upstreams.js';
 import { TOKEN_EXCHANGE_GRANT, ACCESS_TOKEN_TYPE } from '../src/gateway/credentials/token-exchange.js';
-import { jwtBearer, McpServer } from '../src/server/index.js';
+import { BearerTokenError, jwtBearer, McpServer } from '../src/server/index.js';
 import type { McpClient } from '../src/client/mcp-client.js';
 import type { TextContent } from '../src/protocol/types.js';
 import { connectClient } from './support/client.js';
@@ -39,6 +40,8 @@ const exchanged: string[] = [];
 /** The `authorization` header of every request the upstream received. */
 const seenUpstream: string[] = [];
 const clients: McpClient[] = [];
+/** Tokens the upstream has stopped taking. */
+const revoked = new Set<string>();
 
 beforeAll(async () => {
   const signingKey = await freshSigningKey();
@@ -55,6 +58,7 @@ beforeAll(async () => {
       .setSubject(subject)
       .setAudience(audience)
       .setIssuedAt()
+      .setJti(crypto.randomUUID())
       .setExpirationTime('10m')
       .sign(key);
   as = await startAuthorizationServer({
@@ -98,13 +102,19 @@ beforeAll(async () => {
     inputSchema: { type: 'object' },
     handler: (_args, context) => ({ content: [{ type: 'text', text: context.auth?.subject ?? 'nobody' }] }),
   });
-  const http = await listenKitAt(kit, (url) => ({
-    auth: {
-      resource: url,
-      authorizationServers: [issuer],
-      verifyToken: jwtBearer({ issuer, jwksUrl: `${issuer}/jwks`, audience: url }),
-    },
-  }));
+  const http = await listenKitAt(kit, (url) => {
+    const verify = jwtBearer({ issuer, jwksUrl: `${issuer}/jwks`, audience: url });
+    return {
+      auth: {
+        resource: url,
+        authorizationServers: [issuer],
+        verifyToken: async (token, context) => {
+          if (revoked.has(token)) throw new BearerTokenError('invalid_token', 'the token was revoked');
+          return verify(token, context);
+        },
+      },
+    };
+  });
   http.listener.prependListener('request', (req) => seenUpstream.push(req.headers.authorization ?? ''));
   upstream = { ...http, server: kit };
 
@@ -173,6 +183,15 @@ describe('token exchange for an upstream', () => {
     expect(text(await carol.client.callTool('crm__whoami', {}))).toBe('carol');
     expect(text(await carol.client.callTool('crm__whoami', {}))).toBe('carol');
     expect(exchanged.filter((sub) => sub === 'carol')).toEqual(['carol']);
+  });
+
+  it('exchanges again when the upstream stops taking the exchanged token', async () => {
+    const erin = await as_('erin');
+    expect(text(await erin.client.callTool('crm__whoami', {}))).toBe('erin');
+    for (const header of seenUpstream)
+      if (jose.decodeJwt(header.replace(/^Bearer /, '')).sub === 'erin') revoked.add(header.replace(/^Bearer /, ''));
+    expect(text(await erin.client.callTool('crm__whoami', {}))).toBe('erin');
+    expect(exchanged.filter((sub) => sub === 'erin')).toEqual(['erin', 'erin']);
   });
 
   it('answers a refused exchange with an error naming the server, and no token', async () => {

@@ -155,12 +155,9 @@ export class PerPrincipalUpstreams {
   private async tokenOf(entry: Entry): Promise<ExchangedToken> {
     if (entry.token && Date.now() < entry.token.expiresAt) return entry.token;
     entry.token = undefined;
-    const exchanging = (entry.exchanging ??= this.exchangerOf(entry.server)
-      .exchange(entry.subjectToken, AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(EXCHANGE_TIMEOUT_MS)]))
-      .then((token) => (entry.token = token))
-      .finally(() => {
-        if (entry.exchanging === exchanging) entry.exchanging = undefined;
-      }));
+    const exchanging = (entry.exchanging ??= this.exchange(entry).finally(() => {
+      if (entry.exchanging === exchanging) entry.exchanging = undefined;
+    }));
     try {
       return await exchanging;
     } catch (error) {
@@ -173,6 +170,26 @@ export class PerPrincipalUpstreams {
           cause: error,
         },
       );
+    }
+  }
+
+  /** One exchange for the entry, abandoned after `EXCHANGE_TIMEOUT_MS` or when the gateway closes. */
+  private async exchange(entry: Entry): Promise<ExchangedToken> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () =>
+        deadline.abort(
+          new McpError('TIMEOUT', `the token exchange took longer than ${EXCHANGE_TIMEOUT_MS} ms`, {
+            server: entry.server,
+          }),
+        ),
+      EXCHANGE_TIMEOUT_MS,
+    );
+    try {
+      const signal = AbortSignal.any([this.lifetime.signal, deadline.signal]);
+      return (entry.token = await this.exchangerOf(entry.server).exchange(entry.subjectToken, signal));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
