@@ -120,6 +120,7 @@ describe('the public surface', () => {
       'PinStore',
       'createGateway',
       'gatewayUri',
+      'keepSubjectTokens',
       'pinDiff',
       'toolFingerprint',
       'upstreamUri',
@@ -131,6 +132,8 @@ describe('the public surface', () => {
       'GatewayPolicy',
       'GatewayStatus',
       'PinVerdict',
+      'TokenExchangeOptions',
+      'TokenExchangeServer',
       'UpstreamStatus',
       'VirtualServerConfig',
     ]);

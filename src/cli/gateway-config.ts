@@ -1,9 +1,9 @@
 /**
  * The `gateway` section of a config file, for `mcpwire gateway`: beside `mcpServers`, in the
  * last `--config` file that has one (JSON or JSONC). Its keys are `createGateway`'s — `policies`,
- * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions` — plus `auth`
- * (`{ issuer, jwksUrl?, audience?, resource?, scopes? }`: JWT bearer tokens, checked against the
- * issuer's keys) and `state` (PostgreSQL or Redis shared by several gateway processes:
+ * `virtualServers`, `rateLimit`, `pins`, `mode`, `separator`, `instructions`, `tokenExchange` —
+ * plus `auth` (`{ issuer, jwksUrl?, audience?, resource?, scopes? }`: JWT bearer tokens, checked
+ * against the issuer's keys) and `state` (PostgreSQL or Redis shared by several gateway processes:
  * `gateway-state.ts`). A broken file or section is a `CONFIG_INVALID` error naming the file and key.
  */
 import { readFileSync } from 'node:fs';
@@ -36,6 +36,7 @@ const KEYS = new Set([
   'mode',
   'separator',
   'instructions',
+  'tokenExchange',
   'auth',
   'state',
 ]);

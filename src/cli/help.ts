@@ -483,10 +483,11 @@ The config files are watched: a server added, removed or changed reaches the
 clients as list_changed. SIGINT or SIGTERM stop it and every server it started.
 A "gateway" section beside "mcpServers" in a --config file sets auth (JWT
 bearer tokens of an issuer), policies, virtualServers (each at /mcp/NAME),
-rateLimit, pins, mode ("search": search_tools and call_tool only) and state
+rateLimit, pins, mode ("search": search_tools and call_tool only), state
 (PostgreSQL or Redis, shared by several gateway processes behind a load
-balancer: sessions and rate limits); see docs/gateway.md. With pins, a tool
-whose definition changes upstream is withheld until "gateway approve NAME";
+balancer: sessions and rate limits) and tokenExchange (servers reached as the
+calling user, by RFC 8693); see docs/gateway.md. With pins, a tool whose
+definition changes upstream is withheld until "gateway approve NAME";
 "gateway pins" shows each change.
 
 For example (these serve until stopped):

@@ -1,6 +1,7 @@
 /**
  * The kit registrations that stand for one upstream's tools, prompts, resources and templates:
- * each handler forwards to the upstream's current client with the downstream request's signal
+ * each handler forwards to the upstream's current client (or, for a server reached as the calling
+ * user, that user's own: `ForwardingContext.lease`) with the downstream request's signal
  * (a cancel downstream cancels upstream), its progress (upstream progress reaches the caller)
  * and the call marked in flight for the input router. Answers come back with their resource
  * URIs rewritten; a failure upstream becomes an error the model can read, naming the server.
@@ -16,6 +17,8 @@ import type { CompleteHandler, RequestContext, ToolDefinition, ToolResult } from
 import { ToolError } from '../server/tools/tool-error.js';
 import { InputRequiredSignal } from '../server/input/input-round.js';
 import type { AppToolUi } from '../server/apps/app-tool.js';
+import type { AuthInfo } from '../server/auth-info.js';
+import type { UpstreamLease } from './credentials/per-principal-upstreams.js';
 import { auditPrincipal, publishForward } from './forward-channel.js';
 import type { InputRouter } from './input-router.js';
 import { gatewayUri, serverUriPrefixes, upstreamUri } from './resource-uris.js';
@@ -26,7 +29,18 @@ import { callUpstreamTool } from './upstream-task.js';
 export interface ForwardingContext {
   /** The server's client now, connecting it when it is not; rejects when it cannot be reached. */
   client(server: string): Promise<McpClient>;
+  /**
+   * The client a call of the caller with `auth` uses on `server`, held until `release()`, when
+   * that server is not reached through the shared client (token exchange: the caller's own
+   * connection); undefined means the shared one.
+   */
+  lease?(server: string, auth: AuthInfo | undefined): Promise<UpstreamLease> | undefined;
   router: InputRouter;
+}
+
+/** The client for a call of the caller behind `context` on `server` (see `ForwardingContext.lease`). */
+async function leaseFor(via: ForwardingContext, server: string, context: RequestContext): Promise<UpstreamLease> {
+  return (await via.lease?.(server, context.auth)) ?? { client: await via.client(server), release: () => {} };
 }
 
 /** A tool registration for `tool` of `server`, exposed as `name`; `ui` when it has an MCP Apps view. */
@@ -171,7 +185,7 @@ function completer(
 }
 
 async function readUpstream(via: ForwardingContext, server: string, uri: string, context: RequestContext) {
-  const client = await via.client(server);
+  const { client, release } = await leaseFor(via, server, context);
   try {
     const facts = { server, method: 'resources/read', target: uri, principal: auditPrincipal(context) };
     const result = await publishForward(facts, () => client.readResource(uri, { signal: context.signal }));
@@ -181,6 +195,8 @@ async function readUpstream(via: ForwardingContext, server: string, uri: string,
     if (error instanceof McpError && (error.rpcCode === -32002 || error.rpcCode === -32602))
       throw new ResourceNotFoundError(uri);
     throw error;
+  } finally {
+    release();
   }
 }
 
@@ -198,9 +214,14 @@ async function forward<T>(
   work: (client: McpClient, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const call = via.router.enter(server, context);
+  let release = () => {};
   try {
     const facts = { server, ...upstream, principal: auditPrincipal(context) };
-    const result = await publishForward(facts, async () => work(await via.client(server), call.signal));
+    const result = await publishForward(facts, async () => {
+      const lease = await leaseFor(via, server, context);
+      release = lease.release;
+      return work(lease.client, call.signal);
+    });
     if (call.inputRequired) throw call.inputRequired;
     return result;
   } catch (error) {
@@ -211,6 +232,7 @@ async function forward<T>(
     const message = error instanceof Error ? error.message : String(error);
     throw new ToolError('UPSTREAM_ERROR', `The server "${server}" failed: ${message}`, { cause: error });
   } finally {
+    release();
     call.done();
   }
 }

@@ -11,6 +11,7 @@ import type { ServerStateOptions } from '../server/state/server-state.js';
 import type { GatewayPolicy } from './policy/policies.js';
 import type { VirtualServerConfig } from './policy/virtual-servers.js';
 import { checkBucketLimits, type BucketLimits } from './policy/token-bucket.js';
+import { checkTokenExchangeOptions, type TokenExchangeOptions } from './credentials/token-exchange.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -65,6 +66,14 @@ export interface GatewayOptions {
    * over names and descriptions) and `call_tool`, for catalogues too large to hand a model whole.
    */
   mode?: 'catalogue' | 'search';
+  /**
+   * Upstream servers reached as the calling user: the caller's verified bearer token (kept by a
+   * `keepSubjectTokens` verifier) is exchanged (RFC 8693) for a token of the upstream's audience,
+   * cached per user until it expires, and each user gets a connection of their own to the server.
+   * Every other server is reached with the manager's credentials (its stored OAuth login, its
+   * headers). The caller's own token is never sent upstream.
+   */
+  tokenExchange?: TokenExchangeOptions;
 }
 
 const KEYS = new Set([
@@ -82,6 +91,7 @@ const KEYS = new Set([
   'rateLimit',
   'pins',
   'mode',
+  'tokenExchange',
 ]);
 
 /** `options` checked; throws `INVALID_ARGUMENT` naming the first bad key. */
@@ -101,6 +111,8 @@ export function checkGatewayOptions(options: GatewayOptions): void {
   if (options.mode !== undefined && options.mode !== 'catalogue' && options.mode !== 'search')
     throw new McpError('INVALID_ARGUMENT', 'createGateway option "mode" must be "catalogue" or "search"');
   if (options.rateLimit !== undefined) checkBucketLimits(options.rateLimit, 'createGateway option "rateLimit"');
+  if (options.tokenExchange !== undefined)
+    checkTokenExchangeOptions(options.tokenExchange, 'createGateway option "tokenExchange"');
   const pins = options.pins;
   if (pins !== undefined && pins !== true && (pins === null || typeof pins !== 'object'))
     throw new McpError('INVALID_ARGUMENT', 'createGateway option "pins" must be true or { file?, trustOnFirstUse? }');

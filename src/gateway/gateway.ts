@@ -46,6 +46,7 @@ import { rateLimiterFor } from './policy/state-buckets.js';
 import { registerSearchMode, type SearchEntry } from './search-mode.js';
 import type { Tool } from '../protocol/types.js';
 import { ToolError } from '../server/tools/tool-error.js';
+import { PerPrincipalUpstreams } from './credentials/per-principal-upstreams.js';
 
 const ALL_LISTS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'templates'];
 const DEFAULT_LIST_TIMEOUT_MS = 30_000;
@@ -185,8 +186,19 @@ export function createGateway(options: GatewayOptions): Gateway {
   const held = new Map<string, Held>();
   let closing: Promise<void> | undefined;
 
+  const perUser = options.tokenExchange
+    ? new PerPrincipalUpstreams(options.tokenExchange, {
+        spec: (name) => manager.getServer(name),
+        clientOptions: {
+          ...(options.manager instanceof McpManager ? {} : options.manager.client),
+          handlers: router.handlers,
+        },
+      })
+    : undefined;
+
   const via: ForwardingContext = {
     router,
+    lease: (name, auth) => (perUser?.handles(name) ? perUser.lease(name, auth) : undefined),
     client: async (name) => {
       const client = manager.getConnection(name);
       if (client && !client.isClosed) return client;
@@ -446,6 +458,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         attached.clear();
         for (const off of searchOffs) off();
         await Promise.all(surfaces.map((surface) => surface.server.close()));
+        await perUser?.close();
         if (owned) await manager.close();
         await ready.catch(() => undefined);
       })()),

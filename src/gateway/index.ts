@@ -14,3 +14,5 @@ export type { PinVerdict } from './pins/pin-verdict.js';
 export type { GatewayPolicy } from './policy/policies.js';
 export type { VirtualServerConfig } from './policy/virtual-servers.js';
 export type { BucketLimits } from './policy/token-bucket.js';
+export { keepSubjectTokens } from './credentials/subject-tokens.js';
+export type { TokenExchangeOptions, TokenExchangeServer } from './credentials/token-exchange.js';

@@ -51,6 +51,19 @@ export interface AuthorizationServerOptions {
    * preflight asking for `content-type`).
    */
   registrationCorsOrigin?: string;
+  /**
+   * The provider's signing key (a private JWK with `kid`, `alg`), so a test can sign tokens as
+   * the provider; default a fresh RS256 one.
+   */
+  signingKey?: jose.JWK;
+  /** Called with the provider before it serves (e.g. `provider.registerGrantType(…)`). */
+  configure?: (provider: ConfigurableProvider) => void;
+}
+
+/** What `configure` may do with the provider (oidc-provider is untyped here). */
+export interface ConfigurableProvider {
+  /** A grant of the test's own at the token endpoint; `params` are the request parameters it reads. */
+  registerGrantType(name: string, handler: (ctx: never) => Promise<void>, params?: string[]): void;
 }
 
 /** Starts oidc-provider on 127.0.0.1:0. */
@@ -63,8 +76,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
-  const signing = { ...(await jose.exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  const signing = options.signingKey ?? (await freshSigningKey());
   const refreshTokens = new Set<{ destroy(): Promise<void> }>();
   let ttl = options.accessTokenTtl ?? 3600;
   const provider = new Provider(issuer, {
@@ -97,6 +109,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       },
     },
   });
+  options.configure?.(provider);
   provider.on('refresh_token.saved', (token: { destroy(): Promise<void> }) => refreshTokens.add(token));
   const grants: AuthorizationServer['grants'] = [];
   type GrantContext = { oidc?: { params?: { grant_type?: unknown } } };
@@ -145,6 +158,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         server.close(() => resolve());
       }),
   };
+}
+
+/** A fresh RS256 signing key as a private JWK (`kid: test-key`). */
+export async function freshSigningKey(): Promise<jose.JWK> {
+  const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
+  return { ...(await jose.exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
 }
 
 /** Finishes one interaction of an auto-approving provider: the login as `alice`, or the consent to what is missing. */

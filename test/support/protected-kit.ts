@@ -8,8 +8,15 @@ export interface MachineClient {
   clientSecret: string;
 }
 
-/** Registers a confidential `client_credentials` client allowed `scopes` (RFC 7591 at the provider). */
-export async function registerMachineClient(issuer: string, scopes: string[]): Promise<MachineClient> {
+/**
+ * Registers a confidential `client_credentials` client allowed `scopes` (RFC 7591 at the
+ * provider); `grantTypes` for one allowed other grants too (a token exchange the test registered).
+ */
+export async function registerMachineClient(
+  issuer: string,
+  scopes: string[],
+  grantTypes: string[] = ['client_credentials'],
+): Promise<MachineClient> {
   const config = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
     registration_endpoint: string;
   };
@@ -17,7 +24,7 @@ export async function registerMachineClient(issuer: string, scopes: string[]): P
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      grant_types: ['client_credentials'],
+      grant_types: grantTypes,
       response_types: [],
       redirect_uris: [],
       token_endpoint_auth_method: 'client_secret_basic',

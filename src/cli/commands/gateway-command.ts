@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGateway, type Gateway } from '../../gateway/index.js';
+import { createGateway, keepSubjectTokens, type Gateway } from '../../gateway/index.js';
 import {
   createHttpHandler,
   jwtBearer,
@@ -76,7 +76,7 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
       gateway.manager.watchConfig(gateway.manager.configFiles());
       note(io, gateway);
       let ended: Promise<unknown> | undefined;
-      if (listen) stopServing = await serveHttp(gateway, listen, io, auth);
+      if (listen) stopServing = await serveHttp(gateway, listen, io, auth, fromFile.tokenExchange !== undefined);
       else {
         const session = gateway.server.connect(new StdioServerTransport());
         stopServing = () => session.close();
@@ -103,13 +103,15 @@ function hostPort(text: string): { host: string; port: number } {
 
 /**
  * Listens; resolves once it serves (having printed the address) with the way to stop. The root
- * is `/mcp`, each virtual server `/mcp/NAME`; with `auth`, every one checks JWT bearer tokens.
+ * is `/mcp`, each virtual server `/mcp/NAME`; with `auth`, every one checks JWT bearer tokens
+ * (kept for the token exchange when `exchanges`).
  */
 async function serveHttp(
   gateway: Gateway,
   at: { host: string; port: number },
   io: CliIO,
   auth: GatewayAuthConfig | undefined,
+  exchanges: boolean,
 ): Promise<() => Promise<void>> {
   const handlers = new Map<string, McpHttpHandler>();
   const listener = http.createServer((req, res) => {
@@ -130,17 +132,18 @@ async function serveHttp(
   const options = (endpoint: string, path: string): HttpHandlerOptions => {
     if (!auth) return { path };
     const resource = auth.resource ? `${auth.resource.replace(/\/$/, '')}${endpoint.slice(url.length)}` : endpoint;
+    const verifier = jwtBearer({
+      issuer: auth.issuer,
+      jwksUrl: auth.jwksUrl ?? `${auth.issuer.replace(/\/$/, '')}/jwks`,
+      audience: auth.audience ?? resource,
+      ...(auth.scopes ? { requiredScopes: auth.scopes } : {}),
+    });
     return {
       path,
       auth: {
         resource,
         authorizationServers: [auth.issuer],
-        verifyToken: jwtBearer({
-          issuer: auth.issuer,
-          jwksUrl: auth.jwksUrl ?? `${auth.issuer.replace(/\/$/, '')}/jwks`,
-          audience: auth.audience ?? resource,
-          ...(auth.scopes ? { requiredScopes: auth.scopes } : {}),
-        }),
+        verifyToken: exchanges ? keepSubjectTokens(verifier) : verifier,
       },
     };
   };
