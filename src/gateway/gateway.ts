@@ -94,6 +94,8 @@ interface Attached {
   updates: ResourceUpdates;
   /** Bumped by every read, so that a slower, older read never overwrites a newer one. */
   generation: number;
+  /** Its first read of every list (settles, never rejects): `ready` waits for it. */
+  firstRead: Promise<void>;
 }
 
 /**
@@ -355,7 +357,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Follows the manager: attaches connected servers (a new client too), detaches the others. */
   const follow = (): Promise<void> => {
     if (lifetime.signal.aborted) return Promise.resolve();
-    const reads: Promise<void>[] = [];
     let detached = false;
     for (const [name, upstream] of attached) {
       const client = manager.getConnection(name);
@@ -377,7 +378,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         server.logger,
       );
-      const upstream: Attached = { client, off: [], lists: undefined, updates, generation: 0 };
+      const upstream: Attached = {
+        client,
+        off: [],
+        lists: undefined,
+        updates,
+        generation: 0,
+        firstRead: Promise.resolve(),
+      };
       upstream.off.push(
         () => updates.dispose(),
         client.on('toolsChanged', () => void refresh(name, ['tools'])),
@@ -389,10 +397,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         }),
       );
       attached.set(name, upstream);
-      reads.push(refresh(name, ALL_LISTS));
+      upstream.firstRead = refresh(name, ALL_LISTS);
     }
     if (detached) sync();
-    return Promise.all(reads).then(() => undefined);
+    // Every attached upstream's first read, including one a status event started before this call.
+    return Promise.all([...attached.values()].map((upstream) => upstream.firstRead)).then(() => undefined);
   };
 
   const offManager = [

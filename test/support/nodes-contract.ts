@@ -411,9 +411,13 @@ export function describeNodesContract(fixture: NodesStoreFixture): void {
         await modern(a, 'tools/call', { name: 'register', arguments: { name: `late-${randomUUID()}` } });
         await modern(a, 'tools/call', { name: 'touch', arguments: { uri: 'note://b' } });
         await modern(a, 'tools/call', { name: 'touch', arguments: { uri: 'note://a' } });
-        await until(() => v2Heard.includes('note://a'), { what: 'the update on the SDK v2 listen' });
-        await until(() => v1Heard.includes('note://a'), { what: "the update on the SDK v1 client's GET stream" });
-        const text = await get.text.until((t) => t.includes('note://a'), 'the update on the GET stream of node 2');
+        const both = (heard: string[]) => heard.includes('note://a') && heard.includes('tools');
+        await until(() => both(v2Heard), { what: 'the update and the list_changed on the SDK v2 listen' });
+        await until(() => both(v1Heard), { what: "the update and the list_changed on the SDK v1 client's GET stream" });
+        const text = await get.text.until(
+          (t) => t.includes('note://a') && t.includes('notifications/tools/list_changed'),
+          'the update and the list_changed on the GET stream of node 2',
+        );
         // Each once (a list_changed is sent a tick after its change, so the two may come either way round).
         expect([...v2Heard].sort()).toEqual(['note://a', 'tools']);
         expect([...v1Heard].sort()).toEqual(['note://a', 'tools']);
