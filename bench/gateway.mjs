@@ -9,12 +9,11 @@
 //
 // mcporter rows: `mcporter serve` when mcporter is resolvable from this repo (a devDependency)
 // or `MCPORTER_DIR` names a directory holding node_modules/mcporter; otherwise 'not installed'.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAll, live } from './support/process-groups.mjs';
+import { killAll, runWorkerProcess } from './support/process-groups.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -54,45 +53,10 @@ function mcporterBin() {
 
 /** Runs one worker; resolves to its result or `{ error }`. Never rejects. */
 function runWorker(row, scenario, env) {
-  return new Promise((resolve) => {
-    const args = [WORKER, row, scenario, ...(quick ? ['--quick'] : [])];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env });
-    live.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-    const timer = setTimeout(() => {
-      stderr += `\ntimed out after ${WORKER_TIMEOUT_MS} ms`;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, WORKER_TIMEOUT_MS);
-    const done = (error) => {
-      clearTimeout(timer);
-      // The worker's own children (gateway, upstreams) lead their own groups and die with its
-      // exit handler; this kills whatever is left in the worker's group.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      live.delete(child);
-      const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-      if (!error && line) return resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
-      const reported = stdout
-        .split('\n')
-        .find((l) => l.startsWith('BENCH_ERROR '))
-        ?.slice('BENCH_ERROR '.length);
-      const tail =
-        reported ?? `${stderr}\n${error?.message ?? ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
-      resolve({ error: tail || 'no result' });
-    };
-    child.once('error', done);
-    child.once('close', (code, signal) => done(code === 0 ? undefined : new Error(`exit ${code ?? signal}`)));
-  });
+  // The worker's own children (gateway, upstreams) lead their own groups and die with its exit
+  // handler; `killGroup` kills whatever is left in the worker's group.
+  const args = [WORKER, row, scenario, ...(quick ? ['--quick'] : [])];
+  return runWorkerProcess(args, { env, timeoutMs: WORKER_TIMEOUT_MS, killGroup: true });
 }
 
 const median = (xs) => {

@@ -4,13 +4,12 @@
 // (client, scenario) sample runs in its own fresh worker process; clients are interleaved per
 // scenario in an order that rotates every round. Prints medians, ratios to the floor and the
 // targets, and writes bench/results/latest.json. Every worker is killed on exit, even on error.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { METRICS, ratios, render, summarize, targets } from './report.mjs';
-import { killAll, live } from './support/process-groups.mjs';
+import { killAll, runWorkerProcess } from './support/process-groups.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -45,40 +44,9 @@ const WORKER_TIMEOUT_MS = 120_000;
 
 /** Runs one worker; resolves to its result object or `{ error }`. Never rejects. */
 function runWorker(client, scenario) {
-  return new Promise((resolve) => {
-    const args = [WORKER, client, scenario, ...(quick ? ['--quick'] : []), '--transport', transport];
-    // detached: its own process group, so a timeout kills the worker and whatever it spawned.
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    live.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-    const timer = setTimeout(() => {
-      stderr += `\ntimed out after ${WORKER_TIMEOUT_MS} ms`;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, WORKER_TIMEOUT_MS);
-    const done = (error) => {
-      clearTimeout(timer);
-      live.delete(child);
-      const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-      if (!error && line) return resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
-      const reported = stdout
-        .split('\n')
-        .find((l) => l.startsWith('BENCH_ERROR '))
-        ?.slice('BENCH_ERROR '.length);
-      const tail = reported
-        ? `${reported} (${error?.message})`
-        : `${stderr}\n${error?.message ?? ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
-      resolve({ error: tail || 'no result' });
-    };
-    child.once('error', done);
-    child.once('close', (code, signal) => done(code === 0 ? undefined : new Error(`exit ${code ?? signal}`)));
-  });
+  // detached: its own process group, so a timeout kills the worker and whatever it spawned.
+  const args = [WORKER, client, scenario, ...(quick ? ['--quick'] : []), '--transport', transport];
+  return runWorkerProcess(args, { timeoutMs: WORKER_TIMEOUT_MS, withExit: true });
 }
 
 /** Whether dist/ has a usable McpClient; the reason when not. */

@@ -25,7 +25,8 @@ beforeAll(requireBuiltCli);
 /** The gateway section every HTTP config carries: a policy and a virtual server. */
 const GATEWAY = {
   policies: [{ name: 'no-crash', deny: ['kit__crash'] }],
-  virtualServers: { echo: { tools: ['*__echo'] } },
+  virtualServers: { echo: { tools: ['*__echo'], description: 'Echoes only' } },
+  card: { name: 'com.example/team-gateway', description: "The team's servers" },
 };
 
 function writeConfig(file: string, servers: Record<string, unknown>, gateway?: unknown): void {
@@ -49,6 +50,17 @@ describe('mcpwire gateway --http', () => {
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out)![1]!;
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', { what: 'the stubborn pid' });
     const stubbornPid = Number(readFileSync(pidFile, 'utf8'));
+
+    // Its Server Cards (the root's, the virtual server's) and the catalog are served beside the endpoints.
+    const card = async (at: string) => (await fetch(at)).json() as Promise<{ name: string; description: string }>;
+    expect(await card(`${url}/server-card`)).toMatchObject({ name: 'com.example/team-gateway' });
+    expect(await card(`${url}/echo/server-card`)).toMatchObject({
+      name: 'com.example/team-gateway-echo',
+      description: 'Echoes only',
+    });
+    expect(JSON.stringify(await (await fetch(new URL('/.well-known/mcp/catalog.json', url))).json())).toContain(
+      `${url}/server-card`,
+    );
 
     const client = await connectClient({ url }, { era: 'legacy' });
     const names = (await client.listTools()).map((tool) => tool.name);

@@ -119,6 +119,7 @@ describe('the public surface', () => {
       'GATEWAY_STATUS_URI',
       'PinStore',
       'createGateway',
+      'gatewayHttp',
       'gatewayUri',
       'keepSubjectTokens',
       'pinDiff',
@@ -128,6 +129,8 @@ describe('the public surface', () => {
     expect(typeOnlyExports('src/gateway/index.ts')).toEqual([
       'BucketLimits',
       'Gateway',
+      'GatewayCardOptions',
+      'GatewayHttp',
       'GatewayOptions',
       'GatewayPolicy',
       'GatewayStatus',

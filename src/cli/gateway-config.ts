@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { McpError } from '../protocol/errors.js';
 import { stripJsonComments } from '../manager/config/text-formats.js';
 import type { GatewayOptions } from '../gateway/gateway-options.js';
+import type { GatewayCardOptions } from '../gateway/gateway-http.js';
+import { isServerCardName } from '../protocol/extensions/server-card.js';
 import { checkGatewayState, type GatewayStateConfig } from './gateway-state.js';
 
 /** The gateway's bearer-token check. */
@@ -25,6 +27,7 @@ export interface GatewayAuthConfig {
 
 export type GatewayFileOptions = Omit<GatewayOptions, 'manager' | 'logger' | 'state'> & {
   auth?: GatewayAuthConfig;
+  card?: GatewayCardOptions;
   state?: GatewayStateConfig;
 };
 
@@ -38,6 +41,7 @@ const KEYS = new Set([
   'instructions',
   'tokenExchange',
   'auth',
+  'card',
   'state',
 ]);
 const AUTH_KEYS = new Set(['issuer', 'jwksUrl', 'audience', 'resource', 'scopes']);
@@ -66,9 +70,31 @@ export function gatewayFileOptions(files: readonly string[]): { options: Gateway
       if (typeof (auth as GatewayAuthConfig).issuer !== 'string')
         throw new McpError('CONFIG_INVALID', `${file}: "gateway.auth.issuer" must be the token issuer's URL`);
     }
+    const card = (section as { card?: unknown }).card;
+    if (card !== undefined) checkCard(card, file);
     const state = (section as { state?: unknown }).state;
     if (state !== undefined) checkGatewayState(state, file);
     return { options: section, file };
   }
   return { options: {} };
+}
+
+const CARD_KEYS = new Set(['name', 'description', 'publicUrl']);
+
+/** `gateway.card`: `{ name: reverse-DNS, description: 1–100 characters, publicUrl?: URL }`. */
+function checkCard(card: unknown, file: string): void {
+  if (card === null || typeof card !== 'object' || Array.isArray(card))
+    throw new McpError('CONFIG_INVALID', `${file}: "gateway.card" must be an object`);
+  for (const key of Object.keys(card))
+    if (!CARD_KEYS.has(key)) throw new McpError('CONFIG_INVALID', `${file}: unknown key "gateway.card.${key}"`);
+  const { name, description, publicUrl } = card as Partial<Record<string, unknown>>;
+  if (typeof name !== 'string' || !isServerCardName(name))
+    throw new McpError(
+      'CONFIG_INVALID',
+      `${file}: "gateway.card.name" must be reverse-DNS with one slash (com.example/gateway)`,
+    );
+  if (typeof description !== 'string' || description.length < 1 || description.length > 100)
+    throw new McpError('CONFIG_INVALID', `${file}: "gateway.card.description" must be 1 to 100 characters`);
+  if (publicUrl !== undefined && (typeof publicUrl !== 'string' || !URL.canParse(publicUrl)))
+    throw new McpError('CONFIG_INVALID', `${file}: "gateway.card.publicUrl" must be a URL`);
 }

@@ -485,8 +485,9 @@ A "gateway" section beside "mcpServers" in a --config file sets auth (JWT
 bearer tokens of an issuer), policies, virtualServers (each at /mcp/NAME),
 rateLimit, pins, mode ("search": search_tools and call_tool only), state
 (PostgreSQL or Redis, shared by several gateway processes behind a load
-balancer: sessions and rate limits) and tokenExchange (servers reached as the
-calling user, by RFC 8693); see docs/gateway.md. With pins, a tool whose
+balancer: sessions and rate limits), tokenExchange (servers reached as the
+calling user, by RFC 8693) and card (its Server Card, name and description);
+see docs/gateway.md. With pins, a tool whose
 definition changes upstream is withheld until "gateway approve NAME";
 "gateway pins" shows each change.
 

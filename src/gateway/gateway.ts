@@ -159,7 +159,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const virtualServers = new Map<string, McpServer>();
   for (const name of virtual?.names() ?? []) {
     const entry = virtual!.get(name)!;
-    const surface = makeServer(`${rootName}/${name}`, entry.description);
+    const surface = makeServer(`${rootName}-${name}`, entry.description);
     virtualServers.set(name, surface);
     surfaces.push({ server: surface, includes: (target) => virtual!.includes(name, target) });
   }

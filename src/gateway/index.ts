@@ -5,6 +5,7 @@
  */
 export { createGateway, type Gateway } from './gateway.js';
 export type { GatewayOptions } from './gateway-options.js';
+export { gatewayHttp, type GatewayCardOptions, type GatewayHttp } from './gateway-http.js';
 export { GATEWAY_STATUS_URI, type GatewayStatus, type UpstreamStatus } from './gateway-status.js';
 export { gatewayUri, upstreamUri } from './resource-uris.js';
 export { PinStore } from './pins/pin-store.js';

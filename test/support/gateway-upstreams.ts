@@ -12,8 +12,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHttpHandler, McpServer, type HttpHandlerOptions, type McpHttpHandler } from '../../src/server/index.js';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { McpServer, type HttpHandlerOptions } from '../../src/server/index.js';
+import {
+  createGateway,
+  gatewayHttp,
+  type Gateway,
+  type GatewayCardOptions,
+  type GatewayHttp,
+  type GatewayOptions,
+} from '../../src/gateway/index.js';
 import type { ServerDefinition } from '../../src/manager/servers/managed-server.js';
 import { EVERYTHING } from './cli.js';
 import { listenKitAt, type KitHttp } from './kit-http.js';
@@ -143,26 +150,30 @@ export async function startGatewayScene(
   };
 }
 
-/** Serves `gateway` on a loopback listener: `/mcp`, and each virtual server at `/mcp/NAME`. */
+/**
+ * Serves `gateway` on a loopback listener (`gatewayHttp`): `/mcp`, each virtual server at
+ * `/mcp/NAME`, and their documents (metadata, cards).
+ */
 export async function serveGateway(
   gateway: Gateway,
   http?: (url: string) => Omit<HttpHandlerOptions, 'path'>,
+  card?: GatewayCardOptions,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const handlers = new Map<string, McpHttpHandler>();
+  let routes: GatewayHttp | undefined;
   const listener = createServer((req, res) => {
-    const handler = handlers.get(new URL(req.url ?? '/', 'http://x').pathname);
-    if (handler) void handler(req, res);
-    else res.writeHead(404).end();
+    if (routes) routes.handle(req, res);
+    else res.writeHead(503).end();
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
-  handlers.set('/mcp', createHttpHandler(gateway.server, { path: '/mcp', ...http?.(url) }));
-  for (const [name, server] of gateway.virtualServers)
-    handlers.set(`/mcp/${name}`, createHttpHandler(server, { path: `/mcp/${name}`, ...http?.(`${url}/${name}`) }));
+  routes = gatewayHttp(gateway, {
+    ...(card ? { card } : {}),
+    ...(http ? { options: (path: string) => http(`${url}${path.slice('/mcp'.length)}`) } : {}),
+  });
   return {
     url,
     close: async () => {
-      await Promise.all([...handlers.values()].map((handler) => handler.close()));
+      await routes?.close();
       listener.closeAllConnections();
       await new Promise((resolve) => listener.close(resolve));
     },

@@ -9,15 +9,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGateway, keepSubjectTokens, type Gateway } from '../../gateway/index.js';
 import {
-  createHttpHandler,
-  jwtBearer,
-  StdioServerTransport,
-  type HttpHandlerOptions,
-  type McpHttpHandler,
-  type ServerLogger,
-} from '../../server/index.js';
+  createGateway,
+  gatewayHttp,
+  keepSubjectTokens,
+  type Gateway,
+  type GatewayCardOptions,
+  type GatewayHttp,
+} from '../../gateway/index.js';
+import { jwtBearer, StdioServerTransport, type HttpHandlerOptions, type ServerLogger } from '../../server/index.js';
 import { gatewayFileOptions, type GatewayAuthConfig } from '../gateway-config.js';
 import { openGatewayState, type OpenedGatewayState } from '../gateway-state.js';
 import { flag, stringOption, UsageError, type ParsedArgs } from '../argv.js';
@@ -46,7 +46,7 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
     const { handlers: _asksThePerson, ...client } = cliClientOptions(args, io, trace);
     const config = configOptions(args, io);
     const section = gatewayFileOptions(config.configPaths ?? []);
-    const { auth, state: stateConfig, ...fromFile } = section.options;
+    const { auth, card, state: stateConfig, ...fromFile } = section.options;
     const logger: ServerLogger = (record) => io.stderr.write(`${JSON.stringify(record)}\n`);
     let shared: OpenedGatewayState | undefined;
     let gateway: Gateway;
@@ -54,6 +54,8 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
       shared = stateConfig && (await openGatewayState(stateConfig, section.file!, process.env, logger));
       gateway = createGateway({
         ...fromFile,
+        // The card's name is the server's too, so a client comparing them finds one server.
+        ...(card ? { name: card.name } : {}),
         ...(shared ? { state: shared.state } : {}),
         manager: { config, client, requireApproval: true, tokenStore: loginStore(args, io) },
         logger,
@@ -76,7 +78,12 @@ export async function gatewayCommand(args: ParsedArgs, io: CliIO): Promise<Outco
       gateway.manager.watchConfig(gateway.manager.configFiles());
       note(io, gateway);
       let ended: Promise<unknown> | undefined;
-      if (listen) stopServing = await serveHttp(gateway, listen, io, auth, fromFile.tokenExchange !== undefined);
+      if (listen)
+        stopServing = await serveHttp(gateway, listen, io, {
+          auth,
+          card,
+          exchanges: fromFile.tokenExchange !== undefined,
+        });
       else {
         const session = gateway.server.connect(new StdioServerTransport());
         stopServing = () => session.close();
@@ -110,14 +117,12 @@ async function serveHttp(
   gateway: Gateway,
   at: { host: string; port: number },
   io: CliIO,
-  auth: GatewayAuthConfig | undefined,
-  exchanges: boolean,
+  { auth, card, exchanges }: { auth?: GatewayAuthConfig; card?: GatewayCardOptions; exchanges: boolean },
 ): Promise<() => Promise<void>> {
-  const handlers = new Map<string, McpHttpHandler>();
+  let routes: GatewayHttp | undefined;
   const listener = http.createServer((req, res) => {
-    const handler = handlers.get(new URL(req.url ?? '/', 'http://gateway').pathname.replace(/\/$/, ''));
-    if (handler) void handler(req, res);
-    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not an MCP endpoint of this gateway\n');
+    if (routes) routes.handle(req, res);
+    else res.writeHead(503).end();
   });
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
@@ -129,8 +134,9 @@ async function serveHttp(
   const { address, port } = listener.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   const url = `http://${host}:${port}/mcp`;
-  const options = (endpoint: string, path: string): HttpHandlerOptions => {
-    if (!auth) return { path };
+  const options = (path: string): Omit<HttpHandlerOptions, 'path'> => {
+    if (!auth) return {};
+    const endpoint = `${url}${path.slice('/mcp'.length)}`;
     const resource = auth.resource ? `${auth.resource.replace(/\/$/, '')}${endpoint.slice(url.length)}` : endpoint;
     const verifier = jwtBearer({
       issuer: auth.issuer,
@@ -139,7 +145,6 @@ async function serveHttp(
       ...(auth.scopes ? { requiredScopes: auth.scopes } : {}),
     });
     return {
-      path,
       auth: {
         resource,
         authorizationServers: [auth.issuer],
@@ -147,13 +152,11 @@ async function serveHttp(
       },
     };
   };
-  handlers.set('/mcp', createHttpHandler(gateway.server, options(url, '/mcp')));
-  for (const [name, server] of gateway.virtualServers)
-    handlers.set(`/mcp/${name}`, createHttpHandler(server, options(`${url}/${name}`, `/mcp/${name}`)));
+  routes = gatewayHttp(gateway, { root: '/mcp', ...(card ? { card } : {}), options });
   io.stdout.write(`listening on ${url}\n`);
   for (const name of gateway.virtualServers.keys()) io.stdout.write(`virtual server ${name} on ${url}/${name}\n`);
   return async () => {
-    await Promise.all([...handlers.values()].map((handler) => handler.close()));
+    await routes?.close();
     listener.closeAllConnections();
     await new Promise((resolve) => listener.close(resolve));
   };
