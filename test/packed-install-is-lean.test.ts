@@ -97,7 +97,10 @@ describe('the tarball', () => {
       (f) => /\.(map|png|jpe?g|gif|webp)$/.test(f) || /^(src|test|spec-fixtures|bench|scripts|examples)\//.test(f),
     );
     expect(unwanted).toEqual([]);
-    expect(tarball.unpackedSize).toBeLessThan(4 * 1024 * 1024);
+    // 4.1 MB with the gateway (its library entry and the CLI's own copy: the CLI is bundled apart
+    // so that importing the library stays fast; see scripts/build.mjs). A guard against a stray
+    // asset or a duplicated dependency, not a budget the code grows into unseen.
+    expect(tarball.unpackedSize).toBeLessThan(4.5 * 1024 * 1024);
   });
 
   it('installed, names no source map it does not ship', () => {
