@@ -14,13 +14,14 @@ export function auditPrincipal(context: RequestContext): string | undefined {
 }
 
 /**
- * Runs `call` inside the channel's stores with `facts` published (`start`, `end`, then `error`
+ * Runs `call` inside the channel's stores with `facts()` published (`start`, `end`, then `error`
  * when it rejected, `asyncStart`, `asyncEnd`): a subscriber's bound store is active in the whole
  * upstream call. Resolves and rejects as `call` does.
  */
-export function publishForward<T>(facts: McpGatewayForwardEvent, call: () => Promise<T>): Promise<T> {
+export function publishForward<T>(facts: () => McpGatewayForwardEvent, call: () => Promise<T>): Promise<T> {
+  // The facts are made only for a listener: a call nobody audits allocates nothing here.
   if (!channel.hasSubscribers) return call();
-  const event: McpGatewayForwardEvent = { ...facts };
+  const event: McpGatewayForwardEvent = facts();
   const settle = () => {
     channel.asyncStart.publish(event);
     channel.asyncEnd.publish(event);

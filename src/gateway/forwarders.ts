@@ -187,7 +187,7 @@ function completer(
 async function readUpstream(via: ForwardingContext, server: string, uri: string, context: RequestContext) {
   const { client, release } = await leaseFor(via, server, context);
   try {
-    const facts = { server, method: 'resources/read', target: uri, principal: auditPrincipal(context) };
+    const facts = () => ({ server, method: 'resources/read', target: uri, principal: auditPrincipal(context) });
     const result = await publishForward(facts, () => client.readResource(uri, { signal: context.signal }));
     return result.contents.map((contents) => rewriteContents(server, contents));
   } catch (error) {
@@ -216,7 +216,7 @@ async function forward<T>(
   const call = via.router.enter(server, context);
   let release = () => {};
   try {
-    const facts = { server, ...upstream, principal: auditPrincipal(context) };
+    const facts = () => ({ server, ...upstream, principal: auditPrincipal(context) });
     const result = await publishForward(facts, async () => {
       const lease = await leaseFor(via, server, context);
       release = lease.release;

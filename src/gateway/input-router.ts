@@ -36,7 +36,8 @@ export interface InFlightCall {
 
 interface Entry extends InFlightCall {
   inputRequired: InputRequiredSignal | undefined;
-  abort: AbortController;
+  /** A 2026 caller's call's own controller; undefined for a legacy caller (its signal is the request's). */
+  abort: AbortController | undefined;
 }
 
 export class InputRouter {
@@ -53,20 +54,23 @@ export class InputRouter {
   enter(server: string, context: RequestContext): InFlightCall {
     let calls = this.inFlight.get(server);
     if (!calls) this.inFlight.set(server, (calls = new Set()));
-    // One controller that follows the downstream signal through one listener, removed when the
-    // call is done: cheaper per call than `AbortSignal.any` (weak references on Node 20).
-    const abort = new AbortController();
     const downstream = context.signal;
-    const follow = () => abort.abort(downstream.reason);
-    if (downstream.aborted) follow();
-    else downstream.addEventListener('abort', follow, { once: true });
+    // Only a 2026 caller's round can end before its upstream call does (InputRequiredSignal): its
+    // call gets a controller of its own that follows the downstream signal through one listener
+    // (cheaper than `AbortSignal.any`, weak references on Node 20); a legacy caller's is its own.
+    const abort = context.era === 'modern' ? new AbortController() : undefined;
+    const follow = abort ? () => abort.abort(downstream.reason) : undefined;
+    if (follow) {
+      if (downstream.aborted) follow();
+      else downstream.addEventListener('abort', follow, { once: true });
+    }
     const entry: Entry = {
       context,
       abort,
-      signal: abort.signal,
+      signal: abort ? abort.signal : downstream,
       inputRequired: undefined,
       done: () => {
-        downstream.removeEventListener('abort', follow);
+        if (follow) downstream.removeEventListener('abort', follow);
         calls.delete(entry);
         if (calls.size === 0 && this.inFlight.get(server) === calls) this.inFlight.delete(server);
       },
@@ -102,7 +106,7 @@ export class InputRouter {
     } catch (error) {
       if (error instanceof InputRequiredSignal) {
         call.inputRequired ??= error;
-        call.abort.abort(error);
+        call.abort?.abort(error);
       }
       throw error;
     }
