@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAll, runWorkerProcess } from './support/process-groups.mjs';
+import { runMain, runWorkerProcess } from './support/process-groups.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -166,11 +166,4 @@ async function main() {
   return errors.length ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  killAll();
-}
+await runMain(main);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { METRICS, ratios, render, summarize, targets } from './report.mjs';
-import { killAll, runWorkerProcess } from './support/process-groups.mjs';
+import { runMain, runWorkerProcess } from './support/process-groups.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -145,11 +145,4 @@ async function main() {
   return errors.length > (notBuilt ? 1 : 0) ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  killAll();
-}
+await runMain(main);

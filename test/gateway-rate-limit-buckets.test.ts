@@ -48,6 +48,23 @@ const SCRIPT: Array<[string, number]> = [
   ['a', 60_000],
 ];
 
+/**
+ * Forty takes of alice's 5-token bucket, alternating between two nodes at once: exactly five
+ * win, with 4…0 left; bob's bucket is his own.
+ */
+async function expectFiveWinnersOfForty(nodeA: SharedRateLimiter, nodeB: SharedRateLimiter): Promise<void> {
+  const takes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? nodeA : nodeB).take('alice', 1_000));
+  const results = await Promise.all(takes);
+  expect(results.filter((r) => r.ok)).toHaveLength(5);
+  expect(
+    results
+      .filter((r) => r.ok)
+      .map((r) => (r.ok ? r.remaining : -1))
+      .sort(),
+  ).toEqual([0, 1, 2, 3, 4]);
+  expect(await nodeB.take('bob', 1_000)).toEqual({ ok: true, remaining: 4 });
+}
+
 describe('the in-memory rate limiter', () => {
   it('gives a burst of capacity, then refuses with the time until the next token', () => {
     const limiter = new RateLimiter({ capacity: 3, refillPerSecond: 1 });
@@ -207,16 +224,7 @@ describe.skipIf(skipWithoutRedis())('the Redis bucket store', () => {
       refillPerSecond: 0.001,
       store: store(testRedis(server.port), prefix),
     });
-    const takes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? nodeA : nodeB).take('alice', 1_000));
-    const results = await Promise.all(takes);
-    expect(results.filter((r) => r.ok)).toHaveLength(5);
-    expect(
-      results
-        .filter((r) => r.ok)
-        .map((r) => (r.ok ? r.remaining : -1))
-        .sort(),
-    ).toEqual([0, 1, 2, 3, 4]);
-    expect(await nodeB.take('bob', 1_000)).toEqual({ ok: true, remaining: 4 });
+    await expectFiveWinnersOfForty(nodeA, nodeB);
   });
 
   it('keeps one fixed-size key per bucket, expiring once the bucket would be full', async () => {
@@ -286,16 +294,7 @@ describe.skipIf(skipWithoutPostgres())('the PostgreSQL bucket store', () => {
     const other = new pg.Pool({ connectionString: cluster.url, max: 8 });
     onTestFinished(() => other.end());
     const nodeB = new SharedRateLimiter({ capacity: 5, refillPerSecond: 0.001, store: new PgBucketStore(other) });
-    const takes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? nodeA : nodeB).take('alice', 1_000));
-    const results = await Promise.all(takes);
-    expect(results.filter((r) => r.ok)).toHaveLength(5);
-    expect(
-      results
-        .filter((r) => r.ok)
-        .map((r) => (r.ok ? r.remaining : -1))
-        .sort(),
-    ).toEqual([0, 1, 2, 3, 4]);
-    expect(await nodeB.take('bob', 1_000)).toEqual({ ok: true, remaining: 4 });
+    await expectFiveWinnersOfForty(nodeA, nodeB);
   });
 
   it('forgets buckets that are full again as later takes pass, keeping the ones in use', async () => {

@@ -72,3 +72,15 @@ export function runWorkerProcess(args, { env, timeoutMs, killGroup = false, with
     child.once('close', (code, signal) => done(code === 0 ? undefined : new Error(`exit ${code ?? signal}`)));
   });
 }
+
+/** Runs the bench's `main` (resolving to its exit code), then kills every group still live. */
+export async function runMain(main) {
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  } finally {
+    killAll();
+  }
+}
