@@ -8,12 +8,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, requireBuiltCli, startCli } from './support/cli.js';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as SdkStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, EVERYTHING, ROOT, requireBuiltCli, startCli } from './support/cli.js';
 import { connectClient } from './support/client.js';
 import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
 import { waitUntilGone } from './support/processes.js';
 import { useTempDir } from './support/temp-dir.js';
-import { until, within } from './support/wait.js';
+import { eventually, until, within } from './support/wait.js';
 import type { TextContent } from '../src/protocol/types.js';
 
 const STUBBORN = path.join(ROOT, 'test/support/stubborn-server.mjs');
@@ -118,5 +120,38 @@ describe('mcpwire gateway --stdio', () => {
     const pid = client.pid!;
     await client.close();
     expect(await waitUntilGone(pid, 10_000)).toBe(true);
+  });
+
+  it('serves the official SDK v1 client over stdio in front of server-everything over stdio', async () => {
+    const config = path.join(tmp.dir, 'everything.json');
+    writeConfig(config, { everything: { command: node, args: [EVERYTHING, 'stdio'] } });
+    const transport = new SdkStdioTransport({
+      command: node,
+      args: [CLI, 'gateway', '--stdio', '--config', config],
+      env: { ...(process.env as Record<string, string>), HOME: tmp.dir },
+      cwd: tmp.dir,
+      stderr: 'ignore',
+    });
+    const sdk = new SdkClient({ name: 'sdk-v1', version: '1.0.0' });
+    await sdk.connect(transport);
+    try {
+      const tools = await eventually(
+        async () => {
+          const listed = (await sdk.listTools()).tools.map((tool) => tool.name);
+          return listed.includes('everything__echo') ? listed : undefined;
+        },
+        { what: "server-everything's tools through the gateway" },
+      );
+      expect(tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
+      const echoed = await sdk.callTool({ name: 'everything__echo', arguments: { message: 'via two stdio hops' } });
+      expect(JSON.stringify(echoed.content)).toContain('via two stdio hops');
+      const sum = await sdk.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } });
+      expect(JSON.stringify(sum.content)).toContain('5');
+    } finally {
+      const pid = transport.pid;
+      await sdk.close();
+      // The gateway ends with its input, and takes server-everything with it.
+      if (pid !== null) expect(await waitUntilGone(pid, 10_000)).toBe(true);
+    }
   });
 });
