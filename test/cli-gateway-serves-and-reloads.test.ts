@@ -1,15 +1,18 @@
 /**
  * `mcpwire gateway` as a user runs it, the built CLI in a real process over a config file:
  * `--http 127.0.0.1:0` prints its address once it serves, a config edit reaches a connected
- * client as list_changed (a server added, one removed), `--stdio` serves a client over its
- * stdin/stdout, and SIGTERM stops it and every upstream it started — even one that ignores
- * stdin's end and traps SIGTERM — leaving no process behind.
+ * client as list_changed (a server added, one removed), its Server Cards and catalog are served,
+ * `--stdio` serves a client over its stdin/stdout (mcpwire's, and the official SDK v1 and v2
+ * clients in front of server-everything over stdio), and SIGTERM stops it and every upstream it
+ * started — even one that ignores stdin's end and traps SIGTERM — leaving no process behind.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as SdkV2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as SdkV2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI, EVERYTHING, ROOT, requireBuiltCli, startCli } from './support/cli.js';
 import { connectClient } from './support/client.js';
 import { KIT_STDIO_SERVER } from './support/kit-stdio.js';
@@ -122,36 +125,43 @@ describe('mcpwire gateway --stdio', () => {
     expect(await waitUntilGone(pid, 10_000)).toBe(true);
   });
 
-  it('serves the official SDK v1 client over stdio in front of server-everything over stdio', async () => {
-    const config = path.join(tmp.dir, 'everything.json');
-    writeConfig(config, { everything: { command: node, args: [EVERYTHING, 'stdio'] } });
-    const transport = new SdkStdioTransport({
-      command: node,
-      args: [CLI, 'gateway', '--stdio', '--config', config],
-      env: { ...(process.env as Record<string, string>), HOME: tmp.dir },
-      cwd: tmp.dir,
-      stderr: 'ignore',
+  // The official clients, each over stdio to its own gateway in front of server-everything over stdio.
+  const sdks = [
+    { sdk: 'v1', Client: SdkClient, Transport: SdkStdioTransport },
+    { sdk: 'v2', Client: SdkV2Client, Transport: SdkV2StdioTransport },
+  ] as const;
+  for (const { sdk: version, Client, Transport } of sdks) {
+    it(`serves the official SDK ${version} client over stdio in front of server-everything over stdio`, async () => {
+      const config = path.join(tmp.dir, 'everything.json');
+      writeConfig(config, { everything: { command: node, args: [EVERYTHING, 'stdio'] } });
+      const transport = new Transport({
+        command: node,
+        args: [CLI, 'gateway', '--stdio', '--config', config],
+        env: { ...(process.env as Record<string, string>), HOME: tmp.dir },
+        cwd: tmp.dir,
+        stderr: 'ignore',
+      });
+      const sdk = new Client({ name: `sdk-${version}`, version: '1.0.0' });
+      await sdk.connect(transport);
+      try {
+        const tools = await eventually(
+          async () => {
+            const listed = (await sdk.listTools()).tools.map((tool) => tool.name);
+            return listed.includes('everything__echo') ? listed : undefined;
+          },
+          { what: "server-everything's tools through the gateway" },
+        );
+        expect(tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
+        const echoed = await sdk.callTool({ name: 'everything__echo', arguments: { message: 'via two stdio hops' } });
+        expect(JSON.stringify(echoed.content)).toContain('via two stdio hops');
+        const sum = await sdk.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } });
+        expect(JSON.stringify(sum.content)).toContain('5');
+      } finally {
+        const pid = transport.pid;
+        await sdk.close();
+        // The gateway ends with its input, and takes server-everything with it.
+        if (pid !== null) expect(await waitUntilGone(pid, 10_000)).toBe(true);
+      }
     });
-    const sdk = new SdkClient({ name: 'sdk-v1', version: '1.0.0' });
-    await sdk.connect(transport);
-    try {
-      const tools = await eventually(
-        async () => {
-          const listed = (await sdk.listTools()).tools.map((tool) => tool.name);
-          return listed.includes('everything__echo') ? listed : undefined;
-        },
-        { what: "server-everything's tools through the gateway" },
-      );
-      expect(tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
-      const echoed = await sdk.callTool({ name: 'everything__echo', arguments: { message: 'via two stdio hops' } });
-      expect(JSON.stringify(echoed.content)).toContain('via two stdio hops');
-      const sum = await sdk.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } });
-      expect(JSON.stringify(sum.content)).toContain('5');
-    } finally {
-      const pid = transport.pid;
-      await sdk.close();
-      // The gateway ends with its input, and takes server-everything with it.
-      if (pid !== null) expect(await waitUntilGone(pid, 10_000)).toBe(true);
-    }
-  });
+  }
 });
