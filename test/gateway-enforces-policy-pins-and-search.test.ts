@@ -6,10 +6,7 @@
  * `mcpwire gateway approve` does), and search mode. Upstreams: the official SDK v1 server and an
  * mcpwire kit server, real processes and listeners.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/gateway/index.js';
 import { PinStore } from '../src/gateway/pins/pin-store.js';
@@ -19,31 +16,20 @@ import { connectClient } from './support/client.js';
 import { serveGateway, startGatewayScene, type GatewayScene } from './support/gateway-upstreams.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { startJwtIssuer, type JwtIssuer } from './support/jwt-issuer.js';
 import { until, within } from './support/wait.js';
 
 let dir: string;
 let scene: GatewayScene;
-let jwks: http.Server;
+let jwt: JwtIssuer;
 let sign: (subject: string, scope: string) => Promise<string>;
 let pinsFile: string;
 
 beforeAll(async () => {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
-  const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
-  jwks = http.createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
-  );
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
+  jwt = await startJwtIssuer();
+  const { issuer } = jwt;
   let audience = '';
-  sign = (subject, scope) =>
-    new jose.SignJWT({ scope })
-      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setSubject(subject)
-      .setExpirationTime('10m')
-      .sign(privateKey);
+  sign = (subject, scope) => jwt.sign(subject, audience, { scope });
   dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-gateway-policy-'));
   pinsFile = path.join(dir, 'pins.json');
   scene = await startGatewayScene(
@@ -64,7 +50,7 @@ beforeAll(async () => {
         auth: {
           resource: url,
           authorizationServers: [issuer],
-          verifyToken: jwtBearer({ issuer, jwksUrl: `${issuer}/jwks`, audience }),
+          verifyToken: jwtBearer({ issuer, jwksUrl: jwt.jwksUrl, audience }),
         },
       };
     },
@@ -73,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scene?.close();
-  await new Promise((resolve) => jwks?.close(resolve));
+  await jwt?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -203,8 +203,12 @@ async function findResourceMetadata(
   return undefined;
 }
 
-/** The metadata of `issuer`, or undefined when none of its well-known URLs has any. */
-async function findServerMetadata(
+/**
+ * The metadata of `issuer`, or undefined when none of its well-known URLs has any (their HTTP
+ * statuses pushed on `statuses`). Rejects with an `OAuthError` (step `discovery`) for an issuer
+ * or endpoint neither HTTPS nor on loopback, a fetch that failed or metadata refused.
+ */
+export async function findServerMetadata(
   context: DiscoveryContext,
   issuer: string,
   legacy = false,

@@ -23,7 +23,7 @@ import { auditPrincipal, publishForward } from './forward-channel.js';
 import type { InputRouter } from './input-router.js';
 import { gatewayUri, serverUriPrefixes, upstreamUri } from './resource-uris.js';
 import { rewriteBlocks, rewriteContents, rewriteToolMeta } from './rewrite-uris.js';
-import { callUpstreamTool } from './upstream-task.js';
+import { callUpstreamTool, isTaskCapable } from './upstream-task.js';
 
 /** What a forwarder needs of the gateway. */
 export interface ForwardingContext {
@@ -71,8 +71,7 @@ export function forwardedTool(
   // A task-capable tool stays one. The gateway runs such a call as a task of its own (the kit's
   // task runtime: its ids, `tasks/get`, `tasks/update`, `tasks/cancel`), which awaits the upstream
   // call and follows the upstream's task when there is one (`upstream-task.ts`); see docs/gateway.md.
-  const support = tool.execution?.taskSupport;
-  if (support === 'optional' || support === 'required') definition.taskSupport = support;
+  if (isTaskCapable(tool)) definition.taskSupport = tool.execution!.taskSupport!;
   const meta = rewriteToolMeta(server, tool._meta);
   if (meta !== undefined) definition._meta = meta;
   const ui = meta?.ui as { resourceUri?: unknown; visibility?: unknown } | undefined;

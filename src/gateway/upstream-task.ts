@@ -19,6 +19,7 @@ import { McpError } from '../protocol/errors.js';
 import { EXTENSION_IDS } from '../protocol/meta-keys.js';
 import type { CallToolResult, CreateMessageParams, ElicitParams, Tool } from '../protocol/types.js';
 import type { RequestContext } from '../server/server-types.js';
+import { sleep } from '../transport/http/sleep.js';
 
 const TASKS = EXTENSION_IDS.tasks;
 /** Bounds on the poll interval an upstream asks for (a bad value neither spins nor stalls the call). */
@@ -128,7 +129,7 @@ async function followTask(
       if (status === 'input_required' && isRecord(task.inputRequests)) {
         const inputResponses = await answer(task.inputRequests, context);
         await client.extensionRequest(TASKS, 'tasks/update', { taskId, inputResponses }, { signal });
-      } else if (!(await pause(pollInterval(task.pollIntervalMs ?? created.pollIntervalMs), signal))) {
+      } else if (!(await sleep(pollInterval(task.pollIntervalMs ?? created.pollIntervalMs), signal))) {
         throw signal.reason;
       }
       task = await client.extensionRequest(TASKS, 'tasks/get', { taskId }, { signal });
@@ -176,22 +177,6 @@ function pollInterval(asked: unknown): number {
   return typeof asked === 'number' && Number.isFinite(asked)
     ? Math.min(Math.max(asked, MIN_POLL_MS), MAX_POLL_MS)
     : 500;
-}
-
-/** Waits `ms`; resolves false at once when `signal` aborts first (no timer or listener is left behind). */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

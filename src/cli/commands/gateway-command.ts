@@ -136,8 +136,8 @@ async function serveHttp(
   const url = `http://${host}:${port}/mcp`;
   const options = (path: string): Omit<HttpHandlerOptions, 'path'> => {
     if (!auth) return {};
-    const endpoint = `${url}${path.slice('/mcp'.length)}`;
-    const resource = auth.resource ? `${auth.resource.replace(/\/$/, '')}${endpoint.slice(url.length)}` : endpoint;
+    const suffix = path.slice('/mcp'.length); // '' for the root, '/NAME' for a virtual server
+    const resource = auth.resource ? `${auth.resource.replace(/\/$/, '')}${suffix}` : `${url}${suffix}`;
     const verifier = jwtBearer({
       issuer: auth.issuer,
       jwksUrl: auth.jwksUrl ?? `${auth.issuer.replace(/\/$/, '')}/jwks`,

@@ -9,10 +9,10 @@
  */
 import * as oauth from 'oauth4webapi';
 import { OAuthError } from '../../auth/auth-error.js';
-import { serverMetadataUrls } from '../../auth/discovery.js';
+import { findServerMetadata } from '../../auth/discovery.js';
 import { clientAuthOf, oauthCode, oauthReason } from '../../auth/client-identity.js';
 import { isAcceptableEndpoint, oauthHttp, type OAuthHttp } from '../../auth/oauth-http.js';
-import { errorMessage, McpError } from '../../protocol/errors.js';
+import { McpError } from '../../protocol/errors.js';
 import { redactUrl } from '../../util/redact.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -149,34 +149,22 @@ export class TokenExchanger {
   }
 
   private async discover(issuer: string, signal?: AbortSignal): Promise<oauth.AuthorizationServer> {
-    const statuses: string[] = [];
-    for (const url of serverMetadataUrls(issuer)) {
-      let response: Response;
-      try {
-        response = await this.http.fetch(url, {
-          headers: { accept: 'application/json' },
-          ...(signal ? { signal } : {}),
-        });
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        throw this.discoveryError(`${redactUrl(url)} could not be reached: ${errorMessage(error)}`, error);
-      }
-      if (response.status !== 200) {
-        statuses.push(String(response.status));
-        await response.body?.cancel().catch(() => {});
-        continue;
-      }
-      let metadata: oauth.AuthorizationServer;
-      try {
-        metadata = await oauth.processDiscoveryResponse(new URL(issuer), response);
-      } catch (error) {
-        throw this.discoveryError(`the metadata at ${redactUrl(url)} was refused: ${errorMessage(error)}`, error);
-      }
-      if (typeof metadata.token_endpoint !== 'string' || !isAcceptableEndpoint(new URL(metadata.token_endpoint)))
-        throw this.discoveryError(`the metadata at ${redactUrl(url)} names no HTTPS (or loopback) token endpoint`);
-      return metadata;
+    const statuses: number[] = [];
+    const context = { serverUrl: new URL(issuer), serverName: this.server, fetch: this.http.fetch, signal };
+    let metadata: oauth.AuthorizationServer | undefined;
+    try {
+      metadata = await findServerMetadata(context, issuer, false, statuses);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw error instanceof OAuthError ? this.discoveryError(error.message, error) : error;
     }
-    throw this.discoveryError(`no authorization server metadata at ${redactUrl(issuer)} (HTTP ${statuses.join(', ')})`);
+    if (!metadata)
+      throw this.discoveryError(
+        `no authorization server metadata at ${redactUrl(issuer)} (HTTP ${statuses.join(', ')})`,
+      );
+    if (typeof metadata.token_endpoint !== 'string')
+      throw this.discoveryError(`the metadata of ${redactUrl(issuer)} names no token endpoint`);
+    return metadata;
   }
 
   private discoveryError(reason: string, cause?: unknown): OAuthError {
